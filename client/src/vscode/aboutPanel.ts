@@ -1,0 +1,87 @@
+import { homedir } from 'node:os';
+import * as vscode from 'vscode';
+import { AboutToWebview, isAboutFromWebview, KernelStatus } from '../../../shared/src/aboutMessages';
+import { displayPath, summarizeConfigFiles, summarizeServers } from '../kernel/status';
+import type { ConfigService } from './configService';
+import type { LanguageServerHost } from './languageClient';
+import { webviewHtml, webviewOptions } from './webviewHtml';
+
+/** "About MGP Kernel": version, workspace trust, the config files found and their servers. */
+export class AboutPanel implements vscode.Disposable {
+  static readonly viewType = 'mgp.about';
+  private static current: AboutPanel | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  static show(extension: vscode.ExtensionContext, configs: ConfigService, languageServer: LanguageServerHost): AboutPanel {
+    if (AboutPanel.current) {
+      AboutPanel.current.panel.reveal();
+      return AboutPanel.current;
+    }
+    const panel = vscode.window.createWebviewPanel(AboutPanel.viewType, 'About MGP Kernel', vscode.ViewColumn.Active, webviewOptions(extension.extensionUri));
+    AboutPanel.current = new AboutPanel(panel, extension, configs, languageServer);
+    return AboutPanel.current;
+  }
+
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    private readonly extension: vscode.ExtensionContext,
+    private readonly configs: ConfigService,
+    private readonly languageServer: LanguageServerHost,
+  ) {
+    panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
+    panel.webview.html = webviewHtml(panel.webview, extension.extensionUri, { title: 'About MGP Kernel', script: 'dist/about.js', stylesheet: 'about.css' });
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
+      configs.onDidChange(() => this.postStatus()),
+      languageServer.onDidChangeState(() => this.postStatus()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.postStatus()),
+    );
+  }
+
+  private async receive(message: unknown): Promise<void> {
+    if (!isAboutFromWebview(message)) return;
+    switch (message.type) {
+      case 'ready':
+        return this.postStatus();
+      case 'refresh':
+        await this.configs.reload();
+        return;
+      case 'showLog':
+        await vscode.commands.executeCommand('mgp.showLog');
+        return;
+      case 'openConfig': {
+        const config = await this.configs.config;
+        const file = config.files.find((f) => displayPath(f.location.path, this.configs.pathContext()) === message.displayPath);
+        if (file) await vscode.commands.executeCommand('mgp.openConfig', vscode.Uri.file(file.location.path), 1);
+        return;
+      }
+    }
+  }
+
+  private async status(): Promise<KernelStatus> {
+    const config = await this.configs.config;
+    const paths = this.configs.pathContext();
+    return {
+      version: this.extension.extension.packageJSON.version as string,
+      vscodeVersion: vscode.version,
+      extensionHostNode: process.versions.node,
+      workspaceTrusted: vscode.workspace.isTrusted,
+      languageServer: this.languageServer.state,
+      configFiles: summarizeConfigFiles(config, paths),
+      servers: summarizeServers(config, { ...paths, home: homedir() }),
+    };
+  }
+
+  private async postStatus(): Promise<void> {
+    const message: AboutToWebview = { type: 'status', status: await this.status() };
+    await this.panel.webview.postMessage(message);
+  }
+
+  dispose(): void {
+    if (AboutPanel.current !== this) return;
+    AboutPanel.current = undefined;
+    vscode.Disposable.from(...this.disposables).dispose();
+    this.panel.dispose();
+  }
+}

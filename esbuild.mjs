@@ -1,0 +1,112 @@
+// One bundler, three kinds of entry: the extension and the language server (node, CommonJS, `vscode`
+// external), the webviews (browser). The CLI and the example servers are node entries too.
+// `--tests` transpiles sources and tests file by file into out/ for the node test runners.
+// `--watch` rebuilds the bundles on change.
+import * as esbuild from 'esbuild';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = new URL('.', import.meta.url).pathname;
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const define = { __MGP_VERSION__: JSON.stringify(version) };
+const production = process.env.NODE_ENV === 'production' || process.argv.includes('--production');
+
+/** @type {esbuild.BuildOptions} */
+const nodeBundle = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  // An ESM bundle breaks on ajv's dynamic require (DESIGN.md); CommonJS everywhere on the node side.
+  format: 'cjs',
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  external: ['vscode'],
+  define,
+  logLevel: 'warning',
+};
+
+function exampleServerEntries() {
+  const dir = join(root, 'examples/servers');
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name !== 'dist')
+    .map((d) => ({ in: join(dir, d.name, 'src/index.ts'), out: d.name }));
+}
+
+/** @returns {esbuild.BuildOptions[]} */
+function bundles() {
+  return [
+    { ...nodeBundle, entryPoints: { extension: 'client/src/vscode/extension.ts' }, outdir: 'dist' },
+    { ...nodeBundle, entryPoints: { server: 'server/src/server.ts' }, outdir: 'dist' },
+    {
+      ...nodeBundle,
+      entryPoints: { cli: 'client/src/cli/main.ts' },
+      outdir: 'dist',
+      banner: { js: '#!/usr/bin/env node' },
+    },
+    { ...nodeBundle, entryPoints: exampleServerEntries(), outdir: 'examples/servers/dist' },
+    {
+      bundle: true,
+      platform: 'browser',
+      target: 'es2022',
+      format: 'iife',
+      sourcemap: production ? false : 'linked',
+      minify: production,
+      entryPoints: { about: 'media/src/about/main.ts' },
+      outdir: 'media/dist',
+      logLevel: 'warning',
+    },
+  ];
+}
+
+function listTypeScript(dir, skip) {
+  const found = [];
+  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (skip.some((s) => path.startsWith(s))) continue;
+    if (entry.isDirectory()) found.push(...listTypeScript(path, skip));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) found.push(path);
+  }
+  return found;
+}
+
+async function buildTests() {
+  rmSync(join(root, 'out'), { recursive: true, force: true });
+  const skip = ['test/fixtures', 'test/vscode/harness', 'media'];
+  const entryPoints = ['client/src', 'server/src', 'shared/src', 'test']
+    .flatMap((d) => listTypeScript(d, skip));
+  await esbuild.build({
+    entryPoints,
+    outdir: 'out',
+    outbase: '.',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: 'inline',
+    define,
+    logLevel: 'warning',
+  });
+  console.log(`transpiled ${entryPoints.length} files into ${relative(process.cwd(), join(root, 'out')) || 'out'}/`);
+}
+
+async function main() {
+  process.chdir(root);
+  if (process.argv.includes('--tests')) {
+    await buildTests();
+    return;
+  }
+  if (process.argv.includes('--watch')) {
+    const contexts = await Promise.all(bundles().map((options) => esbuild.context(options)));
+    await Promise.all(contexts.map((ctx) => ctx.watch()));
+    console.log('watching for changes…');
+    return;
+  }
+  const started = Date.now();
+  for (const dir of ['dist', 'media/dist', 'examples/servers/dist']) rmSync(join(root, dir), { recursive: true, force: true });
+  await Promise.all(bundles().map((options) => esbuild.build(options)));
+  console.log(`built extension, language server, cli, webviews and example servers in ${Date.now() - started} ms`);
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

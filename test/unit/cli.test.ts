@@ -1,0 +1,48 @@
+import { strict as assert } from 'node:assert';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../client/src/cli/main';
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCli(args, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) });
+  return { code, out, err };
+}
+
+describe('mgp CLI', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'mgp-cli-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('lists servers as JSON for scripts', async () => {
+    writeFileSync(join(dir, 'mgp.toml'), '[[servers]]\nid = "a"\ncommand = "node"\nargs = ["s.js"]\n');
+    const { code, out } = await run(['servers', '--json', '--cwd', dir]);
+    assert.equal(code, 0);
+    assert.deepEqual(JSON.parse(out), [{ id: 'a', transport: 'stdio', command: 'node', args: ['s.js'], source: { file: join(dir, 'mgp.toml'), line: 1, format: 'mgp' } }]);
+  });
+
+  it('exits 1 and names file, line and column when a config has an error', async () => {
+    writeFileSync(join(dir, 'mgp.toml'), '[[servers]]\nid = "a\n');
+    const { code, err } = await run(['servers', '--cwd', dir]);
+    assert.equal(code, 1);
+    assert.match(err, new RegExp(`^${join(dir, 'mgp.toml').replace(/[.]/g, '\\.')}:2:\\d+: error: TOML syntax error`));
+  });
+
+  it('exits 2 on an unknown command', async () => {
+    const { code, err } = await run(['frobnicate']);
+    assert.equal(code, 2);
+    assert.match(err, /unknown command "frobnicate"/);
+  });
+
+  it('runs as the bundled dist/cli.js with a shebang', function () {
+    const cli = join(__dirname, '../../../dist/cli.js');
+    const result = spawnSync(process.execPath, [cli, '--version'], { encoding: 'utf8' });
+    if (result.error) throw result.error;
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout.trim(), /^\d+\.\d+\.\d+$/);
+    assert.ok(execFileSync('head', ['-c', '19', cli], { encoding: 'utf8' }).startsWith('#!/usr/bin/env node'));
+  });
+});
