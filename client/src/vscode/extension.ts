@@ -9,6 +9,7 @@ import { ServersView } from './serversView';
 export interface MgpKernelApi {
   readonly version: string;
   config(): Promise<KernelConfig>;
+  readonly onDidChangeConfig: vscode.Event<KernelConfig>;
   languageServerState(): LanguageServerState;
 }
 
@@ -30,7 +31,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
   );
   void languageServer.start();
   log.info('MGP Kernel activated');
-  return { version, config: () => configs.config, languageServerState: () => languageServer.state };
+  return { version, config: () => configs.config, onDidChangeConfig: configs.onDidChange, languageServerState: () => languageServer.state };
 }
 
 export function deactivate(): void {

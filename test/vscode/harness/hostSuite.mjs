@@ -1,0 +1,57 @@
+// (a) The mocha suite inside the extension host, with the real `vscode` API, run against the
+// extension as installed from the .vsix. VS Code's extensionDevelopmentPath/extensionTestsPath
+// mechanism, passed as the browser URL's `payload` (code-server needs enable-smoke-test-driver).
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { launchBrowser, openPage } from './browser.mjs';
+import { installVsix, prepareProfile, startCodeServer } from './codeServer.mjs';
+import { extensionId, pkg, repo, vsixPath } from './paths.mjs';
+import { copyExampleWorkspace, freshScratch } from './workspace.mjs';
+
+export async function runHostSuite({ timeoutMs = 300000 } = {}) {
+  const scratch = freshScratch('host-suite');
+  const dirs = prepareProfile(scratch);
+  installVsix(dirs, vsixPath);
+  const installed = readdirSync(dirs.extensions).find((name) => name.startsWith(`${extensionId}-`));
+  if (!installed) throw new Error(`${extensionId} is not in ${dirs.extensions} after installing the .vsix`);
+  const extensionPath = join(dirs.extensions, installed);
+  const workspace = copyExampleWorkspace(scratch);
+  const resultsFile = join(scratch, 'results.json');
+  const testsEntry = join(repo, 'out/test/vscode/suite/index.js');
+  if (!existsSync(testsEntry)) throw new Error(`${testsEntry} is missing: run node esbuild.mjs --tests`);
+
+  const server = await startCodeServer({ dirs, workspace, env: { MGP_TEST_RESULTS: resultsFile, MGP_TEST_WORKSPACE: workspace } });
+  const browser = await launchBrowser();
+  try {
+    const { page, consoleLines } = await openPage(browser);
+    let exitCode;
+    const exited = new Promise((resolve) => page.exposeFunction('codeAutomationExit', (code) => {
+      exitCode = code;
+      resolve(code);
+    }));
+    const authority = `127.0.0.1:${server.port}`;
+    const payload = [
+      ['extensionDevelopmentPath', `vscode-remote://${authority}${extensionPath}`],
+      ['extensionTestsPath', `vscode-remote://${authority}${testsEntry}`],
+    ];
+    const url = `${server.url}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+    await page.goto(url);
+    const timedOut = new Promise((resolve) => setTimeout(() => resolve('timeout'), timeoutMs).unref());
+    if ((await Promise.race([exited, timedOut])) === 'timeout') {
+      console.log(consoleLines.slice(-40).join('\n'));
+      throw new Error(`the extension-host suite did not finish within ${timeoutMs / 1000} s`);
+    }
+    if (!existsSync(resultsFile)) {
+      console.log(consoleLines.slice(-40).join('\n'));
+      throw new Error(`the extension-host suite ended with ${exitCode} but wrote no results`);
+    }
+    const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
+    for (const test of results.tests) {
+      console.log(`  ${test.state === 'passed' ? '✔' : '✘'} ${test.title}${test.error ? `\n      ${test.error.replace(/\n/g, '\n      ')}` : ''}`);
+    }
+    return { passed: results.passed, failed: results.failed + (exitCode !== 0 && results.failed === 0 ? 1 : 0), name: `extension host (${pkg.version})` };
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}

@@ -1,0 +1,1 @@
+export async function runUiScenarios() { return { passed: 0, failed: 0 }; }

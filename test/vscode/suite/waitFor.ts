@@ -1,0 +1,17 @@
+import * as vscode from 'vscode';
+
+/** Resolves with the first event value that satisfies `accept`, or rejects after `timeoutMs`. */
+export function waitForEvent<T>(event: vscode.Event<T>, accept: (value: T) => boolean, what: string, timeoutMs = 20000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      subscription.dispose();
+      reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
+    }, timeoutMs);
+    const subscription = event((value) => {
+      if (!accept(value)) return;
+      clearTimeout(timer);
+      subscription.dispose();
+      resolve(value);
+    });
+  });
+}
