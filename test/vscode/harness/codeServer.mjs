@@ -16,6 +16,7 @@ export const QUIET_SETTINGS = {
   'update.mode': 'none',
   'window.restoreWindows': 'none',
   'workbench.colorTheme': 'Default Dark Modern',
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
 };
 
 export function freePort() {
