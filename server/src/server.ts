@@ -1,7 +1,7 @@
-import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
+  CodeActionKind,
   createConnection,
   Diagnostic,
   DiagnosticSeverity,
@@ -9,12 +9,21 @@ import {
   TextDocuments,
   TextDocumentSyncKind,
 } from 'vscode-languageserver/node';
+import { KernelStateNotification, KernelStateParams } from '../../shared/src/lspMessages';
 import { MGP_KERNEL_VERSION } from '../../shared/src/version';
-import { checkConfigDocument } from './check/checkDocument';
-import type { CheckDiagnostic } from './check/syntax';
+import { Analysis, AnalysisCache } from './analysis';
+import type { CheckDiagnostic } from './check/diagnostic';
+import { codeActions } from './features/codeActions';
+import { completions } from './features/completion';
+import { hover } from './features/hover';
+import { liveDiagnostics } from './features/liveDiagnostics';
+import { documentSymbols } from './features/symbols';
+import { isTable } from './check/semantic/context';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
+const cache = new AnalysisCache();
+let kernelState: KernelStateParams = { servers: [], shadowed: [] };
 
 const SEVERITY: Record<CheckDiagnostic['severity'], DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
@@ -22,27 +31,104 @@ const SEVERITY: Record<CheckDiagnostic['severity'], DiagnosticSeverity> = {
   information: DiagnosticSeverity.Information,
 };
 
-function baseNameOf(uri: string): string {
-  return basename(uri.startsWith('file:') ? fileURLToPath(uri) : uri);
+function pathOf(uri: string): string {
+  return uri.startsWith('file:') ? fileURLToPath(uri) : uri;
+}
+
+function analysisOf(document: TextDocument): Analysis {
+  return cache.get(document.uri, pathOf(document.uri), document.version, document.getText());
+}
+
+function toLsp(d: CheckDiagnostic): Diagnostic {
+  return { range: d.range, severity: SEVERITY[d.severity], code: d.code, source: 'mgp', message: d.message, ...(d.data ? { data: d.data } : {}) };
+}
+
+const VALIDATION_DELAY_MS = 120;
+const pending = new Map<string, NodeJS.Timeout>();
+
+/** Checks after a short pause in typing, so a burst of edits costs one pass. */
+function scheduleValidation(document: TextDocument): void {
+  clearTimeout(pending.get(document.uri));
+  pending.set(document.uri, setTimeout(() => {
+    pending.delete(document.uri);
+    const current = documents.get(document.uri);
+    if (current) validate(current);
+  }, VALIDATION_DELAY_MS));
 }
 
 function validate(document: TextDocument): void {
-  const diagnostics: Diagnostic[] = checkConfigDocument(baseNameOf(document.uri), document.getText()).map((d) => ({
-    range: d.range,
-    severity: SEVERITY[d.severity],
-    code: d.code,
-    source: 'mgp',
-    message: d.message,
-  }));
-  void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
+  const analysis = analysisOf(document);
+  const all = [...analysis.diagnostics, ...liveDiagnostics(analysis, pathOf(document.uri), kernelState)];
+  void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: all.map(toLsp) });
+}
+
+function serverIds(): string[] {
+  const ids = new Set(kernelState.servers.map((s) => s.id));
+  for (const document of documents.all()) {
+    const value = analysisOf(document).value;
+    for (const list of [value?.servers, value?.mcp_servers]) {
+      if (Array.isArray(list)) for (const table of list) if (isTable(table) && typeof (table.id ?? table.name) === 'string') ids.add(String(table.id ?? table.name));
+    }
+  }
+  return [...ids];
 }
 
 connection.onInitialize(() => ({
-  capabilities: { textDocumentSync: TextDocumentSyncKind.Incremental },
+  capabilities: {
+    textDocumentSync: TextDocumentSyncKind.Incremental,
+    completionProvider: { triggerCharacters: ['[', '.', '"', '=', ' ', ','] },
+    hoverProvider: true,
+    codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+    documentSymbolProvider: true,
+  },
   serverInfo: { name: 'mgp-config-language-server', version: MGP_KERNEL_VERSION },
 }));
 
-documents.onDidChangeContent(({ document }) => validate(document));
-documents.onDidClose(({ document }) => void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] }));
+documents.onDidOpen(({ document }) => validate(document));
+documents.onDidChangeContent(({ document }) => scheduleValidation(document));
+documents.onDidClose(({ document }) => {
+  clearTimeout(pending.get(document.uri));
+  pending.delete(document.uri);
+  cache.delete(document.uri);
+  void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
+});
+
+connection.onNotification(KernelStateNotification, (state) => {
+  kernelState = state;
+  documents.all().forEach(validate);
+});
+
+connection.onCompletion(({ textDocument, position }) => {
+  const document = documents.get(textDocument.uri);
+  if (!document) return [];
+  const analysis = analysisOf(document);
+  if (!analysis.format) return [];
+  const present = (tablePath: (string | number)[]) => {
+    let node: unknown = analysis.value;
+    for (const part of tablePath) node = isTable(node) || Array.isArray(node) ? (node as Record<string, unknown>)[part] : undefined;
+    return new Set(isTable(node) ? Object.keys(node) : []);
+  };
+  const serverIdAt = (tablePath: (string | number)[]) => {
+    const table = tablePath.length >= 2 ? (analysis.value?.[tablePath[0] as string] as unknown[] | undefined)?.[tablePath[1] as number] : undefined;
+    return isTable(table) ? String(table.id ?? table.name) : undefined;
+  };
+  return completions({ format: analysis.format, text: document.getText(), line: position.line, character: position.character, serverIds: serverIds(), state: kernelState }, present, serverIdAt);
+});
+
+connection.onHover(({ textDocument, position }) => {
+  const document = documents.get(textDocument.uri);
+  return document ? hover(analysisOf(document), position, kernelState, pathOf(document.uri)) : null;
+});
+
+connection.onCodeAction(({ textDocument, context }) => {
+  const document = documents.get(textDocument.uri);
+  return document ? codeActions(document.uri, document.getText(), context.diagnostics) : [];
+});
+
+connection.onDocumentSymbol(({ textDocument }) => {
+  const document = documents.get(textDocument.uri);
+  return document ? documentSymbols(analysisOf(document)) : [];
+});
+
 documents.listen(connection);
 connection.listen();

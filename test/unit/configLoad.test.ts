@@ -64,18 +64,19 @@ describe('config discovery and loading', () => {
     assert.match(file.problems[0].message, /^TOML syntax error/);
   });
 
-  it('reports an unknown transport and a stdio server without command, with their keys', () => {
-    const file = parseConfigText('[[servers]]\nid = "a"\ntransport = "carrier-pigeon"\n[[servers]]\nid = "b"\ntransport = "stdio"\n', { path: '/w/mgp.toml', format: 'mgp', origin: 'workspace' });
-    assert.deepEqual(file.problems.map((p) => [p.line, p.key, p.message]), [
-      [1, 'transport', 'server "a": transport must be one of stdio, http, sse; got "carrier-pigeon"'],
-      [4, 'command', 'server "b": a stdio server needs a `command`'],
+  it('reports problems with the line and key path the checker gives, and does not load a broken server', () => {
+    const file = parseConfigText('[[servers]]\nid = "a"\ntransport = "carrier-pigeon"\n[[servers]]\nid = "b"\ntransport = "stdio"\n[[servers]]\nid = "c"\ncommand = "node"\n', { path: '/w/mgp.toml', format: 'mgp', origin: 'workspace' });
+    assert.deepEqual(file.problems.map((p) => [p.line, p.column, p.key, p.message]), [
+      [3, 13, 'servers[0].transport', 'transport must be one of stdio, http, sse; got "carrier-pigeon"'],
+      [4, 1, 'servers[1]', 'server "b" uses the stdio transport but has no `command`'],
     ]);
+    assert.deepEqual(file.servers.map((s) => s.id), ['c']);
   });
 
   it('lets the nearer file win for the same id and tells about the farther one', async () => {
     write(join(workspace, 'mgp.toml'), '[[servers]]\nid = "shared"\ncommand = "near"\n');
     write(join(home, '.config/mgp/servers.toml'), '[[servers]]\nid = "shared"\ncommand = "far"\n[[servers]]\nid = "only-far"\ncommand = "x"\n');
-    const config = await loadKernelConfig({ workspaceFolders: [workspace], home, env: {} });
+    const config = await loadKernelConfig({ workspaceFolders: [workspace], home, env: { PATH: process.env.PATH } });
     assert.deepEqual(config.servers.map((s) => [s.id, s.command]), [['shared', 'near'], ['only-far', 'x']]);
     assert.equal(config.shadowed.length, 1);
     assert.equal(config.shadowed[0].server.command, 'far');
@@ -86,8 +87,9 @@ describe('config discovery and loading', () => {
   });
 
   it('marks a duplicate id within one file as an error', async () => {
-    write(join(workspace, 'mgp.toml'), '[[servers]]\nid = "a"\ncommand = "x"\n[[servers]]\nid = "a"\ncommand = "y"\n');
-    const config = await loadKernelConfig({ workspaceFolders: [workspace], home, env: {} });
-    assert.deepEqual(config.problems.map((p) => [p.severity, p.line, p.message]), [['error', 4, 'duplicate server id "a" (first defined at line 1)']]);
+    write(join(workspace, 'mgp.toml'), '[[servers]]\nid = "a"\ncommand = "node"\nargs = ["x"]\n[[servers]]\nid = "a"\ncommand = "node"\nargs = ["y"]\n');
+    const config = await loadKernelConfig({ workspaceFolders: [workspace], home, env: { PATH: process.env.PATH } });
+    assert.deepEqual(config.problems.map((p) => [p.severity, p.line, p.key, p.message]), [['error', 6, 'servers[1].id', 'duplicate server id "a": already used at line 2']]);
+    assert.deepEqual(config.servers.map((s) => s.args), [['x']]);
   });
 });

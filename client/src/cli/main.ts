@@ -4,10 +4,14 @@ import { MGP_KERNEL_VERSION } from '../../../shared/src/version';
 import { loadKernelConfig } from '../kernel/config/load';
 import type { ConfigProblem } from '../kernel/config/model';
 import { serverTarget } from '../kernel/status';
+import { runCheck } from './check';
+import type { Io } from './io';
 
 const USAGE = `mgp ${MGP_KERNEL_VERSION}: the MGP Kernel, headless
 
 Usage:
+  mgp check FILE... [--json]         check config files (mgp.toml, mcp.toml, servers.toml, OpenFang
+                                     config.toml) with the language server's diagnostics
   mgp servers [--json] [--cwd DIR]   list the servers configured for DIR (default: the current folder)
   mgp --version                      print the version
   mgp --help                         print this help
@@ -15,12 +19,10 @@ Usage:
 Config files are read in this order, the nearer winning for the same server id: DIR/mgp.toml,
 DIR/mcp.toml, ~/.config/mgp/servers.toml, $MGP_CONFIG_PATH, DIR/config.toml and
 ~/.openfang/config.toml (OpenFang).
+\`--json\` prints diagnostics as [{file, range:{start:{line,character},end:{line,character}}, severity,
+code, message}] with 0-based positions: a stable interface for scripts.
 Exit status: 0 on success, 1 when a config file has errors, 2 on bad usage.`;
 
-interface Io {
-  out(text: string): void;
-  err(text: string): void;
-}
 
 function formatProblem(problem: ConfigProblem): string {
   return `${problem.file}:${problem.line}:${problem.column}: ${problem.severity}: ${problem.message}${problem.key ? ` [${problem.key}]` : ''}`;
@@ -64,6 +66,8 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       return 0;
     case 'servers':
       return listServers(rest, io);
+    case 'check':
+      return runCheck(rest, io);
     default:
       io.err(`mgp: unknown command "${command}"\n\n${USAGE}`);
       return 2;

@@ -1,6 +1,5 @@
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import { CONFIG_PATH_ENV } from '../../../shared/src/configFiles';
 import { loadKernelConfig } from '../kernel/config/load';
 import type { KernelConfig } from '../kernel/config/model';
 import type { PathContext } from '../kernel/status';
@@ -46,7 +45,7 @@ export class ConfigService implements vscode.Disposable {
   }
 
   private async load(): Promise<KernelConfig> {
-    const config = await loadKernelConfig({ ...this.pathContext(), env: { [CONFIG_PATH_ENV]: process.env[CONFIG_PATH_ENV] } });
+    const config = await loadKernelConfig({ ...this.pathContext(), env: process.env });
     const used = config.files.filter((file) => !file.ignored);
     this.log.info(`config: ${used.length} file(s), ${config.servers.length} server(s)` + (used.length ? `: ${used.map((f) => f.location.path).join(', ')}` : ''));
     for (const problem of config.problems) {

@@ -3,6 +3,7 @@ import type { KernelConfig } from '../kernel/config/model';
 import { registerCommands } from './commands';
 import { ConfigService } from './configService';
 import { LanguageServerHost, LanguageServerState } from './languageClient';
+import { registerMoveSecretCommand, SecretStore } from './secrets';
 import { ServersView } from './serversView';
 
 /** What activate() returns: for other extensions and for the extension-host test suite. */
@@ -19,7 +20,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
   log.info(`MGP Kernel ${version} activating (VS Code ${vscode.version}, Node ${process.versions.node}, workspace ${vscode.workspace.isTrusted ? 'trusted' : 'untrusted'})`);
 
   const configs = new ConfigService(log);
-  const languageServer = new LanguageServerHost(extension, log);
+  const languageServer = new LanguageServerHost(extension, log, configs);
+  const secrets = new SecretStore(extension.secrets);
   const serversView = new ServersView(configs);
   extension.subscriptions.push(
     log,
@@ -28,6 +30,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     serversView,
     vscode.window.registerTreeDataProvider('mgp.servers', serversView),
     ...registerCommands({ extension, configs, languageServer, log }),
+    registerMoveSecretCommand(secrets, log),
   );
   void languageServer.start();
   log.info('MGP Kernel activated');

@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from 'vscode-languageclient/node';
 import { CONFIG_BASENAMES } from '../../../shared/src/configFiles';
+import { KernelStateNotification, KernelStateParams } from '../../../shared/src/lspMessages';
+import type { KernelConfig } from '../kernel/config/model';
+import type { ConfigService } from './configService';
 
 export type LanguageServerState = 'starting' | 'running' | 'stopped' | 'failed';
 
@@ -11,7 +14,13 @@ export class LanguageServerHost implements vscode.Disposable {
   readonly onDidChangeState = this.stateChanged.event;
   state: LanguageServerState = 'stopped';
 
-  constructor(private readonly extension: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel) {}
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extension: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly configs: ConfigService,
+  ) {}
 
   async start(): Promise<void> {
     const module = vscode.Uri.joinPath(this.extension.extensionUri, 'dist', 'server.js').fsPath;
@@ -29,10 +38,21 @@ export class LanguageServerHost implements vscode.Disposable {
     this.setState('starting');
     try {
       await this.client.start();
+      this.subscriptions.push(this.configs.onDidChange((config) => this.sendKernelState(config)));
+      await this.sendKernelState(await this.configs.config);
     } catch (error) {
       this.setState('failed');
       this.log.error(`language server failed to start: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  /** The kernel's view the server cannot compute from one file: overridden servers, live states. */
+  private async sendKernelState(config: KernelConfig): Promise<void> {
+    const state: KernelStateParams = {
+      servers: config.servers.map((server) => ({ id: server.id, file: server.source.file, state: 'registered' })),
+      shadowed: config.shadowed.map(({ server, winner }) => ({ id: server.id, file: server.source.file, winnerFile: winner.source.file, winnerLine: winner.source.line })),
+    };
+    await this.client?.sendNotification(KernelStateNotification, state);
   }
 
   private setState(state: LanguageServerState): void {
@@ -41,6 +61,7 @@ export class LanguageServerHost implements vscode.Disposable {
   }
 
   async dispose(): Promise<void> {
+    vscode.Disposable.from(...this.subscriptions).dispose();
     this.stateChanged.dispose();
     await this.client?.dispose();
   }

@@ -1,11 +1,45 @@
-import { looksLikeOpenFangConfig } from '../../../shared/src/configFiles';
-import { CheckDiagnostic, checkTomlSyntax } from './syntax';
+import { dirname } from 'node:path';
+import { ConfigFormat, formatOfConfigFile, looksLikeOpenFangConfig } from '../../../shared/src/configFiles';
+import { CheckDiagnostic } from './diagnostic';
+import { ParsedToml, parseTomlDocument } from './parse';
+import { buildPointerMap, PointerMap } from './pointers';
+import { checkAgainstSchema } from './schemaCheck';
+import { defaultEnvironment } from './semantic/environment';
+import { runSemanticRules } from './semantic/rules';
+import type { RuleEnvironment } from './semantic/context';
+
+export interface CheckOptions {
+  /** The file's path, for its base name (format) and folder (relative commands). */
+  path: string;
+  environment?: RuleEnvironment;
+}
+
+/** Which format a file is checked as, or undefined for a `config.toml` that is not OpenFang's. */
+export function formatToCheck(baseName: string, text: string): ConfigFormat | undefined {
+  const format = formatOfConfigFile(baseName);
+  if (format === 'openfang' && !looksLikeOpenFangConfig(text)) return undefined;
+  return format;
+}
 
 /**
- * Every diagnostic for one config file. A `config.toml` that is not OpenFang's gets none: it belongs
- * to Cargo, Hugo or another tool.
+ * Every diagnostic for one config file: syntax, then schema, then semantic rules. A `config.toml`
+ * that is not OpenFang's gets none: it belongs to Cargo, Hugo or another tool.
  */
-export function checkConfigDocument(baseName: string, text: string): CheckDiagnostic[] {
-  if (baseName === 'config.toml' && !looksLikeOpenFangConfig(text)) return [];
-  return checkTomlSyntax(text);
+export function checkConfigText(text: string, options: CheckOptions): CheckDiagnostic[] {
+  const baseName = options.path.split(/[\\/]/).pop() ?? options.path;
+  const format = formatToCheck(baseName, text);
+  if (!format) return [];
+  return checkParsed(format, parseTomlDocument(text), text, options).diagnostics;
+}
+
+/** Checks an already parsed document; returns the pointer map built on the way for reuse. */
+export function checkParsed(format: ConfigFormat, parsed: ParsedToml, text: string, options: CheckOptions): { diagnostics: CheckDiagnostic[]; pointers?: PointerMap } {
+  if (!parsed.ok) return { diagnostics: [parsed.diagnostic] };
+  const pointers = buildPointerMap(parsed.ast);
+  const environment = options.environment ?? defaultEnvironment(dirname(options.path));
+  const diagnostics = [
+    ...checkAgainstSchema(format, parsed.value, pointers),
+    ...runSemanticRules(format, parsed.value, pointers, environment, text),
+  ].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  return { diagnostics, pointers };
 }

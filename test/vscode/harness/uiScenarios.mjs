@@ -128,6 +128,30 @@ export async function runUiScenarios() {
       });
     }
 
+    await step('an error in mgp.toml shows in the Problems panel at its line', async () => {
+      appendFileSync(join(workspace, 'mgp.toml'), '\n[[servers]]\nid = "typo"\ncommand = "node"\ntransport = "stdoi"\n');
+      await page.keyboard.press('Control+P');
+      const input = page.locator('.quick-input-widget input');
+      await input.fill('mgp.toml');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'mgp.toml' }).first().click();
+      await page.locator('.tab', { hasText: 'mgp.toml' }).waitFor({ timeout: 10000 });
+      await runFromPalette(page, 'View: Focus Problems');
+      const problem = page.locator('.markers-panel .monaco-list-row', { hasText: 'transport must be one of stdio, http, sse; got "stdoi"' });
+      await problem.waitFor({ timeout: 20000 });
+      assert.match(await problem.innerText(), /\[Ln 24, Col 13\]/);
+      await shot('problems-panel');
+    });
+
+    await step('hovering a key shows its documentation from the spec', async () => {
+      const key = page.locator('.view-lines .view-line span', { hasText: /^transport$/ }).last();
+      await key.scrollIntoViewIfNeeded();
+      await key.hover();
+      const hover = page.locator('.monaco-hover-content', { hasText: 'transport' }).first();
+      await hover.waitFor({ timeout: 15000 });
+      assert.match(await hover.innerText(), /stdio/);
+      await shot('hover');
+    });
+
     await step('the kernel log shows activation and no error', async () => {
       const logs = filesUnder(join(dirs.userData, 'logs'));
       const kernelLog = logs.find((file) => file.endsWith('MGP Kernel.log'));

@@ -1,125 +1,86 @@
 import { readFile } from 'node:fs/promises';
-import { parse as parseToml, TomlError } from 'smol-toml';
+import { dirname } from 'node:path';
 import { looksLikeOpenFangConfig } from '../../../../shared/src/configFiles';
+import { checkParsed } from '../../../../server/src/check/checkDocument';
+import type { CheckDiagnostic } from '../../../../server/src/check/diagnostic';
+import { parseTomlDocument } from '../../../../server/src/check/parse';
+import { locate, PointerMap, pointerOf } from '../../../../server/src/check/pointers';
+import type { RuleEnvironment } from '../../../../server/src/check/semantic/context';
+import { defaultEnvironment } from '../../../../server/src/check/semantic/environment';
 import { ConfigLocation, discoverConfigFiles, DiscoveryInputs } from './discover';
-import {
-  ConfigProblem,
-  ConfiguredServer,
-  KernelConfig,
-  LoadedConfigFile,
-  ShadowedServer,
-  TransportKind,
-} from './model';
+import { ConfigProblem, ConfiguredServer, KernelConfig, LoadedConfigFile, ShadowedServer, TransportKind } from './model';
 
 type Table = Record<string, unknown>;
 
-const TRANSPORTS: readonly TransportKind[] = ['stdio', 'http', 'sse'];
-
 function isTable(value: unknown): value is Table {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
-}
-
-/** 1-based line numbers of each `[[name]]` header, in order, skipping comments. */
-function arrayTableHeaderLines(text: string, name: string): number[] {
-  const header = new RegExp(`^[ \\t]*\\[\\[[ \\t]*${name.replace('.', '\\.')}[ \\t]*\\]\\]`);
-  const lines: number[] = [];
-  text.split(/\r?\n/).forEach((line, index) => {
-    if (header.test(line)) lines.push(index + 1);
-  });
-  return lines;
-}
-
-function stringList(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
 function optionalString(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
-interface RawServer {
-  id: unknown;
-  idKey: string;
-  transport: unknown;
-  command: unknown;
-  args: unknown;
-  url: unknown;
+/** `/servers/1/transport` → `servers[1].transport`, the way a person names a key. */
+export function keyPathOf(pointer: string): string {
+  return pointer.split('/').slice(1).reduce((text, part) => (/^\d+$/.test(part) ? `${text}[${part}]` : text ? `${text}.${part}` : part), '');
 }
 
-function rawMgpServer(table: Table): RawServer {
-  return { id: table.id, idKey: 'id', transport: table.transport, command: table.command, args: table.args, url: table.url };
-}
-
-function rawOpenFangServer(table: Table): RawServer {
-  const transport = isTable(table.transport) ? table.transport : {};
-  return { id: table.name, idKey: 'name', transport: transport.type, command: transport.command, args: transport.args, url: transport.url };
-}
-
-function toServer(raw: RawServer, location: ConfigLocation, line: number, problems: ConfigProblem[]): ConfiguredServer | undefined {
-  const problem = (key: string, message: string) =>
-    problems.push({ file: location.path, line, column: 1, key, severity: 'error', message });
-  const id = optionalString(raw.id);
-  if (!id) {
-    problem(raw.idKey, `server at line ${line} has no \`${raw.idKey}\``);
-    return undefined;
-  }
-  const command = optionalString(raw.command);
-  const url = optionalString(raw.url);
-  const declared = optionalString(raw.transport);
-  const transport = (declared ?? (url && !command ? 'http' : 'stdio')) as TransportKind;
-  if (!TRANSPORTS.includes(transport)) {
-    problem('transport', `server "${id}": transport must be one of ${TRANSPORTS.join(', ')}; got "${declared}"`);
-    return undefined;
-  }
-  if (transport === 'stdio' && !command) problem('command', `server "${id}": a stdio server needs a \`command\``);
-  if (transport !== 'stdio' && !url) problem('url', `server "${id}": a ${transport} server needs a \`url\``);
+function toProblem(file: string, diagnostic: CheckDiagnostic): ConfigProblem {
   return {
-    id,
-    transport,
-    command,
-    args: stringList(raw.args),
-    url,
-    source: { file: location.path, line, format: location.format },
+    file,
+    line: diagnostic.range.start.line + 1,
+    column: diagnostic.range.start.character + 1,
+    key: diagnostic.path ? keyPathOf(diagnostic.path) || undefined : undefined,
+    severity: diagnostic.severity,
+    message: diagnostic.message,
   };
 }
 
-/** Reads one config file's text into the servers it declares and the problems found on the way. */
-export function parseConfigText(text: string, location: ConfigLocation): LoadedConfigFile {
+function serverFrom(table: Table, format: ConfigLocation['format']): Omit<ConfiguredServer, 'source'> | undefined {
+  const transportTable = format === 'openfang' && isTable(table.transport) ? table.transport : table;
+  const id = optionalString(format === 'openfang' ? table.name : table.id);
+  if (!id) return undefined;
+  const command = optionalString(transportTable.command);
+  const url = optionalString(transportTable.url);
+  const declared = optionalString(format === 'openfang' ? transportTable.type : table.transport);
+  const transport = (declared ?? (url && !command ? 'http' : 'stdio')) as TransportKind;
+  const args = Array.isArray(transportTable.args) ? transportTable.args.filter((a): a is string => typeof a === 'string') : [];
+  return { id, transport, command, args, url };
+}
+
+/**
+ * Reads one config file with the same checker the language server and `mgp check` use (one source of
+ * truth). A server whose table has an error is not loaded; its problems say why, with file, line and key.
+ */
+export function parseConfigText(text: string, location: ConfigLocation, environment?: RuleEnvironment): LoadedConfigFile {
   const loaded: LoadedConfigFile = { location, servers: [], problems: [], ignored: false };
   if (location.format === 'openfang' && !looksLikeOpenFangConfig(text)) {
     loaded.ignored = true;
     return loaded;
   }
-  let document: Table;
-  try {
-    document = parseToml(text) as Table;
-  } catch (error) {
-    const syntax = error instanceof TomlError ? error : undefined;
-    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
-    loaded.problems.push({
-      file: location.path,
-      line: syntax?.line ?? 1,
-      column: syntax?.column ?? 1,
-      severity: 'error',
-      message: message.replace(/^Invalid TOML document: /, 'TOML syntax error: '),
-    });
-    return loaded;
-  }
-  const tableName = location.format === 'openfang' ? 'mcp_servers' : 'servers';
-  const tables = document[tableName];
-  if (tables === undefined) return loaded;
-  if (!Array.isArray(tables)) {
-    loaded.problems.push({ file: location.path, line: 1, column: 1, key: tableName, severity: 'error', message: `\`${tableName}\` must be an array of tables ([[${tableName}]])` });
-    return loaded;
-  }
-  const lines = arrayTableHeaderLines(text, tableName);
+  const parsed = parseTomlDocument(text);
+  const { diagnostics, pointers } = checkParsed(location.format, parsed, text, {
+    path: location.path,
+    environment: environment ?? defaultEnvironment(dirname(location.path)),
+  });
+  loaded.problems = diagnostics.map((d) => toProblem(location.path, d));
+  if (!parsed.ok || !pointers) return loaded;
+  const listKey = location.format === 'openfang' ? 'mcp_servers' : 'servers';
+  const tables = parsed.value[listKey];
+  if (!Array.isArray(tables)) return loaded;
   tables.forEach((table, index) => {
     if (!isTable(table)) return;
-    const raw = location.format === 'openfang' ? rawOpenFangServer(table) : rawMgpServer(table);
-    const server = toServer(raw, location, lines[index] ?? 1, loaded.problems);
-    if (server) loaded.servers.push(server);
+    const prefix = pointerOf([listKey, index]);
+    const broken = diagnostics.some((d) => d.severity === 'error' && d.path !== undefined && (d.path === prefix || d.path.startsWith(`${prefix}/`)));
+    const server = serverFrom(table, location.format);
+    if (!server || broken) return;
+    loaded.servers.push({ ...server, source: { file: location.path, line: headerLine(pointers, prefix), format: location.format } });
   });
   return loaded;
+}
+
+function headerLine(pointers: PointerMap, pointer: string): number {
+  return (locate(pointers, pointer, ['header', 'key'])?.start.line ?? 0) + 1;
 }
 
 /** Merges files given nearest first: the same id in two files resolves to the nearer one. */
@@ -134,12 +95,10 @@ export function mergeConfigFiles(files: LoadedConfigFile[]): KernelConfig {
         winners.set(server.id, server);
         continue;
       }
+      // Duplicates within one file are the checker's error; across files the nearer one wins.
+      if (winner.source.file === server.source.file) continue;
       shadowed.push({ server, winner });
-      if (winner.source.file === server.source.file) {
-        problems.push({ file: server.source.file, line: server.source.line, column: 1, key: 'id', severity: 'error', message: `duplicate server id "${server.id}" (first defined at line ${winner.source.line})` });
-      } else {
-        problems.push({ file: server.source.file, line: server.source.line, column: 1, key: 'id', severity: 'information', message: `server "${server.id}" is overridden by ${winner.source.file}:${winner.source.line}` });
-      }
+      problems.push({ file: server.source.file, line: server.source.line, column: 1, key: 'id', severity: 'information', message: `server "${server.id}" is overridden by ${winner.source.file}:${winner.source.line}` });
     }
   }
   return { files, servers: [...winners.values()], shadowed, problems };
@@ -150,7 +109,7 @@ export async function loadKernelConfig(inputs: DiscoveryInputs): Promise<KernelC
   const files = await Promise.all(
     locations.map(async (location) => {
       try {
-        return parseConfigText(await readFile(location.path, 'utf8'), location);
+        return parseConfigText(await readFile(location.path, 'utf8'), location, defaultEnvironment(dirname(location.path), inputs.env));
       } catch (error) {
         const message = `cannot read config file: ${error instanceof Error ? error.message : String(error)}`;
         return { location, servers: [], ignored: false, problems: [{ file: location.path, line: 1, column: 1, severity: 'error' as const, message }] };

@@ -1,0 +1,4 @@
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}

@@ -1,0 +1,29 @@
+import type { ConfigFormat } from '../../../../shared/src/configFiles';
+import type { CheckDiagnostic } from '../diagnostic';
+import type { PointerMap } from '../pointers';
+import { checkCommands } from './commands';
+import { RuleContext, RuleEnvironment } from './context';
+import { checkFeatureSets } from './featureSets';
+import { checkPermissions } from './permissions';
+import { checkBackoff } from './restarts';
+import { checkDuplicateIds, checkTransportNeeds, mgpServers, openFangServers } from './servers';
+import { checkUrls } from './urls';
+import { checkLiteralSecrets, checkUnsetVariables } from './values';
+
+/** The rules a schema cannot express, in one pass over the parsed document. */
+export function runSemanticRules(format: ConfigFormat, value: Record<string, unknown>, map: PointerMap, environment: RuleEnvironment, text: string): CheckDiagnostic[] {
+  const ctx = new RuleContext(value, map, environment, text);
+  const servers = format === 'openfang' ? openFangServers(value) : mgpServers(value);
+  checkDuplicateIds(ctx, servers);
+  checkTransportNeeds(ctx, servers);
+  checkCommands(ctx, servers);
+  checkUrls(ctx, servers);
+  checkUnsetVariables(ctx);
+  checkLiteralSecrets(ctx);
+  if (format === 'mgp') {
+    checkBackoff(ctx, servers);
+    checkPermissions(ctx, servers);
+    checkFeatureSets(ctx, servers);
+  }
+  return ctx.diagnostics;
+}
