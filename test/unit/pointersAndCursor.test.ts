@@ -64,6 +64,7 @@ describe('did you mean', () => {
   it('suggests close names only', () => {
     assert.equal(suggest('comand', ['command', 'args']), 'command');
     assert.equal(suggest('on-failure', ['never', 'on_failure', 'always']), 'on_failure');
+    assert.equal(suggest('stdoi', ['stdio', 'http', 'sse']), 'stdio');
     assert.equal(suggest('teleport', ['filesystem.read', 'shell.execute']), undefined);
   });
 });

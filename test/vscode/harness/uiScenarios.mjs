@@ -149,6 +149,8 @@ export async function runUiScenarios() {
       const hover = page.locator('.monaco-hover-content', { hasText: 'transport' }).first();
       await hover.waitFor({ timeout: 15000 });
       assert.match(await hover.innerText(), /stdio/);
+      // The hover fades in: take the picture once it is fully shown.
+      await page.waitForFunction(() => [...document.querySelectorAll('.monaco-hover')].some((node) => getComputedStyle(node).opacity === '1'));
       await shot('hover');
     });
 
