@@ -18,6 +18,7 @@ import { completions } from './features/completion';
 import { hover } from './features/hover';
 import { liveDiagnostics } from './features/liveDiagnostics';
 import { documentSymbols } from './features/symbols';
+import { serverIdInText } from './check/cursor';
 import { isTable } from './check/semantic/context';
 
 const connection = createConnection(ProposedFeatures.all);
@@ -108,10 +109,7 @@ connection.onCompletion(({ textDocument, position }) => {
     for (const part of tablePath) node = isTable(node) || Array.isArray(node) ? (node as Record<string, unknown>)[part] : undefined;
     return new Set(isTable(node) ? Object.keys(node) : []);
   };
-  const serverIdAt = (tablePath: (string | number)[]) => {
-    const table = tablePath.length >= 2 ? (analysis.value?.[tablePath[0] as string] as unknown[] | undefined)?.[tablePath[1] as number] : undefined;
-    return isTable(table) ? String(table.id ?? table.name) : undefined;
-  };
+  const serverIdAt = (tablePath: (string | number)[]) => serverIdInText(document.getText(), tablePath);
   return completions({ format: analysis.format, text: document.getText(), line: position.line, character: position.character, serverIds: serverIds(), state: kernelState }, present, serverIdAt);
 });
 

@@ -107,6 +107,33 @@ describe('language server over LSP (the real dist/server.js process)', function 
     assert.ok(diagnostics.some((d) => d.code === 'live/overridden' && d.severity === 3));
   });
 
+  it('offers to add a missing required key under the table header', async () => {
+    const uri = await server.open(join(dir, 'i', 'mgp.toml'), '[[servers]]\ncommand = "node"\n');
+    const diagnostics = await server.diagnosticsFor(uri, (d) => d.some((x) => x.code === 'schema/required'));
+    const missing = diagnostics.find((d) => d.code === 'schema/required')!;
+    assert.deepEqual(missing.range, { start: { line: 0, character: 0 }, end: { line: 0, character: 11 } });
+    const actions = (await server.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: missing.range, context: { diagnostics: [missing] } })) as CodeAction[];
+    const add = actions.find((a) => a.title === 'Add the missing key "id"');
+    assert.deepEqual(add?.edit?.changes?.[uri], [{ range: { start: { line: 0, character: 11 }, end: { line: 0, character: 11 } }, newText: '\nid = ""' }]);
+  });
+
+  it('completes feature sets the connected server declares, and server ids', async () => {
+    const path = join(dir, 'j', 'mgp.toml');
+    const uri = await server.open(path, '[kernel]\npinned_tools = ["\n[[servers]]\nid = "mem"\ncommand = "node"\n[servers.mcpl]\nenabled_feature_sets = ["\n');
+    await server.connection.sendNotification(KernelStateNotification, {
+      servers: [{ id: 'mem', file: path, state: 'connected', toolCount: 4, featureSets: [{ name: 'memory.retrieval', description: 'Retrieve memories' }, { name: 'memory.proactive' }] }],
+      shadowed: [],
+    });
+    const sets = (await server.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: 6, character: 24 } })) as CompletionItem[];
+    assert.deepEqual(sets.map((i) => i.label), ['memory.retrieval', 'memory.proactive']);
+    const pinned = (await server.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: 1, character: 17 } })) as CompletionItem[];
+    assert.ok(pinned.some((i) => i.label === 'mem.'), JSON.stringify(pinned.map((i) => i.label)));
+    const version = await server.change(uri, '[[servers]]\nid = "mem"\ncommand = "node"\n');
+    await server.diagnosticsFor(uri, () => true, version);
+    const hover = (await server.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 4 } })) as Hover;
+    assert.match((hover.contents as MarkupContent).value, /\*\*mem\*\* — connected[\s\S]*4 tool\(s\)[\s\S]*memory\.retrieval/);
+  });
+
   it('leaves a config.toml that is not OpenFang alone', async () => {
     const uri = await server.open(join(dir, 'h', 'config.toml'), '[package]\nname = "x\n');
     assert.deepEqual(await server.diagnosticsFor(uri), []);

@@ -31,6 +31,38 @@ describe('mgp CLI', () => {
     assert.match(err, new RegExp(`^${join(dir, 'mgp.toml').replace(/[.]/g, '\\.')}:2:\\d+: error: TOML syntax error`));
   });
 
+  it('checks files with the language server\'s diagnostics, as stable JSON with 0-based positions', async () => {
+    const file = join(dir, 'mgp.toml');
+    writeFileSync(file, '[[servers]]\nid = "a"\ncommand = "node"\ntransport = "carrier-pigeon"\n');
+    const { code, out } = await run(['check', file, '--json']);
+    assert.equal(code, 1);
+    assert.deepEqual(JSON.parse(out), [{
+      file,
+      range: { start: { line: 3, character: 12 }, end: { line: 3, character: 28 } },
+      severity: 'error',
+      code: 'schema/enum',
+      message: 'transport must be one of stdio, http, sse; got "carrier-pigeon"',
+    }]);
+  });
+
+  it('checks several files in human form and exits 0 when there are only warnings', async () => {
+    const mgp = join(dir, 'mgp.toml');
+    const cargo = join(dir, 'config.toml');
+    writeFileSync(mgp, '[[servers]]\nid = "a"\ncommand = "not-a-real-command-anywhere"\n');
+    writeFileSync(cargo, '[build]\ntarget = "x\n');
+    const { code, out, err } = await run(['check', mgp, cargo]);
+    assert.equal(code, 0);
+    assert.equal(out.trim(), `${mgp}:3:11: warning: command "not-a-real-command-anywhere" is not found on PATH [semantic/command-not-found]`);
+    assert.match(err, /2 file\(s\) checked: 0 error\(s\), 1 warning\(s\)/);
+  });
+
+  it('reports a missing file as an error, and no file as bad usage', async () => {
+    const missing = await run(['check', join(dir, 'nope.toml'), '--json']);
+    assert.equal(missing.code, 1);
+    assert.equal(JSON.parse(missing.out)[0].code, 'file-unreadable');
+    assert.equal((await run(['check'])).code, 2);
+  });
+
   it('exits 2 on an unknown command', async () => {
     const { code, err } = await run(['frobnicate']);
     assert.equal(code, 2);

@@ -53,6 +53,9 @@ describe('cursor context (works on text that does not parse)', () => {
     assert.deepEqual(cursorContext(text, 5, 20), { kind: 'value', tablePath: ['servers', 1, 'mgp'], keyPath: ['restart_policy'], inArray: false, prefix: 'on' });
     assert.deepEqual(cursorContext('a = ["x", "y', 0, 12), { kind: 'value', tablePath: [], keyPath: ['a'], inArray: true, prefix: 'y' });
     assert.equal(cursorContext('[serv', 0, 5).kind, 'header');
+    const multiLine = '[[servers]]\nid = "a"\n[servers.mgp]\nextensions = [\n  "security",\n  "str\n';
+    assert.deepEqual(cursorContext(multiLine, 5, 6), { kind: 'value', tablePath: ['servers', 0, 'mgp'], keyPath: ['extensions'], inArray: true, prefix: 'str' });
+    assert.equal(cursorContext('a = [1, 2]\n\n', 1, 0).kind, 'key');
   });
 
   it('splits dotted and quoted keys', () => {
