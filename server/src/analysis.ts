@@ -1,4 +1,3 @@
-import type { AST } from 'toml-eslint-parser';
 import type { ConfigFormat } from '../../shared/src/configFiles';
 import { checkParsed, formatToCheck } from './check/checkDocument';
 import type { CheckDiagnostic } from './check/diagnostic';
@@ -11,7 +10,6 @@ export interface Analysis {
   text: string;
   /** undefined: a `config.toml` that is not OpenFang's, which the server leaves alone. */
   format?: ConfigFormat;
-  ast?: AST.TOMLProgram;
   value?: Record<string, unknown>;
   pointers?: PointerMap;
   diagnostics: CheckDiagnostic[];
@@ -61,5 +59,5 @@ function analyzeFormat(path: string, version: number, text: string, format: Conf
   const parsed = parseTomlDocument(text);
   const { diagnostics, pointers } = checkParsed(format, parsed, text, { path });
   if (!parsed.ok) return { version, text, format, diagnostics };
-  return { version, text, format, ast: parsed.ast, value: parsed.value, pointers, diagnostics };
+  return { version, text, format, value: parsed.value, pointers, diagnostics };
 }

@@ -1,13 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { cursorContext, splitDottedKey, tablePathAt } from '../../server/src/check/cursor';
 import { parseTomlDocument } from '../../server/src/check/parse';
-import { buildPointerMap, locate } from '../../server/src/check/pointers';
+import { locate } from '../../server/src/check/pointers';
 import { suggest } from '../../server/src/check/suggest';
 
 function mapOf(text: string) {
   const parsed = parseTomlDocument(text);
   assert.ok(parsed.ok);
-  return buildPointerMap(parsed.ast);
+  return parsed.pointers;
 }
 
 const span = (r: { start: { line: number; character: number }; end: { line: number; character: number } } | undefined) =>

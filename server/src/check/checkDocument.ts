@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { ConfigFormat, formatOfConfigFile, looksLikeOpenFangConfig } from '../../../shared/src/configFiles';
 import { CheckDiagnostic } from './diagnostic';
 import { ParsedToml, parseTomlDocument } from './parse';
-import { buildPointerMap, PointerMap } from './pointers';
+import type { PointerMap } from './pointers';
 import { checkAgainstSchema } from './schemaCheck';
 import { defaultEnvironment } from './semantic/environment';
 import { runSemanticRules } from './semantic/rules';
@@ -35,7 +35,7 @@ export function checkConfigText(text: string, options: CheckOptions): CheckDiagn
 /** Checks an already parsed document; returns the pointer map built on the way for reuse. */
 export function checkParsed(format: ConfigFormat, parsed: ParsedToml, text: string, options: CheckOptions): { diagnostics: CheckDiagnostic[]; pointers?: PointerMap } {
   if (!parsed.ok) return { diagnostics: [parsed.diagnostic] };
-  const pointers = buildPointerMap(parsed.ast);
+  const pointers = parsed.pointers;
   const environment = options.environment ?? defaultEnvironment(dirname(options.path));
   const diagnostics = [
     ...checkAgainstSchema(format, parsed.value, pointers),

@@ -1,84 +1,30 @@
-import type { AST } from 'toml-eslint-parser';
-import { Range, rangeOfLoc } from './diagnostic';
+import type { Range } from './diagnostic';
+import { PointerLocation, pointerOf, scanRanges } from './rangeScanner';
 
-/** Where a JSON pointer's key, value and (for tables) header stand in the TOML text. */
-export interface PointerLocation {
-  key?: Range;
-  value?: Range;
-  /** The `[table]` / `[[array]]` header that opens this table. */
-  header?: Range;
-}
-
-export type PointerMap = Map<string, PointerLocation>;
-
-export function pointerOf(path: readonly (string | number)[]): string {
-  return path.map((part) => `/${String(part).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
-}
-
-function keyNames(key: AST.TOMLKey): string[] {
-  return key.keys.map((k) => (k.type === 'TOMLBare' ? k.name : k.value));
-}
+export { pointerOf };
+export type { PointerLocation };
 
 /**
- * Builds, once per parse, JSON pointer → ranges for every key, value and table header, so a schema or
- * semantic error at `/servers/1/transport` lands on the exact text.
+ * JSON pointer → the ranges of its key, value and table header, so that an error at
+ * `/servers/1/transport` lands on the exact text. Scanned from the text once, the first time a location is asked for.
  */
-export function buildPointerMap(ast: AST.TOMLProgram): PointerMap {
-  const map: PointerMap = new Map();
-  const entry = (path: readonly (string | number)[]) => {
-    const pointer = pointerOf(path);
-    let location = map.get(pointer);
-    if (!location) map.set(pointer, (location = {}));
-    return location;
-  };
+export class PointerMap {
+  private ranges: Map<string, PointerLocation> | undefined;
 
-  const visitValue = (node: AST.TOMLContentNode, path: (string | number)[]) => {
-    entry(path).value = rangeOfLoc(node.loc);
-    if (node.type === 'TOMLArray') node.elements.forEach((element, index) => visitValue(element, [...path, index]));
-    else if (node.type === 'TOMLInlineTable') node.body.forEach((kv) => visitKeyValue(kv, path));
-  };
+  constructor(private readonly text: string) {}
 
-  const visitKeyValue = (kv: AST.TOMLKeyValue, base: (string | number)[]) => {
-    const names = keyNames(kv.key);
-    names.forEach((_, index) => {
-      const path = [...base, ...names.slice(0, index + 1)];
-      const location = entry(path);
-      // For a dotted key `a.b.c`, `/a` and `/a/b` point at their own part; the last gets the whole key.
-      location.key ??= rangeOfLoc(index === names.length - 1 ? kv.key.loc : kv.key.keys[index].loc);
-    });
-    visitValue(kv.value, [...base, ...names]);
-  };
-
-  const top = ast.body[0];
-  for (const node of top.body) {
-    if (node.type === 'TOMLKeyValue') {
-      visitKeyValue(node, []);
-      continue;
-    }
-    const header = headerRange(node);
-    const tablePath = node.resolvedKey;
-    const names = keyNames(node.key);
-    // Each key part of the header locates its own (implicit) table, e.g. `servers` in `[servers.mgp]`.
-    let resolvedIndex = 0;
-    names.forEach((name, index) => {
-      while (resolvedIndex < tablePath.length && tablePath[resolvedIndex] !== name) resolvedIndex++;
-      entry(tablePath.slice(0, resolvedIndex + 1)).key ??= rangeOfLoc(node.key.keys[index].loc);
-      resolvedIndex++;
-    });
-    entry(tablePath).key ??= rangeOfLoc(node.key.loc);
-    const location = entry(tablePath);
-    location.header ??= header;
-    location.value ??= rangeOfLoc(node.loc);
-    node.body.forEach((kv) => visitKeyValue(kv, [...tablePath]));
+  private all(): Map<string, PointerLocation> {
+    return (this.ranges ??= scanRanges(this.text));
   }
-  return map;
-}
 
-/** The header's own text: from `[` to the closing `]` or `]]`. */
-function headerRange(table: AST.TOMLTable): Range {
-  const start = rangeOfLoc(table.loc).start;
-  const keyEnd = rangeOfLoc(table.key.loc).end;
-  return { start, end: { line: keyEnd.line, character: keyEnd.character + (table.kind === 'array' ? 2 : 1) } };
+  get(pointer: string): PointerLocation | undefined {
+    return this.all().get(pointer);
+  }
+
+  /** Every location in the document, for look-ups by position (hover, outline). */
+  entries(): IterableIterator<[string, PointerLocation]> {
+    return this.all().entries();
+  }
 }
 
 /** The best range for a pointer: the wanted part, else the nearest ancestor that has one. */

@@ -35,7 +35,7 @@ export function hover(analysis: Analysis, position: Position, state: KernelState
   if (!analysis.pointers || !analysis.format) return null;
   const root = schemaForFormat(analysis.format) as unknown as SchemaNode;
   let best: { pointer: string; range: Range; isHeader: boolean } | undefined;
-  for (const [pointer, location] of analysis.pointers) {
+  for (const [pointer, location] of analysis.pointers.entries()) {
     for (const [range, isHeader] of [[location.key, false], [location.header, true]] as const) {
       if (range && contains(range, position) && (!best || pointer.length > best.pointer.length)) best = { pointer, range, isHeader };
     }
