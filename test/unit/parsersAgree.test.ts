@@ -1,16 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { getStaticTOMLValue, parseTOML } from 'toml-eslint-parser';
-import { repoRoot } from '../repoRoot';
-
-function tomlFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? tomlFiles(path) : name.endsWith('.toml') ? [path] : [];
-  });
-}
+import { tomlFixtures } from './support/tomlFixtures';
 
 function outcome<T>(read: () => T): { ok: true; value: T } | { ok: false } {
   try {
@@ -20,23 +11,27 @@ function outcome<T>(read: () => T): { ok: true; value: T } | { ok: false } {
   }
 }
 
-/** The checker parses with toml-eslint-parser; smol-toml is the reference used by the schema tests. */
+/** Local dates and times are Date objects in both, serialised differently: compare the rest exactly. */
+function plain(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value, function (this: Record<string, unknown>, key) {
+    return this[key] instanceof Date ? '<date-time>' : this[key];
+  }));
+}
+
+/**
+ * The checker parses with smol-toml; toml-eslint-parser is the reference AST its range scanner is
+ * tested against. Both must agree on what is valid TOML and on the values.
+ */
 describe('both TOML parsers agree on every fixture', () => {
-  const root = repoRoot();
-  const files = [...tomlFiles(join(root, 'test/fixtures')), ...tomlFiles(join(root, 'examples'))];
+  const fixtures = tomlFixtures();
 
-  it('covers the fixtures', () => assert.ok(files.length >= 20, `${files.length} files`));
+  it('covers the fixtures', () => assert.ok(fixtures.length >= 20, `${fixtures.length} files`));
 
-  for (const file of files) {
-    it(file.slice(root.length + 1), () => {
-      const text = readFileSync(file, 'utf8');
+  for (const { name, text } of fixtures) {
+    it(name, () => {
       const reference = outcome(() => parse(text));
       const ours = outcome(() => getStaticTOMLValue(parseTOML(text)));
       assert.equal(ours.ok, reference.ok, `valid according to smol-toml: ${reference.ok}, to toml-eslint-parser: ${ours.ok}`);
-      // Local dates and times are Date objects in both, serialised differently: compare the rest exactly.
-      const plain = (value: unknown) => JSON.parse(JSON.stringify(value, function (this: Record<string, unknown>, key) {
-        return this[key] instanceof Date ? '<date-time>' : this[key];
-      }));
       if (ours.ok && reference.ok) assert.deepEqual(plain(ours.value), plain(reference.value));
     });
   }

@@ -1,18 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { parseTOML } from 'toml-eslint-parser';
 import { scanRanges } from '../../server/src/check/rangeScanner';
-import { repoRoot } from '../repoRoot';
 import { rangesFromAst } from './support/astRanges';
-
-function tomlFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? tomlFiles(path) : name.endsWith('.toml') ? [path] : [];
-  });
-}
+import { tomlFixtures } from './support/tomlFixtures';
 
 function isValid(text: string): boolean {
   try {
@@ -38,10 +29,8 @@ const EDGE_CASES = [
 
 /** The scanner must place every key, value and header exactly where toml-eslint-parser's AST does. */
 describe('range scanner agrees with a full TOML AST', () => {
-  const root = repoRoot();
-  const files = [...tomlFiles(join(root, 'test/fixtures')), ...tomlFiles(join(root, 'examples'))];
   const documents = [
-    ...files.map((file) => ({ name: file.slice(root.length + 1), text: readFileSync(file, 'utf8') })),
+    ...tomlFixtures(),
     ...EDGE_CASES.map((text, index) => ({ name: `edge case ${index + 1}`, text })),
   ].filter((doc) => isValid(doc.text));
 
