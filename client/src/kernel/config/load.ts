@@ -8,6 +8,7 @@ import { locate, PointerMap, pointerOf } from '../../../../server/src/check/poin
 import type { RuleEnvironment } from '../../../../server/src/check/semantic/context';
 import { defaultEnvironment } from '../../../../server/src/check/semantic/environment';
 import { ConfigLocation, discoverConfigFiles, DiscoveryInputs } from './discover';
+import { serverSettings } from './settings';
 import { ConfigProblem, ConfiguredServer, KernelConfig, LoadedConfigFile, ShadowedServer, TransportKind } from './model';
 
 type Table = Record<string, unknown>;
@@ -36,7 +37,8 @@ function toProblem(file: string, diagnostic: CheckDiagnostic): ConfigProblem {
   };
 }
 
-function serverFrom(table: Table, format: ConfigLocation['format']): Omit<ConfiguredServer, 'source'> | undefined {
+function serverFrom(table: Table, location: ConfigLocation): Omit<ConfiguredServer, 'source'> | undefined {
+  const format = location.format;
   const transportTable = format === 'openfang' && isTable(table.transport) ? table.transport : table;
   const id = optionalString(format === 'openfang' ? table.name : table.id);
   if (!id) return undefined;
@@ -45,7 +47,7 @@ function serverFrom(table: Table, format: ConfigLocation['format']): Omit<Config
   const declared = optionalString(format === 'openfang' ? transportTable.type : table.transport);
   const transport = (declared ?? (url && !command ? 'http' : 'stdio')) as TransportKind;
   const args = Array.isArray(transportTable.args) ? transportTable.args.filter((a): a is string => typeof a === 'string') : [];
-  return { id, transport, command, args, url };
+  return { id, transport, command, args, url, settings: serverSettings(table, location) };
 }
 
 /**
@@ -72,7 +74,7 @@ export function parseConfigText(text: string, location: ConfigLocation, environm
     if (!isTable(table)) return;
     const prefix = pointerOf([listKey, index]);
     const broken = diagnostics.some((d) => d.severity === 'error' && d.path !== undefined && (d.path === prefix || d.path.startsWith(`${prefix}/`)));
-    const server = serverFrom(table, location.format);
+    const server = serverFrom(table, location);
     if (!server || broken) return;
     loaded.servers.push({ ...server, source: { file: location.path, line: headerLine(pointers, prefix), format: location.format } });
   });

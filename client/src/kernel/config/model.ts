@@ -1,7 +1,25 @@
+import type { RestartSettings } from '../lifecycle/restartPolicy';
 import type { ConfigLocation } from './discover';
 
 export type TransportKind = 'stdio' | 'http' | 'sse';
 export type ProblemSeverity = 'error' | 'warning' | 'information';
+
+/** How the kernel runs and talks to one server, with the defaults filled in. */
+export interface ServerSettings {
+  /** Variables to set, as written (`${VAR}` and `${secret:NAME}` are resolved at start). */
+  env: Record<string, string>;
+  /** Host variables passed through by name (OpenFang's `env = ["NAME"]`). */
+  passEnv: string[];
+  headers: Record<string, string>;
+  /** Working folder for stdio servers: the config file's folder unless `cwd` says otherwise. */
+  cwd: string;
+  requestTimeoutMs: number;
+  connectTimeoutMs: number;
+  toolResultMaxChars: number;
+  /** stdio framing: newline-delimited JSON (the SDK's), Content-Length (OpenFang's), or detected. */
+  framing: 'auto' | 'newline' | 'content-length';
+  restart: RestartSettings;
+}
 
 /** A server as a config file declares it. Lines are 1-based, as people read them. */
 export interface ConfiguredServer {
@@ -10,6 +28,7 @@ export interface ConfiguredServer {
   command?: string;
   args: string[];
   url?: string;
+  settings: ServerSettings;
   source: { file: string; line: number; format: ConfigLocation['format'] };
 }
 

@@ -1,0 +1,37 @@
+import { interpolate, SecretSource } from '../config/interpolate';
+import type { ConfiguredServer } from '../config/model';
+
+export interface ResolvedEnvironment {
+  env: Record<string, string>;
+  headers: Record<string, string>;
+  /** `${…}` references that had no value. */
+  missing: string[];
+}
+
+/**
+ * What a server process gets: PATH, plus only the variables its config lists or passes through
+ * (OpenFang's env_clear rule); values and headers with `${VAR}` and `${secret:NAME}` resolved.
+ */
+export async function resolveEnvironment(server: ConfiguredServer, host: Readonly<Record<string, string | undefined>>, secrets: SecretSource): Promise<ResolvedEnvironment> {
+  const env: Record<string, string> = {};
+  const missing: string[] = [];
+  if (host.PATH) env.PATH = host.PATH;
+  if (process.platform === 'win32' && host.SystemRoot) env.SystemRoot = host.SystemRoot;
+  for (const name of server.settings.passEnv) {
+    const value = host[name];
+    if (value !== undefined) env[name] = value;
+    else missing.push(`\${${name}}`);
+  }
+  const resolveAll = async (values: Record<string, string>) => {
+    const out: Record<string, string> = {};
+    for (const [key, raw] of Object.entries(values)) {
+      const result = await interpolate(raw, host, secrets);
+      out[key] = result.value;
+      missing.push(...result.missing);
+    }
+    return out;
+  };
+  Object.assign(env, await resolveAll(server.settings.env));
+  const headers = await resolveAll(server.settings.headers);
+  return { env, headers, missing: [...new Set(missing)] };
+}

@@ -1,0 +1,119 @@
+import type { SecretSource } from './config/interpolate';
+import type { ConfiguredServer, KernelConfig } from './config/model';
+import type { CallOptions, CappedResult, ListedTool } from './connection/serverConnection';
+import { KernelError } from './errors';
+import { KernelBus } from './events';
+import { SupervisedServer } from './lifecycle/supervisedServer';
+
+export interface ManagerOptions {
+  hostEnv: Readonly<Record<string, string | undefined>>;
+  secrets: SecretSource;
+  /** Whether a server may start; the reason to show when not (e.g. an untrusted workspace). */
+  mayStart?: (server: ConfiguredServer) => true | string;
+}
+
+/** A tool under the name the kernel exposes: unique across servers. */
+export interface QualifiedTool {
+  /** `server.tool`, or OpenFang's `mcp_{server}_{tool}` for servers from its config.toml. */
+  qualifiedName: string;
+  serverId: string;
+  tool: ListedTool;
+}
+
+function openFangName(part: string): string {
+  return part.toLowerCase().replace(/[^a-z0-9]+/g, '_');
+}
+
+export function qualifiedToolName(server: ConfiguredServer, tool: string): string {
+  return server.source.format === 'openfang' ? `mcp_${openFangName(server.id)}_${openFangName(tool)}` : `${server.id}.${tool}`;
+}
+
+/** What decides whether a running server must restart after a config change. */
+function fingerprint(server: ConfiguredServer): string {
+  const { id, transport, command, args, url, settings } = server;
+  return JSON.stringify({ id, transport, command, args, url, settings });
+}
+
+/** All configured servers: started, stopped and reconciled with the config as it changes. */
+export class ServerManager {
+  readonly bus = new KernelBus();
+  private readonly servers = new Map<string, SupervisedServer>();
+
+  constructor(private readonly options: ManagerOptions) {}
+
+  list(): SupervisedServer[] {
+    return [...this.servers.values()];
+  }
+
+  get(id: string): SupervisedServer {
+    const server = this.servers.get(id);
+    if (!server) throw new KernelError('UnknownServer', `no server "${id}" is configured`);
+    return server;
+  }
+
+  /**
+   * Applies a (re)loaded config: new servers start, removed ones stop, changed ones restart with the
+   * new settings, unchanged ones are left alone.
+   */
+  async reconcile(config: KernelConfig, autoStart = true): Promise<void> {
+    const wanted = new Map(config.servers.map((server) => [server.id, server]));
+    const work: Promise<void>[] = [];
+    for (const [id, running] of this.servers) {
+      const next = wanted.get(id);
+      if (!next) {
+        this.servers.delete(id);
+        work.push(running.stop('configuration_change'));
+      } else if (fingerprint(next) !== fingerprint(running.config)) {
+        const replacement = new SupervisedServer(next, { bus: this.bus, ...this.options });
+        this.servers.set(id, replacement);
+        work.push(running.stop('configuration_change').then(() => (autoStart ? this.startServer(replacement, 'configuration_change') : undefined)));
+      }
+    }
+    for (const [id, server] of wanted) {
+      if (this.servers.has(id)) continue;
+      const supervised = new SupervisedServer(server, { bus: this.bus, ...this.options });
+      this.servers.set(id, supervised);
+      if (autoStart) work.push(this.startServer(supervised, 'configuration_change'));
+    }
+    await Promise.all(work);
+  }
+
+  private async startServer(server: SupervisedServer, reason: string): Promise<void> {
+    const allowed = this.options.mayStart?.(server.config) ?? true;
+    if (allowed !== true) {
+      server.lastError = allowed;
+      this.bus.emit('log', { server_id: server.id, level: 'warning', message: `not started: ${allowed}` });
+      return;
+    }
+    await server.start(reason);
+  }
+
+  start(id: string): Promise<void> {
+    return this.startServer(this.get(id), 'operator_request');
+  }
+
+  stop(id: string): Promise<void> {
+    return this.get(id).stop('operator_request');
+  }
+
+  restart(id: string): Promise<void> {
+    return this.get(id).restart('operator_request');
+  }
+
+  tools(): QualifiedTool[] {
+    return this.list().flatMap((server) => server.tools.map((tool) => ({ qualifiedName: qualifiedToolName(server.config, tool.name), serverId: server.id, tool })));
+  }
+
+  callTool(serverId: string, tool: string, args: Record<string, unknown>, options?: CallOptions): Promise<CappedResult> {
+    const server = this.get(serverId);
+    if (server.state === 'connected' && !server.tools.some((t) => t.name === tool)) {
+      return Promise.reject(new KernelError('UnknownTool', `${serverId} has no tool "${tool}"`));
+    }
+    return server.callTool(tool, args, options);
+  }
+
+  /** Stops every server (kernel_shutdown). */
+  async dispose(): Promise<void> {
+    await Promise.all(this.list().map((server) => server.stop('kernel_shutdown', 2000)));
+  }
+}
