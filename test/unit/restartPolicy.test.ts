@@ -15,7 +15,7 @@ describe('restart policies (MGP §11.6)', () => {
     assert.equal(tracker.decide(true, 0).restart, true);
     assert.equal(tracker.decide(true, 1000).restart, true);
     assert.equal(tracker.decide(true, 2000).restart, false);
-    const later = tracker.decide(true, 12_000);
+    const later = tracker.decide(true, 10_500);
     assert.deepEqual(later, { restart: true, delayMs: 2000, attempt: 2 });
   });
 
