@@ -1,10 +1,9 @@
-import { homedir } from 'node:os';
-import { resolve } from 'node:path';
 import { MGP_KERNEL_VERSION } from '../../../shared/src/version';
-import { loadKernelConfig } from '../kernel/config/load';
 import type { ConfigProblem } from '../kernel/config/model';
 import { serverTarget } from '../kernel/status';
 import { runCheck } from './check';
+import { runCall, runListing, runTools } from './kernelCommands';
+import { loadCliConfig, parseArgs, ParsedArgs } from './options';
 import type { Io } from './io';
 
 const USAGE = `mgp ${MGP_KERNEL_VERSION}: the MGP Kernel, headless
@@ -13,6 +12,12 @@ Usage:
   mgp check FILE... [--json]         check config files (mgp.toml, mcp.toml, servers.toml, OpenFang
                                      config.toml) with the language server's diagnostics
   mgp servers [--json] [--cwd DIR]   list the servers configured for DIR (default: the current folder)
+  mgp tools [--server ID] [--json]   start the servers and list their tools under kernel names
+  mgp call SERVER TOOL [--args JSON] [--json]
+                                     call one tool; exit 1 when it reports isError
+  mgp resources [--server ID] [--json]
+  mgp prompts [--server ID] [--json]
+  Every command that reads config takes --config FILE (that file only) or --cwd DIR.
   mgp --version                      print the version
   mgp --help                         print this help
 
@@ -28,21 +33,14 @@ function formatProblem(problem: ConfigProblem): string {
   return `${problem.file}:${problem.line}:${problem.column}: ${problem.severity}: ${problem.message}${problem.key ? ` [${problem.key}]` : ''}`;
 }
 
-async function listServers(args: string[], io: Io): Promise<number> {
-  const json = args.includes('--json');
-  const cwdAt = args.indexOf('--cwd');
-  if (cwdAt >= 0 && !args[cwdAt + 1]) {
-    io.err('mgp servers: --cwd needs a folder');
-    return 2;
-  }
-  const folder = resolve(cwdAt >= 0 ? args[cwdAt + 1] : process.cwd());
-  const config = await loadKernelConfig({ workspaceFolders: [folder], home: homedir(), env: process.env });
+async function listServers(parsed: ParsedArgs, io: Io): Promise<number> {
+  const config = await loadCliConfig(parsed);
   for (const problem of config.problems) io.err(formatProblem(problem));
-  if (json) {
-    const servers = config.servers.map(({ id, transport, command, args: serverArgs, url, source }) => ({ id, transport, command, args: serverArgs, url, source }));
+  if (parsed.flags.has('--json')) {
+    const servers = config.servers.map(({ id, transport, command, args, url, source }) => ({ id, transport, command, args, url, source }));
     io.out(JSON.stringify(servers, null, 2));
   } else if (config.servers.length === 0) {
-    io.out(`no servers configured for ${folder}`);
+    io.out('no servers configured');
   } else {
     for (const server of config.servers) {
       io.out(`${server.id}\t${server.transport}\t${serverTarget(server)}\t(${server.source.file}:${server.source.line})`);
@@ -65,9 +63,16 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       io.out(MGP_KERNEL_VERSION);
       return 0;
     case 'servers':
-      return listServers(rest, io);
+      return listServers(parseArgs(rest), io);
     case 'check':
       return runCheck(rest, io);
+    case 'tools':
+      return runTools(parseArgs(rest), io);
+    case 'call':
+      return runCall(parseArgs(rest), io);
+    case 'resources':
+    case 'prompts':
+      return runListing(command, parseArgs(rest), io);
     default:
       io.err(`mgp: unknown command "${command}"\n\n${USAGE}`);
       return 2;
