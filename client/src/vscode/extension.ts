@@ -1,10 +1,15 @@
 import * as vscode from 'vscode';
 import type { KernelConfig } from '../kernel/config/model';
+import type { ServerManager } from '../kernel/serverManager';
 import { registerCommands } from './commands';
 import { ConfigService } from './configService';
+import { KernelHost } from './kernelHost';
 import { LanguageServerHost, LanguageServerState } from './languageClient';
 import { registerMoveSecretCommand, SecretStore } from './secrets';
+import { registerServerCommands } from './serverCommands';
+import { ServerLogs } from './serverLogs';
 import { ServersView } from './serversView';
+import { KernelStatusBar } from './statusBar';
 
 /** What activate() returns: for other extensions and for the extension-host test suite. */
 export interface MgpKernelApi {
@@ -12,6 +17,10 @@ export interface MgpKernelApi {
   config(): Promise<KernelConfig>;
   readonly onDidChangeConfig: vscode.Event<KernelConfig>;
   languageServerState(): LanguageServerState;
+  /** The running kernel's servers (read their state, tools, resources, prompts). */
+  readonly servers: Pick<ServerManager, 'list' | 'get' | 'tools' | 'bus'>;
+  /** Resolves when the current config has been applied (servers started or failed). */
+  settled(): Promise<void>;
 }
 
 export async function activate(extension: vscode.ExtensionContext): Promise<MgpKernelApi> {
@@ -20,21 +29,45 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
   log.info(`MGP Kernel ${version} activating (VS Code ${vscode.version}, Node ${process.versions.node}, workspace ${vscode.workspace.isTrusted ? 'trusted' : 'untrusted'})`);
 
   const configs = new ConfigService(log);
-  const languageServer = new LanguageServerHost(extension, log, configs);
   const secrets = new SecretStore(extension.secrets);
-  const serversView = new ServersView(configs);
+  const serverLogs = new ServerLogs();
+  const kernel = new KernelHost(extension, secrets, serverLogs);
+  const languageServer = new LanguageServerHost(extension, log, configs, kernel.manager);
+  const serversView = new ServersView(configs, kernel.manager);
+  let applying: Promise<void> = Promise.resolve();
+  const apply = (config: KernelConfig) => {
+    applying = applying.then(() => kernel.apply(config)).catch((error: unknown) => log.error(`applying the config failed: ${error instanceof Error ? error.message : String(error)}`));
+    return applying;
+  };
   extension.subscriptions.push(
     log,
     configs,
+    serverLogs,
+    kernel,
     languageServer,
     serversView,
+    new KernelStatusBar(kernel.manager),
     vscode.window.registerTreeDataProvider('mgp.servers', serversView),
     ...registerCommands({ extension, configs, languageServer, log }),
+    ...registerServerCommands(kernel.manager, serverLogs),
     registerMoveSecretCommand(secrets, log),
+    configs.onDidChange((config) => void apply(config)),
+    vscode.workspace.onDidGrantWorkspaceTrust(async () => void apply(await configs.config)),
   );
   void languageServer.start();
+  void configs.config.then(apply);
   log.info('MGP Kernel activated');
-  return { version, config: () => configs.config, onDidChangeConfig: configs.onDidChange, languageServerState: () => languageServer.state };
+  return {
+    version,
+    config: () => configs.config,
+    onDidChangeConfig: configs.onDidChange,
+    languageServerState: () => languageServer.state,
+    servers: kernel.manager,
+    settled: async () => {
+      await configs.config;
+      await applying;
+    },
+  };
 }
 
 export function deactivate(): void {

@@ -3,6 +3,7 @@ import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportK
 import { CONFIG_BASENAMES } from '../../../shared/src/configFiles';
 import { KernelStateNotification, KernelStateParams } from '../../../shared/src/lspMessages';
 import type { KernelConfig } from '../kernel/config/model';
+import type { ServerManager } from '../kernel/serverManager';
 import type { ConfigService } from './configService';
 
 export type LanguageServerState = 'starting' | 'running' | 'stopped' | 'failed';
@@ -20,6 +21,7 @@ export class LanguageServerHost implements vscode.Disposable {
     private readonly extension: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
     private readonly configs: ConfigService,
+    private readonly manager: ServerManager,
   ) {}
 
   async start(): Promise<void> {
@@ -38,8 +40,11 @@ export class LanguageServerHost implements vscode.Disposable {
     this.setState('starting');
     try {
       await this.client.start();
-      this.subscriptions.push(this.configs.onDidChange((config) => this.sendKernelState(config)));
-      await this.sendKernelState(await this.configs.config);
+      const send = async () => this.sendKernelState(await this.configs.config);
+      this.subscriptions.push(this.configs.onDidChange(() => void send()));
+      this.manager.bus.on('transition', () => void send());
+      this.manager.bus.on('toolsChanged', () => void send());
+      await send();
     } catch (error) {
       this.setState('failed');
       this.log.error(`language server failed to start: ${error instanceof Error ? error.message : String(error)}`);
@@ -49,7 +54,10 @@ export class LanguageServerHost implements vscode.Disposable {
   /** The kernel's view the server cannot compute from one file: overridden servers, live states. */
   private async sendKernelState(config: KernelConfig): Promise<void> {
     const state: KernelStateParams = {
-      servers: config.servers.map((server) => ({ id: server.id, file: server.source.file, state: 'registered' })),
+      servers: config.servers.map((server) => {
+        const live = this.manager.list().find((s) => s.id === server.id && s.config.source.file === server.source.file);
+        return { id: server.id, file: server.source.file, state: live?.state ?? 'registered', error: live?.state === 'error' ? live.lastError : undefined, toolCount: live?.state === 'connected' ? live.tools.length : undefined };
+      }),
       shadowed: config.shadowed.map(({ server, winner }) => ({ id: server.id, file: server.source.file, winnerFile: winner.source.file, winnerLine: winner.source.line })),
     };
     await this.client?.sendNotification(KernelStateNotification, state);

@@ -1,61 +1,136 @@
 import * as vscode from 'vscode';
 import type { ConfigProblem, ConfiguredServer, KernelConfig } from '../kernel/config/model';
+import type { SupervisedServer } from '../kernel/lifecycle/supervisedServer';
+import type { ServerState } from '../kernel/lifecycle/states';
+import type { ServerManager } from '../kernel/serverManager';
 import { displayPath, PathContext, serverTarget } from '../kernel/status';
 import type { ConfigService } from './configService';
 
-type Node =
+type Group = 'tools' | 'resources' | 'prompts';
+
+export type ServerNode =
   | { kind: 'server'; server: ConfiguredServer; shadowedBy?: ConfiguredServer }
+  | { kind: 'group'; serverId: string; group: Group }
+  | { kind: 'item'; serverId: string; group: Group; name: string; description?: string; uri?: string }
   | { kind: 'problem'; problem: ConfigProblem };
 
-/** The Servers view: every configured server, and config errors where they stop a server loading. */
-export class ServersView implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+const STATE_ICONS: Record<ServerState, [string, string?]> = {
+  registered: ['circle-outline'],
+  connecting: ['loading~spin'],
+  connected: ['pass-filled', 'testing.iconPassed'],
+  draining: ['debug-pause'],
+  disconnected: ['circle-slash'],
+  error: ['error', 'problemsErrorIcon.foreground'],
+  restarting: ['sync~spin'],
+};
+
+/** The Servers view: each configured server with its state, tools, resources and prompts. */
+export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor(private readonly configs: ConfigService) {
-    this.subscription = configs.onDidChange(() => this.changed.fire());
+  constructor(private readonly configs: ConfigService, private readonly manager: ServerManager) {
+    const refresh = () => this.changed.fire();
+    this.subscriptions.push(configs.onDidChange(refresh));
+    manager.bus.on('transition', refresh);
+    manager.bus.on('toolsChanged', refresh);
+    this.subscriptions.push({ dispose: () => manager.bus.off('transition', refresh).off('toolsChanged', refresh) });
   }
 
-  async getChildren(parent?: Node): Promise<Node[]> {
-    if (parent) return [];
-    const config: KernelConfig = await this.configs.config;
-    return [
-      ...config.problems.filter((p) => p.severity === 'error').map((problem): Node => ({ kind: 'problem', problem })),
-      ...config.servers.map((server): Node => ({ kind: 'server', server })),
-      ...config.shadowed.map(({ server, winner }): Node => ({ kind: 'server', server, shadowedBy: winner })),
-    ];
+  private live(id: string): SupervisedServer | undefined {
+    return this.manager.list().find((s) => s.id === id);
   }
 
-  getTreeItem(node: Node): vscode.TreeItem {
+  async getChildren(parent?: ServerNode): Promise<ServerNode[]> {
+    if (!parent) {
+      const config: KernelConfig = await this.configs.config;
+      return [
+        ...config.problems.filter((p) => p.severity === 'error').map((problem): ServerNode => ({ kind: 'problem', problem })),
+        ...config.servers.map((server): ServerNode => ({ kind: 'server', server })),
+        ...config.shadowed.map(({ server, winner }): ServerNode => ({ kind: 'server', server, shadowedBy: winner })),
+      ];
+    }
+    if (parent.kind === 'server') {
+      const live = this.live(parent.server.id);
+      if (parent.shadowedBy || !live || live.state !== 'connected') return [];
+      return (['tools', 'resources', 'prompts'] as const).map((group) => ({ kind: 'group', serverId: parent.server.id, group }));
+    }
+    if (parent.kind === 'group') {
+      const live = this.live(parent.serverId);
+      if (!live) return [];
+      if (parent.group === 'tools') return live.tools.map((t) => ({ kind: 'item', serverId: live.id, group: 'tools', name: t.name, description: t.description }));
+      if (parent.group === 'resources') return live.resources.map((r) => ({ kind: 'item', serverId: live.id, group: 'resources', name: r.name, description: r.description, uri: r.uri }));
+      return live.prompts.map((p) => ({ kind: 'item', serverId: live.id, group: 'prompts', name: p.name, description: p.description }));
+    }
+    return [];
+  }
+
+  getTreeItem(node: ServerNode): vscode.TreeItem {
     const paths = this.configs.pathContext();
-    return node.kind === 'server' ? serverItem(node.server, node.shadowedBy, paths) : problemItem(node.problem, paths);
+    switch (node.kind) {
+      case 'server':
+        return this.serverItem(node.server, node.shadowedBy, paths);
+      case 'group':
+        return groupItem(node, this.live(node.serverId));
+      case 'item':
+        return leafItem(node);
+      case 'problem':
+        return problemItem(node.problem, paths);
+    }
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    vscode.Disposable.from(...this.subscriptions).dispose();
     this.changed.dispose();
+  }
+
+  private serverItem(server: ConfiguredServer, shadowedBy: ConfiguredServer | undefined, paths: PathContext): vscode.TreeItem {
+    const live = this.live(server.id);
+    const state: ServerState = shadowedBy ? 'disconnected' : live?.state ?? 'registered';
+    const connected = state === 'connected' && !shadowedBy;
+    const item = new vscode.TreeItem(server.id, connected ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const where = `${displayPath(server.source.file, paths)}:${server.source.line}`;
+    item.id = `server:${server.id}:${where}`;
+    const [icon, color] = STATE_ICONS[state];
+    item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+    item.description = shadowedBy
+      ? `overridden by ${displayPath(shadowedBy.source.file, paths)}`
+      : connected
+        ? `${live?.tools.length ?? 0} tools · ${server.transport}`
+        : `${state}${live?.lastError ? `: ${live.lastError}` : ''}`;
+    item.contextValue = shadowedBy ? 'mgp.server.shadowed' : `mgp.server.${state}`;
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.appendMarkdown(`**${server.id}** — ${state}\n\n`);
+    tooltip.appendCodeblock(serverTarget(server), 'shell');
+    if (live?.lastError) tooltip.appendMarkdown(`\n**Last error:** ${live.lastError}\n`);
+    tooltip.appendMarkdown(`\nDeclared in \`${where}\``);
+    item.tooltip = tooltip;
+    item.accessibilityInformation = { label: `Server ${server.id}, ${state}, declared in ${where}` };
+    return item;
   }
 }
 
-function openAt(file: string, line: number): vscode.Command {
-  return { command: 'mgp.openConfig', title: 'Open Configuration', arguments: [vscode.Uri.file(file), line] };
+function groupItem(node: Extract<ServerNode, { kind: 'group' }>, live: SupervisedServer | undefined): vscode.TreeItem {
+  const count = live ? live[node.group].length : 0;
+  const label = { tools: 'Tools', resources: 'Resources', prompts: 'Prompts' }[node.group];
+  const item = new vscode.TreeItem(label, count ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  item.id = `group:${node.serverId}:${node.group}`;
+  item.description = String(count);
+  item.iconPath = new vscode.ThemeIcon({ tools: 'tools', resources: 'file-text', prompts: 'comment-discussion' }[node.group]);
+  return item;
 }
 
-function serverItem(server: ConfiguredServer, shadowedBy: ConfiguredServer | undefined, paths: PathContext): vscode.TreeItem {
-  const item = new vscode.TreeItem(server.id, vscode.TreeItemCollapsibleState.None);
-  const where = `${displayPath(server.source.file, paths)}:${server.source.line}`;
-  item.id = `server:${server.id}:${where}`;
-  item.description = shadowedBy ? `overridden by ${displayPath(shadowedBy.source.file, paths)}` : `${server.transport} · ${serverTarget(server)}`;
-  item.iconPath = new vscode.ThemeIcon(shadowedBy ? 'circle-slash' : 'server-process');
-  item.contextValue = 'mgp.server';
-  item.command = openAt(server.source.file, server.source.line);
-  const tooltip = new vscode.MarkdownString(undefined, true);
-  tooltip.appendMarkdown(`**${server.id}** — ${server.transport}\n\n`);
-  tooltip.appendCodeblock(serverTarget(server), 'shell');
-  tooltip.appendMarkdown(`\nDeclared in \`${where}\`` + (shadowedBy ? `, overridden by the nearer \`${displayPath(shadowedBy.source.file, paths)}\`` : ''));
-  item.tooltip = tooltip;
-  item.accessibilityInformation = { label: `Server ${server.id}, ${server.transport}, declared in ${where}` };
+function leafItem(node: Extract<ServerNode, { kind: 'item' }>): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.None);
+  item.id = `${node.group}:${node.serverId}:${node.uri ?? node.name}`;
+  item.description = node.description?.split('\n')[0];
+  item.tooltip = node.description;
+  item.contextValue = `mgp.${node.group.slice(0, -1)}`;
+  item.iconPath = new vscode.ThemeIcon({ tools: 'symbol-method', resources: 'file', prompts: 'comment' }[node.group]);
+  if (node.group === 'tools') item.command = { command: 'mgp.runTool', title: 'Run Tool', arguments: [node] };
+  if (node.group === 'resources') item.command = { command: 'mgp.readResource', title: 'Read Resource', arguments: [node] };
+  if (node.group === 'prompts') item.command = { command: 'mgp.usePrompt', title: 'Use Prompt', arguments: [node] };
   return item;
 }
 
@@ -67,6 +142,6 @@ function problemItem(problem: ConfigProblem, paths: PathContext): vscode.TreeIte
   item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'));
   item.contextValue = 'mgp.configProblem';
   item.tooltip = `${where}:${problem.column}${problem.key ? ` (${problem.key})` : ''}: ${problem.message}`;
-  item.command = openAt(problem.file, problem.line);
+  item.command = { command: 'mgp.openConfig', title: 'Open Configuration', arguments: [vscode.Uri.file(problem.file), problem.line] };
   return item;
 }

@@ -36,8 +36,21 @@ export async function runHostSuite({ timeoutMs = 300000 } = {}) {
     ];
     const url = `${server.url}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     await page.goto(url);
+    // Workspace servers ask before they start (a modal): approve them as the person at the editor would.
+    let finished = false;
+    const approving = (async () => {
+      while (!finished) {
+        const start = page.locator('.monaco-dialog-box button', { hasText: /^Start$/ });
+        if (await start.count().catch(() => 0)) await start.first().click().catch(() => undefined);
+        await page.waitForTimeout(200).catch(() => undefined);
+      }
+    })();
+    exited.then(() => (finished = true));
     const timedOut = new Promise((resolve) => setTimeout(() => resolve('timeout'), timeoutMs).unref());
-    if ((await Promise.race([exited, timedOut])) === 'timeout') {
+    const outcome = await Promise.race([exited, timedOut]);
+    finished = true;
+    await approving;
+    if (outcome === 'timeout') {
       console.log(consoleLines.slice(-40).join('\n'));
       throw new Error(`the extension-host suite did not finish within ${timeoutMs / 1000} s`);
     }

@@ -77,13 +77,39 @@ export async function runUiScenarios() {
       await page.locator('.activitybar').waitFor({ timeout: 30000 });
     });
 
+    await step('the workspace asks before starting each of its servers, and the user approves', async () => {
+      for (const id of ['example', 'everything']) {
+        const dialog = page.locator('.monaco-dialog-box', { hasText: `Start MCP server "${id}" from this workspace?` });
+        await dialog.waitFor({ timeout: 30000 });
+        if (id === 'example') await shot('approve-server');
+        await dialog.locator('button', { hasText: /^Start$/ }).click();
+      }
+    });
+
     await step('the MGP activity-bar container shows the Servers view with the configured servers', async () => {
       const container = page.locator('.activitybar [aria-label^="MGP"]').first();
       await container.waitFor({ timeout: 30000 });
       await container.click();
-      await page.locator('.monaco-list-row[aria-label^="Server example,"]').waitFor({ timeout: 30000 });
-      await page.locator('.monaco-list-row[aria-label^="Server everything,"]').waitFor({ timeout: 10000 });
+      await page.locator('.monaco-list-row[aria-label^="Server example, connected"]').waitFor({ timeout: 30000 });
+      await page.locator('.monaco-list-row[aria-label^="Server everything, connected"]').waitFor({ timeout: 30000 });
+      await page.locator('.statusbar-item', { hasText: 'MGP 2/2' }).waitFor({ timeout: 10000 });
       await shot('servers-view');
+    });
+
+    await step('a tool runs from the Servers view with arguments checked against its schema', async () => {
+      await page.locator('.monaco-list-row[aria-label^="Server example, connected"]').click();
+      await page.locator('.monaco-list-row', { hasText: /^Tools/ }).first().click();
+      await page.locator('.monaco-list-row', { hasText: 'Returns the text it is given' }).first().click();
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ timeout: 10000 });
+      assert.equal(await input.inputValue(), '{"text":""}');
+      await input.fill('{"text": 5}');
+      await page.locator('.quick-input-message', { hasText: 'must be string' }).waitFor({ timeout: 5000 });
+      await input.fill('{"text": "hello from the Servers view"}');
+      await page.keyboard.press('Enter');
+      await page.locator('.view-lines', { hasText: 'hello from the Servers view' }).waitFor({ timeout: 20000 });
+      await page.locator('.view-lines', { hasText: '# example · echo' }).waitFor({ timeout: 5000 });
+      await shot('run-tool-result');
     });
 
     await step('"MGP: About MGP Kernel" runs from the command palette', async () => {

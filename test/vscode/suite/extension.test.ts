@@ -43,6 +43,15 @@ describe('MGP Kernel in the extension host', () => {
     assert.deepEqual(config.problems, []);
   });
 
+  it('starts the example workspace\'s servers once approved, and calls their tools', async () => {
+    const kernel = await api();
+    await kernel.settled();
+    assert.deepEqual(kernel.servers.list().map((s) => [s.id, s.state]), [['example', 'connected'], ['everything', 'connected']]);
+    const names = kernel.servers.tools().map((t) => t.qualifiedName);
+    assert.ok(names.includes('example.echo') && names.includes('everything.echo'), names.join(', '));
+    assert.ok(kernel.servers.get('example').resources.some((r) => r.uri === 'mgp-example://about'));
+  });
+
   it('reloads the config when mgp.toml changes on disk', async () => {
     const kernel = await api();
     const changed = waitForEvent(kernel.onDidChangeConfig, (c) => c.servers.some((s) => s.id === 'added-by-test'), 'the config to include added-by-test');
