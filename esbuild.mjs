@@ -1,9 +1,9 @@
 // One bundler, three kinds of entry: the extension and the language server (node, CommonJS, `vscode`
 // external), the webviews (browser). The CLI and the example servers are node entries too.
-// `--tests` transpiles sources and tests file by file into out/ for the node test runners.
+// `--tests` transpiles sources and tests file by file into out/ (or `--outdir DIR`) for the node test runners.
 // `--watch` rebuilds the bundles on change.
 import * as esbuild from 'esbuild';
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('.', import.meta.url).pathname;
@@ -32,6 +32,14 @@ function exampleServerEntries() {
     .map((d) => ({ in: join(dir, d.name, 'src/index.ts'), out: d.name }));
 }
 
+/** One browser bundle per folder of media/src that has a main.ts: media/src/<panel>/main.ts → media/dist/<panel>.js. */
+function webviewEntries() {
+  const dir = join(root, 'media/src');
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'main.ts')))
+    .map((d) => ({ in: join(dir, d.name, 'main.ts'), out: d.name }));
+}
+
 /** @returns {esbuild.BuildOptions[]} */
 function bundles() {
   return [
@@ -51,7 +59,7 @@ function bundles() {
       format: 'iife',
       sourcemap: production ? false : 'linked',
       minify: production,
-      entryPoints: { about: 'media/src/about/main.ts' },
+      entryPoints: webviewEntries(),
       outdir: 'media/dist',
       logLevel: 'warning',
     },
@@ -69,14 +77,20 @@ function listTypeScript(dir, skip) {
   return found;
 }
 
+function testOutDir() {
+  const at = process.argv.indexOf('--outdir');
+  return at === -1 ? 'out' : process.argv[at + 1];
+}
+
 async function buildTests() {
-  rmSync(join(root, 'out'), { recursive: true, force: true });
+  const outdir = testOutDir();
+  rmSync(join(root, outdir), { recursive: true, force: true });
   const skip = ['test/fixtures', 'test/vscode/harness', 'media'];
   const entryPoints = ['client/src', 'server/src', 'shared/src', 'test']
     .flatMap((d) => listTypeScript(d, skip));
   await esbuild.build({
     entryPoints,
-    outdir: 'out',
+    outdir,
     outbase: '.',
     platform: 'node',
     target: 'node20',
@@ -85,7 +99,7 @@ async function buildTests() {
     define,
     logLevel: 'warning',
   });
-  console.log(`transpiled ${entryPoints.length} files into ${relative(process.cwd(), join(root, 'out')) || 'out'}/`);
+  console.log(`transpiled ${entryPoints.length} files into ${relative(process.cwd(), join(root, outdir)) || outdir}/`);
 }
 
 async function main() {
