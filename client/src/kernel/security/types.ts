@@ -1,0 +1,38 @@
+/**
+ * Tool security metadata as the kernel uses it (MGP §4.3), and the code safety declaration (MGP §7.3).
+ * The vocabularies come from shared/ so the config schema, the checker and the kernel agree.
+ */
+import type { RiskLevel } from '../../../../shared/src/schemas/vocabulary';
+
+export type { RiskLevel };
+export type SideEffect = 'filesystem' | 'network' | 'process' | 'database' | 'notification';
+export type ValidatorName = 'sandbox' | 'readonly' | 'network_restricted' | 'code_safety' | 'none';
+export type CodeSafetyLevel = 'unrestricted' | 'standard' | 'strict' | 'readonly';
+
+/** MGP §7.3 `security.code_safety`. */
+export interface CodeSafetySpec {
+  level: CodeSafetyLevel;
+  /** `python`, `javascript` (also `typescript`, `node`); guessed from the code when absent. */
+  language?: string;
+  max_code_size_bytes?: number;
+  blocked_imports?: string[];
+  blocked_patterns?: string[];
+  allowed_imports?: string[];
+}
+
+/** MGP §4.3, with the defaults filled in. */
+export interface ToolSecurity {
+  risk_level: RiskLevel;
+  permissions_required: string[];
+  side_effects: SideEffect[];
+  validator?: ValidatorName;
+  reversible?: boolean;
+  confirmation_required?: boolean;
+  code_safety?: CodeSafetySpec;
+}
+
+export const RISK_ORDER: Record<RiskLevel, number> = { safe: 0, moderate: 1, dangerous: 2 };
+
+export function higherRisk(a: RiskLevel, b: RiskLevel): RiskLevel {
+  return RISK_ORDER[a] >= RISK_ORDER[b] ? a : b;
+}
