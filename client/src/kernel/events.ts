@@ -1,7 +1,9 @@
 import { EventEmitter } from 'node:events';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { ListKind } from './connection/clientFeatures';
 import type { LifecycleTransition } from './lifecycle/states';
 
-/** A kernel-level event (MGP §6.4 names), e.g. SERVER_DISCONNECTED with `restart_limit_exceeded`. */
+/** A server-level kernel event (MGP §6.4 names); the audit service records them. */
 export interface KernelEvent {
   type: 'SERVER_CONNECTED' | 'SERVER_DISCONNECTED';
   server_id: string;
@@ -15,11 +17,19 @@ export interface ServerLogLine {
   message: string;
 }
 
+export interface TraceLine {
+  server_id: string;
+  direction: 'send' | 'receive';
+  message: JSONRPCMessage;
+}
+
 export interface KernelEventMap {
   transition: [LifecycleTransition];
   event: [KernelEvent];
   log: [ServerLogLine];
-  toolsChanged: [{ server_id: string }];
+  trace: [TraceLine];
+  listChanged: [{ server_id: string; kind: ListKind }];
+  resourceUpdated: [{ server_id: string; uri: string }];
 }
 
 /** The kernel's event bus: views and the audit trail listen; they never reach into connections. */

@@ -1,7 +1,9 @@
 import type { SecretSource } from './config/interpolate';
 import type { ConfiguredServer, KernelConfig } from './config/model';
+import type { ClientRequestHandlers } from './connection/clientFeatures';
 import type { CallOptions, CappedResult, ListedTool } from './connection/serverConnection';
-import { KernelError } from './errors';
+import type { SessionEnvironment } from './connection/service';
+import { KernelError, TOOL_NOT_FOUND } from './errors';
 import { KernelBus } from './events';
 import { SupervisedServer } from './lifecycle/supervisedServer';
 
@@ -10,6 +12,23 @@ export interface ManagerOptions {
   secrets: SecretSource;
   /** Whether a server may start; the reason to show when not (e.g. an untrusted workspace). */
   mayStart?: (server: ConfiguredServer) => true | string;
+  /** Extension services, client request handlers, log level; base MCP with no model when left out. */
+  session?: SessionEnvironment;
+}
+
+/** A client that has nobody to ask and no model: roots empty, sampling refused, elicitation declined. */
+export function headlessClientHandlers(roots: { uri: string; name?: string }[] = []): ClientRequestHandlers {
+  return {
+    roots: () => roots,
+    createMessage: async () => {
+      throw new KernelError('NoModel', 'sampling refused: no model is configured for MGP Kernel');
+    },
+    elicit: async () => ({ action: 'decline' }),
+  };
+}
+
+export function plainSession(): SessionEnvironment {
+  return { services: [], clientHandlers: () => headlessClientHandlers(), logLevel: 'info', trace: false };
 }
 
 /** A tool under the name the kernel exposes: unique across servers. */
@@ -39,7 +58,15 @@ export class ServerManager {
   readonly bus = new KernelBus();
   private readonly servers = new Map<string, SupervisedServer>();
 
-  constructor(private readonly options: ManagerOptions) {}
+  private readonly session: SessionEnvironment;
+
+  constructor(private readonly options: ManagerOptions) {
+    this.session = options.session ?? plainSession();
+  }
+
+  private supervise(server: ConfiguredServer): SupervisedServer {
+    return new SupervisedServer(server, { bus: this.bus, hostEnv: this.options.hostEnv, secrets: this.options.secrets, session: this.session });
+  }
 
   list(): SupervisedServer[] {
     return [...this.servers.values()];
@@ -47,8 +74,12 @@ export class ServerManager {
 
   get(id: string): SupervisedServer {
     const server = this.servers.get(id);
-    if (!server) throw new KernelError('UnknownServer', `no server "${id}" is configured`);
+    if (!server) throw new KernelError('UnknownServer', `no server "${id}" is configured`, TOOL_NOT_FOUND);
     return server;
+  }
+
+  find(id: string): SupervisedServer | undefined {
+    return this.servers.get(id);
   }
 
   /**
@@ -64,14 +95,14 @@ export class ServerManager {
         this.servers.delete(id);
         work.push(running.stop('configuration_change'));
       } else if (fingerprint(next) !== fingerprint(running.config)) {
-        const replacement = new SupervisedServer(next, { bus: this.bus, ...this.options });
+        const replacement = this.supervise(next);
         this.servers.set(id, replacement);
         work.push(running.stop('configuration_change').then(() => (autoStart ? this.startServer(replacement, 'configuration_change') : undefined)));
       }
     }
     for (const [id, server] of wanted) {
       if (this.servers.has(id)) continue;
-      const supervised = new SupervisedServer(server, { bus: this.bus, ...this.options });
+      const supervised = this.supervise(server);
       this.servers.set(id, supervised);
       if (autoStart) work.push(this.startServer(supervised, 'configuration_change'));
     }
@@ -104,12 +135,14 @@ export class ServerManager {
     return this.list().flatMap((server) => server.tools.map((tool) => ({ qualifiedName: qualifiedToolName(server.config, tool.name), serverId: server.id, tool })));
   }
 
+  /** Forwards a call with no checks: the kernel's call pipeline is the one caller that should use it. */
   callTool(serverId: string, tool: string, args: Record<string, unknown>, options?: CallOptions): Promise<CappedResult> {
     const server = this.get(serverId);
-    if (server.state === 'connected' && !server.tools.some((t) => t.name === tool)) {
-      return Promise.reject(new KernelError('UnknownTool', `${serverId} has no tool "${tool}"`));
+    const listed = server.tools.find((t) => t.name === tool);
+    if (server.state === 'connected' && !listed) {
+      return Promise.reject(new KernelError('UnknownTool', `${serverId} has no tool "${tool}"`, TOOL_NOT_FOUND));
     }
-    return server.callTool(tool, args, options);
+    return server.callTool(listed ?? tool, args, options);
   }
 
   /** Stops every server (kernel_shutdown). */

@@ -43,7 +43,7 @@ export class LanguageServerHost implements vscode.Disposable {
       const send = async () => this.sendKernelState(await this.configs.config);
       this.subscriptions.push(this.configs.onDidChange(() => void send()));
       this.manager.bus.on('transition', () => void send());
-      this.manager.bus.on('toolsChanged', () => void send());
+      this.manager.bus.on('listChanged', () => void send());
       await send();
     } catch (error) {
       this.setState('failed');

@@ -34,8 +34,8 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     const refresh = () => this.changed.fire();
     this.subscriptions.push(configs.onDidChange(refresh));
     manager.bus.on('transition', refresh);
-    manager.bus.on('toolsChanged', refresh);
-    this.subscriptions.push({ dispose: () => manager.bus.off('transition', refresh).off('toolsChanged', refresh) });
+    manager.bus.on('listChanged', refresh);
+    this.subscriptions.push({ dispose: () => manager.bus.off('transition', refresh).off('listChanged', refresh) });
   }
 
   private live(id: string): SupervisedServer | undefined {

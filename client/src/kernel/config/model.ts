@@ -18,6 +18,8 @@ export interface ServerSettings {
   toolResultMaxChars: number;
   /** stdio framing: newline-delimited JSON (the SDK's), Content-Length (OpenFang's), or detected. */
   framing: 'auto' | 'newline' | 'content-length';
+  /** Largest message accepted from the server, in bytes (default 10 MB). */
+  maxMessageBytes?: number;
   restart: RestartSettings;
 }
 

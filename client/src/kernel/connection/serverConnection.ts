@@ -1,165 +1,288 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CallToolResult,
-  CallToolResultSchema,
   GetPromptResult,
-  LoggingMessageNotificationSchema,
+  JSONRPCMessage,
+  LoggingLevel,
+  McpError,
   Prompt,
   ReadResourceResult,
+  RequestId,
   Resource,
-  ToolListChangedNotificationSchema,
+  ResourceTemplate,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { ConfiguredServer } from '../config/model';
 import { MGP_KERNEL_VERSION } from '../../../../shared/src/version';
+import type { ConfiguredServer } from '../config/model';
 import { KernelError } from '../errors';
+import { baseClientCapabilities, ClientRequestHandlers, ConnectionHooks, registerClientFeatures } from './clientFeatures';
 import type { ResolvedEnvironment } from './environment';
+import { ObservedTransport } from './observedTransport';
+import { CappedResult, capResult, LooseCallResultSchema, LooseToolsPageSchema, ListedTool } from './toolResults';
 import { isLegacySseSignal, sseTransport, stdioTransport, streamableHttpTransport } from './transports';
 
-/**
- * A tool as the server lists it, unknown fields kept: the SDK's `listTools()` strips MGP's `security`
- * and `_mgp` (DESIGN.md), so tools/list goes through this loose schema.
- */
-export const LooseToolSchema = z.looseObject({
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  inputSchema: z.looseObject({ type: z.string().optional() }).optional(),
-  annotations: z.looseObject({}).optional(),
-});
-export type ListedTool = z.infer<typeof LooseToolSchema>;
-const LooseToolsPageSchema = z.looseObject({ tools: z.array(LooseToolSchema), nextCursor: z.string().optional() });
+export type { ListedTool, CappedResult } from './toolResults';
+export { capResult, LooseToolSchema } from './toolResults';
 
-export interface ConnectionEvents {
-  onLog(level: string, message: string): void;
-  onToolsChanged(): void;
-  /** The transport closed: by us (`expected`) or not. */
-  onClosed(expected: boolean): void;
+export interface OpenOptions {
+  hooks: ConnectionHooks;
+  handlers: ClientRequestHandlers;
+  /** Capabilities the kernel's extensions add at initialize (e.g. `mgp`, MGP §2.2). */
+  extraCapabilities?: Record<string, unknown>;
+  /** Each message both ways, for the protocol trace. */
+  trace?(direction: 'send' | 'receive', message: JSONRPCMessage): void;
 }
 
 export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** MGP fields sent in `params._mgp` (trace_id, stream…). */
+  mgp?: Record<string, unknown>;
+  /** Learns the JSON-RPC id of the tools/call as it is sent (MGP stream chunks name it, §12.4). */
+  onRequestId?: (id: RequestId) => void;
+  /** Overrides the server's request timeout. */
+  timeoutMs?: number;
 }
 
-export interface CappedResult extends CallToolResult {
-  /** Set when text content was cut to the server's tool_result_max_chars. */
-  truncated?: { originalChars: number; keptChars: number };
+const LooseInitializeResult = z.looseObject({ capabilities: z.looseObject({}).optional() });
+const LooseResult = z.looseObject({});
+
+function pageLoop<T>(fetchPage: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+  return (async () => {
+    const all: T[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await fetchPage(cursor);
+      all.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return all;
+  })();
 }
 
 /** One live MCP session with a server: base MCP, client side, over the SDK. */
 export class ServerConnection {
   private closing = false;
+  /** The server's capabilities exactly as sent, extension fields (`mgp`) included. */
+  rawServerCapabilities: Record<string, unknown> = {};
+  private readonly awaitingIds = new WeakMap<object, (id: RequestId) => void>();
 
-  private constructor(readonly server: ConfiguredServer, readonly client: Client, private readonly transport: Transport) {}
+  private constructor(readonly server: ConfiguredServer, readonly client: Client, private readonly transport: ObservedTransport) {}
 
-  static async open(server: ConfiguredServer, resolved: ResolvedEnvironment, events: ConnectionEvents): Promise<ServerConnection> {
-    const timeout = server.settings.connectTimeoutMs;
-    const connectWith = async (transport: Transport) => {
-      const client = new Client({ name: 'mgp-kernel', version: MGP_KERNEL_VERSION }, { capabilities: { roots: { listChanged: true } } });
-      await client.connect(transport, { timeout });
-      return new ServerConnection(server, client, transport);
-    };
-    let connection: ServerConnection;
+  static async open(server: ConfiguredServer, resolved: ResolvedEnvironment, options: OpenOptions): Promise<ServerConnection> {
+    const create = (transport: Transport) => ServerConnection.connect(server, transport, options);
     if (server.transport === 'stdio') {
-      connection = await connectWith(stdioTransport(server, resolved, { onStderr: (text) => events.onLog('stderr', text.trimEnd()) }));
-    } else if (server.transport === 'sse') {
-      connection = await connectWith(sseTransport(server, resolved));
-    } else {
-      try {
-        connection = await connectWith(streamableHttpTransport(server, resolved));
-      } catch (error) {
-        if (!isLegacySseSignal(error)) throw error;
-        events.onLog('info', `Streamable HTTP refused (${error instanceof Error ? error.message : String(error)}); falling back to legacy SSE`);
-        connection = await connectWith(sseTransport(server, resolved));
-      }
+      return create(stdioTransport(server, resolved, { onStderr: (line) => options.hooks.onLog('stderr', line) }));
     }
-    connection.wire(events);
+    if (server.transport === 'sse') return create(sseTransport(server, resolved));
+    try {
+      return await create(streamableHttpTransport(server, resolved));
+    } catch (error) {
+      if (!isLegacySseSignal(error)) throw error;
+      options.hooks.onLog('info', `Streamable HTTP refused (${error instanceof Error ? error.message : String(error)}); falling back to legacy SSE`);
+      return create(sseTransport(server, resolved));
+    }
+  }
+
+  private static async connect(server: ConfiguredServer, inner: Transport, options: OpenOptions): Promise<ServerConnection> {
+    let connection: ServerConnection | undefined;
+    let initializeId: RequestId | undefined;
+    let rawCapabilities: Record<string, unknown> = {};
+    const transport = new ObservedTransport(inner, {
+      outgoing: (message) => {
+        options.trace?.('send', message);
+        if ('method' in message && 'id' in message) {
+          if (message.method === 'initialize') initializeId = message.id;
+          const mgp = (message.params as { _mgp?: object } | undefined)?._mgp;
+          if (mgp && connection) connection.awaitingIds.get(mgp)?.(message.id);
+        }
+      },
+      incoming: (message) => {
+        options.trace?.('receive', message);
+        if ('result' in message && message.id === initializeId && initializeId !== undefined) {
+          const parsed = LooseInitializeResult.safeParse(message.result);
+          if (parsed.success) rawCapabilities = (parsed.data.capabilities ?? {}) as Record<string, unknown>;
+        }
+      },
+    });
+    const capabilities = { ...baseClientCapabilities(), ...options.extraCapabilities };
+    const client = new Client({ name: 'mgp-kernel', title: 'MGP Kernel', version: MGP_KERNEL_VERSION }, { capabilities });
+    registerClientFeatures(client, options.handlers, options.hooks);
+    connection = new ServerConnection(server, client, transport);
+    const previousClose = transport.onclose;
+    await client.connect(transport, { timeout: server.settings.connectTimeoutMs });
+    connection.rawServerCapabilities = rawCapabilities;
+    const closeHandler = transport.onclose ?? previousClose;
+    transport.onclose = () => {
+      closeHandler?.();
+      options.hooks.onClosed(connection.closing);
+    };
     return connection;
   }
 
-  private wire(events: ConnectionEvents): void {
-    this.client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
-      events.onLog(params.level, typeof params.data === 'string' ? params.data : JSON.stringify(params.data));
-    });
-    this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.onToolsChanged());
-    const previous = this.transport.onclose;
-    this.transport.onclose = () => {
-      previous?.();
-      events.onClosed(this.closing);
-    };
+  get pid(): number | undefined {
+    return this.transport.pid;
   }
 
-  get pid(): number | undefined {
-    return (this.transport as { pid?: number | null }).pid ?? undefined;
+  get protocolVersion(): string | undefined {
+    return (this.transport.inner as { protocolVersion?: string }).protocolVersion ?? this.negotiatedVersion;
+  }
+
+  private get negotiatedVersion(): string | undefined {
+    return (this.client as unknown as { _negotiatedProtocolVersion?: string })._negotiatedProtocolVersion;
+  }
+
+  get serverInfo(): { name: string; version: string; title?: string } | undefined {
+    return this.client.getServerVersion();
+  }
+
+  get instructions(): string | undefined {
+    return this.client.getInstructions();
+  }
+
+  private get timeout(): number {
+    return this.server.settings.requestTimeoutMs;
+  }
+
+  private has(capability: string): boolean {
+    return Boolean((this.client.getServerCapabilities() as Record<string, unknown> | undefined)?.[capability]);
   }
 
   /** tools/list, every page, with MGP's extra fields kept. */
-  async listTools(): Promise<ListedTool[]> {
-    if (!this.client.getServerCapabilities()?.tools) return [];
-    const tools: ListedTool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, LooseToolsPageSchema, { timeout: this.server.settings.requestTimeoutMs });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return tools;
+  listTools(): Promise<ListedTool[]> {
+    if (!this.has('tools')) return Promise.resolve([]);
+    return pageLoop(async (cursor) => {
+      const page = await this.client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, LooseToolsPageSchema, { timeout: this.timeout });
+      return { items: page.tools, nextCursor: page.nextCursor };
+    });
   }
 
-  async listResources(): Promise<Resource[]> {
-    if (!this.client.getServerCapabilities()?.resources) return [];
-    const resources: Resource[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.client.listResources(cursor ? { cursor } : {}, { timeout: this.server.settings.requestTimeoutMs });
-      resources.push(...page.resources);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return resources;
+  listResources(): Promise<Resource[]> {
+    if (!this.has('resources')) return Promise.resolve([]);
+    return pageLoop(async (cursor) => {
+      const page = await this.client.listResources(cursor ? { cursor } : {}, { timeout: this.timeout });
+      return { items: page.resources, nextCursor: page.nextCursor };
+    });
   }
 
-  async listPrompts(): Promise<Prompt[]> {
-    if (!this.client.getServerCapabilities()?.prompts) return [];
-    const prompts: Prompt[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.client.listPrompts(cursor ? { cursor } : {}, { timeout: this.server.settings.requestTimeoutMs });
-      prompts.push(...page.prompts);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return prompts;
+  listResourceTemplates(): Promise<ResourceTemplate[]> {
+    if (!this.has('resources')) return Promise.resolve([]);
+    return pageLoop(async (cursor) => {
+      const page = await this.client.listResourceTemplates(cursor ? { cursor } : {}, { timeout: this.timeout });
+      return { items: page.resourceTemplates, nextCursor: page.nextCursor };
+    });
+  }
+
+  listPrompts(): Promise<Prompt[]> {
+    if (!this.has('prompts')) return Promise.resolve([]);
+    return pageLoop(async (cursor) => {
+      const page = await this.client.listPrompts(cursor ? { cursor } : {}, { timeout: this.timeout });
+      return { items: page.prompts, nextCursor: page.nextCursor };
+    });
   }
 
   readResource(uri: string): Promise<ReadResourceResult> {
-    return this.client.readResource({ uri }, { timeout: this.server.settings.requestTimeoutMs });
+    return this.withTimeoutError('resources/read', () => this.client.readResource({ uri }, { timeout: this.timeout }));
+  }
+
+  /** resources/subscribe; updates arrive through the hooks' onResourceUpdated. */
+  async subscribe(uri: string): Promise<void> {
+    const resources = (this.client.getServerCapabilities()?.resources ?? {}) as { subscribe?: boolean };
+    if (!resources.subscribe) throw new KernelError('Unsupported', `${this.server.id} does not offer resource subscriptions`);
+    await this.client.subscribeResource({ uri }, { timeout: this.timeout });
+  }
+
+  async unsubscribe(uri: string): Promise<void> {
+    await this.client.unsubscribeResource({ uri }, { timeout: this.timeout });
   }
 
   getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
-    return this.client.getPrompt({ name, arguments: args }, { timeout: this.server.settings.requestTimeoutMs });
+    return this.withTimeoutError('prompts/get', () => this.client.getPrompt({ name, arguments: args }, { timeout: this.timeout }));
   }
 
-  /** tools/call with the server's timeout (reset by progress) and its result cap. */
-  async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CappedResult> {
-    try {
-      const result = (await this.client.callTool({ name, arguments: args }, CallToolResultSchema, {
-        timeout: this.server.settings.requestTimeoutMs,
-        resetTimeoutOnProgress: true,
-        signal: options.signal,
-        onprogress: options.onProgress,
-      })) as CallToolResult;
-      return capResult(result, this.server.settings.toolResultMaxChars);
-    } catch (error) {
-      if ((error as { code?: unknown }).code === -32001) {
-        throw new KernelError('Timeout', `${this.server.id}: ${name} did not answer within ${this.server.settings.requestTimeoutMs} ms (cancelled)`);
-      }
-      throw error;
+  /** logging/setLevel, when the server offers logging. */
+  async setLoggingLevel(level: LoggingLevel): Promise<boolean> {
+    if (!this.has('logging')) return false;
+    await this.client.setLoggingLevel(level, { timeout: this.timeout });
+    return true;
+  }
+
+  /**
+   * tools/call with the server's timeout (reset by progress; cancelled with notifications/cancelled
+   * when it runs out or `signal` aborts) and its result cap. A tool that requires tasks runs as one.
+   */
+  async callTool(tool: ListedTool | string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CappedResult> {
+    const name = typeof tool === 'string' ? tool : tool.name;
+    const params: Record<string, unknown> = { name, arguments: args };
+    if (options.mgp) {
+      params._mgp = options.mgp;
+      if (options.onRequestId) this.awaitingIds.set(options.mgp, options.onRequestId);
     }
+    const requestOptions = {
+      timeout: options.timeoutMs ?? this.timeout,
+      resetTimeoutOnProgress: true,
+      signal: options.signal,
+      onprogress: options.onProgress,
+    };
+    const result = await this.withTimeoutError(
+      `tools/call ${name}`,
+      () =>
+        typeof tool !== 'string' && this.runsAsTask(tool)
+          ? this.callAsTask(params, requestOptions, options)
+          : this.client.request({ method: 'tools/call', params: params as { name: string } }, LooseCallResultSchema, requestOptions),
+      requestOptions.timeout,
+    );
+    return capResult(result, this.server.settings.toolResultMaxChars);
+  }
+
+  private runsAsTask(tool: ListedTool): boolean {
+    const support = (tool.execution as { taskSupport?: string } | undefined)?.taskSupport;
+    const tasks = (this.client.getServerCapabilities() as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined)?.tasks;
+    return support === 'required' && Boolean(tasks?.requests?.tools?.call);
+  }
+
+  /** MCP tasks: create the task, follow its status (reported as progress), then fetch its result. */
+  private async callAsTask(params: Record<string, unknown>, requestOptions: Record<string, unknown>, options: CallOptions): Promise<z.infer<typeof LooseCallResultSchema>> {
+    const stream = this.client.experimental.tasks.callToolStream(params as { name: string }, LooseCallResultSchema as never, { ...requestOptions, task: {} });
+    for await (const message of stream) {
+      if (message.type === 'taskCreated' || message.type === 'taskStatus') {
+        options.onProgress?.({ progress: 0, message: `task ${message.task.taskId}: ${message.task.status}${message.task.statusMessage ? ` (${message.task.statusMessage})` : ''}` });
+      } else if (message.type === 'result') {
+        return message.result as z.infer<typeof LooseCallResultSchema>;
+      } else if (message.type === 'error') {
+        throw message.error;
+      }
+    }
+    throw new KernelError('ProtocolViolation', `${this.server.id}: the task ended without a result`);
+  }
+
+  /** A request of an extension (e.g. `mgp/permission/grant`), result kept whole. */
+  request(method: string, params: Record<string, unknown>, timeoutMs = this.timeout): Promise<Record<string, unknown>> {
+    return this.withTimeoutError(method, () => this.client.request({ method, params } as never, LooseResult, { timeout: timeoutMs }));
+  }
+
+  /** A notification of an extension (e.g. `notifications/mgp.audit`). */
+  notify(method: string, params: Record<string, unknown>): Promise<void> {
+    return this.client.notification({ method, params } as never);
+  }
+
+  async sendRootsListChanged(): Promise<void> {
+    await this.client.sendRootsListChanged();
   }
 
   async ping(timeoutMs = 5000): Promise<void> {
-    await this.client.ping({ timeout: timeoutMs });
+    await this.withTimeoutError('ping', () => this.client.ping({ timeout: timeoutMs }), timeoutMs);
+  }
+
+  private async withTimeoutError<T>(what: string, run: () => Promise<T>, timeoutMs = this.timeout): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof McpError && error.code === -32001) {
+        throw new KernelError('Timeout', `${this.server.id}: ${what} did not answer within ${timeoutMs} ms (cancelled)`);
+      }
+      throw error;
+    }
   }
 
   async close(): Promise<void> {
@@ -167,20 +290,3 @@ export class ServerConnection {
     await this.client.close();
   }
 }
-
-/** Cuts text content beyond `maxChars` in all and marks the result truncated. */
-export function capResult(result: CallToolResult, maxChars: number): CappedResult {
-  let total = 0;
-  for (const item of result.content ?? []) if (item.type === 'text') total += item.text.length;
-  if (total <= maxChars) return result;
-  let left = maxChars;
-  const content = (result.content ?? []).map((item) => {
-    if (item.type !== 'text') return item;
-    const kept = item.text.slice(0, Math.max(0, left));
-    left -= kept.length;
-    return { ...item, text: kept };
-  });
-  content.push({ type: 'text', text: `\n[truncated: ${total - maxChars} of ${total} characters omitted]` });
-  return { ...result, content, truncated: { originalChars: total, keptChars: maxChars } };
-}
-

@@ -1,9 +1,11 @@
-import type { Prompt, Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { SecretSource } from '../config/interpolate';
 import type { ConfiguredServer } from '../config/model';
+import type { ListKind } from '../connection/clientFeatures';
 import { resolveEnvironment } from '../connection/environment';
 import { CallOptions, CappedResult, ListedTool, ServerConnection } from '../connection/serverConnection';
-import { KernelError, SERVER_DRAINING } from '../errors';
+import type { ServerSession, SessionEnvironment } from '../connection/service';
+import { KernelError, SERVER_DRAINING, SERVER_NOT_READY, SERVER_RESTARTING } from '../errors';
 import type { KernelBus } from '../events';
 import { RestartTracker } from './restartPolicy';
 import { canTransition, ServerState } from './states';
@@ -12,6 +14,7 @@ export interface SupervisorDeps {
   bus: KernelBus;
   hostEnv: Readonly<Record<string, string | undefined>>;
   secrets: SecretSource;
+  session: SessionEnvironment;
 }
 
 const DEFAULT_DRAIN_MS = 5000;
@@ -22,12 +25,16 @@ export class SupervisedServer {
   lastError: string | undefined;
   tools: ListedTool[] = [];
   resources: Resource[] = [];
+  resourceTemplates: ResourceTemplate[] = [];
   prompts: Prompt[] = [];
   connectedAt: number | undefined;
   private connection: ServerConnection | undefined;
   private inFlight = 0;
   private drained: (() => void) | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
+  /** The server announced its own shutdown (notifications/mgp.lifecycle): its exit is not a failure. */
+  private announcedExit = false;
+  private readonly subscriptions = new Set<string>();
   private readonly tracker: RestartTracker;
 
   constructor(readonly config: ConfiguredServer, private readonly deps: SupervisorDeps) {
@@ -42,16 +49,20 @@ export class SupervisedServer {
     return this.inFlight;
   }
 
+  get subscribedUris(): readonly string[] {
+    return [...this.subscriptions];
+  }
+
   private transition(to: ServerState, reason: string, error?: string): void {
-    if (this.state === to) return;
-    if (!canTransition(this.state, to)) return;
+    if (this.state === to || !canTransition(this.state, to)) return;
     const previous = this.state;
     this.state = to;
     if (error !== undefined) this.lastError = error;
+    if (to === 'connected') this.lastError = undefined;
     this.deps.bus.emit('transition', { server_id: this.id, previous_state: previous, new_state: to, reason, timestamp: new Date().toISOString(), ...(error ? { error } : {}) });
   }
 
-  private log(level: string, message: string): void {
+  log(level: string, message: string): void {
     this.deps.bus.emit('log', { server_id: this.id, level, message });
   }
 
@@ -60,59 +71,148 @@ export class SupervisedServer {
     clearTimeout(this.restartTimer);
     if (this.state === 'connected' || this.state === 'connecting') return;
     if (reason === 'operator_request') this.tracker.reset();
+    this.announcedExit = false;
     this.transition('connecting', reason);
     try {
-      const resolved = await resolveEnvironment(this.config, this.deps.hostEnv, this.deps.secrets);
-      for (const reference of resolved.missing) this.log('warning', `${reference} has no value; it resolves to an empty string`);
-      const connection = await ServerConnection.open(this.config, resolved, {
-        onLog: (level, message) => this.log(level, message),
-        onToolsChanged: () => void this.refreshTools(),
-        onClosed: (expected) => this.onClosed(connection, expected),
-      });
+      const connection = await this.open();
       this.connection = connection;
-      [this.tools, this.resources, this.prompts] = await Promise.all([connection.listTools(), connection.listResources(), connection.listPrompts()]);
+      const session = this.sessionOf(connection);
+      for (const service of this.deps.session.services) await service.connected?.(session);
+      await this.refreshAll(connection);
+      await this.restoreSubscriptions(connection);
+      await connection.setLoggingLevel(this.deps.session.logLevel).catch((error: unknown) => this.log('warning', `logging/setLevel failed: ${String(error)}`));
       this.connectedAt = Date.now();
       this.transition('connected', reason);
-      this.deps.bus.emit('event', { type: 'SERVER_CONNECTED', server_id: this.id, timestamp: new Date().toISOString(), detail: { tools: this.tools.length } });
+      this.deps.bus.emit('event', { type: 'SERVER_CONNECTED', server_id: this.id, timestamp: new Date().toISOString(), detail: { tools: this.tools.length, transport: this.config.transport, protocol_version: connection.protocolVersion } });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.log('error', `start failed: ${message}`);
-      await this.connection?.close().catch(() => undefined);
+      const failed = this.connection;
       this.connection = undefined;
+      await failed?.close().catch(() => undefined);
+      this.notifyDisconnected();
       this.failed(message);
     }
   }
 
-  private async refreshTools(): Promise<void> {
-    if (!this.connection) return;
-    try {
-      this.tools = await this.connection.listTools();
-      this.deps.bus.emit('toolsChanged', { server_id: this.id });
-    } catch (error) {
-      this.log('warning', `tools/list after list_changed failed: ${error instanceof Error ? error.message : String(error)}`);
+  private async open(): Promise<ServerConnection> {
+    const resolved = await resolveEnvironment(this.config, this.deps.hostEnv, this.deps.secrets);
+    for (const reference of resolved.missing) this.log('warning', `${reference} has no value; it resolves to an empty string`);
+    const extraCapabilities = Object.assign({}, ...this.deps.session.services.map((s) => s.capabilities?.(this.config) ?? {}));
+    let opened: ServerConnection | undefined;
+    opened = await ServerConnection.open(this.config, resolved, {
+      extraCapabilities,
+      handlers: this.deps.session.clientHandlers(this.config),
+      trace: this.deps.session.trace ? (direction, message) => this.deps.bus.emit('trace', { server_id: this.id, direction, message }) : undefined,
+      hooks: {
+        onLog: (level, message) => this.log(level, message),
+        onListChanged: (kind) => void this.refresh(kind),
+        onResourceUpdated: (uri) => this.deps.bus.emit('resourceUpdated', { server_id: this.id, uri }),
+        onNotification: (method, params) => this.onNotification(method, params),
+        onClosed: (expected) => this.onClosed(opened, expected),
+      },
+    });
+    return opened;
+  }
+
+  private sessionOf(connection: ServerConnection): ServerSession {
+    return { id: this.id, config: this.config, connection, log: (level, message) => this.log(level, message) };
+  }
+
+  private onNotification(method: string, params: Record<string, unknown>): void {
+    if (method === 'notifications/mgp.lifecycle') return this.onServerLifecycle(params);
+    const connection = this.connection;
+    if (!connection) return;
+    const session = this.sessionOf(connection);
+    if (!this.deps.session.services.some((service) => service.notification?.(session, method, params))) {
+      this.log('debug', `unhandled notification ${method}`);
     }
+  }
+
+  /** MGP §11.5 from the server: it is draining or going away on its own. */
+  private onServerLifecycle(params: Record<string, unknown>): void {
+    const next = String(params.new_state ?? '');
+    this.log('info', `server reports ${String(params.previous_state ?? '?')} → ${next} (${String(params.reason ?? 'no reason given')})`);
+    if (next === 'draining' || next === 'disconnected') {
+      this.announcedExit = true;
+      if (this.state === 'connected') this.transition('draining', String(params.reason ?? 'server_request'));
+    }
+  }
+
+  private async refreshAll(connection: ServerConnection): Promise<void> {
+    [this.tools, this.resources, this.resourceTemplates, this.prompts] = await Promise.all([
+      connection.listTools(),
+      connection.listResources(),
+      connection.listResourceTemplates().catch(() => []),
+      connection.listPrompts(),
+    ]);
+  }
+
+  /** list_changed → list again; the views and the tool index follow the bus. */
+  private async refresh(kind: ListKind): Promise<void> {
+    const connection = this.connection;
+    if (!connection) return;
+    try {
+      if (kind === 'tools') this.tools = await connection.listTools();
+      else if (kind === 'prompts') this.prompts = await connection.listPrompts();
+      else [this.resources, this.resourceTemplates] = await Promise.all([connection.listResources(), connection.listResourceTemplates().catch(() => [])]);
+      this.deps.bus.emit('listChanged', { server_id: this.id, kind });
+    } catch (error) {
+      this.log('warning', `${kind}/list after list_changed failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  async subscribe(uri: string): Promise<void> {
+    await this.session().subscribe(uri);
+    this.subscriptions.add(uri);
+  }
+
+  async unsubscribe(uri: string): Promise<void> {
+    this.subscriptions.delete(uri);
+    await this.connection?.unsubscribe(uri);
+  }
+
+  private async restoreSubscriptions(connection: ServerConnection): Promise<void> {
+    for (const uri of this.subscriptions) await connection.subscribe(uri).catch((error: unknown) => this.log('warning', `re-subscribing ${uri} failed: ${String(error)}`));
   }
 
   private onClosed(connection: ServerConnection | undefined, expected: boolean): void {
     if (expected || (connection && this.connection !== connection)) return;
     this.connection = undefined;
     this.connectedAt = undefined;
-    this.failed('the server closed the connection');
+    this.notifyDisconnected();
+    if (this.announcedExit) this.exited();
+    else this.failed('the server closed the connection');
+  }
+
+  private notifyDisconnected(): void {
+    for (const service of this.deps.session.services) service.disconnected?.(this.id);
+  }
+
+  /** A clean exit the server announced: only the `always` policy restarts it. */
+  private exited(): void {
+    this.transition('disconnected', 'server_request');
+    this.scheduleRestart(this.tracker.decide(false), 'the server shut itself down');
   }
 
   /** error, then a restart after the backoff, or the error state for good past the limit. */
   private failed(message: string): void {
     this.transition('error', 'runtime_error', message);
-    const decision = this.tracker.decide(true);
+    this.scheduleRestart(this.tracker.decide(true), message);
+  }
+
+  private scheduleRestart(decision: ReturnType<RestartTracker['decide']>, message: string): void {
+    const { maxRestarts, windowMs } = this.config.settings.restart;
     if (decision.restart) {
-      this.log('info', `restarting in ${decision.delayMs} ms (attempt ${decision.attempt} of ${this.config.settings.restart.maxRestarts})`);
+      this.log('info', `restarting in ${decision.delayMs} ms (attempt ${decision.attempt} of ${maxRestarts})`);
       this.restartTimer = setTimeout(() => {
         this.transition('restarting', 'restart_policy');
         void this.start('restart_policy');
       }, decision.delayMs);
     } else if (decision.reason === 'restart_limit_exceeded') {
-      this.log('error', `gave up after ${this.config.settings.restart.maxRestarts} restarts within ${this.config.settings.restart.windowMs / 1000} s`);
-      this.deps.bus.emit('event', { type: 'SERVER_DISCONNECTED', server_id: this.id, timestamp: new Date().toISOString(), detail: { reason: 'restart_limit_exceeded', error: message } });
+      this.log('error', `gave up after ${maxRestarts} restarts within ${windowMs / 1000} s`);
+      this.transition('error', 'restart_limit_exceeded', message);
+      this.deps.bus.emit('event', { type: 'SERVER_DISCONNECTED', server_id: this.id, timestamp: new Date().toISOString(), detail: { reason: 'restart_limit_exceeded', error: message, max_restarts: maxRestarts, restart_window_secs: windowMs / 1000 } });
     }
   }
 
@@ -137,7 +237,9 @@ export class SupervisedServer {
     this.connection = undefined;
     this.connectedAt = undefined;
     await connection.close().catch(() => undefined);
+    this.notifyDisconnected();
     this.transition('disconnected', reason);
+    this.deps.bus.emit('event', { type: 'SERVER_DISCONNECTED', server_id: this.id, timestamp: new Date().toISOString(), detail: { reason } });
   }
 
   async restart(reason = 'operator_request'): Promise<void> {
@@ -146,18 +248,19 @@ export class SupervisedServer {
     await this.start(reason);
   }
 
-  /** The live connection, or the error a caller should see. */
+  /** The live connection, or the MGP §14.3 lifecycle error a caller should see. */
   private usable(): ServerConnection {
     if (this.state === 'draining') throw new KernelError('ServerDraining', `${this.id} is shutting down and takes no new requests`, SERVER_DRAINING);
-    if (this.state !== 'connected' || !this.connection) throw new KernelError('NotConnected', `${this.id} is ${this.state}${this.lastError ? `: ${this.lastError}` : ''}`);
+    if (this.state === 'restarting') throw new KernelError('NotConnected', `${this.id} is restarting`, SERVER_RESTARTING);
+    if (this.state !== 'connected' || !this.connection) throw new KernelError('NotConnected', `${this.id} is ${this.state}${this.lastError ? `: ${this.lastError}` : ''}`, SERVER_NOT_READY);
     return this.connection;
   }
 
-  async callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<CappedResult> {
+  async callTool(tool: ListedTool | string, args: Record<string, unknown>, options?: CallOptions): Promise<CappedResult> {
     const connection = this.usable();
     this.inFlight++;
     try {
-      return await connection.callTool(name, args, options);
+      return await connection.callTool(tool, args, options);
     } finally {
       this.inFlight--;
       if (this.inFlight === 0) this.drained?.();
@@ -167,5 +270,10 @@ export class SupervisedServer {
   /** Base MCP requests other than tools/call: same draining rule, no in-flight bookkeeping needed. */
   session(): ServerConnection {
     return this.usable();
+  }
+
+  /** The connection while there is one, whatever the state (for notifications such as audit forwarding). */
+  get liveConnection(): ServerConnection | undefined {
+    return this.connection;
   }
 }

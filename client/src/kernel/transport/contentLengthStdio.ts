@@ -3,7 +3,6 @@
 // detected from the server's first bytes. The contract follows the SDK's StdioClientTransport.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MessageDecoder, encodeMessage, type Framing, type FramingMode, type SendFraming } from './framing';
@@ -11,7 +10,7 @@ import { MessageDecoder, encodeMessage, type Framing, type FramingMode, type Sen
 export interface FramedStdioOptions {
   command: string;
   args?: string[];
-  /** Added to the SDK's default environment (PATH, HOME, … — not the whole of process.env). */
+  /** The whole environment of the process (OpenFang's env_clear rule: nothing else is inherited). */
   env?: Record<string, string>;
   cwd?: string;
   /** How the server frames what it writes: fixed, or 'auto' to detect it from the server's first bytes. */
@@ -103,7 +102,7 @@ export class FramedStdioClientTransport implements Transport {
     if (this.child) throw new Error('FramedStdioClientTransport already started (Client.connect() calls start() itself)');
     const { command, args = [], env, cwd } = this.options;
     const child = spawn(command, args, {
-      env: { ...getDefaultEnvironment(), ...env },
+      env: env ?? {},
       cwd,
       stdio: ['pipe', 'pipe', 'pipe'],
       shell: false,

@@ -1,0 +1,63 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  CreateMessageRequest,
+  CreateMessageRequestSchema,
+  CreateMessageResult,
+  ElicitationCompleteNotificationSchema,
+  ElicitRequest,
+  ElicitRequestSchema,
+  ElicitResult,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  Root,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/** What the kernel answers when a server asks the client something (MCP client features). */
+export interface ClientRequestHandlers {
+  /** roots/list: the workspace folders. */
+  roots(): Root[];
+  /** sampling/createMessage: reviewed by the user, then routed to a model. */
+  createMessage(params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult>;
+  /** elicitation/create: form mode or URL mode. */
+  elicit(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
+}
+
+export type ListKind = 'tools' | 'resources' | 'prompts';
+
+export interface ConnectionHooks {
+  onLog(level: string, message: string): void;
+  onListChanged(kind: ListKind): void;
+  onResourceUpdated(uri: string): void;
+  /** Any other notification from the server (`notifications/mgp.*` among them), params unparsed. */
+  onNotification(method: string, params: Record<string, unknown>): void;
+  /** The transport closed: by us (`expected`) or not. */
+  onClosed(expected: boolean): void;
+}
+
+/** The capabilities a client with these handlers declares at initialize (MCP 2025-11-25 §client features). */
+export function baseClientCapabilities(): Record<string, unknown> {
+  return { roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} } };
+}
+
+/** Registers the client side of roots, sampling, elicitation, logging and list_changed on `client`. */
+export function registerClientFeatures(client: Client, handlers: ClientRequestHandlers, hooks: ConnectionHooks): void {
+  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: handlers.roots() }));
+  client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => handlers.createMessage(request.params, extra.signal));
+  client.setRequestHandler(ElicitRequestSchema, (request, extra) => handlers.elicit(request.params, extra.signal));
+  client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
+    const data = typeof params.data === 'string' ? params.data : JSON.stringify(params.data);
+    hooks.onLog(params.level, params.logger ? `[${params.logger}] ${data}` : data);
+  });
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => hooks.onListChanged('tools'));
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => hooks.onListChanged('resources'));
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () => hooks.onListChanged('prompts'));
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) => hooks.onResourceUpdated(params.uri));
+  client.setNotificationHandler(ElicitationCompleteNotificationSchema, ({ params }) => hooks.onLog('info', `URL elicitation ${params.elicitationId} completed`));
+  client.fallbackNotificationHandler = async (notification) => {
+    hooks.onNotification(notification.method, (notification.params ?? {}) as Record<string, unknown>);
+  };
+}

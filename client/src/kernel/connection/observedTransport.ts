@@ -1,0 +1,55 @@
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+
+export interface TransportObserver {
+  /** Called before a message leaves, with the JSON-RPC id the SDK gave it. */
+  outgoing?(message: JSONRPCMessage): void;
+  /** Called for each message that arrives, before the SDK parses it. */
+  incoming?(message: JSONRPCMessage): void;
+}
+
+/**
+ * Wraps a transport to see every message both ways, unparsed. The SDK's schemas strip fields it does
+ * not know (the server's `capabilities.mgp` in the initialize result among them), and the protocol
+ * trace wants the messages as they were on the wire.
+ */
+export class ObservedTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+
+  constructor(readonly inner: Transport, private readonly observer: TransportObserver) {
+    inner.onclose = () => this.onclose?.();
+    inner.onerror = (error) => this.onerror?.(error);
+    inner.onmessage = (message, extra) => {
+      this.observer.incoming?.(message);
+      this.onmessage?.(message, extra);
+    };
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  /** The child process id, for stdio transports. */
+  get pid(): number | undefined {
+    return (this.inner as { pid?: number | null }).pid ?? undefined;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    this.observer.outgoing?.(message);
+    return this.inner.send(message, options);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
