@@ -2,7 +2,7 @@
  * `[kernel]` of mgp.toml, and the policy and access-grant fields that `[[servers]]` shares with it.
  */
 import { described, enumOf, JsonSchema, patternOf } from './schemaTypes';
-import { ACCESS_POLICIES, APPROVAL_POLICIES, GRANT_PERMISSIONS, SERVER_ID, TOOL_NAME } from './vocabulary';
+import { ACCESS_POLICIES, APPROVAL_POLICIES, AUDIT_RETENTIONS, GRANT_PERMISSIONS, SERVER_ID, TOOL_NAME } from './vocabulary';
 
 type Scope = 'kernel' | 'server';
 
@@ -156,6 +156,26 @@ const toolContextBudget: JsonSchema = {
   ),
 };
 
+const auditSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    retention: {
+      type: 'string',
+      ...enumOf(AUDIT_RETENTIONS),
+      default: 'keep_all',
+      ...described('What the local audit log keeps: keep_all, time_based or size_based (MGP §19.4).', 'What the local audit log keeps (MGP §19.4): `keep_all`, `time_based` (`retention_days`) or `size_based` (`retention_mb`). Default: `keep_all`.'),
+    },
+    retention_days: { type: 'integer', minimum: 1, ...described('Days of audit files kept under time_based retention (MGP §19.4).', 'Days of audit files kept under `time_based` retention (MGP §19.4).'), examples: [90] },
+    retention_mb: { type: 'integer', minimum: 1, ...described('Megabytes of audit files kept under size_based retention (MGP §19.4).', 'Megabytes of audit files kept under `size_based` retention (MGP §19.4).'), examples: [500] },
+    rotate_mb: { type: 'integer', minimum: 1, default: 10, ...described('Size in megabytes at which the audit log starts a new file (MGP §6).', 'Size in megabytes at which the audit log starts a new file; the hash chain continues across files (MGP §6). Default: `10`.'), examples: [10] },
+  },
+  ...described(
+    'The local audit log: append-only, hash-chained JSONL per workspace, with rotation and retention (MGP §6, §19.4).',
+    'The local audit log (MGP §6.3 "If no Audit server is connected, the kernel SHOULD log events locally"): append-only JSONL per workspace, each record hash-chained to the one before, rotated by size, pruned by the retention policy of MGP §19.4.',
+  ),
+};
+
 export const kernelSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
@@ -170,6 +190,15 @@ export const kernelSchema: JsonSchema = {
           'MGP §4.4 runs `safe` tools without confirmation, `moderate` ones "with optional confirmation" (this switch) and `dangerous` ones only with explicit confirmation or permission.',
       ),
     },
+    tool_creation: {
+      type: 'boolean',
+      default: false,
+      ...described(
+        'Whether mgp.tools.request may answer creating and have tools generated; off by default (MGP §16.6).',
+        'Whether `mgp.tools.request` may answer `creating` and generate a tool when none matches (MGP §16.6). **Off by default**; when on, all six guardrails of §16.6 apply (strict code safety, operator approval, session-scoped tools, `TOOL_CREATED_DYNAMIC` audit events).',
+      ),
+    },
+    audit: auditSchema,
     tool_context_budget: toolContextBudget,
     pinned_tools: {
       type: 'array',

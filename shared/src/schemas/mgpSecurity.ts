@@ -2,7 +2,7 @@
  * `[servers.mgp]` (MGP §2, §3, §11.6, §15.2) and `[servers.tools.<tool name>]` (MGP §4.3) of mgp.toml.
  */
 import { described, enumOf, JsonSchema, patternOf } from './schemaTypes';
-import { MGP_EXTENSIONS, RESTART_POLICIES, RISK_LEVELS, SIDE_EFFECTS, STANDARD_PERMISSION_NAMES, TOOL_NAME, TRUST_LEVELS, VALIDATORS } from './vocabulary';
+import { CODE_SAFETY_LEVELS, MGP_EXTENSIONS, RESTART_POLICIES, RISK_LEVELS, SIDE_EFFECTS, STANDARD_PERMISSION_NAMES, TOOL_NAME, TRUST_LEVELS, VALIDATORS } from './vocabulary';
 
 /** `permissions_required`, for a server (MGP §2.3, §3) or one tool (MGP §4.3). */
 function permissionsSchema(of: 'server' | 'tool'): JsonSchema {
@@ -36,6 +36,14 @@ export const serverMgpSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
+    negotiate: {
+      type: 'boolean',
+      default: true,
+      ...described(
+        'Whether the kernel offers MGP to this server at initialize; false treats it as plain MCP (MGP §2.1, §2.4).',
+        'Whether the kernel offers MGP to this server in `initialize` (MGP §2.1). `false` connects as plain MCP: a server that answers with `mgp` anyway is logged as a protocol violation (MGP §2.4 rule 3). Default: `true`.',
+      ),
+    },
     extensions: {
       type: 'array',
       uniqueItems: true,
@@ -76,6 +84,36 @@ export const serverMgpSchema: JsonSchema = {
   ),
 };
 
+function importList(plain: string, markdown: string, example: string[]): JsonSchema {
+  return { type: 'array', uniqueItems: true, items: { type: 'string', minLength: 1, ...described('A module name (MGP §7.3).', 'A module name, e.g. `subprocess` or `child_process` (MGP §7.3).') }, ...described(plain, markdown), examples: [example] };
+}
+
+/** MGP §7.3 `security.code_safety`, as a per-tool override. */
+const codeSafetySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['level'],
+  properties: {
+    level: {
+      type: 'string',
+      ...enumOf(CODE_SAFETY_LEVELS),
+      ...described('How strictly code arguments are checked: unrestricted, standard, strict or readonly (MGP §7.2).', 'How strictly the kernel checks code arguments before the call is forwarded (MGP §7.2).'),
+    },
+    language: { type: 'string', minLength: 1, ...described('The language of the code: python or javascript (MGP §7.3).', 'The language of the code, e.g. `python` or `javascript` (MGP §7.3); guessed from the code when left out.'), examples: ['python'] },
+    max_code_size_bytes: { type: 'integer', minimum: 1, ...described('Largest code accepted, in bytes (MGP §7.3).', 'Largest code accepted, in bytes (MGP §7.2 `strict`, §7.3).'), examples: [10000] },
+    blocked_imports: importList('Modules code may not import (MGP §7.3).', 'Modules code may not import (MGP §7.2 `standard`, §7.3).', ['subprocess', 'socket']),
+    allowed_imports: importList('The only modules code may import, at the strict and readonly levels (MGP §7.3).', 'The only modules code may import at the `strict` and `readonly` levels (MGP §7.2, §7.3).', ['json', 'math']),
+    blocked_patterns: {
+      type: 'array',
+      uniqueItems: true,
+      items: { type: 'string', minLength: 1, ...described('A text that code may not contain (MGP §7.3).', 'A text that code may not contain, e.g. `eval(` (MGP §7.3).') },
+      ...described('Texts code may not contain, such as eval( (MGP §7.3).', 'Texts code may not contain, such as `eval(` or `os.system` (MGP §7.3).'),
+      examples: [['eval(', 'exec(']],
+    },
+  },
+  ...described('The code safety declaration for this tool\'s code arguments (MGP §7.3).', 'The code safety declaration for this tool (MGP §7.3): the level of MGP §7.2 and the lists the kernel checks code arguments against. Replaces what the server declares.'),
+};
+
 const toolOverrideSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
@@ -106,6 +144,7 @@ const toolOverrideSchema: JsonSchema = {
       type: 'boolean',
       ...described('Whether the kernel asks the user before each call (MGP §4.3).', 'Whether the kernel prompts the user before each execution of the tool (MGP §4.3).'),
     },
+    code_safety: codeSafetySchema,
   },
   ...described(
     'Security metadata for this tool that replaces, field by field, what the server declares in tools/list (MGP §4.2, §4.3).',

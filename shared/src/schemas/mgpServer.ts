@@ -5,7 +5,7 @@ import { accessGrantsSchema, accessPolicySchema, approvalPolicySchema } from './
 import { serverMcplSchema } from './mgpMcpl';
 import { serverMgpSchema, serverToolsSchema } from './mgpSecurity';
 import { described, enumOf, JsonSchema, patternOf } from './schemaTypes';
-import { SERVER_ID, TOOL_NAME, TRANSPORTS } from './vocabulary';
+import { FRAMINGS, SERVER_ID, TOOL_NAME, TRANSPORTS } from './vocabulary';
 
 const REFERENCES = 'Values may refer to `${VAR}` (environment) and `${secret:NAME}` (secret storage), resolved when the server starts.';
 
@@ -98,6 +98,30 @@ export const serverSchema: JsonSchema = {
       minimum: 1,
       ...described('Characters of a tool result kept before the kernel truncates it (OpenFang, Kernel-Level Protection; MCP §5.1).', 'Characters of a `tools/call` result kept before the kernel truncates it (MCP §5.1), like OpenFang\'s 50K-character cap on tool results (OpenFang, Kernel-Level Protection).'),
       examples: [50000],
+    },
+    framing: {
+      type: 'string',
+      ...enumOf(FRAMINGS),
+      default: 'auto',
+      ...described(
+        'How the stdio server frames messages: auto (detected), newline (MCP) or content-length (OpenFang) (MCP §3.1).',
+        'How the `stdio` server frames its JSON-RPC messages (MCP §3.1):\n\n- `auto`: detected from the server\'s first bytes\n- `newline`: one JSON text per line (the MCP specification)\n- `content-length`: `Content-Length` headers, as OpenFang\'s own MCP server speaks\n\nDefault: `auto`.',
+      ),
+    },
+    approved_tools: {
+      type: 'array',
+      uniqueItems: true,
+      items: {
+        type: 'string',
+        pattern: '^[A-Za-z0-9_.*?-]{1,128}$',
+        ...described('A tool name, or a pattern with * and ? such as read_* (MGP §4.4).', 'A tool name, or a pattern with `*` and `?` such as `read_*`. A pattern never covers a `dangerous` tool: name those one by one (MGP §4.4).'),
+      },
+      ...described(
+        'Tools that run without asking even when their risk needs approval; patterns never cover dangerous tools (MGP §3.3, §4.4).',
+        'Tools of this server that run without asking even when their risk would need approval (MGP §3.3, §4.4). ' +
+          'Names or patterns (`read_*`); a pattern **never** covers a `dangerous` tool, which must be named explicitly. Under `config_only` these are the only tools that may run when approval is needed.',
+      ),
+      examples: [['read_*', 'list_notes']],
     },
     approval_policy: approvalPolicySchema('server'),
     default_access_policy: accessPolicySchema('server'),

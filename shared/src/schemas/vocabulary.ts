@@ -52,6 +52,29 @@ export const MGP_EXTENSIONS = vocabulary([
 ]);
 export const MGP_EXTENSION_NAMES = namesOf(MGP_EXTENSIONS);
 
+/** MGP §7.2: how strictly code arguments are checked. */
+export const CODE_SAFETY_LEVELS = vocabulary([
+  { name: 'unrestricted', description: 'No code restrictions (MGP §7.2)' },
+  { name: 'standard', description: 'Block known dangerous patterns: import blocklist and pattern blocklist (MGP §7.2)' },
+  { name: 'strict', description: 'Allowlist-only imports, pattern blocklist and a size limit (MGP §7.2)' },
+  { name: 'readonly', description: 'All of strict, and no write operations (MGP §7.2)' },
+]);
+export const CODE_SAFETY_LEVEL_NAMES = namesOf(CODE_SAFETY_LEVELS);
+
+/** How an MCP server frames JSON-RPC on stdio. */
+export const FRAMINGS = vocabulary([
+  { name: 'auto', description: 'Detect from the server\'s first bytes; the first message is readable by both kinds of reader' },
+  { name: 'newline', description: 'One JSON text per line, as the MCP specification says (MCP §3.1)' },
+  { name: 'content-length', description: 'LSP-style Content-Length headers, as OpenFang\'s own MCP server speaks (OpenFang, MCP Server)' },
+]);
+
+/** MGP §19.4 retention policies of the audit log. */
+export const AUDIT_RETENTIONS = vocabulary([
+  { name: 'keep_all', description: 'Keep every audit record (MGP §19.4)' },
+  { name: 'time_based', description: 'Delete audit files older than retention_days (MGP §19.4)' },
+  { name: 'size_based', description: 'Delete the oldest audit files beyond retention_mb (MGP §19.4)' },
+]);
+
 /** MGP §4.5: kernel-side validators, applied before a call is forwarded to the server. */
 export const VALIDATORS = vocabulary([
   { name: 'sandbox', description: 'Block dangerous shell patterns, metacharacters, recursive delete (MGP §4.5)' },
