@@ -1,0 +1,321 @@
+/**
+ * The durable audit log of one workspace: an append-only, hash-chained JSON Lines log in a directory.
+ *
+ *     audit-000001.jsonl, audit-000002.jsonl, …   one record per line (chain.ts), rotated by size
+ *     chain.json                                  where the retained chain starts, and a checkpoint of its head (anchor.ts)
+ *     writer.lock                                 the one process writing (lock.ts)
+ *
+ * `append` numbers, chains and hashes the event at once, in call order, and resolves once the
+ * record is on disk (group commit, groupCommit.ts). Opening repairs what a crash left (recovery.ts).
+ * Retention deletes whole old files (retention.ts), recording in chain.json where the chain now
+ * starts, so `verify` (verify.ts) tells pruning from tampering.
+ *
+ * Every event's `details` pass through a Redactor first: the one given, or by default a fresh one
+ * that knows no secret yet but still hides credential-named keys and Bearer/Basic tokens.
+ */
+import { mkdir, rename, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { ANCHOR_FILE, ChainAnchor, readAnchor, writeAnchor } from './anchor';
+import { AuditEvent, AuditEventInput, AuditRecord, eventProblem, newTraceId } from './auditEvent';
+import { ChainLink, sealRecord, SealedRecord } from './chain';
+import { AuditError } from './errors';
+import { ExportFormat, exportRecords } from './export';
+import type { AuditFilter } from './filter';
+import { GroupCommitter } from './groupCommit';
+import { firstCompleteLine, scanTail } from './lines';
+import { acquireWriterLock, WriterLock } from './lock';
+import { readRecords, tailRecords } from './reader';
+import { recoverLog } from './recovery';
+import { Redactor } from './redact';
+import { filesToPrune, KEEP_ALL, RetentionPolicy, retentionProblem, SegmentFacts } from './retention';
+import { openSegmentFile, SegmentFileOpener } from './segmentFile';
+import { listSegments, Segment, sizeOf } from './segments';
+import { verifyAuditLog, VerifyReport } from './verify';
+import { fsyncDirectory } from '../store/atomicFile';
+
+export const DEFAULT_ROTATE_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_CHECKPOINT_MS = 5000;
+
+export interface AuditLogOptions {
+  /** The log's directory (see location.ts for the usual one); created when missing. */
+  directory: string;
+  /** Start a new file before one would grow past this many bytes; 10 MB by default. */
+  rotateBytes?: number;
+  retention?: RetentionPolicy;
+  redactor?: Redactor;
+  /** Milliseconds since the epoch: for default timestamps and retention. Date.now by default. */
+  clock?: () => number;
+  /** How often at most the head checkpoint in chain.json is refreshed after appends; 5 s by default. */
+  checkpointIntervalMs?: number;
+  /** Told of problems in background work (checkpoints, retention) and of failed writes. */
+  onProblem?: (message: string) => void;
+  /** For tests: how log files are opened (to inject write faults). */
+  openFile?: SegmentFileOpener;
+}
+
+export interface Disposable {
+  dispose(): void;
+}
+
+/** mkdir -p, with the new directory entries fsynced (a record in a file whose folder vanishes is not durable). */
+async function makeDirectory(dir: string): Promise<void> {
+  const created = await mkdir(dir, { recursive: true, mode: 0o700 });
+  if (!created) return;
+  for (let d = dir; ; d = dirname(d)) {
+    await fsyncDirectory(d);
+    if (d === dirname(created) || d === dirname(d)) break;
+  }
+}
+
+async function loadAnchor(dir: string, notes: string[], now: number): Promise<ChainAnchor> {
+  const read = await readAnchor(dir);
+  if (read.ok) return read.anchor;
+  const aside = `${ANCHOR_FILE}.corrupt-${new Date(now).toISOString().replace(/:/g, '-')}`;
+  await rename(join(dir, ANCHOR_FILE), join(dir, aside));
+  notes.push(`${read.reason}: kept aside as ${aside}; starting a new one`);
+  return { version: 1 };
+}
+
+/** Timestamp (ms) of the newest record of a closed file, if readable. */
+async function newestTimestamp(path: string): Promise<number | undefined> {
+  const { last } = await scanTail(path);
+  try {
+    const ms = last === undefined ? NaN : Date.parse((JSON.parse(last) as AuditRecord).timestamp);
+    return Number.isNaN(ms) ? undefined : ms;
+  } catch {
+    return undefined;
+  }
+}
+
+export class AuditLog {
+  private head: ChainLink;
+  private durable: ChainLink;
+  private durableSegment: Segment;
+  private readonly listeners = new Set<(record: AuditRecord) => void>();
+  private readonly committer: GroupCommitter;
+  private readonly redactor: Redactor;
+  private readonly clock: () => number;
+  private maintenance: Promise<unknown> = Promise.resolve();
+  private checkpointQueued = false;
+  private lastCheckpoint: number;
+  private closed = false;
+
+  /** Opens (or creates) the log in `options.directory`, repairing what a crash left, and applies retention. */
+  static async open(options: AuditLogOptions): Promise<AuditLog> {
+    const problem = retentionProblem(options.retention ?? KEEP_ALL);
+    if (problem) throw new RangeError(problem);
+    const dir = options.directory;
+    await makeDirectory(dir);
+    const lock = await acquireWriterLock(dir);
+    try {
+      const notes: string[] = [];
+      const anchor = await loadAnchor(dir, notes, (options.clock ?? Date.now)());
+      const recovered = await recoverLog(dir, anchor);
+      const log = new AuditLog(options, lock, anchor, recovered, [...notes, ...recovered.notes]);
+      await log.applyRetention();
+      return log;
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+
+  private constructor(
+    private readonly options: AuditLogOptions,
+    private readonly lock: WriterLock,
+    private anchor: ChainAnchor,
+    recovered: Awaited<ReturnType<typeof recoverLog>>,
+    /** What opening repaired or found, in words (a torn last line cut off, records missing…). */
+    readonly notes: readonly string[],
+  ) {
+    this.head = recovered.head;
+    this.durable = recovered.head;
+    this.durableSegment = recovered.segment;
+    this.redactor = options.redactor ?? new Redactor();
+    this.clock = options.clock ?? Date.now;
+    this.lastCheckpoint = this.clock();
+    this.committer = new GroupCommitter({
+      dir: options.directory,
+      open: options.openFile ?? openSegmentFile,
+      rotateBytes: options.rotateBytes ?? DEFAULT_ROTATE_BYTES,
+      segment: recovered.segment,
+      size: recovered.size,
+      hooks: { durable: (records, segment) => this.onDurable(records, segment), failed: (error) => this.onFailed(error) },
+    });
+  }
+
+  get directory(): string {
+    return this.options.directory;
+  }
+
+  /** The last record on disk. */
+  get lastDurable(): ChainLink {
+    return this.durable;
+  }
+
+  /**
+   * Appends an event: it is redacted, numbered and chained now (in call order), and the promise
+   * resolves with its record once it is on disk. Rejects with an AuditError: `InvalidEvent`,
+   * `WriteFailed` (the record is not in the log) or `Closed`.
+   */
+  append(input: AuditEventInput): Promise<AuditRecord> {
+    if (this.closed) return Promise.reject(new AuditError('Closed', 'the audit log is closed'));
+    if (this.committer.failure) return Promise.reject(this.committer.failure);
+    let sealed: SealedRecord;
+    try {
+      const problem = eventProblem(input);
+      if (problem) throw new TypeError(problem);
+      sealed = sealRecord(this.complete(input), this.head);
+    } catch (error) {
+      return Promise.reject(new AuditError('InvalidEvent', `cannot log this event: ${error instanceof Error ? error.message : String(error)}`, error));
+    }
+    this.head = { seq: sealed.record.seq, hash: sealed.record.hash };
+    return new Promise((resolve, reject) => this.committer.enqueue({ sealed, bytes: Buffer.byteLength(sealed.line), resolve, reject }));
+  }
+
+  /** Calls `listener` with each record once it is durable, in seq order. */
+  onAppend(listener: (record: AuditRecord) => void): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => void this.listeners.delete(listener) };
+  }
+
+  /** The durable records that pass `filter`, oldest first. */
+  records(filter: AuditFilter = {}): AsyncGenerator<AuditRecord> {
+    return readRecords(this.directory, filter, { maxSeq: this.durable.seq });
+  }
+
+  /** The last `n` durable records that pass `filter`, oldest first. */
+  tail(n: number, filter: AuditFilter = {}): Promise<AuditRecord[]> {
+    return tailRecords(this.directory, n, filter, { maxSeq: this.durable.seq });
+  }
+
+  export(format: ExportFormat, write: (chunk: string) => void | Promise<void>, filter: AuditFilter = {}): Promise<number> {
+    return exportRecords(this.records(filter), format, write);
+  }
+
+  async verify(): Promise<VerifyReport> {
+    await this.flush();
+    return verifyAuditLog(this.directory);
+  }
+
+  /** Resolves when every append made so far is durable (or rejected). */
+  flush(): Promise<void> {
+    return this.committer.drain();
+  }
+
+  /** Applies the retention policy now (it also runs at open and after each rotation); returns the files deleted. */
+  applyRetention(): Promise<string[]> {
+    return this.queueMaintenance(() => this.prune());
+  }
+
+  /** Waits for pending appends, writes a last checkpoint and releases the log. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.committer.close();
+    await this.maintenance;
+    await this.checkpoint().catch((error: unknown) => this.report('checkpoint', error));
+    await this.lock.release();
+  }
+
+  private complete(input: AuditEventInput): AuditEvent {
+    const event: AuditEvent = {
+      timestamp: input.timestamp ?? new Date(this.clock()).toISOString(),
+      trace_id: input.trace_id ?? newTraceId(),
+      event_type: input.event_type,
+      actor: { ...input.actor },
+      target: { ...input.target },
+      result: input.result,
+      details: input.details ?? {},
+    };
+    return this.redactor.redactEvent(event);
+  }
+
+  private onDurable(records: AuditRecord[], segment: Segment): void {
+    const last = records[records.length - 1];
+    this.durable = { seq: last.seq, hash: last.hash };
+    const rotated = segment.index !== this.durableSegment.index;
+    this.durableSegment = segment;
+    for (const record of records) {
+      for (const listener of this.listeners) {
+        try {
+          listener(record);
+        } catch (error) {
+          this.report('an onAppend listener', error);
+        }
+      }
+    }
+    if (rotated) {
+      void this.queueMaintenance(() => this.checkpoint());
+      void this.applyRetention();
+    } else if (this.clock() - this.lastCheckpoint >= (this.options.checkpointIntervalMs ?? DEFAULT_CHECKPOINT_MS) && !this.checkpointQueued) {
+      this.checkpointQueued = true;
+      void this.queueMaintenance(() => this.checkpoint());
+    }
+  }
+
+  private onFailed(error: AuditError): void {
+    this.head = this.durable; // every record after it was rejected
+    this.options.onProblem?.(error.message);
+  }
+
+  private report(what: string, error: unknown): void {
+    this.options.onProblem?.(`audit log ${what}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  private queueMaintenance<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.maintenance.then(task);
+    this.maintenance = run.catch((error: unknown) => this.report('maintenance', error));
+    return run;
+  }
+
+  private async checkpoint(): Promise<void> {
+    this.checkpointQueued = false;
+    this.lastCheckpoint = this.clock();
+    const { seq, hash } = this.durable;
+    if (seq === 0 || this.anchor.head?.seq === seq) return;
+    this.anchor = { ...this.anchor, head: { seq, hash, file: this.durableSegment.name, at: new Date(this.clock()).toISOString() } };
+    await writeAnchor(this.directory, this.anchor);
+  }
+
+  private async prune(): Promise<string[]> {
+    const policy = this.options.retention ?? KEEP_ALL;
+    if (policy.policy === 'keep_all') return [];
+    const active = this.committer.segment;
+    const segments = [...(await listSegments(this.directory)).filter((s) => s.index < active.index), active];
+    const facts: SegmentFacts[] = [];
+    for (const segment of segments) {
+      const newest = policy.policy === 'time_based' && segment !== active ? await newestTimestamp(segment.path) : undefined;
+      facts.push({ bytes: await sizeOf(segment.path), newest });
+    }
+    const count = filesToPrune(facts, policy, this.clock());
+    if (count === 0) return [];
+    const start = await this.firstRecordFrom(segments.slice(count));
+    if (!start) return [];
+    const { seq, hash } = this.durable;
+    const head = seq > 0 ? { seq, hash, file: this.durableSegment.name, at: new Date(this.clock()).toISOString() } : this.anchor.head;
+    this.anchor = { ...this.anchor, start: { ...start, pruned_at: new Date(this.clock()).toISOString() }, head };
+    await writeAnchor(this.directory, this.anchor); // first: a crash after this only leaves files to delete
+    const pruned = segments.slice(0, count);
+    for (const segment of pruned) await unlink(segment.path);
+    await fsyncDirectory(this.directory);
+    return pruned.map((s) => s.name);
+  }
+
+  /** seq and prev_hash of the first record in `segments`: where the retained chain will start. */
+  private async firstRecordFrom(segments: Segment[]): Promise<{ seq: number; prev_hash: string; file: string } | undefined> {
+    for (const segment of segments) {
+      const line = await firstCompleteLine(segment.path);
+      if (line === undefined) continue;
+      try {
+        const record = JSON.parse(line) as AuditRecord;
+        if (Number.isSafeInteger(record.seq) && typeof record.prev_hash === 'string') return { seq: record.seq, prev_hash: record.prev_hash, file: segment.name };
+      } catch {
+        // a damaged first line: keep the files (verify reports the damage)
+      }
+      this.report('retention', new Error(`${segment.name} does not start with a record; nothing pruned`));
+      return undefined;
+    }
+    return undefined;
+  }
+}

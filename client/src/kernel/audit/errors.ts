@@ -1,0 +1,17 @@
+/** Local errors of the audit log, with a string code (DESIGN.md: local errors carry a name). */
+export type AuditErrorCode =
+  /** Another live process writes this log (see lock.ts). */
+  | 'Locked'
+  /** The record could not be made durable (disk full, permission, I/O error). */
+  | 'WriteFailed'
+  /** The event cannot be logged as given (bad type, actor, or a value JSON cannot hold). */
+  | 'InvalidEvent'
+  /** The log was closed. */
+  | 'Closed';
+
+export class AuditError extends Error {
+  constructor(readonly code: AuditErrorCode, message: string, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = 'AuditError';
+  }
+}
