@@ -1,0 +1,206 @@
+/**
+ * Search over the tool index (MGP §16.4): the keyword, category and semantic strategies, the
+ * discovery filters, and relevance scores between 0 and 1.
+ */
+import { RISK_ORDER } from '../security/types';
+import { categoryStems } from './categories';
+import { maxEditsFor } from './fuzzy';
+import { expandTerms } from './synonyms';
+import { splitWords, stem } from './text';
+import type { ToolIndex } from './toolIndex';
+import type { WeightedTerm } from './bm25';
+import type { DiscoverFilter, RiskLevel, SearchStrategy, ToolIndexEntry } from './types';
+
+/** What a query becomes before scoring. */
+export interface QueryPlanOptions {
+  /** Typo tolerance for words the index does not know (default true). */
+  fuzzy?: boolean;
+  /** Synonym expansion and category inference (default true). */
+  expansion?: boolean;
+  /** Weight of a synonym from the domain table. */
+  domainWeight?: number;
+  /** Weight of a word found by typo tolerance, divided by its edit distance. */
+  fuzzyWeight?: number;
+  /** Weight of a category name inferred from the query's words. */
+  categoryWeight?: number;
+  /** Gain of a tool whose name the query covers (default NAME_BOOST; 0 turns it off). */
+  nameBoost?: number;
+}
+
+/** A ranker that a real embedding model can implement: scores for candidate entries, higher is better. */
+export interface SemanticRanker {
+  readonly name: string;
+  /** True once it can score (e.g. embeddings computed for the indexed tools). */
+  available(): boolean;
+  /** Similarity in 0..1 of the query to each entry. */
+  rank(query: string, entries: readonly ToolIndexEntry[]): Promise<number[]> | number[];
+}
+
+export interface SearchOptions extends QueryPlanOptions {
+  semantic?: SemanticRanker;
+}
+
+export interface ScoredEntry {
+  entry: ToolIndexEntry;
+  score: number;
+  relevance: number;
+}
+
+export interface SearchOutcome {
+  results: ScoredEntry[];
+  /** How many tools passed the filters and matched. */
+  matched: number;
+  strategy: SearchStrategy;
+  fallback?: SearchStrategy;
+}
+
+/**
+ * The risk a tool counts as for `risk_level_max`. A tool without MGP security metadata is not known
+ * to be safe: it counts as `moderate`, or `dangerous` when its annotations say it is destructive.
+ * Annotations never lower a risk (they are hints from the server).
+ */
+export function effectiveRisk(entry: ToolIndexEntry): RiskLevel {
+  if (entry.security) return entry.security.risk_level;
+  return entry.annotations?.destructiveHint === true ? 'dangerous' : 'moderate';
+}
+
+/** The filter as a predicate. Without `status: "all"` only tools of connected servers pass. */
+export function filterPredicate(filter: DiscoverFilter = {}): (entry: ToolIndexEntry) => boolean {
+  const categories = filter.categories?.length ? filter.categories : undefined;
+  const maxRisk = filter.risk_level_max ? RISK_ORDER[filter.risk_level_max] : undefined;
+  const all = filter.status === 'all';
+  return (entry) =>
+    (all || entry.status === 'connected') &&
+    (maxRisk === undefined || RISK_ORDER[effectiveRisk(entry)] <= maxRisk) &&
+    (!categories || categories.some((c) => entry.categories.includes(c)));
+}
+
+/** How much a tool whose name the query fully covers gains: its score times 1 + NAME_BOOST. */
+export const NAME_BOOST = 2;
+
+/** Query terms with their weights: the analysed words, typo corrections, then synonyms. */
+export function planQuery(index: ToolIndex, query: string, options: QueryPlanOptions = {}): WeightedTerm[] {
+  const terms = index.terms(query);
+  const weights = new Map<string, number>();
+  for (const t of terms) weights.set(t, (weights.get(t) ?? 0) + 1);
+  if (options.fuzzy !== false) {
+    for (const word of splitWords(query)) {
+      const term = index.analysis.stem ? stem(word) : word;
+      if (!weights.has(term) || index.scorer.has(term) || index.vocabulary.has(word)) continue;
+      const near = index.vocabulary.near(word, maxEditsFor(word.length));
+      const best = near.filter((n) => n.distance === near[0]?.distance).slice(0, 3);
+      for (const n of best) {
+        const corrected = index.analysis.stem ? stem(n.word) : n.word;
+        if (!weights.has(corrected)) weights.set(corrected, (options.fuzzyWeight ?? 0.6) / n.distance);
+      }
+    }
+  }
+  if (options.expansion !== false) {
+    for (const e of expandTerms([...weights.keys()], options)) if (index.scorer.has(e.term)) weights.set(e.term, e.weight);
+    // Words that name a category bring the category's name, which every tool in it is indexed by.
+    const categoryWeight = options.categoryWeight ?? 0.8;
+    for (const category of categoriesInQuery(query)) {
+      for (const t of index.terms(category)) if (!weights.has(t) && index.scorer.has(t)) weights.set(t, categoryWeight);
+    }
+  }
+  return [...weights].map(([term, weight]) => ({ term, weight }));
+}
+
+/** Share of a tool's name terms the query covers (a term found by expansion counts its weight). */
+function nameCoverage(nameTerms: readonly string[], weights: ReadonlyMap<string, number>): number {
+  if (!nameTerms.length) return 0;
+  let covered = 0;
+  for (const t of nameTerms) covered += Math.min(1, weights.get(t) ?? 0);
+  return covered / nameTerms.length;
+}
+
+function rank(index: ToolIndex, plan: readonly WeightedTerm[], keep: (e: ToolIndexEntry) => boolean, nameBoost: number): ScoredEntry[] {
+  const { docs, scores } = index.scorer.score(plan);
+  const weights = new Map(plan.map((t) => [t.term, t.weight]));
+  // The best a document could score: every query term saturated in it.
+  const ceiling = plan.reduce((sum, t) => sum + (t.weight >= 1 ? index.scorer.maxContribution(t.term, 1) : 0), 0) || 1;
+  const found: ScoredEntry[] = [];
+  for (const doc of docs) {
+    const entry = index.entryAt(doc);
+    if (!entry || !keep(entry)) continue;
+    const score = scores[doc] * (1 + nameBoost * nameCoverage(index.nameTermsAt(doc), weights));
+    found.push({ entry, score, relevance: Math.min(1, score / ((1 + nameBoost) * ceiling)) });
+  }
+  index.scorer.reset(docs);
+  return found.sort((a, b) => b.score - a.score || (a.entry.tool_id < b.entry.tool_id ? -1 : 1));
+}
+
+/** Keyword strategy: BM25F over the planned query terms. */
+export function keywordSearch(index: ToolIndex, query: string, filter: DiscoverFilter = {}, options: SearchOptions = {}): SearchOutcome {
+  const keep = filterPredicate(filter);
+  const results = rank(index, planQuery(index, query, options), (e) => keep(e) && discoverable(e), options.nameBoost ?? NAME_BOOST);
+  return { results, matched: results.length, strategy: 'keyword' };
+}
+
+/** Categories the query names, by a category's name or one of its trigger words. */
+export function categoriesInQuery(query: string): string[] {
+  const words = new Set(splitWords(query).map(stem));
+  const found: string[] = [];
+  for (const [category, stems] of categoryStems()) if ([...stems].some((s) => words.has(s))) found.push(category);
+  return found;
+}
+
+/**
+ * Category strategy: the tools in the categories the query names (or that the filter names), ranked
+ * by keyword relevance within them. When the query names no category, the keyword ranking stands in
+ * and `fallback` says so.
+ */
+export function categorySearch(index: ToolIndex, query: string, filter: DiscoverFilter = {}, options: SearchOptions = {}): SearchOutcome {
+  const named = categoriesInQuery(query);
+  if (!named.length && !filter.categories?.length) return { ...keywordSearch(index, query, filter, options), strategy: 'category', fallback: 'keyword' };
+  const keep = filterPredicate(filter);
+  const inNamed = (e: ToolIndexEntry) => !named.length || named.every((c) => e.categories.includes(c));
+  const members = index.list().filter((e) => keep(e) && discoverable(e) && inNamed(e));
+  const scored = new Map(rank(index, planQuery(index, query, options), () => true, options.nameBoost ?? NAME_BOOST).map((s) => [s.entry.tool_id, s]));
+  const results = members
+    .map((entry) => scored.get(entry.tool_id) ?? { entry, score: 0, relevance: 0 })
+    .map((s) => ({ ...s, relevance: Math.max(s.relevance, 0.5) }))
+    .sort((a, b) => b.score - a.score || (a.entry.tool_id < b.entry.tool_id ? -1 : 1));
+  return { results, matched: results.length, strategy: 'category' };
+}
+
+/**
+ * Semantic strategy: a `SemanticRanker` re-ranks the keyword candidates and the rest of the index.
+ * Without one that is available, the keyword ranking answers and `fallback` is `keyword` (MGP §16.4).
+ */
+export async function semanticSearch(index: ToolIndex, query: string, filter: DiscoverFilter = {}, options: SearchOptions = {}): Promise<SearchOutcome> {
+  const ranker = options.semantic;
+  if (!ranker?.available()) return { ...keywordSearch(index, query, filter, options), strategy: 'semantic', fallback: 'keyword' };
+  const keep = filterPredicate(filter);
+  const entries = index.list().filter((e) => keep(e) && discoverable(e));
+  const similarities = await ranker.rank(query, entries);
+  const results = entries
+    .map((entry, i) => ({ entry, score: similarities[i] ?? 0, relevance: Math.max(0, Math.min(1, similarities[i] ?? 0)) }))
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score || (a.entry.tool_id < b.entry.tool_id ? -1 : 1));
+  return { results, matched: results.length, strategy: 'semantic' };
+}
+
+/** Runs the named strategy. */
+export async function search(index: ToolIndex, query: string, strategy: SearchStrategy, filter?: DiscoverFilter, options?: SearchOptions): Promise<SearchOutcome> {
+  if (strategy === 'semantic') return semanticSearch(index, query, filter, options);
+  if (strategy === 'category') return categorySearch(index, query, filter, options);
+  return keywordSearch(index, query, filter, options);
+}
+
+/**
+ * Kernel tools a model may be offered by discovery: not the meta-tools (already in its context) and
+ * not the administrative ones (MGP §16.8); the session tools are.
+ */
+export function discoverable(entry: ToolIndexEntry): boolean {
+  return !entry.kernel || kernelToolVisibility(entry.name) === 'optional';
+}
+
+export type KernelToolVisibility = 'meta' | 'optional' | 'admin';
+
+/** MGP §16.8: `mgp.tools.discover`/`request` are the meta-tools, `mgp.tools.session*` optional, the rest administrative. */
+export function kernelToolVisibility(name: string): KernelToolVisibility {
+  if (name === 'mgp.tools.discover' || name === 'mgp.tools.request') return 'meta';
+  if (name === 'mgp.tools.session' || name.startsWith('mgp.tools.session.')) return 'optional';
+  return 'admin';
+}

