@@ -102,6 +102,7 @@ export async function* followRecords(dir: string, filter: AuditFilter = {}, opti
       if (segment.index < position.index) continue;
       if (segment.index > position.index) position = { index: segment.index, offset: 0 };
       for await (const { record, end } of fileRecords(segment, compiled, { ...options, afterSeq }, position.offset)) {
+        if (options.signal?.aborted) return;
         position.offset = end;
         if (!record) continue;
         afterSeq = record.seq;
