@@ -6,6 +6,7 @@
  * boundary: the tool is `dangerous`, needs `code_execution`, and passes the code safety check first.
  */
 import { randomUUID } from 'node:crypto';
+import { types } from 'node:util';
 import { createContext, Script } from 'node:vm';
 import { z } from 'zod';
 import { defineTool, security, textResult, toolError } from '../tooling';
@@ -40,8 +41,14 @@ interface SandboxRun {
   error?: string;
 }
 
+/**
+ * The time limit's error is made in the context's realm, so it is recognised by its own `code` data
+ * property, read without running a getter or a proxy trap the code may have planted.
+ */
 function isTimeout(error: unknown): boolean {
-  return error instanceof Error && (error as NodeJS.ErrnoException).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
+  if (typeof error !== 'object' || error === null || types.isProxy(error)) return false;
+  const code = Object.getOwnPropertyDescriptor(error, 'code');
+  return code !== undefined && 'value' in code && code.value === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
 }
 
 /** Runs `code`; throws only for what happens on the server side (a syntax error, the time limit). */
