@@ -134,6 +134,11 @@ function rank(index: ToolIndex, plan: readonly WeightedTerm[], keep: (e: ToolInd
 export function keywordSearch(index: ToolIndex, query: string, filter: DiscoverFilter = {}, options: SearchOptions = {}): SearchOutcome {
   const keep = filterPredicate(filter);
   const results = rank(index, planQuery(index, query, options), (e) => keep(e) && discoverable(e), options.nameBoost ?? NAME_BOOST);
+  // A query that is exactly a tool's name or id asks for that tool.
+  const wanted = query.trim().toLowerCase();
+  const exact = results.findIndex((r) => r.entry.name.toLowerCase() === wanted || r.entry.tool_id.toLowerCase() === wanted);
+  if (exact > 0) results.unshift(...results.splice(exact, 1));
+  if (exact >= 0) results[0] = { ...results[0], relevance: 1 };
   return { results, matched: results.length, strategy: 'keyword' };
 }
 

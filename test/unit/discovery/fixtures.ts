@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createToolIndex, type ServerTool, type ToolIndex, type ToolIndexOptions } from '../../../client/src/kernel/discovery';
+import { repoRoot } from '../../repoRoot';
+
+export interface CorpusServer {
+  id: string;
+  package: string;
+  version: string;
+  tools: ServerTool[];
+}
+
+export interface Query {
+  id: string;
+  split: 'dev' | 'test';
+  query: string;
+  expected: string[];
+}
+
+const dir = join(repoRoot(), 'test/fixtures/discovery');
+
+export function corpus(): CorpusServer[] {
+  return JSON.parse(readFileSync(join(dir, 'corpus.json'), 'utf8')).servers;
+}
+
+export function queries(): Query[] {
+  return JSON.parse(readFileSync(join(dir, 'queries.json'), 'utf8')).queries;
+}
+
+/** An index over the whole corpus (plus the discovery kernel tools). */
+export function corpusIndex(options: ToolIndexOptions = {}): ToolIndex {
+  const index = createToolIndex(options);
+  for (const server of corpus()) index.upsertServer(server.id, server.tools);
+  return index;
+}
+
+export function tool(name: string, description: string, extra: Partial<ServerTool> = {}): ServerTool {
+  return { name, description, inputSchema: { type: 'object', properties: {} }, ...extra };
+}
