@@ -3,7 +3,7 @@
  * 1,000 are kept in memory; the `audit_received` tool shows them.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { notificationOf, Notifications } from './wire';
+import { messageOf, Notifications } from './wire';
 
 export const AUDIT_KEPT = 1000;
 
@@ -28,7 +28,7 @@ export class AuditLog {
 }
 
 export function installAuditSink(server: Server, log: AuditLog): void {
-  server.setNotificationHandler(notificationOf(Notifications.audit), (notification) => {
+  server.setNotificationHandler(messageOf(Notifications.audit), (notification) => {
     log.record(notification.params ?? {});
   });
 }

@@ -4,7 +4,7 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { parseParams } from './errors';
-import { CallbackRespondParams, Methods, requestOf } from './wire';
+import { CallbackRespondParams, Methods, messageOf } from './wire';
 
 export type CallbackOutcome = { kind: 'response'; response: unknown } | { kind: 'timeout' } | { kind: 'cancelled' };
 
@@ -46,7 +46,7 @@ export class Callbacks {
 }
 
 export function installCallbackMethod(server: Server, callbacks: Callbacks): void {
-  server.setRequestHandler(requestOf(Methods.callbackRespond), (request) => {
+  server.setRequestHandler(messageOf(Methods.callbackRespond), (request) => {
     const params = parseParams(CallbackRespondParams, request.params, Methods.callbackRespond);
     return callbacks.respond(params.callback_id, params.response);
   });

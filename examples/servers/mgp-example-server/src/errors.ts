@@ -7,8 +7,6 @@ import { z } from 'zod';
 export const ErrorCodes = {
   InvalidParams: -32602,
   PermissionDenied: 1000,
-  CodeSafetyViolation: 1011,
-  ServerDraining: 2001,
   RateLimited: 3000,
   UpstreamError: 5000,
 } as const;

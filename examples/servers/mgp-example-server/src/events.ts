@@ -32,14 +32,19 @@ export class Events {
     }
   }
 
-  /** `system.heartbeat` every `ms` (--heartbeat-ms), from the end of the handshake on. */
+  /**
+   * `system.heartbeat` every `ms` (--heartbeat-ms) once the handshake has enabled events. The timer
+   * runs from the start and checks at each tick, so it does not depend on when `initialized` arrives
+   * (the SDK may handle it before the initialize request it follows); it never keeps the process alive.
+   */
   startHeartbeat(ms: number): void {
-    if (!this.enabled || this.heartbeat) return;
+    if (this.heartbeat) return;
     this.heartbeat = setInterval(() => {
+      if (!this.enabled) return;
       this.beats += 1;
       const data = { beat: this.beats, uptime_ms: Date.now() - this.session.startedAt, state: this.session.lifecycleState };
       void this.emit('system.heartbeat', 'info', data);
-    }, ms);
+    }, ms).unref();
   }
 
   stop(): void {

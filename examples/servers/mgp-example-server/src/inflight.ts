@@ -5,7 +5,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { parseParams } from './errors';
-import { Methods, requestOf, StreamCancelParams } from './wire';
+import { Methods, messageOf, StreamCancelParams } from './wire';
 
 export type TextBlock = {
   type: 'text';
@@ -47,7 +47,7 @@ export class InFlightCalls {
 }
 
 export function installCancelMethod(server: Server, calls: InFlightCalls): void {
-  server.setRequestHandler(requestOf(Methods.streamCancel), (request) => {
+  server.setRequestHandler(messageOf(Methods.streamCancel), (request) => {
     const params = parseParams(StreamCancelParams, request.params, Methods.streamCancel);
     return calls.cancel(params.request_id, params.reason ?? 'cancelled');
   });

@@ -2,6 +2,8 @@
  * The initialize handshake with MGP capability negotiation (MGP §2). The SDK's own initialize handler
  * parses `capabilities` with a schema that drops `mgp`, so this one replaces it: it reads the request
  * loosely and answers like the SDK does, plus `capabilities.mgp` when the client asked for it.
+ * (The SDK's getClientCapabilities() stays empty as a result; this server sends the client no
+ * requests that would need it.)
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';

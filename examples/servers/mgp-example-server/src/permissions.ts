@@ -5,7 +5,7 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCodes, MgpError, parseParams } from './errors';
-import { type GrantValue, Methods, PermissionAwaitParams, PermissionGrantParams, requestOf } from './wire';
+import { type GrantValue, Methods, PermissionAwaitParams, PermissionGrantParams, messageOf } from './wire';
 
 export type PermissionState = GrantValue | 'awaiting' | 'expired' | 'not_granted';
 
@@ -56,12 +56,12 @@ export function permissionDenied(tool: string, permission: string, state: Permis
 }
 
 export function installPermissionMethods(server: Server, permissions: Permissions): void {
-  server.setRequestHandler(requestOf(Methods.permissionAwait), (request) => {
+  server.setRequestHandler(messageOf(Methods.permissionAwait), (request) => {
     const params = parseParams(PermissionAwaitParams, request.params, Methods.permissionAwait);
     permissions.awaitDecision(params.permissions);
     return { acknowledged: true };
   });
-  server.setRequestHandler(requestOf(Methods.permissionGrant), (request) => {
+  server.setRequestHandler(messageOf(Methods.permissionGrant), (request) => {
     const params = parseParams(PermissionGrantParams, request.params, Methods.permissionGrant);
     permissions.grant(params.grants, params.approved_by, params.expires_at);
     return { acknowledged: true };

@@ -39,8 +39,6 @@ export function createExampleServer(options: ServerOptions): ExampleServer {
   installCancelMethod(server, calls);
   installCallbackMethod(server, callbacks);
   installAuditSink(server, audit);
-  server.oninitialized = () => {
-    if (options.heartbeatMs) events.startHeartbeat(options.heartbeatMs);
-  };
+  if (options.heartbeatMs) events.startHeartbeat(options.heartbeatMs);
   return { server, stop: () => events.stop() };
 }

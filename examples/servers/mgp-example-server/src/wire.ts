@@ -43,12 +43,11 @@ export const Notifications = {
   event: 'notifications/mgp.event',
 } as const;
 
-/** A request envelope for `method` whose params are checked by the handler (so bad params give -32602). */
-export function requestOf<M extends string>(method: M) {
-  return z.object({ method: z.literal(method), params: z.looseObject({}).optional() });
-}
-
-export function notificationOf<M extends string>(method: M) {
+/**
+ * The envelope of a request or notification `method`, params left loose: handlers check them, so
+ * bad params of a request give -32602 rather than the SDK's -32603.
+ */
+export function messageOf<M extends string>(method: M) {
   return z.object({ method: z.literal(method), params: z.looseObject({}).optional() });
 }
 
