@@ -1,72 +1,131 @@
-import type { KernelConfig } from '../kernel/config/model';
-import { environmentSecrets } from '../kernel/config/interpolate';
-import { ServerManager } from '../kernel/serverManager';
+import { KernelError } from '../kernel/errors';
+import { wireErrorOf } from '../kernel/mgp/mgpErrors';
+import { CliEnvironment, startCliKernel } from './cliKernel';
 import type { Io } from './io';
-import { loadCliConfig, ParsedArgs, stringFlag } from './options';
+import { ParsedArgs, stringFlag } from './options';
 
-/** Starts the servers a command needs (one with `--server`, else all), runs `work`, stops them. */
-async function withServers<T>(parsed: ParsedArgs, io: Io, only: string | undefined, work: (manager: ServerManager, config: KernelConfig) => Promise<T>): Promise<{ result: T; failed: string[] }> {
-  const config = await loadCliConfig(parsed);
-  for (const problem of config.problems.filter((p) => p.severity === 'error')) io.err(`${problem.file}:${problem.line}:${problem.column}: error: ${problem.message}`);
-  const chosen = only ? { ...config, servers: config.servers.filter((s) => s.id === only) } : config;
-  if (only && chosen.servers.length === 0) throw new Error(`no server "${only}" is configured`);
-  const manager = new ServerManager({ hostEnv: process.env, secrets: environmentSecrets(process.env) });
-  manager.bus.on('log', (line) => {
-    if (line.level === 'error' || line.level === 'warning') io.err(`[${line.server_id}] ${line.message}`);
-  });
+function jsonArgs(raw: string | undefined, io: Io, command: string): Record<string, unknown> | undefined {
+  if (!raw) return {};
   try {
-    await manager.reconcile(chosen);
-    const failed = manager.list().filter((s) => s.state !== 'connected').map((s) => s.id);
-    for (const id of failed) io.err(`${id}: ${manager.get(id).state}${manager.get(id).lastError ? `: ${manager.get(id).lastError}` : ''}`);
-    return { result: await work(manager, chosen), failed };
+    const value = JSON.parse(raw) as unknown;
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+    io.err(`${command}: --args must be a JSON object`);
+  } catch (error) {
+    io.err(`${command}: --args is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return undefined;
+}
+
+/** How a refused or failed call is reported: the MGP code and name when there is one (MGP §14). */
+export function describeError(error: unknown): { message: string; code?: number; name?: string; data?: unknown } {
+  const wire = wireErrorOf(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return { message, code: wire?.code, name: wire?.name, data: error instanceof KernelError ? error.data : undefined };
+}
+
+/** `mgp tools [--server ID] [--json]`: every tool under its kernel name, with its effective risk. */
+export async function runTools(parsed: ParsedArgs, io: Io, environment?: CliEnvironment): Promise<number> {
+  const cli = await startCliKernel(parsed, io, stringFlag(parsed, '--server'), environment);
+  try {
+    const entries = cli.kernel.tools().filter((entry) => !entry.kernel || parsed.flags.has('--kernel-tools'));
+    if (parsed.flags.has('--json')) {
+      io.out(JSON.stringify(entries.map(({ serverId, name, tool, security, kernel }) => ({
+        name: kernel ? name : `${serverId}.${name}`, server: serverId, tool: name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations,
+        security: { ...security, sources: undefined }, security_sources: security.sources, declared_security: (tool as { security?: unknown }).security, _mgp: (tool as { _mgp?: unknown })._mgp,
+      })), null, 2));
+    } else {
+      for (const { serverId, name, tool, security, kernel } of entries) io.out(`${kernel ? name : `${serverId}.${name}`}\t${security.risk_level}\t${tool.description?.split('\n')[0] ?? ''}`);
+    }
+    return cli.failed.length ? 1 : 0;
   } finally {
-    await manager.dispose();
+    await cli.close();
   }
 }
 
-/** `mgp tools [--server ID] [--json]`: every tool under its kernel name. */
-export async function runTools(parsed: ParsedArgs, io: Io): Promise<number> {
-  const { result, failed } = await withServers(parsed, io, stringFlag(parsed, '--server'), async (manager) => manager.tools());
-  if (parsed.flags.has('--json')) {
-    io.out(JSON.stringify(result.map(({ qualifiedName, serverId, tool }) => ({ name: qualifiedName, server: serverId, tool: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations, security: tool.security, _mgp: tool._mgp })), null, 2));
-  } else {
-    for (const { qualifiedName, tool } of result) io.out(`${qualifiedName}${tool.description ? `\t${tool.description.split('\n')[0]}` : ''}`);
-  }
-  return failed.length ? 1 : 0;
-}
-
-/** `mgp call SERVER TOOL [--args JSON] [--json]`: exit 1 when the tool reports isError. */
-export async function runCall(parsed: ParsedArgs, io: Io): Promise<number> {
+/**
+ * `mgp call SERVER TOOL [--args JSON] [--approve once|session] [--json]`: through the kernel's
+ * pipeline (access, approval, validators, audit). Exit 1 when the tool reports isError or the call is
+ * refused; the refusal's MGP code is printed.
+ */
+export async function runCall(parsed: ParsedArgs, io: Io, environment?: CliEnvironment): Promise<number> {
   const [serverId, tool] = parsed.positional;
   if (!serverId || !tool) {
     io.err('mgp call: name a server and a tool, e.g. mgp call example echo --args \'{"text":"hi"}\'');
     return 2;
   }
-  let args: Record<string, unknown> = {};
-  const raw = stringFlag(parsed, '--args');
-  if (raw) {
-    try {
-      args = JSON.parse(raw) as Record<string, unknown>;
-    } catch (error) {
-      io.err(`mgp call: --args is not JSON: ${error instanceof Error ? error.message : String(error)}`);
-      return 2;
+  const args = jsonArgs(stringFlag(parsed, '--args'), io, 'mgp call');
+  if (!args) return 2;
+  const cli = await startCliKernel(parsed, io, serverId, environment);
+  try {
+    const outcome = await cli.kernel.call({ serverId, toolName: tool, args });
+    const result = outcome.result;
+    if (parsed.flags.has('--json')) io.out(JSON.stringify({ ...result, _kernel: { trace_id: outcome.traceId, attempts: outcome.attempts, risk_level: outcome.security?.risk_level } }, null, 2));
+    else {
+      for (const item of result.content ?? []) io.out(item.type === 'text' ? item.text : `[${item.type}${'mimeType' in item ? ` ${String(item.mimeType)}` : ''}]`);
+      if (result.structuredContent && !(result.content ?? []).length) io.out(JSON.stringify(result.structuredContent, null, 2));
     }
+    return result.isError ? 1 : 0;
+  } catch (error) {
+    const described = describeError(error);
+    if (parsed.flags.has('--json')) io.out(JSON.stringify({ error: described }, null, 2));
+    io.err(`mgp call: ${described.code !== undefined ? `${described.code}${described.name ? ` ${described.name}` : ''}: ` : ''}${described.message}`);
+    return 1;
+  } finally {
+    await cli.close();
   }
-  const { result, failed } = await withServers(parsed, io, serverId, (manager) => (manager.get(serverId).state === 'connected' ? manager.callTool(serverId, tool, args) : Promise.resolve(undefined)));
-  if (!result) return failed.length ? 1 : 0;
-  if (parsed.flags.has('--json')) io.out(JSON.stringify(result, null, 2));
-  else {
-    for (const item of result.content ?? []) io.out(item.type === 'text' ? item.text : `[${item.type}${'mimeType' in item ? ` ${String(item.mimeType)}` : ''}]`);
-    if (result.structuredContent) io.out(JSON.stringify(result.structuredContent, null, 2));
-  }
-  return result.isError ? 1 : 0;
 }
 
 /** `mgp resources [--server ID] [--json]` and `mgp prompts [--server ID] [--json]`. */
-export async function runListing(kind: 'resources' | 'prompts', parsed: ParsedArgs, io: Io): Promise<number> {
-  const { result, failed } = await withServers(parsed, io, stringFlag(parsed, '--server'), async (manager) =>
-    manager.list().flatMap((server) => (kind === 'resources' ? server.resources : server.prompts).map((item) => ({ server: server.id, ...item }))));
-  if (parsed.flags.has('--json')) io.out(JSON.stringify(result, null, 2));
-  else for (const item of result) io.out(`${item.server}\t${'uri' in item ? String(item.uri) : item.name}${item.description ? `\t${item.description}` : ''}`);
-  return failed.length ? 1 : 0;
+export async function runListing(kind: 'resources' | 'prompts', parsed: ParsedArgs, io: Io, environment?: CliEnvironment): Promise<number> {
+  const cli = await startCliKernel(parsed, io, stringFlag(parsed, '--server'), environment);
+  try {
+    const items = cli.kernel.manager.list().flatMap((server) => (kind === 'resources' ? server.resources : server.prompts).map((item) => ({ server: server.id, ...item })));
+    if (parsed.flags.has('--json')) io.out(JSON.stringify(items, null, 2));
+    else for (const item of items) io.out(`${item.server}\t${'uri' in item ? String(item.uri) : item.name}${item.description ? `\t${item.description}` : ''}`);
+    return cli.failed.length ? 1 : 0;
+  } finally {
+    await cli.close();
+  }
+}
+
+/**
+ * `mgp access query|grant|revoke`: the MGP §5.4 kernel tools, called as the operator at the terminal.
+ * Options map to the tools' arguments: --agent, --server, --tool, --permission allow|deny,
+ * --justification, --expires ISO; grant/revoke infer entry_type from --tool.
+ */
+export async function runAccess(parsed: ParsedArgs, io: Io, environment?: CliEnvironment): Promise<number> {
+  const [verb] = parsed.positional;
+  if (verb !== 'query' && verb !== 'grant' && verb !== 'revoke') {
+    io.err('mgp access: use query, grant or revoke, e.g. mgp access grant --agent research-agent --server example --permission allow');
+    return 2;
+  }
+  const agent = stringFlag(parsed, '--agent');
+  const server = stringFlag(parsed, '--server');
+  if (!agent || !server) {
+    io.err(`mgp access ${verb}: --agent and --server are required`);
+    return 2;
+  }
+  const toolName = stringFlag(parsed, '--tool');
+  const args: Record<string, unknown> = { agent_id: agent, server_id: server, ...(toolName ? { tool_name: toolName } : {}) };
+  if (verb !== 'query') args.entry_type = toolName ? 'tool_grant' : 'server_grant';
+  if (verb === 'grant') {
+    args.permission = stringFlag(parsed, '--permission') ?? 'allow';
+    const justification = stringFlag(parsed, '--justification');
+    const expires = stringFlag(parsed, '--expires');
+    if (justification) args.justification = justification;
+    if (expires) args.expires_at = expires;
+  }
+  const cli = await startCliKernel(parsed, io, 'mgp', environment);
+  try {
+    const outcome = await cli.kernel.call({ serverId: 'mgp', toolName: `mgp.access.${verb}`, args });
+    const value = outcome.result.structuredContent;
+    if (parsed.flags.has('--json')) io.out(JSON.stringify(value, null, 2));
+    else io.out(Object.entries(value ?? {}).map(([key, v]) => `${key}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join('\n'));
+    return 0;
+  } catch (error) {
+    io.err(`mgp access ${verb}: ${describeError(error).message}`);
+    return 1;
+  } finally {
+    await cli.close();
+  }
 }

@@ -2,7 +2,8 @@ import { MGP_KERNEL_VERSION } from '../../../shared/src/version';
 import type { ConfigProblem } from '../kernel/config/model';
 import { serverTarget } from '../kernel/status';
 import { runCheck } from './check';
-import { runCall, runListing, runTools } from './kernelCommands';
+import { runAudit } from './auditCommands';
+import { runAccess, runCall, runListing, runTools } from './kernelCommands';
 import { loadCliConfig, parseArgs, ParsedArgs } from './options';
 import type { Io } from './io';
 
@@ -12,11 +13,21 @@ Usage:
   mgp check FILE... [--json]         check config files (mgp.toml, mcp.toml, servers.toml, OpenFang
                                      config.toml) with the language server's diagnostics
   mgp servers [--json] [--cwd DIR]   list the servers configured for DIR (default: the current folder)
-  mgp tools [--server ID] [--json]   start the servers and list their tools under kernel names
-  mgp call SERVER TOOL [--args JSON] [--json]
-                                     call one tool; exit 1 when it reports isError
+  mgp tools [--server ID] [--kernel-tools] [--json]
+                                     start the servers and list their tools under kernel names,
+                                     with each tool's effective risk level
+  mgp call SERVER TOOL [--args JSON] [--approve once|session] [--json]
+                                     call one tool through the kernel's checks (access, approval,
+                                     validators, audit). On a terminal it asks when the approval
+                                     policy says so; without one it refuses unless --approve is given.
+                                     Exit 1 when the tool reports isError or the call is refused.
+                                     SERVER "mgp" calls the kernel's own tools (mgp.health.ping…)
   mgp resources [--server ID] [--json]
   mgp prompts [--server ID] [--json]
+  mgp access query|grant|revoke --agent ID --server ID [--tool NAME] [--permission allow|deny]
+                [--justification TEXT] [--expires ISO] [--json]
+                                     agent access control (MGP §5)
+  mgp audit tail|export|verify …     the workspace's audit log (mgp audit --help)
   Every command that reads config takes --config FILE (that file only) or --cwd DIR.
   mgp --version                      print the version
   mgp --help                         print this help
@@ -28,6 +39,8 @@ DIR/mcp.toml, ~/.config/mgp/servers.toml, $MGP_CONFIG_PATH, DIR/config.toml and
 code, message}] with 0-based positions: a stable interface for scripts.
 Exit status: 0 on success, 1 when a config file has errors, 2 on bad usage.`;
 
+
+const KERNEL_FLAGS = ['--json', '--help', '--kernel-tools'];
 
 function formatProblem(problem: ConfigProblem): string {
   return `${problem.file}:${problem.line}:${problem.column}: ${problem.severity}: ${problem.message}${problem.key ? ` [${problem.key}]` : ''}`;
@@ -67,12 +80,16 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     case 'check':
       return runCheck(rest, io);
     case 'tools':
-      return runTools(parseArgs(rest), io);
+      return runTools(parseArgs(rest, KERNEL_FLAGS), io);
     case 'call':
       return runCall(parseArgs(rest), io);
     case 'resources':
     case 'prompts':
       return runListing(command, parseArgs(rest), io);
+    case 'access':
+      return runAccess(parseArgs(rest), io);
+    case 'audit':
+      return runAudit(rest, io);
     default:
       io.err(`mgp: unknown command "${command}"\n\n${USAGE}`);
       return 2;

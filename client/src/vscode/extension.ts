@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import type { KernelConfig } from '../kernel/config/model';
+import type { AuditTrail } from '../kernel/auditTrail';
+import type { Kernel } from '../kernel/kernel';
 import type { ServerManager } from '../kernel/serverManager';
 import { registerCommands } from './commands';
 import { ConfigService } from './configService';
@@ -19,6 +21,9 @@ export interface MgpKernelApi {
   languageServerState(): LanguageServerState;
   /** The running kernel's servers (read their state, tools, resources, prompts). */
   readonly servers: Pick<ServerManager, 'list' | 'get' | 'tools' | 'bus'>;
+  /** The kernel itself: calls through its pipeline, approvals, access, audit. */
+  readonly kernel: Kernel;
+  readonly auditTrail: AuditTrail;
   /** Resolves when the current config has been applied (servers started or failed). */
   settled(): Promise<void>;
 }
@@ -31,7 +36,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
   const configs = new ConfigService(log);
   const secrets = new SecretStore(extension.secrets);
   const serverLogs = new ServerLogs();
-  const kernel = new KernelHost(extension, secrets, serverLogs);
+  const kernel = await KernelHost.create(extension, secrets, serverLogs, log, await configs.config.catch(() => undefined));
   const languageServer = new LanguageServerHost(extension, log, configs, kernel.manager);
   const serversView = new ServersView(configs, kernel.manager);
   let applying: Promise<void> = Promise.resolve();
@@ -49,7 +54,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     new KernelStatusBar(kernel.manager),
     vscode.window.registerTreeDataProvider('mgp.servers', serversView),
     ...registerCommands({ extension, configs, languageServer, log }),
-    ...registerServerCommands(kernel.manager, serverLogs),
+    ...registerServerCommands(kernel.kernel, serverLogs),
     registerMoveSecretCommand(secrets, log),
     configs.onDidChange((config) => void apply(config)),
     vscode.workspace.onDidGrantWorkspaceTrust(async () => void apply(await configs.config)),
@@ -63,6 +68,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     onDidChangeConfig: configs.onDidChange,
     languageServerState: () => languageServer.state,
     servers: kernel.manager,
+    kernel: kernel.kernel,
+    auditTrail: kernel.trail,
     settled: async () => {
       await configs.config;
       await applying;

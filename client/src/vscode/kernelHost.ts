@@ -1,8 +1,17 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { AuditError } from '../kernel/audit/errors';
+import { AuditLog } from '../kernel/audit/auditLog';
+import { auditDirectory, stateDirectory } from '../kernel/audit/location';
+import { Redactor } from '../kernel/audit/redact';
+import { AuditTrail } from '../kernel/auditTrail';
 import type { ConfiguredServer, KernelConfig } from '../kernel/config/model';
+import { Kernel } from '../kernel/kernel';
 import type { LifecycleTransition } from '../kernel/lifecycle/states';
-import { ServerManager } from '../kernel/serverManager';
+import { EDITOR_OPERATOR } from '../kernel/pipeline/caller';
 import { workspaceFolderPaths } from './configService';
+import { EditorInteraction } from './interaction/editorInteraction';
 import type { SecretStore } from './secrets';
 import { ServerLogs } from './serverLogs';
 
@@ -17,25 +26,77 @@ function launchFingerprint(server: ConfiguredServer): string {
   return JSON.stringify({ command: server.command, args: server.args, url: server.url, env: server.settings.env, cwd: server.settings.cwd });
 }
 
+async function openAuditLog(dir: string, config: KernelConfig | undefined, redactor: Redactor, log: vscode.LogOutputChannel): Promise<AuditLog> {
+  const options = { rotateBytes: config?.kernel.audit.rotateBytes, retention: config?.kernel.audit.retention, redactor, onProblem: (message: string) => log.error(`audit: ${message}`) };
+  try {
+    return await AuditLog.open({ directory: dir, ...options });
+  } catch (error) {
+    if (!(error instanceof AuditError) || error.code !== 'Locked') throw error;
+    const own = `${dir}-window-${process.pid}`;
+    log.warn(`the workspace's audit log is held by another window; this window records to ${own}`);
+    return AuditLog.open({ directory: own, ...options });
+  }
+}
+
 /**
- * The kernel inside VS Code: one ServerManager fed by the config service, gated by Workspace Trust
- * and by the user's approval of each workspace server's command line.
+ * The kernel inside VS Code: one Kernel fed by the config service, gated by Workspace Trust and by the
+ * user's approval of each workspace server's command line, asking its questions in the editor.
  */
 export class KernelHost implements vscode.Disposable {
-  readonly manager: ServerManager;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly extension: vscode.ExtensionContext, secrets: SecretStore, logs: ServerLogs) {
-    this.manager = new ServerManager({ hostEnv: process.env, secrets, mayStart: (server) => this.mayStart(server) });
-    this.manager.bus.on('log', (line) => logs.append(line.server_id, line.level, line.message));
-    this.manager.bus.on('transition', (t: LifecycleTransition) => logs.append(t.server_id, t.new_state === 'error' ? 'error' : 'info', `${t.previous_state} → ${t.new_state} (${t.reason})${t.error ? `: ${t.error}` : ''}`));
+  private constructor(
+    private readonly extension: vscode.ExtensionContext,
+    readonly kernel: Kernel,
+    readonly trail: AuditTrail,
+    readonly interaction: EditorInteraction,
+    readonly stateDir: string,
+  ) {}
+
+  static async create(extension: vscode.ExtensionContext, secrets: SecretStore, logs: ServerLogs, log: vscode.LogOutputChannel, config: KernelConfig | undefined): Promise<KernelHost> {
+    const location = { workspaceFolder: workspaceFolderPaths()[0], env: process.env, home: homedir() };
+    const stateDir = stateDirectory(location);
+    const redactor = new Redactor();
+    const trail = new AuditTrail(await openAuditLog(auditDirectory(location), config, redactor, log));
+    const interaction = new EditorInteraction();
+    let host: KernelHost | undefined;
+    const kernel = new Kernel({
+      hostEnv: process.env,
+      secrets,
+      interaction,
+      audit: trail,
+      stateDir,
+      operator: EDITOR_OPERATOR,
+      roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
+      mayStart: (server) => host?.mayStart(server) ?? 'the kernel is starting',
+      trace: vscode.workspace.getConfiguration('mgp').get<boolean>('trace', false),
+      onSecrets: (values) => values.forEach((value) => redactor.addSecret(value)),
+    });
+    host = new KernelHost(extension, kernel, trail, interaction, stateDir);
+    host.wireLogs(logs);
+    log.info(`state and audit log in ${join(stateDir)}`);
+    return host;
+  }
+
+  get manager() {
+    return this.kernel.manager;
+  }
+
+  private wireLogs(logs: ServerLogs): void {
+    const bus = this.kernel.manager.bus;
+    bus.on('log', (line) => logs.append(line.server_id, line.level, line.message));
+    bus.on('trace', (line) => logs.trace(line.server_id, `${line.direction === 'send' ? '→' : '←'} ${JSON.stringify(line.message)}`));
+    bus.on('transition', (t: LifecycleTransition) => logs.append(t.server_id, t.new_state === 'error' ? 'error' : 'info', `${t.previous_state} → ${t.new_state} (${t.reason})${t.error ? `: ${t.error}` : ''}`));
+    this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(() => {
+      for (const server of this.kernel.manager.list()) void server.liveConnection?.sendRootsListChanged().catch(() => undefined);
+    }));
   }
 
   private approvals(): Record<string, string> {
     return this.extension.workspaceState.get<Record<string, string>>(APPROVALS_KEY, {});
   }
 
-  private mayStart(server: ConfiguredServer): true | string {
+  mayStart(server: ConfiguredServer): true | string {
     if (!isWorkspaceServer(server)) return true;
     if (!vscode.workspace.isTrusted) return 'the workspace is not trusted (Restricted Mode): servers from workspace configs do not start';
     return this.approvals()[server.id] === launchFingerprint(server) ? true : 'its command line is not approved yet';
@@ -65,17 +126,17 @@ export class KernelHost implements vscode.Disposable {
     await this.askApprovals(config);
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'MGP: starting servers' }, async (progress) => {
       const subscription = (t: LifecycleTransition) => t.new_state === 'connecting' && progress.report({ message: t.server_id });
-      this.manager.bus.on('transition', subscription);
+      this.kernel.manager.bus.on('transition', subscription);
       try {
-        await this.manager.reconcile(config);
+        await this.kernel.apply(config);
       } finally {
-        this.manager.bus.off('transition', subscription);
+        this.kernel.manager.bus.off('transition', subscription);
       }
     });
   }
 
   dispose(): void {
     vscode.Disposable.from(...this.disposables).dispose();
-    void this.manager.dispose();
+    void this.kernel.dispose().then(() => this.trail.close());
   }
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { Kernel } from '../kernel/kernel';
 import type { ServerManager } from '../kernel/serverManager';
 import type { ServerNode } from './serversView';
 import type { ServerLogs } from './serverLogs';
@@ -14,7 +15,8 @@ async function serverIdOf(manager: ServerManager, target: unknown, placeHolder: 
   return picked?.label;
 }
 
-export function registerServerCommands(manager: ServerManager, logs: ServerLogs): vscode.Disposable[] {
+export function registerServerCommands(kernel: Kernel, logs: ServerLogs): vscode.Disposable[] {
+  const manager = kernel.manager;
   const onServer = (command: string, placeHolder: string, action: (id: string) => Promise<void> | void) =>
     vscode.commands.registerCommand(command, async (target?: unknown) => {
       const id = await serverIdOf(manager, target, placeHolder);
@@ -25,7 +27,7 @@ export function registerServerCommands(manager: ServerManager, logs: ServerLogs)
     onServer('mgp.stopServer', 'Server to stop', (id) => manager.stop(id)),
     onServer('mgp.restartServer', 'Server to restart', (id) => manager.restart(id)),
     onServer('mgp.showServerLog', 'Server whose log to show', (id) => logs.show(id)),
-    vscode.commands.registerCommand('mgp.runTool', (target?: ServerNode) => runTool(manager, target)),
+    vscode.commands.registerCommand('mgp.runTool', (target?: ServerNode) => runTool(kernel, target)),
     vscode.commands.registerCommand('mgp.readResource', (target?: ServerNode) => readResource(manager, target)),
     vscode.commands.registerCommand('mgp.usePrompt', (target?: ServerNode) => usePrompt(manager, target)),
   ];

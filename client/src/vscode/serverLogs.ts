@@ -33,6 +33,11 @@ export class ServerLogs implements vscode.Disposable {
     }
   }
 
+  /** The protocol trace: shown when the channel's level is Trace. */
+  trace(serverId: string, message: string): void {
+    this.channel(serverId).trace(message);
+  }
+
   show(serverId: string): void {
     this.channel(serverId).show(true);
   }

@@ -1,6 +1,8 @@
 import Ajv from 'ajv';
 import * as vscode from 'vscode';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Kernel } from '../kernel/kernel';
+import { wireErrorOf } from '../kernel/mgp/mgpErrors';
 import type { ServerManager } from '../kernel/serverManager';
 import type { ServerNode } from './serversView';
 
@@ -52,7 +54,8 @@ async function showMarkdown(content: string): Promise<void> {
   await vscode.window.showTextDocument(document, { preview: true, viewColumn: vscode.ViewColumn.Beside });
 }
 
-export async function runTool(manager: ServerManager, target?: ServerNode): Promise<void> {
+export async function runTool(kernel: Kernel, target?: ServerNode): Promise<void> {
+  const manager = kernel.manager;
   let serverId: string | undefined;
   let toolName: string | undefined;
   if (target?.kind === 'item' && target.group === 'tools') [serverId, toolName] = [target.serverId, target.name];
@@ -70,15 +73,23 @@ export async function runTool(manager: ServerManager, target?: ServerNode): Prom
     validateInput: (text) => validateArguments(tool.inputSchema, text),
   });
   if (input === undefined) return;
-  const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Running ${serverId} · ${toolName}`, cancellable: true }, (progress, token) => {
-    const abort = new AbortController();
-    token.onCancellationRequested(() => abort.abort());
-    return manager.callTool(serverId as string, toolName as string, JSON.parse(input) as Record<string, unknown>, {
-      signal: abort.signal,
-      onProgress: (p) => progress.report({ message: p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress)) }),
+  try {
+    const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Running ${serverId} · ${toolName}`, cancellable: true }, (progress, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      return kernel.call({
+        serverId: serverId as string,
+        toolName: toolName as string,
+        args: JSON.parse(input) as Record<string, unknown>,
+        signal: abort.signal,
+        onProgress: (p) => progress.report({ message: p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress)) }),
+      });
     });
-  });
-  await showMarkdown(resultMarkdown(serverId, toolName, result));
+    await showMarkdown(resultMarkdown(serverId, toolName, outcome.result));
+  } catch (error) {
+    const wire = wireErrorOf(error);
+    void vscode.window.showErrorMessage(`${serverId} · ${toolName}: ${wire ? `${wire.code} ${wire.name ?? ''} — ` : ''}${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 export async function readResource(manager: ServerManager, target?: ServerNode): Promise<void> {

@@ -8,6 +8,7 @@ import { locate, PointerMap, pointerOf } from '../../../../server/src/check/poin
 import type { RuleEnvironment } from '../../../../server/src/check/semantic/context';
 import { defaultEnvironment } from '../../../../server/src/check/semantic/environment';
 import { ConfigLocation, discoverConfigFiles, DiscoveryInputs } from './discover';
+import { kernelTable, mergeKernelSettings, serverPolicy } from './policy';
 import { serverSettings } from './settings';
 import { ConfigProblem, ConfiguredServer, KernelConfig, LoadedConfigFile, ShadowedServer, TransportKind } from './model';
 
@@ -38,6 +39,11 @@ function toProblem(file: string, diagnostic: CheckDiagnostic): ConfigProblem {
 }
 
 function serverFrom(table: Table, location: ConfigLocation): Omit<ConfiguredServer, 'source'> | undefined {
+  const server = connectionFrom(table, location);
+  return server && { ...server, policy: serverPolicy(table, server.id, location.format), origin: 'config' };
+}
+
+function connectionFrom(table: Table, location: ConfigLocation): Omit<ConfiguredServer, 'source' | 'policy'> | undefined {
   const format = location.format;
   const transportTable = format === 'openfang' && isTable(table.transport) ? table.transport : table;
   const id = optionalString(format === 'openfang' ? table.name : table.id);
@@ -67,6 +73,7 @@ export function parseConfigText(text: string, location: ConfigLocation, environm
   });
   loaded.problems = diagnostics.map((d) => toProblem(location.path, d));
   if (!parsed.ok || !pointers) return loaded;
+  if (location.format === 'mgp' && !diagnostics.some((d) => d.severity === 'error' && d.path?.startsWith('/kernel'))) loaded.kernel = kernelTable(parsed.value.kernel);
   const listKey = location.format === 'openfang' ? 'mcp_servers' : 'servers';
   const tables = parsed.value[listKey];
   if (!Array.isArray(tables)) return loaded;
@@ -103,7 +110,7 @@ export function mergeConfigFiles(files: LoadedConfigFile[]): KernelConfig {
       problems.push({ file: server.source.file, line: server.source.line, column: 1, key: 'id', severity: 'information', message: `server "${server.id}" is overridden by ${winner.source.file}:${winner.source.line}` });
     }
   }
-  return { files, servers: [...winners.values()], shadowed, problems };
+  return { files, servers: [...winners.values()], shadowed, problems, kernel: mergeKernelSettings(files.map((file) => file.kernel)) };
 }
 
 export async function loadKernelConfig(inputs: DiscoveryInputs): Promise<KernelConfig> {

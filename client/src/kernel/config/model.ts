@@ -1,4 +1,5 @@
 import type { RestartSettings } from '../lifecycle/restartPolicy';
+import type { SecurityOverride } from '../security/effectiveSecurity';
 import type { ConfigLocation } from './discover';
 
 export type TransportKind = 'stdio' | 'http' | 'sse';
@@ -23,6 +24,37 @@ export interface ServerSettings {
   restart: RestartSettings;
 }
 
+export type ApprovalPolicy = 'interactive' | 'auto_approve' | 'deny_all' | 'config_only';
+export type AccessPolicy = 'opt-in' | 'opt-out';
+export type TrustLevel = 'trusted' | 'standard' | 'sandboxed';
+
+/** An access entry from config (`[[kernel.access_grants]]`, `[[servers.access_grants]]`, MGP §5.4). */
+export interface ConfiguredGrant {
+  agent_id: string;
+  server_id: string;
+  tool_name?: string;
+  permission: 'allow' | 'deny';
+  justification?: string;
+  expires_at?: string;
+}
+
+/** What the config says about a server's security (MGP §2–§5); undefined fields fall back to [kernel]. */
+export interface ServerPolicy {
+  approvalPolicy?: ApprovalPolicy;
+  defaultAccessPolicy?: AccessPolicy;
+  /** `[servers.tools.<tool>]` (MGP §4.3). */
+  toolOverrides: Record<string, SecurityOverride>;
+  /** `approved_tools`: names and patterns that need no approval (patterns never cover dangerous tools). */
+  approvedTools: string[];
+  accessGrants: ConfiguredGrant[];
+  /** Whether to offer MGP at initialize (`[servers.mgp] negotiate`). */
+  negotiate: boolean;
+  /** `[servers.mgp] permissions_required`: what `config_only` approves (MGP §3.3). */
+  permissions: string[];
+  trustLevel?: TrustLevel;
+  pinnedTools: string[];
+}
+
 /** A server as a config file declares it. Lines are 1-based, as people read them. */
 export interface ConfiguredServer {
   id: string;
@@ -31,7 +63,34 @@ export interface ConfiguredServer {
   args: string[];
   url?: string;
   settings: ServerSettings;
+  policy: ServerPolicy;
   source: { file: string; line: number; format: ConfigLocation['format'] };
+  /** `config` for servers from files; `runtime` for ones registered with mgp.discovery.register (MGP §15.4). */
+  origin?: 'config' | 'runtime';
+}
+
+export interface AuditSettings {
+  retention: { policy: 'keep_all' } | { policy: 'time_based'; days: number } | { policy: 'size_based'; maxBytes: number };
+  rotateBytes: number;
+}
+
+export interface ContextBudget {
+  max_tokens: number;
+  pinned_reserve: number;
+  discovery_reserve: number;
+  cache_limit: number;
+}
+
+/** `[kernel]` (MGP §3.3, §5, §16.7–16.8), merged across files with the nearer file winning each key. */
+export interface KernelSettings {
+  approvalPolicy: ApprovalPolicy;
+  defaultAccessPolicy: AccessPolicy;
+  moderateToolsRequireApproval: boolean;
+  accessGrants: ConfiguredGrant[];
+  pinnedTools: string[];
+  toolContextBudget: ContextBudget;
+  toolCreation: boolean;
+  audit: AuditSettings;
 }
 
 export interface ConfigProblem {
@@ -46,6 +105,8 @@ export interface ConfigProblem {
 export interface LoadedConfigFile {
   location: ConfigLocation;
   servers: ConfiguredServer[];
+  /** The file's `[kernel]` table, as written (undefined keys were not set). */
+  kernel?: Partial<KernelSettings>;
   problems: ConfigProblem[];
   /** A `config.toml` that is not OpenFang's (Cargo's, Hugo's…) is read but contributes nothing. */
   ignored: boolean;
@@ -62,4 +123,5 @@ export interface KernelConfig {
   servers: ConfiguredServer[];
   shadowed: ShadowedServer[];
   problems: ConfigProblem[];
+  kernel: KernelSettings;
 }

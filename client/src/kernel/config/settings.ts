@@ -50,7 +50,7 @@ export function serverSettings(table: Table, location: ConfigLocation): ServerSe
     requestTimeoutMs: number(table.request_timeout_secs, DEFAULT_REQUEST_TIMEOUT_MS / 1000) * 1000,
     connectTimeoutMs: number(table.connect_timeout_secs, DEFAULT_CONNECT_TIMEOUT_MS / 1000) * 1000,
     toolResultMaxChars: number(table.tool_result_max_chars, DEFAULT_TOOL_RESULT_MAX_CHARS),
-    framing: 'auto',
+    framing: table.framing === 'newline' || table.framing === 'content-length' ? table.framing : 'auto',
     restart: {
       policy: (typeof mgp.restart_policy === 'string' ? mgp.restart_policy : DEFAULT_RESTART.policy) as RestartPolicyName,
       maxRestarts: number(mgp.max_restarts, DEFAULT_RESTART.maxRestarts),

@@ -35,4 +35,6 @@ export interface SessionEnvironment {
   logLevel: LoggingLevel;
   /** Whether to publish the protocol trace (every message) on the bus. */
   trace: boolean;
+  /** Resolved values that must never reach logs, audit events or views (env values, headers, secrets). */
+  onSecrets?(values: string[]): void;
 }

@@ -1,0 +1,106 @@
+/**
+ * The kernel as the `mgp` command runs it: the config of the folder (or one file), the workspace's
+ * audit log and stores, and the terminal (or the `--approve` flag) to ask the operator.
+ */
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { AuditError } from '../kernel/audit/errors';
+import { AuditLog } from '../kernel/audit/auditLog';
+import { auditDirectory, stateDirectory } from '../kernel/audit/location';
+import { Redactor } from '../kernel/audit/redact';
+import { AuditTrail } from '../kernel/auditTrail';
+import { environmentSecrets } from '../kernel/config/interpolate';
+import type { KernelConfig } from '../kernel/config/model';
+import type { ToolApprovalRequest } from '../kernel/host/interaction';
+import { Kernel } from '../kernel/kernel';
+import { CLI_OPERATOR } from '../kernel/pipeline/caller';
+import type { Io } from './io';
+import { loadCliConfig, ParsedArgs, stringFlag } from './options';
+import { ApproveFlag, flagInteraction, terminalInteraction } from './terminalInteraction';
+
+export interface CliKernel {
+  kernel: Kernel;
+  config: KernelConfig;
+  trail: AuditTrail;
+  /** Servers that did not connect. */
+  failed: string[];
+  close(): Promise<void>;
+}
+
+export interface CliEnvironment {
+  /** Whether stdin and stderr are a terminal to ask on (process.stdin.isTTY by default). */
+  interactive?: boolean;
+  env?: Record<string, string | undefined>;
+  home?: string;
+}
+
+/** The workspace folder the state belongs to: --cwd, the folder of --config, or the current one. */
+export function workspaceFolderOf(parsed: ParsedArgs): string {
+  const config = stringFlag(parsed, '--config');
+  return resolve(stringFlag(parsed, '--cwd') ?? (config ? dirname(resolve(config)) : process.cwd()));
+}
+
+function approveFlag(parsed: ParsedArgs): ApproveFlag | undefined {
+  const value = stringFlag(parsed, '--approve');
+  if (value === undefined) return undefined;
+  if (value !== 'once' && value !== 'session') throw new Error('--approve takes once or session');
+  return value;
+}
+
+/** The workspace's log; when the editor holds it, a log of the CLI's own beside it (two writers would fork the chain). */
+async function openAuditLog(stateDir: string, config: KernelConfig, redactor: Redactor, io: Io, workspaceDir: string): Promise<AuditLog> {
+  const options = { rotateBytes: config.kernel.audit.rotateBytes, retention: config.kernel.audit.retention, redactor, onProblem: (message: string) => io.err(`mgp: audit: ${message}`) };
+  try {
+    return await AuditLog.open({ directory: workspaceDir, ...options });
+  } catch (error) {
+    if (!(error instanceof AuditError) || error.code !== 'Locked') throw error;
+    const own = join(stateDir, 'audit-cli');
+    io.err(`mgp: the workspace's audit log is held by another process (the editor?); recording to ${own}`);
+    return AuditLog.open({ directory: own, ...options });
+  }
+}
+
+/** Starts the servers a command needs (`only`, else all) in a kernel with an audit trail. */
+export async function startCliKernel(parsed: ParsedArgs, io: Io, only: string | undefined, environment: CliEnvironment = {}): Promise<CliKernel> {
+  const config = await loadCliConfig(parsed);
+  for (const problem of config.problems.filter((p) => p.severity === 'error')) io.err(`${problem.file}:${problem.line}:${problem.column}: error: ${problem.message}${problem.key ? ` [${problem.key}]` : ''}`);
+  const chosen = only ? { ...config, servers: config.servers.filter((s) => s.id === only) } : config;
+  if (only && only !== 'mgp' && chosen.servers.length === 0) throw new Error(`no server "${only}" is configured`);
+  const location = { workspaceFolder: workspaceFolderOf(parsed), env: environment.env ?? process.env, home: environment.home ?? homedir() };
+  const stateDir = stateDirectory(location);
+  const redactor = new Redactor();
+  const trail = new AuditTrail(await openAuditLog(stateDir, config, redactor, io, auditDirectory(location)));
+  const flag = approveFlag(parsed);
+  const interactive = environment.interactive ?? Boolean(process.stdin.isTTY && process.stderr.isTTY);
+  const refused = (request: ToolApprovalRequest) =>
+    io.err(`mgp: ${request.serverId}.${request.toolName} needs approval (risk ${request.security.risk_level}) and there is no terminal to ask on: run it in a terminal, or pass --approve once|session`);
+  const kernel = new Kernel({
+    hostEnv: process.env,
+    secrets: environmentSecrets(process.env),
+    interaction: interactive && !flag ? terminalInteraction({ input: process.stdin, output: process.stderr }) : flagInteraction(flag, refused),
+    audit: trail,
+    stateDir,
+    operator: CLI_OPERATOR,
+    roots: () => [{ uri: `file://${location.workspaceFolder}`, name: location.workspaceFolder }],
+    onSecrets: (values) => values.forEach((value) => redactor.addSecret(value)),
+  });
+  kernel.manager.bus.on('log', (line) => {
+    if (line.level === 'error' || line.level === 'warning') io.err(`[${line.server_id}] ${line.message}`);
+  });
+  await kernel.apply(chosen);
+  const failed = kernel.manager.list().filter((s) => s.state !== 'connected').map((s) => s.id);
+  for (const id of failed) {
+    const server = kernel.manager.get(id);
+    io.err(`${id}: ${server.state}${server.lastError ? `: ${server.lastError}` : ''}`);
+  }
+  return {
+    kernel,
+    config,
+    trail,
+    failed,
+    close: async () => {
+      await kernel.dispose();
+      await trail.close();
+    },
+  };
+}

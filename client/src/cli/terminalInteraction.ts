@@ -1,0 +1,115 @@
+/**
+ * How the `mgp` command asks the operator: on a terminal it asks on stderr and reads the answer from
+ * stdin; without one it cannot ask, so it refuses (or, with `--approve once|session`, approves tool
+ * calls and permissions without asking, as the flag says).
+ */
+import { createInterface } from 'node:readline/promises';
+import type { Readable, Writable } from 'node:stream';
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { Interaction, NOBODY_TO_ASK, PermissionRequest, ToolApprovalAnswer, ToolApprovalRequest } from '../kernel/host/interaction';
+
+export type ApproveFlag = 'once' | 'session';
+
+export interface TerminalStreams {
+  input: Readable;
+  output: Writable;
+}
+
+const ANSWERS: Record<string, ToolApprovalAnswer> = { o: 'once', s: 'session', a: 'always', S: 'server_session', d: 'deny', '': 'deny' };
+
+export function approvalText(request: ToolApprovalRequest): string {
+  const s = request.security;
+  const lines = [
+    '',
+    `${request.serverId} wants to run ${request.toolName} (requested by ${request.agentId})`,
+    `  risk: ${s.risk_level} (from ${s.sources.risk_level ?? 'default'})${s.serverClaim ? `; the server itself says ${s.serverClaim}` : ''}`,
+    `  side effects: ${s.side_effects.length ? s.side_effects.join(', ') : 'none declared'}${s.reversible === false ? '; not reversible' : ''}`,
+    ...(s.permissions_required.length ? [`  permissions: ${s.permissions_required.join(', ')}`] : []),
+    '  arguments:',
+    ...JSON.stringify(request.args, null, 2).split('\n').map((line) => `    ${line}`),
+  ];
+  if (request.description) lines.push(`  description (from the server, untrusted): ${request.description.split('\n')[0]}`);
+  return lines.join('\n');
+}
+
+/** Asks on a terminal. */
+export function terminalInteraction(streams: TerminalStreams): Interaction {
+  const ask = async (question: string): Promise<string> => {
+    const rl = createInterface({ input: streams.input, output: streams.output, terminal: false });
+    try {
+      streams.output.write(question);
+      const line = await rl.question('');
+      return line.trim();
+    } finally {
+      rl.close();
+    }
+  };
+  return {
+    ...NOBODY_TO_ASK,
+    async approveToolCall(request) {
+      streams.output.write(`${approvalText(request)}\n`);
+      const answer = await ask('Allow? [o]nce, [s]ession, [a]lways, [S]erver for the session, [d]eny (default deny): ');
+      return ANSWERS[answer] ?? 'deny';
+    },
+    async approvePermissions(request: PermissionRequest) {
+      const decisions: Record<string, 'approved' | 'denied'> = {};
+      streams.output.write(`\n${request.serverId} asks for permissions (MGP §3):\n`);
+      for (const permission of request.permissions) {
+        const answer = await ask(`  ${permission.name} (risk ${permission.risk ?? 'unknown'}) — approve? [y/N] `);
+        decisions[permission.name] = /^y(es)?$/i.test(answer) ? 'approved' : 'denied';
+      }
+      return { decisions };
+    },
+    async reviewSampling(serverId, params) {
+      const last = params.messages[params.messages.length - 1];
+      const text = last && !Array.isArray(last.content) && last.content.type === 'text' ? last.content.text : '(non-text content)';
+      streams.output.write(`\n${serverId} asks the model (up to ${params.maxTokens} tokens):\n  ${text}\n`);
+      const answer = await ask('Send it to the model? [y/N] ');
+      return /^y(es)?$/i.test(answer) ? { action: 'approve', params } : { action: 'reject', reason: 'rejected at the terminal' };
+    },
+    async elicit(serverId, params): Promise<ElicitResult> {
+      if (params.mode === 'url') {
+        streams.output.write(`\n${serverId} asks you to open ${params.url}\n  ${params.message}\n`);
+        const answer = await ask('Open it yourself, then confirm here. Done? [y/N] ');
+        return { action: /^y(es)?$/i.test(answer) ? 'accept' : 'decline' };
+      }
+      streams.output.write(`\n${serverId} asks: ${params.message}\n`);
+      const content: Record<string, string | number | boolean> = {};
+      for (const [name, property] of Object.entries(params.requestedSchema.properties)) {
+        const answer = await ask(`  ${property.title ?? name}${property.description ? ` (${property.description})` : ''}: `);
+        if (answer === '') continue;
+        content[name] = property.type === 'number' || property.type === 'integer' ? Number(answer) : property.type === 'boolean' ? /^(y|yes|true)$/i.test(answer) : answer;
+      }
+      return { action: 'accept', content };
+    },
+    async answerCallback(question) {
+      if (question.type === 'notification') {
+        streams.output.write(`\n${question.serverId}: ${question.message}\n`);
+        return undefined;
+      }
+      const options = question.options?.length ? ` [${question.options.join('/')}]` : '';
+      const answer = await ask(`\n${question.serverId} asks: ${question.message}${options} `);
+      return answer || undefined;
+    },
+    async approveRegistration(request) {
+      const answer = await ask(`\nRegister server ${request.id} (${request.command} ${request.args.join(' ')}, trust ${request.trustLevel})? [y/N] `);
+      return /^y(es)?$/i.test(answer);
+    },
+  };
+}
+
+/** No terminal: approve tool calls and permissions as `--approve` says, refuse everything else. */
+export function flagInteraction(flag: ApproveFlag | undefined, onRefused: (request: ToolApprovalRequest) => void): Interaction {
+  return {
+    ...NOBODY_TO_ASK,
+    async approveToolCall(request) {
+      if (flag) return flag;
+      onRefused(request);
+      return 'deny';
+    },
+    async approvePermissions(request) {
+      const decision = flag ? 'approved' : 'denied';
+      return { decisions: Object.fromEntries(request.permissions.map((p) => [p.name, decision])) };
+    },
+  };
+}

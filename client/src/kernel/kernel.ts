@@ -1,0 +1,182 @@
+/**
+ * The kernel: servers and the services around them, wired once. The editor and the CLI build one with
+ * their own way of asking the operator (`Interaction`) and their own audit trail, then feed it configs
+ * and send it calls; every call takes the same pipeline.
+ */
+import type { LoggingLevel, Root } from '@modelcontextprotocol/sdk/types.js';
+import { AccessControl, accessStore } from './access/accessControl';
+import { AuditTrail } from './auditTrail';
+import type { SecretSource } from './config/interpolate';
+import type { ConfiguredServer, KernelConfig, KernelSettings } from './config/model';
+import { DEFAULT_KERNEL_SETTINGS } from './config/policy';
+import type { ListedTool } from './connection/toolResults';
+import type { AuditSink } from './host/auditSink';
+import { clientHandlers } from './host/clientHandlers';
+import type { Interaction } from './host/interaction';
+import { accessTools } from './kernelTools/accessTools';
+import { lifecycleTools } from './kernelTools/lifecycleTools';
+import { KERNEL_SERVER_ID, KernelToolRegistry } from './kernelTools/registry';
+import type { SupervisedServer } from './lifecycle/supervisedServer';
+import { MgpSessions } from './mgp/mgpSessions';
+import { ModelRouter } from './models/modelRouter';
+import type { Caller } from './pipeline/caller';
+import { ToolCallOutcome, ToolCallPipeline, ToolCallRequest } from './pipeline/toolCallPipeline';
+import { CallValidation } from './pipeline/validation';
+import { approvalStore } from './security/approvalStore';
+import { EffectiveSecurity, effectiveSecurity } from './security/effectiveSecurity';
+import { ServerPermissions } from './security/serverPermissions';
+import { ToolApprovals } from './security/toolApprovals';
+import type { ValidatorOptions } from './security/validators';
+import { ServerManager } from './serverManager';
+
+export interface KernelOptions {
+  hostEnv: Readonly<Record<string, string | undefined>>;
+  secrets: SecretSource;
+  interaction: Interaction;
+  audit: AuditSink;
+  /** Where grants and approvals are kept (per workspace). */
+  stateDir: string;
+  /** Who is at the keyboard: decisions are made in their name. */
+  operator: Caller;
+  roots?: () => Root[];
+  mayStart?: (server: ConfiguredServer) => true | string;
+  logLevel?: LoggingLevel;
+  trace?: boolean;
+  validatorOptions?: ValidatorOptions;
+  /** Told the resolved values of env and headers, so the audit trail can redact them. */
+  onSecrets?(values: string[]): void;
+}
+
+/** A tool as the kernel lists it: kernel name, server, definition and effective security. */
+export interface KernelToolEntry {
+  serverId: string;
+  name: string;
+  tool: ListedTool;
+  security: EffectiveSecurity;
+  kernel: boolean;
+}
+
+const EMPTY_CONFIG: KernelConfig = { files: [], servers: [], shadowed: [], problems: [], kernel: DEFAULT_KERNEL_SETTINGS };
+
+export class Kernel {
+  readonly manager: ServerManager;
+  readonly mgp: MgpSessions;
+  readonly approvals: ToolApprovals;
+  readonly permissions: ServerPermissions;
+  readonly access: AccessControl;
+  readonly kernelTools = new KernelToolRegistry();
+  readonly models = new ModelRouter();
+  readonly pipeline: ToolCallPipeline;
+  private config: KernelConfig = EMPTY_CONFIG;
+  private readonly securityCache = new WeakMap<ListedTool, { override: unknown; security: EffectiveSecurity }>();
+
+  constructor(readonly options: KernelOptions) {
+    const approvals = approvalStore(options.stateDir);
+    this.mgp = new MgpSessions(() => this.settings.toolCreation);
+    this.access = new AccessControl(accessStore(options.stateDir), {
+      configGrants: () => [...this.settings.accessGrants, ...this.config.servers.flatMap((s) => s.policy.accessGrants)],
+      defaultPolicy: (serverId) => this.manager.find(serverId)?.config.policy.defaultAccessPolicy ?? this.settings.defaultAccessPolicy,
+    }, options.audit);
+    this.approvals = new ToolApprovals(approvals, options.interaction, options.audit, options.operator.agentId);
+    this.permissions = new ServerPermissions({
+      store: approvals,
+      interaction: options.interaction,
+      audit: options.audit,
+      mgp: this.mgp,
+      settings: () => this.settings,
+      session: (id) => {
+        const server = this.manager.find(id);
+        const connection = server?.liveConnection;
+        return server && connection ? { id, config: server.config, connection, log: (level, message) => server.log(level, message) } : undefined;
+      },
+      operator: options.operator.agentId,
+    });
+    this.manager = new ServerManager({
+      hostEnv: options.hostEnv,
+      secrets: options.secrets,
+      mayStart: options.mayStart,
+      session: {
+        services: [this.mgp, this.permissions],
+        clientHandlers: (server) => clientHandlers(server.id, { interaction: options.interaction, models: this.models, roots: options.roots ?? (() => []), audit: options.audit }),
+        logLevel: options.logLevel ?? 'info',
+        trace: options.trace ?? false,
+        onSecrets: options.onSecrets,
+      },
+    });
+    this.kernelTools.register(...lifecycleTools(this.manager), ...accessTools(this.access));
+    this.pipeline = new ToolCallPipeline({
+      manager: this.manager,
+      kernelTools: this.kernelTools,
+      settings: () => this.settings,
+      securityOf: (server, tool) => this.securityOf(server, tool),
+      access: this.access,
+      approvals: this.approvals,
+      permissionState: (serverId, permission) => this.permissions.state(serverId, permission),
+      validation: new CallValidation(options.validatorOptions),
+      negotiated: (serverId, extension) => this.mgp.active(serverId, extension),
+      audit: options.audit,
+    });
+    if (options.audit instanceof AuditTrail) options.audit.connect(this.manager, this.mgp);
+    this.recordServerEvents();
+  }
+
+  get settings(): KernelSettings {
+    return this.config.kernel;
+  }
+
+  get currentConfig(): KernelConfig {
+    return this.config;
+  }
+
+  /** Applies a (re)loaded config: settings at once, then servers started, stopped or restarted. */
+  async apply(config: KernelConfig, autoStart = true): Promise<void> {
+    this.config = config;
+    await Promise.all([this.access.load()]);
+    await this.manager.reconcile(config, autoStart);
+  }
+
+  /** A tool call through the pipeline, in the operator's name unless another caller is given. */
+  call(request: Omit<ToolCallRequest, 'caller'> & { caller?: Caller }): Promise<ToolCallOutcome> {
+    return this.pipeline.call({ ...request, caller: request.caller ?? this.options.operator });
+  }
+
+  securityOf(server: SupervisedServer, tool: ListedTool): EffectiveSecurity {
+    const override = server.config.policy.toolOverrides[tool.name];
+    const cached = this.securityCache.get(tool);
+    if (cached && cached.override === override) return cached.security;
+    const security = effectiveSecurity(tool, override);
+    this.securityCache.set(tool, { override, security });
+    return security;
+  }
+
+  /** Every tool of every connected server, then the kernel's own (MGP §16.8: listed for discoverability). */
+  tools(): KernelToolEntry[] {
+    const fromServers = this.manager.list().flatMap((server) => server.tools.map((tool) => ({ serverId: server.id, name: tool.name, tool, security: this.securityOf(server, tool), kernel: false })));
+    const ownTools = this.kernelTools.list().map((tool) => ({
+      serverId: KERNEL_SERVER_ID,
+      name: tool.name,
+      tool: { name: tool.name, description: tool.description, inputSchema: tool.inputSchema as ListedTool['inputSchema'] },
+      security: { risk_level: tool.risk, permissions_required: [], side_effects: [], sources: { risk_level: 'config' as const } },
+      kernel: true,
+    }));
+    return [...fromServers, ...ownTools];
+  }
+
+  /** SERVER_CONNECTED / SERVER_DISCONNECTED into the audit trail (MGP §6.4, §11.6). */
+  private recordServerEvents(): void {
+    this.manager.bus.on('event', (event) => {
+      void this.options.audit.record({
+        event_type: event.type,
+        actor: { type: 'kernel', id: 'mgp-kernel' },
+        target: { server_id: event.server_id },
+        result: event.type === 'SERVER_CONNECTED' ? 'SUCCESS' : String(event.detail?.reason ?? 'DISCONNECTED').toUpperCase(),
+        details: event.detail ?? {},
+        timestamp: event.timestamp,
+      });
+    });
+  }
+
+  async dispose(): Promise<void> {
+    await this.manager.dispose();
+  }
+}

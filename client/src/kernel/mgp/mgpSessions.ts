@@ -1,0 +1,63 @@
+import type { ConfiguredServer } from '../config/model';
+import type { ConnectionService, ServerSession } from '../connection/service';
+import { mgpOffer, MgpOffer, negotiate, NegotiatedMgp } from './negotiation';
+
+export type MgpNotificationHandler = (session: ServerSession, params: Record<string, unknown>) => void;
+
+/**
+ * The MGP side of each connection: offers `mgp` at initialize (MGP §2.2), records what was negotiated,
+ * and routes `notifications/mgp.*` to the services that handle them (stream chunks, callbacks, events,
+ * audit). Plain MCP servers pass through untouched (MGP §1.3).
+ */
+export class MgpSessions implements ConnectionService {
+  private readonly negotiated = new Map<string, NegotiatedMgp>();
+  private readonly handlers = new Map<string, MgpNotificationHandler>();
+
+  constructor(private readonly toolCreation: () => boolean = () => false) {}
+
+  /** What we offer a server: nothing when its config says `negotiate = false`. */
+  offerFor(server: ConfiguredServer): MgpOffer | undefined {
+    return server.policy.negotiate ? mgpOffer(this.toolCreation()) : undefined;
+  }
+
+  capabilities(server: ConfiguredServer): Record<string, unknown> {
+    const offer = this.offerFor(server);
+    return offer ? { mgp: offer } : {};
+  }
+
+  async connected(session: ServerSession): Promise<void> {
+    const outcome = negotiate(this.offerFor(session.config), session.connection.rawServerCapabilities.mgp);
+    for (const note of outcome.notes) session.log(note.level, `MGP: ${note.message}`);
+    if (outcome.mgp) {
+      this.negotiated.set(session.id, outcome.mgp);
+      session.log('info', `MGP ${outcome.mgp.version} negotiated: ${[...outcome.mgp.extensions].join(', ') || 'no extensions in common'}`);
+    } else {
+      this.negotiated.delete(session.id);
+    }
+  }
+
+  disconnected(serverId: string): void {
+    this.negotiated.delete(serverId);
+  }
+
+  /** Registers the handler of one `notifications/mgp.*` method. */
+  on(method: string, handler: MgpNotificationHandler): void {
+    this.handlers.set(method, handler);
+  }
+
+  notification(session: ServerSession, method: string, params: Record<string, unknown>): boolean {
+    const handler = this.handlers.get(method);
+    if (!handler) return false;
+    handler(session, params);
+    return true;
+  }
+
+  of(serverId: string): NegotiatedMgp | undefined {
+    return this.negotiated.get(serverId);
+  }
+
+  /** Whether `extension` is active on the server's connection (MGP §2.4 rule 1). */
+  active(serverId: string, extension: string): boolean {
+    return this.negotiated.get(serverId)?.extensions.has(extension) ?? false;
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * Who makes a call. Agents carry an `agent_id` (MGP §5.4); the person at the editor is `agent.vscode`
+ * and the person at the terminal `agent.cli`, both operators: they may use the kernel's administrative
+ * tools. Agents that call later (chat tools, the gateway) get their own ids and the rights granted them.
+ */
+export interface Caller {
+  agentId: string;
+  kind: 'operator' | 'agent';
+}
+
+export const EDITOR_OPERATOR: Caller = { agentId: 'agent.vscode', kind: 'operator' };
+export const CLI_OPERATOR: Caller = { agentId: 'agent.cli', kind: 'operator' };
+
+export function actorOf(caller: Caller): { type: 'operator' | 'agent'; id: string } {
+  return { type: caller.kind, id: caller.agentId };
+}

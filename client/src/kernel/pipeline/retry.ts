@@ -1,0 +1,54 @@
+/**
+ * MGP §14.6 client retry behaviour around one forward: wait at least `retry_after_ms`, apply the
+ * strategy, stop after `max_retries`, then hand over to `fallback_tool`; audit each retry; never retry
+ * an error that is not retryable.
+ */
+import { maxRetriesOf, RecoveryInfo, retryDelayMs, wireErrorOf } from '../mgp/mgpErrors';
+
+export interface RetryHooks {
+  /** Called before each retry, once its delay has passed (for the audit trail). */
+  retrying(attempt: number, delayMs: number, error: { code: number; message: string }): Promise<void> | void;
+  signal?: AbortSignal;
+}
+
+export class RetriesExhausted extends Error {
+  constructor(readonly last: unknown, readonly attempts: number, readonly fallbackTool: string | undefined) {
+    super(last instanceof Error ? last.message : String(last));
+    this.name = 'RetriesExhausted';
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason ?? new Error('cancelled'));
+    }, { once: true });
+  });
+}
+
+/**
+ * Runs `attempt` until it succeeds. A non-retryable error is rethrown as is; a retryable one is
+ * retried per its recovery data and, when retries run out, wrapped in RetriesExhausted (which names
+ * the fallback tool, if the server gave one).
+ */
+export async function withRetries<T>(attempt: () => Promise<T>, hooks: RetryHooks): Promise<{ value: T; attempts: number }> {
+  let attempts = 0;
+  for (;;) {
+    attempts++;
+    try {
+      return { value: await attempt(), attempts };
+    } catch (error) {
+      const wire = wireErrorOf(error);
+      const recovery: RecoveryInfo | undefined = wire?.recovery;
+      // §14.6: not retryable → never retried, and reported (the fallback is for exhausted retries).
+      if (!wire || !recovery?.retryable) throw error;
+      if (attempts > maxRetriesOf(recovery)) throw new RetriesExhausted(error, attempts, recovery.fallback_tool);
+      const delay = retryDelayMs(recovery, attempts);
+      await sleep(delay, hooks.signal);
+      await hooks.retrying(attempts, delay, { code: wire.code, message: wire.message });
+    }
+  }
+}
