@@ -66,13 +66,10 @@ interface RiskOpinion {
 }
 
 function highestRisk(opinions: RiskOpinion[]): RiskOpinion {
-  return opinions.reduce(
-    (best, next) => {
-      const order = RISK_ORDER[next.risk] - RISK_ORDER[best.risk];
-      return order > 0 || (order === 0 && STRENGTH[next.source] > STRENGTH[best.source]) ? next : best;
-    },
-    { risk: 'moderate', source: 'default' } as RiskOpinion,
-  );
+  return opinions.reduce((best, next) => {
+    const order = RISK_ORDER[next.risk] - RISK_ORDER[best.risk];
+    return order > 0 || (order === 0 && STRENGTH[next.source] > STRENGTH[best.source]) ? next : best;
+  });
 }
 
 export function effectiveSecurity(tool: ListedTool, override: SecurityOverride | undefined): EffectiveSecurity {
@@ -100,11 +97,11 @@ export function effectiveSecurity(tool: ListedTool, override: SecurityOverride |
     }
   }
   if (server?.risk_level && server.risk_level !== risk.risk) effective.serverClaim = server.risk_level;
-  return applyOverride(effective, override);
+  return applyOverride(effective, override, server?.risk_level);
 }
 
 /** Config always wins, field by field (MGP §4.3 overrides in `[servers.tools.<tool>]`). */
-function applyOverride(effective: EffectiveSecurity, override: SecurityOverride | undefined): EffectiveSecurity {
+function applyOverride(effective: EffectiveSecurity, override: SecurityOverride | undefined, declared: RiskLevel | undefined): EffectiveSecurity {
   if (!override) return effective;
   const merged: EffectiveSecurity = { ...effective, sources: { ...effective.sources } };
   for (const [field, value] of Object.entries(override) as [keyof ToolSecurity, unknown][]) {
@@ -112,7 +109,6 @@ function applyOverride(effective: EffectiveSecurity, override: SecurityOverride 
     (merged as unknown as Record<string, unknown>)[field] = value;
     merged.sources[field] = 'config';
   }
-  const declared = effective.serverClaim ?? (effective.sources.risk_level === 'server' ? effective.risk_level : undefined);
   merged.serverClaim = declared !== undefined && declared !== merged.risk_level ? declared : undefined;
   return merged;
 }
