@@ -81,7 +81,7 @@ describe('audit hash chain and verify (MGP §6.3 records)', () => {
     it('an edited record whose own hash was recomputed: the next record no longer chains to it', async () => {
       await writeLog(dir, 10);
       editLine(FIRST, 5, (l) => {
-        const { hash: _hash, ...record } = JSON.parse(l) as AuditRecord;
+        const record = JSON.parse(l) as AuditRecord;
         const forged = sealRecord({ ...record, result: 'FAILURE' }, { seq: record.seq - 1, hash: record.prev_hash });
         return forged.line.slice(0, -1);
       });
@@ -166,7 +166,7 @@ describe('audit hash chain and verify (MGP §6.3 records)', () => {
     it('the checkpointed record replaced by a re-chained one', async () => {
       await writeLog(dir, 5);
       editLine(FIRST, 5, (l) => {
-        const { hash: _hash, ...record } = JSON.parse(l) as AuditRecord;
+        const record = JSON.parse(l) as AuditRecord;
         return sealRecord({ ...record, result: 'FAILURE' }, { seq: 4, hash: record.prev_hash }).line.slice(0, -1);
       });
       const found = await problem();
