@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import * as vscode from 'vscode';
 import { AuditError } from '../kernel/audit/errors';
 import { AuditLog } from '../kernel/audit/auditLog';
@@ -70,6 +71,7 @@ export class KernelHost implements vscode.Disposable {
       roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
       mayStart: (server) => host?.mayStart(server) ?? 'the kernel is starting',
       trace: vscode.workspace.getConfiguration('mgp').get<boolean>('trace', false),
+      logLevel: vscode.workspace.getConfiguration('mgp').get<LoggingLevel>('serverLogLevel', 'info'),
       onSecrets: (values) => values.forEach((value) => redactor.addSecret(value)),
     });
     host = new KernelHost(extension, kernel, trail, interaction, stateDir);

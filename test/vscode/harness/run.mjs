@@ -1,6 +1,6 @@
 // Runs the real-VS-Code suites against the freshly packaged .vsix:
 // (a) mocha inside the extension host, (b) UI scenarios driven by playwright with screenshots.
-// Usage: node test/vscode/harness/run.mjs [--no-package] [--only host|ui]
+// Usage: node test/vscode/harness/run.mjs [--no-package] [--only host|ui] [--scenario NAME]
 import { execFileSync } from 'node:child_process';
 import { assertToolsInstalled, repo } from './paths.mjs';
 import { runHostSuite } from './hostSuite.mjs';
@@ -8,6 +8,7 @@ import { runUiScenarios } from './uiScenarios.mjs';
 
 const args = process.argv.slice(2);
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+const scenario = args.includes('--scenario') ? args[args.indexOf('--scenario') + 1] : undefined;
 
 async function main() {
   assertToolsInstalled();
@@ -17,7 +18,7 @@ async function main() {
   execFileSync(process.execPath, ['esbuild.mjs', '--tests'], { cwd: repo, stdio: 'inherit' });
   const suites = [
     ['host', 'extension-host suite (real vscode API)', runHostSuite],
-    ['ui', 'UI scenarios (workbench in chromium)', runUiScenarios],
+    ['ui', 'UI scenarios (workbench in chromium)', () => runUiScenarios({ only: scenario })],
   ].filter(([id]) => !only || only === id);
   let passed = 0;
   let failed = 0;

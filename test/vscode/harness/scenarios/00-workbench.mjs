@@ -1,0 +1,29 @@
+// The example workspace opens, its servers are approved, and the Servers view shows them connected.
+export const title = 'workbench and servers';
+
+export async function run({ page, server, workspace, step, shot }) {
+  await step('the workbench loads the example workspace', async () => {
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
+    await page.locator('.activitybar').waitFor({ timeout: 30000 });
+  });
+
+  await step('the workspace asks before starting each of its servers, and the user approves', async () => {
+    for (const id of ['example', 'everything']) {
+      const dialog = page.locator('.monaco-dialog-box', { hasText: `Start MCP server "${id}" from this workspace?` });
+      await dialog.waitFor({ timeout: 30000 });
+      if (id === 'example') await shot('approve-server');
+      await dialog.locator('button', { hasText: /^Start$/ }).click();
+    }
+  });
+
+  await step('the MGP activity-bar container shows the Servers view with the configured servers', async () => {
+    const container = page.locator('.activitybar [aria-label^="MGP"]').first();
+    await container.waitFor({ timeout: 30000 });
+    await container.click();
+    await page.locator('.monaco-list-row[aria-label^="Server example, connected"]').waitFor({ timeout: 30000 });
+    await page.locator('.monaco-list-row[aria-label^="Server everything, connected"]').waitFor({ timeout: 30000 });
+    await page.locator('.statusbar-item', { hasText: 'MGP 2/2' }).waitFor({ timeout: 10000 });
+    await shot('servers-view');
+  });
+}

@@ -1,0 +1,39 @@
+// "MGP: About MGP Kernel": the kernel's status, live updates, and readability in three themes.
+import { strict as assert } from 'node:assert';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pkg } from '../paths.mjs';
+
+export const title = 'about panel';
+
+export async function run({ page, workspace, step, shot, runFromPalette, webviewFrame, setTheme, assertReadable, THEMES }) {
+  const about = () => webviewFrame('About MGP Kernel');
+
+  await step('"MGP: About MGP Kernel" runs from the command palette', async () => {
+    await runFromPalette('MGP: About MGP Kernel');
+    await page.locator('.tab', { hasText: 'About MGP Kernel' }).waitFor({ timeout: 20000 });
+  });
+
+  await step('the About panel answers with the kernel status', async () => {
+    const frame = about();
+    await frame.locator('[data-fact="version"]', { hasText: pkg.version }).waitFor({ timeout: 30000 });
+    await frame.locator('tr[data-server="example"]').waitFor({ timeout: 10000 });
+    await frame.locator('tr[data-server="everything"]').waitFor({ timeout: 10000 });
+    assert.equal(await frame.locator('[data-fact="trust"]').textContent(), 'Trusted');
+    await frame.locator('[data-fact="language-server"]', { hasText: 'running' }).waitFor({ timeout: 20000 });
+  });
+
+  await step('the About panel follows a change to mgp.toml', async () => {
+    appendFileSync(join(workspace, 'mgp.toml'), '\n[[servers]]\nid = "remote-demo"\ntransport = "http"\nurl = "https://mcp.example.com/mcp"\n');
+    await about().locator('tr[data-server="remote-demo"]').waitFor({ timeout: 20000 });
+  });
+
+  for (const theme of THEMES) {
+    await step(`the About panel is readable in ${theme.name}`, async () => {
+      await page.locator('.tab', { hasText: 'About MGP Kernel' }).click();
+      await setTheme(theme, about());
+      await assertReadable(about(), ['[data-fact="version"]', 'dt']);
+      await shot(`about-panel-${theme.file}`);
+    });
+  }
+}

@@ -1,0 +1,36 @@
+// The language server in the editor: a config error in the Problems panel, and hover documentation.
+import { strict as assert } from 'node:assert';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const title = 'config language';
+
+export async function run({ page, workspace, step, shot, runFromPalette }) {
+  await step('an error in mgp.toml shows in the Problems panel at its line', async () => {
+    appendFileSync(join(workspace, 'mgp.toml'), '\n[[servers]]\nid = "typo"\ncommand = "node"\ntransport = "stdoi"\n');
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.fill('mgp.toml');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'mgp.toml' }).first().click();
+    await page.locator('.tab', { hasText: 'mgp.toml' }).waitFor({ timeout: 10000 });
+    await runFromPalette('View: Focus Problems');
+    const problem = page.locator('.markers-panel .monaco-list-row', { hasText: 'transport must be one of stdio, http, sse; got "stdoi"' });
+    await problem.waitFor({ timeout: 20000 });
+    const lines = (await import('node:fs')).readFileSync(join(workspace, 'mgp.toml'), 'utf8').split('\n');
+    const line = lines.findIndex((l) => l.includes('"stdoi"')) + 1;
+    assert.match(await problem.innerText(), new RegExp(`\\[Ln ${line}, Col 13\\]`));
+    await shot('problems-panel');
+  });
+
+  await step('hovering a key shows its documentation from the spec', async () => {
+    const key = page.locator('.view-lines .view-line span', { hasText: /^transport$/ }).last();
+    await key.scrollIntoViewIfNeeded();
+    await key.hover();
+    const hover = page.locator('.monaco-hover-content', { hasText: 'transport' }).first();
+    await hover.waitFor({ timeout: 15000 });
+    assert.match(await hover.innerText(), /stdio/);
+    // The hover fades in: take the picture once it is fully shown.
+    await page.waitForFunction(() => [...document.querySelectorAll('.monaco-hover')].some((node) => getComputedStyle(node).opacity === '1'));
+    await shot('hover');
+  });
+}

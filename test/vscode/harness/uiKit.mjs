@@ -1,0 +1,76 @@
+// What UI scenarios share: the page, steps that count and screenshot on failure, the palette, webview
+// frames, themes and contrast. Scenario modules under scenarios/ receive one UiKit.
+import { join } from 'node:path';
+
+export const THEMES = [
+  { name: 'Light Modern', bodyClass: 'vs', webviewClass: 'vscode-light', file: 'light' },
+  { name: 'Dark High Contrast', bodyClass: 'hc-black', webviewClass: 'vscode-high-contrast', file: 'high-contrast' },
+  { name: 'Dark Modern', bodyClass: 'vs-dark', webviewClass: 'vscode-dark', file: 'dark' },
+];
+
+/** WCAG contrast ratio between two computed CSS colours (rgb/rgba strings). */
+export function contrastRatio(foreground, background) {
+  const luminance = (css) => {
+    const [r, g, b] = css.match(/[\d.]+/g).slice(0, 3).map(Number).map((v) => {
+      const c = v / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [a, b] = [luminance(foreground), luminance(background)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}
+
+export function createUiKit({ page, resultsDir, server, workspace, dirs }) {
+  const results = { passed: 0, failed: 0 };
+  const shot = (name) => page.screenshot({ path: join(resultsDir, `${name}.png`) });
+
+  async function step(title, body) {
+    try {
+      await body();
+      results.passed += 1;
+      console.log(`  ✔ ${title}`);
+    } catch (error) {
+      results.failed += 1;
+      console.log(`  ✘ ${title}\n      ${String(error instanceof Error ? error.stack ?? error.message : error).replace(/\n/g, '\n      ')}`);
+      await shot(`failed-${title.replace(/[^a-z0-9]+/gi, '-').toLowerCase().slice(0, 80)}`).catch(() => {});
+    }
+  }
+
+  /** Runs a command the way a person does: F1, type its title, pick it. */
+  async function runFromPalette(title) {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: 10000 });
+    await input.fill(`>${title}`);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click();
+  }
+
+  /** The content frame of the webview panel whose tab is active (webview content is two iframes deep). */
+  function webviewFrame(title) {
+    const selector = title ? `iframe.webview.ready[title="${title}"]` : 'iframe.webview.ready';
+    return page.frameLocator(selector).last().frameLocator('iframe#active-frame');
+  }
+
+  /** Switches the colour theme and waits until both the workbench and the webviews have it. */
+  async function setTheme(theme, frame) {
+    await runFromPalette('Preferences: Color Theme');
+    const input = page.locator('.quick-input-widget input');
+    await input.fill(theme.name);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: theme.name }).first().waitFor({ timeout: 10000 });
+    await page.keyboard.press('Enter');
+    await page.locator(`.monaco-workbench.${theme.bodyClass}`).waitFor({ timeout: 20000 });
+    if (frame) await frame.locator(`body.${theme.webviewClass}`).waitFor({ timeout: 20000 });
+  }
+
+  /** Asserts text contrast ≥ 4.5:1 for each selector in the frame, against the body's background. */
+  async function assertReadable(frame, selectors) {
+    for (const selector of selectors) {
+      const colours = await frame.locator(selector).first().evaluate((node) => ({ text: getComputedStyle(node).color, background: getComputedStyle(document.body).backgroundColor }));
+      const ratio = contrastRatio(colours.text, colours.background);
+      if (ratio < 4.5) throw new Error(`${selector}: contrast ${ratio.toFixed(2)} (${colours.text} on ${colours.background})`);
+    }
+  }
+
+  return { page, server, workspace, dirs, results, shot, step, runFromPalette, webviewFrame, setTheme, assertReadable, THEMES };
+}
