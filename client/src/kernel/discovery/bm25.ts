@@ -24,6 +24,9 @@ interface Posting {
   docs: number[];
   /** `tf[i * fieldCount + f]`: frequency of the term in field f of docs[i]. */
   tf: number[];
+  /** Σ over fields of tf × weight / length norm, per doc; valid while `epoch` is the index's. */
+  weighted: Float64Array;
+  epoch: number;
 }
 
 export class Bm25Index {
@@ -37,6 +40,8 @@ export class Bm25Index {
   private readonly freeSlots: number[] = [];
   private live = 0;
   private normsDirty = true;
+  /** Bumped when the norms change: every posting's weighted frequencies are then stale. */
+  private epoch = 0;
   private scores = new Float64Array(0);
 
   constructor(private readonly options: Bm25Options) {
@@ -51,24 +56,30 @@ export class Bm25Index {
   /** Adds a document given its terms per field; returns its slot number. */
   add(fields: ReadonlyArray<readonly string[]>): number {
     const doc = this.freeSlots.pop() ?? this.docTerms.length;
-    const counts = new Map<string, number[]>();
+    // Each distinct term gets a row of `fieldCount` counts in one flat array.
+    const rows = new Map<string, number>();
+    const counts: number[] = [];
     for (let f = 0; f < this.fieldCount; f++) {
       const terms = fields[f] ?? [];
       this.lengths[doc * this.fieldCount + f] = terms.length;
       this.totalLength[f] += terms.length;
       for (const term of terms) {
-        let tf = counts.get(term);
-        if (!tf) counts.set(term, (tf = new Array<number>(this.fieldCount).fill(0)));
-        tf[f]++;
+        let row = rows.get(term);
+        if (row === undefined) {
+          rows.set(term, (row = counts.length));
+          for (let i = 0; i < this.fieldCount; i++) counts.push(0);
+        }
+        counts[row + f]++;
       }
     }
-    for (const [term, tf] of counts) {
+    for (const [term, row] of rows) {
       let posting = this.postings.get(term);
-      if (!posting) this.postings.set(term, (posting = { docs: [], tf: [] }));
+      if (!posting) this.postings.set(term, (posting = { docs: [], tf: [], weighted: new Float64Array(0), epoch: -1 }));
       posting.docs.push(doc);
-      posting.tf.push(...tf);
+      for (let i = 0; i < this.fieldCount; i++) posting.tf.push(counts[row + i]);
+      posting.epoch = -1;
     }
-    this.docTerms[doc] = [...counts.keys()];
+    this.docTerms[doc] = [...rows.keys()];
     this.live++;
     this.normsDirty = true;
     return doc;
@@ -84,6 +95,7 @@ export class Bm25Index {
       if (at < 0) continue;
       posting.docs.splice(at, 1);
       posting.tf.splice(at * this.fieldCount, this.fieldCount);
+      posting.epoch = -1;
       if (!posting.docs.length) this.postings.delete(term);
     }
     for (let f = 0; f < this.fieldCount; f++) {
@@ -129,6 +141,22 @@ export class Bm25Index {
       this.norms[i] = this.options.weights[i % this.fieldCount] / norm;
     }
     this.normsDirty = false;
+    this.epoch++;
+  }
+
+  /** The posting's weighted frequencies, computed once per epoch (the first query that needs them). */
+  private weightedOf(posting: Posting): Float64Array {
+    if (posting.epoch === this.epoch) return posting.weighted;
+    const { docs, tf } = posting;
+    const fields = this.fieldCount;
+    if (posting.weighted.length !== docs.length) posting.weighted = new Float64Array(docs.length);
+    for (let i = 0; i < docs.length; i++) {
+      let sum = 0;
+      for (let f = 0, at = i * fields, nat = docs[i] * fields; f < fields; f++, at++, nat++) if (tf[at]) sum += tf[at] * this.norms[nat];
+      posting.weighted[i] = sum;
+    }
+    posting.epoch = this.epoch;
+    return posting.weighted;
   }
 
   /**
@@ -141,21 +169,18 @@ export class Bm25Index {
     const scores = this.scores;
     const touched: number[] = [];
     const { k1 } = this.options;
-    const fields = this.fieldCount;
     for (const { term, weight } of query) {
       const posting = this.postings.get(term);
       if (!posting) continue;
       const idf = this.idf(term) * weight * (k1 + 1);
-      const { docs, tf } = posting;
+      const weighted = this.weightedOf(posting);
+      const docs = posting.docs;
       for (let i = 0; i < docs.length; i++) {
+        const w = weighted[i];
+        if (w === 0) continue;
         const doc = docs[i];
-        let weighted = 0;
-        for (let f = 0, at = i * fields, nat = doc * fields; f < fields; f++, at++, nat++) {
-          if (tf[at]) weighted += tf[at] * this.norms[nat];
-        }
-        if (weighted === 0) continue;
         if (scores[doc] === 0) touched.push(doc);
-        scores[doc] += (idf * weighted) / (weighted + k1);
+        scores[doc] += (idf * w) / (w + k1);
       }
     }
     return { docs: touched, scores };

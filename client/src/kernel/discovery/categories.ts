@@ -74,6 +74,8 @@ const DELETE_VERBS = 'delete remove destroy drop erase purge clear archive';
 
 const stemSet = (words: string) => new Set(words.split(' ').map(stem));
 const CATEGORY_STEMS = Object.entries(CATEGORY_WORDS).map(([category, words]) => [category, stemSet(words)] as const);
+const CATEGORIES_BY_STEM = new Map<string, string[]>();
+for (const [category, stems] of CATEGORY_STEMS) for (const s of stems) CATEGORIES_BY_STEM.set(s, [...(CATEGORIES_BY_STEM.get(s) ?? []), category]);
 const READ = stemSet(READ_VERBS);
 const WRITE = stemSet(WRITE_VERBS);
 const DELETE = stemSet(DELETE_VERBS);
@@ -126,9 +128,7 @@ export function deriveCategories(tool: ServerTool, serverId: string, kernel = fa
   const descriptionWords = splitWords(tool.description ?? '').filter((w) => !isStopWord(w));
   const text = new Set([...nameWords, ...splitWords(serverId), ...splitWords(tool.annotations?.title ?? ''), ...descriptionWords.slice(0, 40)].map(stem));
   const found = new Set<string>(kernel ? ['kernel'] : []);
-  for (const [category, stems] of CATEGORY_STEMS) {
-    for (const s of stems) if (text.has(s)) { found.add(category); break; }
-  }
+  for (const s of text) for (const category of CATEGORIES_BY_STEM.get(s) ?? []) found.add(category);
   for (const c of [...operationCategories(nameWords, descriptionWords, tool), ...securityCategories(tool)]) found.add(c);
   // A file in a hosted repository is not the local filesystem.
   if (!found.has('git') && (nameWords.includes('file') || nameWords.includes('files'))) found.add('filesystem');

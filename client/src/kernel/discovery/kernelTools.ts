@@ -103,8 +103,9 @@ export async function discover(ctx: DiscoveryContext, params: DiscoverParams): P
   const clock = ctx.clock ?? (() => performance.now());
   const started = clock();
   const strategy = params.strategy ?? 'keyword';
-  const outcome = await search(ctx.index, params.query, strategy, params.filter, ctx.search);
-  const top = outcome.results.slice(0, Math.min(50, Math.floor(params.max_results ?? 5)));
+  const limit = Math.min(50, Math.floor(params.max_results ?? 5));
+  const outcome = await search(ctx.index, params.query, strategy, params.filter, { ...ctx.search, limit });
+  const top = outcome.results.slice(0, limit);
   const { fitted } = ctx.cache.fitDiscovery(top.map((s) => s.entry));
   const tools: DiscoveredTool[] = top.slice(0, fitted.length).map(({ entry, relevance }) => ({
     ...loaded(entry),
@@ -141,7 +142,7 @@ function matchCapabilities(ctx: DiscoveryContext, params: RequestParams): { matc
   const matched = new Map<string, ToolIndexEntry>();
   const missing: string[] = [];
   for (const capability of capabilities) {
-    const best = keywordSearch(ctx.index, `${capability} ${types}`, filter, ctx.search).results[0];
+    const best = keywordSearch(ctx.index, `${capability} ${types}`, filter, { ...ctx.search, limit: 1 }).results[0];
     if (best && best.relevance >= (ctx.minRelevance ?? 0.25)) matched.set(best.entry.tool_id, best.entry);
     else missing.push(capability);
   }

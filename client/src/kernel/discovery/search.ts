@@ -38,6 +38,8 @@ export interface SemanticRanker {
 
 export interface SearchOptions extends QueryPlanOptions {
   semantic?: SemanticRanker;
+  /** Keep only this many best results (the rest are counted in `matched`). */
+  limit?: number;
 }
 
 export interface ScoredEntry {
@@ -114,32 +116,55 @@ function nameCoverage(nameTerms: readonly string[], weights: ReadonlyMap<string,
   return covered / nameTerms.length;
 }
 
-function rank(index: ToolIndex, plan: readonly WeightedTerm[], keep: (e: ToolIndexEntry) => boolean, nameBoost: number): ScoredEntry[] {
+const byScore = (a: ScoredEntry, b: ScoredEntry) => b.score - a.score || (a.entry.tool_id < b.entry.tool_id ? -1 : 1);
+
+/**
+ * Scores, filters and orders the matching tools. With a `limit`, only the best `limit` are kept
+ * (selected as they come, without sorting every match); `matched` counts them all either way.
+ */
+function rank(index: ToolIndex, plan: readonly WeightedTerm[], keep: (e: ToolIndexEntry) => boolean, nameBoost: number, limit = Infinity): { results: ScoredEntry[]; matched: number } {
   const { docs, scores } = index.scorer.score(plan);
   const weights = new Map(plan.map((t) => [t.term, t.weight]));
-  // The best a document could score: every query term saturated in it.
-  const ceiling = plan.reduce((sum, t) => sum + (t.weight >= 1 ? index.scorer.maxContribution(t.term, 1) : 0), 0) || 1;
-  const found: ScoredEntry[] = [];
+  // The best a document could score: every query term saturated in it, its name fully covered.
+  const ceiling = (1 + nameBoost) * (plan.reduce((sum, t) => sum + (t.weight >= 1 ? index.scorer.maxContribution(t.term, 1) : 0), 0) || 1);
+  const best: ScoredEntry[] = [];
+  let matched = 0;
   for (const doc of docs) {
     const entry = index.entryAt(doc);
     if (!entry || !keep(entry)) continue;
+    matched++;
+    // Cannot enter the top even with its name fully covered: skip the coverage.
+    if (best.length >= limit && scores[doc] * (1 + nameBoost) <= best[best.length - 1].score) continue;
     const score = scores[doc] * (1 + nameBoost * nameCoverage(index.nameTermsAt(doc), weights));
-    found.push({ entry, score, relevance: Math.min(1, score / ((1 + nameBoost) * ceiling)) });
+    if (best.length >= limit && score <= best[best.length - 1].score) continue;
+    const scored = { entry, score, relevance: Math.min(1, score / ceiling) };
+    if (limit === Infinity) {
+      best.push(scored);
+      continue;
+    }
+    let at = best.length;
+    while (at > 0 && byScore(scored, best[at - 1]) < 0) at--;
+    best.splice(at, 0, scored);
+    if (best.length > limit) best.pop();
   }
   index.scorer.reset(docs);
-  return found.sort((a, b) => b.score - a.score || (a.entry.tool_id < b.entry.tool_id ? -1 : 1));
+  return { results: limit === Infinity ? best.sort(byScore) : best, matched };
 }
 
 /** Keyword strategy: BM25F over the planned query terms. */
 export function keywordSearch(index: ToolIndex, query: string, filter: DiscoverFilter = {}, options: SearchOptions = {}): SearchOutcome {
-  const keep = filterPredicate(filter);
-  const results = rank(index, planQuery(index, query, options), (e) => keep(e) && discoverable(e), options.nameBoost ?? NAME_BOOST);
+  const keep = (e: ToolIndexEntry) => pass(e) && discoverable(e);
+  const pass = filterPredicate(filter);
+  const { results, matched } = rank(index, planQuery(index, query, options), keep, options.nameBoost ?? NAME_BOOST, options.limit);
   // A query that is exactly a tool's name or id asks for that tool.
-  const wanted = query.trim().toLowerCase();
-  const exact = results.findIndex((r) => r.entry.name.toLowerCase() === wanted || r.entry.tool_id.toLowerCase() === wanted);
-  if (exact > 0) results.unshift(...results.splice(exact, 1));
-  if (exact >= 0) results[0] = { ...results[0], relevance: 1 };
-  return { results, matched: results.length, strategy: 'keyword' };
+  const exact = index.findByName(query.trim()).find(keep);
+  if (exact) {
+    const at = results.findIndex((r) => r.entry === exact);
+    if (at >= 0) results.splice(at, 1);
+    results.unshift({ entry: exact, score: results[0]?.score ?? 1, relevance: 1 });
+    if (results.length > (options.limit ?? Infinity)) results.pop();
+  }
+  return { results, matched, strategy: 'keyword' };
 }
 
 /** Categories the query names, by a category's name or one of its trigger words. */
@@ -161,7 +186,8 @@ export function categorySearch(index: ToolIndex, query: string, filter: Discover
   const keep = filterPredicate(filter);
   const inNamed = (e: ToolIndexEntry) => !named.length || named.every((c) => e.categories.includes(c));
   const members = index.list().filter((e) => keep(e) && discoverable(e) && inNamed(e));
-  const scored = new Map(rank(index, planQuery(index, query, options), () => true, options.nameBoost ?? NAME_BOOST).map((s) => [s.entry.tool_id, s]));
+  const ranked = rank(index, planQuery(index, query, options), () => true, options.nameBoost ?? NAME_BOOST).results;
+  const scored = new Map(ranked.map((s) => [s.entry.tool_id, s]));
   const results = members
     .map((entry) => scored.get(entry.tool_id) ?? { entry, score: 0, relevance: 0 })
     .map((s) => ({ ...s, relevance: Math.max(s.relevance, 0.5) }))

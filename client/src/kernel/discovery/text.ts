@@ -25,6 +25,29 @@ export function isStopWord(word: string): boolean {
  * `HTTPServer`, `API-get-users` and `mgp.tools.discover` all come apart at their seams.
  */
 export function splitWords(text: string): string[] {
+  // Names, server ids and parameter names repeat across tools and servers: remember short ones.
+  if (text.length > 64) {
+    // A description is split by several derivations in a row: keep the last few.
+    const recent = recentLong.find((r) => r[0] === text);
+    if (recent) return recent[1].slice();
+    const words = split(text);
+    recentLong.unshift([text, words]);
+    if (recentLong.length > 4) recentLong.pop();
+    return words.slice();
+  }
+  let words = splitCache.get(text);
+  if (!words) {
+    words = split(text);
+    if (splitCache.size > 50_000) splitCache.clear();
+    splitCache.set(text, words);
+  }
+  return words.slice();
+}
+
+const splitCache = new Map<string, string[]>();
+const recentLong: Array<[string, string[]]> = [];
+
+function split(text: string): string[] {
   const spaced = text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')

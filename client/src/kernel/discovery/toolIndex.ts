@@ -104,6 +104,7 @@ export class ToolIndex {
   private readonly slots = new Map<string, Slot>();
   private readonly byDoc: Array<Slot | undefined> = [];
   private readonly byServer = new Map<string, Set<string>>();
+  private readonly byLowerName = new Map<string, Set<string>>();
   readonly vocabulary = new FuzzyVocabulary();
   private version = 0;
 
@@ -160,6 +161,11 @@ export class ToolIndex {
     let ids = this.byServer.get(entry.server_id);
     if (!ids) this.byServer.set(entry.server_id, (ids = new Set()));
     ids.add(entry.tool_id);
+    for (const key of [entry.name.toLowerCase(), entry.tool_id.toLowerCase()]) {
+      let named = this.byLowerName.get(key);
+      if (!named) this.byLowerName.set(key, (named = new Set()));
+      named.add(entry.tool_id);
+    }
   }
 
   private delete(toolId: string): void {
@@ -170,6 +176,11 @@ export class ToolIndex {
     this.slots.delete(toolId);
     this.byDoc[slot.doc] = undefined;
     this.byServer.get(slot.entry.server_id)?.delete(toolId);
+    for (const key of [slot.entry.name.toLowerCase(), toolId.toLowerCase()]) {
+      const named = this.byLowerName.get(key);
+      named?.delete(toolId);
+      if (named && !named.size) this.byLowerName.delete(key);
+    }
   }
 
   /**
@@ -221,6 +232,14 @@ export class ToolIndex {
       if (slot) slot.entry.status = status;
     }
     this.version++;
+  }
+
+  /** Entries whose name or tool id is `name` (any case). */
+  findByName(name: string): ToolIndexEntry[] {
+    const lower = name.toLowerCase();
+    const byId = this.slots.get(name)?.entry;
+    if (byId) return [byId];
+    return [...(this.byLowerName.get(lower) ?? [])].map((id) => this.slots.get(id)?.entry).filter((e): e is ToolIndexEntry => !!e);
   }
 
   get(toolId: string): ToolIndexEntry | undefined {

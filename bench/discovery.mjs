@@ -1,0 +1,174 @@
+// Benchmark: tool discovery (MGP §16) — query latency, index build time, tool-context tokens, ranking quality.
+//
+// Measures client/src/kernel/discovery, built here with esbuild (no `npm run build` needed), on the
+// real corpus (test/fixtures/discovery/corpus.json: 17 MCP servers from npm, 178 tools) scaled up
+// deterministically to 1,000 and 10,000 tools (bench/discovery/synthetic.mjs), and the query set
+// (test/fixtures/discovery/queries.json, dev and test halves).
+// Goals (from the issue): p50 ≤ 0.5 ms and p99 ≤ 3 ms per query at 1k and 10k tools; index build
+// ≤ 300 ms at 10k; ≥ 98% fewer tool-context tokens than all tools in context at 500 tools; hit@5 ≥ 0.95.
+// Baseline, in the same run: plain BM25 (one field, lower-cased words, no stemming, no camelCase
+// splitting, no field weights, no synonyms, no category inference, no typo tolerance, no name boost).
+//
+// Run: node bench/discovery.mjs [--runs N]     (N = passes over the query set for latency, default 10)
+import * as esbuild from 'esbuild';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { scaleCorpus, seededRandom } from './discovery/synthetic.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const runsArg = process.argv.indexOf('--runs');
+const RUNS = runsArg > 0 ? Math.max(1, Number(process.argv[runsArg + 1]) || 10) : 10;
+const work = mkdtempSync(join(tmpdir(), 'mgp-bench-discovery-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+
+// ── 1. Build the discovery module from source ───────────────────────────────────────────────────
+async function loadDiscovery() {
+  const outfile = join(work, 'discovery.cjs');
+  await esbuild.build({
+    entryPoints: [join(root, 'client/src/kernel/discovery/index.ts')],
+    bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'silent',
+  });
+  return createRequire(import.meta.url)(outfile);
+}
+const d = await loadDiscovery();
+const fixture = (name) => JSON.parse(readFileSync(join(root, 'test/fixtures/discovery', name), 'utf8'));
+const corpus = fixture('corpus.json').servers;
+const { queries } = fixture('queries.json');
+
+// ── 2. Helpers ──────────────────────────────────────────────────────────────────────────────────
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+const quantile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+const median = (values) => quantile([...values].sort((a, b) => a - b), 0.5);
+const f2 = (x) => x.toFixed(2);
+const f3 = (x) => x.toFixed(3);
+const PLAIN_SEARCH = { fuzzy: false, expansion: false, nameBoost: 0 };
+const variants = {
+  ours: { analysis: {}, search: {} },
+  plain: { analysis: d.PLAIN_ANALYSIS, search: PLAIN_SEARCH },
+};
+
+function buildIndex(servers, analysis) {
+  const index = d.createToolIndex({ analysis });
+  for (const s of servers) index.upsertServer(s.id, s.tools);
+  return index;
+}
+
+async function latency(servers, variant) {
+  const index = buildIndex(servers, variant.analysis);
+  const ctx = { index, cache: new d.SessionToolCache(), search: variant.search };
+  const times = [];
+  for (let i = 0; i < 2; i++) for (const q of queries) d.keywordSearch(index, q.query, {}, variant.search); // warm-up
+  for (let run = 0; run < RUNS; run++) {
+    for (const q of queries) {
+      const start = now();
+      await d.discover(ctx, { query: q.query, max_results: 5 });
+      times.push(now() - start);
+    }
+  }
+  const sorted = times.sort((a, b) => a - b);
+  return { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), n: sorted.length };
+}
+
+function buildTime(servers, variant, runs = 7) {
+  buildIndex(servers, variant.analysis);
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const start = now();
+    buildIndex(servers, variant.analysis);
+    times.push(now() - start);
+  }
+  return median(times);
+}
+
+function quality(variant, split) {
+  const index = buildIndex(corpus, variant.analysis);
+  const set = queries.filter((q) => split === 'all' || q.split === split);
+  let hit1 = 0, hit5 = 0, mrr = 0;
+  for (const q of set) {
+    const rank = d.keywordSearch(index, q.query, {}, variant.search).results.findIndex((r) => q.expected.includes(r.entry.tool_id));
+    if (rank === 0) hit1++;
+    if (rank >= 0 && rank < 5) hit5++;
+    if (rank >= 0) mrr += 1 / (rank + 1);
+  }
+  return { hit1: hit1 / set.length, hit5: hit5 / set.length, mrr: mrr / set.length, n: set.length };
+}
+
+/**
+ * Tool-context tokens at 500 tools. All in context: every tool's JSON definition. Discovery: the two
+ * meta-tools, plus a session of 10 intents (seeded) where each intent's discovery answer (top 5,
+ * trimmed to the discovery reserve) is in context and its first tool is used, so it joins the cache
+ * (LRU under the default budget): context = meta-tools + cached tools + the current answer.
+ */
+async function tokens(servers) {
+  const index = buildIndex(servers, {});
+  const all = index.list().filter((e) => !e.kernel).reduce((n, e) => n + d.toolTokens(e), 0);
+  const meta = d.llmContextKernelTools(index).reduce((n, e) => n + d.toolTokens(e), 0);
+  const random = seededRandom(7);
+  const sessions = [];
+  const answers = [];
+  for (let s = 0; s < 50; s++) {
+    const cache = new d.SessionToolCache();
+    const ctx = { index, cache };
+    let peak = 0;
+    for (let i = 0; i < 10; i++) {
+      const q = queries[Math.floor(random() * queries.length)];
+      const answer = await d.discover(ctx, { query: q.query, max_results: 5 });
+      const answerTokens = answer.tools.reduce((n, t) => n + d.toolTokens(index.get(t.tool_id)), 0);
+      answers.push(meta + answerTokens);
+      peak = Math.max(peak, meta + cache.pinnedTokens + cache.cachedTokens + answerTokens);
+      if (answer.tools[0]) cache.use(index.get(answer.tools[0].tool_id));
+    }
+    sessions.push(peak);
+  }
+  return { tools: index.list().filter((e) => !e.kernel).length, all, meta, answer: median(answers), session: median(sessions) };
+}
+
+// ── 3. Run ──────────────────────────────────────────────────────────────────────────────────────
+const at1k = scaleCorpus(corpus, 1000);
+const at10k = scaleCorpus(corpus, 10000);
+const at500 = scaleCorpus(corpus, 500);
+const count = (servers) => servers.reduce((n, s) => n + s.tools.length, 0);
+const results = {};
+for (const [name, variant] of Object.entries(variants)) {
+  results[name] = {
+    lat1k: await latency(at1k, variant),
+    lat10k: await latency(at10k, variant),
+    build10k: buildTime(at10k, variant),
+    dev: quality(variant, 'dev'),
+    test: quality(variant, 'test'),
+    all: quality(variant, 'all'),
+  };
+}
+const tok = await tokens(at500);
+const ablations = [
+  ['+ stemming, camelCase, fields', { analysis: {}, search: PLAIN_SEARCH }],
+  ['+ typo tolerance', { analysis: {}, search: { expansion: false, nameBoost: 0 } }],
+  ['+ synonyms, categories', { analysis: {}, search: { nameBoost: 0 } }],
+].map(([label, variant]) => [label, quality(variant, 'dev'), quality(variant, 'test')]);
+
+// ── 4. Figures ──────────────────────────────────────────────────────────────────────────────────
+const o = results.ours, p = results.plain;
+const q = (r) => `hit@1 ${f3(r.hit1)}  hit@5 ${f3(r.hit5)}  MRR ${f3(r.mrr)}`;
+const reduction = (x) => (1 - x / tok.all) * 100;
+console.log(`corpus: ${corpus.length} servers, ${count(corpus)} real tools; scaled to ${count(at1k)} and ${count(at10k)}; ${queries.length} queries (${o.dev.n} dev, ${o.test.n} test)`);
+console.log(`latency: ${o.lat1k.n} discover calls per size (${RUNS} passes over the query set), max_results 5`);
+console.log('ablations (dev | test):');
+for (const [label, dev, test] of ablations) console.log(`  ${label.padEnd(32)} ${q(dev)}  |  ${q(test)}`);
+console.log(`machine: node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(2)} at the end`);
+console.log('');
+console.log('discovery                         ours                 plain BM25           ratio plain/ours');
+const row = (label, a, b, unit = 'ms') => console.log(`  ${label.padEnd(32)}${`${f2(a)} ${unit}`.padEnd(21)}${`${f2(b)} ${unit}`.padEnd(21)}${f2(b / a)}×`);
+row('p50 query at 1k tools', o.lat1k.p50, p.lat1k.p50);
+row('p99 query at 1k tools', o.lat1k.p99, p.lat1k.p99);
+row('p50 query at 10k tools', o.lat10k.p50, p.lat10k.p50);
+row('p99 query at 10k tools', o.lat10k.p99, p.lat10k.p99);
+row('index build at 10k tools', o.build10k, p.build10k);
+console.log(`  quality dev  (${o.dev.n})   ours ${q(o.dev)}   plain ${q(p.dev)}`);
+console.log(`  quality test (${o.test.n})   ours ${q(o.test)}   plain ${q(p.test)}`);
+console.log(`  quality all  (${o.all.n})  ours ${q(o.all)}   plain ${q(p.all)}`);
+console.log(`  tokens at ${tok.tools} tools (cl100k): all in context ${tok.all}; meta-tools ${tok.meta}; meta + one answer (median) ${tok.answer} (${reduction(tok.answer).toFixed(1)}% fewer); 10-intent session peak, meta + cache + answer (median) ${tok.session} (${reduction(tok.session).toFixed(1)}% fewer)`);
+const goal = (ok) => (ok ? 'met' : 'not met');
+console.log(`  goals: p50 ≤ 0.5 ms ${goal(o.lat1k.p50 <= 0.5 && o.lat10k.p50 <= 0.5)}; p99 ≤ 3 ms ${goal(o.lat1k.p99 <= 3 && o.lat10k.p99 <= 3)}; build ≤ 300 ms ${goal(o.build10k <= 300)}; ≥ 98% fewer tokens ${goal(reduction(tok.session) >= 98)} (session), ${goal(reduction(tok.answer) >= 98)} (one answer); hit@5 ≥ 0.95 ${goal(o.test.hit5 >= 0.95)} (test half ${f3(o.test.hit5)})`);
