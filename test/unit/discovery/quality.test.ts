@@ -31,12 +31,12 @@ describe('discovery: ranking quality on the query set', () => {
     for (const q of all) for (const id of q.expected) assert.ok(ids.has(id), `${q.id}: ${id}`);
   });
 
-  // Measured when the ranker was frozen (test half, 87 queries): hit@1 0.678, hit@5 0.908, MRR 0.781;
-  // plain BM25 hit@5 0.701. The floors sit a query or two below, so that a regression fails.
+  // Measured with the ranker as shipped (test half, 87 queries): hit@1 0.667, hit@5 0.920, MRR 0.776;
+  // plain BM25 hit@5 0.701. The floors sit two or three queries below, so that a regression fails.
   it('keeps the held-out test half at its measured quality, above plain BM25', () => {
     const ours = measure(corpusIndex(), 'test');
     const plain = measure(corpusIndex({ analysis: PLAIN_ANALYSIS }), 'test', { fuzzy: false, expansion: false, nameBoost: 0 });
-    assert.ok(ours.hit5 >= 0.88, `hit@5 ${ours.hit5.toFixed(3)}`);
+    assert.ok(ours.hit5 >= 0.89, `hit@5 ${ours.hit5.toFixed(3)}`);
     assert.ok(ours.mrr >= 0.75, `MRR ${ours.mrr.toFixed(3)}`);
     assert.ok(ours.hit1 >= 0.64, `hit@1 ${ours.hit1.toFixed(3)}`);
     assert.ok(ours.hit5 > plain.hit5 + 0.1, `ours ${ours.hit5.toFixed(3)} vs plain ${plain.hit5.toFixed(3)}`);
