@@ -80,6 +80,7 @@ export async function startCliKernel(parsed: ParsedArgs, io: Io, only: string | 
     interaction: interactive && !flag ? terminalInteraction({ input: process.stdin, output: process.stderr }) : flagInteraction(flag, refused),
     audit: trail,
     stateDir,
+    workingFolder: location.workspaceFolder,
     operator: CLI_OPERATOR,
     roots: () => [{ uri: `file://${location.workspaceFolder}`, name: location.workspaceFolder }],
     onSecrets: (values) => values.forEach((value) => redactor.addSecret(value)),

@@ -14,6 +14,11 @@ import type { AuditSink } from './host/auditSink';
 import { clientHandlers } from './host/clientHandlers';
 import type { Interaction } from './host/interaction';
 import { accessTools } from './kernelTools/accessTools';
+import { Callbacks } from './bidirectional/callbacks';
+import { EventHub } from './bidirectional/eventHub';
+import { discoveryTools } from './kernelTools/discoveryTools';
+import { eventTools } from './kernelTools/eventTools';
+import { RegisteredServers } from './registeredServers';
 import { lifecycleTools } from './kernelTools/lifecycleTools';
 import { KERNEL_SERVER_ID, KernelToolRegistry } from './kernelTools/registry';
 import type { SupervisedServer } from './lifecycle/supervisedServer';
@@ -28,6 +33,9 @@ import { ServerPermissions } from './security/serverPermissions';
 import { ToolApprovals } from './security/toolApprovals';
 import type { ValidatorOptions } from './security/validators';
 import { ServerManager } from './serverManager';
+import { ActiveStream, StreamRegistry } from './streaming/streamRegistry';
+import { newTraceId } from './audit/auditEvent';
+import type { ServerSession } from './connection/service';
 
 export interface KernelOptions {
   hostEnv: Readonly<Record<string, string | undefined>>;
@@ -43,6 +51,8 @@ export interface KernelOptions {
   logLevel?: LoggingLevel;
   trace?: boolean;
   validatorOptions?: ValidatorOptions;
+  /** Where servers registered at run time run (the workspace folder); the state folder when left out. */
+  workingFolder?: string;
   /** Told the resolved values of env and headers, so the audit trail can redact them. */
   onSecrets?(values: string[]): void;
 }
@@ -67,6 +77,10 @@ export class Kernel {
   readonly kernelTools = new KernelToolRegistry();
   readonly models = new ModelRouter();
   readonly pipeline: ToolCallPipeline;
+  readonly streams: StreamRegistry;
+  readonly events: EventHub;
+  readonly callbacks: Callbacks;
+  private readonly registered: RegisteredServers;
   private config: KernelConfig = EMPTY_CONFIG;
   private readonly securityCache = new WeakMap<ListedTool, { override: unknown; security: EffectiveSecurity }>();
 
@@ -84,13 +98,10 @@ export class Kernel {
       audit: options.audit,
       mgp: this.mgp,
       settings: () => this.settings,
-      session: (id) => {
-        const server = this.manager.find(id);
-        const connection = server?.liveConnection;
-        return server && connection ? { id, config: server.config, connection, log: (level, message) => server.log(level, message) } : undefined;
-      },
+      session: (id) => this.sessionOf(id),
       operator: options.operator.agentId,
     });
+    this.streams = new StreamRegistry(this.mgp, (id) => this.sessionOf(id));
     this.manager = new ServerManager({
       hostEnv: options.hostEnv,
       secrets: options.secrets,
@@ -103,7 +114,23 @@ export class Kernel {
         onSecrets: options.onSecrets,
       },
     });
-    this.kernelTools.register(...lifecycleTools(this.manager), ...accessTools(this.access));
+    this.events = new EventHub(this.mgp, () => this.manager.list().flatMap((server) => this.mgp.of(server.id)?.eventChannels ?? []));
+    this.callbacks = new Callbacks({ mgp: this.mgp, interaction: options.interaction, models: this.models, audit: options.audit, access: this.access });
+    this.registered = new RegisteredServers(options.stateDir, this.manager);
+    this.kernelTools.register(
+      ...lifecycleTools(this.manager),
+      ...accessTools(this.access),
+      ...eventTools(this.events),
+      ...discoveryTools({
+        manager: this.manager,
+        mgp: this.mgp,
+        interaction: options.interaction,
+        audit: options.audit,
+        settings: () => this.settings,
+        workingFolder: options.workingFolder ?? options.stateDir,
+        onRegistrationsChanged: (servers) => void this.registered.save(servers, this.settings.keepRegisteredServers),
+      }),
+    );
     this.pipeline = new ToolCallPipeline({
       manager: this.manager,
       kernelTools: this.kernelTools,
@@ -133,11 +160,55 @@ export class Kernel {
     this.config = config;
     await Promise.all([this.access.load()]);
     await this.manager.reconcile(config, autoStart);
+    if (config.kernel.keepRegisteredServers && autoStart) await this.registered.restore();
   }
 
   /** A tool call through the pipeline, in the operator's name unless another caller is given. */
   call(request: Omit<ToolCallRequest, 'caller'> & { caller?: Caller }): Promise<ToolCallOutcome> {
     return this.pipeline.call({ ...request, caller: request.caller ?? this.options.operator });
+  }
+
+  /**
+   * A call whose output streams (MGP §12): chunks, progress and the end go through `streams`, and
+   * `streams.cancel(stream.id)` stops it, keeping the partial result.
+   */
+  stream(request: Omit<ToolCallRequest, 'caller' | 'stream'> & { caller?: Caller }): { stream: ActiveStream; outcome: Promise<ToolCallOutcome> } {
+    const traceId = request.traceId ?? newTraceId();
+    const stream = this.streams.begin(request.serverId, request.toolName, traceId);
+    const signal = request.signal ? AbortSignal.any([request.signal, stream.abort.signal]) : stream.abort.signal;
+    const outcome = this.call({
+      ...request,
+      traceId,
+      signal,
+      stream: { requestId: (id) => this.streams.bind(stream, id) },
+      onProgress: (progress) => {
+        this.streams.mcpProgress(stream, progress);
+        request.onProgress?.(progress);
+      },
+    }).then(
+      (result) => {
+        const finalText = (result.result.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('');
+        if (!stream.assembler.text && finalText) this.streams.emit('text', { id: stream.id, appended: finalText, chunks: 0 });
+        const mgp = (result.result as { _mgp?: { streamed?: boolean; cancelled?: boolean } })._mgp;
+        this.streams.end(stream, mgp?.cancelled ? 'cancelled' : 'done', undefined, mgp?.streamed === true);
+        return result;
+      },
+      (error: unknown) => {
+        if (stream.state === 'cancelled') {
+          const text = stream.assembler.text;
+          return { result: { content: [{ type: 'text' as const, text }], _mgp: { cancelled: true } }, traceId, serverId: request.serverId, toolName: request.toolName, attempts: 1, durationMs: Date.now() - stream.startedAt };
+        }
+        this.streams.end(stream, 'error', error instanceof Error ? error.message : String(error));
+        throw error;
+      },
+    );
+    return { stream, outcome };
+  }
+
+  private sessionOf(id: string): ServerSession | undefined {
+    const server = this.manager.find(id);
+    const connection = server?.liveConnection;
+    return server && connection ? { id, config: server.config, connection, log: (level, message) => server.log(level, message) } : undefined;
   }
 
   securityOf(server: SupervisedServer, tool: ListedTool): EffectiveSecurity {

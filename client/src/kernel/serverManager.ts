@@ -91,6 +91,8 @@ export class ServerManager {
     const work: Promise<void>[] = [];
     for (const [id, running] of this.servers) {
       const next = wanted.get(id);
+      // Servers registered at run time (MGP §15.4) are not the config's to remove; a config entry with the same id replaces them.
+      if (!next && running.config.origin === 'runtime') continue;
       if (!next) {
         this.servers.delete(id);
         work.push(running.stop('configuration_change'));
@@ -117,6 +119,23 @@ export class ServerManager {
       return;
     }
     await server.start(reason);
+  }
+
+  /** MGP §15.4: adds and starts a server registered at run time. */
+  async register(server: ConfiguredServer): Promise<SupervisedServer> {
+    if (this.servers.has(server.id)) throw new KernelError('StartFailed', `a server "${server.id}" already exists`);
+    const supervised = this.supervise({ ...server, origin: 'runtime' });
+    this.servers.set(server.id, supervised);
+    await supervised.start('operator_request');
+    return supervised;
+  }
+
+  /** Stops and removes a server registered at run time; configured servers are removed by editing the config. */
+  async deregister(id: string, reason = 'operator_request'): Promise<void> {
+    const server = this.get(id);
+    if (server.config.origin !== 'runtime') throw new KernelError('Unsupported', `"${id}" comes from ${server.config.source.file}; remove it there`);
+    this.servers.delete(id);
+    await server.stop(reason);
   }
 
   start(id: string): Promise<void> {

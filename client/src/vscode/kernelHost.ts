@@ -67,6 +67,7 @@ export class KernelHost implements vscode.Disposable {
       interaction,
       audit: trail,
       stateDir,
+      workingFolder: location.workspaceFolder,
       operator: EDITOR_OPERATOR,
       roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
       mayStart: (server) => host?.mayStart(server) ?? 'the kernel is starting',

@@ -198,6 +198,14 @@ export const kernelSchema: JsonSchema = {
         'Whether `mgp.tools.request` may answer `creating` and generate a tool when none matches (MGP §16.6). **Off by default**; when on, all six guardrails of §16.6 apply (strict code safety, operator approval, session-scoped tools, `TOOL_CREATED_DYNAMIC` audit events).',
       ),
     },
+    keep_registered_servers: {
+      type: 'boolean',
+      default: false,
+      ...described(
+        'Whether servers registered at run time with mgp.discovery.register are started again in the next session; off: they last until deregistered or the session ends (MGP §15.4).',
+        'Whether servers registered at run time with `mgp.discovery.register` come back in the next session (MGP §15.4). Off by default: a registered server lasts until it is deregistered or the session ends.',
+      ),
+    },
     audit: auditSchema,
     tool_context_budget: toolContextBudget,
     pinned_tools: {

@@ -11,9 +11,30 @@
  * `canonicalJson(x)`, so a record read back from the log hashes to what was written.
  */
 export function canonicalJson(value: unknown): string {
-  const text = write(value, []);
+  // Fast path: when every object's keys are already in sorted order (the log builds records so, and
+  // a record parsed from its line is so), the canonical form is what JSON.stringify writes.
+  const text = inCanonicalOrder(value, 0) ? JSON.stringify(value) : write(value, []);
   if (text === undefined) throw new TypeError('the value has no JSON form');
   return text;
+}
+
+/** True when JSON.stringify would write `value` canonically: plain objects with sorted keys, arrays, Dates. */
+function inCanonicalOrder(value: unknown, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (depth > 64) return false; // deep (or cyclic): the careful path decides
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!inCanonicalOrder(value[i], depth + 1)) return false;
+    return true;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype === Date.prototype) return true;
+  if (prototype !== Object.prototype && prototype !== null) return false; // toJSON, Map, boxed values…: the careful path
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    if (i > 0 && !(keys[i - 1] < keys[i])) return false;
+    if (!inCanonicalOrder((value as Record<string, unknown>)[keys[i]], depth + 1)) return false;
+  }
+  return true;
 }
 
 function unbox(value: object): unknown {

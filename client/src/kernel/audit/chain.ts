@@ -14,7 +14,7 @@
  * closing brace, and a newline. `checkLine` insists on that exact text, so a line cannot be edited
  * into a different-looking but equal-hashing form (a duplicated key, say) either.
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { AuditEvent, AuditRecord } from './auditEvent';
 import { canonicalJson } from './canonical';
 
@@ -34,22 +34,36 @@ export interface SealedRecord {
   line: string;
 }
 
+// crypto.hash (node ≥ 20.12) is a one-shot digest, faster than createHash for short inputs.
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
 function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return oneShot ? oneShot('sha256', text, 'hex') : crypto.createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** A shallow copy with sorted keys, without undefined values. */
+function sortedCopy(object: object): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(object).sort()) {
+    const value = (object as Record<string, unknown>)[key];
+    if (value !== undefined) copy[key] = value;
+  }
+  return copy;
 }
 
 /** Numbers `event` after `previous` and computes its hash. Throws a TypeError when `event` has no JSON form. */
 export function sealRecord(event: AuditEvent, previous: ChainLink): SealedRecord {
+  // Keys in canonical (sorted) order, so that canonicalJson takes its fast path.
   const unsealed = {
+    actor: sortedCopy(event.actor) as AuditEvent['actor'],
+    details: event.details,
+    event_type: event.event_type,
+    prev_hash: previous.hash,
+    result: event.result,
+    seq: previous.seq + 1,
+    target: sortedCopy(event.target),
     timestamp: event.timestamp,
     trace_id: event.trace_id,
-    event_type: event.event_type,
-    actor: event.actor,
-    target: event.target,
-    result: event.result,
-    details: event.details,
-    seq: previous.seq + 1,
-    prev_hash: previous.hash,
   };
   const body = canonicalJson(unsealed);
   const hash = sha256(body);

@@ -32,6 +32,8 @@ export const CREDENTIAL_KEYS: readonly string[] = [
 const normalizeKey = (key: string): string => key.toLowerCase().replace(/[-_]/g, '');
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Rule 3 needs a separator or a scheme word: most strings (paths, names, prose) skip its patterns. */
+const MAY_HOLD_CREDENTIAL = /[:=]|bearer|basic/i;
 const AUTH_SCHEME = /\b(Bearer|Basic)(\s+)([A-Za-z0-9\-._~+/]{8,}=*)/gi;
 const looksLikeToken = (token: string): boolean => /[0-9\-._~+/=]/.test(token) || /[A-Z]/.test(token.slice(1));
 
@@ -80,8 +82,11 @@ export class Redactor {
   /** Rules 1 and 3. */
   redactString(text: string): string {
     if (text.length < MIN_SECRET_LENGTH) return text;
-    const out = this.redactSecrets(text).replace(AUTH_SCHEME, (whole, scheme: string, space: string, token: string) => (looksLikeToken(token) ? `${scheme}${space}${REDACTED}` : whole));
-    return out.replace(this.keyValue, (whole, key: string, separator: string, value: string) => (value === REDACTED ? whole : `${key}${separator}${REDACTED}`));
+    const out = this.redactSecrets(text);
+    if (!MAY_HOLD_CREDENTIAL.test(out)) return out;
+    return out
+      .replace(AUTH_SCHEME, (whole, scheme: string, space: string, token: string) => (looksLikeToken(token) ? `${scheme}${space}${REDACTED}` : whole))
+      .replace(this.keyValue, (whole, key: string, separator: string, value: string) => (value === REDACTED ? whole : `${key}${separator}${REDACTED}`));
   }
 
   /** A redacted copy of `value` (any JSON-like value). */
@@ -117,10 +122,12 @@ export class Redactor {
     }
   }
 
+  /** The copy has its keys in sorted order: the canonical order of chain.ts, whose hashing is then fastest. */
   private walkObject(object: Record<string, unknown>, stack: object[]): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     const namedCredential = typeof object.name === 'string' && this.isCredentialKey(object.name);
-    for (const [key, value] of Object.entries(object)) {
+    for (const key of Object.keys(object).sort()) {
+      const value = object[key];
       const hide = value !== null && value !== undefined && (this.isCredentialKey(key) || (namedCredential && key === 'value'));
       out[this.redactSecrets(key)] = hide ? REDACTED : this.walk(value, stack);
     }

@@ -75,7 +75,9 @@ export class ServerPermissions implements ConnectionService {
     const configured = (name: string) => server.policy.permissions.includes(name);
     const decided: Record<string, Grant> = {};
     for (const name of permissions) {
-      if (policy === 'auto_approve') decided[name] = 'approved';
+      // Sandboxed servers (MGP §15.4) get no dangerous permission, whatever the policy.
+      if (server.policy.trustLevel === 'sandboxed' && riskOf(name) === 'dangerous') decided[name] = 'denied';
+      else if (policy === 'auto_approve') decided[name] = 'approved';
       else if (policy === 'config_only') decided[name] = configured(name) ? 'approved' : 'denied';
       else if (configured(name)) decided[name] = 'approved';
       else if (standing(name)) decided[name] = standing(name)?.decision ?? 'denied';

@@ -124,7 +124,6 @@ export const SHELL_RULES: readonly ShellRule[] = [
     what: 'control or bidirectional-override characters',
     why: 'They hide what a command line really contains.',
     payload: false,
-    // eslint-disable-next-line no-control-regex
     patterns: [/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/],
   },
   {

@@ -25,7 +25,6 @@ export function excerpt(text: string, index = 0, length = text.length): string {
   const body = text
     .slice(start, end)
     .replace(/\r\n|\r|\n/g, '⏎')
-    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '·');
   return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
 }

@@ -1,0 +1,97 @@
+/**
+ * The imports a piece of code makes.
+ *
+ * Python: `import a.b as c, d`; `from a.b import c as d, (e, f)` (each imported name counts as `a.b.c`
+ * too, so a blocklist entry `os.system` catches `from os import system`); `__import__('x')`;
+ * `importlib.import_module('x')` and a bare `import_module('x')`. Relative imports (`from . import x`)
+ * are local modules and are not checked.
+ *
+ * JavaScript/TypeScript: `import x from 'm'`, `import {a} from "m"`, `import * as m from 'm'`,
+ * `import 'm'`, `export … from 'm'`, `import('m')`, `require('m')` (also `module.require`,
+ * `process.mainModule.require`), and `process.binding('x')` / `process._linkedBinding('x')` as the
+ * pseudo-module `process.binding`. A `node:` prefix is dropped (`node:fs` is `fs`).
+ *
+ * An import whose name is computed (`require(name)`, `__import__(x)`, `import(path)`) is reported with
+ * an empty module name: no list can be checked against it.
+ */
+import { literalAt, type CodeViews } from './codeLexer';
+
+export interface ImportRef {
+  /** The module (`os.path`, `fs/promises`); '' when the name is computed at run time. */
+  module: string;
+  /** Every name checked against the lists: the module, and for `from a import b` also `a.b`. */
+  names: string[];
+  /** Offset in the code, for the excerpt. */
+  index: number;
+}
+
+const PY_STATEMENT = /(^|[;:])([ \t]*)(import|from)[ \t]+/gm;
+const PY_IMPORT_LIST = /^(?:[^;\n\\]|\\\n|\\.)*/;
+const PY_FROM = /^(\.*[\w.]*)\s+import\s+(\([^)]*\)|(?:[^;\n\\]|\\\n|\\.)*)/;
+const PY_DYNAMIC = /\b(?:__import__|import_module)\s*\(/g;
+const JS_STATIC = /(?<![\w$.])(import|export)\s*(?:type\s+)?(?:[\w$*{}\s,]*?\bfrom\s*)?(['"])([^'"\n]+)\2/g;
+const JS_DYNAMIC = /(?<![\w$.])import\s*\(|(?<![\w$])require\s*\(/g;
+const JS_BINDING = /\bprocess\s*\.\s*(?:binding|_linkedBinding)\s*\(/g;
+
+function names(list: string): string[] {
+  return list
+    .replace(/[()\\\n]/g, ' ')
+    .split(',')
+    .map((part) => part.trim().split(/\s+/)[0])
+    .filter((name) => name && /^[\w.*]+$/.test(name));
+}
+
+function pythonStatement(views: CodeViews, keyword: string, at: number): ImportRef[] {
+  const rest = views.stripped.slice(at);
+  if (keyword === 'import') {
+    return names(PY_IMPORT_LIST.exec(rest)?.[0] ?? '').map((module) => ({ module, names: [module], index: at }));
+  }
+  const from = PY_FROM.exec(rest);
+  if (!from || from[1].startsWith('.') || from[1] === '') return [];
+  const module = from[1];
+  const imported = names(from[2]).filter((n) => n !== '*').map((n) => `${module}.${n}`);
+  return [{ module, names: [module, ...imported], index: at }];
+}
+
+function dynamicImport(views: CodeViews, match: RegExpMatchArray): ImportRef {
+  const literal = literalAt(views, (match.index ?? 0) + match[0].length);
+  const module = literal ? literal.value.replace(/^node:/, '') : '';
+  return { module, names: module ? [module] : [], index: match.index ?? 0 };
+}
+
+export function pythonImports(views: CodeViews): ImportRef[] {
+  const found: ImportRef[] = [];
+  for (const m of views.stripped.matchAll(PY_STATEMENT)) {
+    const keywordAt = (m.index ?? 0) + m[1].length + m[2].length;
+    if (!views.codeOnly.startsWith(m[3], keywordAt)) continue;
+    found.push(...pythonStatement(views, m[3], (m.index ?? 0) + m[0].length));
+  }
+  for (const m of views.codeOnly.matchAll(PY_DYNAMIC)) found.push(dynamicImport(views, m));
+  return found;
+}
+
+export function javascriptImports(views: CodeViews): ImportRef[] {
+  const found: ImportRef[] = [];
+  for (const m of views.stripped.matchAll(JS_STATIC)) {
+    if (!views.codeOnly.startsWith(m[1], m.index ?? 0)) continue;
+    const module = m[3].replace(/^node:/, '');
+    found.push({ module, names: [module], index: m.index ?? 0 });
+  }
+  for (const m of views.codeOnly.matchAll(JS_DYNAMIC)) found.push(dynamicImport(views, m));
+  for (const m of views.codeOnly.matchAll(JS_BINDING)) found.push({ module: 'process.binding', names: ['process.binding'], index: m.index ?? 0 });
+  return found;
+}
+
+/**
+ * The list entry that covers `name`: the name itself or a parent (`os` covers `os.path`; `fs` covers
+ * `fs/promises`; `@scope/pkg` covers `@scope/pkg/sub`).
+ */
+export function coveringEntry(name: string, list: ReadonlySet<string>, separator: '.' | '/'): string | undefined {
+  if (list.has(name)) return name;
+  const parts = name.split(separator);
+  for (let k = parts.length - 1; k >= 1; k--) {
+    const prefix = parts.slice(0, k).join(separator);
+    if (list.has(prefix)) return prefix;
+  }
+  return undefined;
+}

@@ -1,0 +1,170 @@
+/**
+ * Two views of a piece of Python or JavaScript, same length and offsets as the code, so the code safety
+ * checks can tell code from comments and string contents:
+ * - `stripped`: comments blanked, strings kept (import names and open modes are read from here);
+ * - `codeOnly`: comments and string contents blanked, quotes kept (patterns are searched here, so
+ *   `# eval(` and `print("do not eval(this)")` pass).
+ * Blanking keeps line breaks, so line-anchored searches still work.
+ *
+ * Where a string can run code, its contents stay visible: Python f-strings and JavaScript template
+ * literals are never blanked (`f"{eval(x)}"` is caught). JavaScript regex literals are skipped as a whole
+ * so a quote inside one cannot start a fake string that hides the code after it.
+ */
+
+export type CodeLanguage = 'python' | 'javascript';
+
+export interface Literal {
+  /** Offset of the opening quote (a Python prefix such as `rb` is before it). */
+  start: number;
+  value: string;
+}
+
+export interface CodeViews {
+  language: CodeLanguage;
+  stripped: string;
+  codeOnly: string;
+  /** String literals by the offset of their opening quote. */
+  literals: Map<number, Literal>;
+}
+
+function blank(chars: string[], from: number, to: number): void {
+  for (let i = from; i < to; i++) if (chars[i] !== '\n') chars[i] = ' ';
+}
+
+function lineEnd(code: string, from: number): number {
+  const eol = code.indexOf('\n', from);
+  return eol < 0 ? code.length : eol;
+}
+
+interface Span {
+  /** Offset just after the closing quote (or where an unterminated string gave up). */
+  end: number;
+  bodyEnd: number;
+}
+
+/** A string closed by `quote` (one or three characters) with backslash escapes; single-line ones end at a newline. */
+function closeString(code: string, bodyStart: number, quote: string): Span {
+  const multiline = quote.length === 3;
+  for (let i = bodyStart; i < code.length; i++) {
+    const c = code[i];
+    if (c === '\\') i++;
+    else if (c === '\n' && !multiline) return { end: i, bodyEnd: i };
+    else if (code.startsWith(quote, i)) return { end: i + quote.length, bodyEnd: i };
+  }
+  return { end: code.length, bodyEnd: code.length };
+}
+
+export function lexPython(code: string): CodeViews {
+  const stripped = code.split('');
+  const codeOnly = code.split('');
+  const literals = new Map<number, Literal>();
+  for (let i = 0; i < code.length; ) {
+    const c = code[i];
+    if (c === '#') {
+      const end = lineEnd(code, i);
+      blank(stripped, i, end);
+      blank(codeOnly, i, end);
+      i = end;
+    } else if (c === '"' || c === "'") {
+      const prefix = /(?<![\w])[rRbBuUfF]{1,2}$/.exec(code.slice(Math.max(0, i - 3), i))?.[0] ?? '';
+      const quote = code.startsWith(c.repeat(3), i) ? c.repeat(3) : c;
+      const bodyStart = i + quote.length;
+      const span = closeString(code, bodyStart, quote);
+      if (!/f/i.test(prefix)) {
+        blank(codeOnly, bodyStart, span.bodyEnd);
+        literals.set(i, { start: i, value: code.slice(bodyStart, span.bodyEnd) });
+      }
+      i = span.end;
+    } else i++;
+  }
+  return { language: 'python', stripped: stripped.join(''), codeOnly: codeOnly.join(''), literals };
+}
+
+const REGEX_AFTER_WORD = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await']);
+
+function regexAllowed(code: string, at: number): boolean {
+  let j = at - 1;
+  while (j >= 0 && /\s/.test(code[j])) j--;
+  if (j < 0) return true;
+  if ('(,=:[!&|?{};~+-*%<>^'.includes(code[j])) return true;
+  const word = /[A-Za-z_$][\w$]*$/.exec(code.slice(Math.max(0, j - 11), j + 1));
+  return word !== null && REGEX_AFTER_WORD.has(word[0]);
+}
+
+/** The end of a regex literal starting at `at`, or -1 when the line has no closing slash. */
+function regexEnd(code: string, at: number): number {
+  let inClass = false;
+  for (let i = at + 1; i < code.length && code[i] !== '\n'; i++) {
+    const c = code[i];
+    if (c === '\\') i++;
+    else if (c === '[') inClass = true;
+    else if (c === ']') inClass = false;
+    else if (c === '/' && !inClass) return i + 1;
+  }
+  return -1;
+}
+
+/** The end of a template literal starting at `at`, stepping over `${…}` with nested strings and templates. */
+function templateEnd(code: string, at: number): number {
+  for (let i = at + 1; i < code.length; i++) {
+    const c = code[i];
+    if (c === '\\') i++;
+    else if (c === '`') return i + 1;
+    else if (c === '$' && code[i + 1] === '{') i = expressionEnd(code, i + 2) - 1;
+  }
+  return code.length;
+}
+
+function expressionEnd(code: string, from: number): number {
+  let depth = 1;
+  for (let i = from; i < code.length; i++) {
+    const c = code[i];
+    if (c === '`') i = templateEnd(code, i) - 1;
+    else if (c === '"' || c === "'") i = closeString(code, i + 1, c).end - 1;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return i + 1;
+  }
+  return code.length;
+}
+
+export function lexJavaScript(code: string): CodeViews {
+  const stripped = code.split('');
+  const codeOnly = code.split('');
+  const literals = new Map<number, Literal>();
+  for (let i = 0; i < code.length; ) {
+    const c = code[i];
+    const next = code[i + 1];
+    if (c === '/' && (next === '/' || next === '*')) {
+      const end = next === '/' ? lineEnd(code, i) : code.indexOf('*/', i + 2) < 0 ? code.length : code.indexOf('*/', i + 2) + 2;
+      blank(stripped, i, end);
+      blank(codeOnly, i, end);
+      i = end;
+    } else if (c === '"' || c === "'") {
+      const span = closeString(code, i + 1, c);
+      blank(codeOnly, i + 1, span.bodyEnd);
+      literals.set(i, { start: i, value: code.slice(i + 1, span.bodyEnd) });
+      i = span.end;
+    } else if (c === '`') {
+      const end = templateEnd(code, i);
+      const body = code.slice(i + 1, end - 1);
+      if (!body.includes('${')) literals.set(i, { start: i, value: body });
+      i = end;
+    } else if (c === '/' && regexAllowed(code, i)) {
+      const end = regexEnd(code, i);
+      i = end < 0 ? i + 1 : end;
+    } else i++;
+  }
+  return { language: 'javascript', stripped: stripped.join(''), codeOnly: codeOnly.join(''), literals };
+}
+
+export function lex(code: string, language: CodeLanguage): CodeViews {
+  return language === 'python' ? lexPython(code) : lexJavaScript(code);
+}
+
+/** The string literal that starts at `index`, after spaces (and a Python prefix such as `r`). */
+export function literalAt(views: CodeViews, index: number): Literal | undefined {
+  let i = index;
+  while (i < views.codeOnly.length && /\s/.test(views.codeOnly[i])) i++;
+  if (views.language === 'python') while (/[rRbBuU]/.test(views.codeOnly[i] ?? '')) i++;
+  return views.literals.get(i);
+}

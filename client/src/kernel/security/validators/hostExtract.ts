@@ -1,0 +1,126 @@
+/**
+ * Finds the hosts an argument would make a server contact:
+ * - URLs anywhere in any string (`http`, `https`, `ws`, `wss`, `ftp`, `sftp`, `ssh`, `redis`, `mongodb`,
+ *   `postgres`…), also when embedded in another URL's query (`?next=http://127.0.0.1/`);
+ * - the whole value of a host-like key (`host`, `hostname`, `server`, `address`, `ip`, `domain`,
+ *   `endpoint`, `target`, `proxy`, `remote`, `url`, `uri`, `href`, `origin`), with or without a scheme
+ *   or port, also when it is a number (`2130706433`);
+ * - bare IPv4 literals, `[IPv6]` literals, `localhost:port`, `*.localhost` and `name.tld:port` anywhere.
+ *
+ * A URL's authority is read the ways different parsers read it: the WHATWG URL parser's host, and every
+ * piece of the authority split at `@`, `\`, `?` and `#`, so `http://good.com@127.0.0.1/`,
+ * `http://127.0.0.1\@good.com/` and `http://good.com#@127.0.0.1/` are all refused whichever piece the
+ * server's HTTP library believes. `file:`, `gopher:`, `dict:`, `jar:`, `netdoc:` and `tftp:` URLs are
+ * refused by their scheme.
+ */
+import { judgeHost, type HostVerdict } from './hosts';
+import { boundedSet, nameWords } from './text';
+import type { Leaf } from './walk';
+
+export interface Found {
+  verdict: HostVerdict;
+  /** The host a parser would connect to (not a userinfo piece): worth a DNS lookup even without a dot. */
+  primary: boolean;
+  /** Where in the string, for the excerpt. */
+  index: number;
+  length: number;
+}
+
+export interface SchemeFound {
+  scheme: string;
+  index: number;
+  length: number;
+}
+
+const URL_START =
+  /(?<![a-z0-9+.-])(https?|wss?|ftps?|sftp|ssh|telnet|rtsp|ldaps?|smb|nfs|redis|mongodb(?:\+srv)?|mysql|postgres(?:ql)?|amqps?|mqtts?|git|svn):[\\/]*/gi;
+const BLOCKED_SCHEME = /(?<![a-z0-9+.-])(?:file:[\\/]|gopher:[\\/]{2}|dict:[\\/]{2}|tftp:[\\/]{2}|netdoc:[\\/]|jar:[a-z]+:)/gi;
+const AUTHORITY_END = /[\s/"'<>`(),;]/;
+const BARE_LITERAL =
+  /(?<![\w.])(?:\d{1,3}(?:\.\d{1,3}){3}(?![\w.])|\[[0-9a-f:.]+(?:%\w+)?\](?::\d+)?|(?:[\w-]+\.)+localhost(?::\d+)?(?![\w.-])|localhost:\d+|(?:[a-z0-9-]+\.)+[a-z]{2,}:\d{2,5}(?![\w.]))/gi;
+const HOST_KEY_WORDS = new Set([
+  'host', 'hostname', 'hosts', 'server', 'address', 'addr', 'ip', 'ips', 'domain', 'endpoint', 'target', 'proxy',
+  'remote', 'url', 'urls', 'uri', 'href', 'origin', 'webhook', 'callback', 'redirect',
+]);
+
+/** Keys whose numbers are addresses too (`ip: 2130706433`); a `target: 5` is a count, not 0.0.0.5. */
+const NUMERIC_HOST_KEY_WORDS = new Set(['host', 'hostname', 'ip', 'addr', 'address']);
+
+type HostKey = 'none' | 'string' | 'number';
+const hostKeyCache = new Map<string, HostKey>();
+
+function hostKey(key: string): HostKey {
+  const known = hostKeyCache.get(key);
+  if (known !== undefined) return known;
+  const words = nameWords(key);
+  const kind = words.some((w) => NUMERIC_HOST_KEY_WORDS.has(w)) ? 'number' : words.some((w) => HOST_KEY_WORDS.has(w)) ? 'string' : 'none';
+  return boundedSet(hostKeyCache, key, kind);
+}
+
+function withoutPort(piece: string): string {
+  if (piece.startsWith('[')) return piece.slice(0, piece.indexOf(']') + 1 || undefined);
+  const colons = piece.split(':').length - 1;
+  return colons === 1 ? piece.slice(0, piece.indexOf(':')) : piece;
+}
+
+/** Every host a parser might take from `authority`, the likely real ones marked primary. */
+function authorityHosts(authority: string, urlText: string | undefined): { host: string; primary: boolean }[] {
+  const main = withoutPort(authority.slice(authority.lastIndexOf('@') + 1).split(/[\\?#]/)[0]);
+  const hosts = new Map<string, boolean>(authority.split(/[@\\?#]/).map((piece) => [withoutPort(piece), false]));
+  hosts.set(main, true);
+  if (urlText) {
+    try {
+      hosts.set(new URL(urlText).hostname, true);
+    } catch {
+      // Not a URL to WHATWG; the pieces above still stand.
+    }
+  }
+  hosts.delete('');
+  return [...hosts].map(([host, primary]) => ({ host, primary }));
+}
+
+function urlsIn(text: string, found: Found[]): void {
+  for (const m of text.matchAll(URL_START)) {
+    const start = (m.index ?? 0) + m[0].length;
+    const stop = text.slice(start).search(AUTHORITY_END);
+    const authority = stop < 0 ? text.slice(start) : text.slice(start, start + stop);
+    const urlEnd = text.slice(start).search(/[\s"'<>`]/);
+    const urlText = `${m[1]}://${text.slice(start, urlEnd < 0 ? undefined : start + urlEnd)}`;
+    for (const { host, primary } of authorityHosts(authority, urlText)) {
+      const verdict = judgeHost(host);
+      if (verdict) found.push({ verdict, primary, index: m.index ?? 0, length: m[0].length + authority.length });
+    }
+  }
+}
+
+function literalsIn(text: string, found: Found[]): void {
+  for (const m of text.matchAll(BARE_LITERAL)) {
+    const verdict = judgeHost(withoutPort(m[0]));
+    if (verdict) found.push({ verdict, primary: true, index: m.index ?? 0, length: m[0].length });
+  }
+}
+
+function hostValue(value: string, found: Found[]): void {
+  const trimmed = value.trim().replace(/^\/\//, '');
+  if (trimmed === '' || /\s/.test(trimmed) || /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) return;
+  const authority = trimmed.split(/[/]/)[0];
+  for (const { host, primary } of authorityHosts(authority, `http://${trimmed}`)) {
+    const verdict = judgeHost(host);
+    if (verdict) found.push({ verdict, primary, index: 0, length: value.length });
+  }
+}
+
+/** The hosts in one argument value, and any URL with a refused scheme. */
+export function hostsIn(leaf: Leaf): { hosts: Found[]; schemes: SchemeFound[] } {
+  const hosts: Found[] = [];
+  const schemes: SchemeFound[] = [];
+  const keyKind = hostKey(leaf.key);
+  if (typeof leaf.value === 'number' && keyKind === 'number') hostValue(String(leaf.value), hosts);
+  if (typeof leaf.value !== 'string') return { hosts, schemes };
+  const text = leaf.value;
+  for (const m of text.matchAll(BLOCKED_SCHEME)) schemes.push({ scheme: m[0].replace(/[\\/]+$/, ''), index: m.index ?? 0, length: m[0].length });
+  urlsIn(text, hosts);
+  literalsIn(text, hosts);
+  if (keyKind !== 'none') hostValue(text, hosts);
+  return { hosts, schemes };
+}
