@@ -23,6 +23,8 @@ describe('audit hash chain and verify (MGP §6.3 records)', () => {
     const text = canonicalJson(value);
     assert.equal(text, '{"a":{"d":[1,null,"x"]},"b":1,"e":"1970-01-01T00:00:00.000Z","f":null}');
     assert.equal(canonicalJson(JSON.parse(text)), text);
+    assert.equal(canonicalJson({ b: 1, 10: 'x', 9: 'y', a: [{ z: 1, y: 2 }] }), '{"10":"x","9":"y","a":[{"y":2,"z":1}],"b":1}');
+    assert.equal(canonicalJson({ a: { toJSON: () => ({ b: 1, a: 2 }) }, m: new Map([[1, 2]]), n: Object(5) }), '{"a":{"a":2,"b":1},"m":{},"n":5}');
     assert.throws(() => canonicalJson({ n: 1n }), TypeError);
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
