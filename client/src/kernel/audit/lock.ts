@@ -51,6 +51,7 @@ export async function lockHolder(dir: string): Promise<LockContent | undefined> 
 
 async function createLock(path: string, content: LockContent): Promise<boolean> {
   // Written to a temp file and hard-linked into place: the lock appears with its content, or not at all.
+  // Where hard links are not supported, an exclusive create (briefly empty: read as stale) does.
   const temp = `${path}.${process.pid}.tmp`;
   await writeFile(temp, JSON.stringify(content), { mode: 0o600 });
   try {
@@ -58,7 +59,11 @@ async function createLock(path: string, content: LockContent): Promise<boolean> 
     return true;
   } catch (error) {
     if (isCode(error, 'EEXIST')) return false;
-    throw error;
+    if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'].some((code) => isCode(error, code))) throw error;
+    return writeFile(path, JSON.stringify(content), { flag: 'wx', mode: 0o600 }).then(
+      () => true,
+      (failure: unknown) => (isCode(failure, 'EEXIST') ? false : Promise.reject(failure)),
+    );
   } finally {
     await unlink(temp).catch(() => undefined);
   }

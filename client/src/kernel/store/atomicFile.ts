@@ -16,16 +16,21 @@ function tempPathFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
 }
 
-/** fsync a directory, so that entries created, renamed or removed in it survive a crash. */
+/**
+ * fsync a directory, so that entries created, renamed or removed in it survive a crash. Windows
+ * cannot open a directory for this (NTFS journals its metadata), and some file systems refuse it:
+ * there is then nothing more durable to ask for.
+ */
 export async function fsyncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
+  if (process.platform === 'win32') return;
+  let handle;
   try {
+    handle = await open(dir, 'r');
     await handle.sync();
   } catch (error) {
-    // Some file systems refuse fsync on a directory; there is nothing more durable to ask of them.
-    if (!isCode(error, 'EINVAL') && !isCode(error, 'EISDIR') && !isCode(error, 'EPERM')) throw error;
+    if (!['EINVAL', 'EISDIR', 'EPERM', 'ENOTSUP', 'EBADF'].some((code) => isCode(error, code))) throw error;
   } finally {
-    await handle.close();
+    await handle?.close();
   }
 }
 
