@@ -7,8 +7,10 @@
  * Blanking keeps line breaks, so line-anchored searches still work.
  *
  * Where a string can run code, its contents stay visible: Python f-strings and JavaScript template
- * literals are never blanked (`f"{eval(x)}"` is caught). JavaScript regex literals are skipped as a whole
- * so a quote inside one cannot start a fake string that hides the code after it.
+ * literals are never blanked (`f"{eval(x)}"` is caught). JavaScript regex literals are read as a whole,
+ * so a quote inside one cannot start a fake string that hides the code after it, and their bodies are
+ * blanked in `codeOnly` (a regex cannot run anything). A slash after `)`, `]`, `}`, `++` or `--` is read
+ * as division, the reading that blanks nothing.
  */
 
 export type CodeLanguage = 'python' | 'javascript';
@@ -86,7 +88,9 @@ function regexAllowed(code: string, at: number): boolean {
   let j = at - 1;
   while (j >= 0 && /\s/.test(code[j])) j--;
   if (j < 0) return true;
-  if ('(,=:[!&|?{};~+-*%<>^'.includes(code[j])) return true;
+  // After `)`, `]`, `}` or `++`/`--` a slash divides; reading it as a regex could blank real code.
+  if ((code[j] === '+' || code[j] === '-') && code[j - 1] === code[j]) return false;
+  if ('(,=:[!&|?{;~+-*%<>^'.includes(code[j])) return true;
   const word = /[A-Za-z_$][\w$]*$/.exec(code.slice(Math.max(0, j - 11), j + 1));
   return word !== null && REGEX_AFTER_WORD.has(word[0]);
 }
@@ -151,6 +155,7 @@ export function lexJavaScript(code: string): CodeViews {
       i = end;
     } else if (c === '/' && regexAllowed(code, i)) {
       const end = regexEnd(code, i);
+      if (end > 0) blank(codeOnly, i + 1, code.lastIndexOf('/', end - 1));
       i = end < 0 ? i + 1 : end;
     } else i++;
   }

@@ -5,7 +5,8 @@
  * - the whole value of a host-like key (`host`, `hostname`, `server`, `address`, `ip`, `domain`,
  *   `endpoint`, `target`, `proxy`, `remote`, `url`, `uri`, `href`, `origin`), with or without a scheme
  *   or port, also when it is a number (`2130706433`);
- * - bare IPv4 literals, `[IPv6]` literals, `localhost:port`, `*.localhost` and `name.tld:port` anywhere.
+ * - bare IPv4 literals, `[IPv6]` literals, `localhost:port`, `*.localhost` and `name.tld:port` anywhere
+ *   (not as a path segment: `https://example.com/docs/127.0.0.1` names example.com only).
  *
  * A URL's authority is read the ways different parsers read it: the WHATWG URL parser's host, and every
  * piece of the authority split at `@`, `\`, `?` and `#`, so `http://good.com@127.0.0.1/`,
@@ -37,7 +38,7 @@ const URL_START =
 const BLOCKED_SCHEME = /(?<![a-z0-9+.-])(?:file:[\\/]|gopher:[\\/]{2}|dict:[\\/]{2}|tftp:[\\/]{2}|netdoc:[\\/]|jar:[a-z]+:)/gi;
 const AUTHORITY_END = /[\s/"'<>`(),;]/;
 const BARE_LITERAL =
-  /(?<![\w.])(?:\d{1,3}(?:\.\d{1,3}){3}(?![\w.])|\[[0-9a-f:.]+(?:%\w+)?\](?::\d+)?|(?:[\w-]+\.)+localhost(?::\d+)?(?![\w.-])|localhost:\d+|(?:[a-z0-9-]+\.)+[a-z]{2,}:\d{2,5}(?![\w.]))/gi;
+  /(?<![\w./\\])(?:\d{1,3}(?:\.\d{1,3}){3}(?![\w.])|\[[0-9a-f:.]+(?:%\w+)?\](?::\d+)?|(?:[\w-]+\.)+localhost(?::\d+)?(?![\w.-])|localhost:\d+|(?:[a-z0-9-]+\.)+[a-z]{2,}:\d{2,5}(?![\w.]))/gi;
 const HOST_KEY_WORDS = new Set([
   'host', 'hostname', 'hosts', 'server', 'address', 'addr', 'ip', 'ips', 'domain', 'endpoint', 'target', 'proxy',
   'remote', 'url', 'urls', 'uri', 'href', 'origin', 'webhook', 'callback', 'redirect',

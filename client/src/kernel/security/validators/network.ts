@@ -62,6 +62,7 @@ function describeAddress(host: string, address: string | undefined): string {
 export async function checkNetwork(context: ValidationContext, options: ValidatorOptions): Promise<Violation[]> {
   const violations: Violation[] = [];
   const pending = new Map<string, PendingName>();
+  /** One violation per argument and kind of address: the same URL read three ways is one finding. */
   const reported = new Set<string>();
   for (const leaf of context.walked.leaves) {
     const text = String(leaf.value);
@@ -69,8 +70,9 @@ export async function checkNetwork(context: ValidationContext, options: Validato
     for (const s of schemes) violations.push(violation('blocked_scheme', `a ${s.scheme} URL, which reaches local files or speaks raw protocols,`, leaf.pointer, text, s));
     for (const found of hosts) {
       const { verdict } = found;
-      if (verdict.kind === 'restricted' && !reported.has(`${leaf.pointer} ${verdict.host}`)) {
-        reported.add(`${leaf.pointer} ${verdict.host}`);
+      const key = verdict.kind === 'restricted' ? `${leaf.pointer} ${verdict.restriction.kind}` : '';
+      if (verdict.kind === 'restricted' && !reported.has(key)) {
+        reported.add(key);
         const what = `a request to ${describeAddress(verdict.host, verdict.address)}, ${verdict.restriction.label},`;
         violations.push(violation(`${verdict.restriction.kind.replace('-', '_')}_address`, what, leaf.pointer, text, found));
       } else if (verdict.kind === 'name' && (found.primary || verdict.host.includes('.')) && !pending.has(verdict.host)) {
