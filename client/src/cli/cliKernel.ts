@@ -13,6 +13,7 @@ import { environmentSecrets } from '../kernel/config/interpolate';
 import type { KernelConfig } from '../kernel/config/model';
 import type { ToolApprovalRequest } from '../kernel/host/interaction';
 import { Kernel } from '../kernel/kernel';
+import { OpenAiCompatibleProvider } from '../kernel/models/openAiCompatible';
 import { CLI_OPERATOR } from '../kernel/pipeline/caller';
 import type { Io } from './io';
 import { loadCliConfig, ParsedArgs, stringFlag } from './options';
@@ -85,6 +86,8 @@ export async function startCliKernel(parsed: ParsedArgs, io: Io, only: string | 
     roots: () => [{ uri: `file://${location.workspaceFolder}`, name: location.workspaceFolder }],
     onSecrets: (values) => values.forEach((value) => redactor.addSecret(value)),
   });
+  const modelUrl = (environment.env ?? process.env).MGP_MODEL_URL;
+  if (modelUrl) kernel.models.setProviders([new OpenAiCompatibleProvider({ baseUrl: modelUrl, model: (environment.env ?? process.env).MGP_MODEL ?? 'default', apiKey: (environment.env ?? process.env).MGP_MODEL_KEY })]);
   kernel.manager.bus.on('log', (line) => {
     if (line.level === 'error' || line.level === 'warning') io.err(`[${line.server_id}] ${line.message}`);
   });

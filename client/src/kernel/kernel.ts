@@ -19,6 +19,8 @@ import { EventHub } from './bidirectional/eventHub';
 import { discoveryTools } from './kernelTools/discoveryTools';
 import { eventTools } from './kernelTools/eventTools';
 import { RegisteredServers } from './registeredServers';
+import { ToolDiscovery } from './toolDiscovery';
+import { configApproves, decideApproval, needsApproval } from './security/approvalPolicy';
 import { lifecycleTools } from './kernelTools/lifecycleTools';
 import { KERNEL_SERVER_ID, KernelToolRegistry } from './kernelTools/registry';
 import type { SupervisedServer } from './lifecycle/supervisedServer';
@@ -80,6 +82,7 @@ export class Kernel {
   readonly streams: StreamRegistry;
   readonly events: EventHub;
   readonly callbacks: Callbacks;
+  readonly discovery: ToolDiscovery;
   private readonly registered: RegisteredServers;
   private config: KernelConfig = EMPTY_CONFIG;
   private readonly securityCache = new WeakMap<ListedTool, { override: unknown; security: EffectiveSecurity }>();
@@ -131,6 +134,14 @@ export class Kernel {
         onRegistrationsChanged: (servers) => void this.registered.save(servers, this.settings.keepRegisteredServers),
       }),
     );
+    this.discovery = new ToolDiscovery({
+      manager: this.manager,
+      kernelTools: this.kernelTools,
+      settings: () => this.settings,
+      securityOf: (server, tool) => this.securityOf(server, tool),
+      needsApproval: (serverId, toolName) => this.wouldAsk(serverId, toolName),
+    });
+    this.discovery.indexKernelTools();
     this.pipeline = new ToolCallPipeline({
       manager: this.manager,
       kernelTools: this.kernelTools,
@@ -203,6 +214,18 @@ export class Kernel {
       },
     );
     return { stream, outcome };
+  }
+
+  /** Whether a call of the tool would wait for the operator now (for `mgp.tools.request`, MGP §16.6). */
+  private wouldAsk(serverId: string, toolName: string): boolean {
+    const server = this.manager.find(serverId);
+    const tool = server?.tools.find((t) => t.name === toolName);
+    if (!server || !tool) return false;
+    const security = this.securityOf(server, tool);
+    const policy = server.config.policy.approvalPolicy ?? this.settings.approvalPolicy;
+    const held = this.approvals.held(serverId, toolName);
+    const verdict = decideApproval(policy, needsApproval(security, this.settings.moderateToolsRequireApproval), { ...held, configRule: configApproves(server.config.policy.approvedTools, toolName, security) });
+    return verdict.kind !== 'allow';
   }
 
   private sessionOf(id: string): ServerSession | undefined {

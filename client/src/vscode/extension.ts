@@ -8,6 +8,7 @@ import { ConfigService } from './configService';
 import { KernelHost } from './kernelHost';
 import { LanguageServerHost, LanguageServerState } from './languageClient';
 import { registerMoveSecretCommand, SecretStore } from './secrets';
+import { watchModelSettings } from './modelProviders';
 import { registerServerCommands } from './serverCommands';
 import { ServerLogs } from './serverLogs';
 import { ServersView } from './serversView';
@@ -56,6 +57,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     ...registerCommands({ extension, configs, languageServer, log }),
     ...registerServerCommands(kernel.kernel, serverLogs),
     registerMoveSecretCommand(secrets, log),
+    watchModelSettings(kernel.kernel.models, secrets, log),
     configs.onDidChange((config) => void apply(config)),
     vscode.workspace.onDidGrantWorkspaceTrust(async () => void apply(await configs.config)),
   );

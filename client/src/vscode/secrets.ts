@@ -16,6 +16,19 @@ export class SecretStore implements SecretSource {
   store(name: string, value: string): Promise<void> {
     return Promise.resolve(this.storage.store(KEY_PREFIX + name, value));
   }
+
+  /** The extension's own secrets (the model endpoint's key), outside the `${secret:…}` namespace. */
+  getRaw(key: string): Promise<string | undefined> {
+    return Promise.resolve(this.storage.get(key));
+  }
+
+  storeRaw(key: string, value: string): Promise<void> {
+    return Promise.resolve(value ? this.storage.store(key, value) : this.storage.delete(key));
+  }
+
+  get onDidChange(): vscode.Event<vscode.SecretStorageChangeEvent> {
+    return this.storage.onDidChange;
+  }
 }
 
 /**

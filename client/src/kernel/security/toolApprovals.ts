@@ -74,9 +74,7 @@ export class ToolApprovals {
     const { serverId, toolName, security } = question;
     const verdict = decideApproval(question.policy, needsApproval(security, question.moderateRequiresApproval), {
       configRule: configApproves(question.approvedTools, toolName, security),
-      persistent: this.store.value.tools.some((t) => t.server_id === serverId && t.tool_name === toolName),
-      session: this.sessionTools.has(key(serverId, toolName)),
-      serverSession: this.sessionServers.has(serverId),
+      ...this.held(serverId, toolName),
     });
     if (verdict.kind === 'allow') return { allowed: true, basis: verdict.basis };
     if (verdict.kind === 'deny') {
@@ -173,6 +171,15 @@ export class ToolApprovals {
       details: { kind: 'tool_call', scope: target.scope },
     });
     return true;
+  }
+
+  /** The approvals the operator already gave for a tool (not the config's rules). */
+  held(serverId: string, toolName: string): { persistent: boolean; session: boolean; serverSession: boolean } {
+    return {
+      persistent: this.store.value.tools.some((t) => t.server_id === serverId && t.tool_name === toolName),
+      session: this.sessionTools.has(key(serverId, toolName)),
+      serverSession: this.sessionServers.has(serverId),
+    };
   }
 
   snapshot(): ApprovalsSnapshot {

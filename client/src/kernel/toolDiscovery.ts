@@ -1,0 +1,112 @@
+/**
+ * Dynamic tool discovery (MGP §16) inside the kernel: the tool index follows the servers (tools/list,
+ * list_changed, state changes) incrementally, the session cache holds the pinned and used tools under
+ * the context budget, and the four `mgp.tools.*` kernel tools answer from them.
+ */
+import { EventEmitter } from 'node:events';
+import type { KernelSettings } from './config/model';
+import type { ServerTool } from './discovery';
+import { createDiscoveryTools, createToolIndex, DiscoveryTools, KERNEL_DISCOVERY_TOOL_SCHEMAS, SessionToolCache, ToolIndex, ToolIndexEntry } from './discovery';
+import type { KernelTool, KernelToolRegistry } from './kernelTools/registry';
+import type { SupervisedServer } from './lifecycle/supervisedServer';
+import type { EffectiveSecurity } from './security/effectiveSecurity';
+import type { ListedTool } from './connection/toolResults';
+import type { ServerManager } from './serverManager';
+
+export interface ToolDiscoveryDeps {
+  manager: ServerManager;
+  kernelTools: KernelToolRegistry;
+  settings(): KernelSettings;
+  securityOf(server: SupervisedServer, tool: ListedTool): EffectiveSecurity;
+  /** Whether calling the tool would stop for the operator's approval now (→ `pending_approval`, §16.6). */
+  needsApproval(serverId: string, toolName: string): boolean;
+}
+
+const DESCRIPTIONS: Record<string, string> = {
+  'mgp.tools.discover': 'Search every connected server\'s tools by what you need, in plain words; answers with full schemas so the tools can be called at once (MGP §16.5).',
+  'mgp.tools.request': 'Ask the kernel for tools that fill a capability gap during a task; matching tools are loaded into the session (MGP §16.6).',
+  'mgp.tools.session': 'The tools loaded in this session: pinned and cached, with their token cost against the context budget (MGP §16.7).',
+  'mgp.tools.session.evict': 'Remove tools from the session cache to free context space; pinned tools stay (MGP §16.7).',
+};
+
+function serverTool(tool: ListedTool, security: EffectiveSecurity): ServerTool {
+  const plain = { risk_level: security.risk_level, permissions_required: security.permissions_required, side_effects: security.side_effects, validator: security.validator, reversible: security.reversible, confirmation_required: security.confirmation_required };
+  return { name: tool.name, title: tool.title, description: tool.description, inputSchema: tool.inputSchema as Record<string, unknown> | undefined, annotations: tool.annotations as ServerTool['annotations'], security: plain };
+}
+
+export class ToolDiscovery {
+  readonly index: ToolIndex;
+  readonly cache: SessionToolCache;
+  readonly tools: DiscoveryTools;
+  private readonly changes = new EventEmitter<{ change: [] }>();
+
+  constructor(private readonly deps: ToolDiscoveryDeps) {
+    this.index = createToolIndex();
+    this.cache = new SessionToolCache({ budget: deps.settings().toolContextBudget });
+    this.tools = createDiscoveryTools({
+      index: this.index,
+      cache: this.cache,
+      needsApproval: (entry) => !entry.kernel && deps.needsApproval(entry.server_id, entry.name),
+    });
+    deps.kernelTools.register(...Object.keys(KERNEL_DISCOVERY_TOOL_SCHEMAS).map((name) => this.kernelTool(name)));
+    deps.manager.bus.on('transition', (t) => this.follow(t.server_id));
+    deps.manager.bus.on('listChanged', ({ server_id, kind }) => kind === 'tools' && this.follow(server_id));
+  }
+
+  /** Indexes every kernel tool (MGP §16.8: listed, searchable; only the meta-tools go to the model). */
+  indexKernelTools(): void {
+    const tools = this.deps.kernelTools.list().map((tool): ServerTool => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, security: { risk_level: tool.risk, permissions_required: [], side_effects: [] } }));
+    this.index.upsertServer('mgp', tools, 'connected', true);
+  }
+
+  onDidChange(listener: () => void): () => void {
+    this.changes.on('change', listener);
+    return () => this.changes.off('change', listener);
+  }
+
+  /** Re-reads one server into the index: its tools when connected, its status otherwise. */
+  private follow(serverId: string): void {
+    const server = this.deps.manager.find(serverId);
+    if (!server) this.index.removeServer(serverId);
+    else if (server.state === 'connected') this.index.upsertServer(serverId, server.tools.map((tool) => serverTool(tool, this.deps.securityOf(server, tool))), 'connected');
+    else this.index.setServerStatus(serverId, 'disconnected');
+    this.refreshPins();
+    this.changes.emit('change');
+  }
+
+  /** The config's pinned tools (`[kernel] pinned_tools` and each server's `pinned_tools`) that exist now. */
+  refreshPins(): void {
+    const wanted = new Set([
+      ...this.deps.settings().pinnedTools,
+      ...this.deps.manager.list().flatMap((server) => server.config.policy.pinnedTools.map((tool) => `${server.id}.${tool}`)),
+    ]);
+    for (const id of wanted) {
+      const entry = this.index.get(id);
+      if (entry && !this.cache.isPinned(id)) this.cache.pin(entry);
+    }
+  }
+
+  /** Puts a tool into the session cache as used (the Discovery panel's "Try it" and agents' calls). */
+  used(serverId: string, toolName: string): string[] {
+    const entry: ToolIndexEntry | undefined = this.index.get(`${serverId}.${toolName}`);
+    const evicted = entry ? this.cache.use(entry) : [];
+    this.changes.emit('change');
+    return evicted;
+  }
+
+  private kernelTool(name: string): KernelTool {
+    return {
+      name,
+      description: DESCRIPTIONS[name],
+      inputSchema: KERNEL_DISCOVERY_TOOL_SCHEMAS[name] as Record<string, unknown>,
+      operatorOnly: false,
+      risk: 'safe',
+      inModelContext: name === 'mgp.tools.discover' || name === 'mgp.tools.request',
+      run: async (args) => {
+        const result = await this.tools.call(name, args);
+        this.changes.emit('change');
+        return result;
+      },
+    };
+  }
+}
