@@ -60,8 +60,7 @@ export class KernelHost implements vscode.Disposable {
     const redactor = new Redactor();
     const trail = new AuditTrail(await openAuditLog(auditDirectory(location), config, redactor, log));
     const interaction = new EditorInteraction();
-    let host: KernelHost | undefined;
-    const kernel = new Kernel({
+    const kernel: Kernel = new Kernel({
       hostEnv: process.env,
       secrets,
       interaction,
@@ -70,12 +69,12 @@ export class KernelHost implements vscode.Disposable {
       workingFolder: location.workspaceFolder,
       operator: EDITOR_OPERATOR,
       roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
-      mayStart: (server) => host?.mayStart(server) ?? 'the kernel is starting',
+      mayStart: (server) => host.mayStart(server),
       trace: vscode.workspace.getConfiguration('mgp').get<boolean>('trace', false),
       logLevel: vscode.workspace.getConfiguration('mgp').get<LoggingLevel>('serverLogLevel', 'info'),
       onSecrets: (values) => values.forEach((value) => redactor.addSecret(value)),
     });
-    host = new KernelHost(extension, kernel, trail, interaction, stateDir);
+    const host: KernelHost = new KernelHost(extension, kernel, trail, interaction, stateDir);
     host.wireLogs(logs);
     log.info(`state and audit log in ${join(stateDir)}`);
     return host;

@@ -85,7 +85,6 @@ export class ServerConnection {
   }
 
   private static async connect(server: ConfiguredServer, inner: Transport, options: OpenOptions): Promise<ServerConnection> {
-    let connection: ServerConnection | undefined;
     let initializeId: RequestId | undefined;
     let rawCapabilities: Record<string, unknown> = {};
     const transport = new ObservedTransport(inner, {
@@ -94,7 +93,7 @@ export class ServerConnection {
         if ('method' in message && 'id' in message) {
           if (message.method === 'initialize') initializeId = message.id;
           const mgp = (message.params as { _mgp?: object } | undefined)?._mgp;
-          if (mgp && connection) connection.awaitingIds.get(mgp)?.(message.id);
+          if (mgp) connection.awaitingIds.get(mgp)?.(message.id);
         }
       },
       incoming: (message) => {
@@ -108,7 +107,7 @@ export class ServerConnection {
     const capabilities = { ...baseClientCapabilities(), ...options.extraCapabilities };
     const client = new Client({ name: 'mgp-kernel', title: 'MGP Kernel', version: MGP_KERNEL_VERSION }, { capabilities });
     registerClientFeatures(client, options.handlers, options.hooks);
-    connection = new ServerConnection(server, client, transport);
+    const connection = new ServerConnection(server, client, transport);
     const previousClose = transport.onclose;
     await client.connect(transport, { timeout: server.settings.connectTimeoutMs });
     connection.rawServerCapabilities = rawCapabilities;

@@ -100,8 +100,7 @@ export class SupervisedServer {
     for (const reference of resolved.missing) this.log('warning', `${reference} has no value; it resolves to an empty string`);
     this.deps.session.onSecrets?.([...Object.entries(resolved.env).filter(([name]) => name !== 'PATH').map(([, value]) => value), ...Object.values(resolved.headers)]);
     const extraCapabilities = Object.assign({}, ...this.deps.session.services.map((s) => s.capabilities?.(this.config) ?? {}));
-    let opened: ServerConnection | undefined;
-    opened = await ServerConnection.open(this.config, resolved, {
+    const opened: ServerConnection = await ServerConnection.open(this.config, resolved, {
       extraCapabilities,
       handlers: this.deps.session.clientHandlers(this.config),
       trace: this.deps.session.trace ? (direction, message) => this.deps.bus.emit('trace', { server_id: this.id, direction, message }) : undefined,

@@ -1,0 +1,53 @@
+/**
+ * What the Audit Trail panel shows: the kernel's own trail (live: new records arrive as they become
+ * durable), or another log's folder opened read-only (an archived log, another window's), which is
+ * looked at again every few seconds while the panel is open.
+ */
+import { basename, dirname } from 'node:path';
+import type { AuditSourceInfo } from '../../../../shared/src/auditMessages';
+import type { ExportFormat } from '../../kernel/audit/export';
+import { exportRecords } from '../../kernel/audit/export';
+import type { AuditFilter } from '../../kernel/audit/filter';
+import { readRecords } from '../../kernel/audit/reader';
+import { verifyAuditLog, VerifyReport } from '../../kernel/audit/verify';
+import type { AuditTrail } from '../../kernel/auditTrail';
+
+export interface AuditSource {
+  readonly info: AuditSourceInfo;
+  readonly directory: string;
+  /** The last durable seq: records past it are not shown yet. */
+  maxSeq(): number;
+  /** Called when new records may be on disk; returns an unsubscribe function. */
+  onChange(listener: () => void): () => void;
+  verify(): Promise<VerifyReport>;
+  export(format: ExportFormat, write: (chunk: string) => void | Promise<void>, filter: AuditFilter): Promise<number>;
+}
+
+export function trailSource(trail: AuditTrail): AuditSource {
+  const log = trail.log;
+  return {
+    info: { label: 'Workspace audit trail', directory: log.directory, live: true },
+    directory: log.directory,
+    maxSeq: () => log.lastDurable.seq,
+    onChange: (listener) => trail.onRecord(() => listener()),
+    verify: () => log.verify(),
+    export: (format, write, filter) => log.export(format, write, filter),
+  };
+}
+
+const POLL_MS = 2000;
+
+export function directorySource(directory: string): AuditSource {
+  const name = basename(directory) === 'audit' ? basename(dirname(directory)) : basename(directory);
+  return {
+    info: { label: `Audit log ${name} (read-only)`, directory, live: false },
+    directory,
+    maxSeq: () => Infinity,
+    onChange: (listener) => {
+      const timer = setInterval(listener, POLL_MS);
+      return () => clearInterval(timer);
+    },
+    verify: () => verifyAuditLog(directory),
+    export: (format, write, filter) => exportRecords(readRecords(directory, filter), format, write),
+  };
+}
