@@ -1,0 +1,160 @@
+/**
+ * A real kernel for interop tests: a config file on disk, a durable audit log in a temporary folder,
+ * real servers as child processes. The operator is a script of answers (the one part a test cannot have
+ * for real: a person), and it records every question it was asked.
+ */
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AuditRecord } from '../../../client/src/kernel/audit/auditEvent';
+import { AuditLog } from '../../../client/src/kernel/audit/auditLog';
+import { Redactor } from '../../../client/src/kernel/audit/redact';
+import { AuditTrail } from '../../../client/src/kernel/auditTrail';
+import { mergeConfigFiles, parseConfigText } from '../../../client/src/kernel/config/load';
+import type { KernelConfig } from '../../../client/src/kernel/config/model';
+import { Interaction, NOBODY_TO_ASK, ToolApprovalAnswer, ToolApprovalRequest } from '../../../client/src/kernel/host/interaction';
+import { Kernel } from '../../../client/src/kernel/kernel';
+import { EDITOR_OPERATOR } from '../../../client/src/kernel/pipeline/caller';
+import { repoRoot } from '../../repoRoot';
+
+const root = repoRoot();
+export const node = JSON.stringify(process.execPath);
+export const exampleServer = JSON.stringify(join(root, 'examples/servers/dist/mgp-example-server.js'));
+export const everythingServer = JSON.stringify(join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'));
+export const fixtureServer = (name: string) => JSON.stringify(join(root, 'test/fixtures/servers', name));
+
+/** The operator's scripted answers, and a record of what was asked. */
+export class ScriptedOperator {
+  readonly asked: { kind: string; detail: unknown }[] = [];
+  toolAnswers: ToolApprovalAnswer[] = [];
+  permissionAnswer: 'approved' | 'denied' = 'approved';
+  callbackAnswers: (string | undefined)[] = [];
+  samplingAction: 'approve' | 'reject' = 'approve';
+  elicitContent: Record<string, unknown> | undefined;
+  registrationAnswer = true;
+
+  interaction(): Interaction {
+    return {
+      ...NOBODY_TO_ASK,
+      approveToolCall: async (request: ToolApprovalRequest) => {
+        this.asked.push({ kind: 'tool', detail: request });
+        return this.toolAnswers.shift() ?? 'deny';
+      },
+      approvePermissions: async (request) => {
+        this.asked.push({ kind: 'permissions', detail: request });
+        return { decisions: Object.fromEntries(request.permissions.map((p) => [p.name, this.permissionAnswer])) };
+      },
+      reviewSampling: async (serverId, params) => {
+        this.asked.push({ kind: 'sampling', detail: { serverId, params } });
+        return this.samplingAction === 'approve' ? { action: 'approve', params } : { action: 'reject', reason: 'test says no' };
+      },
+      elicit: async (serverId, params) => {
+        this.asked.push({ kind: 'elicit', detail: { serverId, params } });
+        return this.elicitContent ? { action: 'accept', content: this.elicitContent as never } : { action: 'decline' };
+      },
+      answerCallback: async (question) => {
+        this.asked.push({ kind: `callback:${question.type}`, detail: question });
+        const answer = this.callbackAnswers.shift();
+        if (answer === '<wait>') {
+          await new Promise((resolve) => question.expired.addEventListener('abort', resolve, { once: true }));
+          return undefined;
+        }
+        return answer;
+      },
+      approveRegistration: async (request) => {
+        this.asked.push({ kind: 'registration', detail: request });
+        return this.registrationAnswer;
+      },
+    };
+  }
+
+  count(kind: string): number {
+    return this.asked.filter((a) => a.kind === kind).length;
+  }
+}
+
+export interface TestKernel {
+  kernel: Kernel;
+  trail: AuditTrail;
+  operator: ScriptedOperator;
+  dir: string;
+  stateDir: string;
+  config: KernelConfig;
+  records(): Promise<AuditRecord[]>;
+  ofType(type: string): Promise<AuditRecord[]>;
+  /** Stops the kernel and closes the log; the folder stays for a restart. */
+  stop(): Promise<void>;
+  /** stop() and delete the folder. */
+  dispose(): Promise<void>;
+}
+
+export function configOf(dir: string, toml: string): KernelConfig {
+  const path = join(dir, 'mgp.toml');
+  writeFileSync(path, toml);
+  const file = parseConfigText(toml, { path, format: 'mgp', origin: 'workspace' });
+  assert.deepEqual(file.problems.filter((p) => p.severity === 'error').map((p) => `${p.line}: ${p.message}`), []);
+  return mergeConfigFiles([file]);
+}
+
+export interface StartOptions {
+  dir?: string;
+  operator?: ScriptedOperator;
+  hostEnv?: Record<string, string | undefined>;
+  secrets?: Record<string, string>;
+  configure?(kernel: Kernel): void;
+}
+
+export async function startKernel(toml: string, options: StartOptions = {}): Promise<TestKernel> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'mgp-kernel-'));
+  const stateDir = join(dir, '.state');
+  const operator = options.operator ?? new ScriptedOperator();
+  const redactor = new Redactor();
+  const trail = new AuditTrail(await AuditLog.open({ directory: join(stateDir, 'audit'), redactor }));
+  const kernel = new Kernel({
+    hostEnv: options.hostEnv ?? { PATH: process.env.PATH },
+    secrets: { get: async (name) => options.secrets?.[name] },
+    interaction: operator.interaction(),
+    audit: trail,
+    stateDir,
+    workingFolder: dir,
+    operator: EDITOR_OPERATOR,
+    roots: () => [{ uri: `file://${dir}`, name: 'test workspace' }],
+    onSecrets: (values) => values.forEach((v) => redactor.addSecret(v)),
+  });
+  options.configure?.(kernel);
+  const config = configOf(dir, toml);
+  await kernel.apply(config);
+  const records = async () => {
+    await trail.log.flush();
+    const all: AuditRecord[] = [];
+    for await (const record of trail.log.records()) all.push(record);
+    return all;
+  };
+  const stop = async () => {
+    await kernel.dispose();
+    await trail.close();
+  };
+  return {
+    kernel, trail, operator, dir, stateDir, config, records,
+    ofType: async (type) => (await records()).filter((r) => r.event_type === type),
+    stop,
+    dispose: async () => {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function textOf(result: { content?: { type: string; text?: string }[] }): string {
+  return (result.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('');
+}
+
+/** Resolves when `condition` holds, polling; fails after `ms`. */
+export async function eventually(condition: () => boolean | Promise<boolean>, ms = 10000, what = 'the condition'): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > until) throw new Error(`${what} did not hold within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
