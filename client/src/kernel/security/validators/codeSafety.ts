@@ -122,9 +122,11 @@ const WHY: Record<string, string> = {
 
 function toViolation(rule: string, text: string, pointer: string, code: string, index: number): Violation {
   const lineStart = code.lastIndexOf('\n', index - 1) + 1;
-  const line = code.slice(0, index).split('\n').length;
-  const quote = excerpt(code, lineStart, (code.indexOf('\n', index) < 0 ? code.length : code.indexOf('\n', index)) - lineStart);
-  return { validator: 'code_safety', rule, message: `${text} in ${place(pointer)}, line ${line}: "${quote}". ${WHY[rule]}`, argument: pointer, excerpt: quote };
+  const lineEnd = code.indexOf('\n', index);
+  const lineText = code.slice(lineStart, lineEnd < 0 ? undefined : lineEnd);
+  const number = code.slice(0, index).split('\n').length;
+  const quote = lineText.length <= 80 ? excerpt(lineText) : excerpt(lineText, index - lineStart, 40);
+  return { validator: 'code_safety', rule, message: `${text} in ${place(pointer)}, line ${number}: "${quote}". ${WHY[rule]}`, argument: pointer, excerpt: quote };
 }
 
 function hints(spec: CodeSafetySpec, level: CodeSafetyLevel, languages: CodeLanguage[], size: number | undefined): CodeRejection['hints'] {

@@ -2,24 +2,26 @@
  * MGP §17.2 fallback validators: for plain MCP servers, which declare no `security`, the kernel still
  * picks validators from the tool's name, its argument names and its description.
  *
- * | Signal                                                                   | Validator            |
- * |--------------------------------------------------------------------------|----------------------|
- * | name has shell, bash, sh, zsh, powershell, pwsh, cmd, terminal, command, |                      |
- * | subprocess, spawn, ssh, pty; or is just exec / execute / run             | `sandbox`            |
- * | a top-level property `command`, `cmd`, `shell_command`…                  | `sandbox`            |
- * | description says "shell command", "terminal", "command line"             | `sandbox`            |
- * | name has a run verb (run, exec, execute, eval, evaluate, interpret) with |                      |
- * | code, script, snippet, program or a language (python, js, node, ts…);    |                      |
- * | or is just a language, `repl`, `interpreter`, `eval`                     | `code_safety`        |
- * | a top-level property `code`, `source_code`, `script`, `program`          | `code_safety`        |
- * | description says it runs/executes/evaluates code or a language          | `code_safety`        |
- * | name has fetch, http, curl, wget, browse, browser, navigate, download,   |                      |
- * | url, web, scrape, crawl, webhook, website, webpage, proxy, ping          | `network_restricted` |
- * | a top-level property whose name has `url`, `uri`, `href`, `endpoint`,    |                      |
- * | `host`, `hostname`                                                       | `network_restricted` |
- * | name has sql, query, select, cypher, and either a read word (read, get,  |                      |
- * | list, search, find, describe, show, count, explain), or nothing else, or |                      |
- * | the description says read-only; and no write word (write, insert, exec…) | `readonly`           |
+ * | Signal                                                                    | Validator            |
+ * |---------------------------------------------------------------------------|----------------------|
+ * | name has shell, bash, sh, zsh, powershell, pwsh, cmd, terminal, command,  | `sandbox`            |
+ * | subprocess, spawn, ssh, pty; or is just exec / execute / run              |                      |
+ * | a top-level property `command`, `cmd`, `shell_command`, `shell`…          | `sandbox`            |
+ * | description says shell command(s), terminal, command line, bash           | `sandbox`            |
+ * | name has a run verb (run, exec, execute, eval, evaluate, interpret) with  | `code_safety`        |
+ * | code, script, snippet, program or a language (python, js, node, ts…);     |                      |
+ * | or is just a language or `eval`; or has repl, interpreter, jupyter        |                      |
+ * | a top-level property `code`, `source_code`, `script`, `program`           | `code_safety`        |
+ * | description says it runs/executes/evaluates code or a language            | `code_safety`        |
+ * | name has fetch, http, curl, wget, browse, browser, navigate, download,    | `network_restricted` |
+ * | url, web, scrape, crawl, webhook, website, webpage, proxy, ping           |                      |
+ * | a top-level property whose name has url, uri, href, endpoint, host(name)  | `network_restricted` |
+ * | description says it fetches/downloads a URL or page, HTTP requests, browse| `network_restricted` |
+ * | name has sql, query, select, cypher, and either a read word (read, get,   | `readonly`           |
+ * | list, search, find, describe, show, count, explain), or nothing else, or  |                      |
+ * | the description says read-only; and no write word (write, insert, exec…)  |                      |
+ *
+ * A tool can get several validators (`run_shell_script` → sandbox and code_safety); [] means none.
  *
  * `language` for code_safety is not part of the result: the validator guesses it from the tool name
  * (`run_python` → python) when the declaration has none, and from the code after that.
@@ -64,8 +66,10 @@ export function nameSuggestsShell(toolName: string): boolean {
   return words.some((w) => SHELL_WORDS.has(w)) || (words.length === 1 && BARE_RUN.has(words[0]));
 }
 
+const REPL_WORDS = new Set(['repl', 'interpreter', 'jupyter', 'ipython']);
+
 function nameSuggestsCode(words: string[]): boolean {
-  if (words.length === 1 && BARE_CODE.has(words[0])) return true;
+  if ((words.length === 1 && BARE_CODE.has(words[0])) || words.some((w) => REPL_WORDS.has(w))) return true;
   const runs = words.some((w) => RUN_VERBS.has(w));
   return runs && words.some((w) => CODE_WORDS.has(w) || PYTHON_WORDS.has(w) || JAVASCRIPT_WORDS.has(w) || w === 'repl');
 }
