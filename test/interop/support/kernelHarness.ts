@@ -146,6 +146,19 @@ export async function startKernel(toml: string, options: StartOptions = {}): Pro
   };
 }
 
+export interface ScriptedModel {
+  url: string;
+  requests: { model: string; messages: { role: string; content: string }[] }[];
+  close(): Promise<void>;
+}
+
+/** The scripted model of test/fixtures/models: the OpenAI chat completions API on loopback. */
+export function startScriptedModel(options: { rules?: { match: string; reply: string }[]; apiKey?: string; delayMs?: number }): Promise<ScriptedModel> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fixture = require(join(root, 'test/fixtures/models/scriptedModel.js')) as { startScriptedModel(o: typeof options): Promise<ScriptedModel> };
+  return fixture.startScriptedModel(options);
+}
+
 export function textOf(result: { content?: { type: string; text?: string }[] }): string {
   return (result.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('');
 }
