@@ -7,6 +7,7 @@ import { registerCommands } from './commands';
 import { ConfigService } from './configService';
 import { KernelHost } from './kernelHost';
 import { LanguageServerHost, LanguageServerState } from './languageClient';
+import { registerSecurityPanels } from './panels/securityPanels';
 import { registerMoveSecretCommand, SecretStore } from './secrets';
 import { watchModelSettings } from './modelProviders';
 import { registerServerCommands } from './serverCommands';
@@ -56,6 +57,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     vscode.window.registerTreeDataProvider('mgp.servers', serversView),
     ...registerCommands({ extension, configs, languageServer, log }),
     ...registerServerCommands(kernel.kernel, serverLogs),
+    ...registerSecurityPanels(kernel, extension),
     registerMoveSecretCommand(secrets, log),
     watchModelSettings(kernel.kernel.models, secrets, log),
     configs.onDidChange((config) => void apply(config)),

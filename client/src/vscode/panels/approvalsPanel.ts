@@ -1,0 +1,116 @@
+import * as vscode from 'vscode';
+import type { ApprovalsToWebview, RevokeTarget } from '../../../../shared/src/approvalsMessages';
+import { isApprovalsFromWebview } from '../../../../shared/src/approvalsMessages';
+import { EDITOR_OPERATOR } from '../../kernel/pipeline/caller';
+import type { KernelHost } from '../kernelHost';
+import { webviewHtml, webviewOptions } from '../webviewHtml';
+import { approvalsState } from './approvalsView';
+
+/** Audit events after which the access grants may have changed (AccessControl has no change event). */
+const ACCESS_EVENTS = new Set(['ACCESS_GRANTED', 'ACCESS_REVOKED']);
+
+/**
+ * The Approvals panel: tool calls waiting for the operator (answered here or in the prompt, whichever
+ * comes first), past decisions, and standing grants with a Revoke button each. Follows the kernel live.
+ */
+export class ApprovalsPanel implements vscode.Disposable {
+  static readonly viewType = 'mgp.approvals';
+  private static current: ApprovalsPanel | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly shownRequests = new Set<string>();
+  private scheduled = false;
+
+  static show(extension: vscode.ExtensionContext, host: KernelHost): ApprovalsPanel {
+    if (ApprovalsPanel.current) {
+      ApprovalsPanel.current.panel.reveal();
+      return ApprovalsPanel.current;
+    }
+    const panel = vscode.window.createWebviewPanel(ApprovalsPanel.viewType, 'Approvals', vscode.ViewColumn.Active, webviewOptions(extension.extensionUri));
+    ApprovalsPanel.current = new ApprovalsPanel(panel, extension, host);
+    return ApprovalsPanel.current;
+  }
+
+  static disposeCurrent(): void {
+    ApprovalsPanel.current?.dispose();
+  }
+
+  private constructor(private readonly panel: vscode.WebviewPanel, extension: vscode.ExtensionContext, private readonly host: KernelHost) {
+    panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
+    panel.webview.html = webviewHtml(panel.webview, extension.extensionUri, { title: 'Approvals', script: 'dist/approvals.js', stylesheet: 'approvals.css' });
+    const kernel = host.kernel;
+    const unsubscribe = [
+      kernel.approvals.onDidChange(() => this.schedule()),
+      kernel.permissions.onDidChange(() => this.schedule()),
+      host.trail.onRecord((record) => ACCESS_EVENTS.has(record.event_type) && this.schedule()),
+    ];
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
+      { dispose: () => unsubscribe.forEach((off) => off()) },
+    );
+  }
+
+  private post(message: ApprovalsToWebview): void {
+    void this.panel.webview.postMessage(message);
+  }
+
+  /** Posts the state once for a burst of changes. */
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setTimeout(() => {
+      this.scheduled = false;
+      this.postState();
+    }, 0);
+  }
+
+  private postState(): void {
+    const kernel = this.host.kernel;
+    const state = approvalsState({ snapshot: kernel.approvals.snapshot(), permissions: kernel.permissions.decisions(), access: kernel.access.entries(), now: Date.now() });
+    const arrived = state.pending.some((request) => !this.shownRequests.has(request.id));
+    state.pending.forEach((request) => this.shownRequests.add(request.id));
+    // A new request comes to the front at once, without taking the keyboard from where it is.
+    if (arrived && !this.panel.visible) this.panel.reveal(undefined, true);
+    this.post({ type: 'state', state });
+  }
+
+  private async receive(message: unknown): Promise<void> {
+    if (!isApprovalsFromWebview(message)) return;
+    switch (message.type) {
+      case 'ready':
+        return this.postState();
+      case 'answer':
+        if (!this.host.interaction.answer(message.requestId, message.answer)) {
+          this.post({ type: 'notice', level: 'warning', text: 'That request was already answered or withdrawn.' });
+        }
+        return;
+      case 'revoke':
+        return this.revoke(message.target);
+      case 'showTrace':
+        await vscode.commands.executeCommand('mgp.showAuditTrail', { traceId: message.traceId });
+        return;
+    }
+  }
+
+  private async revoke(target: RevokeTarget): Promise<void> {
+    const kernel = this.host.kernel;
+    let done: boolean;
+    try {
+      if (target.kind === 'permission') done = await kernel.permissions.revoke(target.serverId, target.permission);
+      else if (target.kind === 'access') done = (await kernel.access.revoke({ agent_id: target.agentId, server_id: target.serverId, entry_type: target.entryType, tool_name: target.toolName }, EDITOR_OPERATOR.agentId)) > 0;
+      else done = await kernel.approvals.revoke({ serverId: target.serverId, toolName: target.kind === 'server_session' ? undefined : target.toolName, scope: target.kind });
+    } catch (error) {
+      this.post({ type: 'notice', level: 'warning', text: `Revoking failed: ${error instanceof Error ? error.message : String(error)}` });
+      return;
+    }
+    if (!done) this.post({ type: 'notice', level: 'warning', text: 'That grant was already gone.' });
+    this.schedule();
+  }
+
+  dispose(): void {
+    if (ApprovalsPanel.current !== this) return;
+    ApprovalsPanel.current = undefined;
+    vscode.Disposable.from(...this.disposables).dispose();
+    this.panel.dispose();
+  }
+}

@@ -1,0 +1,191 @@
+import { createWriteStream } from 'node:fs';
+import * as vscode from 'vscode';
+import type { AuditFromWebview, AuditToWebview, AuditViewState, ExportFormatName, VerifyState } from '../../../../shared/src/auditMessages';
+import { isAuditFromWebview } from '../../../../shared/src/auditMessages';
+import { webviewHtml, webviewOptions } from '../webviewHtml';
+import type { AuditSource } from './auditSource';
+import { AuditTrailModel } from './auditTrailModel';
+import { toAuditFilter } from './auditView';
+
+const REFRESH_DELAY_MS = 100;
+
+function verifyState(report: Awaited<ReturnType<AuditSource['verify']>>): VerifyState {
+  const at = new Date().toISOString();
+  if (report.ok || !report.problem) return { state: 'verified', records: report.records, lastSeq: report.lastSeq, headHash: report.headHash, at };
+  const p = report.problem;
+  return { state: 'broken', seq: p.seq, kind: p.kind, reason: p.reason, file: p.file, line: p.line, at };
+}
+
+/** Writes chunks to a file, waiting when the stream asks to; `close` reports any write error. */
+function fileWriter(path: string): { write(chunk: string): void | Promise<void>; close(): Promise<void> } {
+  const stream = createWriteStream(path, { flags: 'w', mode: 0o600 });
+  let failure: Error | undefined;
+  stream.on('error', (error) => (failure = error));
+  return {
+    write: (chunk) => {
+      if (failure) throw failure;
+      if (!stream.write(chunk)) return new Promise((resolve) => stream.once('drain', resolve));
+    },
+    close: () => new Promise((resolve, reject) => stream.end(() => (failure ? reject(failure) : resolve()))),
+  };
+}
+
+/**
+ * The Audit Trail: a virtualized table of an audit log (the webview asks for the windows it shows),
+ * with filters, grouping by trace, a record's detail, live tail, export and chain verification.
+ * One panel per log folder.
+ */
+export class AuditTrailPanel implements vscode.Disposable {
+  static readonly viewType = 'mgp.auditTrail';
+  private static readonly panels = new Map<string, AuditTrailPanel>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly model: AuditTrailModel;
+  private view: AuditViewState | undefined;
+  private verification: VerifyState | undefined;
+  private refreshTimer: NodeJS.Timeout | undefined;
+
+  static show(extension: vscode.ExtensionContext, source: AuditSource, traceId?: string): AuditTrailPanel {
+    const open = AuditTrailPanel.panels.get(source.directory);
+    if (open) {
+      open.panel.reveal();
+      if (traceId) open.filterTrace(traceId);
+      return open;
+    }
+    const title = source.info.live ? 'Audit Trail' : `Audit Trail (${source.info.label})`;
+    const panel = vscode.window.createWebviewPanel(AuditTrailPanel.viewType, title, vscode.ViewColumn.Active, webviewOptions(extension.extensionUri));
+    const created = new AuditTrailPanel(panel, extension, source, traceId);
+    AuditTrailPanel.panels.set(source.directory, created);
+    return created;
+  }
+
+  static disposeAll(): void {
+    for (const panel of [...AuditTrailPanel.panels.values()]) panel.dispose();
+  }
+
+  private constructor(private readonly panel: vscode.WebviewPanel, extension: vscode.ExtensionContext, private readonly source: AuditSource, traceId?: string) {
+    this.model = new AuditTrailModel(source, (records) => this.post({ type: 'indexing', records }));
+    if (traceId) this.model.setOptions({ filter: { traceId }, groupByTrace: false });
+    panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
+    panel.webview.html = webviewHtml(panel.webview, extension.extensionUri, { title: panel.title, script: 'dist/audit.js', stylesheet: 'audit.css' });
+    const unsubscribe = source.onChange(() => this.scheduleRefresh());
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
+      { dispose: unsubscribe },
+    );
+    void this.model.load().then((view) => this.show(view), (error: unknown) => this.notice('error', `Reading the audit log failed: ${String(error)}`));
+    void this.verify();
+  }
+
+  private post(message: AuditToWebview): void {
+    void this.panel.webview.postMessage(message);
+  }
+
+  private notice(level: 'info' | 'warning' | 'error', text: string): void {
+    this.post({ type: 'notice', level, text });
+  }
+
+  private show(view: AuditViewState): void {
+    this.view = view;
+    this.post({ type: 'view', view });
+  }
+
+  private scheduleRefresh(): void {
+    if (this.refreshTimer || !this.view) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      void this.model.refresh().then((view) => view && this.show(view), (error: unknown) => this.notice('error', `Reading new audit records failed: ${String(error)}`));
+    }, REFRESH_DELAY_MS);
+  }
+
+  private filterTrace(traceId: string): void {
+    const view = this.model.setOptions({ filter: { traceId }, groupByTrace: false });
+    if (this.view) this.show(view);
+  }
+
+  private async receive(message: unknown): Promise<void> {
+    if (!isAuditFromWebview(message)) return;
+    await this.handle(message);
+  }
+
+  private async handle(message: AuditFromWebview): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        this.post({ type: 'source', source: this.source.info });
+        if (this.view) this.show(this.model.state(0));
+        else this.post({ type: 'indexing', records: this.model.index.length });
+        if (this.verification) this.post({ type: 'verify', verify: this.verification });
+        return;
+      case 'setOptions':
+        if (this.view) this.show(this.model.setOptions(message.options));
+        return;
+      case 'rows': {
+        const items = this.model.rows(message.version, message.start, message.count);
+        if (items) this.post({ type: 'rows', version: message.version, start: message.start, items });
+        return;
+      }
+      case 'toggleGroup':
+        if (this.view) this.show(this.model.toggle(message.trace));
+        return;
+      case 'expandAll':
+        if (this.view) this.show(this.model.expandAll(message.expanded));
+        return;
+      case 'detail': {
+        const record = await this.model.record(message.seq);
+        this.post(record ? { type: 'detail', seq: message.seq, record: record as unknown as Record<string, unknown> } : { type: 'detail', seq: message.seq, problem: 'This record is no longer in the log (its file was removed by retention).' });
+        return;
+      }
+      case 'verify':
+        return this.verify();
+      case 'export':
+        return this.export(message.format);
+    }
+  }
+
+  private async verify(): Promise<void> {
+    if (this.verification?.state === 'running') return;
+    this.verification = { state: 'running' };
+    this.post({ type: 'verify', verify: this.verification });
+    try {
+      this.verification = verifyState(await this.source.verify());
+    } catch (error) {
+      this.verification = { state: 'failed', reason: error instanceof Error ? error.message : String(error), at: new Date().toISOString() };
+    }
+    this.post({ type: 'verify', verify: this.verification });
+  }
+
+  private async export(format: ExportFormatName): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const name = `audit-trail-${new Date().toISOString().slice(0, 10)}.${format}`;
+    const target = await vscode.window.showSaveDialog({
+      title: `Export the audit trail as ${format === 'csv' ? 'CSV' : 'JSON Lines'} (with the current filter)`,
+      defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
+      filters: format === 'csv' ? { CSV: ['csv'] } : { 'JSON Lines': ['jsonl'] },
+      saveLabel: 'Export',
+    });
+    if (!target) return;
+    const filter = toAuditFilter(this.model.currentOptions.filter);
+    try {
+      let count: number;
+      if (target.scheme === 'file') {
+        const file = fileWriter(target.fsPath);
+        count = await this.source.export(format, (chunk) => file.write(chunk), filter).finally(() => file.close());
+      } else {
+        const chunks: string[] = [];
+        count = await this.source.export(format, (chunk) => void chunks.push(chunk), filter);
+        await vscode.workspace.fs.writeFile(target, Buffer.from(chunks.join(''), 'utf8'));
+      }
+      this.notice('info', `Exported ${count.toLocaleString('en-US')} record${count === 1 ? '' : 's'} to ${vscode.workspace.asRelativePath(target)}`);
+    } catch (error) {
+      this.notice('error', `The export failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  dispose(): void {
+    if (AuditTrailPanel.panels.get(this.source.directory) !== this) return;
+    AuditTrailPanel.panels.delete(this.source.directory);
+    clearTimeout(this.refreshTimer);
+    vscode.Disposable.from(...this.disposables).dispose();
+    this.panel.dispose();
+  }
+}

@@ -1,0 +1,56 @@
+import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import * as vscode from 'vscode';
+import type { KernelHost } from '../kernelHost';
+import { ApprovalsPanel } from './approvalsPanel';
+import { directorySource, trailSource } from './auditSource';
+import { AuditTrailPanel } from './auditTrailPanel';
+
+/**
+ * What `mgp.showAuditTrail` accepts besides nothing (the palette and menus pass nothing):
+ * `traceId` opens the workspace trail filtered to one trace (from the Approvals panel);
+ * `directory` opens another audit log's folder read-only (e.g. from a keybinding's `args`).
+ */
+export interface ShowAuditTrailArgs {
+  traceId?: string;
+  directory?: string;
+}
+
+function auditArgs(value: unknown): ShowAuditTrailArgs {
+  if (typeof value !== 'object' || value === null) return {};
+  const { traceId, directory } = value as Record<string, unknown>;
+  return { traceId: typeof traceId === 'string' && traceId ? traceId : undefined, directory: typeof directory === 'string' && directory ? directory : undefined };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function showAuditTrail(host: KernelHost, extension: vscode.ExtensionContext, value: unknown): void {
+  const args = auditArgs(value);
+  if (args.directory && args.directory !== host.trail.log.directory) {
+    if (!isAbsolute(args.directory) || !isDirectory(args.directory)) {
+      void vscode.window.showErrorMessage(`MGP: no audit log folder at ${args.directory}`);
+      return;
+    }
+    AuditTrailPanel.show(extension, directorySource(args.directory), args.traceId);
+    return;
+  }
+  AuditTrailPanel.show(extension, trailSource(host.trail), args.traceId);
+}
+
+/** The Approvals and Audit Trail panels, and their commands. */
+export function registerSecurityPanels(host: KernelHost, extension: vscode.ExtensionContext): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('mgp.showApprovals', () => void ApprovalsPanel.show(extension, host)),
+    vscode.commands.registerCommand('mgp.showAuditTrail', (args?: unknown) => showAuditTrail(host, extension, args)),
+    new vscode.Disposable(() => {
+      ApprovalsPanel.disposeCurrent();
+      AuditTrailPanel.disposeAll();
+    }),
+  ];
+}

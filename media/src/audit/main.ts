@@ -1,0 +1,101 @@
+import type { AuditFromWebview, AuditToWebview } from '../../../shared/src/auditMessages';
+import { DetailPane } from './detail';
+import { el } from './dom';
+import { VirtualTable } from './table';
+import { Toolbar } from './toolbar';
+
+interface SavedState {
+  follow?: boolean;
+  scrollTop?: number;
+}
+
+declare function acquireVsCodeApi(): { postMessage(message: AuditFromWebview): void; getState(): SavedState | undefined; setState(state: SavedState): void };
+
+const vscode = acquireVsCodeApi();
+const post = (message: AuditFromWebview) => vscode.postMessage(message);
+const saved: SavedState = vscode.getState() ?? {};
+const app = document.getElementById('app') as HTMLElement;
+app.removeAttribute('aria-live'); // the status line and badge announce themselves; the table must not
+
+const save = () => vscode.setState({ follow: table.follow, scrollTop: table.scrollTop });
+
+const detail = new DetailPane({
+  close: () => {
+    detail.hide();
+    table.setSelected(undefined);
+    table.focus();
+  },
+  filterTrace: (traceId) => post({ type: 'setOptions', options: { ...toolbar.options, filter: { traceId } } }),
+});
+
+const table = new VirtualTable({
+  requestRows: (version, start, count) => post({ type: 'rows', version, start, count }),
+  openRecord: (seq) => {
+    detail.loading(seq);
+    table.setSelected(seq);
+    post({ type: 'detail', seq });
+  },
+  toggleGroup: (trace) => post({ type: 'toggleGroup', trace }),
+  followChanged: (follow) => {
+    toolbar.setFollow(follow);
+    save();
+  },
+});
+
+const toolbar = new Toolbar({
+  optionsChanged: (options) => post({ type: 'setOptions', options }),
+  expandAll: (expanded) => post({ type: 'expandAll', expanded }),
+  followChanged: (follow) => {
+    table.follow = follow;
+    if (follow) table.scrollToEnd();
+    save();
+  },
+  export: (format) => post({ type: 'export', format }),
+  verify: () => post({ type: 'verify' }),
+});
+
+const notice = el('div', { class: 'notice', role: 'status' });
+let noticeTimer = 0;
+app.replaceChildren(toolbar.element, notice, el('div', { class: 'content' }, table.element, detail.element));
+table.measure();
+table.follow = saved.follow ?? false;
+toolbar.setFollow(table.follow);
+let restoreScroll = saved.scrollTop;
+
+window.addEventListener('message', (event: MessageEvent<AuditToWebview>) => {
+  const message = event.data;
+  switch (message?.type) {
+    case 'source':
+      toolbar.setSource(message.source);
+      return;
+    case 'indexing':
+      toolbar.setIndexing(message.records);
+      return;
+    case 'view':
+      toolbar.setView(message.view);
+      table.setView(message.view);
+      if (restoreScroll !== undefined && !table.follow) table.scrollTo(restoreScroll);
+      restoreScroll = undefined;
+      app.dataset.state = 'ready';
+      return;
+    case 'rows':
+      table.receive(message.version, message.start, message.items);
+      return;
+    case 'detail':
+      detail.show(message.seq, message.record, message.problem);
+      return;
+    case 'verify':
+      toolbar.setVerify(message.verify);
+      return;
+    case 'notice':
+      notice.textContent = message.text;
+      notice.className = `notice ${message.level}`;
+      clearTimeout(noticeTimer);
+      noticeTimer = window.setTimeout(() => (notice.textContent = ''), 15000);
+      return;
+  }
+});
+
+window.addEventListener('pagehide', save);
+document.addEventListener('visibilitychange', save);
+post({ type: 'ready' });

@@ -1,0 +1,280 @@
+/**
+ * The virtualized table: only the rows in view (plus OVERSCAN on each side) exist in the DOM, a fixed
+ * pool of row elements re-filled as it scrolls. Items come from the host page by page (PAGE_SIZE); a
+ * row whose page has not arrived yet is drawn as a placeholder and filled when it does, so scrolling
+ * never waits on the host. Keyboard: the table is one tab stop; arrows, Page Up/Down, Home/End move
+ * the active row (aria-activedescendant), Enter opens a record or a group, Left/Right close and open.
+ */
+import type { AuditItem, AuditViewState } from '../../../shared/src/auditMessages';
+import { PAGE_SIZE, pagesCovering, rowWindow, scrollTopFor } from '../../../shared/src/auditMessages';
+import { el, isProblemResult, localTime } from './dom';
+
+const OVERSCAN = 10;
+/** Pages kept beyond the ones in view; the farthest are dropped first. */
+const MAX_PAGES = 40;
+const COLUMNS = ['Seq', 'Time', 'Type', 'Server', 'Tool', 'Result', 'Actor', 'Trace'];
+
+export interface TableEvents {
+  requestRows(version: number, start: number, count: number): void;
+  openRecord(seq: number): void;
+  toggleGroup(trace: string, expand?: boolean): void;
+  /** The user scrolled away from the bottom (or back to it) while following. */
+  followChanged(follow: boolean): void;
+}
+
+export class VirtualTable {
+  readonly element: HTMLElement;
+  private readonly viewport: HTMLElement;
+  private readonly header: HTMLElement;
+  private readonly spacer: HTMLElement;
+  private readonly window: HTMLElement;
+  private readonly pool: HTMLElement[] = [];
+  private readonly empty: HTMLElement;
+  private view: AuditViewState | undefined;
+  private pages = new Map<number, AuditItem[]>();
+  private stale = new Map<number, AuditItem[]>();
+  private readonly requested = new Set<number>();
+  private rowHeight = 22;
+  private active = -1;
+  private selectedSeq: number | undefined;
+  private frame = 0;
+  private expectedScrollTop: number | undefined;
+  private scrolledAt: number | undefined;
+  follow = false;
+
+  constructor(private readonly events: TableEvents) {
+    this.header = el('div', { class: 'row header', role: 'row', 'aria-rowindex': '1' }, ...COLUMNS.map((c) => el('div', { class: 'cell', role: 'columnheader' }, c)));
+    this.window = el('div', { class: 'window', role: 'rowgroup' });
+    this.spacer = el('div', { class: 'spacer' }, this.window);
+    this.empty = el('div', { class: 'empty-table', hidden: '' }, 'No record matches the filter.');
+    this.viewport = el('div', { class: 'viewport', tabindex: '0', role: 'grid', 'aria-label': 'Audit records', 'aria-rowcount': '1', 'aria-colcount': String(COLUMNS.length) }, this.header, this.spacer, this.empty);
+    this.element = el('div', { class: 'table' }, this.viewport);
+    this.viewport.addEventListener('scroll', () => this.onScroll());
+    this.viewport.addEventListener('keydown', (event) => this.onKey(event));
+    this.window.addEventListener('click', (event) => this.onClick(event));
+    new ResizeObserver(() => this.schedule()).observe(this.viewport);
+  }
+
+  /** Reads the row height from the stylesheet (`--row-height`), once laid out. */
+  measure(): void {
+    const height = parseFloat(getComputedStyle(this.element).getPropertyValue('--row-height'));
+    if (height > 0) this.rowHeight = height;
+  }
+
+  private get bodyHeight(): number {
+    return Math.max(this.rowHeight, this.viewport.clientHeight - this.header.offsetHeight);
+  }
+
+  get total(): number {
+    return this.view?.total ?? 0;
+  }
+
+  setView(view: AuditViewState): void {
+    const previous = this.view;
+    const sameOptions = previous !== undefined && JSON.stringify(previous.options) === JSON.stringify(view.options);
+    const kept = new Map<number, AuditItem[]>();
+    const dropped = new Map<number, AuditItem[]>();
+    for (const [page, items] of this.pages) ((page + 1) * PAGE_SIZE <= view.stable ? kept : dropped).set(page, items);
+    this.pages = kept;
+    // Rows that may have moved stay on screen until their fresh copy arrives (no flicker on a live append).
+    this.stale = sameOptions ? new Map([...this.stale, ...dropped]) : new Map();
+    this.requested.clear();
+    this.view = view;
+    this.viewport.setAttribute('aria-rowcount', String(view.total + 1));
+    this.spacer.style.height = `${rowWindow({ scrollTop: 0, viewportHeight: this.bodyHeight, rowHeight: this.rowHeight, total: view.total, overscan: 0 }).scrollHeight}px`;
+    this.empty.hidden = view.total > 0;
+    if (!sameOptions) this.active = Math.min(this.active, view.total - 1);
+    if (this.follow) this.scrollToEnd();
+    this.schedule();
+  }
+
+  receive(version: number, start: number, items: AuditItem[]): void {
+    if (version !== this.view?.version) return;
+    const page = Math.floor(start / PAGE_SIZE);
+    this.pages.set(page, items);
+    this.stale.delete(page);
+    this.schedule();
+  }
+
+  /** The item at display index i, if fetched (fresh or stale). */
+  private item(i: number): AuditItem | undefined {
+    const page = Math.floor(i / PAGE_SIZE);
+    return (this.pages.get(page) ?? this.stale.get(page))?.[i - page * PAGE_SIZE];
+  }
+
+  setSelected(seq: number | undefined): void {
+    this.selectedSeq = seq;
+    this.schedule();
+  }
+
+  focus(): void {
+    this.viewport.focus();
+  }
+
+  scrollToEnd(): void {
+    this.scrollTo(scrollTopFor(this.total - 1, 'end', { viewportHeight: this.bodyHeight, rowHeight: this.rowHeight, total: this.total }));
+  }
+
+  get scrollTop(): number {
+    return this.viewport.scrollTop;
+  }
+
+  scrollTo(top: number): void {
+    this.expectedScrollTop = top;
+    this.viewport.scrollTop = top;
+    this.schedule();
+  }
+
+  private atEnd(): boolean {
+    return this.viewport.scrollTop + this.viewport.clientHeight >= this.viewport.scrollHeight - 2;
+  }
+
+  private onScroll(): void {
+    const ours = this.expectedScrollTop !== undefined && Math.abs(this.viewport.scrollTop - this.expectedScrollTop) < 2;
+    this.expectedScrollTop = undefined;
+    if (!ours) {
+      this.scrolledAt ??= performance.now();
+      const follow = this.atEnd();
+      if (follow !== this.follow) {
+        this.follow = follow;
+        this.events.followChanged(follow);
+      }
+    }
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  private render(): void {
+    const total = this.total;
+    const w = rowWindow({ scrollTop: this.viewport.scrollTop, viewportHeight: this.bodyHeight, rowHeight: this.rowHeight, total, overscan: OVERSCAN });
+    this.request(w.start, w.end);
+    this.window.style.transform = `translateY(${w.top}px)`;
+    const count = w.end - w.start;
+    while (this.pool.length < count) this.pool.push(this.window.appendChild(this.newRow()));
+    let complete = true;
+    for (let k = 0; k < count; k++) {
+      const row = this.pool[k];
+      const index = w.start + k;
+      const item = this.item(index);
+      if (!item && index >= w.first && index < w.first + Math.ceil(this.bodyHeight / this.rowHeight)) complete = false;
+      this.fill(row, index, item);
+    }
+    while (this.pool.length > count) this.pool.pop()?.remove();
+    this.viewport.setAttribute('aria-activedescendant', this.active >= w.start && this.active < w.end ? `row-${this.active}` : '');
+    this.element.dataset.first = String(w.first);
+    this.element.dataset.rendered = String(count);
+    if (complete && this.scrolledAt !== undefined) {
+      this.element.dataset.renderMs = (performance.now() - this.scrolledAt).toFixed(1);
+      this.scrolledAt = undefined;
+    }
+    this.element.dataset.complete = String(complete);
+  }
+
+  private request(start: number, end: number): void {
+    const view = this.view;
+    if (!view) return;
+    const wanted = pagesCovering(Math.max(0, start - PAGE_SIZE / 2), Math.min(view.total, end + PAGE_SIZE / 2));
+    for (const page of wanted) {
+      if (this.pages.has(page) || this.requested.has(page)) continue;
+      this.requested.add(page);
+      this.events.requestRows(view.version, page * PAGE_SIZE, PAGE_SIZE);
+    }
+    if (this.pages.size > MAX_PAGES) {
+      const centre = wanted[0] ?? 0;
+      const far = [...this.pages.keys()].sort((a, b) => Math.abs(b - centre) - Math.abs(a - centre));
+      for (const page of far.slice(0, this.pages.size - MAX_PAGES)) this.pages.delete(page);
+    }
+  }
+
+  private newRow(): HTMLElement {
+    return el('div', { class: 'row', role: 'row' }, ...COLUMNS.map(() => el('div', { class: 'cell', role: 'gridcell' })));
+  }
+
+  private fill(row: HTMLElement, index: number, item: AuditItem | undefined): void {
+    row.hidden = false;
+    row.id = `row-${index}`;
+    row.setAttribute('aria-rowindex', String(index + 2));
+    const cells = row.children as HTMLCollectionOf<HTMLElement>;
+    let texts: string[];
+    let kind = 'row';
+    if (!item) {
+      texts = ['…', '', '', '', '', '', '', ''];
+      kind = 'row loading';
+      delete row.dataset.seq;
+      delete row.dataset.trace;
+    } else if (item.kind === 'group') {
+      texts = [`${item.expanded ? '▾' : '▸'} ${item.count}`, localTime(item.first), item.types.join(' → '), item.server, item.tool, `${item.problem ? '✗ ' : ''}${item.result}`, `${item.count} event${item.count === 1 ? '' : 's'}`, item.trace];
+      kind = `row group${item.problem ? ' problem' : ''}`;
+      row.dataset.trace = item.trace;
+      delete row.dataset.seq;
+    } else {
+      const problem = isProblemResult(item.result);
+      texts = [String(item.seq), localTime(item.time), item.type, item.server, item.tool, `${problem ? '✗ ' : ''}${item.result}`, item.actor, item.trace];
+      kind = `row${item.inGroup ? ' member' : ''}${problem ? ' problem' : ''}`;
+      row.dataset.seq = String(item.seq);
+      row.dataset.trace = item.trace;
+    }
+    if (item?.kind === 'group') row.setAttribute('aria-expanded', String(item.expanded));
+    else row.removeAttribute('aria-expanded');
+    const selected = item?.kind === 'row' && item.seq === this.selectedSeq;
+    row.className = `${kind}${index === this.active ? ' active' : ''}${selected ? ' selected' : ''}`;
+    row.setAttribute('aria-selected', String(selected));
+    for (let c = 0; c < texts.length; c++) if (cells[c].textContent !== texts[c]) cells[c].textContent = texts[c];
+  }
+
+  private onClick(event: MouseEvent): void {
+    const row = (event.target as HTMLElement).closest<HTMLElement>('.row');
+    if (!row?.id) return;
+    this.activate(Number(row.id.slice(4)));
+    this.focus();
+  }
+
+  /** Makes row `index` active and acts on it: a record opens in the detail pane, a group opens or closes. */
+  private activate(index: number, toggle = true): void {
+    this.setActive(index);
+    const item = this.item(index);
+    if (item?.kind === 'row') this.events.openRecord(item.seq);
+    else if (item?.kind === 'group' && toggle) this.events.toggleGroup(item.trace);
+  }
+
+  private setActive(index: number): void {
+    if (this.total === 0) return;
+    this.active = Math.max(0, Math.min(this.total - 1, index));
+    const geometry = { viewportHeight: this.bodyHeight, rowHeight: this.rowHeight, total: this.total };
+    const top = this.viewport.scrollTop;
+    const shown = rowWindow({ ...geometry, scrollTop: top, overscan: 0 });
+    const firstCut = top > scrollTopFor(shown.first, 'start', geometry) + 1;
+    const lastFull = shown.first + Math.floor(this.bodyHeight / this.rowHeight) - (firstCut ? 0 : 1);
+    if (this.active < shown.first || (this.active === shown.first && firstCut)) this.scrollTo(scrollTopFor(this.active, 'start', geometry));
+    else if (this.active > lastFull) this.scrollTo(scrollTopFor(this.active, 'end', geometry));
+    this.schedule();
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    const page = Math.max(1, Math.floor(this.bodyHeight / this.rowHeight) - 1);
+    const item = this.active >= 0 ? this.item(this.active) : undefined;
+    const moves: Record<string, () => void> = {
+      ArrowDown: () => this.setActive(this.active + 1),
+      ArrowUp: () => this.setActive(Math.max(0, this.active - 1)),
+      PageDown: () => this.setActive(this.active + page),
+      PageUp: () => this.setActive(this.active - page),
+      Home: () => this.setActive(0),
+      End: () => this.setActive(this.total - 1),
+      Enter: () => this.activate(Math.max(0, this.active)),
+      ' ': () => item?.kind === 'group' && this.events.toggleGroup(item.trace),
+      ArrowRight: () => item?.kind === 'group' && !item.expanded && this.events.toggleGroup(item.trace),
+      ArrowLeft: () => item?.kind === 'group' && item.expanded && this.events.toggleGroup(item.trace),
+    };
+    const move = moves[event.key];
+    if (!move) return;
+    event.preventDefault();
+    move();
+  }
+}

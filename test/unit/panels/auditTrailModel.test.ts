@@ -1,0 +1,185 @@
+import { strict as assert } from 'node:assert';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AuditRecord } from '../../../client/src/kernel/audit/auditEvent';
+import { AuditLog } from '../../../client/src/kernel/audit/auditLog';
+import { listSegments } from '../../../client/src/kernel/audit/segments';
+import { AuditIndex } from '../../../client/src/vscode/panels/auditIndex';
+import { AuditScanner, readRecordAt } from '../../../client/src/vscode/panels/auditScanner';
+import { directorySource } from '../../../client/src/vscode/panels/auditSource';
+import { buildDisplay, DisplayList, displayItems } from '../../../client/src/vscode/panels/auditView';
+import { AuditTrailModel } from '../../../client/src/vscode/panels/auditTrailModel';
+import type { AuditRowItem } from '../../../shared/src/auditMessages';
+import { sampleEvent, tempDir, writeLog } from '../audit/support';
+
+async function allRecords(log: AuditLog): Promise<AuditRecord[]> {
+  const records: AuditRecord[] = [];
+  for await (const record of log.records()) records.push(record);
+  return records;
+}
+
+describe('Audit Trail index over a real log', () => {
+  let temp: ReturnType<typeof tempDir>;
+  beforeEach(() => (temp = tempDir('mgp-panel-audit-')));
+  afterEach(() => temp.remove());
+
+  it('indexes every record across rotated files and reads each one back by its position', async () => {
+    await writeLog(temp.dir, 300, { rotateBytes: 16 * 1024 });
+    assert.ok((await listSegments(temp.dir)).length > 3, 'several files');
+    const index = new AuditIndex();
+    const scanner = new AuditScanner(temp.dir, index);
+    assert.equal(await scanner.scan(), 300);
+    assert.equal(index.length, 300);
+    const log = await AuditLog.open({ directory: temp.dir });
+    try {
+      const records = await allRecords(log);
+      for (const record of [records[0], records[137], records[299]]) {
+        const row = index.find(record.seq);
+        assert.deepEqual(await readRecordAt(temp.dir, index.position(row), record.seq), record);
+        assert.equal(index.text('trace', row), record.trace_id);
+      }
+      assert.equal(await readRecordAt(temp.dir, index.position(5), 999), undefined, 'a wrong seq is not answered');
+    } finally {
+      await log.close();
+    }
+  });
+
+  it('reads only what was appended since the last scan, up to the last durable record', async () => {
+    const log = await AuditLog.open({ directory: temp.dir, rotateBytes: 8 * 1024 });
+    try {
+      await Promise.all(Array.from({ length: 50 }, (_, i) => log.append(sampleEvent(i + 1))));
+      const index = new AuditIndex();
+      let durable = 40;
+      const scanner = new AuditScanner(temp.dir, index, { maxSeq: () => durable });
+      assert.equal(await scanner.scan(), 40);
+      durable = Infinity;
+      assert.equal(await scanner.scan(), 10);
+      await Promise.all(Array.from({ length: 70 }, (_, i) => log.append(sampleEvent(i + 51))));
+      const [a, b] = [scanner.scan(), scanner.scan()];
+      assert.equal((await a) + (await b) >= 70, true);
+      assert.equal(index.length, 120);
+      assert.deepEqual(Array.from({ length: 120 }, (_, i) => index.seq(i)), Array.from({ length: 120 }, (_, i) => i + 1));
+      assert.equal(await scanner.scan(), 0);
+    } finally {
+      await log.close();
+    }
+  });
+
+  it('stops at a line still being written and takes it once complete', async () => {
+    await writeLog(temp.dir, 5);
+    const [segment] = await listSegments(temp.dir);
+    const index = new AuditIndex();
+    const scanner = new AuditScanner(temp.dir, index);
+    await scanner.scan();
+    appendFileSync(segment.path, '{"seq":6,"timestamp":"2026-01-01T00:00:00.000Z","event_type":"TOOL_EXECUTED"');
+    assert.equal(await scanner.scan(), 0);
+    appendFileSync(segment.path, ',"trace_id":"t6","result":"SUCCESS"}\nnot a record\n');
+    assert.equal(await scanner.scan(), 1);
+    assert.equal(index.row(5, false).trace, 't6');
+  });
+});
+
+describe('Audit Trail model', () => {
+  let temp: ReturnType<typeof tempDir>;
+  beforeEach(() => (temp = tempDir('mgp-panel-model-')));
+  afterEach(() => temp.remove());
+
+  it('loads, filters, groups, answers windows of the current version, and reads a record', async () => {
+    await writeLog(temp.dir, 40);
+    const model = new AuditTrailModel(directorySource(temp.dir));
+    const loaded = await model.load();
+    assert.equal(loaded.records, 40);
+    assert.equal(loaded.total, 40);
+    assert.deepEqual(loaded.facets.servers, ['server.0', 'server.1', 'server.2', 'server.3']);
+    const filtered = model.setOptions({ filter: { serverId: 'server.1', types: ['TOOL_EXECUTED'] }, groupByTrace: false });
+    assert.ok(filtered.version > loaded.version);
+    assert.equal(model.rows(loaded.version, 0, 100), undefined, 'an older version is not answered');
+    const rows = model.rows(filtered.version, 0, 100) as AuditRowItem[];
+    assert.equal(rows.length, filtered.total);
+    assert.ok(rows.every((r) => r.server === 'server.1' && r.type === 'TOOL_EXECUTED'));
+    const record = await model.record(rows[0].seq);
+    assert.equal(record?.seq, rows[0].seq);
+    assert.match(record?.hash ?? '', /^[0-9a-f]{64}$/);
+    assert.equal(await model.record(4000), undefined);
+
+    const grouped = model.setOptions({ filter: {}, groupByTrace: true });
+    assert.equal(grouped.groups, 40, 'one trace per sample event');
+    const opened = model.toggle('trace-3');
+    assert.equal(opened.total, 41);
+    assert.equal(opened.stable, 2, 'the headers before the opened one stay');
+    assert.equal(model.expandAll(true).total, 80);
+    assert.equal(model.expandAll(false).total, 40);
+  });
+
+  it('follows appends: a flat view keeps the rows it had, a grouped one starts over', async () => {
+    const log = await AuditLog.open({ directory: temp.dir });
+    try {
+      await Promise.all(Array.from({ length: 10 }, (_, i) => log.append(sampleEvent(i + 1))));
+      const model = new AuditTrailModel(directorySource(temp.dir));
+      const first = await model.load();
+      assert.equal(await model.refresh(), undefined, 'nothing new');
+      await Promise.all(Array.from({ length: 5 }, (_, i) => log.append(sampleEvent(i + 11))));
+      const next = await model.refresh();
+      assert.equal(next?.total, 15);
+      assert.equal(next?.stable, first.total);
+      model.setOptions({ filter: {}, groupByTrace: true });
+      await log.append(sampleEvent(16, { trace_id: 'trace-2' }));
+      const grouped = await model.refresh();
+      assert.equal(grouped?.total, 15);
+      assert.equal(grouped?.stable, 0);
+    } finally {
+      await log.close();
+    }
+  });
+});
+
+describe('Audit Trail index size at 100,000 records', function () {
+  this.timeout(60_000);
+
+  it('stays compact: typed columns and each distinct string once', () => {
+    const gc = (globalThis as { gc?: () => void }).gc;
+    gc?.();
+    const used = () => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+    const before = used();
+    const index = new AuditIndex();
+    const started = performance.now();
+    const servers = ['example', 'everything', 'files', 'git', 'browser', 'tickets'];
+    const tools = ['delete_notes', 'write_note', 'list_notes', 'echo', 'read_file', 'commit', 'fetch_page', 'create_issue'];
+    for (let seq = 1; seq <= 100_000; seq++) {
+      const trace = Math.floor((seq - 1) / 3);
+      const line = JSON.stringify({
+        seq,
+        timestamp: new Date(Date.UTC(2026, 0, 1) + seq * 250).toISOString(),
+        trace_id: `${trace.toString(16).padStart(8, '0')}-7d3c-4f1e-9a6b-${(trace * 7919).toString(16).padStart(12, '0')}`,
+        event_type: seq % 3 === 1 ? 'PERMISSION_GRANTED' : 'TOOL_EXECUTED',
+        actor: { type: 'agent', id: `agent.worker-${seq % 12}` },
+        target: { server_id: servers[trace % servers.length], tool_name: tools[trace % tools.length] },
+        result: seq % 3 === 1 ? 'GRANTED' : seq % 17 === 0 ? 'FAILURE' : 'SUCCESS',
+        details: { duration_ms: seq % 500, arguments: { path: `/srv/project/file-${seq}.txt` } },
+        prev_hash: 'f'.repeat(64),
+        hash: 'e'.repeat(64),
+      });
+      index.add(JSON.parse(line), { segment: 1 + Math.floor(seq / 20_000), offset: seq * 480 });
+    }
+    const indexMs = performance.now() - started;
+    gc?.();
+    const measured = used() - before;
+    console.log(`      index of 100,000 records: estimated ${(index.bytes / 2 ** 20).toFixed(1)} MB${gc ? `, measured growth of heap and array buffers ${(measured / 2 ** 20).toFixed(1)} MB` : ' (run node with --expose-gc to measure the heap)'}, ${index.strings.size.toLocaleString('en-US')} distinct strings, built in ${indexMs.toFixed(0)} ms (with JSON.parse)`);
+    assert.ok(index.bytes < 16 * 2 ** 20, `estimated ${index.bytes} bytes`);
+    if (gc) assert.ok(measured < 24 * 2 ** 20, `measured ${measured} bytes`);
+    assert.equal(index.length, 100_000);
+
+    const time = (body: () => unknown) => {
+      const t = performance.now();
+      const value = body();
+      return { ms: performance.now() - t, value };
+    };
+    const flat = time(() => buildDisplay(index, { filter: {}, groupByTrace: false }));
+    const filtered = time(() => buildDisplay(index, { filter: { serverId: 'example', types: ['TOOL_EXECUTED'] }, groupByTrace: false }));
+    const grouped = time(() => buildDisplay(index, { filter: {}, groupByTrace: true }));
+    const window = time(() => displayItems(index, grouped.value as DisplayList, 16_000, 100));
+    console.log(`      views of 100,000 records: all ${flat.ms.toFixed(1)} ms, filtered ${filtered.ms.toFixed(1)} ms, grouped by trace ${grouped.ms.toFixed(1)} ms; a window of 100 grouped items ${window.ms.toFixed(2)} ms`);
+    assert.equal((grouped.value as DisplayList).items.length, Math.ceil(100_000 / 3));
+    assert.ok(flat.ms + filtered.ms + grouped.ms < 2000);
+  });
+});
