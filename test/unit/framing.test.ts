@@ -227,3 +227,42 @@ describe('framing: encoders', () => {
     assert.deepEqual(read, ['error', 'error', messages[0], null]);
   });
 });
+
+describe('oversized messages name their request', () => {
+  const decode = (bytes: string, framing: 'newline' | 'content-length', max: number) => {
+    const decoder = new MessageDecoder({ framing, maxMessageBytes: max });
+    decoder.push(Buffer.from(bytes));
+    const results = [];
+    for (let r = decoder.next(); r; r = decoder.next()) results.push(r);
+    return results;
+  };
+
+  it('finds the id at the start of an oversized line (arriving in pieces)', () => {
+    const decoder = new MessageDecoder({ framing: 'newline', maxMessageBytes: 50 });
+    decoder.push(Buffer.from(`{"jsonrpc":"2.0","id":7,"result":{"text":"${'x'.repeat(40)}`));
+    decoder.push(Buffer.from(`${'x'.repeat(400)}"}}\n{"jsonrpc":"2.0","method":"ping"}\n`));
+    const first = decoder.next();
+    assert.equal(first?.error?.kind, 'oversized');
+    assert.equal(first?.error?.requestId, 7);
+    assert.deepEqual(decoder.next()?.message, { jsonrpc: '2.0', method: 'ping' });
+  });
+
+  it('finds the id at the end, where the official SDKs put it, and string ids too', () => {
+    const [result] = decode(`{"result":{"content":[{"type":"text","text":"${'y'.repeat(300)}"}]},"jsonrpc":"2.0","id":"req-\\"9\\""}\n`, 'newline', 100);
+    assert.equal(result.error?.requestId, 'req-"9"');
+  });
+
+  it('does not take a nested "id" for the message\'s own', () => {
+    const [result] = decode(`{"jsonrpc":"2.0","result":{"id":99,"text":"${'z'.repeat(300)}"}}\n`, 'newline', 100);
+    assert.equal(result.error?.kind, 'oversized');
+    assert.equal(result.error?.requestId, undefined);
+  });
+
+  it('works for content-length framing, reporting after skipping exactly the body', () => {
+    const body = `{"jsonrpc":"2.0","id":3,"result":{"text":"${'w'.repeat(200)}"}}`;
+    const next = '{"jsonrpc":"2.0","method":"ping"}';
+    const results = decode(`Content-Length: ${body.length}\r\n\r\n${body}Content-Length: ${next.length}\r\n\r\n${next}`, 'content-length', 100);
+    assert.equal(results[0].error?.requestId, 3);
+    assert.deepEqual(results[1].message, { jsonrpc: '2.0', method: 'ping' });
+  });
+});

@@ -57,6 +57,8 @@ export function registerClientFeatures(client: Client, handlers: ClientRequestHa
   client.setNotificationHandler(PromptListChangedNotificationSchema, () => hooks.onListChanged('prompts'));
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) => hooks.onResourceUpdated(params.uri));
   client.setNotificationHandler(ElicitationCompleteNotificationSchema, ({ params }) => hooks.onLog('info', `URL elicitation ${params.elicitationId} completed`));
+  // Transport and protocol problems (a line that is not JSON-RPC, a handler that threw) go to the log.
+  client.onerror = (error) => hooks.onLog('warning', `protocol: ${error.message}`);
   client.fallbackNotificationHandler = async (notification) => {
     hooks.onNotification(notification.method, (notification.params ?? {}) as Record<string, unknown>);
   };

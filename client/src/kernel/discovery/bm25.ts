@@ -4,6 +4,12 @@
  * frequencies are summed before BM25's saturation (Robertson & Zaragoza, "The Probabilistic Relevance
  * Framework: BM25 and Beyond", §3.6). Documents can be added and removed one at a time; the
  * per-document length norms are recomputed lazily, in one pass, the first query after a change.
+ *
+ * Terms are interned to small integers once; a document is added as the term ids of each field (the
+ * index keeps those arrays, which callers share between documents with the same text, to remove the
+ * document later). A posting is two typed arrays grown by doubling: the documents, and per document
+ * the frequencies of the term in every field packed into one integer (a few bits per field,
+ * saturating: BM25 makes a 16th occurrence worth next to nothing).
  */
 
 export interface Bm25Options {
@@ -18,12 +24,19 @@ export interface Bm25Options {
 export interface WeightedTerm {
   term: string;
   weight: number;
+  /**
+   * Terms of one group (a query word with its synonyms and spelling corrections) count once per
+   * document: the best of them. Terms without a group count each on their own.
+   */
+  group?: number;
 }
 
 interface Posting {
-  docs: number[];
-  /** `tf[i * fieldCount + f]`: frequency of the term in field f of docs[i]. */
-  tf: number[];
+  /** Number of documents (the arrays are longer). */
+  length: number;
+  docs: Int32Array;
+  /** Per entry of `docs`: the term's frequency in each field, `bits` bits per field, field 0 lowest. */
+  tf: Int32Array;
   /** Σ over fields of tf × weight / length norm, per doc; valid while `epoch` is the index's. */
   weighted: Float64Array;
   epoch: number;
@@ -31,10 +44,19 @@ interface Posting {
 
 export class Bm25Index {
   private readonly fieldCount: number;
-  private readonly postings = new Map<string, Posting>();
-  /** Per document slot: the terms it holds (to remove it), or null when the slot is free. */
-  private readonly docTerms: Array<string[] | null> = [];
-  private lengths: number[] = [];
+  /** Bits per field in a packed frequency, and the largest count they hold. */
+  private readonly bits: number;
+  private readonly maxCount: number;
+  private readonly ids = new Map<string, number>();
+  private readonly postings: Posting[] = [];
+  /** Per term id, while a document is added or removed: 1 + the term's row in it, else 0. */
+  private rowOf = new Int32Array(1024);
+  /** Scratch rows of the document being added: term ids and packed frequencies. */
+  private rowTerms = new Int32Array(256);
+  private rowCounts = new Int32Array(256);
+  /** Per document slot: its fields' term ids (to remove it), or null when the slot is free. */
+  private readonly docFields: Array<ReadonlyArray<ArrayLike<number>> | null> = [];
+  private readonly lengths: number[] = [];
   private norms = new Float64Array(0);
   private readonly totalLength: number[];
   private readonly freeSlots: number[] = [];
@@ -43,9 +65,12 @@ export class Bm25Index {
   /** Bumped when the norms change: every posting's weighted frequencies are then stale. */
   private epoch = 0;
   private scores = new Float64Array(0);
+  private best = new Float64Array(0);
 
   constructor(private readonly options: Bm25Options) {
     this.fieldCount = options.weights.length;
+    this.bits = Math.min(16, Math.floor(30 / Math.max(1, this.fieldCount)));
+    this.maxCount = 2 ** this.bits - 1;
     this.totalLength = new Array<number>(this.fieldCount).fill(0);
   }
 
@@ -53,68 +78,122 @@ export class Bm25Index {
     return this.live;
   }
 
-  /** Adds a document given its terms per field; returns its slot number. */
-  add(fields: ReadonlyArray<readonly string[]>): number {
-    const doc = this.freeSlots.pop() ?? this.docTerms.length;
-    // Each distinct term gets a row of `fieldCount` counts in one flat array.
-    const rows = new Map<string, number>();
-    const counts: number[] = [];
-    for (let f = 0; f < this.fieldCount; f++) {
-      const terms = fields[f] ?? [];
-      this.lengths[doc * this.fieldCount + f] = terms.length;
-      this.totalLength[f] += terms.length;
-      for (const term of terms) {
-        let row = rows.get(term);
-        if (row === undefined) {
-          rows.set(term, (row = counts.length));
-          for (let i = 0; i < this.fieldCount; i++) counts.push(0);
-        }
-        counts[row + f]++;
+  /** The id of a term, given on first sight and kept for the life of the index. */
+  intern(term: string): number {
+    let id = this.ids.get(term);
+    if (id === undefined) {
+      id = this.postings.length;
+      this.ids.set(term, id);
+      this.postings.push({ length: 0, docs: EMPTY, tf: EMPTY, weighted: new Float64Array(0), epoch: -1 });
+      if (id >= this.rowOf.length) {
+        const grown = new Int32Array(this.rowOf.length * 2);
+        grown.set(this.rowOf);
+        this.rowOf = grown;
       }
     }
-    for (const [term, row] of rows) {
-      let posting = this.postings.get(term);
-      if (!posting) this.postings.set(term, (posting = { docs: [], tf: [], weighted: new Float64Array(0), epoch: -1 }));
-      posting.docs.push(doc);
-      for (let i = 0; i < this.fieldCount; i++) posting.tf.push(counts[row + i]);
+    return id;
+  }
+
+  /**
+   * The distinct term ids of a document's fields into `rowTerms`, with their packed frequencies in
+   * `rowCounts`; returns how many.
+   */
+  private rows(fields: ReadonlyArray<ArrayLike<number>>): number {
+    const { rowOf, bits, maxCount } = this;
+    let count = 0;
+    for (let f = 0; f < this.fieldCount; f++) {
+      const terms = fields[f] ?? [];
+      const shift = f * bits;
+      for (let i = 0; i < terms.length; i++) {
+        const id = terms[i];
+        let row = rowOf[id] - 1;
+        if (row < 0) {
+          row = count++;
+          rowOf[id] = count;
+          if (row >= this.rowTerms.length) this.growRows();
+          this.rowTerms[row] = id;
+          this.rowCounts[row] = 0;
+        }
+        if (((this.rowCounts[row] >>> shift) & maxCount) < maxCount) this.rowCounts[row] += 1 << shift;
+      }
+    }
+    for (let row = 0; row < count; row++) rowOf[this.rowTerms[row]] = 0;
+    return count;
+  }
+
+  private growRows(): void {
+    const terms = new Int32Array(this.rowTerms.length * 2);
+    const counts = new Int32Array(this.rowCounts.length * 2);
+    terms.set(this.rowTerms);
+    counts.set(this.rowCounts);
+    this.rowTerms = terms;
+    this.rowCounts = counts;
+  }
+
+  /**
+   * Adds a document given the term ids of each field (see `intern`); returns its slot number. The
+   * arrays are kept as they are (not copied) until the document is removed: do not change them.
+   */
+  add(fields: ReadonlyArray<ArrayLike<number>>): number {
+    const doc = this.freeSlots.pop() ?? this.docFields.length;
+    for (let f = 0; f < this.fieldCount; f++) {
+      const length = fields[f]?.length ?? 0;
+      this.lengths[doc * this.fieldCount + f] = length;
+      this.totalLength[f] += length;
+    }
+    const count = this.rows(fields);
+    for (let row = 0; row < count; row++) {
+      const posting = this.postings[this.rowTerms[row]];
+      if (posting.length === posting.docs.length) {
+        const size = Math.max(4, posting.length * 2);
+        posting.docs = grow(posting.docs, size);
+        posting.tf = grow(posting.tf, size);
+      }
+      posting.docs[posting.length] = doc;
+      posting.tf[posting.length++] = this.rowCounts[row];
       posting.epoch = -1;
     }
-    this.docTerms[doc] = [...rows.keys()];
+    this.docFields[doc] = fields;
     this.live++;
     this.normsDirty = true;
     return doc;
   }
 
   remove(doc: number): void {
-    const terms = this.docTerms[doc];
-    if (!terms) return;
-    for (const term of terms) {
-      const posting = this.postings.get(term);
-      if (!posting) continue;
-      const at = posting.docs.indexOf(doc);
+    const fields = this.docFields[doc];
+    if (!fields) return;
+    const count = this.rows(fields);
+    for (let row = 0; row < count; row++) {
+      const posting = this.postings[this.rowTerms[row]];
+      const at = posting.length ? posting.docs.lastIndexOf(doc, posting.length - 1) : -1;
       if (at < 0) continue;
-      posting.docs.splice(at, 1);
-      posting.tf.splice(at * this.fieldCount, this.fieldCount);
+      posting.docs.copyWithin(at, at + 1, posting.length);
+      posting.tf.copyWithin(at, at + 1, posting.length);
+      posting.length--;
       posting.epoch = -1;
-      if (!posting.docs.length) this.postings.delete(term);
     }
     for (let f = 0; f < this.fieldCount; f++) {
       this.totalLength[f] -= this.lengths[doc * this.fieldCount + f] ?? 0;
       this.lengths[doc * this.fieldCount + f] = 0;
     }
-    this.docTerms[doc] = null;
+    this.docFields[doc] = null;
     this.freeSlots.push(doc);
     this.live--;
     this.normsDirty = true;
   }
 
+  private posting(term: string): Posting | undefined {
+    const id = this.ids.get(term);
+    return id === undefined ? undefined : this.postings[id];
+  }
+
   has(term: string): boolean {
-    return this.postings.has(term);
+    return (this.posting(term)?.length ?? 0) > 0;
   }
 
   /** Number of documents holding the term. */
   documentFrequency(term: string): number {
-    return this.postings.get(term)?.docs.length ?? 0;
+    return this.posting(term)?.length ?? 0;
   }
 
   /** Inverse document frequency (the BM25 form that stays positive). */
@@ -131,7 +210,7 @@ export class Bm25Index {
   private refreshNorms(): void {
     if (!this.normsDirty) return;
     const { b } = this.options;
-    const n = this.docTerms.length * this.fieldCount;
+    const n = this.docFields.length * this.fieldCount;
     if (this.norms.length < n) this.norms = new Float64Array(Math.max(n, this.norms.length * 2));
     const averages = this.totalLength.map((total) => (this.live ? total / this.live : 0));
     for (let i = 0; i < n; i++) {
@@ -147,12 +226,15 @@ export class Bm25Index {
   /** The posting's weighted frequencies, computed once per epoch (the first query that needs them). */
   private weightedOf(posting: Posting): Float64Array {
     if (posting.epoch === this.epoch) return posting.weighted;
-    const { docs, tf } = posting;
-    const fields = this.fieldCount;
-    if (posting.weighted.length !== docs.length) posting.weighted = new Float64Array(docs.length);
-    for (let i = 0; i < docs.length; i++) {
+    const { docs, tf, length } = posting;
+    const { fieldCount, bits, maxCount, norms } = this;
+    if (posting.weighted.length < length) posting.weighted = new Float64Array(docs.length);
+    for (let i = 0; i < length; i++) {
       let sum = 0;
-      for (let f = 0, at = i * fields, nat = docs[i] * fields; f < fields; f++, at++, nat++) if (tf[at]) sum += tf[at] * this.norms[nat];
+      for (let p = tf[i], at = docs[i] * fieldCount; p !== 0; p >>>= bits, at++) {
+        const count = p & maxCount;
+        if (count) sum += count * norms[at];
+      }
       posting.weighted[i] = sum;
     }
     posting.epoch = this.epoch;
@@ -165,29 +247,68 @@ export class Bm25Index {
    */
   score(query: readonly WeightedTerm[]): { docs: number[]; scores: Float64Array } {
     this.refreshNorms();
-    if (this.scores.length < this.docTerms.length) this.scores = new Float64Array(Math.max(this.docTerms.length, 64) * 2);
-    const scores = this.scores;
+    const slots = this.docFields.length;
+    if (this.scores.length < slots) {
+      this.scores = new Float64Array(Math.max(slots, 64) * 2);
+      this.best = new Float64Array(this.scores.length);
+    }
+    const { scores, best } = this;
     const touched: number[] = [];
-    const { k1 } = this.options;
-    for (const { term, weight } of query) {
-      const posting = this.postings.get(term);
-      if (!posting) continue;
-      const idf = this.idf(term) * weight * (k1 + 1);
-      const weighted = this.weightedOf(posting);
-      const docs = posting.docs;
-      for (let i = 0; i < docs.length; i++) {
-        const w = weighted[i];
-        if (w === 0) continue;
-        const doc = docs[i];
+    // Ungrouped terms add straight to the scores; a group's terms keep each document's best in `best`.
+    const groups = new Map<number, WeightedTerm[]>();
+    for (const t of query) {
+      if (t.group === undefined) this.accumulate(t, scores, touched, false);
+      else {
+        const members = groups.get(t.group);
+        if (members) members.push(t);
+        else groups.set(t.group, [t]);
+      }
+    }
+    for (const members of groups.values()) {
+      if (members.length === 1) {
+        this.accumulate(members[0], scores, touched, false);
+        continue;
+      }
+      const reached: number[] = [];
+      for (const t of members) this.accumulate(t, best, reached, true);
+      for (const doc of reached) {
         if (scores[doc] === 0) touched.push(doc);
-        scores[doc] += (idf * w) / (w + k1);
+        scores[doc] += best[doc];
+        best[doc] = 0;
       }
     }
     return { docs: touched, scores };
+  }
+
+  /** Adds (or, with `max`, keeps the best of) one term's contributions into `into`. */
+  private accumulate({ term, weight }: WeightedTerm, into: Float64Array, touched: number[], max: boolean): void {
+    const posting = this.posting(term);
+    if (!posting?.length) return;
+    const { k1 } = this.options;
+    const idf = this.idf(term) * weight * (k1 + 1);
+    const weighted = this.weightedOf(posting);
+    const { docs, length } = posting;
+    for (let i = 0; i < length; i++) {
+      const w = weighted[i];
+      if (w === 0) continue;
+      const doc = docs[i];
+      const value = (idf * w) / (w + k1);
+      if (into[doc] === 0) touched.push(doc);
+      if (!max) into[doc] += value;
+      else if (value > into[doc]) into[doc] = value;
+    }
   }
 
   /** Clears the scores left by `score` for these slots. */
   reset(docs: readonly number[]): void {
     for (const doc of docs) this.scores[doc] = 0;
   }
+}
+
+const EMPTY = new Int32Array(0);
+
+function grow(array: Int32Array, size: number): Int32Array {
+  const grown = new Int32Array(size);
+  grown.set(array);
+  return grown;
 }

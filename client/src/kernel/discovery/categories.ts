@@ -74,11 +74,37 @@ const DELETE_VERBS = 'delete remove destroy drop erase purge clear archive';
 
 const stemSet = (words: string) => new Set(words.split(' ').map(stem));
 const CATEGORY_STEMS = Object.entries(CATEGORY_WORDS).map(([category, words]) => [category, stemSet(words)] as const);
-const CATEGORIES_BY_STEM = new Map<string, string[]>();
-for (const [category, stems] of CATEGORY_STEMS) for (const s of stems) CATEGORIES_BY_STEM.set(s, [...(CATEGORIES_BY_STEM.get(s) ?? []), category]);
 const READ = stemSet(READ_VERBS);
 const WRITE = stemSet(WRITE_VERBS);
 const DELETE = stemSet(DELETE_VERBS);
+
+// Categories as bits, in vocabulary order, each with its ancestors' bits.
+const CATEGORY_NAMES = Object.keys(CATEGORY_TREE);
+const BIT = new Map(CATEGORY_NAMES.map((c, i) => [c, 2 ** i]));
+const bitsOf = (categories: readonly string[]) => categories.reduce((bits, c) => bits | (BIT.get(c) ?? 0), 0);
+const WITH_ANCESTORS = new Map(CATEGORY_NAMES.map((c) => [BIT.get(c) ?? 0, bitsOf(withAncestors(c))]));
+const BITS_BY_STEM = new Map<string, number>();
+for (const [category, stems] of CATEGORY_STEMS) for (const s of stems) BITS_BY_STEM.set(s, (BITS_BY_STEM.get(s) ?? 0) | (BIT.get(category) ?? 0));
+
+// What a word says for derivation, cached per word: its category bits, and whether it is a delete, write or read verb.
+const VERB_DELETE = 1;
+const VERB_WRITE = 2;
+const VERB_READ = 3;
+interface WordSense {
+  bits: number;
+  verb: number;
+}
+const senses = new Map<string, WordSense>();
+function senseOf(word: string): WordSense {
+  let sense = senses.get(word);
+  if (!sense) {
+    const s = stem(word);
+    const verb = DELETE.has(s) ? VERB_DELETE : WRITE.has(s) ? VERB_WRITE : READ.has(s) ? VERB_READ : 0;
+    sense = { bits: BITS_BY_STEM.get(s) ?? 0, verb };
+    if (senses.size < 100_000) senses.set(word, sense);
+  }
+  return sense;
+}
 
 /** Permission prefixes and side effects (MGP §3.2, §4.3) and the categories they imply. */
 const PERMISSION_CATEGORIES: Record<string, string[]> = {
@@ -97,61 +123,163 @@ const SIDE_EFFECT_CATEGORIES: Record<string, string> = {
   filesystem: 'filesystem', network: 'network', process: 'shell', database: 'database', notification: 'communication',
 };
 
-function operationCategories(nameWords: string[], descriptionWords: string[], tool: ServerTool): string[] {
-  const found: string[] = [];
-  const verbs = [nameWords[0], ...nameWords.slice(1, 3), descriptionWords[0]].filter(Boolean).map(stem);
-  const leading = verbs.find((v) => READ.has(v) || WRITE.has(v) || DELETE.has(v));
-  if (leading && DELETE.has(leading)) found.push('delete');
-  else if (leading && WRITE.has(leading)) found.push('write');
-  else if (leading && READ.has(leading)) found.push('read');
-  const hints = tool.annotations;
-  if (hints?.readOnlyHint === true && !found.includes('read')) found.push('read');
-  if (hints?.readOnlyHint === false && !found.some((c) => c === 'write' || c === 'delete')) found.push('write');
-  return found;
+/** A tool's words, split once and shared by every derivation (see `toolWords`). */
+export interface ToolWords {
+  name: readonly string[];
+  server: readonly string[];
+  title: readonly string[];
+  /** Every word of the description, stop words included. */
+  description: readonly string[];
 }
 
-function securityCategories(tool: ServerTool): string[] {
-  const found: string[] = [];
-  for (const permission of tool.security?.permissions_required ?? []) {
-    const exact = PERMISSION_CATEGORIES[permission] ?? PERMISSION_CATEGORIES[permission.split('.')[0]] ?? [];
-    found.push(...exact);
-    if (!exact.length && permission.startsWith('network')) found.push('network');
+/** The words of a tool's name, server id, title and description. */
+export function toolWords(tool: ServerTool, serverId: string): ToolWords {
+  return {
+    name: splitWords(tool.name),
+    server: splitWords(serverId),
+    title: splitWords(typeof tool.annotations?.title === 'string' ? tool.annotations.title : ''),
+    description: splitWords(tool.description ?? ''),
+  };
+}
+
+/** Read, write or delete: from the leading verb of the name (or of the description), then the annotations. */
+function operationBits(words: ToolWords, firstDescriptionWord: string | undefined, tool: ServerTool): number {
+  let verb = 0;
+  for (const word of [words.name[0], words.name[1], words.name[2], firstDescriptionWord]) {
+    if (word !== undefined && (verb = senseOf(word).verb)) break;
   }
-  for (const effect of tool.security?.side_effects ?? []) if (SIDE_EFFECT_CATEGORIES[effect]) found.push(SIDE_EFFECT_CATEGORIES[effect]);
-  if (tool.annotations?.openWorldHint === true) found.push('network');
-  return found;
+  let bits = verb === VERB_DELETE ? bit('delete') : verb === VERB_WRITE ? bit('write') : verb === VERB_READ ? bit('read') : 0;
+  const hints = tool.annotations;
+  if (hints?.readOnlyHint === true) bits |= bit('read');
+  if (hints?.readOnlyHint === false && !(bits & (bit('write') | bit('delete')))) bits |= bit('write');
+  return bits;
+}
+
+function bit(category: string): number {
+  return BIT.get(category) ?? 0;
+}
+
+function securityBits(tool: ServerTool): number {
+  let bits = 0;
+  const permissions = tool.security?.permissions_required;
+  for (const permission of Array.isArray(permissions) ? permissions : []) {
+    const exact = PERMISSION_CATEGORIES[permission] ?? PERMISSION_CATEGORIES[permission.split('.')[0]] ?? [];
+    bits |= bitsOf(exact);
+    if (!exact.length && permission.startsWith('network')) bits |= bit('network');
+  }
+  const effects = tool.security?.side_effects;
+  for (const effect of Array.isArray(effects) ? effects : []) if (SIDE_EFFECT_CATEGORIES[effect]) bits |= bit(SIDE_EFFECT_CATEGORIES[effect]);
+  if (tool.annotations?.openWorldHint === true) bits |= bit('network');
+  return bits;
+}
+
+const namesByBits = new Map<number, readonly string[]>();
+
+/** The categories of bits, with their ancestors, in vocabulary order. */
+function categoryNames(bits: number): string[] {
+  let names = namesByBits.get(bits);
+  if (!names) {
+    let all = 0;
+    for (const [one, chain] of WITH_ANCESTORS) if (bits & one) all |= chain;
+    names = CATEGORY_NAMES.filter((c) => all & bit(c));
+    if (namesByBits.size < 10_000) namesByBits.set(bits, names);
+  }
+  return names.slice();
+}
+
+// Word lists are shared between tools with the same text (the index splits each text once): what a
+// list says for derivation is remembered per list.
+const listBits = new WeakMap<readonly string[], number>();
+const descriptionSenses = new WeakMap<readonly string[], { bits: number; first?: string }>();
+
+function bitsOfWords(words: readonly string[]): number {
+  if (!words.length) return 0;
+  let bits = listBits.get(words);
+  if (bits === undefined) {
+    bits = 0;
+    for (const w of words) bits |= senseOf(w).bits;
+    listBits.set(words, bits);
+  }
+  return bits;
+}
+
+/** The category bits of a description's first 40 meaningful words, and the first of them. */
+function descriptionSense(words: readonly string[]): { bits: number; first?: string } {
+  let sense = descriptionSenses.get(words);
+  if (!sense) {
+    let bits = 0;
+    let first: string | undefined;
+    for (let i = 0, seen = 0; i < words.length && seen < 40; i++) {
+      const w = words[i];
+      if (isStopWord(w)) continue;
+      first ??= w;
+      seen++;
+      bits |= senseOf(w).bits;
+    }
+    descriptionSenses.set(words, (sense = { bits, first }));
+  }
+  return sense;
+}
+
+/** Categories from words already split (see `deriveCategories`). */
+export function categoriesOf(words: ToolWords, tool: ServerTool, kernel = false): string[] {
+  const description = descriptionSense(words.description);
+  let bits = (kernel ? bit('kernel') : 0) | bitsOfWords(words.name) | bitsOfWords(words.server) | bitsOfWords(words.title) | description.bits;
+  bits |= operationBits(words, description.first, tool) | securityBits(tool);
+  // A file in a hosted repository is not the local filesystem.
+  if (!(bits & bit('git')) && (words.name.includes('file') || words.name.includes('files'))) bits |= bit('filesystem');
+  return categoryNames(bits);
 }
 
 /** The categories of a tool, with their ancestors, sorted in vocabulary order. */
 export function deriveCategories(tool: ServerTool, serverId: string, kernel = false): string[] {
-  const nameWords = splitWords(tool.name);
-  const descriptionWords = splitWords(tool.description ?? '').filter((w) => !isStopWord(w));
-  const text = new Set([...nameWords, ...splitWords(serverId), ...splitWords(tool.annotations?.title ?? ''), ...descriptionWords.slice(0, 40)].map(stem));
-  const found = new Set<string>(kernel ? ['kernel'] : []);
-  for (const s of text) for (const category of CATEGORIES_BY_STEM.get(s) ?? []) found.add(category);
-  for (const c of [...operationCategories(nameWords, descriptionWords, tool), ...securityCategories(tool)]) found.add(c);
-  // A file in a hosted repository is not the local filesystem.
-  if (!found.has('git') && (nameWords.includes('file') || nameWords.includes('files'))) found.add('filesystem');
-  const all = new Set([...found].flatMap(withAncestors));
-  return Object.keys(CATEGORY_TREE).filter((c) => all.has(c));
+  return categoriesOf(toolWords(tool, serverId), tool, kernel);
+}
+
+const ALL_DIGITS = /^[0-9]+$/;
+
+interface Candidate {
+  word: string;
+  stem: string;
+}
+const candidatesOfAll = new WeakMap<readonly string[], Candidate[]>();
+const candidatesOfLead = new WeakMap<readonly string[], Candidate[]>();
+
+/** The words of a list (of its first `max`) that can be keywords (no short words, stop words or numbers), first of each stem. */
+function candidates(words: readonly string[], max = Infinity): Candidate[] {
+  const candidateLists = max === Infinity ? candidatesOfAll : candidatesOfLead;
+  let found = candidateLists.get(words);
+  if (!found) {
+    found = [];
+    for (let i = 0; i < words.length && i < max; i++) {
+      const w = words[i];
+      if (w.length < 3 || isStopWord(w) || ALL_DIGITS.test(w)) continue;
+      const s = stem(w);
+      if (!found.some((c) => c.stem === s)) found.push({ word: w, stem: s });
+    }
+    candidateLists.set(words, found);
+  }
+  return found;
+}
+
+/** Keywords from words already split (see `deriveKeywords`). */
+export function keywordsOf(words: ToolWords, limit = 12): string[] {
+  const keywords: string[] = [];
+  const stems: string[] = [];
+  for (const list of [candidates(words.name), candidates(words.title), candidates(words.description, 30)]) {
+    for (const c of list) {
+      if (keywords.length >= limit) return keywords;
+      if (stems.includes(c.stem)) continue;
+      stems.push(c.stem);
+      keywords.push(c.word);
+    }
+  }
+  return keywords;
 }
 
 /** Up to `limit` plain words for a tool: its name's parts, then the salient words of its title and description. */
 export function deriveKeywords(tool: ServerTool, limit = 12): string[] {
-  const words = [
-    ...splitWords(tool.name),
-    ...splitWords(tool.annotations?.title ?? ''),
-    ...splitWords(tool.description ?? '').slice(0, 30),
-  ];
-  const seen = new Set<string>();
-  const keywords: string[] = [];
-  for (const w of words) {
-    if (w.length < 3 || isStopWord(w) || /^[0-9]+$/.test(w) || seen.has(stem(w))) continue;
-    seen.add(stem(w));
-    keywords.push(w);
-    if (keywords.length >= limit) break;
-  }
-  return keywords;
+  return keywordsOf(toolWords(tool, ''), limit);
 }
 
 /** Words a query may use for a category: its name and its trigger words, stemmed. */

@@ -44,10 +44,14 @@ function deletions(word: string): string[] {
   return forms;
 }
 
-/** A vocabulary with counted words, so that words can come and go as servers do. */
+/**
+ * A vocabulary with counted words, so that words can come and go as servers do. A word counts the
+ * documents that hold it (`addAll` and `removeAll` count each distinct word of a document once).
+ */
 export class FuzzyVocabulary {
-  private readonly counts = new Map<string, number>();
+  private readonly counts = new Map<string, { count: number; mark: number }>();
   private readonly byDeletion = new Map<string, Set<string>>();
+  private marks = 0;
 
   get size(): number {
     return this.counts.size;
@@ -58,29 +62,57 @@ export class FuzzyVocabulary {
   }
 
   add(word: string): void {
-    const count = this.counts.get(word) ?? 0;
-    this.counts.set(word, count + 1);
-    if (count > 0 || word.length < 4) return;
-    for (const form of [word, ...deletions(word)]) {
-      let set = this.byDeletion.get(form);
-      if (!set) this.byDeletion.set(form, (set = new Set()));
-      set.add(word);
-    }
+    this.addAll([[word]]);
   }
 
   remove(word: string): void {
-    const count = this.counts.get(word);
-    if (count === undefined) return;
-    if (count > 1) {
-      this.counts.set(word, count - 1);
-      return;
+    this.removeAll([[word]]);
+  }
+
+  /** Counts once each distinct word of these lists (one document's words). */
+  addAll(lists: ReadonlyArray<readonly string[]>): void {
+    const mark = ++this.marks;
+    for (const list of lists) {
+      for (const word of list) {
+        const held = this.counts.get(word);
+        if (held) {
+          if (held.mark !== mark) {
+            held.mark = mark;
+            held.count++;
+          }
+          continue;
+        }
+        this.counts.set(word, { count: 1, mark });
+        if (word.length < 4) continue;
+        this.index(word);
+        for (let i = 0; i < word.length; i++) this.index(word.slice(0, i) + word.slice(i + 1), word);
+      }
     }
-    this.counts.delete(word);
-    for (const form of [word, ...deletions(word)]) {
-      const set = this.byDeletion.get(form);
-      set?.delete(word);
-      if (set && !set.size) this.byDeletion.delete(form);
+  }
+
+  /** Uncounts what `addAll` counted for the same lists. */
+  removeAll(lists: ReadonlyArray<readonly string[]>): void {
+    const mark = ++this.marks;
+    for (const list of lists) {
+      for (const word of list) {
+        const held = this.counts.get(word);
+        if (!held || held.mark === mark) continue;
+        held.mark = mark;
+        if (--held.count > 0) continue;
+        this.counts.delete(word);
+        for (const form of [word, ...deletions(word)]) {
+          const set = this.byDeletion.get(form);
+          set?.delete(word);
+          if (set && !set.size) this.byDeletion.delete(form);
+        }
+      }
     }
+  }
+
+  private index(form: string, word = form): void {
+    let set = this.byDeletion.get(form);
+    if (!set) this.byDeletion.set(form, (set = new Set()));
+    set.add(word);
   }
 
   /** Vocabulary words within the allowed distance of `word`, nearest first (the word itself excluded). */
@@ -94,6 +126,7 @@ export class FuzzyVocabulary {
       const distance = editDistance(word, candidate, maxEdits);
       if (distance <= maxEdits) found.push({ word: candidate, distance });
     }
-    return found.sort((a, b) => a.distance - b.distance || (this.counts.get(b.word) ?? 0) - (this.counts.get(a.word) ?? 0));
+    const count = (w: string) => this.counts.get(w)?.count ?? 0;
+    return found.sort((a, b) => a.distance - b.distance || count(b.word) - count(a.word));
   }
 }

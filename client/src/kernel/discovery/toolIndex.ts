@@ -4,9 +4,9 @@
  * and searchable by BM25F over the tools' fields.
  */
 import { Bm25Index } from './bm25';
-import { deriveCategories, deriveKeywords } from './categories';
+import { categoriesOf, keywordsOf, toolWords, type ToolWords } from './categories';
 import { FuzzyVocabulary } from './fuzzy';
-import { analyze, splitWords } from './text';
+import { analyze, splitWords, termsOfWords } from './text';
 import type { ServerTool, ToolIndexEntry, ToolSecurity, ToolStatus } from './types';
 
 /** The fields a tool is indexed by, in the order of the weights. */
@@ -51,7 +51,8 @@ export interface ToolIndexOptions {
 interface Slot {
   entry: ToolIndexEntry;
   doc: number;
-  words: string[];
+  /** The word lists counted in the typo vocabulary (to uncount them). */
+  words: ReadonlyArray<readonly string[]>;
   /** The name's distinct terms, without the prefix the server puts on every tool (`slack_`, `browser_`). */
   nameTerms: string[];
 }
@@ -80,16 +81,15 @@ export function normalizeSecurity(security: ServerTool['security']): ToolSecurit
   } as ToolSecurity;
 }
 
-/** Builds an index entry from a listed tool (categories and keywords derived). */
-export function toEntry(serverId: string, tool: ServerTool, status: ToolStatus, kernel = false): ToolIndexEntry {
+function entryOf(serverId: string, tool: ServerTool, status: ToolStatus, kernel: boolean, words: ToolWords): ToolIndexEntry {
   const security = normalizeSecurity(tool.security);
   return {
     tool_id: kernel ? tool.name : `${serverId}.${tool.name}`,
     server_id: serverId,
     name: tool.name,
     description: tool.description ?? '',
-    categories: deriveCategories({ ...tool, security: security as ServerTool['security'] }, serverId, kernel),
-    keywords: deriveKeywords(tool),
+    categories: categoriesOf(words, security ? { ...tool, security: security as ServerTool['security'] } : tool, kernel),
+    keywords: keywordsOf(words),
     inputSchema: tool.inputSchema ?? { type: 'object', properties: {} },
     ...(security ? { security } : {}),
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
@@ -98,15 +98,48 @@ export function toEntry(serverId: string, tool: ServerTool, status: ToolStatus, 
   };
 }
 
+/** Builds an index entry from a listed tool (categories and keywords derived). */
+export function toEntry(serverId: string, tool: ServerTool, status: ToolStatus, kernel = false): ToolIndexEntry {
+  return entryOf(serverId, tool, status, kernel, toolWords(tool, serverId));
+}
+
+/** Term ids of a text (see `Bm25Index.intern`); shared between tools, never changed. */
+type TermIds = readonly number[];
+
+/** What a description becomes, once per distinct text: its words, and the term ids of its lead and the rest. */
+interface DescriptionAnalysis {
+  words: string[];
+  lead: TermIds;
+  details: TermIds;
+  /** The whole description's term ids (one-field analysis). */
+  all: TermIds;
+}
+
+/** Memo entries kept per kind of text before the memo starts over (tools come and go; texts repeat). */
+const MEMO_LIMIT = 50_000;
+
+function remember<K, V>(memo: Map<K, V>, key: K, value: V): V {
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(key, value);
+  return value;
+}
+
 export class ToolIndex {
   readonly analysis: AnalysisOptions;
   private readonly bm25: Bm25Index;
   private readonly slots = new Map<string, Slot>();
   private readonly byDoc: Array<Slot | undefined> = [];
   private readonly byServer = new Map<string, Set<string>>();
-  private readonly byLowerName = new Map<string, Set<string>>();
+  private readonly byLowerName = new Map<string, string[]>();
   readonly vocabulary = new FuzzyVocabulary();
   private version = 0;
+  // Texts repeat across tools and servers (names, server ids, parameter schemas, whole descriptions
+  // of replicated servers): each distinct text is split and analysed once per index.
+  private readonly wordMemo = new Map<string, string[]>();
+  private readonly termMemo = new Map<string, string[]>();
+  private readonly idMemo = new Map<string, TermIds>();
+  private readonly descriptionMemo = new Map<string, DescriptionAnalysis>();
+  private readonly paramMemo = new WeakMap<object, TermIds>();
 
   constructor(options: ToolIndexOptions = {}) {
     this.analysis = { ...DEFAULT_ANALYSIS, ...options.analysis, weights: { ...DEFAULT_ANALYSIS.weights, ...options.analysis?.weights } };
@@ -129,57 +162,132 @@ export class ToolIndex {
 
   /** Analyses text the way this index does (for queries). */
   terms(text: string): string[] {
-    return analyze(this.analysis.splitIdentifiers ? text : text.replace(/[A-Z]/g, (c) => c.toLowerCase()), { stem: this.analysis.stem });
+    return analyze(text, { stem: this.analysis.stem, camelCase: this.analysis.splitIdentifiers });
   }
 
-  private fieldsOf(entry: ToolIndexEntry): string[][] {
-    const params = parameterText(entry.inputSchema);
-    const title = typeof entry.annotations?.title === 'string' ? entry.annotations.title : '';
-    if (!this.analysis.fields) return [this.terms(`${entry.name} ${entry.description} ${params}`)];
-    const [lead, details] = splitLead(entry.description);
+  /** The words of a text (camelCase split: derivation and typo tolerance always split it), memoised. */
+  private wordsOf(text: string): string[] {
+    return this.wordMemo.get(text) ?? remember(this.wordMemo, text, splitWords(text));
+  }
+
+  /** `terms(text)`, memoised: callers must not change the array. */
+  private termsOf(text: string): string[] {
+    const known = this.termMemo.get(text);
+    if (known) return known;
+    const { stem, splitIdentifiers } = this.analysis;
+    const words = splitIdentifiers ? this.wordsOf(text) : splitWords(text, false);
+    return remember(this.termMemo, text, termsOfWords(words, { stem }));
+  }
+
+  private idsOfTerms(terms: readonly string[]): TermIds {
+    const ids: number[] = [];
+    for (let i = 0; i < terms.length; i++) ids.push(this.bm25.intern(terms[i]));
+    return ids;
+  }
+
+  /** Term ids of a text, memoised. */
+  private idsOf(text: string): TermIds {
+    return this.idMemo.get(text) ?? remember(this.idMemo, text, this.idsOfTerms(this.termsOf(text)));
+  }
+
+  private describe(description: string): DescriptionAnalysis {
+    const known = this.descriptionMemo.get(description);
+    if (known) return known;
+    const { stem, splitIdentifiers, fields } = this.analysis;
+    const none: TermIds = [];
+    const ids = (words: readonly string[]) => this.idsOfTerms(termsOfWords(words, { stem }));
+    let analysis: DescriptionAnalysis;
+    if (fields) {
+      // The lead ends between words: the description's words are the lead's, then the rest's.
+      const [lead, details] = splitLead(description);
+      const leadWords = splitWords(lead);
+      const detailWords = splitWords(details);
+      const own = (text: string, words: readonly string[]) => (splitIdentifiers ? words : splitWords(text, false));
+      analysis = { words: leadWords.concat(detailWords), lead: ids(own(lead, leadWords)), details: ids(own(details, detailWords)), all: none };
+    } else {
+      const words = splitWords(description);
+      analysis = { words, lead: none, details: none, all: ids(splitIdentifiers ? words : splitWords(description, false)) };
+    }
+    return remember(this.descriptionMemo, description, analysis);
+  }
+
+  private paramIds(schema: Record<string, unknown>): TermIds {
+    const known = this.paramMemo.get(schema);
+    if (known) return known;
+    const ids = this.idsOf(parameterText(schema));
+    this.paramMemo.set(schema, ids);
+    return ids;
+  }
+
+  private wordsOfTool(tool: ServerTool, serverId: string): ToolWords {
+    const title = tool.annotations?.title;
+    return {
+      name: this.wordsOf(tool.name),
+      server: this.wordsOf(serverId),
+      title: typeof title === 'string' && title ? this.wordsOf(title) : [],
+      description: this.describe(tool.description ?? '').words,
+    };
+  }
+
+  /** Term ids per index field. */
+  private fieldsOf(entry: ToolIndexEntry): TermIds[] {
+    const description = this.describe(entry.description);
+    const params = this.paramIds(entry.inputSchema);
+    const name = this.idsOf(entry.name);
+    if (!this.analysis.fields) return [concat(name, description.all, params)];
+    const title = entry.annotations?.title;
     return [
-      this.terms(`${entry.name} ${title}`),
-      this.terms(entry.server_id),
-      this.terms(lead),
-      this.terms(details),
-      this.terms(entry.categories.join(' ')),
-      this.terms(entry.keywords.join(' ')),
-      this.terms(params),
+      typeof title === 'string' && title ? concat(name, this.idsOf(title)) : name,
+      this.idsOf(entry.server_id),
+      description.lead,
+      description.details,
+      this.idsOf(entry.categories.join(' ')),
+      this.idsOfTerms(termsOfWords(entry.keywords, { stem: this.analysis.stem })),
+      params,
     ];
   }
 
-  private insert(entry: ToolIndexEntry, prefixTerms: ReadonlySet<string>): void {
+  private insert(tool: ServerTool, serverId: string, status: ToolStatus, kernel: boolean, prefixTerms: ReadonlySet<string>): void {
+    const words = this.wordsOfTool(tool, serverId);
+    const entry = entryOf(serverId, tool, status, kernel, words);
     this.delete(entry.tool_id);
     const doc = this.bm25.add(this.fieldsOf(entry));
-    const words = [...new Set(splitWords(`${entry.name} ${entry.server_id} ${entry.description} ${entry.keywords.join(' ')}`))];
-    for (const w of words) this.vocabulary.add(w);
-    const own = [...new Set(this.terms(entry.name))];
+    const counted = [words.name, words.server, words.title, words.description];
+    this.vocabulary.addAll(counted);
+    const own = distinct(this.termsOf(entry.name));
     const nameTerms = own.filter((t) => !prefixTerms.has(t));
-    const slot = { entry, doc, words, nameTerms: nameTerms.length ? nameTerms : own };
+    const slot = { entry, doc, words: counted, nameTerms: nameTerms.length ? nameTerms : own };
     this.slots.set(entry.tool_id, slot);
     this.byDoc[doc] = slot;
     let ids = this.byServer.get(entry.server_id);
     if (!ids) this.byServer.set(entry.server_id, (ids = new Set()));
     ids.add(entry.tool_id);
-    for (const key of [entry.name.toLowerCase(), entry.tool_id.toLowerCase()]) {
-      let named = this.byLowerName.get(key);
-      if (!named) this.byLowerName.set(key, (named = new Set()));
-      named.add(entry.tool_id);
-    }
+    const lowerName = entry.name.toLowerCase();
+    const lowerId = entry.tool_id.toLowerCase();
+    this.name(lowerName, entry.tool_id);
+    if (lowerId !== lowerName) this.name(lowerId, entry.tool_id);
+  }
+
+  private name(key: string, toolId: string): void {
+    const named = this.byLowerName.get(key);
+    if (!named) this.byLowerName.set(key, [toolId]);
+    else if (!named.includes(toolId)) named.push(toolId);
   }
 
   private delete(toolId: string): void {
     const slot = this.slots.get(toolId);
     if (!slot) return;
     this.bm25.remove(slot.doc);
-    for (const w of slot.words) this.vocabulary.remove(w);
+    this.vocabulary.removeAll(slot.words);
     this.slots.delete(toolId);
     this.byDoc[slot.doc] = undefined;
     this.byServer.get(slot.entry.server_id)?.delete(toolId);
     for (const key of [slot.entry.name.toLowerCase(), toolId.toLowerCase()]) {
       const named = this.byLowerName.get(key);
-      named?.delete(toolId);
-      if (named && !named.size) this.byLowerName.delete(key);
+      const at = named ? named.indexOf(toolId) : -1;
+      if (!named || at < 0) continue;
+      named.splice(at, 1);
+      if (!named.length) this.byLowerName.delete(key);
     }
   }
 
@@ -188,30 +296,33 @@ export class ToolIndex {
    * did not change keep their index slot; only added, changed and removed tools are re-indexed.
    */
   upsertServer(serverId: string, tools: readonly ServerTool[], status: ToolStatus = 'connected', kernel = false): void {
-    const previous = new Set(this.byServer.get(serverId) ?? []);
+    const held = this.byServer.get(serverId);
+    const previous = held?.size ? new Set(held) : undefined;
     const prefixTerms = this.sharedNameTerms(tools);
     for (const tool of tools) {
-      const entry = toEntry(serverId, tool, status, kernel);
-      previous.delete(entry.tool_id);
-      const existing = this.slots.get(entry.tool_id)?.entry;
-      const slot = this.slots.get(entry.tool_id);
-      if (existing && slot && sameDefinition(existing, entry)) {
-        existing.status = status;
-        slot.nameTerms = this.terms(entry.name).filter((t) => !prefixTerms.has(t));
+      const toolId = kernel ? tool.name : `${serverId}.${tool.name}`;
+      previous?.delete(toolId);
+      const slot = this.slots.get(toolId);
+      if (slot && slot.entry.server_id === serverId && slot.entry.kernel === kernel && sameDefinition(slot.entry, tool)) {
+        slot.entry.status = status;
+        const own = distinct(this.termsOf(tool.name));
+        const nameTerms = own.filter((t) => !prefixTerms.has(t));
+        slot.nameTerms = nameTerms.length ? nameTerms : own;
         continue;
       }
-      this.insert(entry, prefixTerms);
+      this.insert(tool, serverId, status, kernel, prefixTerms);
     }
-    for (const stale of previous) this.delete(stale);
+    for (const stale of previous ?? []) this.delete(stale);
     if (!this.byServer.get(serverId)?.size) this.byServer.delete(serverId);
     this.version++;
   }
 
   /** Name terms that more than half of a server's tools share (at least three tools): a prefix, not a meaning. */
   private sharedNameTerms(tools: readonly ServerTool[]): Set<string> {
+    if (tools.length < 3) return new Set();
     const counts = new Map<string, number>();
-    for (const tool of tools) for (const t of new Set(this.terms(tool.name))) counts.set(t, (counts.get(t) ?? 0) + 1);
-    return new Set(tools.length < 3 ? [] : [...counts].filter(([, n]) => n > tools.length / 2).map(([t]) => t));
+    for (const tool of tools) for (const t of distinct(this.termsOf(tool.name))) counts.set(t, (counts.get(t) ?? 0) + 1);
+    return new Set([...counts].filter(([, n]) => n > tools.length / 2).map(([t]) => t));
   }
 
   /** The distinct meaningful terms of the name of the tool at a BM25 slot. */
@@ -239,7 +350,7 @@ export class ToolIndex {
     const lower = name.toLowerCase();
     const byId = this.slots.get(name)?.entry;
     if (byId) return [byId];
-    return [...(this.byLowerName.get(lower) ?? [])].map((id) => this.slots.get(id)?.entry).filter((e): e is ToolIndexEntry => !!e);
+    return (this.byLowerName.get(lower) ?? []).map((id) => this.slots.get(id)?.entry).filter((e): e is ToolIndexEntry => !!e);
   }
 
   get(toolId: string): ToolIndexEntry | undefined {
@@ -261,20 +372,46 @@ export class ToolIndex {
   }
 }
 
+function distinct<T>(items: readonly T[]): T[] {
+  return items.length < 2 ? items.slice() : [...new Set(items)];
+}
+
+function concat(...parts: TermIds[]): TermIds {
+  return ([] as number[]).concat(...parts);
+}
+
 /**
  * The first sentence of a description (what the tool does), apart from the rest (usage advice, which
  * names many other things). Long descriptions otherwise match every query a little.
  */
 export function splitLead(description: string, maxWords = 40): [string, string] {
   const text = description.trim();
-  const end = text.search(/[.!?](\s|$)|\n\s*\n/);
-  let lead = end < 0 ? text : text.slice(0, end + 1);
-  const words = lead.split(/\s+/);
-  if (words.length > maxWords) lead = words.slice(0, maxWords).join(' ');
-  return [lead, text.slice(lead.length)];
+  const end = text.search(SENTENCE_END);
+  let cut = end < 0 ? text.length : end + 1;
+  // No more than `maxWords` words: cut after the last of them.
+  for (let i = 0, words = 0, inWord = false; i < cut; i++) {
+    const space = isSpace(text.charCodeAt(i));
+    if (!space && !inWord && ++words > maxWords) {
+      cut = i;
+      while (cut > 0 && isSpace(text.charCodeAt(cut - 1))) cut--;
+      break;
+    }
+    inWord = !space;
+  }
+  return [text.slice(0, cut), text.slice(cut)];
 }
 
-function sameDefinition(a: ToolIndexEntry, b: ToolIndexEntry): boolean {
-  return a.description === b.description && JSON.stringify(a.inputSchema) === JSON.stringify(b.inputSchema) &&
-    JSON.stringify(a.security) === JSON.stringify(b.security) && JSON.stringify(a.annotations) === JSON.stringify(b.annotations);
+const SENTENCE_END = /[.!?](\s|$)|\n\s*\n/;
+
+/** What `\s` matches. */
+function isSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13) || (code > 127 && /\s/.test(String.fromCharCode(code)));
+}
+
+/** True when a listed tool is what the entry was built from (its name and server being the same). */
+function sameDefinition(entry: ToolIndexEntry, tool: ServerTool): boolean {
+  return entry.description === (tool.description ?? '') &&
+    JSON.stringify(entry.inputSchema) === JSON.stringify(tool.inputSchema ?? { type: 'object', properties: {} }) &&
+    JSON.stringify(entry.security) === JSON.stringify(normalizeSecurity(tool.security)) &&
+    JSON.stringify(entry.annotations) === JSON.stringify(tool.annotations);
 }

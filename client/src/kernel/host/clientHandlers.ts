@@ -5,6 +5,7 @@
  * consent.
  */
 import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, ErrorCode, McpError, Root } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientRequestHandlers } from '../connection/clientFeatures';
 import { KernelError } from '../errors';
@@ -16,6 +17,7 @@ import type { Interaction } from './interaction';
 /** MCP: a client that declines a sampling request answers with code -1 (user rejected). */
 const USER_REJECTED = -1;
 const ajv = new Ajv({ allErrors: true, strict: false });
+addFormats(ajv);
 
 export interface ClientHandlerDeps {
   interaction: Interaction;

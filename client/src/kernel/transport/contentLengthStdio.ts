@@ -163,6 +163,7 @@ export class FramedStdioClientTransport implements Transport {
     for (let result = this.decoder.next(); result; result = this.decoder.next()) {
       if (result.error) {
         this.onerror?.(result.error);
+        if (result.error.kind === 'oversized' && result.error.requestId !== undefined) this.failRequest(result.error.requestId, result.error.message);
         continue;
       }
       const parsed = JSONRPCMessageSchema.safeParse(result.message);
@@ -176,6 +177,18 @@ export class FramedStdioClientTransport implements Transport {
       } catch (error) {
         this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       }
+    }
+  }
+
+  /**
+   * An answer too big to take still ends its request: the caller gets a clear error at once (MGP §14.3
+   * 3001 RESOURCE_EXHAUSTED) instead of waiting out the timeout.
+   */
+  private failRequest(id: string | number, reason: string): void {
+    try {
+      this.onmessage?.({ jsonrpc: '2.0', id, error: { code: 3001, message: `the server's response was refused: ${reason}`, data: { _mgp: { category: 'resource', retryable: false } } } });
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     }
   }
 

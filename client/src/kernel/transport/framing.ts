@@ -17,9 +17,41 @@ export const MAX_HEADER_LINE_BYTES = 8 * 1024;
 export type FramingErrorKind = 'oversized' | 'invalid-json' | 'invalid-header';
 
 export class FramingError extends Error {
+  /** For an oversized response: its JSON-RPC id, when the skipped bytes showed it. */
+  requestId?: string | number;
+
   constructor(readonly kind: FramingErrorKind, message: string) {
     super(message);
     this.name = 'FramingError';
+  }
+}
+
+const SAMPLE_BYTES = 256;
+const HEAD_ID = /^\s*\{(?:[^{}"]|"(?:[^"\\]|\\.)*")*?"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/;
+const TAIL_ID = /"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)\s*\}\s*$/;
+
+/** The first and last bytes of a message too big to keep: enough to find its id and fail that one request. */
+class OversizeSample {
+  private head = Buffer.alloc(0);
+  private tail = Buffer.alloc(0);
+  bytes = 0;
+
+  add(part: Buffer): void {
+    this.bytes += part.length;
+    if (this.head.length < SAMPLE_BYTES) this.head = Buffer.concat([this.head, part.subarray(0, SAMPLE_BYTES - this.head.length)]);
+    this.tail = Buffer.concat([this.tail, part.subarray(Math.max(0, part.length - SAMPLE_BYTES))]);
+    if (this.tail.length > SAMPLE_BYTES) this.tail = this.tail.subarray(this.tail.length - SAMPLE_BYTES);
+  }
+
+  /** The top-level `"id"` of the message, first or last key (SDKs put it either way). */
+  id(): string | number | undefined {
+    const match = HEAD_ID.exec(this.head.toString('latin1')) ?? TAIL_ID.exec(this.tail.toString('latin1').replace(/\r$/, ''));
+    if (!match) return undefined;
+    try {
+      return JSON.parse(match[1]) as string | number;
+    } catch {
+      return undefined;
+    }
   }
 }
 
@@ -35,9 +67,9 @@ export interface DecoderOptions {
 type State =
   | { kind: 'detect' }
   | { kind: 'line' } // a JSON line (newline) or a header line (content-length)
-  | { kind: 'discard' } // dropping the rest of an overlong line
+  | { kind: 'discard'; sample?: OversizeSample } // dropping the rest of an overlong line (a message, or a header line)
   | { kind: 'body'; length: number }
-  | { kind: 'skip'; remaining: number }; // the body of an oversized message
+  | { kind: 'skip'; remaining: number; sample: OversizeSample; length: number }; // the body of an oversized message
 
 interface HeaderBlock {
   lines: number;
@@ -119,15 +151,23 @@ export class MessageDecoder {
         return this.collectLine(bytes, offset);
       case 'discard': {
         const newline = bytes.indexOf(LF, offset);
+        state.sample?.add(bytes.subarray(offset, newline === -1 ? bytes.length : newline));
         if (newline === -1) return bytes.length;
         this.state = LINE;
+        if (state.sample) this.oversized(state.sample, `message of ${state.sample.bytes} bytes exceeds the maximum of ${this.maxBytes} bytes; skipped`);
         return newline + 1;
       }
       case 'body':
         return this.collectBody(bytes, offset, state.length);
       case 'skip': {
         const take = Math.min(state.remaining, bytes.length - offset);
-        this.state = state.remaining === take ? LINE : { kind: 'skip', remaining: state.remaining - take };
+        state.sample.add(bytes.subarray(offset, offset + take));
+        if (state.remaining === take) {
+          this.state = LINE;
+          this.oversized(state.sample, `message of ${state.length} bytes exceeds the maximum of ${this.maxBytes} bytes; skipped`);
+        } else {
+          this.state = { ...state, remaining: state.remaining - take };
+        }
         return offset + take;
       }
     }
@@ -157,10 +197,21 @@ export class MessageDecoder {
     // One byte more than the content allows, for a `\r` before the `\n`.
     const limit = (this.mode === 'content-length' ? MAX_HEADER_LINE_BYTES : this.maxBytes) + 1;
     if (this.partBytes + (end - offset) > limit) {
-      this.take();
-      this.lineTooLong();
-      if (newline === -1) this.state = { kind: 'discard' };
-      return newline === -1 ? bytes.length : newline + 1;
+      const kept = this.take();
+      if (this.mode === 'content-length') {
+        this.headerTooLong();
+        if (newline === -1) this.state = { kind: 'discard' };
+        return newline === -1 ? bytes.length : newline + 1;
+      }
+      const sample = new OversizeSample();
+      sample.add(kept);
+      sample.add(bytes.subarray(offset, end));
+      if (newline === -1) {
+        this.state = { kind: 'discard', sample };
+        return bytes.length;
+      }
+      this.oversized(sample, `message of ${sample.bytes} bytes exceeds the maximum of ${this.maxBytes} bytes; skipped`);
+      return newline + 1;
     }
     this.keep(bytes.subarray(offset, end));
     if (newline === -1) return bytes.length;
@@ -171,13 +222,15 @@ export class MessageDecoder {
     return newline + 1;
   }
 
-  private lineTooLong(): void {
-    if (this.mode === 'content-length') {
-      this.block = { lines: 0 };
-      this.fail('invalid-header', `header line longer than ${MAX_HEADER_LINE_BYTES} bytes; skipped`);
-    } else {
-      this.fail('oversized', `message longer than the maximum of ${this.maxBytes} bytes; skipped to the next line`);
-    }
+  private headerTooLong(): void {
+    this.block = { lines: 0 };
+    this.fail('invalid-header', `header line longer than ${MAX_HEADER_LINE_BYTES} bytes; skipped`);
+  }
+
+  private oversized(sample: OversizeSample, message: string): void {
+    const error = new FramingError('oversized', message);
+    error.requestId = sample.id();
+    this.results.push({ error });
   }
 
   private jsonLine(line: Buffer): void {
@@ -214,8 +267,7 @@ export class MessageDecoder {
     if (problem !== undefined || length === undefined) {
       this.fail('invalid-header', `${problem ?? 'header block without Content-Length'}; message skipped`);
     } else if (length > this.maxBytes) {
-      this.fail('oversized', `message of ${length} bytes exceeds the maximum of ${this.maxBytes} bytes; skipped`);
-      this.state = { kind: 'skip', remaining: length };
+      this.state = { kind: 'skip', remaining: length, sample: new OversizeSample(), length };
     } else if (length === 0) {
       this.fail('invalid-json', 'invalid JSON: empty message body');
     } else {

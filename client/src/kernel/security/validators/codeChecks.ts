@@ -5,7 +5,7 @@
 import type { CodeSafetyLevel } from '../types';
 import { lex, literalAt, type CodeLanguage, type CodeViews } from './codeLexer';
 import { READONLY_FORBIDDEN_IMPORTS, WRITE_OPERATIONS, type CodePattern } from './codeDefaults';
-import { coveringEntry, javascriptImports, pythonImports, type ImportRef } from './codeImports';
+import { coveringEntry, javascriptImports, pythonAttributeUses, pythonImports, type ImportRef } from './codeImports';
 import { findSqlWrite } from './sqlWrites';
 
 export interface CodeFinding {
@@ -42,6 +42,15 @@ function importFindings(ref: ImportRef, language: CodeLanguage, lists: Effective
   return ok ? [] : [{ rule: 'import_not_allowed', text: `Import not in allowlist: '${module}'`, index: ref.index }];
 }
 
+/** `import os as o; o.system(…)`: a blocked dotted entry reached through an imported name. */
+function attributeFindings(views: CodeViews, lists: EffectiveLists): CodeFinding[] {
+  const found: CodeFinding[] = [];
+  for (const use of pythonAttributeUses(views)) {
+    if (lists.blocked.has(use.module)) found.push({ rule: 'blocked_import', text: `Blocked import: '${use.module}'`, index: use.index });
+  }
+  return found;
+}
+
 function patternFindings(views: CodeViews, patterns: readonly CodePattern[], rule: CodeFinding['rule'], label: (name: string) => string): CodeFinding[] {
   const found: CodeFinding[] = [];
   for (const pattern of patterns) {
@@ -56,7 +65,7 @@ function callArguments(code: string, open: number): { text: string; index: numbe
   const args: { text: string; index: number }[] = [];
   let depth = 0;
   let start = open + 1;
-  for (let i = open; i < code.length; i++) {
+  for (let i = open; i < Math.min(code.length, open + 4096); i++) {
     const c = code[i];
     if (c === '(' || c === '[' || c === '{') depth++;
     else if (c === ')' || c === ']' || c === '}') depth--;
@@ -110,6 +119,7 @@ export function checkCodeIn(code: string, language: CodeLanguage, lists: Effecti
   const views = lex(code, language);
   const imports = language === 'python' ? pythonImports(views) : javascriptImports(views);
   const found = imports.flatMap((ref) => importFindings(ref, language, lists, level));
+  if (language === 'python') found.push(...attributeFindings(views, lists));
   found.push(...patternFindings(views, lists.patterns, 'blocked_pattern', (name) => `Blocked pattern: '${name}'`));
   if (level === 'readonly') {
     const label = (name: string) => `Write operation not allowed at the readonly level: ${name}`;

@@ -81,6 +81,7 @@ export const DEFAULT_BLOCKED_PATTERNS: Record<CodeLanguage, readonly CodePattern
     p('process.binding', /\bprocess\s*\.\s*(?:binding|_linkedBinding|dlopen)\b/),
     p('process.exit', /\bprocess\s*\.\s*(?:exit|abort|kill|reallyExit)\b/),
     p('process.mainModule', /\bprocess\s*\.\s*mainModule\b/),
+    p('process[…]', /\b(?:process|globalThis|global)\s*\[/),
     p('fs writes', /\b(?:writeFile|appendFile|createWriteStream|unlink|rmdir|rmSync|renameSync|copyFileSync|cpSync|chmodSync|chownSync|symlinkSync|truncateSync|mkdirSync)(?:Sync)?\s*\(|\b(?:fs|fsp|fsPromises|promises)\s*\.\s*(?:rm|rename|cp|link|mkdir|chmod|chown|truncate|symlink|copyFile|utimes|lchown)\s*\(/),
     p('Deno.run', /\b(?:Deno\s*\.\s*(?:run|Command)|Bun\s*\.\s*spawn(?:Sync)?)\b/),
   ],

@@ -11,8 +11,9 @@
  * `process.mainModule.require`), and `process.binding('x')` / `process._linkedBinding('x')` as the
  * pseudo-module `process.binding`. A `node:` prefix is dropped (`node:fs` is `fs`).
  *
- * An import whose name is computed (`require(name)`, `__import__(x)`, `import(path)`) is reported with
- * an empty module name: no list can be checked against it.
+ * An import whose name is computed (`require(name)`, `__import__(x)`, `import(path)`), or `require`
+ * passed around instead of called (`const r = require`, `require.call(…)`), is reported with an empty
+ * module name: no list can be checked against it.
  */
 import { literalAt, type CodeViews } from './codeLexer';
 
@@ -26,23 +27,54 @@ export interface ImportRef {
 }
 
 const PY_STATEMENT = /(^|[;:])([ \t]*)(import|from)[ \t]+/gm;
-const PY_IMPORT_LIST = /^(?:[^;\n\\]|\\\n|\\.)*/;
-const PY_FROM = /^(\.*[\w.]*)\s+import\s+(\([^)]*\)|(?:[^;\n\\]|\\\n|\\.)*)/;
+const PY_IMPORT_LIST = /^(?:[^;\n\\]|\\\n|\\.){0,1000}/;
+const PY_FROM = /^(\.{0,10}[\w.]{0,200})\s+import\s+(\([^)]{0,2000}\)|(?:[^;\n\\]|\\\n|\\.){0,1000})/;
 const PY_DYNAMIC = /\b(?:__import__|import_module)\s*\(/g;
-const JS_STATIC = /(?<![\w$.])(import|export)\s*(?:type\s+)?(?:[\w$*{}\s,]*?\bfrom\s*)?(['"])([^'"\n]+)\2/g;
+const JS_STATIC = /(?<![\w$.])(import|export)\s*(?:type\s+)?(?:[\w$*{}\s,]{0,2000}?\bfrom\s*)?(['"])([^'"\n]{1,500})\2/g;
 const JS_DYNAMIC = /(?<![\w$.])import\s*\(|(?<![\w$])require\s*\(/g;
+/** `require` used other than as a direct call (`const r = require`, `require.call(…)`): its target is unknown. */
+const JS_REQUIRE_REFERENCE = /(?<![\w$.])require\b(?!\s*\()(?!\s*\.\s*resolve\b)/g;
 const JS_BINDING = /\bprocess\s*\.\s*(?:binding|_linkedBinding)\s*\(/g;
 
-function names(list: string): string[] {
+interface Named {
+  name: string;
+  /** `c` in `import a.b as c`. */
+  alias?: string;
+}
+
+function named(list: string): Named[] {
   return list
     .replace(/[()\\\n]/g, ' ')
     .split(',')
-    .map((part) => part.trim().split(/\s+/)[0])
-    .filter((name) => name && /^[\w.*]+$/.test(name));
+    .map((part) => part.trim().split(/\s+/))
+    .filter(([name]) => name && /^[\w.*]+$/.test(name))
+    .map(([name, as, alias]) => ({ name, alias: as === 'as' && alias ? alias : undefined }));
 }
 
-function pythonStatement(views: CodeViews, keyword: string, at: number): ImportRef[] {
-  const rest = views.stripped.slice(at);
+function names(list: string): string[] {
+  return named(list).map((n) => n.name);
+}
+
+interface PythonStatement {
+  keyword: 'import' | 'from';
+  /** The code after the keyword and its spaces. */
+  rest: string;
+  at: number;
+}
+
+/** `import …` and `from … import …` statements that are code (not inside strings). */
+function pythonStatements(views: CodeViews): PythonStatement[] {
+  const found: PythonStatement[] = [];
+  for (const m of views.stripped.matchAll(PY_STATEMENT)) {
+    const keywordAt = (m.index ?? 0) + m[1].length + m[2].length;
+    if (!views.codeOnly.startsWith(m[3], keywordAt)) continue;
+    const at = (m.index ?? 0) + m[0].length;
+    found.push({ keyword: m[3] as PythonStatement['keyword'], rest: views.stripped.slice(at, at + 2400), at });
+  }
+  return found;
+}
+
+function pythonStatement({ keyword, rest, at }: PythonStatement): ImportRef[] {
   if (keyword === 'import') {
     return names(PY_IMPORT_LIST.exec(rest)?.[0] ?? '').map((module) => ({ module, names: [module], index: at }));
   }
@@ -60,14 +92,44 @@ function dynamicImport(views: CodeViews, match: RegExpMatchArray): ImportRef {
 }
 
 export function pythonImports(views: CodeViews): ImportRef[] {
-  const found: ImportRef[] = [];
-  for (const m of views.stripped.matchAll(PY_STATEMENT)) {
-    const keywordAt = (m.index ?? 0) + m[1].length + m[2].length;
-    if (!views.codeOnly.startsWith(m[3], keywordAt)) continue;
-    found.push(...pythonStatement(views, m[3], (m.index ?? 0) + m[0].length));
-  }
+  const found = pythonStatements(views).flatMap(pythonStatement);
   for (const m of views.codeOnly.matchAll(PY_DYNAMIC)) found.push(dynamicImport(views, m));
   return found;
+}
+
+/**
+ * What each imported Python name is bound to (`import os as o` → o: os; `from os import path` →
+ * path: os.path), so `o.system(…)` can be judged as `os.system`.
+ */
+export function pythonBindings(views: CodeViews): Map<string, string> {
+  const bound = new Map<string, string>();
+  for (const { keyword, rest } of pythonStatements(views)) {
+    if (keyword === 'import') {
+      for (const { name, alias } of named(PY_IMPORT_LIST.exec(rest)?.[0] ?? '')) {
+        const top = name.split('.')[0];
+        bound.set(alias ?? top, alias ? name : top);
+      }
+      continue;
+    }
+    const from = PY_FROM.exec(rest);
+    if (!from || !from[1] || from[1].startsWith('.')) continue;
+    for (const { name, alias } of named(from[2])) if (name !== '*') bound.set(alias ?? name, `${from[1]}.${name}`);
+  }
+  return bound;
+}
+
+const PY_ATTRIBUTE = /(?<![\w.])([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)/g;
+
+/** Attribute uses of imported names, as full dotted names (`o.system` → `os.system`). */
+export function pythonAttributeUses(views: CodeViews): ImportRef[] {
+  const bound = pythonBindings(views);
+  if (bound.size === 0) return [];
+  const uses: ImportRef[] = [];
+  for (const m of views.codeOnly.matchAll(PY_ATTRIBUTE)) {
+    const real = bound.get(m[1]);
+    if (real) uses.push({ module: `${real}.${m[2]}`, names: [`${real}.${m[2]}`], index: m.index ?? 0 });
+  }
+  return uses;
 }
 
 export function javascriptImports(views: CodeViews): ImportRef[] {
@@ -78,6 +140,7 @@ export function javascriptImports(views: CodeViews): ImportRef[] {
     found.push({ module, names: [module], index: m.index ?? 0 });
   }
   for (const m of views.codeOnly.matchAll(JS_DYNAMIC)) found.push(dynamicImport(views, m));
+  for (const m of views.codeOnly.matchAll(JS_REQUIRE_REFERENCE)) found.push({ module: '', names: [], index: m.index ?? 0 });
   for (const m of views.codeOnly.matchAll(JS_BINDING)) found.push({ module: 'process.binding', names: ['process.binding'], index: m.index ?? 0 });
   return found;
 }

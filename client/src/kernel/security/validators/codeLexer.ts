@@ -95,17 +95,42 @@ function regexAllowed(code: string, at: number): boolean {
   return word !== null && REGEX_AFTER_WORD.has(word[0]);
 }
 
-/** The end of a regex literal starting at `at`, or -1 when the line has no closing slash. */
-function regexEnd(code: string, at: number): number {
-  let inClass = false;
-  for (let i = at + 1; i < code.length && code[i] !== '\n'; i++) {
-    const c = code[i];
-    if (c === '\\') i++;
-    else if (c === '[') inClass = true;
-    else if (c === ']') inClass = false;
-    else if (c === '/' && !inClass) return i + 1;
+/**
+ * For each offset of a line, where a regex body starting there would close (the index after the
+ * closing slash), or -1. Computed once per line from right to left, so a line full of unclosed `/[`
+ * costs linear time, not quadratic.
+ */
+function regexClosers(code: string, from: number, to: number): { outside: Int32Array; inside: Int32Array } {
+  const n = to - from;
+  const outside = new Int32Array(n + 2).fill(-1);
+  const inside = new Int32Array(n + 2).fill(-1);
+  for (let k = n - 1; k >= 0; k--) {
+    const c = code[from + k];
+    if (c === '\\') {
+      outside[k] = outside[k + 2];
+      inside[k] = inside[k + 2];
+    } else {
+      outside[k] = c === '/' ? from + k + 1 : c === '[' ? inside[k + 1] : outside[k + 1];
+      inside[k] = c === ']' ? outside[k + 1] : inside[k + 1];
+    }
   }
-  return -1;
+  return { outside, inside };
+}
+
+interface LineClosers {
+  start: number;
+  end: number;
+  outside: Int32Array;
+}
+
+/** The end of a regex literal starting at `at`, or -1 when the line has no closing slash. */
+function regexEnd(code: string, at: number, cache: { line?: LineClosers }): number {
+  if (!cache.line || at < cache.line.start || at >= cache.line.end) {
+    const start = code.lastIndexOf('\n', at) + 1;
+    const end = lineEnd(code, at);
+    cache.line = { start, end, outside: regexClosers(code, start, end).outside };
+  }
+  return cache.line.outside[at + 1 - cache.line.start];
 }
 
 /** The end of a template literal starting at `at`, stepping over `${…}` with nested strings and templates. */
@@ -135,6 +160,7 @@ export function lexJavaScript(code: string): CodeViews {
   const stripped = code.split('');
   const codeOnly = code.split('');
   const literals = new Map<number, Literal>();
+  const closers: { line?: LineClosers } = {};
   for (let i = 0; i < code.length; ) {
     const c = code[i];
     const next = code[i + 1];
@@ -154,7 +180,7 @@ export function lexJavaScript(code: string): CodeViews {
       if (!body.includes('${')) literals.set(i, { start: i, value: body });
       i = end;
     } else if (c === '/' && regexAllowed(code, i)) {
-      const end = regexEnd(code, i);
+      const end = regexEnd(code, i, closers);
       if (end > 0) blank(codeOnly, i + 1, code.lastIndexOf('/', end - 1));
       i = end < 0 ? i + 1 : end;
     } else i++;

@@ -42,8 +42,8 @@ const NOT_CODE_WORDS = new Set(['path', 'file', 'filename', 'name', 'url', 'uri'
 const CODE_DESCRIPTION = /\b(?:source code|code to (?:run|execute|evaluate)|(?:python|javascript|typescript|js|node(?:\.js)?)\s+(?:code|script|snippet|program|source)|script to (?:run|execute))\b/i;
 const PYTHON_LANGS = new Set(['python', 'py', 'python3', 'ipython']);
 const JS_LANGS = new Set(['javascript', 'js', 'node', 'nodejs', 'typescript', 'ts', 'tsx', 'jsx', 'mjs', 'cjs', 'deno', 'bun', 'ecmascript']);
-const LOOKS_PYTHON = /^\s*(?:from\s+[\w.]+\s+import\b|import\s+[\w.]+(?:\s+as\s+\w+)?\s*$|def\s+\w+\s*\(|class\s+\w+\s*[:(]|print\s*\(|if\s+__name__\s*==)/m;
-const LOOKS_JAVASCRIPT = /\b(?:const|let|var|function)\s+[\w${[]|=>|\brequire\s*\(|^\s*import\s+[^\n]*\bfrom\s*['"]|\bconsole\s*\.\s*log\b|;\s*$/m;
+const LOOKS_PYTHON = /^[ \t]*(?:from[ \t]+[\w.]+[ \t]+import\b|import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*$|def[ \t]+\w+[ \t]*\(|class[ \t]+\w+[ \t]*[:(]|print[ \t]*\(|if[ \t]+__name__[ \t]*==)/m;
+const LOOKS_JAVASCRIPT = /\b(?:const|let|var|function)\s+[\w${[]|=>|\brequire\s*\(|^[ \t]*import[ \t]+[^\n]*\bfrom[ \t]*['"]|\bconsole\s*\.\s*log\b|;[ \t]*$/m;
 
 type Languages = CodeLanguage[] | { other: string };
 

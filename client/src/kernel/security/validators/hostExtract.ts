@@ -38,7 +38,7 @@ const URL_START =
 const BLOCKED_SCHEME = /(?<![a-z0-9+.-])(?:file:[\\/]|gopher:[\\/]{2}|dict:[\\/]{2}|tftp:[\\/]{2}|netdoc:[\\/]|jar:[a-z]+:)/gi;
 const AUTHORITY_END = /[\s/"'<>`(),;]/;
 const BARE_LITERAL =
-  /(?<![\w./\\])(?:\d{1,3}(?:\.\d{1,3}){3}(?![\w.])|\[[0-9a-f:.]+(?:%\w+)?\](?::\d+)?|(?:[\w-]+\.)+localhost(?::\d+)?(?![\w.-])|localhost:\d+|(?:[a-z0-9-]+\.)+[a-z]{2,}:\d{2,5}(?![\w.]))/gi;
+  /(?<![\w./\\])(?:\d{1,3}(?:\.\d{1,3}){3}(?![\w.])|\[[0-9a-f:.]+(?:%\w+)?\](?::\d+)?|(?:[\w-]{1,63}\.){1,10}localhost(?::\d+)?(?![\w.-])|localhost:\d+|(?:[a-z0-9-]{1,63}\.){1,10}[a-z]{2,24}:\d{2,5}(?![\w.]))/gi;
 const HOST_KEY_WORDS = new Set([
   'host', 'hostname', 'hosts', 'server', 'address', 'addr', 'ip', 'ips', 'domain', 'endpoint', 'target', 'proxy',
   'remote', 'url', 'urls', 'uri', 'href', 'origin', 'webhook', 'callback', 'redirect',
@@ -80,14 +80,16 @@ function authorityHosts(authority: string, urlText: string | undefined): { host:
   return [...hosts].map(([host, primary]) => ({ host, primary }));
 }
 
+/** Longer authorities are cut here: no real host name is longer, and it bounds the work per URL. */
+const MAX_AUTHORITY = 1024;
+
 function urlsIn(text: string, found: Found[]): void {
   for (const m of text.matchAll(URL_START)) {
     const start = (m.index ?? 0) + m[0].length;
-    const stop = text.slice(start).search(AUTHORITY_END);
-    const authority = stop < 0 ? text.slice(start) : text.slice(start, start + stop);
-    const urlEnd = text.slice(start).search(/[\s"'<>`]/);
-    const urlText = `${m[1]}://${text.slice(start, urlEnd < 0 ? undefined : start + urlEnd)}`;
-    for (const { host, primary } of authorityHosts(authority, urlText)) {
+    const window = text.slice(start, start + MAX_AUTHORITY);
+    const stop = window.search(AUTHORITY_END);
+    const authority = stop < 0 ? window : window.slice(0, stop);
+    for (const { host, primary } of authorityHosts(authority, `${m[1]}://${authority}/`)) {
       const verdict = judgeHost(host);
       if (verdict) found.push({ verdict, primary, index: m.index ?? 0, length: m[0].length + authority.length });
     }
@@ -104,8 +106,8 @@ function literalsIn(text: string, found: Found[]): void {
 function hostValue(value: string, found: Found[]): void {
   const trimmed = value.trim().replace(/^\/\//, '');
   if (trimmed === '' || /\s/.test(trimmed) || /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) return;
-  const authority = trimmed.split(/[/]/)[0];
-  for (const { host, primary } of authorityHosts(authority, `http://${trimmed}`)) {
+  const authority = trimmed.slice(0, MAX_AUTHORITY).split('/')[0];
+  for (const { host, primary } of authorityHosts(authority, `http://${authority}/`)) {
     const verdict = judgeHost(host);
     if (verdict) found.push({ verdict, primary, index: 0, length: value.length });
   }

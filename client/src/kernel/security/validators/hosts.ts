@@ -32,7 +32,8 @@ function normalize(raw: string): string {
       // Not percent-encoded after all; judge it as written.
     }
   }
-  return host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.+$/, '');
+  // A parser written in C stops at a NUL or another control character; judge what it would see.
+  return host.split(/[\u0000-\u0020]/)[0].toLowerCase().replace(/^\[|\]$/g, '').replace(/\.+$/, '');
 }
 
 function judgeAddress(host: string, raw: string): HostVerdict | undefined {

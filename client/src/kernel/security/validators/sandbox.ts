@@ -7,6 +7,9 @@
  * - command substitution: backticks, `$(`, `${`, process substitution `<(` `>(`;
  * - output redirection into system paths (`> /etc/…`, `>> ~/.bashrc`, `> /dev/sda`); `> out.txt`,
  *   `2>&1` and `2>/dev/null` pass.
+ * A quoted argument of a program that runs it as a command line (`bash -c`, `sh -c`, `cmd /c`,
+ * `powershell -Command`, `ssh host`, `su -c`, `eval`) is checked for live metacharacters as a line of
+ * its own: `bash -c "ls; id"` is chaining, while `git commit -m "a; b"` is not.
  * An array of strings under a command-like key (an argv) is also checked joined with spaces, so
  * `["rm", "-rf", "build"]` is seen as the command it is.
  */
@@ -14,7 +17,7 @@ import type { ValidationContext } from './context';
 import type { Violation } from './model';
 import { invocationFindings, type Finding } from './shellDetectors';
 import { PAYLOAD_RULES, SHELL_RULES, type ShellRule } from './shellRules';
-import { maskQuoted } from './shellSyntax';
+import { maskQuoted, splitWords } from './shellSyntax';
 import { excerpt, place } from './text';
 
 interface MetaRule {
@@ -65,11 +68,25 @@ function metaFindings(masked: string): Finding[] {
   return found;
 }
 
+/** Programs that run a quoted argument as a command line of their own (`bash -c "…"`, `ssh host "…"`). */
+const SHELL_RUNNER = /(?<![\w.-])(?:[\w.~-]{0,64}[\\/]){0,16}(?:(?:ba|da|z|k|fi|a|c|tc)?sh|cmd|pwsh|powershell|ssh|su|eval|watch)(?:\.exe)?(?=\s)/i;
+
+/** Live metacharacters in the line, and in quoted arguments that a shell runner will run as lines. */
+function allMetaFindings(text: string, masked: string): Finding[] {
+  const found = metaFindings(masked);
+  if (!SHELL_RUNNER.test(text)) return found;
+  for (const word of splitWords(text)) {
+    if (!word.quoted || !/\s/.test(word.text)) continue;
+    for (const f of metaFindings(maskQuoted(word.text))) found.push({ ...f, index: word.index + 1 + f.index });
+  }
+  return found;
+}
+
 /** Everything the sandbox finds in one string; `command` says whether it is command-like. */
 export function sandboxFindings(text: string, command: boolean, withMeta = true): Finding[] {
   if (!command) return ruleFindings(text, PAYLOAD_RULES);
   const masked = maskQuoted(text);
-  const found = [...ruleFindings(text, SHELL_RULES), ...invocationFindings(text, masked), ...(withMeta ? metaFindings(masked) : [])];
+  const found = [...ruleFindings(text, SHELL_RULES), ...invocationFindings(text, masked), ...(withMeta ? allMetaFindings(text, masked) : [])];
   const seen = new Set<string>();
   const catastrophic = found.some((f) => f.rule === 'catastrophic_delete');
   return found.filter((f) => {

@@ -31,8 +31,9 @@ const LAST_ARGUMENT_WRITERS = new Set(['cp', 'mv', 'install', 'ln', 'rsync', 'sc
 const ALL_ARGUMENT_WRITERS = new Set(['tee', 'touch', 'mkdir', 'truncate', 'chattr', 'set-content', 'add-content', 'out-file', 'new-item']);
 const WORLD_WRITABLE = /^(?:0?[0-7]?[0-7][0-7][2367]|[ugoa]*[ao][ugoa]*[+=][rwxXst]*w[rwxXst]*|[+=][rwxXst]*w[rwxXst]*)$/;
 
+/** The options among the arguments; backslashes dropped, since `-\\rf` is `-rf` to a POSIX shell. */
 function flagsOf(args: Word[]): string[] {
-  return args.filter((a) => a.text.startsWith('-') && a.text.length > 1).map((a) => a.text);
+  return args.filter((a) => a.text.startsWith('-') && a.text.length > 1).map((a) => a.text.replace(/\\/g, ''));
 }
 
 function operands(args: Word[]): Word[] {

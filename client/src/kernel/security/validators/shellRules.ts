@@ -18,7 +18,7 @@ export interface ShellRule {
   patterns: RegExp[];
 }
 
-const SHELLS = String.raw`(?:[\w.\/-]*\/)?(?:(?:ba|da|k|z|fi|c|tc)?sh|python[\d.]*|perl|ruby|node|php|pwsh|powershell|iex|Invoke-Expression|source)(?:\.exe)?\b`;
+const SHELLS = String.raw`(?:[\w.\/-]{0,128}\/)?(?:(?:ba|da|k|z|fi|c|tc)?sh|python[\d.]*|perl|ruby|node|php|pwsh|powershell|iex|Invoke-Expression|source)(?:\.exe)?\b`;
 const DOWNLOADERS = String.raw`\b(?:curl|wget|fetch|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|DownloadString|DownloadFile|aria2c|lwp-download)\b`;
 
 export const SHELL_RULES: readonly ShellRule[] = [
@@ -112,11 +112,13 @@ export const SHELL_RULES: readonly ShellRule[] = [
     why: 'The sandbox does not allow deleting directory trees; delete single files instead.',
     payload: false,
     patterns: [
-      /\bfind\b[^\n;|&]{0,300}\s-(?:delete\b|exec(?:dir)?\s+(?:[\w./-]*\/)?(?:rm|shred|unlink)\b)/,
+      /\bfind\b[^\n;|&]{0,300}\s-(?:delete\b|exec(?:dir)?\s+(?:[\w./-]{0,128}\/)?(?:rm|shred|unlink)\b)/,
       /(?<![\w.-])(?:del|erase|rd|rmdir)(?:\.exe)?\s+(?:[^\n&|]{0,200}\s)?\/s\b/i,
       /\b(?:Remove-Item|ri)\b[^\n|;]{0,200}\s-r(?:e(?:c(?:u(?:r(?:s(?:e)?)?)?)?)?)?\b/i,
       /\b(?:rm|del|rd|rmdir|erase)\b[^\n|;]{0,200}\s-rec(?:u(?:r(?:s(?:e)?)?)?)?\b/i,
       /\brmtree\b/,
+      // Quote-blind, so `perl -e 'system("rm -r dir")'` is seen too.
+      /(?<![\w.-])rm\s+(?:-\S+\s+)*-[a-zA-Z]*[rR]|(?<![\w.-])rm\s[^\n;&|]{0,100}--recursive\b/,
     ],
   },
   {

@@ -118,8 +118,14 @@ const WRAPPERS = new Set([
 /** Options of a wrapper that take a value (`sudo -u root`, `nice -n 5`, `xargs -I {}`). */
 const WRAPPER_OPTIONS_WITH_VALUE = new Set(['-u', '-g', '-n', '-I', '-i', '-s', '-k', '-C', '-p', '-E']);
 
+/**
+ * `/usr/bin/rm` → `rm`, `C:\\Tools\\del.exe` → `del`. A backslash in a word that is not a path is a POSIX
+ * escape (`r\\m` runs `rm`), so it is dropped rather than read as a directory separator.
+ */
 function programName(word: string): string {
-  return word.replace(/^.*[\\/]/, '').toLowerCase().replace(/\.(?:exe|com|cmd|bat)$/, '');
+  const path = word.includes('/') || /^[a-z]:|^\.{1,2}\\|\\\\/i.test(word);
+  const base = path ? word.replace(/^.*[\\/]/, '') : word.replace(/\\/g, '');
+  return base.toLowerCase().replace(/\.(?:exe|com|cmd|bat)$/, '');
 }
 
 interface CommandStart {
@@ -189,10 +195,10 @@ export function outputRedirects(text: string, masked: string): Redirect[] {
     let at = index + match[0].length;
     if (masked[at] === '(') continue;
     if (text[at] === '&') {
-      if (/^&(?:\d+|-)/.test(text.slice(at))) continue;
+      if (/^&(?:\d+|-)/.test(text.slice(at, at + 16))) continue;
       at++;
     }
-    const target = redirectTarget(text.slice(at));
+    const target = redirectTarget(text.slice(at, at + 4096));
     if (target) found.push({ index, target });
   }
   return found;

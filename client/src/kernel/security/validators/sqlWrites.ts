@@ -42,9 +42,34 @@ function isPunct(t: SqlToken | undefined, text: string): boolean {
   return t?.kind === 'punct' && t.text === text;
 }
 
+/** Where each word or punctuation mark last occurs in a statement, computed once, so checks stay linear. */
+const lastSeen = new WeakMap<Statement, Map<string, number>>();
+
+function lastIndexes(s: Statement): Map<string, number> {
+  let last = lastSeen.get(s);
+  if (!last) {
+    last = new Map();
+    for (const [j, t] of s.entries()) if (t.kind === 'word' || t.kind === 'punct') last.set(t.text, j);
+    lastSeen.set(s, last);
+  }
+  return last;
+}
+
 function later(s: Statement, i: number, ...words: string[]): boolean {
-  for (let j = i + 1; j < s.length; j++) if (isWord(s[j], ...words)) return true;
-  return false;
+  const last = lastIndexes(s);
+  return words.some((w) => (last.get(w) ?? -1) > i);
+}
+
+/** COPY … TO/FROM 'file' | STDIN | STDOUT | PROGRAM, anywhere in the statement. */
+const copies = new WeakMap<Statement, boolean>();
+
+function copiesData(s: Statement): boolean {
+  let known = copies.get(s);
+  if (known === undefined) {
+    known = s.some((t, j) => isWord(t, 'TO', 'FROM') && (s[j + 1]?.kind === 'literal' || isWord(s[j + 1], 'STDIN', 'STDOUT', 'PROGRAM')));
+    copies.set(s, known);
+  }
+  return known;
 }
 
 function atStart(s: Statement, i: number): boolean {
@@ -53,7 +78,7 @@ function atStart(s: Statement, i: number): boolean {
 
 function ddlObject(s: Statement, i: number): boolean {
   let j = i + 1;
-  while (j < s.length && DDL_MODIFIERS.has(s[j].text)) j++;
+  while (j < s.length && j < i + 12 && DDL_MODIFIERS.has(s[j].text)) j++;
   return isWord(s[j], ...OBJECT_KINDS);
 }
 
@@ -98,8 +123,8 @@ const CHECKS: Record<string, (s: Statement, i: number) => boolean> = {
   REVOKE: (s, i) => atStart(s, i) && (later(s, i, 'ON') || (s.length === 4 && isWord(s[2], 'FROM'))),
   ATTACH: (s, i) => isWord(s[i + 1], 'DATABASE') || (atStart(s, i) && s[i + 1]?.kind === 'literal'),
   DETACH: (s, i) => isWord(s[i + 1], 'DATABASE') || (atStart(s, i) && s.length === 2 && s[1].kind === 'word'),
-  PRAGMA: (s, i) => atStart(s, i) && s.some((t) => isPunct(t, '=')),
-  COPY: (s, i) => atStart(s, i) && s.some((t, j) => isWord(t, 'TO', 'FROM') && (s[j + 1]?.kind === 'literal' || isWord(s[j + 1], 'STDIN', 'STDOUT', 'PROGRAM'))),
+  PRAGMA: (s, i) => atStart(s, i) && later(s, i, '='),
+  COPY: (s, i) => atStart(s, i) && copiesData(s),
   CALL: (s, i) => atStart(s, i) && s[i + 1]?.kind === 'word' && s.slice(i + 2, i + 6).some((t) => isPunct(t, '(')),
   EXEC: (s, i) => atStart(s, i) && executesProcedure(s, i),
   EXECUTE: (s, i) => atStart(s, i) && executesProcedure(s, i),
