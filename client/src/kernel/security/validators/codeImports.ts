@@ -27,10 +27,11 @@ export interface ImportRef {
 }
 
 const PY_STATEMENT = /(^|[;:])([ \t]*)(import|from)[ \t]+/gm;
-const PY_IMPORT_LIST = /^(?:[^;\n\\]|\\\n|\\.){0,1000}/;
-const PY_FROM = /^(\.{0,10}[\w.]{0,200})\s+import\s+(\([^)]{0,2000}\)|(?:[^;\n\\]|\\\n|\\.){0,1000})/;
+const PY_IMPORT_LIST = /(?:[^;\n\\]|\\\n|\\.){0,1000}/y;
+const PY_FROM = /(\.{0,10}[\w.]{0,200})\s+import\s+(\([^)]{0,2000}\)|(?:[^;\n\\]|\\\n|\\.){0,1000})/y;
 const PY_DYNAMIC = /\b(?:__import__|import_module)\s*\(/g;
-const JS_STATIC = /(?<![\w$.])(import|export)\s*(?:type\s+)?(?:[\w$*{}\s,]{0,2000}?\bfrom\s*)?(['"])([^'"\n]{1,500})\2/g;
+/** `import 'm'`, and the `from 'm'` that ends every other static import or re-export, however long its list. */
+const JS_STATIC = /(?<![\w$.])(import|from)\s*(['"])([^'"\n]{1,500})\2/g;
 const JS_DYNAMIC = /(?<![\w$.])import\s*\(|(?<![\w$])require\s*\(/g;
 /** `require` used other than as a direct call (`const r = require`, `require.call(…)`): its target is unknown. */
 const JS_REQUIRE_REFERENCE = /(?<![\w$.])require\b(?!\s*\()(?!\s*\.\s*resolve\b)/g;
@@ -51,38 +52,40 @@ function named(list: string): Named[] {
     .map(([name, as, alias]) => ({ name, alias: as === 'as' && alias ? alias : undefined }));
 }
 
-function names(list: string): string[] {
-  return named(list).map((n) => n.name);
-}
-
+/** One `import …` or `from … import …` statement: the modules, each with the name it binds. */
 interface PythonStatement {
-  keyword: 'import' | 'from';
-  /** The code after the keyword and its spaces. */
-  rest: string;
   at: number;
+  /** For `from a import …`: `a`. */
+  from?: string;
+  names: Named[];
 }
 
-/** `import …` and `from … import …` statements that are code (not inside strings). */
+function readStatement(views: CodeViews, keyword: string, at: number): PythonStatement | undefined {
+  if (keyword === 'import') {
+    PY_IMPORT_LIST.lastIndex = at;
+    return { at, names: named(PY_IMPORT_LIST.exec(views.stripped)?.[0] ?? '') };
+  }
+  PY_FROM.lastIndex = at;
+  const from = PY_FROM.exec(views.stripped);
+  if (!from || from[1] === '' || from[1].startsWith('.')) return undefined;
+  return { at, from: from[1], names: named(from[2]).filter((n) => n.name !== '*') };
+}
+
+/** The import statements that are code (not inside strings); relative imports are left out. */
 function pythonStatements(views: CodeViews): PythonStatement[] {
   const found: PythonStatement[] = [];
   for (const m of views.stripped.matchAll(PY_STATEMENT)) {
     const keywordAt = (m.index ?? 0) + m[1].length + m[2].length;
     if (!views.codeOnly.startsWith(m[3], keywordAt)) continue;
-    const at = (m.index ?? 0) + m[0].length;
-    found.push({ keyword: m[3] as PythonStatement['keyword'], rest: views.stripped.slice(at, at + 2400), at });
+    const statement = readStatement(views, m[3], (m.index ?? 0) + m[0].length);
+    if (statement) found.push(statement);
   }
   return found;
 }
 
-function pythonStatement({ keyword, rest, at }: PythonStatement): ImportRef[] {
-  if (keyword === 'import') {
-    return names(PY_IMPORT_LIST.exec(rest)?.[0] ?? '').map((module) => ({ module, names: [module], index: at }));
-  }
-  const from = PY_FROM.exec(rest);
-  if (!from || from[1].startsWith('.') || from[1] === '') return [];
-  const module = from[1];
-  const imported = names(from[2]).filter((n) => n !== '*').map((n) => `${module}.${n}`);
-  return [{ module, names: [module, ...imported], index: at }];
+function pythonStatement({ at, from, names }: PythonStatement): ImportRef[] {
+  if (from === undefined) return names.map(({ name }) => ({ module: name, names: [name], index: at }));
+  return [{ module: from, names: [from, ...names.map(({ name }) => `${from}.${name}`)], index: at }];
 }
 
 function dynamicImport(views: CodeViews, match: RegExpMatchArray): ImportRef {
@@ -103,17 +106,12 @@ export function pythonImports(views: CodeViews): ImportRef[] {
  */
 export function pythonBindings(views: CodeViews): Map<string, string> {
   const bound = new Map<string, string>();
-  for (const { keyword, rest } of pythonStatements(views)) {
-    if (keyword === 'import') {
-      for (const { name, alias } of named(PY_IMPORT_LIST.exec(rest)?.[0] ?? '')) {
-        const top = name.split('.')[0];
-        bound.set(alias ?? top, alias ? name : top);
-      }
-      continue;
+  for (const { from, names } of pythonStatements(views)) {
+    for (const { name, alias } of names) {
+      const top = name.split('.')[0];
+      if (from !== undefined) bound.set(alias ?? name, `${from}.${name}`);
+      else bound.set(alias ?? top, alias ? name : top);
     }
-    const from = PY_FROM.exec(rest);
-    if (!from || !from[1] || from[1].startsWith('.')) continue;
-    for (const { name, alias } of named(from[2])) if (name !== '*') bound.set(alias ?? name, `${from[1]}.${name}`);
   }
   return bound;
 }

@@ -55,8 +55,8 @@ export const SHELL_RULES: readonly ShellRule[] = [
     why: 'It runs code fetched from the network without any review.',
     payload: true,
     patterns: [
-      new RegExp(String.raw`${DOWNLOADERS}[^\n|]{0,300}\|\s*(?:sudo\s+(?:-\S+\s+)*)?${SHELLS}`, 'i'),
-      /\b(?:ba|z|k|da)?sh\s+(?:-\w+\s+)*(?:<\s*\(|["']?\$\()\s*(?:curl|wget)\b/i,
+      new RegExp(String.raw`${DOWNLOADERS}[^\n|]{0,300}\|\s*(?:sudo\s+(?:-\S+\s+){0,8})?${SHELLS}`, 'i'),
+      /\b(?:ba|z|k|da)?sh\s+(?:-\w+\s+){0,8}(?:<\s*\(|["']?\$\()\s*(?:curl|wget)\b/i,
       /\bsource\s+<\s*\(\s*(?:curl|wget)\b/i,
       /\b(?:iex|Invoke-Expression)\b[\s(]*(?:New-Object\b|(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget)\b)/i,
     ],
@@ -80,7 +80,7 @@ export const SHELL_RULES: readonly ShellRule[] = [
     why: 'It destroys the system or the home directory.',
     payload: true,
     patterns: [
-      /(?<![\w.-])rm\s+(?:-\S*\s+)*?-[a-zA-Z]*[rR][a-zA-Z]*\s+(?:-\S+\s+)*["']?(?:\/+\*?|~\/?\*?|\$\{?HOME\}?\/?\*?|\*)["']?(?=$|[\s;&|)])/,
+      /(?<![\w.-])rm\s+(?=(?:-\S+\s+){0,15}-[a-zA-Z]*[rR])(?:-\S+\s+){1,16}["']?(?:\/+\*?|~\/?\*?|\$\{?HOME\}?\/?\*?|\*)["']?(?=$|[\s;&|)])/,
       /(?<![\w.-])rm\s[^\n;&|]{0,100}--no-preserve-root\b/,
       /(?<![\w.-])(?:rd|rmdir)\s+\/s\s+(?:\/q\s+)?[a-z]:\\?(?=\s|$)/i,
     ],
@@ -103,7 +103,7 @@ export const SHELL_RULES: readonly ShellRule[] = [
     why: 'It breaks or opens up the whole system.',
     payload: true,
     patterns: [
-      /\bch(?:mod|own|grp)\s+(?:-\S+\s+)*(?:-[a-zA-Z]*R[a-zA-Z]*|--recursive)\s+(?:-\S+\s+)*(?:\S+\s+)?["']?(?:\/+\*?|~\/?)["']?(?=$|[\s;&|)])/,
+      /\bch(?:mod|own|grp)\s+(?=(?:-\S+\s+){0,7}(?:-[a-zA-Z]*R|--recursive))(?:-\S+\s+){1,8}(?:\S+\s+)?["']?(?:\/+\*?|~\/?)["']?(?=$|[\s;&|)])/,
     ],
   },
   {
@@ -118,7 +118,7 @@ export const SHELL_RULES: readonly ShellRule[] = [
       /\b(?:rm|del|rd|rmdir|erase)\b[^\n|;]{0,200}\s-rec(?:u(?:r(?:s(?:e)?)?)?)?\b/i,
       /\brmtree\b/,
       // Quote-blind, so `perl -e 'system("rm -r dir")'` is seen too.
-      /(?<![\w.-])rm\s+(?:-\S+\s+)*-[a-zA-Z]*[rR]|(?<![\w.-])rm\s[^\n;&|]{0,100}--recursive\b/,
+      /(?<![\w.-])rm\s+(?:-\S+\s+){0,16}-[a-zA-Z]*[rR]|(?<![\w.-])rm\s[^\n;&|]{0,100}--recursive\b/,
     ],
   },
   {

@@ -171,20 +171,26 @@ export function invocations(text: string, masked = maskQuoted(text), depth = 0, 
   return found;
 }
 
+/** Longer redirection targets are cut: no path that matters here is longer. */
+const MAX_TARGET = 1024;
+
 export interface Redirect {
   index: number;
   target: string;
 }
 
-/** The word a redirection points at: quotes removed, backslashes kept (`> C:\\Windows\\x`). */
-function redirectTarget(text: string): string {
-  const rest = text.replace(/^\s+/, '');
-  const quote = rest[0];
+/** The word a redirection points at (starting at `at`): quotes removed, backslashes kept (`> C:\\Windows\\x`). */
+function redirectTarget(text: string, at: number): string {
+  let i = at;
+  while (i < text.length && (text[i] === ' ' || text[i] === '\t')) i++;
+  const quote = text[i];
   if (quote === '"' || quote === "'") {
-    const end = rest.indexOf(quote, 1);
-    return end < 0 ? rest.slice(1) : rest.slice(1, end);
+    const end = text.indexOf(quote, i + 1);
+    return text.slice(i + 1, end < 0 ? Math.min(text.length, i + 1 + MAX_TARGET) : Math.min(end, i + 1 + MAX_TARGET));
   }
-  return rest.split(/[\s;&|<>()]/)[0];
+  let end = i;
+  while (end < text.length && end - i < MAX_TARGET && !' \t\n\r;&|<>()'.includes(text[end])) end++;
+  return text.slice(i, end);
 }
 
 /** Output redirections (`>`, `>>`, `&>`, `>|`) and where they point; `>&2`-style duplications are left out. */
@@ -198,7 +204,7 @@ export function outputRedirects(text: string, masked: string): Redirect[] {
       if (/^&(?:\d+|-)/.test(text.slice(at, at + 16))) continue;
       at++;
     }
-    const target = redirectTarget(text.slice(at, at + 4096));
+    const target = redirectTarget(text, at);
     if (target) found.push({ index, target });
   }
   return found;
