@@ -40,3 +40,28 @@ describe('validators: time per call (median of 10,000, no DNS)', function () {
     });
   }
 });
+
+describe('validators: hostile inputs take linear time', function () {
+  this.timeout(60_000);
+  const hostile: [string, string][] = [
+    ['rm and 60,000 flags', `rm ${'-r '.repeat(60_000)}`],
+    ['100,000 redirections', '>'.repeat(100_000)],
+    ['200,000 slashes', '/'.repeat(200_000)],
+    ['100,000 backslashes', '\\'.repeat(100_000)],
+    ['50,000 unclosed regex classes', '=/['.repeat(50_000)],
+    ['30,000 UPDATEs', 'update '.repeat(30_000)],
+    ['30,000 URLs', 'http://'.repeat(30_000)],
+    ['15,000 import statements', 'import a:'.repeat(15_000)],
+  ];
+  const all: ValidatorName[] = ['sandbox', 'readonly', 'network_restricted', 'code_safety'];
+  for (const [label, text] of hostile) {
+    it(`${label}: five calls with all four validators in well under 5 s`, async () => {
+      const started = performance.now();
+      for (const key of ['command', 'body', 'sql', 'url', 'code']) {
+        await runValidators(all, { toolName: 'tool', args: { [key]: text }, security: { ...security, code_safety: { level: 'strict' } } }, { resolveHost: async () => [] });
+      }
+      const ms = performance.now() - started;
+      assert.ok(ms < 5000, `${ms.toFixed(0)} ms for 5 calls`);
+    });
+  }
+});
