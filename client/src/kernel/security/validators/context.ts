@@ -7,8 +7,8 @@
  *   shell commands (`execute_command`, `run_shell`, `bash`…, see fallback.ts);
  * - otherwise a string under a property whose name has one of the words `command`, `cmd`, `cmdline`,
  *   `script`, `shell`, `bash`, `sh`, `powershell`, `args`, `argv`, or that is exactly `run`, `exec` or
- *   `execute` (the nearest property: `/steps/0/run` counts, so does `/args/3`), or under a top-level property whose schema description calls it a
- *   shell command, command line or terminal input.
+ *   `execute` (the nearest property counts: `/steps/0/run`, `/args/3`); or under a top-level property
+ *   whose schema description calls it a shell command, a command line or terminal input.
  * Everything else is prose (`body`, `text`, `title`…).
  */
 import type { ValidationInput } from './model';
