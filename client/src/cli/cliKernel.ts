@@ -8,7 +8,7 @@ import { AuditError } from '../kernel/audit/errors';
 import { AuditLog } from '../kernel/audit/auditLog';
 import { auditDirectory, stateDirectory } from '../kernel/audit/location';
 import { Redactor } from '../kernel/audit/redact';
-import { AuditTrail } from '../kernel/auditTrail';
+import { AuditTrail, KERNEL_AUDIT_COMMIT_DELAY_MS } from '../kernel/auditTrail';
 import { environmentSecrets } from '../kernel/config/interpolate';
 import type { KernelConfig } from '../kernel/config/model';
 import type { ToolApprovalRequest } from '../kernel/host/interaction';
@@ -50,7 +50,7 @@ function approveFlag(parsed: ParsedArgs): ApproveFlag | undefined {
 
 /** The workspace's log; when the editor holds it, a log of the CLI's own beside it (two writers would fork the chain). */
 async function openAuditLog(stateDir: string, config: KernelConfig, redactor: Redactor, io: Io, workspaceDir: string): Promise<AuditLog> {
-  const options = { rotateBytes: config.kernel.audit.rotateBytes, retention: config.kernel.audit.retention, redactor, onProblem: (message: string) => io.err(`mgp: audit: ${message}`) };
+  const options = { rotateBytes: config.kernel.audit.rotateBytes, retention: config.kernel.audit.retention, redactor, commitDelayMs: KERNEL_AUDIT_COMMIT_DELAY_MS, onProblem: (message: string) => io.err(`mgp: audit: ${message}`) };
   try {
     return await AuditLog.open({ directory: workspaceDir, ...options });
   } catch (error) {

@@ -6,7 +6,7 @@ import { AuditError } from '../kernel/audit/errors';
 import { AuditLog } from '../kernel/audit/auditLog';
 import { auditDirectory, stateDirectory } from '../kernel/audit/location';
 import { Redactor } from '../kernel/audit/redact';
-import { AuditTrail } from '../kernel/auditTrail';
+import { AuditTrail, KERNEL_AUDIT_COMMIT_DELAY_MS } from '../kernel/auditTrail';
 import type { ConfiguredServer, KernelConfig } from '../kernel/config/model';
 import { Kernel } from '../kernel/kernel';
 import type { LifecycleTransition } from '../kernel/lifecycle/states';
@@ -28,7 +28,7 @@ function launchFingerprint(server: ConfiguredServer): string {
 }
 
 async function openAuditLog(dir: string, config: KernelConfig | undefined, redactor: Redactor, log: vscode.LogOutputChannel): Promise<AuditLog> {
-  const options = { rotateBytes: config?.kernel.audit.rotateBytes, retention: config?.kernel.audit.retention, redactor, onProblem: (message: string) => log.error(`audit: ${message}`) };
+  const options = { rotateBytes: config?.kernel.audit.rotateBytes, retention: config?.kernel.audit.retention, redactor, commitDelayMs: KERNEL_AUDIT_COMMIT_DELAY_MS, onProblem: (message: string) => log.error(`audit: ${message}`) };
   try {
     return await AuditLog.open({ directory: dir, ...options });
   } catch (error) {

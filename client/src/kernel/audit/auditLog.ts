@@ -49,6 +49,8 @@ export interface AuditLogOptions {
   checkpointIntervalMs?: number;
   /** Told of problems in background work (checkpoints, retention) and of failed writes. */
   onProblem?: (message: string) => void;
+  /** See GroupCommitter: how long a batch waits for more records before its write+fsync; 0 by default. */
+  commitDelayMs?: number;
   /** For tests: how log files are opened (to inject write faults). */
   openFile?: SegmentFileOpener;
 }
@@ -138,6 +140,7 @@ export class AuditLog {
       dir: options.directory,
       open: options.openFile ?? openSegmentFile,
       rotateBytes: options.rotateBytes ?? DEFAULT_ROTATE_BYTES,
+      commitDelayMs: options.commitDelayMs,
       segment: recovered.segment,
       size: recovered.size,
       hooks: { durable: (records, segment) => this.onDurable(records, segment), failed: (error) => this.onFailed(error) },

@@ -43,6 +43,12 @@ export interface CommitterOptions {
   segment: Segment;
   size: number;
   hooks: CommitterHooks;
+  /**
+   * How long a batch waits for more records before it is written, in ms (0: the next turn of the
+   * event loop). A few ms lets one caller making calls one after another share an fsync too, at the
+   * price of acknowledging each record that much later.
+   */
+  commitDelayMs?: number;
 }
 
 export class GroupCommitter {
@@ -75,8 +81,11 @@ export class GroupCommitter {
     this.queue.push(pending);
     if (this.running) return;
     this.running = true;
-    // Start on the next turn of the event loop, so that appends made meanwhile share the first batch.
-    setImmediate(() => void this.run());
+    // Start on the next turn of the event loop (or after the commit delay), so that appends made
+    // meanwhile share the first batch.
+    const delay = this.options.commitDelayMs ?? 0;
+    if (delay > 0) setTimeout(() => void this.run(), delay);
+    else setImmediate(() => void this.run());
   }
 
   /** Resolves when every record enqueued so far is durable (or rejected). */

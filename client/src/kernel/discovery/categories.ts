@@ -238,40 +238,44 @@ export function deriveCategories(tool: ServerTool, serverId: string, kernel = fa
 
 const ALL_DIGITS = /^[0-9]+$/;
 
-interface Candidate {
-  word: string;
-  stem: string;
-}
-const candidatesOfAll = new WeakMap<readonly string[], Candidate[]>();
-const candidatesOfLead = new WeakMap<readonly string[], Candidate[]>();
+const candidatesOfAll = new WeakMap<readonly string[], string[]>();
+const candidatesOfLead = new WeakMap<readonly string[], string[]>();
 
-/** The words of a list (of its first `max`) that can be keywords (no short words, stop words or numbers), first of each stem. */
-function candidates(words: readonly string[], max = Infinity): Candidate[] {
-  const candidateLists = max === Infinity ? candidatesOfAll : candidatesOfLead;
-  let found = candidateLists.get(words);
+/**
+ * The words of a list (of its first `max`) that can be keywords (no short words, stop words or
+ * numbers), the first of each stem, at most `limit`: `[word, stem, word, stem, …]`.
+ */
+function candidates(words: readonly string[], limit: number, max = Infinity): string[] {
+  const lists = max === Infinity ? candidatesOfAll : candidatesOfLead;
+  let found = lists.get(words);
   if (!found) {
     found = [];
-    for (let i = 0; i < words.length && i < max; i++) {
+    for (let i = 0; i < words.length && i < max && found.length < 2 * limit; i++) {
       const w = words[i];
       if (w.length < 3 || isStopWord(w) || ALL_DIGITS.test(w)) continue;
       const s = stem(w);
-      if (!found.some((c) => c.stem === s)) found.push({ word: w, stem: s });
+      if (!stemIn(found, s)) found.push(w, s);
     }
-    candidateLists.set(words, found);
+    lists.set(words, found);
   }
   return found;
+}
+
+function stemIn(pairs: readonly string[], s: string): boolean {
+  for (let i = 1; i < pairs.length; i += 2) if (pairs[i] === s) return true;
+  return false;
 }
 
 /** Keywords from words already split (see `deriveKeywords`). */
 export function keywordsOf(words: ToolWords, limit = 12): string[] {
   const keywords: string[] = [];
   const stems: string[] = [];
-  for (const list of [candidates(words.name), candidates(words.title), candidates(words.description, 30)]) {
-    for (const c of list) {
+  for (const pairs of [candidates(words.name, limit), candidates(words.title, limit), candidates(words.description, limit, 30)]) {
+    for (let i = 0; i < pairs.length; i += 2) {
       if (keywords.length >= limit) return keywords;
-      if (stems.includes(c.stem)) continue;
-      stems.push(c.stem);
-      keywords.push(c.word);
+      if (stems.includes(pairs[i + 1])) continue;
+      stems.push(pairs[i + 1]);
+      keywords.push(pairs[i]);
     }
   }
   return keywords;

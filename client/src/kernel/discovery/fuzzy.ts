@@ -45,13 +45,16 @@ function deletions(word: string): string[] {
 }
 
 /**
- * A vocabulary with counted words, so that words can come and go as servers do. A word counts the
- * documents that hold it (`addAll` and `removeAll` count each distinct word of a document once).
+ * A vocabulary with counted words, so that words can come and go as servers do. Words come in lists
+ * (the words of one text: a name, a description); a word counts the distinct lists that hold it.
+ * Lists are told apart by identity: a caller that splits each distinct text once and passes the
+ * same array for every tool with that text pays for the words of each text once.
  */
 export class FuzzyVocabulary {
-  private readonly counts = new Map<string, { count: number; mark: number }>();
-  private readonly byDeletion = new Map<string, Set<string>>();
-  private marks = 0;
+  private readonly counts = new Map<string, number>();
+  private readonly lists = new Map<readonly string[], number>();
+  /** Each word and each of its one-deletion forms → the word(s): mostly one, so a string until there are more. */
+  private readonly byDeletion = new Map<string, string | string[]>();
 
   get size(): number {
     return this.counts.size;
@@ -62,71 +65,92 @@ export class FuzzyVocabulary {
   }
 
   add(word: string): void {
-    this.addAll([[word]]);
+    this.count(word, 1);
   }
 
   remove(word: string): void {
-    this.removeAll([[word]]);
+    this.count(word, -1);
   }
 
-  /** Counts once each distinct word of these lists (one document's words). */
+  /** Adds the words of these lists (the lists must not change while they are held). */
   addAll(lists: ReadonlyArray<readonly string[]>): void {
-    const mark = ++this.marks;
     for (const list of lists) {
-      for (const word of list) {
-        const held = this.counts.get(word);
-        if (held) {
-          if (held.mark !== mark) {
-            held.mark = mark;
-            held.count++;
-          }
-          continue;
-        }
-        this.counts.set(word, { count: 1, mark });
-        if (word.length < 4) continue;
-        this.index(word);
-        for (let i = 0; i < word.length; i++) this.index(word.slice(0, i) + word.slice(i + 1), word);
-      }
+      if (!list.length) continue;
+      const held = this.lists.get(list) ?? 0;
+      this.lists.set(list, held + 1);
+      if (held === 0) this.countDistinct(list, 1);
     }
   }
 
-  /** Uncounts what `addAll` counted for the same lists. */
+  /** Removes what `addAll` added for the same lists. */
   removeAll(lists: ReadonlyArray<readonly string[]>): void {
-    const mark = ++this.marks;
     for (const list of lists) {
-      for (const word of list) {
-        const held = this.counts.get(word);
-        if (!held || held.mark === mark) continue;
-        held.mark = mark;
-        if (--held.count > 0) continue;
-        this.counts.delete(word);
-        for (const form of [word, ...deletions(word)]) {
-          const set = this.byDeletion.get(form);
-          set?.delete(word);
-          if (set && !set.size) this.byDeletion.delete(form);
-        }
+      const held = this.lists.get(list);
+      if (held === undefined) continue;
+      if (held > 1) {
+        this.lists.set(list, held - 1);
+        continue;
+      }
+      this.lists.delete(list);
+      this.countDistinct(list, -1);
+    }
+  }
+
+  private countDistinct(list: readonly string[], by: 1 | -1): void {
+    const seen = list.length > 1 ? new Set<string>() : undefined;
+    for (const word of list) {
+      if (seen?.has(word)) continue;
+      seen?.add(word);
+      this.count(word, by);
+    }
+  }
+
+  private count(word: string, by: 1 | -1): void {
+    const count = (this.counts.get(word) ?? 0) + by;
+    if (count > 0) {
+      this.counts.set(word, count);
+      if (count === 1 && by === 1 && word.length >= 4) {
+        this.index(word);
+        for (let i = 0; i < word.length; i++) this.index(word.slice(0, i) + word.slice(i + 1), word);
+      }
+      return;
+    }
+    if (!this.counts.has(word)) return;
+    this.counts.delete(word);
+    for (const form of [word, ...deletions(word)]) {
+      const held = this.byDeletion.get(form);
+      if (held === word) this.byDeletion.delete(form);
+      else if (Array.isArray(held)) {
+        const rest = held.filter((w) => w !== word);
+        this.byDeletion.set(form, rest.length === 1 ? rest[0] : rest);
       }
     }
   }
 
   private index(form: string, word = form): void {
-    let set = this.byDeletion.get(form);
-    if (!set) this.byDeletion.set(form, (set = new Set()));
-    set.add(word);
+    const held = this.byDeletion.get(form);
+    if (held === undefined) this.byDeletion.set(form, word);
+    else if (typeof held === 'string') {
+      if (held !== word) this.byDeletion.set(form, [held, word]);
+    } else if (!held.includes(word)) held.push(word);
   }
 
   /** Vocabulary words within the allowed distance of `word`, nearest first (the word itself excluded). */
   near(word: string, maxEdits = maxEditsFor(word.length)): Array<{ word: string; distance: number }> {
     if (maxEdits === 0) return [];
     const candidates = new Set<string>();
-    for (const form of [word, ...deletions(word)]) for (const c of this.byDeletion.get(form) ?? []) candidates.add(c);
+    for (const form of [word, ...deletions(word)]) {
+      const held = this.byDeletion.get(form);
+      if (typeof held === 'string') candidates.add(held);
+      else for (const c of held ?? []) candidates.add(c);
+    }
     const found: Array<{ word: string; distance: number }> = [];
     for (const candidate of candidates) {
       if (candidate === word) continue;
       const distance = editDistance(word, candidate, maxEdits);
       if (distance <= maxEdits) found.push({ word: candidate, distance });
     }
-    const count = (w: string) => this.counts.get(w)?.count ?? 0;
+    const count = (w: string) => this.counts.get(w) ?? 0;
     return found.sort((a, b) => a.distance - b.distance || count(b.word) - count(a.word));
   }
 }

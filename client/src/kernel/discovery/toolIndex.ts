@@ -54,7 +54,7 @@ interface Slot {
   /** The word lists counted in the typo vocabulary (to uncount them). */
   words: ReadonlyArray<readonly string[]>;
   /** The name's distinct terms, without the prefix the server puts on every tool (`slack_`, `browser_`). */
-  nameTerms: string[];
+  nameTerms: readonly string[];
 }
 
 /** Parameter names and descriptions of a JSON Schema object (one level deep, nested objects too). */
@@ -130,7 +130,8 @@ export class ToolIndex {
   private readonly slots = new Map<string, Slot>();
   private readonly byDoc: Array<Slot | undefined> = [];
   private readonly byServer = new Map<string, Set<string>>();
-  private readonly byLowerName = new Map<string, string[]>();
+  /** Lower-case names, and lower-case tool ids that are not lower-case already → tool ids. */
+  private readonly byLowerName = new Map<string, string | string[]>();
   readonly vocabulary = new FuzzyVocabulary();
   private version = 0;
   // Texts repeat across tools and servers (names, server ids, parameter schemas, whole descriptions
@@ -139,6 +140,7 @@ export class ToolIndex {
   private readonly termMemo = new Map<string, string[]>();
   private readonly idMemo = new Map<string, TermIds>();
   private readonly descriptionMemo = new Map<string, DescriptionAnalysis>();
+  private readonly distinctMemo = new Map<string, string[]>();
   private readonly paramMemo = new WeakMap<object, TermIds>();
 
   constructor(options: ToolIndexOptions = {}) {
@@ -180,9 +182,7 @@ export class ToolIndex {
   }
 
   private idsOfTerms(terms: readonly string[]): TermIds {
-    const ids: number[] = [];
-    for (let i = 0; i < terms.length; i++) ids.push(this.bm25.intern(terms[i]));
-    return ids;
+    return terms.map((t) => this.bm25.intern(t));
   }
 
   /** Term ids of a text, memoised. */
@@ -254,24 +254,25 @@ export class ToolIndex {
     const doc = this.bm25.add(this.fieldsOf(entry));
     const counted = [words.name, words.server, words.title, words.description];
     this.vocabulary.addAll(counted);
-    const own = distinct(this.termsOf(entry.name));
-    const nameTerms = own.filter((t) => !prefixTerms.has(t));
-    const slot = { entry, doc, words: counted, nameTerms: nameTerms.length ? nameTerms : own };
+    const slot = { entry, doc, words: counted, nameTerms: this.nameTerms(entry.name, prefixTerms) };
     this.slots.set(entry.tool_id, slot);
     this.byDoc[doc] = slot;
     let ids = this.byServer.get(entry.server_id);
     if (!ids) this.byServer.set(entry.server_id, (ids = new Set()));
     ids.add(entry.tool_id);
-    const lowerName = entry.name.toLowerCase();
-    const lowerId = entry.tool_id.toLowerCase();
-    this.name(lowerName, entry.tool_id);
-    if (lowerId !== lowerName) this.name(lowerId, entry.tool_id);
+    for (const key of this.lowerKeys(entry)) {
+      const named = this.byLowerName.get(key);
+      if (named === undefined) this.byLowerName.set(key, entry.tool_id);
+      else if (typeof named === 'string') {
+        if (named !== entry.tool_id) this.byLowerName.set(key, [named, entry.tool_id]);
+      } else if (!named.includes(entry.tool_id)) named.push(entry.tool_id);
+    }
   }
 
-  private name(key: string, toolId: string): void {
-    const named = this.byLowerName.get(key);
-    if (!named) this.byLowerName.set(key, [toolId]);
-    else if (!named.includes(toolId)) named.push(toolId);
+  private lowerKeys(entry: ToolIndexEntry): string[] {
+    const name = entry.name.toLowerCase();
+    const id = entry.tool_id.toLowerCase();
+    return id === entry.tool_id || id === name ? [name] : [name, id];
   }
 
   private delete(toolId: string): void {
@@ -282,12 +283,13 @@ export class ToolIndex {
     this.slots.delete(toolId);
     this.byDoc[slot.doc] = undefined;
     this.byServer.get(slot.entry.server_id)?.delete(toolId);
-    for (const key of [slot.entry.name.toLowerCase(), toolId.toLowerCase()]) {
+    for (const key of this.lowerKeys(slot.entry)) {
       const named = this.byLowerName.get(key);
-      const at = named ? named.indexOf(toolId) : -1;
-      if (!named || at < 0) continue;
-      named.splice(at, 1);
-      if (!named.length) this.byLowerName.delete(key);
+      if (named === toolId) this.byLowerName.delete(key);
+      else if (Array.isArray(named)) {
+        const rest = named.filter((id) => id !== toolId);
+        this.byLowerName.set(key, rest.length === 1 ? rest[0] : rest);
+      }
     }
   }
 
@@ -305,9 +307,7 @@ export class ToolIndex {
       const slot = this.slots.get(toolId);
       if (slot && slot.entry.server_id === serverId && slot.entry.kernel === kernel && sameDefinition(slot.entry, tool)) {
         slot.entry.status = status;
-        const own = distinct(this.termsOf(tool.name));
-        const nameTerms = own.filter((t) => !prefixTerms.has(t));
-        slot.nameTerms = nameTerms.length ? nameTerms : own;
+        slot.nameTerms = this.nameTerms(tool.name, prefixTerms);
         continue;
       }
       this.insert(tool, serverId, status, kernel, prefixTerms);
@@ -317,11 +317,23 @@ export class ToolIndex {
     this.version++;
   }
 
+  /** The distinct terms of a name (shared: do not change) without the server's prefix terms, unless that leaves none. */
+  private nameTerms(name: string, prefixTerms: ReadonlySet<string>): string[] {
+    const own = this.distinctTermsOf(name);
+    if (!prefixTerms.size) return own;
+    const meaningful = own.filter((t) => !prefixTerms.has(t));
+    return meaningful.length ? meaningful : own;
+  }
+
+  private distinctTermsOf(name: string): string[] {
+    return this.distinctMemo.get(name) ?? remember(this.distinctMemo, name, distinct(this.termsOf(name)));
+  }
+
   /** Name terms that more than half of a server's tools share (at least three tools): a prefix, not a meaning. */
   private sharedNameTerms(tools: readonly ServerTool[]): Set<string> {
     if (tools.length < 3) return new Set();
     const counts = new Map<string, number>();
-    for (const tool of tools) for (const t of distinct(this.termsOf(tool.name))) counts.set(t, (counts.get(t) ?? 0) + 1);
+    for (const tool of tools) for (const t of this.distinctTermsOf(tool.name)) counts.set(t, (counts.get(t) ?? 0) + 1);
     return new Set([...counts].filter(([, n]) => n > tools.length / 2).map(([t]) => t));
   }
 
@@ -347,10 +359,13 @@ export class ToolIndex {
 
   /** Entries whose name or tool id is `name` (any case). */
   findByName(name: string): ToolIndexEntry[] {
-    const lower = name.toLowerCase();
     const byId = this.slots.get(name)?.entry;
     if (byId) return [byId];
-    return (this.byLowerName.get(lower) ?? []).map((id) => this.slots.get(id)?.entry).filter((e): e is ToolIndexEntry => !!e);
+    const lower = name.toLowerCase();
+    const named = this.byLowerName.get(lower) ?? [];
+    // A tool id that is lower-case already is not in the name map: its slot is found by the key itself.
+    const ids = new Set([...(typeof named === 'string' ? [named] : named), ...(this.slots.has(lower) ? [lower] : [])]);
+    return [...ids].map((id) => this.slots.get(id)?.entry).filter((e): e is ToolIndexEntry => !!e);
   }
 
   get(toolId: string): ToolIndexEntry | undefined {

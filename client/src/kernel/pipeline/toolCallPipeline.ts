@@ -4,7 +4,7 @@
  * and answered with its MGP §14.3 code; each forward carries the trace id in `params._mgp` (MGP §6.5).
  */
 import type { CallToolResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { newTraceId } from '../audit/auditEvent';
+import { AuditEventInput, newTraceId } from '../audit/auditEvent';
 import type { ApprovalPolicy, KernelSettings } from '../config/model';
 import type { CappedResult, ListedTool } from '../connection/serverConnection';
 import {
@@ -171,7 +171,7 @@ export class ToolCallPipeline {
         retrying: (attempt, delayMs, error) => this.recordRetry(request, traceId, attempt, delayMs, error),
       });
       const durationMs = performance.now() - started;
-      void this.executed(request, traceId, security, value.isError ? 'ERROR' : 'SUCCESS', { attempts, duration_ms: Math.round(durationMs), truncated: Boolean(value.truncated), approval: approval.allowed ? approval.basis : undefined, streamed: Boolean(streaming) });
+      this.executedLater(request, traceId, security, value.isError ? 'ERROR' : 'SUCCESS', { attempts, duration_ms: Math.round(durationMs), truncated: Boolean(value.truncated), approval: approval.allowed ? approval.basis : undefined, streamed: Boolean(streaming) });
       return { result: value, traceId, serverId: request.serverId, toolName: request.toolName, security, attempts, durationMs, approval };
     } catch (error) {
       if (error instanceof RetriesExhausted && error.fallbackTool && fallbackDepth < MAX_FALLBACK_DEPTH) {
@@ -197,14 +197,29 @@ export class ToolCallPipeline {
   }
 
   private executed(request: ToolCallRequest, traceId: string, security: EffectiveSecurity | undefined, result: string, details: Record<string, unknown>): Promise<void> {
-    return this.deps.audit.record({
+    return this.deps.audit.record(this.executedEvent(request, traceId, security, result, details));
+  }
+
+  /**
+   * A successful call's record is made after its result is handed back (stamped with the time it
+   * happened): the hashing and the write then use the time the caller waits for the server's next
+   * answer, not the call's own latency. It is still durable before it counts as recorded.
+   */
+  private executedLater(request: ToolCallRequest, traceId: string, security: EffectiveSecurity | undefined, result: string, details: Record<string, unknown>): void {
+    const event = this.executedEvent(request, traceId, security, result, details);
+    setImmediate(() => void this.deps.audit.record(event).catch(() => undefined));
+  }
+
+  private executedEvent(request: ToolCallRequest, traceId: string, security: EffectiveSecurity | undefined, result: string, details: Record<string, unknown>): AuditEventInput {
+    return {
       event_type: 'TOOL_EXECUTED',
+      timestamp: new Date().toISOString(),
       trace_id: traceId,
       actor: actorOf(request.caller),
       target: { server_id: request.serverId, tool_name: request.toolName },
       result,
       details: { risk_level: security?.risk_level, validator_applied: security?.validator, ...details },
-    });
+    };
   }
 
   private blocked(request: ToolCallRequest, traceId: string, eventType: string, result: string, details: Record<string, unknown>): Promise<void> {
@@ -230,7 +245,7 @@ export class ToolCallPipeline {
     try {
       const value = await tool.run(request.args, { caller: request.caller, traceId: request.traceId, signal: request.signal });
       const result = toolResult(value) as CallToolResult;
-      void this.executed(request, request.traceId, security, 'SUCCESS', { duration_ms: Math.round(performance.now() - started), kernel_tool: true });
+      this.executedLater(request, request.traceId, security, 'SUCCESS', { duration_ms: Math.round(performance.now() - started), kernel_tool: true });
       return { result, traceId: request.traceId, serverId: KERNEL_SERVER_ID, toolName: tool.name, security, attempts: 1, durationMs: performance.now() - started };
     } catch (error) {
       await this.executed(request, request.traceId, security, 'FAILURE', { error: error instanceof Error ? error.message : String(error), kernel_tool: true });

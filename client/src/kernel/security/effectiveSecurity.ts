@@ -113,10 +113,5 @@ function applyOverride(effective: EffectiveSecurity, override: SecurityOverride 
   return merged;
 }
 
-/** Whether calling the tool changes anything, by its effective metadata (used by the readonly validator and the UI). */
-export function writes(security: ToolSecurity): boolean {
-  return security.risk_level !== 'safe' || security.side_effects.some((effect) => effect !== 'notification');
-}
-
 export { RISK_ORDER };
 export type { RiskLevel };

@@ -125,8 +125,18 @@ export class FramedStdioClientTransport implements Transport {
     const stdin = this.child?.stdin;
     if (!stdin || this.closing || this.closed || !stdin.writable) throw new Error('Not connected');
     const bytes = encodeMessage(message, this.sending);
+    // Like the SDK's stdio transport: done once the pipe took the bytes, waiting only when it is full.
+    // (Waiting for every write's callback costs an extra turn of the event loop per message.)
+    if (stdin.write(bytes)) return;
     await new Promise<void>((resolve, reject) => {
-      stdin.write(bytes, (error) => (error ? reject(error) : resolve()));
+      const done = (error?: Error) => {
+        stdin.off('drain', done);
+        stdin.off('error', done);
+        if (error) reject(error);
+        else resolve();
+      };
+      stdin.once('drain', done);
+      stdin.once('error', done);
     });
   }
 

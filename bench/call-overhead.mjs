@@ -1,0 +1,142 @@
+// Benchmark: what the kernel adds to a tool call.
+//
+// 2,000 sequential tools/call of @modelcontextprotocol/server-everything's `echo` over stdio, through
+// the kernel (Kernel.call: resolve, access control, approval policy, argument schema check, kernel-side
+// validators, forward with trace id, durable hash-chained audit event with fsync batching) and through a
+// bare SDK Client (`client.callTool`) on its own copy of the same server, in the same run. Calls are run in
+// alternating blocks of 100 so that both see the same machine conditions; each call is timed alone.
+// Goal (from the issues): kernel median ≤ 1.05 × bare median, with every check on.
+//
+// Run: node bench/call-overhead.mjs [--calls N] [--block B] [--audit-in-memory]
+// (--audit-in-memory keeps events in memory instead of the durable log: to see the log's share.)
+// (builds the kernel itself with esbuild; needs node_modules installed.)
+import * as esbuild from 'esbuild';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const arg = (name, fallback) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback);
+const CALLS = arg('--calls', 2000);
+const BLOCK = arg('--block', 100);
+const WARMUP = 100;
+const IN_MEMORY = process.argv.includes('--audit-in-memory');
+const work = mkdtempSync(join(tmpdir(), 'mgp-bench-calls-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+async function build() {
+  const outfile = join(work, 'kernel.cjs');
+  await esbuild.build({
+    stdin: {
+      contents: [
+        "export { Kernel } from './client/src/kernel/kernel';",
+        "export { AuditLog } from './client/src/kernel/audit/auditLog';",
+        "export { AuditTrail, KERNEL_AUDIT_COMMIT_DELAY_MS } from './client/src/kernel/auditTrail';",
+        "export { mergeConfigFiles, parseConfigText } from './client/src/kernel/config/load';",
+        "export { NOBODY_TO_ASK } from './client/src/kernel/host/interaction';",
+        "export { MemoryAuditSink } from './client/src/kernel/host/auditSink';",
+        "export { Client } from '@modelcontextprotocol/sdk/client/index.js';",
+        "export { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';",
+      ].join('\n'),
+      resolveDir: root,
+      sourcefile: 'bench-calls-entry.ts',
+      loader: 'ts',
+    },
+    bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'silent', define: { __MGP_VERSION__: '"bench"' },
+  });
+  return createRequire(import.meta.url)(outfile);
+}
+
+async function kernelCaller(m) {
+  const path = join(work, 'mgp.toml');
+  const toml = `[[servers]]\nid = "everything"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(everything)}, "stdio"]\n`;
+  const config = m.mergeConfigFiles([m.parseConfigText(toml, { path, format: 'mgp', origin: 'workspace' })]);
+  // As the editor and the CLI open it (commit delay included).
+  const trail = IN_MEMORY ? undefined : new m.AuditTrail(await m.AuditLog.open({ directory: join(work, 'audit'), commitDelayMs: m.KERNEL_AUDIT_COMMIT_DELAY_MS }));
+  const memory = new m.MemoryAuditSink();
+  const kernel = new m.Kernel({
+    hostEnv: { PATH: process.env.PATH }, secrets: { get: async () => undefined }, interaction: m.NOBODY_TO_ASK, audit: trail ?? memory,
+    stateDir: join(work, 'state'), operator: { agentId: 'agent.bench', kind: 'operator' },
+  });
+  await kernel.apply(config);
+  if (kernel.manager.get('everything').state !== 'connected') throw new Error('server-everything did not connect through the kernel');
+  return {
+    call: (i) => kernel.call({ serverId: 'everything', toolName: 'echo', args: { message: `call ${i}` } }),
+    close: async () => {
+      if (!trail) {
+        await kernel.dispose();
+        return { audited: memory.ofType('TOOL_EXECUTED').length, chainOk: 'n/a (in memory)' };
+      }
+      await trail.log.flush();
+      const records = [];
+      for await (const record of trail.log.records({ types: ['TOOL_EXECUTED'] })) records.push(record);
+      const report = await trail.log.verify();
+      await kernel.dispose();
+      await trail.close();
+      return { audited: records.length, chainOk: report.ok };
+    },
+  };
+}
+
+async function bareCaller(m) {
+  const client = new m.Client({ name: 'bench', version: '1' });
+  await client.connect(new m.StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], env: { PATH: process.env.PATH }, stderr: 'ignore' }));
+  return { call: (i) => client.callTool({ name: 'echo', arguments: { message: `call ${i}` } }), close: async () => client.close() };
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+const cpu = { kernel: 0, bare: 0 };
+
+async function timeBlock(name, caller, from, count, into) {
+  const before = process.cpuUsage();
+  for (let i = from; i < from + count; i++) {
+    const started = process.hrtime.bigint();
+    await caller.call(i);
+    into.push(Number(process.hrtime.bigint() - started) / 1000);
+  }
+  const used = process.cpuUsage(before);
+  cpu[name] += used.user + used.system;
+}
+
+const m = await build();
+const kernel = await kernelCaller(m);
+const bare = await bareCaller(m);
+for (let i = 0; i < WARMUP; i++) {
+  await kernel.call(i);
+  await bare.call(i);
+}
+const times = { kernel: [], bare: [] };
+for (let done = 0; done < CALLS; done += BLOCK) {
+  const size = Math.min(BLOCK, CALLS - done);
+  const [first, second] = (done / BLOCK) % 2 === 0 ? ['kernel', 'bare'] : ['bare', 'kernel'];
+  await timeBlock(first, first === 'kernel' ? kernel : bare, done, size, times[first]);
+  await timeBlock(second, second === 'kernel' ? kernel : bare, done, size, times[second]);
+}
+const audit = await kernel.close();
+await bare.close();
+
+const fmt = (us) => `${us.toFixed(0)} µs`;
+const kernelMedian = median(times.kernel);
+const bareMedian = median(times.bare);
+console.log(`call overhead: ${CALLS} sequential tools/call of server-everything echo over stdio, blocks of ${BLOCK}, alternating`);
+console.log(`machine: ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(1)}`);
+console.log(`audit: ${audit.audited} TOOL_EXECUTED records on disk (incl. warm-up), chain verified: ${audit.chainOk}`);
+console.log('');
+console.log('                      median      p90        p99');
+console.log(`kernel (all checks)   ${fmt(kernelMedian).padEnd(11)} ${fmt(percentile(times.kernel, 90)).padEnd(10)} ${fmt(percentile(times.kernel, 99))}`);
+console.log(`bare SDK Client       ${fmt(bareMedian).padEnd(11)} ${fmt(percentile(times.bare, 90)).padEnd(10)} ${fmt(percentile(times.bare, 99))}`);
+console.log('');
+console.log(`CPU of this process per call: kernel ${fmt(cpu.kernel / CALLS)}, bare ${fmt(cpu.bare / CALLS)} (the server's own CPU not included)`);
+console.log(`kernel / bare (median): ${(kernelMedian / bareMedian).toFixed(3)}×   goal ≤ 1.05×`);
