@@ -44,6 +44,9 @@ describe('discovery: tool index', () => {
   it('splits camelCase, snake_case, kebab-case and dotted identifiers', () => {
     assert.deepEqual(splitWords('readFile read_file read-file HTTPServer API-get-users mgp.tools.discover'),
       ['read', 'file', 'read', 'file', 'read', 'file', 'http', 'server', 'api', 'get', 'users', 'mgp', 'tools', 'discover']);
+    assert.deepEqual(splitWords('getURLs the IDs of PRs, parseHTTPResponse v2beta oauth2Token'),
+      ['get', 'urls', 'the', 'ids', 'of', 'prs', 'parse', 'http', 'response', 'v', '2', 'beta', 'oauth', '2', 'token']);
+    assert.deepEqual(splitWords('readFile', false), ['readfile']);
     const index = createToolIndex();
     index.upsertServer('s', [tool('getWeatherForecast', 'Forecast for a city')]);
     assert.equal(ids(index, 'weather')[0], 's.getWeatherForecast');
@@ -65,6 +68,33 @@ describe('discovery: tool index', () => {
     index.removeServer('a');
     assert.deepEqual(ids(index, 'search records'), ['b.beta_search']);
     assert.equal(index.size, 1);
+  });
+
+  it('ranks after many incremental updates exactly as an index built from the final tools', () => {
+    const servers = corpus();
+    const incremental = createToolIndex();
+    // Every server twice under two ids (same texts: shared analysis), then churn: changed, removed, re-added.
+    for (const s of servers) incremental.upsertServer(s.id, s.tools);
+    for (const s of servers) incremental.upsertServer(`${s.id}-copy`, s.tools);
+    for (const s of servers.slice(0, 8)) incremental.upsertServer(s.id, s.tools.slice(1).map((t) => ({ ...t, description: `${t.description} Changed.` })));
+    for (const s of servers.slice(4, 12)) incremental.removeServer(`${s.id}-copy`);
+    for (const s of servers.slice(0, 8)) incremental.upsertServer(s.id, s.tools);
+    incremental.upsertServer('filesystem-copy', []);
+    const fresh = createToolIndex();
+    for (const s of servers) fresh.upsertServer(s.id, s.tools);
+    for (const s of servers) if (!(servers.indexOf(s) >= 4 && servers.indexOf(s) < 12) && s.id !== 'filesystem') fresh.upsertServer(`${s.id}-copy`, s.tools);
+    assert.equal(incremental.size, fresh.size);
+    for (const query of ['read a file', 'create a pull request', 'serch github repositorys', 'delet memroy entity', 'take a screenshot of the page', 'URLs of a site']) {
+      const a = keywordSearch(incremental, query).results.slice(0, 10);
+      const b = keywordSearch(fresh, query).results.slice(0, 10);
+      assert.deepEqual(a.map((r) => r.entry.tool_id), b.map((r) => r.entry.tool_id), query);
+      a.forEach((r, i) => assert.ok(Math.abs(r.score - b[i].score) < 1e-9, `${query}: ${r.entry.tool_id}`));
+    }
+    assert.equal(incremental.vocabulary.size, fresh.vocabulary.size);
+    incremental.removeServer('slack');
+    incremental.removeServer('slack-copy');
+    assert.ok(!keywordSearch(incremental, 'slack').results.some((r) => r.entry.server_id.startsWith('slack')));
+    assert.ok(!incremental.vocabulary.has('slack'), 'words of removed tools leave the typo vocabulary');
   });
 
   it('keeps an unchanged tool in place on list_changed and reflects status changes', () => {
