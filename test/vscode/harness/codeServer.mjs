@@ -57,6 +57,8 @@ export function scratchEnv(dirs, extra = {}) {
     XDG_CONFIG_HOME: join(dirs.xdg, 'config'),
     XDG_DATA_HOME: join(dirs.xdg, 'data'),
     XDG_CACHE_HOME: join(dirs.xdg, 'cache'),
+    // The kernel's state and audit log (location.ts): fresh for each run, never in $HOME.
+    XDG_STATE_HOME: join(dirs.xdg, 'state'),
     TMPDIR: dirs.tmp,
     ...extra,
   };
