@@ -12,6 +12,7 @@ import { registerMoveSecretCommand, SecretStore } from './secrets';
 import { watchModelSettings } from './modelProviders';
 import { registerServerCommands } from './serverCommands';
 import { ServerLogs } from './serverLogs';
+import { EventsView } from './eventsView';
 import { ServersView } from './serversView';
 import { KernelStatusBar } from './statusBar';
 
@@ -40,7 +41,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
   const serverLogs = new ServerLogs();
   const kernel = await KernelHost.create(extension, secrets, serverLogs, log, await configs.config.catch(() => undefined));
   const languageServer = new LanguageServerHost(extension, log, configs, kernel.manager);
-  const serversView = new ServersView(configs, kernel.manager);
+  const serversView = new ServersView(configs, kernel.manager, (server, tool) => kernel.kernel.securityOf(server, tool));
+  const eventsView = new EventsView(kernel.kernel.events);
   let applying: Promise<void> = Promise.resolve();
   const apply = (config: KernelConfig) => {
     applying = applying.then(() => kernel.apply(config)).catch((error: unknown) => log.error(`applying the config failed: ${error instanceof Error ? error.message : String(error)}`));
@@ -55,6 +57,9 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     serversView,
     new KernelStatusBar(kernel.manager),
     vscode.window.registerTreeDataProvider('mgp.servers', serversView),
+    eventsView,
+    vscode.window.registerTreeDataProvider('mgp.events', eventsView),
+    vscode.commands.registerCommand('mgp.clearEvents', () => eventsView.clear()),
     ...registerCommands({ extension, configs, languageServer, log }),
     ...registerServerCommands(kernel.kernel, serverLogs),
     ...registerSecurityPanels(kernel, extension),

@@ -3,6 +3,8 @@ import type { ConfigProblem, ConfiguredServer, KernelConfig } from '../kernel/co
 import type { SupervisedServer } from '../kernel/lifecycle/supervisedServer';
 import type { ServerState } from '../kernel/lifecycle/states';
 import type { ServerManager } from '../kernel/serverManager';
+import type { ListedTool } from '../kernel/connection/toolResults';
+import type { EffectiveSecurity } from '../kernel/security/effectiveSecurity';
 import { displayPath, PathContext, serverTarget } from '../kernel/status';
 import type { ConfigService } from './configService';
 
@@ -11,7 +13,7 @@ type Group = 'tools' | 'resources' | 'prompts';
 export type ServerNode =
   | { kind: 'server'; server: ConfiguredServer; shadowedBy?: ConfiguredServer }
   | { kind: 'group'; serverId: string; group: Group }
-  | { kind: 'item'; serverId: string; group: Group; name: string; description?: string; uri?: string }
+  | { kind: 'item'; serverId: string; group: Group; name: string; description?: string; uri?: string; security?: EffectiveSecurity }
   | { kind: 'problem'; problem: ConfigProblem };
 
 const STATE_ICONS: Record<ServerState, [string, string?]> = {
@@ -30,7 +32,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor(private readonly configs: ConfigService, private readonly manager: ServerManager) {
+  constructor(private readonly configs: ConfigService, private readonly manager: ServerManager, private readonly securityOf?: (server: SupervisedServer, tool: ListedTool) => EffectiveSecurity) {
     const refresh = () => this.changed.fire();
     this.subscriptions.push(configs.onDidChange(refresh));
     manager.bus.on('transition', refresh);
@@ -48,6 +50,8 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
       return [
         ...config.problems.filter((p) => p.severity === 'error').map((problem): ServerNode => ({ kind: 'problem', problem })),
         ...config.servers.map((server): ServerNode => ({ kind: 'server', server })),
+        // Servers registered at run time (MGP §15.4) are in no config file.
+        ...this.manager.list().filter((s) => s.config.origin === 'runtime').map((s): ServerNode => ({ kind: 'server', server: s.config })),
         ...config.shadowed.map(({ server, winner }): ServerNode => ({ kind: 'server', server, shadowedBy: winner })),
       ];
     }
@@ -59,7 +63,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     if (parent.kind === 'group') {
       const live = this.live(parent.serverId);
       if (!live) return [];
-      if (parent.group === 'tools') return live.tools.map((t) => ({ kind: 'item', serverId: live.id, group: 'tools', name: t.name, description: t.description }));
+      if (parent.group === 'tools') return live.tools.map((t) => ({ kind: 'item', serverId: live.id, group: 'tools', name: t.name, description: t.description, security: this.securityOf?.(live, t) }));
       if (parent.group === 'resources') return live.resources.map((r) => ({ kind: 'item', serverId: live.id, group: 'resources', name: r.name, description: r.description, uri: r.uri }));
       return live.prompts.map((p) => ({ kind: 'item', serverId: live.id, group: 'prompts', name: p.name, description: p.description }));
     }
@@ -121,13 +125,37 @@ function groupItem(node: Extract<ServerNode, { kind: 'group' }>, live: Supervise
   return item;
 }
 
+const RISK_ICONS: Record<string, [string, string]> = {
+  safe: ['symbol-method', 'testing.iconPassed'],
+  moderate: ['warning', 'editorWarning.foreground'],
+  dangerous: ['flame', 'errorForeground'],
+};
+
+/** A tool's tooltip: its effective security metadata and where each part came from (MGP §4). */
+function securityTooltip(node: Extract<ServerNode, { kind: 'item' }>, security: EffectiveSecurity): vscode.MarkdownString {
+  const text = new vscode.MarkdownString(undefined, true);
+  text.appendMarkdown(`**${node.name}** — risk **${security.risk_level}** (from ${security.sources.risk_level ?? 'default'})\n\n`);
+  if (security.serverClaim) text.appendMarkdown(`$(warning) The server itself claims **${security.serverClaim}**.\n\n`);
+  text.appendMarkdown(`Side effects: ${security.side_effects.length ? security.side_effects.join(', ') : 'none declared'}${security.reversible === false ? ' · not reversible' : ''}\n\n`);
+  if (security.permissions_required.length) text.appendMarkdown(`Permissions: ${security.permissions_required.join(', ')}\n\n`);
+  if (security.validator) text.appendMarkdown(`Validator: ${security.validator} (from ${security.sources.validator ?? 'server'})\n\n`);
+  if (security.confirmation_required) text.appendMarkdown('Asks before each call.\n\n');
+  if (node.description) {
+    text.appendMarkdown('---\n\n*Description from the server (untrusted):*\n\n');
+    text.appendText(node.description);
+  }
+  return text;
+}
+
 function leafItem(node: Extract<ServerNode, { kind: 'item' }>): vscode.TreeItem {
   const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.None);
   item.id = `${node.group}:${node.serverId}:${node.uri ?? node.name}`;
-  item.description = node.description?.split('\n')[0];
-  item.tooltip = node.description;
+  item.description = node.security ? `${node.security.risk_level} · ${node.description?.split('\n')[0] ?? ''}` : node.description?.split('\n')[0];
+  item.tooltip = node.security ? securityTooltip(node, node.security) : node.description;
   item.contextValue = `mgp.${node.group.slice(0, -1)}`;
-  item.iconPath = new vscode.ThemeIcon({ tools: 'symbol-method', resources: 'file', prompts: 'comment' }[node.group]);
+  const [icon, colour] = node.security ? RISK_ICONS[node.security.risk_level] : [{ tools: 'symbol-method', resources: 'file', prompts: 'comment' }[node.group], undefined];
+  item.iconPath = new vscode.ThemeIcon(icon, colour ? new vscode.ThemeColor(colour) : undefined);
+  item.accessibilityInformation = { label: `${node.group === 'tools' ? 'Tool' : node.group === 'resources' ? 'Resource' : 'Prompt'} ${node.name}${node.security ? `, risk ${node.security.risk_level}` : ''}` };
   if (node.group === 'tools') item.command = { command: 'mgp.runTool', title: 'Run Tool', arguments: [node] };
   if (node.group === 'resources') item.command = { command: 'mgp.readResource', title: 'Read Resource', arguments: [node] };
   if (node.group === 'prompts') item.command = { command: 'mgp.usePrompt', title: 'Use Prompt', arguments: [node] };
