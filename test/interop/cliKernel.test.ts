@@ -1,48 +1,119 @@
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../client/src/cli/main';
 import { repoRoot } from '../repoRoot';
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+const root = repoRoot();
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string; written: string }> {
   let out = '';
   let err = '';
-  const code = await runCli(args, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) });
-  return { code, out, err };
+  let written = '';
+  const code = await runCli(args, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`), write: (t) => (written += t) });
+  return { code, out, err, written };
 }
 
 describe('mgp CLI on the same kernel (real servers)', function () {
-  this.timeout(30000);
+  this.timeout(60000);
   let dir: string;
   let config: string;
+  let stateHome: string | undefined;
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'mgp-cli-kernel-'));
+    stateHome = process.env.XDG_STATE_HOME;
+    process.env.XDG_STATE_HOME = join(dir, 'state');
     config = join(dir, 'mgp.toml');
-    const example = JSON.stringify(join(repoRoot(), 'examples/servers/dist/mgp-example-server.js'));
-    writeFileSync(config, `[[servers]]\nid = "example"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${example}]\n\n[[servers]]\nid = "broken"\ncommand = ${JSON.stringify(process.execPath)}\nargs = ["-e", "process.exit(4)"]\n[servers.mgp]\nrestart_policy = "never"\n`);
+    const example = JSON.stringify(join(root, 'examples/servers/dist/mgp-example-server.js'));
+    writeFileSync(config, `[[servers]]\nid = "example"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${example}, "--heartbeat-ms", "100"]\napproved_tools = ["write_note"]\n\n[[servers]]\nid = "broken"\ncommand = ${JSON.stringify(process.execPath)}\nargs = ["-e", "process.exit(4)"]\n[servers.mgp]\nrestart_policy = "never"\n`);
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(() => {
+    if (stateHome === undefined) delete process.env.XDG_STATE_HOME;
+    else process.env.XDG_STATE_HOME = stateHome;
+    rmSync(dir, { recursive: true, force: true });
+  });
 
-  it('lists tools as stable JSON, and exits 1 because one server failed', async () => {
+  it('lists tools as stable JSON with their effective security, and exits 1 because one server failed', async () => {
     const { code, out, err } = await run(['tools', '--config', config, '--json']);
     assert.equal(code, 1);
-    const tools = JSON.parse(out) as { name: string; server: string; tool: string; inputSchema: unknown }[];
-    assert.deepEqual(tools.map((t) => t.name), ['example.echo', 'example.add', 'example.write_note', 'example.list_notes']);
-    assert.deepEqual(Object.keys(tools[0]).filter((k) => (tools[0] as Record<string, unknown>)[k] !== undefined), ['name', 'server', 'tool', 'description', 'inputSchema', 'annotations']);
+    const tools = JSON.parse(out) as { name: string; security: { risk_level: string }; security_sources: { risk_level: string } }[];
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    assert.equal(byName['example.echo'].security.risk_level, 'safe');
+    assert.equal(byName['example.delete_notes'].security.risk_level, 'dangerous');
+    assert.equal(byName['example.delete_notes'].security_sources.risk_level, 'heuristic');
     assert.match(err, /broken: error/);
   });
 
-  it('calls a tool with --args and prints its result', async () => {
+  it('calls a tool with --args through the kernel and prints its result', async () => {
     const { code, out } = await run(['call', 'example', 'add', '--config', config, '--args', '{"a":20,"b":22}', '--json']);
     assert.equal(code, 0);
-    assert.deepEqual(JSON.parse(out).structuredContent, { sum: 42 });
+    const result = JSON.parse(out);
+    assert.deepEqual(result.structuredContent, { sum: 42 });
+    assert.ok(result._kernel.trace_id);
   });
 
-  it('exits 1 when the tool reports isError, and 2 on bad --args', async () => {
-    assert.equal((await run(['call', 'example', 'add', '--config', config, '--args', '{"a":"x","b":1}'])).code, 1);
+  it('refuses a call that needs approval when there is no terminal, saying how; runs it with --approve once', async () => {
+    const denied = await run(['call', 'example', 'delete_notes', '--config', config]);
+    assert.equal(denied.code, 1);
+    assert.match(denied.err, /example asks for memory\.write.* and there is no terminal to ask on: they are denied for this run/);
+    assert.match(denied.err, /1000 PERMISSION_DENIED/);
+    // Nothing denied without asking was kept: with --approve the permissions and the call go through.
+    const approved = await run(['call', 'example', 'delete_notes', '--config', config, '--approve', 'once']);
+    assert.equal(approved.code, 0, approved.err);
+    assert.match(approved.out, /Deleted 0 notes/);
+  });
+
+  it('exits 1 with the MGP code when arguments do not fit the schema, and 2 on bad --args', async () => {
+    const invalid = await run(['call', 'example', 'add', '--config', config, '--args', '{"a":"x","b":1}']);
+    assert.equal(invalid.code, 1);
+    assert.match(invalid.err, /4000 INVALID_TOOL_ARGS/);
     assert.equal((await run(['call', 'example', 'add', '--config', config, '--args', '{nope'])).code, 2);
+  });
+
+  it('calls kernel tools under the server "mgp"', async () => {
+    const { code, out } = await run(['call', 'mgp', 'mgp.health.ping', '--config', config, '--args', '{"server_id":"example"}', '--json']);
+    assert.equal(code, 0);
+    assert.equal(JSON.parse(out).structuredContent.status, 'healthy');
+  });
+
+  it('streams a tool\'s output as it arrives with --stream', async () => {
+    const { code, written, err } = await run(['call', 'example', 'stream_text', '--config', config, '--args', '{"text":"alpha beta gamma delta","delay_ms":5}', '--stream']);
+    assert.equal(code, 0, err);
+    assert.equal(written.trim(), 'alpha beta gamma delta');
+    assert.match(err, /done: \d+ chunks/);
+  });
+
+  it('discovers tools by intent', async () => {
+    const { code, out } = await run(['discover', 'add two numbers', '--config', config, '--json']);
+    assert.equal(code, 0);
+    assert.equal(JSON.parse(out).tools[0].tool_id, 'example.add');
+  });
+
+  it('follows events', async () => {
+    const { code, out } = await run(['events', '--config', config, '--channels', 'system.*', '--count', '2', '--json']);
+    assert.equal(code, 0);
+    const events = out.trim().split('\n').map((line) => JSON.parse(line));
+    assert.deepEqual(events.map((e) => e.channel), ['system.heartbeat', 'system.heartbeat']);
+  });
+
+  it('grants, queries and revokes access (MGP §5)', async () => {
+    assert.equal((await run(['access', 'grant', '--agent', 'agent.research', '--server', 'example', '--tool', 'echo', '--permission', 'deny', '--config', config])).code, 0);
+    const query = await run(['access', 'query', '--agent', 'agent.research', '--server', 'example', '--tool', 'echo', '--config', config, '--json']);
+    assert.deepEqual([JSON.parse(query.out).permission, JSON.parse(query.out).source], ['deny', 'tool_grant']);
+    assert.equal((await run(['access', 'revoke', '--agent', 'agent.research', '--server', 'example', '--tool', 'echo', '--config', config])).code, 0);
+  });
+
+  it('records everything in the workspace\'s audit log, which tails and verifies', async () => {
+    const tail = await run(['audit', 'tail', '-n', '200', '--json', '--cwd', dir]);
+    assert.equal(tail.code, 0, tail.err);
+    const types = new Set(tail.out.trim().split('\n').map((line) => JSON.parse(line).event_type));
+    for (const type of ['TOOL_EXECUTED', 'TOOL_BLOCKED', 'PERMISSION_DENIED', 'PERMISSION_GRANTED', 'ACCESS_GRANTED', 'ACCESS_REVOKED', 'SERVER_CONNECTED']) assert.ok(types.has(type), `${type} in ${[...types].join(', ')}`);
+    const verify = await run(['audit', 'verify', '--json', '--cwd', dir]);
+    assert.equal(verify.code, 0, verify.out);
+    assert.equal(JSON.parse(verify.out).ok, true);
   });
 
   it('lists resources and prompts of one server', async () => {
@@ -51,5 +122,18 @@ describe('mgp CLI on the same kernel (real servers)', function () {
     assert.deepEqual(JSON.parse(resources.out).map((r: { server: string; uri: string }) => [r.server, r.uri]), [['example', 'mgp-example://about']]);
     const prompts = await run(['prompts', '--server', 'example', '--config', config]);
     assert.match(prompts.out, /^example\tsummarize-notes\t/m);
+  });
+
+  it('asks on a terminal (a real pty) and does what the operator answers', () => {
+    const cli = join(root, 'dist/cli.js');
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} call example delete_notes --config ${JSON.stringify(config)}`;
+    // Four permissions of the example server first (y y y y), then the call itself (o: once).
+    const answered = spawnSync('script', ['-qfec', command, '/dev/null'], { input: 'y\ny\ny\ny\no\n', encoding: 'utf8', env: { ...process.env, XDG_STATE_HOME: join(dir, 'state') }, timeout: 30000 });
+    assert.match(answered.stdout, /example wants to run delete_notes/);
+    assert.match(answered.stdout, /risk: dangerous/);
+    assert.match(answered.stdout, /description \(from the server, untrusted\)/);
+    assert.match(answered.stdout, /Deleted \d+ notes?/);
+    const refused = spawnSync('script', ['-qfec', command, '/dev/null'], { input: 'd\n', encoding: 'utf8', env: { ...process.env, XDG_STATE_HOME: join(dir, 'state') }, timeout: 30000 });
+    assert.match(refused.stdout, /1000 PERMISSION_DENIED/);
   });
 });

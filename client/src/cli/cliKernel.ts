@@ -11,7 +11,7 @@ import { Redactor } from '../kernel/audit/redact';
 import { AuditTrail, KERNEL_AUDIT_COMMIT_DELAY_MS } from '../kernel/auditTrail';
 import { environmentSecrets } from '../kernel/config/interpolate';
 import type { KernelConfig } from '../kernel/config/model';
-import type { ToolApprovalRequest } from '../kernel/host/interaction';
+import type { PermissionRequest, ToolApprovalRequest } from '../kernel/host/interaction';
 import { Kernel } from '../kernel/kernel';
 import { OpenAiCompatibleProvider } from '../kernel/models/openAiCompatible';
 import { CLI_OPERATOR } from '../kernel/pipeline/caller';
@@ -75,10 +75,13 @@ export async function startCliKernel(parsed: ParsedArgs, io: Io, only: string | 
   const interactive = environment.interactive ?? Boolean(process.stdin.isTTY && process.stderr.isTTY);
   const refused = (request: ToolApprovalRequest) =>
     io.err(`mgp: ${request.serverId}.${request.toolName} needs approval (risk ${request.security.risk_level}) and there is no terminal to ask on: run it in a terminal, or pass --approve once|session`);
+  const refusedPermissions = (request: PermissionRequest) =>
+    io.err(`mgp: ${request.serverId} asks for ${request.permissions.map((p) => p.name).join(', ')} and there is no terminal to ask on: they are denied for this run (run it in a terminal, or pass --approve once|session)`);
+  const terminal = interactive && !flag ? terminalInteraction({ input: process.stdin, output: process.stderr }) : undefined;
   const kernel = new Kernel({
     hostEnv: process.env,
     secrets: environmentSecrets(process.env),
-    interaction: interactive && !flag ? terminalInteraction({ input: process.stdin, output: process.stderr }) : flagInteraction(flag, refused),
+    interaction: terminal ?? flagInteraction(flag, refused, refusedPermissions),
     audit: trail,
     stateDir,
     workingFolder: location.workspaceFolder,
@@ -103,6 +106,7 @@ export async function startCliKernel(parsed: ParsedArgs, io: Io, only: string | 
     trail,
     failed,
     close: async () => {
+      terminal?.close();
       await kernel.dispose();
       await trail.close();
     },

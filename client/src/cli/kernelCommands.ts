@@ -55,7 +55,9 @@ export async function runCall(parsed: ParsedArgs, io: Io, environment?: CliEnvir
   }
   const args = jsonArgs(stringFlag(parsed, '--args'), io, 'mgp call');
   if (!args) return 2;
-  const cli = await startCliKernel(parsed, io, serverId, environment);
+  if (parsed.flags.has('--stream')) return runStreamingCall(parsed, io, environment, serverId, tool, args);
+  // Kernel tools (server "mgp") may be about any server: start them all.
+  const cli = await startCliKernel(parsed, io, serverId === 'mgp' ? undefined : serverId, environment);
   try {
     const outcome = await cli.kernel.call({ serverId, toolName: tool, args });
     const result = outcome.result;
@@ -125,6 +127,87 @@ export async function runAccess(parsed: ParsedArgs, io: Io, environment?: CliEnv
   } catch (error) {
     io.err(`mgp access ${verb}: ${describeError(error).message}`);
     return 1;
+  } finally {
+    await cli.close();
+  }
+}
+
+/** `mgp discover "QUERY" [--strategy keyword|category|semantic] [--max N] [--json]` (MGP §16.5). */
+export async function runDiscover(parsed: ParsedArgs, io: Io, environment?: CliEnvironment): Promise<number> {
+  const query = parsed.positional.join(' ').trim();
+  if (!query) {
+    io.err('mgp discover: give what you need in plain words, e.g. mgp discover "read a file"');
+    return 2;
+  }
+  const strategy = stringFlag(parsed, '--strategy') ?? 'keyword';
+  const max = Number(stringFlag(parsed, '--max') ?? 5);
+  const cli = await startCliKernel(parsed, io, stringFlag(parsed, '--server'), environment);
+  try {
+    const outcome = await cli.kernel.call({ serverId: 'mgp', toolName: 'mgp.tools.discover', args: { query, strategy, max_results: max } });
+    const answer = outcome.result.structuredContent as { tools: { tool_id: string; relevance_score: number; description: string; security?: { risk_level?: string } }[]; total_available: number; search_strategy: string; fallback_strategy?: string; query_time_ms: number };
+    if (parsed.flags.has('--json')) io.out(JSON.stringify(answer, null, 2));
+    else {
+      for (const tool of answer.tools) io.out(`${tool.relevance_score.toFixed(2)}\t${tool.tool_id}\t${tool.security?.risk_level ?? ''}\t${tool.description.split('\n')[0]}`);
+      io.err(`${answer.tools.length} of ${answer.total_available} matching, ${answer.search_strategy}${answer.fallback_strategy ? ` (fell back to ${answer.fallback_strategy})` : ''}, ${answer.query_time_ms.toFixed(2)} ms`);
+    }
+    return 0;
+  } catch (error) {
+    io.err(`mgp discover: ${describeError(error).message}`);
+    return 1;
+  } finally {
+    await cli.close();
+  }
+}
+
+/** The stream of a `mgp call --stream`: chunks are written as they arrive, progress to stderr. */
+export async function runStreamingCall(parsed: ParsedArgs, io: Io, environment: CliEnvironment | undefined, serverId: string, tool: string, args: Record<string, unknown>): Promise<number> {
+  const cli = await startCliKernel(parsed, io, serverId, environment);
+  const write = io.write ?? ((text: string) => process.stdout.write(text));
+  try {
+    const { stream, outcome } = cli.kernel.stream({ serverId, toolName: tool, args });
+    cli.kernel.streams.on('text', (e) => e.id === stream.id && write(e.appended));
+    cli.kernel.streams.on('progress', (e) => e.id === stream.id && e.progress.message && io.err(`[${Math.round((e.progress.fraction ?? 0) * 100)}%] ${e.progress.message}`));
+    const stop = () => void cli.kernel.streams.cancel(stream.id);
+    process.once('SIGINT', stop);
+    const result = await outcome.finally(() => process.off('SIGINT', stop));
+    write('\n');
+    const snapshot = cli.kernel.streams.get(stream.id)?.snapshot();
+    io.err(`${snapshot?.state ?? 'done'}: ${snapshot?.chunks ?? 0} chunks${snapshot?.confirmedStreamed ? '' : ' (the server did not stream)'}`);
+    return result.result.isError ? 1 : 0;
+  } catch (error) {
+    io.err(`mgp call: ${describeError(error).message}`);
+    return 1;
+  } finally {
+    await cli.close();
+  }
+}
+
+/**
+ * `mgp events [--channels a,b.*] [--min-severity info|warning|error] [--count N] [--json]`: starts the
+ * servers, subscribes (MGP §13.2) and prints events as they come, until Ctrl-C or N events.
+ */
+export async function runEvents(parsed: ParsedArgs, io: Io, environment?: CliEnvironment): Promise<number> {
+  const channels = (stringFlag(parsed, '--channels') ?? '*').split(',').map((c) => c.trim()).filter(Boolean);
+  const minSeverity = stringFlag(parsed, '--min-severity') ?? 'info';
+  const count = Number(stringFlag(parsed, '--count') ?? Infinity);
+  const cli = await startCliKernel(parsed, io, stringFlag(parsed, '--server'), environment);
+  try {
+    const outcome = await cli.kernel.call({ serverId: 'mgp', toolName: 'mgp.events.subscribe', args: { channels, filter: { min_severity: minSeverity } } });
+    const answer = outcome.result.structuredContent as { subscription_id: string; unsupported: string[] };
+    if (answer.unsupported.length) io.err(`no connected server publishes: ${answer.unsupported.join(', ')}`);
+    let seen = 0;
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      cli.kernel.events.listen(answer.subscription_id, (event) => {
+        io.out(parsed.flags.has('--json') ? JSON.stringify(event) : `${event.timestamp}\t${event.severity}\t${event.server_id}\t${event.channel}\t${JSON.stringify(event.data)}`);
+        if (++seen >= count) {
+          process.off('SIGINT', stop);
+          resolve();
+        }
+      });
+    });
+    return 0;
   } finally {
     await cli.close();
   }

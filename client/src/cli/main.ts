@@ -3,7 +3,7 @@ import type { ConfigProblem } from '../kernel/config/model';
 import { serverTarget } from '../kernel/status';
 import { runCheck } from './check';
 import { runAudit } from './auditCommands';
-import { runAccess, runCall, runListing, runTools } from './kernelCommands';
+import { runAccess, runCall, runDiscover, runEvents, runListing, runTools } from './kernelCommands';
 import { loadCliConfig, parseArgs, ParsedArgs } from './options';
 import type { Io } from './io';
 
@@ -16,12 +16,17 @@ Usage:
   mgp tools [--server ID] [--kernel-tools] [--json]
                                      start the servers and list their tools under kernel names,
                                      with each tool's effective risk level
-  mgp call SERVER TOOL [--args JSON] [--approve once|session] [--json]
+  mgp call SERVER TOOL [--args JSON] [--approve once|session] [--stream] [--json]
                                      call one tool through the kernel's checks (access, approval,
                                      validators, audit). On a terminal it asks when the approval
                                      policy says so; without one it refuses unless --approve is given.
                                      Exit 1 when the tool reports isError or the call is refused.
-                                     SERVER "mgp" calls the kernel's own tools (mgp.health.ping…)
+                                     SERVER "mgp" calls the kernel's own tools (mgp.health.ping…);
+                                     --stream prints the output as it streams (MGP §12), Ctrl-C cancels
+  mgp discover "QUERY" [--strategy keyword|category|semantic] [--max N] [--json]
+                                     find tools by what you need (MGP §16)
+  mgp events [--channels a,b.*] [--min-severity info|warning|error] [--count N] [--json]
+                                     follow the events servers publish (MGP §13)
   mgp resources [--server ID] [--json]
   mgp prompts [--server ID] [--json]
   mgp access query|grant|revoke --agent ID --server ID [--tool NAME] [--permission allow|deny]
@@ -82,7 +87,11 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     case 'tools':
       return runTools(parseArgs(rest, KERNEL_FLAGS), io);
     case 'call':
-      return runCall(parseArgs(rest), io);
+      return runCall(parseArgs(rest, ['--json', '--help', '--stream']), io);
+    case 'discover':
+      return runDiscover(parseArgs(rest), io);
+    case 'events':
+      return runEvents(parseArgs(rest), io);
     case 'resources':
     case 'prompts':
       return runListing(command, parseArgs(rest), io);

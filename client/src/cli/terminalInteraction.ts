@@ -3,7 +3,7 @@
  * stdin; without one it cannot ask, so it refuses (or, with `--approve once|session`, approves tool
  * calls and permissions without asking, as the flag says).
  */
-import { createInterface } from 'node:readline/promises';
+import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { Interaction, NOBODY_TO_ASK, PermissionRequest, ToolApprovalAnswer, ToolApprovalRequest } from '../kernel/host/interaction';
@@ -32,17 +32,45 @@ export function approvalText(request: ToolApprovalRequest): string {
   return lines.join('\n');
 }
 
+/**
+ * Lines from one readline over the input, handed out one per question. (A readline per question would
+ * swallow answers typed ahead, or piped in, into the first one.)
+ */
+class LineReader {
+  private readonly lines: string[] = [];
+  private readonly waiting: ((line: string) => void)[] = [];
+  private reader: Interface | undefined;
+
+  constructor(private readonly input: Readable) {}
+
+  next(): Promise<string> {
+    this.reader ??= this.open();
+    const line = this.lines.shift();
+    return line !== undefined ? Promise.resolve(line) : new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private open(): Interface {
+    const reader = createInterface({ input: this.input, terminal: false });
+    reader.on('line', (line) => {
+      const waiter = this.waiting.shift();
+      if (waiter) waiter(line);
+      else this.lines.push(line);
+    });
+    reader.on('close', () => this.waiting.splice(0).forEach((resolve) => resolve('')));
+    return reader;
+  }
+
+  close(): void {
+    this.reader?.close();
+  }
+}
+
 /** Asks on a terminal. */
-export function terminalInteraction(streams: TerminalStreams): Interaction {
+export function terminalInteraction(streams: TerminalStreams): Interaction & { close(): void } {
+  const reader = new LineReader(streams.input);
   const ask = async (question: string): Promise<string> => {
-    const rl = createInterface({ input: streams.input, output: streams.output, terminal: false });
-    try {
-      streams.output.write(question);
-      const line = await rl.question('');
-      return line.trim();
-    } finally {
-      rl.close();
-    }
+    streams.output.write(question);
+    return (await reader.next()).trim();
   };
   return {
     ...NOBODY_TO_ASK,
@@ -95,11 +123,12 @@ export function terminalInteraction(streams: TerminalStreams): Interaction {
       const answer = await ask(`\nRegister server ${request.id} (${request.command} ${request.args.join(' ')}, trust ${request.trustLevel})? [y/N] `);
       return /^y(es)?$/i.test(answer);
     },
+    close: () => reader.close(),
   };
 }
 
 /** No terminal: approve tool calls and permissions as `--approve` says, refuse everything else. */
-export function flagInteraction(flag: ApproveFlag | undefined, onRefused: (request: ToolApprovalRequest) => void): Interaction {
+export function flagInteraction(flag: ApproveFlag | undefined, onRefused: (request: ToolApprovalRequest) => void, onPermissionsRefused: (request: PermissionRequest) => void): Interaction {
   return {
     ...NOBODY_TO_ASK,
     async approveToolCall(request) {
@@ -108,8 +137,9 @@ export function flagInteraction(flag: ApproveFlag | undefined, onRefused: (reque
       return 'deny';
     },
     async approvePermissions(request) {
+      if (!flag) onPermissionsRefused(request);
       const decision = flag ? 'approved' : 'denied';
-      return { decisions: Object.fromEntries(request.permissions.map((p) => [p.name, decision])) };
+      return { decisions: Object.fromEntries(request.permissions.map((p) => [p.name, decision])), persist: false };
     },
   };
 }

@@ -35,6 +35,8 @@ export interface PermissionAnswer {
   decisions: Record<string, 'approved' | 'denied' | 'deferred'>;
   /** ISO date-time after which approvals lapse; undefined: for as long as they are not revoked. */
   expiresAt?: string;
+  /** false when nobody was actually asked (no terminal, a command-line flag): the answer holds for this run only. */
+  persist?: boolean;
 }
 
 export type SamplingReview =
@@ -75,7 +77,7 @@ export interface Interaction {
 /** No one to ask (a headless kernel without a terminal): every question is refused, saying why. */
 export const NOBODY_TO_ASK: Interaction = {
   approveToolCall: async () => 'deny',
-  approvePermissions: async (request) => ({ decisions: Object.fromEntries(request.permissions.map((p) => [p.name, 'denied' as const])) }),
+  approvePermissions: async (request) => ({ decisions: Object.fromEntries(request.permissions.map((p) => [p.name, 'denied' as const])), persist: false }),
   reviewSampling: async () => ({ action: 'reject', reason: 'no one is there to review the sampling request' }),
   elicit: async () => ({ action: 'decline' }),
   answerCallback: async () => undefined,

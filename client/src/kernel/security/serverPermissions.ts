@@ -39,6 +39,8 @@ function riskOf(permission: string) {
 
 export class ServerPermissions implements ConnectionService {
   private readonly changes = new EventEmitter<{ change: [] }>();
+  /** Decisions made without asking anyone (no terminal): in force while the kernel runs, never kept. */
+  private readonly transient = new Map<string, Record<string, Grant>>();
 
   constructor(private readonly deps: PermissionsDeps) {}
 
@@ -61,7 +63,8 @@ export class ServerPermissions implements ConnectionService {
       const answer = await this.deps.interaction.approvePermissions({ serverId: session.id, serverName: session.connection.serverInfo?.name, permissions: open.map((name) => ({ name, risk: riskOf(name), description: STANDARD_PERMISSIONS.find((p) => p.name === name)?.description })) });
       expiresAt = answer.expiresAt;
       for (const name of open) decided[name] = answer.decisions[name] ?? 'denied';
-      await this.persist(session.id, open, decided, expiresAt);
+      if (answer.persist === false) this.transient.set(session.id, Object.fromEntries(open.map((name) => [name, decided[name]])));
+      else await this.persist(session.id, open, decided, expiresAt);
     }
     await session.connection.request('mgp/permission/grant', { request_id: requestId, grants: decided, approved_by: this.deps.operator, ...(expiresAt ? { expires_at: expiresAt } : {}) });
     for (const [name, grant] of Object.entries(decided)) await this.audited(session.id, name, grant, policy, open.includes(name) ? 'operator' : 'policy', expiresAt);
@@ -110,6 +113,8 @@ export class ServerPermissions implements ConnectionService {
 
   /** approved / denied for a server's permission as decided and still in force, or undefined. */
   state(serverId: string, permission: string): 'approved' | 'denied' | undefined {
+    const transient = this.transient.get(serverId)?.[permission];
+    if (transient === 'approved' || transient === 'denied') return transient;
     const decision = this.deps.store.value.permissions.find((d) => d.server_id === serverId && d.permission === permission && inForce(d, Date.now()));
     return decision?.decision;
   }
