@@ -36,12 +36,19 @@ export async function runHostSuite({ timeoutMs = 300000 } = {}) {
     ];
     const url = `${server.url}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     await page.goto(url);
-    // Workspace servers ask before they start (a modal): approve them as the person at the editor would.
+    // Workspace servers ask before they start (a modal), and the example server asks for its
+    // permissions: approve them as the person at the editor would.
     let finished = false;
     const approving = (async () => {
       while (!finished) {
-        const start = page.locator('.monaco-dialog-box button', { hasText: /^Start$/ });
-        if (await start.count().catch(() => 0)) await start.first().click().catch(() => undefined);
+        // "Start" for each workspace server, "Approve All" for the example server's permissions (MGP §3),
+        // then the expiry quick pick's first entry ("Until revoked").
+        for (const name of ['Start', 'Approve All']) {
+          const button = page.locator('.monaco-dialog-box').getByRole('button', { name, exact: true });
+          if (await button.count().catch(() => 0)) await button.first().click().catch(() => undefined);
+        }
+        const expiry = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Until revoked' });
+        if (await expiry.count().catch(() => 0)) await expiry.first().click().catch(() => undefined);
         await page.waitForTimeout(200).catch(() => undefined);
       }
     })();

@@ -52,6 +52,19 @@ describe('MGP Kernel in the extension host', () => {
     assert.ok(kernel.servers.get('example').resources.some((r) => r.uri === 'mgp-example://about'));
   });
 
+  it('calls through the kernel\'s pipeline: MGP negotiated with the example server, the call audited on disk', async () => {
+    const kernel = await api();
+    await kernel.settled();
+    assert.ok(kernel.kernel.mgp.active('example', 'security'), 'security negotiated with the example server');
+    const outcome = await kernel.kernel.call({ serverId: 'example', toolName: 'add', args: { a: 2, b: 40 } });
+    assert.deepEqual(outcome.result.structuredContent, { sum: 42 });
+    await kernel.auditTrail.log.flush();
+    const records = await kernel.auditTrail.log.tail(50, { traceId: outcome.traceId });
+    assert.deepEqual(records.map((r) => [r.event_type, r.actor.id]), [['TOOL_EXECUTED', 'agent.vscode']]);
+    const ping = await kernel.kernel.call({ serverId: 'mgp', toolName: 'mgp.health.ping', args: { server_id: 'everything' } });
+    assert.equal((ping.result.structuredContent as { status: string }).status, 'healthy');
+  });
+
   it('reloads the config when mgp.toml changes on disk', async () => {
     const kernel = await api();
     const changed = waitForEvent(kernel.onDidChangeConfig, (c) => c.servers.some((s) => s.id === 'added-by-test'), 'the config to include added-by-test');
