@@ -70,7 +70,7 @@ async function kernelCaller(m) {
         await kernel.dispose();
         return { audited: memory.ofType('TOOL_EXECUTED').length, chainOk: 'n/a (in memory)' };
       }
-      await trail.log.flush();
+      await trail.flush();
       const records = [];
       for await (const record of trail.log.records({ types: ['TOOL_EXECUTED'] })) records.push(record);
       const report = await trail.log.verify();

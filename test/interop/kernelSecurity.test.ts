@@ -182,7 +182,7 @@ describe('kernel security with real servers (MGP §2–§7, §14)', function () 
   it('forwards audit events to servers that negotiated audit, and the chain verifies (§6)', async () => {
     t = await startKernel(example());
     const outcome = await t.kernel.call({ serverId: 'example', toolName: 'echo', args: { text: 'audit me' } });
-    await t.trail.log.flush();
+    await t.trail.flush();
     const received = await t.kernel.call({ serverId: 'example', toolName: 'audit_received', args: { last: 50 } });
     const body = received.result.structuredContent as { count: number; events: { event_type: string; trace_id: string }[] };
     assert.ok(body.events.some((e) => e.event_type === 'TOOL_EXECUTED' && e.trace_id === outcome.traceId), JSON.stringify(body).slice(0, 400));

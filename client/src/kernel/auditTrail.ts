@@ -40,6 +40,20 @@ export class AuditTrail implements AuditSink {
     }
   }
 
+  private readonly later = new Set<Promise<void>>();
+
+  recordLater(event: AuditEventInput): void {
+    const recorded = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.record(event)).catch(() => undefined);
+    this.later.add(recorded);
+    void recorded.finally(() => this.later.delete(recorded));
+  }
+
+  /** Resolves when every event recorded so far, later ones included, is on disk. */
+  async flush(): Promise<void> {
+    await Promise.all([...this.later]);
+    await this.log.flush();
+  }
+
   onRecord(listener: (record: AuditRecord) => void): () => void {
     this.appended.on('record', listener);
     return () => this.appended.off('record', listener);
@@ -86,7 +100,8 @@ export class AuditTrail implements AuditSink {
     }).catch((error: unknown) => session.log('warning', String(error)));
   }
 
-  close(): Promise<void> {
-    return this.log.close();
+  async close(): Promise<void> {
+    await Promise.all([...this.later]);
+    await this.log.close();
   }
 }

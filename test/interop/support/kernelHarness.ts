@@ -126,7 +126,7 @@ export async function startKernel(toml: string, options: StartOptions = {}): Pro
   const config = configOf(dir, toml);
   await kernel.apply(config);
   const records = async () => {
-    await trail.log.flush();
+    await trail.flush();
     const all: AuditRecord[] = [];
     for await (const record of trail.log.records()) all.push(record);
     return all;

@@ -58,7 +58,7 @@ describe('MGP Kernel in the extension host', () => {
     assert.ok(kernel.kernel.mgp.active('example', 'security'), 'security negotiated with the example server');
     const outcome = await kernel.kernel.call({ serverId: 'example', toolName: 'add', args: { a: 2, b: 40 } });
     assert.deepEqual(outcome.result.structuredContent, { sum: 42 });
-    await kernel.auditTrail.log.flush();
+    await kernel.auditTrail.flush();
     const records = await kernel.auditTrail.log.tail(50, { traceId: outcome.traceId });
     assert.deepEqual(records.map((r) => [r.event_type, r.actor.id]), [['TOOL_EXECUTED', 'agent.vscode']]);
     const ping = await kernel.kernel.call({ serverId: 'mgp', toolName: 'mgp.health.ping', args: { server_id: 'everything' } });

@@ -66,6 +66,7 @@ export class Bm25Index {
   private epoch = 0;
   private scores = new Float64Array(0);
   private best = new Float64Array(0);
+  private covered = new Float64Array(0);
 
   constructor(private readonly options: Bm25Options) {
     this.fieldCount = options.weights.length;
@@ -242,46 +243,54 @@ export class Bm25Index {
   }
 
   /**
-   * Scores every document holding at least one query term. Returns the scored slots and a score
-   * array indexed by slot (valid for the returned slots until the next call).
+   * Scores every document holding at least one query term. Returns the scored slots, a score array
+   * indexed by slot and, per slot, the share (0..1) of the query's groups the document matches, each
+   * group counted by its rarest term's idf (all valid for the returned slots until the next call).
    */
-  score(query: readonly WeightedTerm[]): { docs: number[]; scores: Float64Array } {
+  score(query: readonly WeightedTerm[]): { docs: number[]; scores: Float64Array; coverage: Float64Array } {
     this.refreshNorms();
     const slots = this.docFields.length;
     if (this.scores.length < slots) {
-      this.scores = new Float64Array(Math.max(slots, 64) * 2);
-      this.best = new Float64Array(this.scores.length);
+      const size = Math.max(slots, 64) * 2;
+      this.scores = new Float64Array(size);
+      this.best = new Float64Array(size);
+      this.covered = new Float64Array(size);
     }
-    const { scores, best } = this;
+    const { scores, best, covered } = this;
     const touched: number[] = [];
-    // Ungrouped terms add straight to the scores; a group's terms keep each document's best in `best`.
-    const groups = new Map<number, WeightedTerm[]>();
+    // Terms of a group keep each document's best in `best`; a term without a group is a group of its own.
+    const groups = new Map<number | WeightedTerm, WeightedTerm[]>();
     for (const t of query) {
-      if (t.group === undefined) this.accumulate(t, scores, touched, false);
-      else {
-        const members = groups.get(t.group);
-        if (members) members.push(t);
-        else groups.set(t.group, [t]);
-      }
+      const key = t.group ?? t;
+      const members = groups.get(key);
+      if (members) members.push(t);
+      else groups.set(key, [t]);
     }
+    let total = 0;
+    const masses: number[] = [];
     for (const members of groups.values()) {
-      if (members.length === 1) {
-        this.accumulate(members[0], scores, touched, false);
-        continue;
-      }
+      let mass = 0;
+      for (const t of members) if (this.has(t.term)) mass = Math.max(mass, this.idf(t.term) * Math.min(1, t.weight));
+      masses.push(mass);
+      total += mass;
+    }
+    let g = 0;
+    for (const members of groups.values()) {
+      const mass = masses[g++] / (total || 1);
       const reached: number[] = [];
-      for (const t of members) this.accumulate(t, best, reached, true);
+      for (const t of members) this.accumulate(t, best, reached);
       for (const doc of reached) {
         if (scores[doc] === 0) touched.push(doc);
         scores[doc] += best[doc];
+        covered[doc] += mass;
         best[doc] = 0;
       }
     }
-    return { docs: touched, scores };
+    return { docs: touched, scores, coverage: covered };
   }
 
-  /** Adds (or, with `max`, keeps the best of) one term's contributions into `into`. */
-  private accumulate({ term, weight }: WeightedTerm, into: Float64Array, touched: number[], max: boolean): void {
+  /** Keeps in `into` the best of its value and this term's contribution, per document of the term. */
+  private accumulate({ term, weight }: WeightedTerm, into: Float64Array, touched: number[]): void {
     const posting = this.posting(term);
     if (!posting?.length) return;
     const { k1 } = this.options;
@@ -294,14 +303,16 @@ export class Bm25Index {
       const doc = docs[i];
       const value = (idf * w) / (w + k1);
       if (into[doc] === 0) touched.push(doc);
-      if (!max) into[doc] += value;
-      else if (value > into[doc]) into[doc] = value;
+      if (value > into[doc]) into[doc] = value;
     }
   }
 
   /** Clears the scores left by `score` for these slots. */
   reset(docs: readonly number[]): void {
-    for (const doc of docs) this.scores[doc] = 0;
+    for (const doc of docs) {
+      this.scores[doc] = 0;
+      this.covered[doc] = 0;
+    }
   }
 }
 

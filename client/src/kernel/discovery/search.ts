@@ -5,6 +5,7 @@
 import { RISK_ORDER } from '../security/types';
 import { categoryStems } from './categories';
 import { maxEditsFor } from './fuzzy';
+import { normalizeQuery } from './queryText';
 import { expandTerms } from './synonyms';
 import { splitWords, stem } from './text';
 import type { ToolIndex } from './toolIndex';
@@ -25,6 +26,14 @@ export interface QueryPlanOptions {
   categoryWeight?: number;
   /** Gain of a tool whose name the query covers (default NAME_BOOST; 0 turns it off). */
   nameBoost?: number;
+  /** Gain of the tools of a server the query names (default SERVER_BOOST; 0 turns it off). */
+  serverBoost?: number;
+  /** URLs, file names and other literal values stand for their kind (`url`, `file`), phrasal verbs for one word (default true). */
+  literals?: boolean;
+  /** A query word and the terms found for it count once, as their best match (default true). */
+  grouping?: boolean;
+  /** Scores are multiplied by the share of the query's words a tool matches to this power (default COVERAGE; 0 turns it off). */
+  coverage?: number;
 }
 
 /** A ranker that a real embedding model can implement: scores for candidate entries, higher is better. */
@@ -80,32 +89,65 @@ export function filterPredicate(filter: DiscoverFilter = {}): (entry: ToolIndexE
 /** How much a tool whose name the query fully covers gains: its score times 1 + NAME_BOOST. */
 export const NAME_BOOST = 2;
 
-/** Query terms with their weights: the analysed words, typo corrections, then synonyms. */
+/** How much the tools of a server the query names gain: their score times 1 + SERVER_BOOST (all of the server id's words named). */
+export const SERVER_BOOST = Number(process.env.SB ?? 1);
+
+/** Power of the share of the query a tool matches, which multiplies its score. */
+export const COVERAGE = Number(process.env.COV ?? 0.5);
+
+/** Words of requests that never name a tool (stemmed and not, to meet either analysis). */
+const QUERY_FILLER = new Set(
+  ('tell give take help try thing things stuff something anything lot lots bit quick quickly really actually basically ' +
+    'maybe perhaps kindly able sure okay ok thanks thank hi hello hey').split(' ').flatMap((w) => [w, stem(w)]),
+);
+
+/**
+ * Query terms with their weights: the analysed words, typo corrections, then synonyms and category
+ * names. With `grouping` (the default) each query word is a group with the terms found for it, so a
+ * word with many synonyms in a tool counts once, as its best match.
+ */
 export function planQuery(index: ToolIndex, query: string, options: QueryPlanOptions = {}): WeightedTerm[] {
+  if (options.literals !== false) query = normalizeQuery(query);
+  const plan = new Map<string, WeightedTerm>();
   const terms = index.terms(query);
-  const weights = new Map<string, number>();
-  for (const t of terms) weights.set(t, (weights.get(t) ?? 0) + 1);
+  // Light verbs and filler of requests ("tell me", "give me", "take a look") say nothing of the tool,
+  // unless they are all there is.
+  const meaningful = options.literals === false ? terms : terms.filter((t) => !QUERY_FILLER.has(t));
+  for (const term of meaningful.length ? meaningful : terms) {
+    const known = plan.get(term);
+    if (known) known.weight++;
+    else plan.set(term, { term, weight: 1, group: plan.size });
+  }
+  const offer = (term: string, weight: number, group: number | undefined) => {
+    if (!plan.has(term) && index.scorer.has(term)) plan.set(term, { term, weight, group });
+  };
   if (options.fuzzy !== false) {
     for (const word of splitWords(query)) {
       const term = index.analysis.stem ? stem(word) : word;
-      if (!weights.has(term) || index.scorer.has(term) || index.vocabulary.has(word)) continue;
+      const source = plan.get(term);
+      if (!source || index.scorer.has(term) || index.vocabulary.has(word)) continue;
       const near = index.vocabulary.near(word, maxEditsFor(word.length));
       const best = near.filter((n) => n.distance === near[0]?.distance).slice(0, 3);
       for (const n of best) {
         const corrected = index.analysis.stem ? stem(n.word) : n.word;
-        if (!weights.has(corrected)) weights.set(corrected, (options.fuzzyWeight ?? 0.6) / n.distance);
+        if (!plan.has(corrected)) plan.set(corrected, { term: corrected, weight: (options.fuzzyWeight ?? 0.6) / n.distance, group: source.group });
       }
     }
   }
   if (options.expansion !== false) {
-    for (const e of expandTerms([...weights.keys()], options)) if (index.scorer.has(e.term)) weights.set(e.term, e.weight);
+    const asked = [...plan.values()];
+    const groupOf = (term: string) => plan.get(term)?.group;
+    for (const e of expandTerms([...plan.keys()], options)) offer(e.term, e.weight, groupOf(e.from.split(' ')[0]));
     // Words that name a category bring the category's name, which every tool in it is indexed by.
     const categoryWeight = options.categoryWeight ?? 0.8;
-    for (const category of categoriesInQuery(query)) {
-      for (const t of index.terms(category)) if (!weights.has(t) && index.scorer.has(t)) weights.set(t, categoryWeight);
+    for (const [category, stems] of categoryStems()) {
+      const from = asked.find((t) => stems.has(t.term));
+      if (from) for (const t of index.terms(category)) offer(t, categoryWeight, from.group);
     }
   }
-  return [...weights].map(([term, weight]) => ({ term, weight }));
+  const planned = [...plan.values()];
+  if (options.grouping === false) for (const t of planned) delete t.group;
+  return planned;
 }
 
 /** Share of a tool's name terms the query covers (a term found by expansion counts its weight). */
@@ -116,14 +158,25 @@ function nameCoverage(nameTerms: readonly string[], weights: ReadonlyMap<string,
   return covered / nameTerms.length;
 }
 
+/** Share of these terms that the query asks for in its own words (not synonyms or corrections). */
+function askedShare(terms: readonly string[], weights: ReadonlyMap<string, number>): number {
+  if (!terms.length) return 0;
+  let asked = 0;
+  for (const t of terms) if ((weights.get(t) ?? 0) >= 1) asked++;
+  return asked / terms.length;
+}
+
 const byScore = (a: ScoredEntry, b: ScoredEntry) => b.score - a.score || (a.entry.tool_id < b.entry.tool_id ? -1 : 1);
 
 /**
  * Scores, filters and orders the matching tools. With a `limit`, only the best `limit` are kept
  * (selected as they come, without sorting every match); `matched` counts them all either way.
  */
-function rank(index: ToolIndex, plan: readonly WeightedTerm[], keep: (e: ToolIndexEntry) => boolean, nameBoost: number, limit = Infinity): { results: ScoredEntry[]; matched: number } {
-  const { docs, scores } = index.scorer.score(plan);
+function rank(index: ToolIndex, plan: readonly WeightedTerm[], keep: (e: ToolIndexEntry) => boolean, options: SearchOptions, limit = Infinity): { results: ScoredEntry[]; matched: number } {
+  const nameBoost = options.nameBoost ?? NAME_BOOST;
+  const serverBoost = options.serverBoost ?? SERVER_BOOST;
+  const power = options.coverage ?? COVERAGE;
+  const { docs, scores, coverage } = index.scorer.score(plan);
   const weights = new Map(plan.map((t) => [t.term, t.weight]));
   // The best a document could score: every query term saturated in it, its name fully covered.
   const ceiling = (1 + nameBoost) * (plan.reduce((sum, t) => sum + (t.weight >= 1 ? index.scorer.maxContribution(t.term, 1) : 0), 0) || 1);
@@ -133,9 +186,11 @@ function rank(index: ToolIndex, plan: readonly WeightedTerm[], keep: (e: ToolInd
     const entry = index.entryAt(doc);
     if (!entry || !keep(entry)) continue;
     matched++;
+    let base = power ? scores[doc] * coverage[doc] ** power : scores[doc];
+    if (serverBoost) base *= 1 + serverBoost * askedShare(index.serverTermsAt(doc), weights);
     // Cannot enter the top even with its name fully covered: skip the coverage.
-    if (best.length >= limit && scores[doc] * (1 + nameBoost) <= best[best.length - 1].score) continue;
-    const score = scores[doc] * (1 + nameBoost * nameCoverage(index.nameTermsAt(doc), weights));
+    if (best.length >= limit && base * (1 + nameBoost) <= best[best.length - 1].score) continue;
+    const score = base * (1 + nameBoost * nameCoverage(index.nameTermsAt(doc), weights));
     if (best.length >= limit && score <= best[best.length - 1].score) continue;
     const scored = { entry, score, relevance: Math.min(1, score / ceiling) };
     if (limit === Infinity) {
@@ -155,7 +210,7 @@ function rank(index: ToolIndex, plan: readonly WeightedTerm[], keep: (e: ToolInd
 export function keywordSearch(index: ToolIndex, query: string, filter: DiscoverFilter = {}, options: SearchOptions = {}): SearchOutcome {
   const keep = (e: ToolIndexEntry) => pass(e) && discoverable(e);
   const pass = filterPredicate(filter);
-  const { results, matched } = rank(index, planQuery(index, query, options), keep, options.nameBoost ?? NAME_BOOST, options.limit);
+  const { results, matched } = rank(index, planQuery(index, query, options), keep, options, options.limit);
   // A query that is exactly a tool's name or id asks for that tool.
   const exact = index.findByName(query.trim()).find(keep);
   if (exact) {
@@ -186,7 +241,7 @@ export function categorySearch(index: ToolIndex, query: string, filter: Discover
   const keep = filterPredicate(filter);
   const inNamed = (e: ToolIndexEntry) => !named.length || named.every((c) => e.categories.includes(c));
   const members = index.list().filter((e) => keep(e) && discoverable(e) && inNamed(e));
-  const ranked = rank(index, planQuery(index, query, options), () => true, options.nameBoost ?? NAME_BOOST).results;
+  const ranked = rank(index, planQuery(index, query, options), () => true, options).results;
   const scored = new Map(ranked.map((s) => [s.entry.tool_id, s]));
   const results = members
     .map((entry) => scored.get(entry.tool_id) ?? { entry, score: 0, relevance: 0 })

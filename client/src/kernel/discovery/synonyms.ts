@@ -13,7 +13,7 @@ import { analyze } from './text';
 const DOMAIN_GROUPS = `
 repository, repo, codebase, project
 directory, folder, dir
-delete, remove, erase, destroy, purge, discard, forget
+delete, remove, erase, destroy, purge, discard, forget, drop, wipe
 create, make, new, add
 update, edit, modify, change, alter, patch
 move, rename, relocate
@@ -40,6 +40,7 @@ comment, remark
 coordinates, latitude, longitude, lat, lng
 route, directions, path, itinerary
 distance, far, travel time
+travel, drive, driving, walk, walking, cycling, bike, transit, commute, trip, journey
 elevation, altitude, height, above sea level
 commit history, commits, log
 environment variables, env, environment
@@ -72,7 +73,7 @@ echo, repeat
 size, bytes, big, large, space
 metadata, info, information, details, properties, attributes, stats
 modified, timestamp, date
-permission, allowed, access
+permission, permitted, permit, allowed, access, authorized
 tree, hierarchy, nested, recursive
 reaction, emoji
 reply, respond, answer
@@ -86,7 +87,7 @@ content, contents, inside, body, text
 copy, fork, clone, duplicate
 run, execute, invoke
 navigate, go to, visit, browse, open url
-history, past, previous, recent
+history, historical, past, previous, recent
 alert, notification, notify
 definition, defined, declaration, symbol, function
 rows, records, table
@@ -96,6 +97,8 @@ export interface ExpansionTerm {
   term: string;
   weight: number;
   source: 'domain';
+  /** The query term (or two-term phrase) it expands. */
+  from: string;
 }
 
 type SynonymMap = Map<string, Set<string>>;
@@ -130,12 +133,12 @@ export function expandTerms(terms: readonly string[], options: ExpandOptions = {
   const domainWeight = options.domainWeight ?? 0.7;
   const present = new Set(terms);
   const found = new Map<string, ExpansionTerm>();
-  const offer = (term: string, weight: number, source: ExpansionTerm['source']) => {
+  const offer = (term: string, weight: number, source: ExpansionTerm['source'], from: string) => {
     if (present.has(term)) return;
     const existing = found.get(term);
-    if (!existing || existing.weight < weight) found.set(term, { term, weight, source });
+    if (!existing || existing.weight < weight) found.set(term, { term, weight, source, from });
   };
   const keys = [...terms, ...terms.slice(1).map((t, i) => `${terms[i]} ${t}`)];
-  for (const key of keys) for (const t of domainMap.get(key) ?? []) offer(t, domainWeight, 'domain');
+  for (const key of keys) for (const t of domainMap.get(key) ?? []) offer(t, domainWeight, 'domain', key);
   return [...found.values()];
 }

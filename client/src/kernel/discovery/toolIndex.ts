@@ -57,17 +57,36 @@ interface Slot {
   nameTerms: readonly string[];
 }
 
-/** Parameter names and descriptions of a JSON Schema object (one level deep, nested objects too). */
-function parameterText(schema: Record<string, unknown> | undefined, depth = 0): string {
-  const properties = schema?.properties;
-  if (!properties || typeof properties !== 'object' || depth > 2) return '';
+/**
+ * Parameter names, descriptions and enumerated values of a JSON Schema object, nested objects, array
+ * items and `anyOf`/`oneOf`/`allOf` alternatives included (three levels deep; descriptions cut at 200
+ * characters). An enum says what a tool can do (`state: open | closed`, `action: list | new | close`).
+ */
+export function parameterText(schema: Record<string, unknown> | undefined): string {
   const parts: string[] = [];
-  for (const [key, value] of Object.entries(properties as Record<string, Record<string, unknown>>)) {
-    parts.push(key);
-    if (typeof value?.description === 'string') parts.push(value.description.slice(0, 200));
-    if (value?.type === 'object') parts.push(parameterText(value, depth + 1));
-  }
+  collectParameters(schema, 0, parts);
   return parts.join(' ');
+}
+
+function collectParameters(schema: unknown, depth: number, parts: string[]): void {
+  if (!schema || typeof schema !== 'object' || depth > 3) return;
+  const node = schema as Record<string, unknown>;
+  const properties = node.properties;
+  if (properties && typeof properties === 'object') {
+    for (const [key, value] of Object.entries(properties as Record<string, unknown>)) {
+      parts.push(key);
+      if (!value || typeof value !== 'object') continue;
+      const property = value as Record<string, unknown>;
+      if (typeof property.description === 'string') parts.push(property.description.slice(0, 200));
+      if (Array.isArray(property.enum)) for (const v of property.enum.slice(0, 20)) if (typeof v === 'string') parts.push(v);
+      collectParameters(property, depth + 1, parts);
+    }
+  }
+  if (node.items && typeof node.items === 'object') collectParameters(node.items, depth + 1, parts);
+  for (const key of ['anyOf', 'oneOf', 'allOf']) {
+    const alternatives = node[key];
+    if (Array.isArray(alternatives)) for (const alternative of alternatives.slice(0, 8)) collectParameters(alternative, depth + 1, parts);
+  }
 }
 
 /** Fills in the MGP §4.3 defaults of a server-sent `security` object. */
@@ -340,6 +359,12 @@ export class ToolIndex {
   /** The distinct meaningful terms of the name of the tool at a BM25 slot. */
   nameTermsAt(doc: number): readonly string[] {
     return this.byDoc[doc]?.nameTerms ?? [];
+  }
+
+  /** The distinct terms of the server id of the tool at a BM25 slot. */
+  serverTermsAt(doc: number): readonly string[] {
+    const slot = this.byDoc[doc];
+    return slot ? this.distinctTermsOf(slot.entry.server_id) : [];
   }
 
   removeServer(serverId: string): void {

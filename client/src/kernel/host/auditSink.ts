@@ -7,6 +7,8 @@ import type { AuditEventInput } from '../audit/auditEvent';
  */
 export interface AuditSink {
   record(event: AuditEventInput): Promise<void>;
+  /** Records the event once the current work is done (off a call's latency); `flush` waits for it. */
+  recordLater?(event: AuditEventInput): void;
 }
 
 /** Keeps events in memory: for a kernel that has no place to write (and for tests that read them back). */

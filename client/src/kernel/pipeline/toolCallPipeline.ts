@@ -207,7 +207,8 @@ export class ToolCallPipeline {
    */
   private executedLater(request: ToolCallRequest, traceId: string, security: EffectiveSecurity | undefined, result: string, details: Record<string, unknown>): void {
     const event = this.executedEvent(request, traceId, security, result, details);
-    setImmediate(() => void this.deps.audit.record(event).catch(() => undefined));
+    if (this.deps.audit.recordLater) this.deps.audit.recordLater(event);
+    else void this.deps.audit.record(event).catch(() => undefined);
   }
 
   private executedEvent(request: ToolCallRequest, traceId: string, security: EffectiveSecurity | undefined, result: string, details: Record<string, unknown>): AuditEventInput {
