@@ -60,6 +60,17 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     eventsView,
     vscode.window.registerTreeDataProvider('mgp.events', eventsView),
     vscode.commands.registerCommand('mgp.clearEvents', () => eventsView.clear()),
+    vscode.commands.registerCommand('mgp.allowWorkspaceServers', async () => {
+      const waiting = kernel.unapproved((await configs.config).servers);
+      if (waiting.length === 0) return void vscode.window.showInformationMessage('Every workspace server is allowed to start.');
+      const picked = await vscode.window.showQuickPick(
+        waiting.map((server) => ({ label: server.id, description: server.transport, detail: server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url, server, picked: true })),
+        { canPickMany: true, title: 'Allow these workspace servers to start?', placeHolder: 'They run with your permissions: allow only servers you trust' },
+      );
+      if (!picked?.length) return;
+      await kernel.approve(picked.map((item) => item.server));
+      await apply(await configs.config);
+    }),
     ...registerCommands({ extension, configs, languageServer, log }),
     ...registerServerCommands(kernel.kernel, serverLogs),
     ...registerSecurityPanels(kernel, extension),

@@ -59,7 +59,7 @@ export class KernelHost implements vscode.Disposable {
     const stateDir = stateDirectory(location);
     const redactor = new Redactor();
     const trail = new AuditTrail(await openAuditLog(auditDirectory(location), config, redactor, log));
-    const interaction = new EditorInteraction();
+    const interaction = new EditorInteraction(log);
     const kernel: Kernel = new Kernel({
       hostEnv: process.env,
       secrets,
@@ -98,26 +98,47 @@ export class KernelHost implements vscode.Disposable {
     return this.extension.workspaceState.get<Record<string, string>>(APPROVALS_KEY, {});
   }
 
+  /**
+   * `MGP_PREAPPROVED_SERVERS` (comma-separated ids, or `*`): workspace servers whose command lines the
+   * person who started the editor approves up front, for unattended runs where no dialog can be shown.
+   */
+  private preapproved(server: ConfiguredServer): boolean {
+    const ids = (process.env.MGP_PREAPPROVED_SERVERS ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+    return ids.includes('*') || ids.includes(server.id);
+  }
+
+  /** Approves workspace servers' command lines (the "Allow Workspace Servers" command), then applies the config. */
+  async approve(servers: ConfiguredServer[]): Promise<void> {
+    const approvals = { ...this.approvals() };
+    for (const server of servers) approvals[server.id] = launchFingerprint(server);
+    await this.extension.workspaceState.update(APPROVALS_KEY, approvals);
+  }
+
+  /** Workspace servers whose current command line is not approved. */
+  unapproved(servers: readonly ConfiguredServer[]): ConfiguredServer[] {
+    const approvals = this.approvals();
+    return servers.filter((server) => isWorkspaceServer(server) && approvals[server.id] !== launchFingerprint(server) && !this.preapproved(server));
+  }
+
   mayStart(server: ConfiguredServer): true | string {
     if (!isWorkspaceServer(server)) return true;
     if (!vscode.workspace.isTrusted) return 'the workspace is not trusted (Restricted Mode): servers from workspace configs do not start';
-    return this.approvals()[server.id] === launchFingerprint(server) ? true : 'its command line is not approved yet';
+    return this.approvals()[server.id] === launchFingerprint(server) || this.preapproved(server) ? true : 'its command line is not approved yet: run "MGP: Allow Workspace Servers to Start"';
   }
 
   /** Asks once for each workspace server whose command line is new or changed. */
   private async askApprovals(config: KernelConfig): Promise<void> {
     if (!vscode.workspace.isTrusted) return;
     const approvals = { ...this.approvals() };
-    for (const server of config.servers.filter(isWorkspaceServer)) {
+    for (const server of this.unapproved(config.servers)) {
       const fingerprint = launchFingerprint(server);
-      if (approvals[server.id] === fingerprint) continue;
       const what = server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url;
       const changed = approvals[server.id] !== undefined;
-      const choice = await vscode.window.showWarningMessage(
+      const choice = await Promise.resolve(vscode.window.showWarningMessage(
         `${changed ? 'The command line of' : 'Start'} MCP server "${server.id}" ${changed ? 'changed. Start it now?' : 'from this workspace?'}`,
         { modal: true, detail: `${server.transport}: ${what}\n\nDeclared in ${vscode.workspace.asRelativePath(server.source.file)}:${server.source.line}. Only start servers you trust: they run with your permissions.` },
         'Start',
-      );
+      )).catch(() => undefined);
       if (choice === 'Start') approvals[server.id] = fingerprint;
     }
     await this.extension.workspaceState.update(APPROVALS_KEY, approvals);

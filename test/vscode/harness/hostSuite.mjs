@@ -20,7 +20,9 @@ export async function runHostSuite({ timeoutMs = 300000 } = {}) {
   const testsEntry = join(repo, 'out/test/vscode/suite/index.js');
   if (!existsSync(testsEntry)) throw new Error(`${testsEntry} is missing: run node esbuild.mjs --tests`);
 
-  const server = await startCodeServer({ dirs, workspace, env: { MGP_TEST_RESULTS: resultsFile, MGP_TEST_WORKSPACE: workspace } });
+  // VS Code refuses modal dialogs while extension tests run: the workspace's servers are approved up
+  // front (MGP_PREAPPROVED_SERVERS), and permission requests nobody can answer are refused for the run.
+  const server = await startCodeServer({ dirs, workspace, env: { MGP_TEST_RESULTS: resultsFile, MGP_TEST_WORKSPACE: workspace, MGP_PREAPPROVED_SERVERS: 'example,everything' } });
   const browser = await launchBrowser();
   try {
     const { page, consoleLines } = await openPage(browser);

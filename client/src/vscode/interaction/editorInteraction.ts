@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Interaction, ToolApprovalAnswer, ToolApprovalRequest } from '../../kernel/host/interaction';
+import { Interaction, NOBODY_TO_ASK, ToolApprovalAnswer, ToolApprovalRequest } from '../../kernel/host/interaction';
 import { answerCallback, approveRegistration, askPermissions, elicit, reviewSampling } from './dialogs';
 import { promptToolApproval } from './toolApprovalPrompt';
 
@@ -18,7 +18,9 @@ export class EditorInteraction implements Interaction {
         resolve(answer);
       };
       this.waiting.set(request.id, settle);
-      void promptToolApproval(request, modal, signal).then(settle);
+      promptToolApproval(request, modal, signal).then(settle, (error: unknown) => {
+        this.log?.warn(`could not ask about ${request.serverId}.${request.toolName} (${error instanceof Error ? error.message : String(error)}): answer it in the Approvals panel`);
+      });
     });
   }
 
@@ -29,9 +31,23 @@ export class EditorInteraction implements Interaction {
     return Boolean(settle);
   }
 
-  approvePermissions = askPermissions;
-  reviewSampling = (serverId: string, params: Parameters<Interaction['reviewSampling']>[1]) => reviewSampling(serverId, params);
-  elicit = (serverId: string, params: Parameters<Interaction['elicit']>[1]) => elicit(serverId, params);
-  answerCallback = answerCallback;
-  approveRegistration = approveRegistration;
+  /** When the editor cannot show a question (no window yet, dialogs refused), the answer is nobody's: refused. */
+  constructor(private readonly log?: vscode.LogOutputChannel) {}
+
+  private fallback<A extends unknown[], R>(question: string, ask: (...args: A) => Promise<R>, nobody: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+    return async (...args: A) => {
+      try {
+        return await ask(...args);
+      } catch (error) {
+        this.log?.warn(`could not ask about ${question} (${error instanceof Error ? error.message : String(error)}): refused`);
+        return nobody(...args);
+      }
+    };
+  }
+
+  approvePermissions = this.fallback('permissions', askPermissions, NOBODY_TO_ASK.approvePermissions);
+  reviewSampling = this.fallback('sampling', (serverId: string, params: Parameters<Interaction['reviewSampling']>[1], _signal: AbortSignal) => reviewSampling(serverId, params), NOBODY_TO_ASK.reviewSampling);
+  elicit = this.fallback('an elicitation', (serverId: string, params: Parameters<Interaction['elicit']>[1], _signal: AbortSignal) => elicit(serverId, params), NOBODY_TO_ASK.elicit);
+  answerCallback = this.fallback('a callback', answerCallback, NOBODY_TO_ASK.answerCallback);
+  approveRegistration = this.fallback('a registration', approveRegistration, NOBODY_TO_ASK.approveRegistration);
 }
