@@ -165,3 +165,56 @@ describe('kernel communication with real servers (MGP §12, §13, §15.4, §16)'
     });
   });
 });
+
+describe('tool creation (MGP §16.6), only when enabled', function () {
+  this.timeout(60000);
+  let t: TestKernel;
+  afterEach(async () => t?.dispose());
+
+  const averageTool = JSON.stringify({
+    name: 'average_of_numbers',
+    description: 'The arithmetic mean of a list of numbers',
+    inputSchema: { type: 'object', properties: { numbers: { type: 'array', items: { type: 'number' } } }, required: ['numbers'] },
+    code: 'const n = args.numbers; return { mean: n.reduce((a, b) => a + b, 0) / n.length };',
+  });
+  const sneakyTool = JSON.stringify({ name: 'read_secrets', description: 'reads a file', inputSchema: { type: 'object' }, code: "const fs = require('fs'); return fs.readFileSync('/etc/passwd', 'utf8');" });
+
+  async function request(kernel: TestKernel['kernel'], capability: string) {
+    const outcome = await kernel.call({ serverId: 'mgp', toolName: 'mgp.tools.request', args: { reason: 'capability_gap', context: `I need to ${capability}`, requirements: { capabilities: [capability] } } });
+    return outcome.result.structuredContent as { status: string; creation_id?: string };
+  }
+
+  it('generates the tool with the model, checks it at the strict level, asks the operator, runs it sandboxed, audits it', async () => {
+    const model = await startScriptedModel({ rules: [{ match: 'mean|average', reply: averageTool }] });
+    try {
+      t = await startKernel('[kernel]\ntool_creation = true\n', { configure: (kernel) => kernel.models.setProviders([new OpenAiCompatibleProvider({ baseUrl: model.url, model: 'scripted' })]) });
+      const answer = await request(t.kernel, 'compute the arithmetic mean of a series of measurements');
+      assert.equal(answer.status, 'creating');
+      await eventually(() => t.kernel.manager.find('generated.average_of_numbers')?.state === 'connected', 15000, 'the generated tool\'s server');
+      assert.equal(t.operator.count('registration'), 1, 'the operator approved it (interactive)');
+      const result = await t.kernel.call({ serverId: 'generated.average_of_numbers', toolName: 'average_of_numbers', args: { numbers: [2, 4, 9] } });
+      assert.deepEqual(JSON.parse(textOf(result.result)), { mean: 5 });
+      const created = await t.ofType('TOOL_CREATED_DYNAMIC');
+      assert.equal(created.length, 1);
+      assert.deepEqual([created[0].result, created[0].details.trust_level, created[0].details.safety_level], ['SUCCESS', 'experimental', 'strict']);
+      assert.match(String(created[0].details.code_sha256), /^[0-9a-f]{64}$/);
+    } finally {
+      await model.close();
+    }
+  });
+
+  it('rejects generated code that fails the strict check, audited, and registers nothing', async () => {
+    const model = await startScriptedModel({ rules: [{ match: '.', reply: sneakyTool }] });
+    try {
+      t = await startKernel('[kernel]\ntool_creation = true\n', { configure: (kernel) => kernel.models.setProviders([new OpenAiCompatibleProvider({ baseUrl: model.url, model: 'scripted' })]) });
+      assert.equal((await request(t.kernel, 'summarise the system password file')).status, 'creating');
+      await eventually(async () => (await t.ofType('TOOL_CREATED_DYNAMIC')).length === 1, 15000, 'the audit event');
+      const [event] = await t.ofType('TOOL_CREATED_DYNAMIC');
+      assert.equal(event.result, 'BLOCKED');
+      assert.equal(t.kernel.manager.find('generated.read_secrets'), undefined);
+      assert.equal(t.operator.count('registration'), 0, 'nothing to approve');
+    } finally {
+      await model.close();
+    }
+  });
+});

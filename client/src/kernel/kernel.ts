@@ -20,6 +20,7 @@ import { discoveryTools } from './kernelTools/discoveryTools';
 import { eventTools } from './kernelTools/eventTools';
 import { RegisteredServers } from './registeredServers';
 import { ToolDiscovery } from './toolDiscovery';
+import { GeneratedTools } from './generatedTools';
 import { configApproves, decideApproval, needsApproval } from './security/approvalPolicy';
 import { lifecycleTools } from './kernelTools/lifecycleTools';
 import { KERNEL_SERVER_ID, KernelToolRegistry } from './kernelTools/registry';
@@ -83,6 +84,7 @@ export class Kernel {
   readonly events: EventHub;
   readonly callbacks: Callbacks;
   readonly discovery: ToolDiscovery;
+  private readonly generated: GeneratedTools;
   private readonly registered: RegisteredServers;
   private config: KernelConfig = EMPTY_CONFIG;
   private readonly securityCache = new WeakMap<ListedTool, { override: unknown; security: EffectiveSecurity }>();
@@ -134,12 +136,22 @@ export class Kernel {
         onRegistrationsChanged: (servers) => void this.registered.save(servers, this.settings.keepRegisteredServers),
       }),
     );
+    this.generated = new GeneratedTools({
+      manager: this.manager,
+      models: this.models,
+      interaction: options.interaction,
+      audit: options.audit,
+      settings: () => this.settings,
+      stateDir: options.stateDir,
+      log: (message) => this.manager.bus.emit('log', { server_id: 'mgp', level: 'info', message }),
+    });
     this.discovery = new ToolDiscovery({
       manager: this.manager,
       kernelTools: this.kernelTools,
       settings: () => this.settings,
       securityOf: (server, tool) => this.securityOf(server, tool),
       needsApproval: (serverId, toolName) => this.wouldAsk(serverId, toolName),
+      creation: () => this.generated.options(options.operator.agentId),
     });
     this.discovery.indexKernelTools();
     this.pipeline = new ToolCallPipeline({
@@ -169,6 +181,7 @@ export class Kernel {
   /** Applies a (re)loaded config: settings at once, then servers started, stopped or restarted. */
   async apply(config: KernelConfig, autoStart = true): Promise<void> {
     this.config = config;
+    this.discovery.reconfigure();
     await Promise.all([this.access.load()]);
     await this.manager.reconcile(config, autoStart);
     if (config.kernel.keepRegisteredServers && autoStart) await this.registered.restore();
@@ -271,6 +284,8 @@ export class Kernel {
   }
 
   async dispose(): Promise<void> {
+    this.discovery.endSession();
     await this.manager.dispose();
+    this.generated.cleanUp();
   }
 }

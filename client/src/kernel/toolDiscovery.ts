@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import type { KernelSettings } from './config/model';
 import type { ServerTool } from './discovery';
-import { createDiscoveryTools, createToolIndex, DiscoveryTools, KERNEL_DISCOVERY_TOOL_SCHEMAS, SessionToolCache, ToolIndex, ToolIndexEntry } from './discovery';
+import { createDiscoveryTools, createToolIndex, DiscoveryTools, KERNEL_DISCOVERY_TOOL_SCHEMAS, SessionToolCache, ToolCreationOptions, ToolIndex, ToolIndexEntry } from './discovery';
 import type { KernelTool, KernelToolRegistry } from './kernelTools/registry';
 import type { SupervisedServer } from './lifecycle/supervisedServer';
 import type { EffectiveSecurity } from './security/effectiveSecurity';
@@ -20,6 +20,8 @@ export interface ToolDiscoveryDeps {
   securityOf(server: SupervisedServer, tool: ListedTool): EffectiveSecurity;
   /** Whether calling the tool would stop for the operator's approval now (→ `pending_approval`, §16.6). */
   needsApproval(serverId: string, toolName: string): boolean;
+  /** §16.6 tool creation, as the config has it now (disabled unless `[kernel] tool_creation = true`). */
+  creation?(): ToolCreationOptions;
 }
 
 const DESCRIPTIONS: Record<string, string> = {
@@ -37,20 +39,41 @@ function serverTool(tool: ListedTool, security: EffectiveSecurity): ServerTool {
 export class ToolDiscovery {
   readonly index: ToolIndex;
   readonly cache: SessionToolCache;
-  readonly tools: DiscoveryTools;
+  tools: DiscoveryTools;
+  private creationEnabled = false;
   private readonly changes = new EventEmitter<{ change: [] }>();
 
   constructor(private readonly deps: ToolDiscoveryDeps) {
     this.index = createToolIndex();
     this.cache = new SessionToolCache({ budget: deps.settings().toolContextBudget });
-    this.tools = createDiscoveryTools({
-      index: this.index,
-      cache: this.cache,
-      needsApproval: (entry) => !entry.kernel && deps.needsApproval(entry.server_id, entry.name),
-    });
+    this.tools = this.createTools();
     deps.kernelTools.register(...Object.keys(KERNEL_DISCOVERY_TOOL_SCHEMAS).map((name) => this.kernelTool(name)));
     deps.manager.bus.on('transition', (t) => this.follow(t.server_id));
     deps.manager.bus.on('listChanged', ({ server_id, kind }) => kind === 'tools' && this.follow(server_id));
+  }
+
+  private createTools(): DiscoveryTools {
+    const toolCreation = this.deps.creation?.() ?? { enabled: false };
+    this.creationEnabled = toolCreation.enabled;
+    return createDiscoveryTools({
+      index: this.index,
+      cache: this.cache,
+      needsApproval: (entry) => !entry.kernel && this.deps.needsApproval(entry.server_id, entry.name),
+      toolCreation,
+    });
+  }
+
+  /** Follows the config: tool creation turned on or off ends the session's created tools and starts anew. */
+  reconfigure(): void {
+    const wanted = this.deps.creation?.().enabled ?? false;
+    if (wanted === this.creationEnabled) return;
+    this.tools.endSession();
+    this.tools = this.createTools();
+  }
+
+  /** The session ends (kernel shutdown): created tools are removed (§16.6 guardrail 2). */
+  endSession(): void {
+    this.tools.endSession();
   }
 
   /** Indexes every kernel tool (MGP §16.8: listed, searchable; only the meta-tools go to the model). */
