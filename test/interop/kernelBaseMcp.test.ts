@@ -107,6 +107,12 @@ describe('kernel: base MCP, client side, against real servers', function () {
       assert.ok(t.kernel.tools().some((entry) => entry.name === 'grown_26'));
     });
 
+    it('the protocol trace: every message both ways, when the server\'s trace is on', async () => {
+      const lines: string[] = [];
+      t = await startKernel(everything(), { trace: (id) => id === 'everything', configure: (kernel) => kernel.manager.bus.on('trace', (line) => lines.push(`${line.direction} ${'method' in line.message ? line.message.method : 'result'}`)) });
+      assert.ok(lines.includes('send initialize') && lines.includes('receive result') && lines.includes('send tools/list'), lines.slice(0, 8).join(', '));
+    });
+
     it('prompts list and get', async () => {
       t = await startKernel(everything());
       const server = t.kernel.manager.get('everything');

@@ -52,7 +52,8 @@ export interface KernelOptions {
   roots?: () => Root[];
   mayStart?: (server: ConfiguredServer) => true | string;
   logLevel?: LoggingLevel;
-  trace?: boolean;
+  /** Whether a server's protocol trace is wanted now (e.g. its log channel is at the Trace level). */
+  trace?: (serverId: string) => boolean;
   validatorOptions?: ValidatorOptions;
   /** Where servers registered at run time run (the workspace folder); the state folder when left out. */
   workingFolder?: string;
@@ -115,7 +116,7 @@ export class Kernel {
         services: [this.mgp, this.permissions],
         clientHandlers: (server) => clientHandlers(server.id, { interaction: options.interaction, models: this.models, roots: options.roots ?? (() => []), audit: options.audit }),
         logLevel: options.logLevel ?? 'info',
-        trace: options.trace ?? false,
+        trace: options.trace ?? (() => false),
         onSecrets: options.onSecrets,
       },
     });

@@ -28,7 +28,7 @@ export function headlessClientHandlers(roots: { uri: string; name?: string }[] =
 }
 
 export function plainSession(): SessionEnvironment {
-  return { services: [], clientHandlers: () => headlessClientHandlers(), logLevel: 'info', trace: false };
+  return { services: [], clientHandlers: () => headlessClientHandlers(), logLevel: 'info', trace: () => false };
 }
 
 /** A tool under the name the kernel exposes: unique across servers. */

@@ -15,6 +15,7 @@ import { ServerLogs } from './serverLogs';
 import { EventsView } from './eventsView';
 import { ServersView } from './serversView';
 import { KernelStatusBar } from './statusBar';
+import { registerToolPanels } from './toolPanels/registerToolPanels';
 
 /** What activate() returns: for other extensions and for the extension-host test suite. */
 export interface MgpKernelApi {
@@ -74,6 +75,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     ...registerCommands({ extension, configs, languageServer, log }),
     ...registerServerCommands(kernel.kernel, serverLogs),
     ...registerSecurityPanels(kernel, extension),
+    ...registerToolPanels(kernel, extension),
     registerMoveSecretCommand(secrets, log),
     watchModelSettings(kernel.kernel.models, secrets, log),
     configs.onDidChange((config) => void apply(config)),

@@ -70,7 +70,7 @@ export class KernelHost implements vscode.Disposable {
       operator: EDITOR_OPERATOR,
       roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
       mayStart: (server) => host.mayStart(server),
-      trace: vscode.workspace.getConfiguration('mgp').get<boolean>('trace', false),
+      trace: (serverId) => logs.tracing(serverId),
       logLevel: vscode.workspace.getConfiguration('mgp').get<LoggingLevel>('serverLogLevel', 'info'),
       onSecrets: (values) => values.forEach((value) => redactor.addSecret(value)),
     });

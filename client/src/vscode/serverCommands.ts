@@ -3,7 +3,7 @@ import type { Kernel } from '../kernel/kernel';
 import type { ServerManager } from '../kernel/serverManager';
 import type { ServerNode } from './serversView';
 import type { ServerLogs } from './serverLogs';
-import { readResource, runTool, usePrompt } from './toolRunner';
+import { readResource, usePrompt } from './toolRunner';
 
 /** The server id a command was invoked on: a tree node, an id, or a pick. */
 async function serverIdOf(manager: ServerManager, target: unknown, placeHolder: string): Promise<string | undefined> {
@@ -27,7 +27,6 @@ export function registerServerCommands(kernel: Kernel, logs: ServerLogs): vscode
     onServer('mgp.stopServer', 'Server to stop', (id) => manager.stop(id)),
     onServer('mgp.restartServer', 'Server to restart', (id) => manager.restart(id)),
     onServer('mgp.showServerLog', 'Server whose log to show', (id) => logs.show(id)),
-    vscode.commands.registerCommand('mgp.runTool', (target?: ServerNode) => runTool(kernel, target)),
     vscode.commands.registerCommand('mgp.readResource', (target?: ServerNode) => readResource(manager, target)),
     vscode.commands.registerCommand('mgp.usePrompt', (target?: ServerNode) => usePrompt(manager, target)),
   ];

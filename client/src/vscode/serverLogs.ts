@@ -33,6 +33,11 @@ export class ServerLogs implements vscode.Disposable {
     }
   }
 
+  /** Whether the server's channel is at the Trace level: only then is the protocol trace produced. */
+  tracing(serverId: string): boolean {
+    return this.channels.get(serverId)?.logLevel === vscode.LogLevel.Trace;
+  }
+
   /** The protocol trace: shown when the channel's level is Trace. */
   trace(serverId: string, message: string): void {
     this.channel(serverId).trace(message);

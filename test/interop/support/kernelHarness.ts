@@ -103,6 +103,7 @@ export interface StartOptions {
   hostEnv?: Record<string, string | undefined>;
   secrets?: Record<string, string>;
   configure?(kernel: Kernel): void;
+  trace?(serverId: string): boolean;
 }
 
 export async function startKernel(toml: string, options: StartOptions = {}): Promise<TestKernel> {
@@ -121,6 +122,7 @@ export async function startKernel(toml: string, options: StartOptions = {}): Pro
     operator: EDITOR_OPERATOR,
     roots: () => [{ uri: `file://${dir}`, name: 'test workspace' }],
     onSecrets: (values) => values.forEach((v) => redactor.addSecret(v)),
+    trace: options.trace,
   });
   options.configure?.(kernel);
   const config = configOf(dir, toml);

@@ -33,8 +33,8 @@ export interface SessionEnvironment {
   clientHandlers(server: ConfiguredServer): ClientRequestHandlers;
   /** logging/setLevel sent after connecting. */
   logLevel: LoggingLevel;
-  /** Whether to publish the protocol trace (every message) on the bus. */
-  trace: boolean;
+  /** Whether to publish the protocol trace (every message) of a server on the bus now; asked per message. */
+  trace(serverId: string): boolean;
   /** Resolved values that must never reach logs, audit events or views (env values, headers, secrets). */
   onSecrets?(values: string[]): void;
 }

@@ -79,6 +79,16 @@ export class Bm25Index {
     return this.live;
   }
 
+  /** The id of a term the index has seen, or undefined. */
+  termId(term: string): number | undefined {
+    return this.ids.get(term);
+  }
+
+  /** How many term ids there are (ids run from 0 to this, exclusive). */
+  get termCount(): number {
+    return this.postings.length;
+  }
+
   /** The id of a term, given on first sight and kept for the life of the index. */
   intern(term: string): number {
     let id = this.ids.get(term);
@@ -195,6 +205,30 @@ export class Bm25Index {
   /** Number of documents holding the term. */
   documentFrequency(term: string): number {
     return this.posting(term)?.length ?? 0;
+  }
+
+  /**
+   * How many of these term pairs follow each other, in this order, in one of the document's fields
+   * (stop words are not indexed, so they make no gap).
+   */
+  adjacentPairs(doc: number, pairs: ReadonlyArray<readonly [string, string]>): number {
+    const fields = this.docFields[doc];
+    if (!fields) return 0;
+    let found = 0;
+    for (const [first, second] of pairs) {
+      const a = this.ids.get(first);
+      const b = this.ids.get(second);
+      if (a === undefined || b === undefined) continue;
+      search: for (const terms of fields) {
+        for (let i = 0; i + 1 < terms.length; i++) {
+          if (terms[i] === a && terms[i + 1] === b) {
+            found++;
+            break search;
+          }
+        }
+      }
+    }
+    return found;
   }
 
   /** Inverse document frequency (the BM25 form that stays positive). */

@@ -286,10 +286,13 @@ export function deriveKeywords(tool: ServerTool, limit = 12): string[] {
   return keywordsOf(toolWords(tool, ''), limit);
 }
 
+let stemsByCategory: ReadonlyMap<string, ReadonlySet<string>> | undefined;
+
 /** Words a query may use for a category: its name and its trigger words, stemmed. */
 export function categoryStems(): ReadonlyMap<string, ReadonlySet<string>> {
+  if (stemsByCategory) return stemsByCategory;
   const map = new Map<string, Set<string>>();
   for (const c of Object.keys(CATEGORY_TREE)) map.set(c, new Set([stem(c)]));
   for (const [c, stems] of CATEGORY_STEMS) for (const s of stems) map.get(c)?.add(s);
-  return map;
+  return (stemsByCategory = map);
 }

@@ -11,10 +11,11 @@ export * from './types';
 export { CATEGORY_TREE, deriveCategories, deriveKeywords, withAncestors } from './categories';
 export { editDistance, FuzzyVocabulary } from './fuzzy';
 export { analyze, splitWords, stem } from './text';
+export { normalizeQuery } from './queryText';
 export { DEFAULT_ANALYSIS, PLAIN_ANALYSIS, ToolIndex, toEntry, type AnalysisOptions, type ToolIndexOptions } from './toolIndex';
 export {
   categoriesInQuery, categorySearch, discoverable, effectiveRisk, filterPredicate, kernelToolVisibility, keywordSearch, planQuery,
-  search, semanticSearch, type KernelToolVisibility, type ScoredEntry, type SearchOptions, type SearchOutcome, type SemanticRanker,
+  PLAIN_SEARCH, search, semanticSearch, type KernelToolVisibility, type ScoredEntry, type SearchOptions, type SearchOutcome, type SemanticRanker,
 } from './search';
 export { cl100kTokens, toolDefinitionJson, toolTokens, type TokenCounter } from './tokens';
 export { SessionToolCache, type SessionCacheOptions, type SessionSnapshot } from './sessionCache';

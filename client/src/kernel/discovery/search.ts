@@ -26,6 +26,8 @@ export interface QueryPlanOptions {
   categoryWeight?: number;
   /** Gain of a tool whose name the query covers (default NAME_BOOST; 0 turns it off). */
   nameBoost?: number;
+  /** Gain of a tool whose text holds the query's two-word phrases (all of them: times 1 + PHRASE_BOOST; 0 turns it off). */
+  phraseBoost?: number;
   /** Gain of the tools of a server the query names (default SERVER_BOOST; 0 turns it off). */
   serverBoost?: number;
   /** URLs, file names and other literal values stand for their kind (`url`, `file`), phrasal verbs for one word (default true). */
@@ -86,14 +88,22 @@ export function filterPredicate(filter: DiscoverFilter = {}): (entry: ToolIndexE
     (!categories || categories.some((c) => entry.categories.includes(c)));
 }
 
+/** The textbook baseline the benchmark compares with: the query's words only, summed, no gains. */
+export const PLAIN_SEARCH: Readonly<SearchOptions> = Object.freeze({
+  fuzzy: false, expansion: false, literals: false, grouping: false, nameBoost: 0, serverBoost: 0, phraseBoost: 0, coverage: 0,
+});
+
 /** How much a tool whose name the query fully covers gains: its score times 1 + NAME_BOOST. */
 export const NAME_BOOST = 2;
 
 /** How much the tools of a server the query names gain: their score times 1 + SERVER_BOOST (all of the server id's words named). */
-export const SERVER_BOOST = Number(process.env.SB ?? 1);
+export const SERVER_BOOST = 1;
+
+/** How much a tool whose text holds every two-word phrase of the query gains. */
+export const PHRASE_BOOST = 0.5;
 
 /** Power of the share of the query a tool matches, which multiplies its score. */
-export const COVERAGE = Number(process.env.COV ?? 0.5);
+export const COVERAGE = 0.5;
 
 /** Words of requests that never name a tool (stemmed and not, to meet either analysis). */
 const QUERY_FILLER = new Set(
@@ -150,20 +160,10 @@ export function planQuery(index: ToolIndex, query: string, options: QueryPlanOpt
   return planned;
 }
 
-/** Share of a tool's name terms the query covers (a term found by expansion counts its weight). */
-function nameCoverage(nameTerms: readonly string[], weights: ReadonlyMap<string, number>): number {
-  if (!nameTerms.length) return 0;
-  let covered = 0;
-  for (const t of nameTerms) covered += Math.min(1, weights.get(t) ?? 0);
-  return covered / nameTerms.length;
-}
-
-/** Share of these terms that the query asks for in its own words (not synonyms or corrections). */
-function askedShare(terms: readonly string[], weights: ReadonlyMap<string, number>): number {
-  if (!terms.length) return 0;
-  let asked = 0;
-  for (const t of terms) if ((weights.get(t) ?? 0) >= 1) asked++;
-  return asked / terms.length;
+/** Pairs of the query's own terms in their order (two-word phrases to find in a tool's text). */
+function queryPairs(plan: readonly WeightedTerm[]): Array<[string, string]> {
+  const asked = plan.filter((t) => t.weight >= 1).map((t) => t.term);
+  return asked.slice(1).map((t, i) => [asked[i], t]);
 }
 
 const byScore = (a: ScoredEntry, b: ScoredEntry) => b.score - a.score || (a.entry.tool_id < b.entry.tool_id ? -1 : 1);
@@ -172,27 +172,100 @@ const byScore = (a: ScoredEntry, b: ScoredEntry) => b.score - a.score || (a.entr
  * Scores, filters and orders the matching tools. With a `limit`, only the best `limit` are kept
  * (selected as they come, without sorting every match); `matched` counts them all either way.
  */
-function rank(index: ToolIndex, plan: readonly WeightedTerm[], keep: (e: ToolIndexEntry) => boolean, options: SearchOptions, limit = Infinity): { results: ScoredEntry[]; matched: number } {
+/** The `limit` largest numbers offered, largest first (a few at most: the discovery answer's size). */
+class Floor {
+  readonly values: number[] = [];
+  constructor(private readonly limit: number) {}
+
+  /** The smallest number kept once `limit` are kept, else 0. */
+  get least(): number {
+    return this.values.length >= this.limit ? this.values[this.values.length - 1] : 0;
+  }
+
+  offer(value: number): void {
+    const values = this.values;
+    if (values.length >= this.limit && value <= values[values.length - 1]) return;
+    let at = values.length;
+    while (at > 0 && values[at - 1] < value) at--;
+    values.splice(at, 0, value);
+    if (values.length > this.limit) values.pop();
+  }
+}
+
+// Scratch of `rank` (one search at a time): per kept document, its slot and its score so far.
+let keptDocs = new Int32Array(1024);
+let keptScores = new Float64Array(1024);
+/** The plan's weights by term id, zero elsewhere between searches. */
+let weightById = new Float64Array(1024);
+
+/**
+ * Scores, filters and orders the matching tools. The BM25F score is multiplied by the query's
+ * coverage, then by the gains: server named, name covered, phrases found. With a `limit`, only the
+ * best `limit` are kept, and the gains are worked out only for documents that can still make it:
+ * each gain has a ceiling, so a score times the ceilings still left bounds what it can become.
+ * `matched` counts every document that passed the filter either way.
+ */
+function rank(index: ToolIndex, plan: readonly WeightedTerm[], keep: ((e: ToolIndexEntry) => boolean) | undefined, options: SearchOptions, limit = Infinity): { results: ScoredEntry[]; matched: number } {
   const nameBoost = options.nameBoost ?? NAME_BOOST;
   const serverBoost = options.serverBoost ?? SERVER_BOOST;
+  const phraseBoost = options.phraseBoost ?? PHRASE_BOOST;
   const power = options.coverage ?? COVERAGE;
+  const pairs = phraseBoost ? queryPairs(plan) : [];
+  if (weightById.length < index.scorer.termCount) weightById = new Float64Array(index.scorer.termCount * 2);
+  const weights = weightById;
+  const planIds: number[] = [];
+  for (const t of plan) {
+    const id = index.scorer.termId(t.term);
+    if (id === undefined) continue;
+    weights[id] = t.weight;
+    planIds.push(id);
+  }
+  const namesServer = serverBoost > 0 && plan.some((t) => t.weight >= 1 && index.isServerTerm(t.term));
+  const phraseRoom = pairs.length ? 1 + phraseBoost : 1;
+  const headroom = (1 + nameBoost) * (namesServer ? 1 + serverBoost : 1) * phraseRoom;
+  // The best a document could score: every query term saturated in it, and every gain.
+  const ceiling = headroom * (plan.reduce((sum, t) => sum + (t.weight >= 1 ? index.scorer.maxContribution(t.term, 1) : 0), 0) || 1);
   const { docs, scores, coverage } = index.scorer.score(plan);
-  const weights = new Map(plan.map((t) => [t.term, t.weight]));
-  // The best a document could score: every query term saturated in it, its name fully covered.
-  const ceiling = (1 + nameBoost) * (plan.reduce((sum, t) => sum + (t.weight >= 1 ? index.scorer.maxContribution(t.term, 1) : 0), 0) || 1);
-  const best: ScoredEntry[] = [];
-  let matched = 0;
+  if (keptDocs.length < docs.length) {
+    keptDocs = new Int32Array(docs.length * 2);
+    keptScores = new Float64Array(docs.length * 2);
+  }
+  // 1. The documents that pass the filter, with their coverage-weighted scores.
+  const top = new Floor(limit);
+  let kept = 0;
   for (const doc of docs) {
-    const entry = index.entryAt(doc);
-    if (!entry || !keep(entry)) continue;
-    matched++;
-    let base = power ? scores[doc] * coverage[doc] ** power : scores[doc];
-    if (serverBoost) base *= 1 + serverBoost * askedShare(index.serverTermsAt(doc), weights);
-    // Cannot enter the top even with its name fully covered: skip the coverage.
-    if (best.length >= limit && base * (1 + nameBoost) <= best[best.length - 1].score) continue;
-    const score = base * (1 + nameBoost * nameCoverage(index.nameTermsAt(doc), weights));
+    const entry = keep && index.entryAt(doc);
+    if (keep ? !(entry && keep(entry)) : !index.visibleAt(doc)) continue;
+    const score = power === 0 ? scores[doc] : power === 0.5 ? scores[doc] * Math.sqrt(coverage[doc]) : scores[doc] * coverage[doc] ** power;
+    keptDocs[kept] = doc;
+    keptScores[kept++] = score;
+    if (limit !== Infinity) top.offer(score);
+  }
+  index.scorer.reset(docs);
+  // 2. The server and name gains, for the documents that could still make the top with every gain.
+  const cut = top.least / headroom;
+  const gained = new Floor(limit);
+  let candidates = 0;
+  for (let i = 0; i < kept; i++) {
+    let score = keptScores[i];
+    if (score < cut) continue;
+    const doc = keptDocs[i];
+    if (namesServer) score *= 1 + serverBoost * index.serverShareAt(doc, weights);
+    score *= 1 + nameBoost * index.nameCoverageAt(doc, weights);
+    keptDocs[candidates] = doc;
+    keptScores[candidates++] = score;
+    if (limit !== Infinity) gained.offer(score);
+  }
+  // 3. The phrase gain, for those that could still make the top with it.
+  const phraseCut = gained.least / phraseRoom;
+  const best: ScoredEntry[] = [];
+  for (let i = 0; i < candidates; i++) {
+    let score = keptScores[i];
+    if (score < phraseCut || (best.length >= limit && score * phraseRoom <= best[best.length - 1].score)) continue;
+    const doc = keptDocs[i];
+    if (pairs.length) score *= 1 + (phraseBoost * index.scorer.adjacentPairs(doc, pairs)) / pairs.length;
     if (best.length >= limit && score <= best[best.length - 1].score) continue;
-    const scored = { entry, score, relevance: Math.min(1, score / ceiling) };
+    const scored = { entry: index.entryAt(doc) as ToolIndexEntry, score, relevance: Math.min(1, score / ceiling) };
     if (limit === Infinity) {
       best.push(scored);
       continue;
@@ -202,15 +275,16 @@ function rank(index: ToolIndex, plan: readonly WeightedTerm[], keep: (e: ToolInd
     best.splice(at, 0, scored);
     if (best.length > limit) best.pop();
   }
-  index.scorer.reset(docs);
-  return { results: limit === Infinity ? best.sort(byScore) : best, matched };
+  for (const id of planIds) weights[id] = 0;
+  return { results: limit === Infinity ? best.sort(byScore) : best, matched: kept };
 }
 
 /** Keyword strategy: BM25F over the planned query terms. */
 export function keywordSearch(index: ToolIndex, query: string, filter: DiscoverFilter = {}, options: SearchOptions = {}): SearchOutcome {
   const keep = (e: ToolIndexEntry) => pass(e) && discoverable(e);
   const pass = filterPredicate(filter);
-  const { results, matched } = rank(index, planQuery(index, query, options), keep, options, options.limit);
+  const byDefault = !filter.categories?.length && !filter.risk_level_max && filter.status !== 'all';
+  const { results, matched } = rank(index, planQuery(index, query, options), byDefault ? undefined : keep, options, options.limit);
   // A query that is exactly a tool's name or id asks for that tool.
   const exact = index.findByName(query.trim()).find(keep);
   if (exact) {

@@ -7,6 +7,7 @@ import { Bm25Index } from './bm25';
 import { categoriesOf, keywordsOf, toolWords, type ToolWords } from './categories';
 import { FuzzyVocabulary } from './fuzzy';
 import { analyze, splitWords, termsOfWords } from './text';
+import { discoverable } from './search';
 import type { ServerTool, ToolIndexEntry, ToolSecurity, ToolStatus } from './types';
 
 /** The fields a tool is indexed by, in the order of the weights. */
@@ -53,8 +54,10 @@ interface Slot {
   doc: number;
   /** The word lists counted in the typo vocabulary (to uncount them). */
   words: ReadonlyArray<readonly string[]>;
-  /** The name's distinct terms, without the prefix the server puts on every tool (`slack_`, `browser_`). */
-  nameTerms: readonly string[];
+  /** The name's distinct terms, without the prefix the server puts on every tool (`slack_`, `browser_`), as term ids. */
+  nameTerms: TermIds;
+  /** The distinct terms of the server id, as term ids. */
+  serverTerms: TermIds;
 }
 
 /**
@@ -123,7 +126,7 @@ export function toEntry(serverId: string, tool: ServerTool, status: ToolStatus, 
 }
 
 /** Term ids of a text (see `Bm25Index.intern`); shared between tools, never changed. */
-type TermIds = readonly number[];
+export type TermIds = readonly number[];
 
 /** What a description becomes, once per distinct text: its words, and the term ids of its lead and the rest. */
 interface DescriptionAnalysis {
@@ -133,6 +136,10 @@ interface DescriptionAnalysis {
   /** The whole description's term ids (one-field analysis). */
   all: TermIds;
 }
+
+/** Name terms (the first ones) and server id terms kept per slot for the search gains. */
+const NAME_ROW = 8;
+const ROW = 2 + NAME_ROW + 4;
 
 /** Memo entries kept per kind of text before the memo starts over (tools come and go; texts repeat). */
 const MEMO_LIMIT = 50_000;
@@ -160,6 +167,12 @@ export class ToolIndex {
   private readonly idMemo = new Map<string, TermIds>();
   private readonly descriptionMemo = new Map<string, DescriptionAnalysis>();
   private readonly distinctMemo = new Map<string, string[]>();
+  private readonly distinctIdMemo = new Map<string, TermIds>();
+  private serverTerms = { revision: -1, terms: new Set<string>() };
+  /** Per BM25 slot: 1 when the tool passes the default discovery filter. */
+  private visible = new Uint8Array(64);
+  /** Per BM25 slot, ROW numbers: name term count, server term count, name term ids, server term ids. */
+  private termRows = new Int32Array(64 * ROW);
   private readonly paramMemo = new WeakMap<object, TermIds>();
 
   constructor(options: ToolIndexOptions = {}) {
@@ -273,9 +286,11 @@ export class ToolIndex {
     const doc = this.bm25.add(this.fieldsOf(entry));
     const counted = [words.name, words.server, words.title, words.description];
     this.vocabulary.addAll(counted);
-    const slot = { entry, doc, words: counted, nameTerms: this.nameTerms(entry.name, prefixTerms) };
+    const slot = { entry, doc, words: counted, nameTerms: this.nameTerms(entry.name, prefixTerms), serverTerms: this.distinctIdsOf(serverId) };
     this.slots.set(entry.tool_id, slot);
     this.byDoc[doc] = slot;
+    this.setVisible(doc, entry);
+    this.setTermRows(doc, slot);
     let ids = this.byServer.get(entry.server_id);
     if (!ids) this.byServer.set(entry.server_id, (ids = new Set()));
     ids.add(entry.tool_id);
@@ -301,6 +316,7 @@ export class ToolIndex {
     this.vocabulary.removeAll(slot.words);
     this.slots.delete(toolId);
     this.byDoc[slot.doc] = undefined;
+    this.visible[slot.doc] = 0;
     this.byServer.get(slot.entry.server_id)?.delete(toolId);
     for (const key of this.lowerKeys(slot.entry)) {
       const named = this.byLowerName.get(key);
@@ -327,6 +343,8 @@ export class ToolIndex {
       if (slot && slot.entry.server_id === serverId && slot.entry.kernel === kernel && sameDefinition(slot.entry, tool)) {
         slot.entry.status = status;
         slot.nameTerms = this.nameTerms(tool.name, prefixTerms);
+        this.setVisible(slot.doc, slot.entry);
+        this.setTermRows(slot.doc, slot);
         continue;
       }
       this.insert(tool, serverId, status, kernel, prefixTerms);
@@ -336,16 +354,74 @@ export class ToolIndex {
     this.version++;
   }
 
-  /** The distinct terms of a name (shared: do not change) without the server's prefix terms, unless that leaves none. */
-  private nameTerms(name: string, prefixTerms: ReadonlySet<string>): string[] {
+  /** The distinct term ids of a name without the server's prefix terms, unless that leaves none (shared: do not change). */
+  private nameTerms(name: string, prefixTerms: ReadonlySet<string>): TermIds {
     const own = this.distinctTermsOf(name);
-    if (!prefixTerms.size) return own;
-    const meaningful = own.filter((t) => !prefixTerms.has(t));
-    return meaningful.length ? meaningful : own;
+    const meaningful = prefixTerms.size ? own.filter((t) => !prefixTerms.has(t)) : own;
+    return meaningful.length === own.length || !meaningful.length ? this.distinctIdsOf(name) : this.idsOfTerms(meaningful);
   }
 
-  private distinctTermsOf(name: string): string[] {
-    return this.distinctMemo.get(name) ?? remember(this.distinctMemo, name, distinct(this.termsOf(name)));
+  private distinctTermsOf(text: string): string[] {
+    return this.distinctMemo.get(text) ?? remember(this.distinctMemo, text, distinct(this.termsOf(text)));
+  }
+
+  private distinctIdsOf(text: string): TermIds {
+    return this.distinctIdMemo.get(text) ?? remember(this.distinctIdMemo, text, this.idsOfTerms(this.distinctTermsOf(text)));
+  }
+
+  private setVisible(doc: number, entry: ToolIndexEntry): void {
+    if (doc >= this.visible.length) {
+      const grown = new Uint8Array(Math.max(64, doc * 2));
+      grown.set(this.visible);
+      this.visible = grown;
+    }
+    this.visible[doc] = entry.status === 'connected' && discoverable(entry) ? 1 : 0;
+  }
+
+  /** Copies a slot's name and server term ids into the per-slot rows that searches read. */
+  private setTermRows(doc: number, slot: Slot): void {
+    if ((doc + 1) * ROW >= this.termRows.length) {
+      const grown = new Int32Array(Math.max(64 * ROW, (doc + 1) * ROW * 2));
+      grown.set(this.termRows);
+      this.termRows = grown;
+    }
+    const at = doc * ROW;
+    const names = Math.min(slot.nameTerms.length, NAME_ROW);
+    const servers = Math.min(slot.serverTerms.length, ROW - 2 - NAME_ROW);
+    this.termRows[at] = names;
+    this.termRows[at + 1] = servers;
+    for (let i = 0; i < names; i++) this.termRows[at + 2 + i] = slot.nameTerms[i];
+    for (let i = 0; i < servers; i++) this.termRows[at + 2 + NAME_ROW + i] = slot.serverTerms[i];
+  }
+
+  /**
+   * Share of the name terms of the tool at a slot that the query covers, given the query's weight
+   * of each term id (a synonym covers a term by its weight).
+   */
+  nameCoverageAt(doc: number, weights: Float64Array): number {
+    const rows = this.termRows;
+    const at = doc * ROW;
+    const count = rows[at];
+    if (!count) return 0;
+    let covered = 0;
+    for (let i = at + 2, end = i + count; i < end; i++) covered += Math.min(1, weights[rows[i]]);
+    return covered / count;
+  }
+
+  /** Share of the server id's terms of the tool at a slot that the query names itself (weight 1 or more). */
+  serverShareAt(doc: number, weights: Float64Array): number {
+    const rows = this.termRows;
+    const at = doc * ROW;
+    const count = rows[at + 1];
+    if (!count) return 0;
+    let named = 0;
+    for (let i = at + 2 + NAME_ROW, end = i + count; i < end; i++) if (weights[rows[i]] >= 1) named++;
+    return named / count;
+  }
+
+  /** Whether the tool at a BM25 slot passes the default discovery filter (connected, offered to discovery). */
+  visibleAt(doc: number): boolean {
+    return this.visible[doc] === 1;
   }
 
   /** Name terms that more than half of a server's tools share (at least three tools): a prefix, not a meaning. */
@@ -356,15 +432,19 @@ export class ToolIndex {
     return new Set([...counts].filter(([, n]) => n > tools.length / 2).map(([t]) => t));
   }
 
-  /** The distinct meaningful terms of the name of the tool at a BM25 slot. */
-  nameTermsAt(doc: number): readonly string[] {
+  /** The distinct meaningful term ids of the name of the tool at a BM25 slot. */
+  nameTermsAt(doc: number): TermIds {
     return this.byDoc[doc]?.nameTerms ?? [];
   }
 
-  /** The distinct terms of the server id of the tool at a BM25 slot. */
-  serverTermsAt(doc: number): readonly string[] {
-    const slot = this.byDoc[doc];
-    return slot ? this.distinctTermsOf(slot.entry.server_id) : [];
+  /** Whether some server id of the index has this term (cached per revision). */
+  isServerTerm(term: string): boolean {
+    if (this.serverTerms.revision !== this.version) {
+      const terms = new Set<string>();
+      for (const id of this.byServer.keys()) for (const t of this.distinctTermsOf(id)) terms.add(t);
+      this.serverTerms = { revision: this.version, terms };
+    }
+    return this.serverTerms.terms.has(term);
   }
 
   removeServer(serverId: string): void {
@@ -377,7 +457,9 @@ export class ToolIndex {
   setServerStatus(serverId: string, status: ToolStatus): void {
     for (const id of this.byServer.get(serverId) ?? []) {
       const slot = this.slots.get(id);
-      if (slot) slot.entry.status = status;
+      if (!slot) continue;
+      slot.entry.status = status;
+      this.setVisible(slot.doc, slot.entry);
     }
     this.version++;
   }

@@ -103,7 +103,9 @@ export class SupervisedServer {
     const opened: ServerConnection = await ServerConnection.open(this.config, resolved, {
       extraCapabilities,
       handlers: this.deps.session.clientHandlers(this.config),
-      trace: this.deps.session.trace ? (direction, message) => this.deps.bus.emit('trace', { server_id: this.id, direction, message }) : undefined,
+      trace: (direction, message) => {
+        if (this.deps.session.trace(this.id)) this.deps.bus.emit('trace', { server_id: this.id, direction, message });
+      },
       hooks: {
         onLog: (level, message) => this.log(level, message),
         onListChanged: (kind) => void this.refresh(kind),

@@ -1,0 +1,135 @@
+import * as vscode from 'vscode';
+import type { DiscoveryToWebview, SearchRequest } from '../../../../shared/src/toolPanelMessages';
+import { isDiscoveryFromWebview } from '../../../../shared/src/toolPanelMessages';
+import type { KernelHost } from '../kernelHost';
+import { categoryViews, discoveryResultView, sessionView } from './discoveryViews';
+import { poster, toolPanelHtml, toolPanelOptions } from './panelShell';
+import { ToolRuns } from './toolRuns';
+
+/**
+ * "Tool Discovery": `mgp.tools.discover` (MGP §16.5) as you type, with strategy, max results and
+ * filters; each result with relevance, server, risk, categories and description, its schema and a
+ * "Try it" form that calls through `kernel.stream` (approvals apply, output goes to the Streaming panel
+ * too) and counts as a use in the session cache; pin and unpin; the session cache against its budget.
+ */
+export class ToolDiscoveryPanel implements vscode.Disposable {
+  static readonly viewType = 'mgp.discovery';
+  private static current: ToolDiscoveryPanel | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly runs: ToolRuns;
+  private readonly post: (message: DiscoveryToWebview) => void;
+  private lastSearch: SearchRequest | undefined;
+  private disposed = false;
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+
+  static show(extension: vscode.ExtensionContext, host: KernelHost): ToolDiscoveryPanel {
+    if (ToolDiscoveryPanel.current) {
+      ToolDiscoveryPanel.current.panel.reveal();
+      return ToolDiscoveryPanel.current;
+    }
+    const panel = vscode.window.createWebviewPanel(ToolDiscoveryPanel.viewType, 'Tool Discovery', vscode.ViewColumn.Active, toolPanelOptions(extension.extensionUri));
+    ToolDiscoveryPanel.current = new ToolDiscoveryPanel(panel, extension, host);
+    return ToolDiscoveryPanel.current;
+  }
+
+  static disposeCurrent(): void {
+    ToolDiscoveryPanel.current?.dispose();
+  }
+
+  private constructor(private readonly panel: vscode.WebviewPanel, extension: vscode.ExtensionContext, private readonly host: KernelHost) {
+    panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
+    panel.webview.html = toolPanelHtml(panel.webview, extension.extensionUri, { title: 'Tool Discovery', script: 'dist/discovery.js', stylesheet: 'discovery.css' });
+    this.post = poster(panel, () => this.disposed);
+    const kernel = host.kernel;
+    this.runs = new ToolRuns({
+      kernel,
+      post: (message) => this.post(message),
+      images: false,
+      alwaysStream: true,
+      onStart: ({ serverId, toolName }) => kernel.discovery.used(serverId, toolName),
+      showStreams: (streamId) => void vscode.commands.executeCommand('mgp.showStreams', { streamId }),
+    });
+    const off = kernel.discovery.onDidChange(() => this.scheduleRefresh());
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
+      { dispose: off },
+    );
+  }
+
+  private async receive(message: unknown): Promise<void> {
+    if (!isDiscoveryFromWebview(message)) return;
+    const discovery = this.host.kernel.discovery;
+    switch (message.type) {
+      case 'ready':
+        this.post({ type: 'init', categories: categoryViews() });
+        this.postSession();
+        if (this.lastSearch) await this.search(this.lastSearch);
+        return;
+      case 'search':
+        this.lastSearch = message;
+        await this.search(message);
+        return;
+      case 'pin': {
+        const entry = discovery.index.get(message.toolId);
+        if (entry) discovery.cache.pin(entry);
+        this.refresh();
+        return;
+      }
+      case 'unpin':
+        discovery.cache.unpin(message.toolId);
+        this.refresh();
+        return;
+      case 'openRunTool':
+        await vscode.commands.executeCommand('mgp.runTool', { serverId: message.serverId, toolName: message.toolName });
+        return;
+      default:
+        this.runs.handle(message);
+    }
+  }
+
+  private async search(request: SearchRequest): Promise<void> {
+    const kernel = this.host.kernel;
+    const discovery = kernel.discovery;
+    try {
+      const result = await discovery.tools.discover({ query: request.query, strategy: request.strategy, max_results: request.maxResults, filter: request.filter });
+      const view = discoveryResultView(result, {
+        tools: kernel.tools(),
+        cache: discovery.cache,
+        entry: (id) => discovery.index.get(id),
+        streaming: (serverId) => kernel.mgp.active(serverId, 'streaming'),
+      });
+      this.post({ type: 'results', seq: request.seq, result: view });
+    } catch (error) {
+      this.post({ type: 'searchError', seq: request.seq, message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  private postSession(): void {
+    this.post({ type: 'session', session: sessionView(this.host.kernel.discovery.cache) });
+  }
+
+  /** The session changed (pin, use) or servers came and went: the budget and the last answer again. */
+  private refresh(): void {
+    this.postSession();
+    if (this.lastSearch) void this.search(this.lastSearch);
+  }
+
+  private scheduleRefresh(): void {
+    if (this.refreshTimer !== undefined) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      if (!this.disposed) this.refresh();
+    }, 50);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (ToolDiscoveryPanel.current === this) ToolDiscoveryPanel.current = undefined;
+    if (this.refreshTimer !== undefined) clearTimeout(this.refreshTimer);
+    this.runs.dispose();
+    vscode.Disposable.from(...this.disposables).dispose();
+    this.panel.dispose();
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * What the Tool Discovery panel shows, made from the kernel's discovery objects: a search answer with
+ * each tool's effective security, token cost and place in the session cache, the session cache against
+ * its token budget, and the category tree for the filter. Pure (no `vscode`): tested in node.
+ */
+import type { CategoryView, DiscoveredToolView, DiscoveryResultView, SecurityView, SessionToolView, SessionView } from '../../../../shared/src/toolPanelMessages';
+import { CATEGORY_TREE, type DiscoverResult, type DiscoveredTool, type SessionToolCache, type ToolIndexEntry } from '../../kernel/discovery';
+import type { KernelToolEntry } from '../../kernel/kernel';
+import { toolView } from './toolViews';
+
+export interface DiscoveryViewDeps {
+  /** Every tool the kernel lists, with effective security and its sources. */
+  tools: readonly KernelToolEntry[];
+  cache: SessionToolCache;
+  entry(toolId: string): ToolIndexEntry | undefined;
+  streaming(serverId: string): boolean;
+}
+
+/** A tool found in the index whose server is not connected: the index keeps its effective security, without sources. */
+function fromIndex(tool: DiscoveredTool): SecurityView {
+  const s = tool.security;
+  return {
+    risk: s?.risk_level ?? 'moderate',
+    riskSource: 'the index (server not connected)',
+    sideEffects: s?.side_effects ?? [],
+    permissions: s?.permissions_required ?? [],
+    ...(s?.reversible !== undefined ? { reversible: s.reversible } : {}),
+  };
+}
+
+export function discoveryResultView(result: DiscoverResult, deps: DiscoveryViewDeps): DiscoveryResultView {
+  const byKey = new Map(deps.tools.map((t) => [`${t.serverId}\u0000${t.name}`, t]));
+  const tools = result.tools.map((tool): DiscoveredToolView => {
+    const listed = byKey.get(`${tool.server_id}\u0000${tool.name}`);
+    const entry = deps.entry(tool.tool_id);
+    const view = listed
+      ? toolView(listed, deps.streaming(tool.server_id))
+      : { serverId: tool.server_id, toolName: tool.name, description: tool.description, inputSchema: tool.inputSchema, security: fromIndex(tool), kernel: tool.server_id === 'mgp', streaming: false };
+    return {
+      toolId: tool.tool_id,
+      tool: view,
+      relevance: tool.relevance_score,
+      categories: tool.categories,
+      tokens: entry ? deps.cache.tokensOf(entry) : 0,
+      pinned: deps.cache.isPinned(tool.tool_id),
+      cached: !deps.cache.isPinned(tool.tool_id) && deps.cache.has(tool.tool_id),
+      connected: entry ? entry.status === 'connected' : Boolean(listed),
+    };
+  });
+  return {
+    tools,
+    totalAvailable: result.total_available,
+    strategy: result.search_strategy,
+    ...(result.fallback_strategy ? { fallbackStrategy: result.fallback_strategy } : {}),
+    queryTimeMs: result.query_time_ms,
+    ...(result.truncated ? { truncated: { returned: result.truncated.returned, matched: result.truncated.matched } } : {}),
+  };
+}
+
+function sessionTool(cache: SessionToolCache, entry: ToolIndexEntry): SessionToolView {
+  return { toolId: entry.tool_id, serverId: entry.server_id, toolName: entry.name, tokens: cache.tokensOf(entry) };
+}
+
+export function sessionView(cache: SessionToolCache): SessionView {
+  return {
+    pinned: cache.pinnedEntries().map((e) => sessionTool(cache, e)),
+    cached: cache.cachedEntries().reverse().map((e) => sessionTool(cache, e)),
+    pinnedTokens: cache.pinnedTokens,
+    cachedTokens: cache.cachedTokens,
+    maxTokens: cache.budget.max_tokens,
+    pinnedReserve: cache.budget.pinned_reserve,
+    discoveryReserve: cache.budget.discovery_reserve,
+    cacheLimit: cache.cacheLimit,
+  };
+}
+
+export function categoryViews(): CategoryView[] {
+  return Object.entries(CATEGORY_TREE).map(([name, c]) => ({ name, ...(c.parent ? { parent: c.parent } : {}), description: c.description }));
+}

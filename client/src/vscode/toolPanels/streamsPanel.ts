@@ -1,0 +1,107 @@
+import * as vscode from 'vscode';
+import type { StreamsToWebview } from '../../../../shared/src/toolPanelMessages';
+import { isStreamsFromWebview } from '../../../../shared/src/toolPanelMessages';
+import type { StreamEvents } from '../../kernel/streaming/streamRegistry';
+import type { KernelHost } from '../kernelHost';
+import { poster, toolPanelHtml, toolPanelOptions } from './panelShell';
+import { StreamBatcher } from './streamBatcher';
+import { streamView } from './toolViews';
+
+/** Characters of a stream's text the panel holds (its tail); "Open the whole text" shows the rest. */
+export const STREAM_TEXT_KEEP = 200_000;
+
+/**
+ * "Streaming Output": every stream of the kernel (MGP §12) in its own tab, live. Stream events are
+ * batched per frame (StreamBatcher) before they reach the webview, which appends each batch once per
+ * animation frame and keeps only the tail of huge outputs.
+ */
+export class StreamsPanel implements vscode.Disposable {
+  static readonly viewType = 'mgp.streams';
+  private static current: StreamsPanel | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly batcher: StreamBatcher;
+  private readonly post: (message: StreamsToWebview) => void;
+  private disposed = false;
+
+  static show(extension: vscode.ExtensionContext, host: KernelHost, focus?: string): StreamsPanel {
+    const current = StreamsPanel.current;
+    if (current) {
+      current.panel.reveal(undefined, true);
+      if (focus) current.post({ type: 'focus', id: focus });
+      return current;
+    }
+    const panel = vscode.window.createWebviewPanel(StreamsPanel.viewType, 'Streaming Output', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, toolPanelOptions(extension.extensionUri));
+    StreamsPanel.current = new StreamsPanel(panel, extension, host, focus);
+    return StreamsPanel.current;
+  }
+
+  static disposeCurrent(): void {
+    StreamsPanel.current?.dispose();
+  }
+
+  private constructor(private readonly panel: vscode.WebviewPanel, extension: vscode.ExtensionContext, private readonly host: KernelHost, private focus: string | undefined) {
+    panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
+    panel.webview.html = toolPanelHtml(panel.webview, extension.extensionUri, { title: 'Streaming Output', script: 'dist/streams.js', stylesheet: 'streams.css' });
+    this.post = poster(panel, () => this.disposed);
+    this.batcher = new StreamBatcher((updates) => this.post({ type: 'batch', at: Date.now(), updates }));
+    const streams = host.kernel.streams;
+    const handlers = {
+      started: (s: StreamEvents['started'][0]) => this.batcher.started(streamView(s, STREAM_TEXT_KEEP)),
+      text: (e: StreamEvents['text'][0]) => this.batcher.text(e.id, e.appended, e.chunks),
+      progress: (e: StreamEvents['progress'][0]) => this.batcher.setProgress(e.id, e.progress),
+      // The text is in the webview already: the end carries the state, not the text again.
+      ended: (s: StreamEvents['ended'][0]) => this.batcher.ended(streamView(s, 0)),
+    };
+    streams.on('started', handlers.started);
+    streams.on('text', handlers.text);
+    streams.on('progress', handlers.progress);
+    streams.on('ended', handlers.ended);
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
+      {
+        dispose: () => {
+          streams.off('started', handlers.started);
+          streams.off('text', handlers.text);
+          streams.off('progress', handlers.progress);
+          streams.off('ended', handlers.ended);
+        },
+      },
+    );
+  }
+
+  private async receive(message: unknown): Promise<void> {
+    if (!isStreamsFromWebview(message)) return;
+    const streams = this.host.kernel.streams;
+    switch (message.type) {
+      case 'ready':
+        // Anything batched before now is in the list: drop it rather than send it twice.
+        this.batcher.discard();
+        this.post({ type: 'streams', streams: streams.list().map((s) => streamView(s, STREAM_TEXT_KEEP)), ...(this.focus ? { focus: this.focus } : {}) });
+        this.focus = undefined;
+        return;
+      case 'cancel':
+        await streams.cancel(message.id);
+        return;
+      case 'openText': {
+        const stream = streams.get(message.id);
+        if (!stream) {
+          void vscode.window.showInformationMessage('MGP: that stream is no longer kept.');
+          return;
+        }
+        const document = await vscode.workspace.openTextDocument({ content: stream.snapshot().text, language: 'plaintext' });
+        await vscode.window.showTextDocument(document, { preview: true, viewColumn: vscode.ViewColumn.Active });
+        return;
+      }
+    }
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (StreamsPanel.current === this) StreamsPanel.current = undefined;
+    this.batcher.dispose();
+    vscode.Disposable.from(...this.disposables).dispose();
+    this.panel.dispose();
+  }
+}

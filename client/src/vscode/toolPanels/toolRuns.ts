@@ -1,0 +1,156 @@
+/**
+ * The host side of a tool form (Run Tool and "Try it"): checks arguments against the inputSchema as the
+ * person types and again at Run, then calls through the kernel (access, approval, validators, audit)
+ * with `kernel.call`, or `kernel.stream` whose live text reaches the webview batched per frame.
+ * Pure of `vscode`: the panels pass how to post and what to do on "Show in the Streaming panel".
+ */
+import type { RunFromWebview, RunToWebview, ToolKey } from '../../../../shared/src/toolPanelMessages';
+import type { Kernel, KernelToolEntry } from '../../kernel/kernel';
+import type { ToolCallOutcome } from '../../kernel/pipeline/toolCallPipeline';
+import type { StreamEvents } from '../../kernel/streaming/streamRegistry';
+import { ArgumentValidator } from './argumentValidation';
+import { StreamBatcher } from './streamBatcher';
+import { errorView, resultView, toolView } from './toolViews';
+
+/** One validator for every panel: schemas are compiled once per listed tool. */
+const validator = new ArgumentValidator();
+
+export function findTool(kernel: Kernel, key: ToolKey): KernelToolEntry | undefined {
+  return kernel.tools().find((t) => t.serverId === key.serverId && t.name === key.toolName);
+}
+
+export function schemaOf(entry: KernelToolEntry): Record<string, unknown> {
+  const schema = entry.tool.inputSchema as Record<string, unknown> | undefined;
+  return schema && typeof schema === 'object' ? schema : { type: 'object' };
+}
+
+/** The tool as a panel shows it, with whether its server streams (MGP §12 negotiated). */
+export function viewOf(kernel: Kernel, entry: KernelToolEntry) {
+  return toolView(entry, !entry.kernel && kernel.mgp.active(entry.serverId, 'streaming'));
+}
+
+export interface ToolRunsOptions {
+  kernel: Kernel;
+  post(message: RunToWebview): void;
+  /** The panel's CSP allows `img-src data:`: images are sent to be shown. */
+  images: boolean;
+  /** Every run streams (the Discovery panel's "Try it": output goes to the Streaming panel too). */
+  alwaysStream?: boolean;
+  /** A call was sent (after the argument check). */
+  onStart?(key: ToolKey): void;
+  showStreams(streamId?: string): void;
+}
+
+interface Run {
+  abort: AbortController;
+  streamId?: string;
+  cancelled: boolean;
+}
+
+export class ToolRuns {
+  private readonly runs = new Map<number, Run>();
+  private readonly streamRuns = new Map<string, number>();
+  private readonly batcher: StreamBatcher;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly options: ToolRunsOptions) {
+    this.batcher = new StreamBatcher((updates) => {
+      for (const update of updates) {
+        const runId = update.kind === 'text' || update.kind === 'progress' ? this.streamRuns.get(update.id) : undefined;
+        if (runId === undefined) continue;
+        if (update.kind === 'text') options.post({ type: 'runText', runId, appended: update.appended, chunks: update.chunks });
+        else if (update.kind === 'progress') options.post({ type: 'runProgress', runId, progress: update.progress });
+      }
+    });
+    const streams = options.kernel.streams;
+    const onText = (event: StreamEvents['text'][0]) => this.streamRuns.has(event.id) && this.batcher.text(event.id, event.appended, event.chunks);
+    const onProgress = (event: StreamEvents['progress'][0]) => this.streamRuns.has(event.id) && this.batcher.setProgress(event.id, event.progress);
+    streams.on('text', onText);
+    streams.on('progress', onProgress);
+    this.unsubscribe = () => {
+      streams.off('text', onText);
+      streams.off('progress', onProgress);
+    };
+  }
+
+  handle(message: RunFromWebview): void {
+    switch (message.type) {
+      case 'validate': {
+        const entry = findTool(this.options.kernel, message);
+        if (!entry) return;
+        const check = validator.check(schemaOf(entry), message.args);
+        this.options.post({ type: 'validation', serverId: message.serverId, toolName: message.toolName, seq: message.seq, errors: check.errors, ...(check.schemaProblem ? { schemaProblem: check.schemaProblem } : {}) });
+        return;
+      }
+      case 'run':
+        void this.run(message);
+        return;
+      case 'cancelRun':
+        void this.cancel(message.runId);
+        return;
+      case 'showStreams':
+        this.options.showStreams(message.streamId);
+        return;
+    }
+  }
+
+  private async run(message: RunFromWebview & { type: 'run' }): Promise<void> {
+    const { kernel, post } = this.options;
+    const { runId, serverId, toolName, args } = message;
+    const entry = findTool(kernel, message);
+    if (!entry) {
+      post({ type: 'runError', runId, error: { name: 'UnknownTool', message: `${serverId} does not list ${toolName} now (is it connected?)` } });
+      return;
+    }
+    const check = validator.check(schemaOf(entry), args);
+    if (check.errors.length) {
+      post({ type: 'runRejected', runId, serverId, toolName, errors: check.errors });
+      return;
+    }
+    const run: Run = { abort: new AbortController(), cancelled: false };
+    this.runs.set(runId, run);
+    let outcome: Promise<ToolCallOutcome>;
+    if (message.stream || this.options.alwaysStream) {
+      const started = kernel.stream({ serverId, toolName, args, signal: run.abort.signal });
+      run.streamId = started.stream.id;
+      this.streamRuns.set(started.stream.id, runId);
+      post({ type: 'runStarted', runId, serverId, toolName, streamId: started.stream.id });
+      outcome = started.outcome;
+    } else {
+      post({ type: 'runStarted', runId, serverId, toolName });
+      outcome = kernel.call({
+        serverId, toolName, args, signal: run.abort.signal,
+        onProgress: (p) => post({ type: 'runProgress', runId, progress: { fraction: p.total ? Math.min(1, p.progress / p.total) : undefined, message: p.message } }),
+      });
+    }
+    this.options.onStart?.({ serverId, toolName });
+    try {
+      const result = await outcome;
+      this.batcher.flush();
+      post({ type: 'runResult', runId, result: resultView(result, { images: this.options.images }) });
+    } catch (error) {
+      this.batcher.flush();
+      post({ type: 'runError', runId, error: run.cancelled ? { name: 'Cancelled', message: 'cancelled before the result arrived' } : errorView(error) });
+    } finally {
+      this.runs.delete(runId);
+      if (run.streamId) this.streamRuns.delete(run.streamId);
+    }
+  }
+
+  /** A stream is cancelled through the registry (MGP §12.7: the partial result is kept); a call is aborted. */
+  private async cancel(runId: number): Promise<void> {
+    const run = this.runs.get(runId);
+    if (!run) return;
+    run.cancelled = true;
+    if (run.streamId) await this.options.kernel.streams.cancel(run.streamId);
+    else run.abort.abort(new Error('cancelled by the user'));
+  }
+
+  /** Runs still going are left to finish (a stream stays in the Streaming panel); their answers are dropped. */
+  dispose(): void {
+    this.unsubscribe();
+    this.batcher.dispose();
+    this.streamRuns.clear();
+    this.runs.clear();
+  }
+}
