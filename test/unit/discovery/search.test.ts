@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import {
-  categorySearch, effectiveRisk, keywordSearch, semanticSearch, ToolIndex, type SemanticRanker, type ToolIndexEntry,
+  categorySearch, effectiveRisk, keywordSearch, normalizeQuery, planQuery, semanticSearch, ToolIndex, type SemanticRanker, type ToolIndexEntry,
 } from '../../../client/src/kernel/discovery';
-import { corpusIndex, tool } from './fixtures';
+import { corpusIndex, queries, tool } from './fixtures';
 
 const top = (index: ToolIndex, query: string, n = 5, filter = {}) => keywordSearch(index, query, filter).results.slice(0, n).map((r) => r.entry.tool_id);
 
@@ -37,6 +37,51 @@ describe('discovery: search strategies and filters', () => {
     assert.ok(top(index, 'delet memroy entity').includes('memory.delete_entities'));
     const plain = keywordSearch(index, 'screenshott', {}, { fuzzy: false }).results;
     assert.ok(!plain.some((r) => r.entry.tool_id === 'playwright.browser_take_screenshot'), 'without typo tolerance the misspelling misses');
+  });
+
+  it('keyword: a pasted URL, file name, glob, address or channel stands for its kind', () => {
+    const words = (q: string) => normalizeQuery(q).trim().split(/\s+/);
+    assert.deepEqual(words('open https://example.com/a?b=1 in the browser'), ['open', 'url', 'in', 'the', 'browser']);
+    assert.deepEqual(words('show config.yaml and src/main.go'), ['show', 'file', 'and', 'file']);
+    assert.deepEqual(words('attach resume.pdf'), ['attach', 'file', 'pdf', 'document']);
+    assert.deepEqual(words('find every *.test.ts file'), ['find', 'every', 'file', 'pattern', 'file']);
+    assert.deepEqual(words('what is at 48.8584, 2.2945'), ['what', 'is', 'at', 'coordinates']);
+    assert.deepEqual(words('post to #ops and tell @alice, mail bob@example.org'), ['post', 'to', 'channel', 'and', 'tell', 'user', ',', 'mail', 'email', 'address']);
+    assert.deepEqual(words('node.js release notes for issue #42'), ['nodejs', 'release', 'notes', 'for', 'issue', '#42']);
+    assert.deepEqual(words('look up what I set up, then turn off logging'), ['lookup', 'what', 'I', 'create', ',', 'then', 'disable', 'logging']);
+    assert.equal(normalizeQuery('is this right? 5 * 3'), 'is this right? 5 * 3', 'a question mark or a lone star is no glob');
+    assert.equal(top(index, 'open https://example.com in the browser')[0], 'playwright.browser_navigate');
+  });
+
+  it('keyword: a query word and its synonyms count once, as their best match', () => {
+    const plan = planQuery(index, 'make a folder');
+    const group = (term: string) => plan.find((t) => t.term === term)?.group;
+    assert.equal(group('directori'), group('folder'), 'folder → directory joins the group of folder');
+    assert.equal(group('creat'), group('make'));
+    assert.notEqual(group('make'), group('folder'));
+    const many = new ToolIndex();
+    many.upsertServer('s', [
+      tool('wordy', 'Erase, remove, delete, destroy or purge things'),
+      tool('exact', 'Remove a branch'),
+    ]);
+    assert.equal(top(many, 'remove branch')[0], 's.exact', 'synonyms of one word do not outweigh a second word');
+  });
+
+  it('keyword: the tools of a server the query names come first', () => {
+    assert.equal(top(index, 'create an issue on gitlab')[0], 'gitlab.create_issue');
+    assert.equal(top(index, 'create an issue on github')[0], 'github.create_issue');
+    assert.equal(top(index, 'list the members of the notion workspace')[0], 'notion.API-get-users');
+  });
+
+  it('keyword: a limit keeps exactly the best of the full ranking', () => {
+    for (const q of queries()) {
+      const all = keywordSearch(index, q.query).results;
+      for (const limit of [1, 5]) {
+        const some = keywordSearch(index, q.query, {}, { limit });
+        assert.deepEqual(some.results.map((r) => r.entry.tool_id), all.slice(0, limit).map((r) => r.entry.tool_id), `${q.id} limit ${limit}`);
+        assert.equal(some.matched, all.length, q.id);
+      }
+    }
   });
 
   it('category: lists the tools of the categories the query names, with parents covering children', () => {

@@ -261,10 +261,11 @@ function rank(index: ToolIndex, plan: readonly WeightedTerm[], keep: ((e: ToolIn
   const best: ScoredEntry[] = [];
   for (let i = 0; i < candidates; i++) {
     let score = keptScores[i];
-    if (score < phraseCut || (best.length >= limit && score * phraseRoom <= best[best.length - 1].score)) continue;
+    // Ties go on: the order among equal scores is the tool ids'.
+    if (score < phraseCut || (best.length >= limit && score * phraseRoom < best[best.length - 1].score)) continue;
     const doc = keptDocs[i];
     if (pairs.length) score *= 1 + (phraseBoost * index.scorer.adjacentPairs(doc, pairs)) / pairs.length;
-    if (best.length >= limit && score <= best[best.length - 1].score) continue;
+    if (best.length >= limit && score < best[best.length - 1].score) continue;
     const scored = { entry: index.entryAt(doc) as ToolIndexEntry, score, relevance: Math.min(1, score / ceiling) };
     if (limit === Infinity) {
       best.push(scored);
@@ -272,6 +273,7 @@ function rank(index: ToolIndex, plan: readonly WeightedTerm[], keep: ((e: ToolIn
     }
     let at = best.length;
     while (at > 0 && byScore(scored, best[at - 1]) < 0) at--;
+    if (at >= limit) continue;
     best.splice(at, 0, scored);
     if (best.length > limit) best.pop();
   }

@@ -54,10 +54,8 @@ interface Slot {
   doc: number;
   /** The word lists counted in the typo vocabulary (to uncount them). */
   words: ReadonlyArray<readonly string[]>;
-  /** The name's distinct terms, without the prefix the server puts on every tool (`slack_`, `browser_`), as term ids. */
-  nameTerms: TermIds;
-  /** The distinct terms of the server id, as term ids. */
-  serverTerms: TermIds;
+  /** The name's distinct terms, without the prefix the server puts on every tool (`slack_`, `browser_`). */
+  nameTerms: readonly string[];
 }
 
 /**
@@ -286,7 +284,7 @@ export class ToolIndex {
     const doc = this.bm25.add(this.fieldsOf(entry));
     const counted = [words.name, words.server, words.title, words.description];
     this.vocabulary.addAll(counted);
-    const slot = { entry, doc, words: counted, nameTerms: this.nameTerms(entry.name, prefixTerms), serverTerms: this.distinctIdsOf(serverId) };
+    const slot = { entry, doc, words: counted, nameTerms: this.nameTerms(entry.name, prefixTerms) };
     this.slots.set(entry.tool_id, slot);
     this.byDoc[doc] = slot;
     this.setVisible(doc, entry);
@@ -354,11 +352,11 @@ export class ToolIndex {
     this.version++;
   }
 
-  /** The distinct term ids of a name without the server's prefix terms, unless that leaves none (shared: do not change). */
-  private nameTerms(name: string, prefixTerms: ReadonlySet<string>): TermIds {
+  /** The distinct terms of a name without the server's prefix terms, unless that leaves none (shared: do not change). */
+  private nameTerms(name: string, prefixTerms: ReadonlySet<string>): readonly string[] {
     const own = this.distinctTermsOf(name);
     const meaningful = prefixTerms.size ? own.filter((t) => !prefixTerms.has(t)) : own;
-    return meaningful.length === own.length || !meaningful.length ? this.distinctIdsOf(name) : this.idsOfTerms(meaningful);
+    return meaningful.length ? meaningful : own;
   }
 
   private distinctTermsOf(text: string): string[] {
@@ -386,12 +384,13 @@ export class ToolIndex {
       this.termRows = grown;
     }
     const at = doc * ROW;
+    const serverTerms = this.distinctIdsOf(slot.entry.server_id);
     const names = Math.min(slot.nameTerms.length, NAME_ROW);
-    const servers = Math.min(slot.serverTerms.length, ROW - 2 - NAME_ROW);
+    const servers = Math.min(serverTerms.length, ROW - 2 - NAME_ROW);
     this.termRows[at] = names;
     this.termRows[at + 1] = servers;
-    for (let i = 0; i < names; i++) this.termRows[at + 2 + i] = slot.nameTerms[i];
-    for (let i = 0; i < servers; i++) this.termRows[at + 2 + NAME_ROW + i] = slot.serverTerms[i];
+    for (let i = 0; i < names; i++) this.termRows[at + 2 + i] = this.bm25.intern(slot.nameTerms[i]);
+    for (let i = 0; i < servers; i++) this.termRows[at + 2 + NAME_ROW + i] = serverTerms[i];
   }
 
   /**
@@ -432,8 +431,8 @@ export class ToolIndex {
     return new Set([...counts].filter(([, n]) => n > tools.length / 2).map(([t]) => t));
   }
 
-  /** The distinct meaningful term ids of the name of the tool at a BM25 slot. */
-  nameTermsAt(doc: number): TermIds {
+  /** The distinct meaningful terms of the name of the tool at a BM25 slot. */
+  nameTermsAt(doc: number): readonly string[] {
     return this.byDoc[doc]?.nameTerms ?? [];
   }
 
