@@ -7,7 +7,7 @@ import type { LoggingLevel, Root } from '@modelcontextprotocol/sdk/types.js';
 import { AccessControl, accessStore } from './access/accessControl';
 import { AuditTrail } from './auditTrail';
 import type { SecretSource } from './config/interpolate';
-import type { ConfiguredServer, KernelConfig, KernelSettings } from './config/model';
+import type { ConfiguredGrant, ConfiguredServer, KernelConfig, KernelSettings } from './config/model';
 import { DEFAULT_KERNEL_SETTINGS } from './config/policy';
 import type { ListedTool } from './connection/toolResults';
 import type { AuditSink } from './host/auditSink';
@@ -94,7 +94,7 @@ export class Kernel {
     const approvals = approvalStore(options.stateDir);
     this.mgp = new MgpSessions(() => this.settings.toolCreation);
     this.access = new AccessControl(accessStore(options.stateDir), {
-      configGrants: () => [...this.settings.accessGrants, ...this.config.servers.flatMap((s) => s.policy.accessGrants)],
+      configGrants: () => this.configGrants(),
       defaultPolicy: (serverId) => this.manager.find(serverId)?.config.policy.defaultAccessPolicy ?? this.settings.defaultAccessPolicy,
     }, options.audit);
     this.approvals = new ToolApprovals(approvals, options.interaction, options.audit, options.operator.agentId);
@@ -183,7 +183,7 @@ export class Kernel {
   async apply(config: KernelConfig, autoStart = true): Promise<void> {
     this.config = config;
     this.discovery.reconfigure();
-    await Promise.all([this.access.load()]);
+    await Promise.all([this.access.load(), this.approvals.load()]);
     await this.manager.reconcile(config, autoStart);
     if (config.kernel.keepRegisteredServers && autoStart) await this.registered.restore();
   }
@@ -228,6 +228,14 @@ export class Kernel {
       },
     );
     return { stream, outcome };
+  }
+
+  private grantsOf: { config: KernelConfig; grants: ConfiguredGrant[] } | undefined;
+
+  /** The config's access grants, `[kernel]` ones and each server's, read once per config. */
+  private configGrants(): ConfiguredGrant[] {
+    if (this.grantsOf?.config !== this.config) this.grantsOf = { config: this.config, grants: [...this.settings.accessGrants, ...this.config.servers.flatMap((s) => s.policy.accessGrants)] };
+    return this.grantsOf.grants;
   }
 
   /** Whether a call of the tool would wait for the operator now (for `mgp.tools.request`, MGP §16.6). */

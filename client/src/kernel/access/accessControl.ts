@@ -82,9 +82,18 @@ export class AccessControl {
     return this.store.load();
   }
 
+  private cached: { grants: ConfiguredGrant[]; doc: AccessDocument; entries: AccessEntry[] } | undefined;
+
   /** Every entry in force: config ones first, then runtime ones. */
   entries(now = Date.now()): AccessEntry[] {
-    const fromConfig = this.sources.configGrants().map((grant): AccessEntry => ({
+    const grants = this.sources.configGrants();
+    const doc = this.store.value;
+    if (this.cached?.grants !== grants || this.cached.doc !== doc) this.cached = { grants, doc, entries: this.allEntries(grants, doc) };
+    return this.cached.entries.filter((entry) => live(entry, now));
+  }
+
+  private allEntries(grants: ConfiguredGrant[], doc: AccessDocument): AccessEntry[] {
+    const fromConfig = grants.map((grant): AccessEntry => ({
       entry_type: grant.tool_name ? 'tool_grant' : 'server_grant',
       agent_id: grant.agent_id,
       server_id: grant.server_id,
@@ -96,7 +105,7 @@ export class AccessControl {
       justification: grant.justification,
       origin: 'config',
     }));
-    return [...fromConfig, ...this.store.value.entries].filter((entry) => live(entry, now));
+    return [...fromConfig, ...doc.entries];
   }
 
   /** MGP §5.2: tool_grant, then server_grant, then the default policy. */

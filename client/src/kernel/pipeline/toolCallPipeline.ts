@@ -92,20 +92,41 @@ export class ToolCallPipeline {
     if (!tool) server.session(); // throws the lifecycle error (2000/2001/2002) for a server that is not connected
     const listed = tool as ListedTool;
     const security = this.deps.securityOf(server, listed);
+    // Each check answers at once when it passes, and only a refusal or a question is waited for:
+    // the path of an allowed call does no extra turn of the event loop.
     await this.checkAccess(request, traceId, security);
     this.checkArguments(request, listed, traceId, security);
     await this.checkPermissions(request, traceId, security);
-    const approval = await this.checkApproval(request, server, listed, traceId, security);
-    const rejection = await this.checkValidators(request, server, listed, traceId, security);
-    if (rejection) return { result: rejection, traceId, serverId: request.serverId, toolName: request.toolName, security, attempts: 0, durationMs: performance.now() - started, approval };
+    const approval = this.quickApproval(request, server, security) ?? (await this.checkApproval(request, server, listed, traceId, security));
+    if (this.deps.validation.validatorsFor(server, listed, security).length > 0) {
+      const rejection = await this.checkValidators(request, server, listed, traceId, security);
+      if (rejection) return { result: rejection, traceId, serverId: request.serverId, toolName: request.toolName, security, attempts: 0, durationMs: performance.now() - started, approval };
+    }
     return this.forward(request, server, listed, traceId, security, started, approval, fallbackDepth);
   }
 
-  private async checkAccess(request: ToolCallRequest, traceId: string, security: EffectiveSecurity): Promise<void> {
+  /** The approval verdict when it needs neither the operator nor a refusal; undefined otherwise. */
+  private quickApproval(request: ToolCallRequest, server: SupervisedServer, security: EffectiveSecurity): ApprovalOutcome | undefined {
+    const settings = this.deps.settings();
+    return this.deps.approvals.allowedWithoutAsking({
+      serverId: request.serverId,
+      toolName: request.toolName,
+      security,
+      policy: server.config.policy.approvalPolicy ?? settings.approvalPolicy,
+      approvedTools: server.config.policy.approvedTools,
+      moderateRequiresApproval: settings.moderateToolsRequireApproval,
+    });
+  }
+
+  private checkAccess(request: ToolCallRequest, traceId: string, security: EffectiveSecurity): Promise<void> | undefined {
     const access = this.deps.access.query(request.caller.agentId, request.serverId, request.toolName);
-    if (access.permission === 'allow') return;
-    await this.blocked(request, traceId, 'TOOL_BLOCKED', 'DENIED', { reason: 'access_denied', access_source: access.source, risk_level: security.risk_level });
-    throw new KernelError('AccessDenied', `${request.caller.agentId} has no access to ${request.serverId}.${request.toolName} (${access.source})`, ACCESS_DENIED, errorData(ACCESS_DENIED, { details: { agent_id: request.caller.agentId, source: access.source } }));
+    if (access.permission === 'allow') return undefined;
+    return this.refuseAccess(request, traceId, security, access.source);
+  }
+
+  private async refuseAccess(request: ToolCallRequest, traceId: string, security: EffectiveSecurity, source: string): Promise<void> {
+    await this.blocked(request, traceId, 'TOOL_BLOCKED', 'DENIED', { reason: 'access_denied', access_source: source, risk_level: security.risk_level });
+    throw new KernelError('AccessDenied', `${request.caller.agentId} has no access to ${request.serverId}.${request.toolName} (${source})`, ACCESS_DENIED, errorData(ACCESS_DENIED, { details: { agent_id: request.caller.agentId, source } }));
   }
 
   private checkArguments(request: ToolCallRequest, tool: ListedTool, traceId: string, security: EffectiveSecurity): void {
@@ -116,9 +137,13 @@ export class ToolCallPipeline {
   }
 
   /** A tool whose required permission the operator denied does not run (MGP §3, §4.3). */
-  private async checkPermissions(request: ToolCallRequest, traceId: string, security: EffectiveSecurity): Promise<void> {
+  private checkPermissions(request: ToolCallRequest, traceId: string, security: EffectiveSecurity): Promise<void> | undefined {
+    if (security.permissions_required.length === 0) return undefined;
     const denied = security.permissions_required.filter((p) => this.deps.permissionState(request.serverId, p) === 'denied');
-    if (denied.length === 0) return;
+    return denied.length === 0 ? undefined : this.refusePermissions(request, traceId, security, denied);
+  }
+
+  private async refusePermissions(request: ToolCallRequest, traceId: string, security: EffectiveSecurity, denied: string[]): Promise<void> {
     await this.blocked(request, traceId, 'TOOL_BLOCKED', 'DENIED', { reason: 'permission_denied', permissions: denied, risk_level: security.risk_level });
     throw new KernelError('PermissionDenied', `${request.serverId}.${request.toolName} needs ${denied.join(', ')}, which the operator denied`, PERMISSION_DENIED, errorData(PERMISSION_DENIED, { details: { permissions: denied } }));
   }

@@ -68,9 +68,31 @@ export class ToolApprovals {
     this.changes.emit('change');
   }
 
+  /**
+   * The verdict when it is "go ahead" without asking anyone, computed on the spot; undefined when the
+   * operator must be asked, the call refused, or the standing decisions are not loaded yet.
+   */
+  allowedWithoutAsking(question: Omit<ApprovalQuestion, 'description' | 'args' | 'agentId' | 'traceId'>): ApprovalOutcome | undefined {
+    if (!this.loaded) return undefined;
+    const verdict = decideApproval(question.policy, needsApproval(question.security, question.moderateRequiresApproval), {
+      configRule: configApproves(question.approvedTools, question.toolName, question.security),
+      ...this.held(question.serverId, question.toolName),
+    });
+    return verdict.kind === 'allow' ? { allowed: true, basis: verdict.basis } : undefined;
+  }
+
+  private loaded = false;
+
+  /** Reads the standing decisions (once); until then every verdict goes the long way. */
+  async load(): Promise<void> {
+    await this.store.load();
+    this.loaded = true;
+  }
+
   /** Whether the call may go ahead, asking the operator when the policy says to (MGP §3.3, §4.4). */
   async authorize(question: ApprovalQuestion, signal?: AbortSignal): Promise<ApprovalOutcome> {
     await this.store.load();
+    this.loaded = true;
     const { serverId, toolName, security } = question;
     const verdict = decideApproval(question.policy, needsApproval(security, question.moderateRequiresApproval), {
       configRule: configApproves(question.approvedTools, toolName, security),
