@@ -74,7 +74,7 @@ export function humanMessage(error: ErrorObject): string | undefined {
     case 'maxItems':
       return `takes at most ${p.limit} item${p.limit === 1 ? '' : 's'}`;
     case 'uniqueItems':
-      return `must not repeat items (items ${Number(p.j) + 1} and ${Number(p.i) + 1} are the same)`;
+      return `must not repeat items (items ${Math.min(Number(p.i), Number(p.j)) + 1} and ${Math.max(Number(p.i), Number(p.j)) + 1} are the same)`;
     case 'additionalProperties':
       return `has an unknown field ${show(p.additionalProperty)}`;
     case 'minProperties':

@@ -1,0 +1,96 @@
+/**
+ * One search result: name, relevance, server and risk badges, categories, description; expanding it
+ * shows the security facts, the input schema and a "Try it" form. A card lives as long as its tool stays
+ * in the answers, so a search refreshed after a pin or a use keeps what was typed and what runs.
+ */
+import type { DiscoveredToolView, DiscoveryFromWebview } from '../../../shared/src/toolPanelMessages';
+import { button, el, formatCount, uniqueId } from '../shared/dom';
+import { ToolRun } from '../shared/toolRun';
+import { riskBadge, securityFacts, untrustedDescription } from '../shared/toolParts';
+
+export class ResultCard {
+  readonly element: HTMLElement;
+  private view: DiscoveredToolView;
+  private readonly toggle: HTMLButtonElement;
+  private readonly details: HTMLElement;
+  private readonly summary = el('div', { class: 'card-summary' });
+  private readonly pinButton: HTMLButtonElement;
+  private run: ToolRun | undefined;
+  private schemaKey = '';
+
+  constructor(view: DiscoveredToolView, private readonly post: (message: DiscoveryFromWebview) => void) {
+    this.view = view;
+    const detailsId = uniqueId('details');
+    this.toggle = el('button', { type: 'button', class: 'card-toggle', 'aria-expanded': 'false', 'aria-controls': detailsId });
+    this.toggle.addEventListener('click', () => this.setExpanded(this.toggle.getAttribute('aria-expanded') !== 'true'));
+    this.pinButton = button('Pin', () => this.post({ type: this.view.pinned ? 'unpin' : 'pin', toolId: this.view.toolId }), { class: 'secondary small pin' });
+    this.details = el('div', { class: 'card-details', id: detailsId, hidden: 'true' });
+    this.element = el('li', { class: 'card', 'data-tool-id': view.toolId }, el('div', { class: 'card-head' }, this.toggle, this.pinButton), this.summary, this.details);
+    this.update(view);
+  }
+
+  get toolId(): string {
+    return this.view.toolId;
+  }
+
+  update(view: DiscoveredToolView): void {
+    this.view = view;
+    const t = view.tool;
+    this.element.dataset.server = t.serverId;
+    this.element.dataset.tool = t.toolName;
+    this.element.dataset.pinned = String(view.pinned);
+    const relevance = Math.round(view.relevance * 100);
+    this.toggle.replaceChildren(
+      el('span', { class: 'chevron', 'aria-hidden': 'true' }),
+      el('span', { class: 'name' }, t.toolName),
+      el('span', { class: 'relevance', title: 'Relevance to the query', 'data-relevance': String(view.relevance) },
+        el('span', { class: 'meter', 'aria-hidden': 'true' }, el('span', { class: 'meter-fill' })), ` ${relevance}%`));
+    (this.toggle.querySelector('.meter-fill') as HTMLElement).style.width = `${relevance}%`;
+    this.pinButton.textContent = view.pinned ? 'Unpin' : 'Pin';
+    this.pinButton.setAttribute('aria-pressed', String(view.pinned));
+    this.pinButton.setAttribute('aria-label', `${view.pinned ? 'Unpin' : 'Pin'} ${t.toolName} (session cache)`);
+    this.summary.replaceChildren(
+      el('div', { class: 'badges' },
+        el('span', { class: 'badge server', title: 'Server' }, t.serverId),
+        riskBadge(t.security.risk),
+        ...(view.pinned ? [el('span', { class: 'badge state' }, 'pinned')] : view.cached ? [el('span', { class: 'badge state' }, 'in cache')] : []),
+        ...(view.connected ? [] : [el('span', { class: 'badge state' }, 'server not connected')]),
+        el('span', { class: 'muted tokens' }, `${formatCount(view.tokens)} tokens`)),
+      el('div', { class: 'categories' }, ...view.categories.map((c) => el('span', { class: 'category' }, c))),
+      el('p', { class: 'card-description' }, el('span', { class: 'untrusted-mark', title: 'Written by the server: untrusted' }, 'server says: '), t.description ?? 'no description.'));
+    const key = JSON.stringify(t);
+    if (key !== this.schemaKey) {
+      this.schemaKey = key;
+      if (this.toggle.getAttribute('aria-expanded') === 'true') this.renderDetails();
+      else this.run = undefined;
+    }
+  }
+
+  /** Messages for this card's "Try it". */
+  get runner(): ToolRun | undefined {
+    return this.run;
+  }
+
+  setExpanded(expanded: boolean): void {
+    this.toggle.setAttribute('aria-expanded', String(expanded));
+    this.details.hidden = !expanded;
+    this.element.classList.toggle('expanded', expanded);
+    if (expanded && !this.run) this.renderDetails();
+  }
+
+  private renderDetails(): void {
+    const t = this.view.tool;
+    this.run = new ToolRun(t, { post: (m) => this.post(m), stream: 'always', runLabel: 'Try it' });
+    const schemaId = uniqueId('schema');
+    this.details.replaceChildren(
+      untrustedDescription(t.description),
+      securityFacts(t.security),
+      el('h3', { id: schemaId }, 'Input schema'),
+      el('pre', { class: 'schema', tabindex: '0', 'aria-labelledby': schemaId }, JSON.stringify(t.inputSchema, null, 2)),
+      el('h3', {}, 'Try it'),
+      el('p', { class: 'muted' }, 'Runs through the kernel like any call (access, approval, validators, audit), streamed: the output also shows in the Streaming panel. ',
+        button('Open in the Run Tool panel', () => this.post({ type: 'openRunTool', serverId: t.serverId, toolName: t.toolName }), { class: 'link' })),
+      this.run.element,
+    );
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * One tool's form, Run button and result: the part the Run Tool panel and each "Try it" of the Tool
+ * Discovery panel share. The arguments are checked by the host (ajv against the inputSchema) as the
+ * person types and again at Run; nothing is sent while a problem remains.
+ */
+import type { FieldError, RunFromWebview, RunToWebview, ToolView } from '../../../shared/src/toolPanelMessages';
+import { button, debounce, el, formatCount, uniqueId } from './dom';
+import { SchemaForm } from './schemaForm';
+import { errorNode, progressBar, resultNode, type ProgressBar } from './toolParts';
+
+export interface ToolRunOptions {
+  post(message: RunFromWebview): void;
+  /** `checkbox`: the person chooses; `always`: every run streams (Try it); `never`: kernel tools. */
+  stream: 'checkbox' | 'always' | 'never';
+  runLabel: string;
+}
+
+/** Characters of live output the panel keeps (the Streaming panel and the result have it all). */
+const LIVE_CAP = 100_000;
+let nextRunId = 1;
+
+export class ToolRun {
+  readonly element: HTMLElement;
+  private readonly form: SchemaForm;
+  private seq = 0;
+  private localProblems: FieldError[] = [];
+  private hostErrors: FieldError[] = [];
+  private runId: number | undefined;
+  private streamId: string | undefined;
+  private readonly runButton: HTMLButtonElement;
+  private readonly cancelButton: HTMLButtonElement;
+  private readonly streamBox: HTMLInputElement | undefined;
+  private readonly status = el('div', { class: 'run-status', 'aria-live': 'polite' });
+  private readonly live = el('section', { class: 'live', hidden: 'true', 'aria-label': 'Live output' });
+  private readonly liveText = document.createTextNode('');
+  private readonly liveCount = el('span', { class: 'muted live-count' });
+  private readonly progress: ProgressBar = progressBar('Progress of the call');
+  private readonly outcome = el('div', { class: 'outcome' });
+  private readonly scheduleCheck: () => void;
+
+  constructor(private readonly tool: ToolView, private readonly options: ToolRunOptions) {
+    this.scheduleCheck = debounce(() => this.check(), 200);
+    this.form = new SchemaForm(tool.inputSchema, { onChange: () => this.scheduleCheck() });
+    this.runButton = button(options.runLabel, () => this.run(), { class: 'run' });
+    this.cancelButton = button('Cancel', () => this.cancel(), { class: 'secondary', hidden: 'true' });
+    const controls: Node[] = [this.runButton, this.cancelButton];
+    if (options.stream === 'checkbox') {
+      const id = uniqueId('stream');
+      this.streamBox = el('input', { type: 'checkbox', id, class: 'stream-box' });
+      this.streamBox.checked = tool.streaming;
+      controls.push(el('span', { class: 'stream-choice' }, this.streamBox, el('label', { for: id }, 'Stream the output'),
+        el('span', { class: 'muted' }, tool.streaming ? ' (live, also in the Streaming panel)' : ' (the server did not negotiate MGP streaming: the text arrives at the end)')));
+    }
+    const streamsLink = button('Show in the Streaming panel', () => options.post({ type: 'showStreams', streamId: this.streamId }), { class: 'link' });
+    this.live.append(el('div', { class: 'live-head' }, el('strong', {}, 'Live output '), this.liveCount, ' ', streamsLink), this.progress.element, el('pre', { class: 'live-text', tabindex: '0' }, this.liveText));
+    this.element = el('div', { class: 'tool-run' }, this.form.element, el('div', { class: 'run-controls' }, ...controls), this.status, this.live, this.outcome);
+    this.check();
+  }
+
+  private showProblems(): void {
+    this.form.showErrors([...this.localProblems, ...this.hostErrors]);
+  }
+
+  /** Assembles the value; local problems show at once, the schema check is asked of the host. */
+  private check(): void {
+    const { value, problems } = this.form.value();
+    this.localProblems = problems;
+    this.hostErrors = [];
+    this.showProblems();
+    if (problems.length === 0 && value) {
+      this.seq += 1;
+      this.options.post({ type: 'validate', serverId: this.tool.serverId, toolName: this.tool.toolName, seq: this.seq, args: value });
+    }
+  }
+
+  private run(): void {
+    if (this.runId !== undefined) return;
+    const { value, problems } = this.form.value();
+    if (problems.length || !value) {
+      this.localProblems = problems;
+      this.showProblems();
+      this.setStatus(`Not run: ${problems.length === 1 ? 'a problem' : `${problems.length} problems`} to fix first.`);
+      this.form.focusFirstError();
+      return;
+    }
+    const stream = this.options.stream === 'always' || (this.options.stream === 'checkbox' && this.streamBox?.checked === true);
+    this.runId = nextRunId++;
+    this.setRunning(true);
+    this.setStatus('Checking the arguments…');
+    this.options.post({ type: 'run', runId: this.runId, serverId: this.tool.serverId, toolName: this.tool.toolName, args: value, stream });
+  }
+
+  private cancel(): void {
+    if (this.runId === undefined) return;
+    this.cancelButton.disabled = true;
+    this.setStatus('Cancelling…');
+    this.options.post({ type: 'cancelRun', runId: this.runId });
+  }
+
+  private setRunning(running: boolean): void {
+    this.runButton.disabled = running;
+    this.cancelButton.hidden = !running;
+    this.cancelButton.disabled = false;
+    this.element.dataset.running = String(running);
+  }
+
+  private setStatus(text: string): void {
+    this.status.textContent = text;
+  }
+
+  private finish(node: HTMLElement, status: string): void {
+    this.runId = undefined;
+    this.setRunning(false);
+    this.progress.update(undefined, 0, 0);
+    this.outcome.replaceChildren(node);
+    this.setStatus(status);
+  }
+
+  /** Handles a message about this tool or its current run; false when it is someone else's. */
+  handle(message: RunToWebview): boolean {
+    const mine = 'serverId' in message ? message.serverId === this.tool.serverId && message.toolName === this.tool.toolName : message.runId === this.runId;
+    if (!mine) return false;
+    switch (message.type) {
+      case 'validation':
+        if (message.seq !== this.seq) return true;
+        this.hostErrors = message.errors;
+        this.showProblems();
+        if (message.schemaProblem) this.setStatus(`The tool's input schema could not be compiled (${message.schemaProblem}); arguments are checked by the server only.`);
+        return true;
+      case 'runRejected':
+        if (message.runId !== this.runId) return true;
+        this.runId = undefined;
+        this.setRunning(false);
+        this.hostErrors = message.errors;
+        this.showProblems();
+        this.setStatus('Not run: the arguments do not fit the tool\'s input schema.');
+        this.form.focusFirstError();
+        return true;
+      case 'runStarted':
+        if (message.runId !== this.runId) return true;
+        this.streamId = message.streamId;
+        this.outcome.replaceChildren();
+        this.liveText.data = '';
+        this.liveCount.textContent = '';
+        this.live.hidden = message.streamId === undefined;
+        this.setStatus(`Running ${this.tool.toolName}… (an approval may be asked first)`);
+        return true;
+      case 'runText':
+        this.appendLive(message.appended, message.chunks);
+        return true;
+      case 'runProgress':
+        this.progress.update(message.progress, Date.now(), Date.now());
+        return true;
+      case 'runResult':
+        this.finish(resultNode(message.result), message.result.cancelled ? 'Cancelled.' : message.result.isError ? 'The tool reported an error.' : 'Done.');
+        return true;
+      case 'runError':
+        this.finish(errorNode(message.error), 'The call failed.');
+        return true;
+    }
+  }
+
+  private appendLive(text: string, chunks: number): void {
+    this.liveText.appendData(text);
+    if (this.liveText.length > LIVE_CAP) this.liveText.deleteData(0, this.liveText.length - LIVE_CAP);
+    this.liveCount.textContent = chunks ? `(${formatCount(chunks)} chunks)` : '';
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * A stream's text in the DOM, appended without re-rendering and capped for huge outputs. The text is
+ * split into block segments of about `segmentChars`, each one text node: an append touches only the last
+ * segment (the browser lays out that block alone), old segments are dropped from the front past the
+ * cap, and segments out of view skip rendering (CSS content-visibility). Segments break after a
+ * newline, else after a space (a block boundary at a space looks like a line wrap), else hard.
+ */
+
+/** How to split `text` appended to a segment holding `current` characters: piece 0 goes to that segment, each next piece starts a new one. */
+export function splitForSegments(current: number, text: string, segmentChars: number): string[] {
+  const pieces: string[] = [];
+  let length = current;
+  let rest = text;
+  while (length + rest.length > segmentChars) {
+    const from = Math.max(0, Math.floor(segmentChars / 2) - length);
+    const to = Math.min(rest.length, 2 * segmentChars - length);
+    if (to <= 0) {
+      pieces.push('');
+      length = 0;
+      continue;
+    }
+    const window = rest.slice(from, to);
+    const newline = window.lastIndexOf('\n');
+    const space = newline < 0 ? window.lastIndexOf(' ') : -1;
+    const at = newline >= 0 ? newline : space;
+    if (at < 0 && to === rest.length) break; // no break yet and it still fits under 2×: wait for one
+    const cut = at >= 0 ? from + at + 1 : to;
+    pieces.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+    length = 0;
+  }
+  pieces.push(rest);
+  return pieces;
+}
+
+/** How many leading segments to drop so that what stays is at most `cap` (always keeping the last). */
+export function segmentsToDrop(lengths: readonly number[], cap: number): number {
+  let total = lengths.reduce((a, b) => a + b, 0);
+  let drop = 0;
+  while (total > cap && drop < lengths.length - 1) {
+    total -= lengths[drop];
+    drop += 1;
+  }
+  return drop;
+}
+
+export class TailOutput {
+  private readonly segments: { node: HTMLElement; text: Text }[] = [];
+  private shown = 0;
+  /** Characters no longer in the DOM (dropped past the cap, or never sent: the host keeps a tail too). */
+  dropped = 0;
+
+  constructor(readonly element: HTMLElement, private readonly cap: number, private readonly segmentChars = 2048) {}
+
+  get shownChars(): number {
+    return this.shown;
+  }
+
+  append(text: string): void {
+    if (!text) return;
+    const last = this.segments[this.segments.length - 1];
+    const pieces = splitForSegments(last ? last.text.length : 0, text, this.segmentChars);
+    const fragment = document.createDocumentFragment();
+    pieces.forEach((piece, index) => {
+      if (index === 0 && last) {
+        if (piece) last.text.appendData(piece);
+        return;
+      }
+      if (!piece && index !== pieces.length - 1) return;
+      const node = document.createElement('div');
+      node.className = 'seg';
+      const textNode = document.createTextNode(piece);
+      node.append(textNode);
+      this.segments.push({ node, text: textNode });
+      fragment.append(node);
+    });
+    this.element.append(fragment);
+    this.shown += text.length;
+    this.trim();
+  }
+
+  private trim(): void {
+    if (this.shown <= this.cap) return;
+    const drop = segmentsToDrop(this.segments.map((s) => s.text.length), this.cap);
+    for (const segment of this.segments.splice(0, drop)) {
+      segment.node.remove();
+      this.shown -= segment.text.length;
+      this.dropped += segment.text.length;
+    }
+  }
+}
+
+/** Chunks per second over the last `windowMs`, from (time, chunk count) samples. */
+export class RateMeter {
+  private samples: { at: number; chunks: number }[] = [];
+
+  constructor(private readonly windowMs = 1000) {}
+
+  add(at: number, chunks: number): void {
+    this.samples.push({ at, chunks });
+    // Keep one sample older than the window as the baseline.
+    const start = at - this.windowMs;
+    let keepFrom = 0;
+    while (keepFrom + 1 < this.samples.length && this.samples[keepFrom + 1].at <= start) keepFrom += 1;
+    if (keepFrom) this.samples = this.samples.slice(keepFrom);
+  }
+
+  rate(now: number): number {
+    if (this.samples.length === 0) return 0;
+    const start = now - this.windowMs;
+    let base = this.samples[0];
+    for (const sample of this.samples) if (sample.at <= start) base = sample;
+    const last = this.samples[this.samples.length - 1];
+    const span = Math.max(now - base.at, 1);
+    if (last === base) return 0;
+    return ((last.chunks - base.chunks) * 1000) / Math.max(span, 100);
+  }
+}

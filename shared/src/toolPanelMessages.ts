@@ -1,0 +1,312 @@
+/**
+ * Messages between the tool panels and their hosts (client/src/vscode/toolPanels/):
+ * - Run Tool (media/src/runTool): one tool, its effective security, a form from its inputSchema, the run
+ *   and its result;
+ * - Tool Discovery (media/src/discovery): search as you type (MGP §16.5), pin and unpin, the session
+ *   cache and its token budget (§16.7–16.8), and a "Try it" form per result;
+ * - Streaming Output (media/src/streams): every stream (MGP §12) live, batched per frame.
+ * The run sub-protocol (validate, run, cancel and their answers) is shared by Run Tool and "Try it".
+ */
+
+// ── What the panels show ─────────────────────────────────────────────────────────────────────────
+
+/** A tool's effective security (MGP §4) and where its risk came from. */
+export interface SecurityView {
+  risk: string;
+  /** config, heuristic, annotations, server or default. */
+  riskSource: string;
+  /** The server's own claim, when it differs from the effective risk. */
+  serverClaim?: string;
+  sideEffects: string[];
+  sideEffectsSource?: string;
+  permissions: string[];
+  reversible?: boolean;
+  confirmationRequired?: boolean;
+  validator?: string;
+}
+
+export interface ToolView {
+  serverId: string;
+  toolName: string;
+  title?: string;
+  /** Written by the server: untrusted, shown as plain text with a warning. */
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  security: SecurityView;
+  /** A kernel tool (`mgp.*`). */
+  kernel: boolean;
+  /** The server negotiated MGP streaming (§12): chunks arrive while it runs. */
+  streaming: boolean;
+}
+
+/** A problem with an argument, at the JSON pointer of the value it concerns ('' for the whole). */
+export interface FieldError {
+  pointer: string;
+  message: string;
+}
+
+export type ResultItemView =
+  | { kind: 'text'; text: string }
+  /** `data` is base64 checked by the host; shown only where the panel allows `img-src data:`. */
+  | { kind: 'image'; mimeType: string; data?: string; bytes: number }
+  | { kind: 'audio'; mimeType: string; bytes: number }
+  | { kind: 'resource'; uri: string; mimeType?: string; text?: string; bytes?: number }
+  | { kind: 'resource_link'; uri: string; name: string; description?: string; mimeType?: string }
+  | { kind: 'other'; json: string };
+
+export interface ResultView {
+  items: ResultItemView[];
+  /** `structuredContent` as pretty JSON. */
+  structured?: string;
+  isError: boolean;
+  truncated?: { originalChars: number; keptChars: number };
+  /** A stream cancelled by the user: the items hold the partial output. */
+  cancelled?: boolean;
+  streamed?: boolean;
+  durationMs: number;
+  traceId: string;
+}
+
+/** An error the call ended with: an MGP wire error (code and name) or a local one (name only). */
+export interface ErrorView {
+  code?: number;
+  name?: string;
+  message: string;
+}
+
+export interface ProgressView {
+  /** 0..1 when known. */
+  fraction?: number;
+  message?: string;
+  estimatedRemainingMs?: number;
+}
+
+// ── The run sub-protocol (Run Tool and "Try it") ────────────────────────────────────────────────
+
+export interface ToolKey {
+  serverId: string;
+  toolName: string;
+}
+
+/** Webview → host. */
+export type RunFromWebview =
+  /** Check arguments against the tool's inputSchema (ajv, in the host: the webview's CSP allows no eval). */
+  | (ToolKey & { type: 'validate'; seq: number; args: unknown })
+  | (ToolKey & { type: 'run'; runId: number; args: Record<string, unknown>; stream: boolean })
+  | { type: 'cancelRun'; runId: number }
+  | { type: 'showStreams'; streamId?: string };
+
+/** Host → webview. */
+export type RunToWebview =
+  | (ToolKey & { type: 'validation'; seq: number; errors: FieldError[]; schemaProblem?: string })
+  /** The arguments did not pass the check at Run: nothing was sent. */
+  | (ToolKey & { type: 'runRejected'; runId: number; errors: FieldError[] })
+  | (ToolKey & { type: 'runStarted'; runId: number; streamId?: string })
+  | { type: 'runText'; runId: number; appended: string; chunks: number }
+  | { type: 'runProgress'; runId: number; progress: ProgressView }
+  | { type: 'runResult'; runId: number; result: ResultView }
+  | { type: 'runError'; runId: number; error: ErrorView };
+
+// ── Run Tool ─────────────────────────────────────────────────────────────────────────────────────
+
+export type RunToolToWebview =
+  | { type: 'tool'; tool: ToolView }
+  /** The server went away or no longer lists the tool. */
+  | { type: 'toolGone'; reason: string }
+  | RunToWebview;
+
+export type RunToolFromWebview = { type: 'ready' } | RunFromWebview;
+
+// ── Tool Discovery ───────────────────────────────────────────────────────────────────────────────
+
+export const SEARCH_STRATEGIES = ['keyword', 'category', 'semantic'] as const;
+export type SearchStrategyName = (typeof SEARCH_STRATEGIES)[number];
+export const RISK_LEVELS = ['safe', 'moderate', 'dangerous'] as const;
+
+export interface SearchFilterView {
+  risk_level_max?: (typeof RISK_LEVELS)[number];
+  categories?: string[];
+  status?: 'connected' | 'all';
+}
+
+export interface SearchRequest {
+  seq: number;
+  query: string;
+  strategy: SearchStrategyName;
+  maxResults: number;
+  filter: SearchFilterView;
+}
+
+export interface DiscoveredToolView {
+  toolId: string;
+  tool: ToolView;
+  relevance: number;
+  categories: string[];
+  /** Tokens the definition takes in a model's context (cl100k). */
+  tokens: number;
+  pinned: boolean;
+  cached: boolean;
+  connected: boolean;
+}
+
+export interface DiscoveryResultView {
+  tools: DiscoveredToolView[];
+  totalAvailable: number;
+  strategy: string;
+  /** Present when the requested strategy could not run (semantic without embeddings, §16.4). */
+  fallbackStrategy?: string;
+  queryTimeMs: number;
+  /** The discovery reserve cut the answer to fewer tools. */
+  truncated?: { returned: number; matched: number };
+}
+
+export interface SessionToolView {
+  toolId: string;
+  serverId: string;
+  toolName: string;
+  tokens: number;
+}
+
+/** The session tool cache against the context budget (MGP §16.7–16.8). */
+export interface SessionView {
+  pinned: SessionToolView[];
+  /** Most recently used first. */
+  cached: SessionToolView[];
+  pinnedTokens: number;
+  cachedTokens: number;
+  maxTokens: number;
+  pinnedReserve: number;
+  discoveryReserve: number;
+  /** What the cache may hold now (cache_limit, shrunk by pinned tools over their reserve). */
+  cacheLimit: number;
+}
+
+export interface CategoryView {
+  name: string;
+  parent?: string;
+  description: string;
+}
+
+export type DiscoveryToWebview =
+  | { type: 'init'; categories: CategoryView[] }
+  | { type: 'results'; seq: number; result: DiscoveryResultView }
+  | { type: 'searchError'; seq: number; message: string }
+  | { type: 'session'; session: SessionView }
+  | RunToWebview;
+
+export type DiscoveryFromWebview =
+  | { type: 'ready' }
+  | ({ type: 'search' } & SearchRequest)
+  | { type: 'pin'; toolId: string }
+  | { type: 'unpin'; toolId: string }
+  | (ToolKey & { type: 'openRunTool' })
+  | RunFromWebview;
+
+// ── Streaming Output ─────────────────────────────────────────────────────────────────────────────
+
+export type StreamStateName = 'running' | 'done' | 'cancelled' | 'error';
+
+export interface StreamView {
+  id: string;
+  serverId: string;
+  toolName: string;
+  traceId: string;
+  state: StreamStateName;
+  startedAt: number;
+  endedAt?: number;
+  chunks: number;
+  /** The last part of the text (at most what the panel keeps); `textLength` is the whole length. */
+  text: string;
+  textLength: number;
+  progress?: ProgressView;
+  error?: string;
+}
+
+/** One change to one stream; text and progress are merged per stream within a batch. */
+export type StreamUpdate =
+  | { kind: 'started'; stream: StreamView }
+  | { kind: 'text'; id: string; appended: string; chunks: number }
+  | { kind: 'progress'; id: string; progress: ProgressView }
+  | { kind: 'ended'; stream: StreamView };
+
+export type StreamsToWebview =
+  | { type: 'streams'; streams: StreamView[]; focus?: string }
+  /** Everything that happened since the last batch; `at` is the host's clock (ms since the epoch). */
+  | { type: 'batch'; at: number; updates: StreamUpdate[] }
+  | { type: 'focus'; id: string };
+
+export type StreamsFromWebview =
+  | { type: 'ready' }
+  | { type: 'cancel'; id: string }
+  /** Opens the whole text of a stream in an editor (the panel keeps only its tail). */
+  | { type: 'openText'; id: string };
+
+// ── Type guards ──────────────────────────────────────────────────────────────────────────────────
+
+type Loose = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Loose => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= 1000;
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+const isToolKey = (m: Loose) => isText(m.serverId) && isText(m.toolName);
+
+export function isRunFromWebview(value: unknown): value is RunFromWebview {
+  if (!isObject(value)) return false;
+  switch (value.type) {
+    case 'validate':
+      return isToolKey(value) && isCount(value.seq) && 'args' in value;
+    case 'run':
+      return isToolKey(value) && isCount(value.runId) && isObject(value.args) && typeof value.stream === 'boolean';
+    case 'cancelRun':
+      return isCount(value.runId);
+    case 'showStreams':
+      return value.streamId === undefined || isText(value.streamId);
+    default:
+      return false;
+  }
+}
+
+export function isRunToolFromWebview(value: unknown): value is RunToolFromWebview {
+  return (isObject(value) && value.type === 'ready') || isRunFromWebview(value);
+}
+
+function isSearchFilter(value: unknown): value is SearchFilterView {
+  if (!isObject(value)) return false;
+  const { risk_level_max: risk, categories, status } = value;
+  if (risk !== undefined && !RISK_LEVELS.includes(risk as never)) return false;
+  if (categories !== undefined && !(Array.isArray(categories) && categories.length <= 100 && categories.every(isText))) return false;
+  return status === undefined || status === 'connected' || status === 'all';
+}
+
+export function isDiscoveryFromWebview(value: unknown): value is DiscoveryFromWebview {
+  if (!isObject(value)) return false;
+  switch (value.type) {
+    case 'ready':
+      return true;
+    case 'search':
+      return isCount(value.seq) && typeof value.query === 'string' && value.query.length <= 1000
+        && SEARCH_STRATEGIES.includes(value.strategy as never)
+        && typeof value.maxResults === 'number' && Number.isInteger(value.maxResults) && value.maxResults >= 1 && value.maxResults <= 50
+        && isSearchFilter(value.filter);
+    case 'pin':
+    case 'unpin':
+      return isText(value.toolId);
+    case 'openRunTool':
+      return isToolKey(value);
+    default:
+      return isRunFromWebview(value);
+  }
+}
+
+export function isStreamsFromWebview(value: unknown): value is StreamsFromWebview {
+  if (!isObject(value)) return false;
+  switch (value.type) {
+    case 'ready':
+      return true;
+    case 'cancel':
+    case 'openText':
+      return isText(value.id);
+    default:
+      return false;
+  }
+}
