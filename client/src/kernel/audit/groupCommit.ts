@@ -45,8 +45,8 @@ export interface CommitterOptions {
   hooks: CommitterHooks;
   /**
    * How long a batch waits for more records before it is written, in ms (0: the next turn of the
-   * event loop). A few ms lets one caller making calls one after another share an fsync too, at the
-   * price of acknowledging each record that much later.
+   * event loop), and the least time between two write+fsyncs. A few ms lets one caller making calls
+   * one after another share an fsync too, at the price of acknowledging each record that much later.
    */
   commitDelayMs?: number;
 }
@@ -101,10 +101,13 @@ export class GroupCommitter {
   }
 
   private async run(): Promise<void> {
+    const delay = this.options.commitDelayMs ?? 0;
     while (this.queue.length) {
       const batch = this.queue;
       this.queue = [];
       await this.commit(batch);
+      // With a commit delay, at most one write+fsync per delay: what arrives meanwhile waits for the next.
+      if (delay > 0 && this.queue.length) await new Promise((resolve) => setTimeout(resolve, delay));
     }
     this.running = false;
     for (const resolve of this.idle.splice(0)) resolve();
