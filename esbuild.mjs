@@ -51,6 +51,8 @@ function bundles() {
       outdir: 'dist',
       banner: { js: '#!/usr/bin/env node' },
     },
+    // The cl100k tokenizer (~1 MB) once for the extension and the CLI: loaded at first use from next to them.
+    { ...nodeBundle, entryPoints: { tokenizer: 'client/src/kernel/discovery/cl100k.ts' }, outdir: 'dist' },
     { ...nodeBundle, entryPoints: exampleServerEntries(), outdir: 'examples/servers/dist' },
     {
       bundle: true,

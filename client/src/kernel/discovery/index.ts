@@ -17,7 +17,7 @@ export {
   categoriesInQuery, categorySearch, discoverable, effectiveRisk, filterPredicate, kernelToolVisibility, keywordSearch, planQuery,
   PLAIN_SEARCH, search, semanticSearch, type KernelToolVisibility, type ScoredEntry, type SearchOptions, type SearchOutcome, type SemanticRanker,
 } from './search';
-export { cl100kTokens, toolDefinitionJson, toolTokens, type TokenCounter } from './tokens';
+export { cl100kTokens, TOKENIZER_BUNDLE, tokenizerSource, toolDefinitionJson, toolTokens, type TokenCounter, type TokenizerSource } from './tokens';
 export { SessionToolCache, type SessionCacheOptions, type SessionSnapshot } from './sessionCache';
 export { KERNEL_DISCOVERY_TOOL_SCHEMAS, KERNEL_SERVER_ID, discoveryKernelTools } from './schemas';
 export {

@@ -3,16 +3,54 @@
  * of its JSON definition as a model receives it: `{"name","description","inputSchema"}`.
  *
  * The default counter is a real BPE tokenizer: OpenAI's cl100k_base (npm `gpt-tokenizer`, ranks
- * bundled, works offline). Other models tokenize differently; a host that knows its model's
+ * included, works offline). Other models tokenize differently; a host that knows its model's
  * tokenizer (VS Code's `LanguageModelChat.countTokens`) passes its own counter.
+ *
+ * The tokenizer is large, so it is loaded at first use, not imported: the bundles (`dist/extension.js`,
+ * `dist/cli.js`) find it as `dist/tokenizer.js` next to themselves (its own bundle, built from
+ * cl100k.ts); unbundled code (the tests) finds no such file and requires the package.
  */
-import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { JsonSchemaObject } from './types';
 
 export type TokenCounter = (text: string) => number;
 
-/** cl100k_base token count. */
-export const cl100kTokens: TokenCounter = (text) => countTokens(text);
+/** Where the cl100k tokenizer was loaded from: its own bundle, the npm package, or neither (then counts are estimated). */
+export type TokenizerSource = 'bundle' | 'package' | 'estimate';
+
+/** File name of the tokenizer's bundle, next to the bundle that loads it. */
+export const TOKENIZER_BUNDLE = 'tokenizer.js';
+
+interface Cl100k {
+  countTokens(text: string): number;
+}
+
+let loaded: { count: TokenCounter; source: TokenizerSource } | undefined;
+
+/** About four characters a token: the usual figure for English and JSON under cl100k_base. */
+const estimate: TokenCounter = (text) => Math.ceil(text.length / 4);
+
+function loadTokenizer(): { count: TokenCounter; source: TokenizerSource } {
+  // Not `require`: a bundler would then pull the package into every bundle that holds this module.
+  const load = createRequire(__filename);
+  const bundle = join(__dirname, TOKENIZER_BUNDLE);
+  try {
+    if (existsSync(bundle)) return { count: (load(bundle) as Cl100k).countTokens, source: 'bundle' };
+    return { count: (load('gpt-tokenizer/encoding/cl100k_base') as Cl100k).countTokens, source: 'package' };
+  } catch {
+    return { count: estimate, source: 'estimate' };
+  }
+}
+
+/** Where the tokenizer comes from (loads it if it was not yet). */
+export function tokenizerSource(): TokenizerSource {
+  return (loaded ??= loadTokenizer()).source;
+}
+
+/** cl100k_base token count (the tokenizer is loaded on the first call). */
+export const cl100kTokens: TokenCounter = (text) => (loaded ??= loadTokenizer()).count(text);
 
 export interface ToolDefinition {
   name: string;
