@@ -11,7 +11,7 @@
 //
 // Run: node bench/discovery.mjs [--runs N]     (N = passes over the query set for latency, default 10)
 import * as esbuild from 'esbuild';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,15 +25,18 @@ const work = mkdtempSync(join(tmpdir(), 'mgp-bench-discovery-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
 // ── 1. Build the discovery module from source ───────────────────────────────────────────────────
+// As in the extension and CLI bundles: the cl100k tokenizer is a bundle of its own next to the
+// module, loaded at first use (client/src/kernel/discovery/tokens.ts).
 async function loadDiscovery() {
-  const outfile = join(work, 'discovery.cjs');
   await esbuild.build({
-    entryPoints: [join(root, 'client/src/kernel/discovery/index.ts')],
-    bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'silent',
+    entryPoints: { discovery: join(root, 'client/src/kernel/discovery/index.ts'), tokenizer: join(root, 'client/src/kernel/discovery/cl100k.ts') },
+    bundle: true, platform: 'node', format: 'cjs', target: 'node20', outdir: work, outExtension: { '.js': '.cjs' }, logLevel: 'silent',
   });
-  return createRequire(import.meta.url)(outfile);
+  renameSync(join(work, 'tokenizer.cjs'), join(work, 'tokenizer.js'));
+  return createRequire(import.meta.url)(join(work, 'discovery.cjs'));
 }
 const d = await loadDiscovery();
+if (d.tokenizerSource() !== 'bundle') throw new Error(`tokenizer loaded from ${d.tokenizerSource()}, not its bundle`);
 const fixture = (name) => JSON.parse(readFileSync(join(root, 'test/fixtures/discovery', name), 'utf8'));
 const corpus = fixture('corpus.json').servers;
 const { queries } = fixture('queries.json');
@@ -44,7 +47,7 @@ const quantile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p 
 const median = (values) => quantile([...values].sort((a, b) => a - b), 0.5);
 const f2 = (x) => x.toFixed(2);
 const f3 = (x) => x.toFixed(3);
-const PLAIN_SEARCH = { fuzzy: false, expansion: false, nameBoost: 0 };
+const PLAIN_SEARCH = d.PLAIN_SEARCH;
 const variants = {
   ours: { analysis: {}, search: {} },
   plain: { analysis: d.PLAIN_ANALYSIS, search: PLAIN_SEARCH },
@@ -129,6 +132,9 @@ async function tokens(servers) {
 // ── 3. Run ──────────────────────────────────────────────────────────────────────────────────────
 const at1k = scaleCorpus(corpus, 1000);
 const at10k = scaleCorpus(corpus, 10000);
+const firstStart = now();
+buildIndex(at10k, {});
+const firstBuild = now() - firstStart;
 const at500 = scaleCorpus(corpus, 500);
 const count = (servers) => servers.reduce((n, s) => n + s.tools.length, 0);
 const results = {};
@@ -143,11 +149,21 @@ for (const [name, variant] of Object.entries(variants)) {
   };
 }
 const tok = await tokens(at500);
-const ablations = [
-  ['+ stemming, camelCase, fields', { analysis: {}, search: PLAIN_SEARCH }],
-  ['+ typo tolerance', { analysis: {}, search: { expansion: false, nameBoost: 0 } }],
-  ['+ synonyms, categories', { analysis: {}, search: { nameBoost: 0 } }],
-].map(([label, variant]) => [label, quality(variant, 'dev'), quality(variant, 'test')]);
+// Each row adds one stage to the one above; the last is the ranker as shipped.
+const stages = [
+  ['+ stemming, camelCase, fields', {}],
+  ['+ typo tolerance', { fuzzy: true }],
+  ['+ synonyms, categories', { expansion: true }],
+  ['+ literals, filler words', { literals: true }],
+  ['+ word groups, coverage', { grouping: true, coverage: d.COVERAGE }],
+  ['+ name, server, phrase gains', { nameBoost: d.NAME_BOOST, serverBoost: d.SERVER_BOOST, phraseBoost: d.PHRASE_BOOST }],
+];
+let cumulative = { ...PLAIN_SEARCH };
+const ablations = stages.map(([label, step]) => {
+  cumulative = { ...cumulative, ...step };
+  const variant = { analysis: {}, search: cumulative };
+  return [label, quality(variant, 'dev'), quality(variant, 'test')];
+});
 
 // ── 4. Figures ──────────────────────────────────────────────────────────────────────────────────
 const o = results.ours, p = results.plain;
@@ -157,6 +173,7 @@ console.log(`corpus: ${corpus.length} servers, ${count(corpus)} real tools; scal
 console.log(`latency: ${o.lat1k.n} discover calls per size (${RUNS} passes over the query set), max_results 5`);
 console.log('ablations (dev | test):');
 for (const [label, dev, test] of ablations) console.log(`  ${label.padEnd(32)} ${q(dev)}  |  ${q(test)}`);
+console.log(`first index build in this process (10k tools, JIT cold): ${f2(firstBuild)} ms; cl100k tokenizer from its ${d.tokenizerSource()}`);
 console.log(`machine: node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(2)} at the end`);
 console.log('');
 console.log('discovery                         ours                 plain BM25           ratio plain/ours');

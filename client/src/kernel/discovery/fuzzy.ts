@@ -51,7 +51,9 @@ function deletions(word: string): string[] {
  * same array for every tool with that text pays for the words of each text once.
  */
 export class FuzzyVocabulary {
-  private readonly counts = new Map<string, number>();
+  /** Each word: the lists that hold it, and the last `countDistinct` pass that counted it. */
+  private readonly counts = new Map<string, { count: number; mark: number }>();
+  private marks = 0;
   private readonly lists = new Map<readonly string[], number>();
   /** Each word and each of its one-deletion forms → the word(s): mostly one, so a string until there are more. */
   private readonly byDeletion = new Map<string, string | string[]>();
@@ -97,31 +99,33 @@ export class FuzzyVocabulary {
   }
 
   private countDistinct(list: readonly string[], by: 1 | -1): void {
-    const seen = list.length > 1 ? new Set<string>() : undefined;
+    const mark = ++this.marks;
     for (const word of list) {
-      if (seen?.has(word)) continue;
-      seen?.add(word);
-      this.count(word, by);
+      const held = this.counts.get(word);
+      if (held?.mark === mark) continue;
+      if (held) held.mark = mark;
+      this.count(word, by, held, mark);
     }
   }
 
-  private count(word: string, by: 1 | -1): void {
-    const count = (this.counts.get(word) ?? 0) + by;
+  private count(word: string, by: 1 | -1, held = this.counts.get(word), mark = 0): void {
+    const count = (held?.count ?? 0) + by;
     if (count > 0) {
-      this.counts.set(word, count);
+      if (held) held.count = count;
+      else this.counts.set(word, { count, mark });
       if (count === 1 && by === 1 && word.length >= 4) {
         this.index(word);
         for (let i = 0; i < word.length; i++) this.index(word.slice(0, i) + word.slice(i + 1), word);
       }
       return;
     }
-    if (!this.counts.has(word)) return;
+    if (!held) return;
     this.counts.delete(word);
     for (const form of [word, ...deletions(word)]) {
-      const held = this.byDeletion.get(form);
-      if (held === word) this.byDeletion.delete(form);
-      else if (Array.isArray(held)) {
-        const rest = held.filter((w) => w !== word);
+      const entry = this.byDeletion.get(form);
+      if (entry === word) this.byDeletion.delete(form);
+      else if (Array.isArray(entry)) {
+        const rest = entry.filter((w) => w !== word);
         this.byDeletion.set(form, rest.length === 1 ? rest[0] : rest);
       }
     }
@@ -150,7 +154,7 @@ export class FuzzyVocabulary {
       const distance = editDistance(word, candidate, maxEdits);
       if (distance <= maxEdits) found.push({ word: candidate, distance });
     }
-    const count = (w: string) => this.counts.get(w) ?? 0;
+    const count = (w: string) => this.counts.get(w)?.count ?? 0;
     return found.sort((a, b) => a.distance - b.distance || count(b.word) - count(a.word));
   }
 }

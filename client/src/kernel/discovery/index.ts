@@ -14,10 +14,13 @@ export { analyze, splitWords, stem } from './text';
 export { normalizeQuery } from './queryText';
 export { DEFAULT_ANALYSIS, PLAIN_ANALYSIS, ToolIndex, toEntry, type AnalysisOptions, type ToolIndexOptions } from './toolIndex';
 export {
-  categoriesInQuery, categorySearch, discoverable, effectiveRisk, filterPredicate, kernelToolVisibility, keywordSearch, planQuery,
-  PLAIN_SEARCH, search, semanticSearch, type KernelToolVisibility, type ScoredEntry, type SearchOptions, type SearchOutcome, type SemanticRanker,
+  categoriesInQuery, categorySearch, COVERAGE, discoverable, effectiveRisk, filterPredicate, kernelToolVisibility, keywordSearch, NAME_BOOST,
+  PHRASE_BOOST, planQuery, PLAIN_SEARCH, search, semanticSearch, SERVER_BOOST,
+  type KernelToolVisibility, type ScoredEntry, type SearchOptions, type SearchOutcome, type SemanticRanker,
 } from './search';
-export { cl100kTokens, TOKENIZER_BUNDLE, tokenizerSource, toolDefinitionJson, toolTokens, type TokenCounter, type TokenizerSource } from './tokens';
+export {
+  cl100kTokens, TOKENIZER_BUNDLE, tokenizerSource, toolDefinitionJson, toolTokens, type TokenCounter, type TokenizerSource,
+} from './tokens';
 export { SessionToolCache, type SessionCacheOptions, type SessionSnapshot } from './sessionCache';
 export { KERNEL_DISCOVERY_TOOL_SCHEMAS, KERNEL_SERVER_ID, discoveryKernelTools } from './schemas';
 export {
