@@ -12,7 +12,8 @@ export { CATEGORY_TREE, deriveCategories, deriveKeywords, withAncestors } from '
 export { editDistance, FuzzyVocabulary } from './fuzzy';
 export { analyze, splitWords, stem } from './text';
 export { normalizeQuery } from './queryText';
-export { DEFAULT_ANALYSIS, PLAIN_ANALYSIS, ToolIndex, toEntry, type AnalysisOptions, type ToolIndexOptions } from './toolIndex';
+export { DEFAULT_ANALYSIS, PLAIN_ANALYSIS, ToolIndex, type AnalysisOptions, type ToolIndexOptions } from './toolIndex';
+export { toEntry } from './toolText';
 export {
   categoriesInQuery, categorySearch, COVERAGE, discoverable, effectiveRisk, filterPredicate, kernelToolVisibility, keywordSearch, NAME_BOOST,
   PHRASE_BOOST, planQuery, PLAIN_SEARCH, search, semanticSearch, SERVER_BOOST,

@@ -4,11 +4,13 @@
  * and searchable by BM25F over the tools' fields.
  */
 import { Bm25Index } from './bm25';
-import { categoriesOf, keywordsOf, toolWords, type ToolWords } from './categories';
 import { FuzzyVocabulary } from './fuzzy';
-import { analyze, splitWords, termsOfWords } from './text';
 import { discoverable } from './search';
-import type { ServerTool, ToolIndexEntry, ToolSecurity, ToolStatus } from './types';
+import { analyze } from './text';
+import { normalizeSecurity, ToolTexts } from './toolText';
+import type { ServerTool, ToolIndexEntry, ToolStatus } from './types';
+
+export { normalizeSecurity, parameterText, splitLead, toEntry, type TermIds } from './toolText';
 
 /** The fields a tool is indexed by, in the order of the weights. */
 export const INDEX_FIELDS = ['name', 'server', 'description', 'details', 'categories', 'keywords', 'params'] as const;
@@ -58,99 +60,14 @@ interface Slot {
   nameTerms: readonly string[];
 }
 
-/**
- * Parameter names, descriptions and enumerated values of a JSON Schema object, nested objects, array
- * items and `anyOf`/`oneOf`/`allOf` alternatives included (three levels deep; descriptions cut at 200
- * characters). An enum says what a tool can do (`state: open | closed`, `action: list | new | close`).
- */
-export function parameterText(schema: Record<string, unknown> | undefined): string {
-  const parts: string[] = [];
-  collectParameters(schema, 0, parts);
-  return parts.join(' ');
-}
-
-function collectParameters(schema: unknown, depth: number, parts: string[]): void {
-  if (!schema || typeof schema !== 'object' || depth > 3) return;
-  const node = schema as Record<string, unknown>;
-  const properties = node.properties;
-  if (properties && typeof properties === 'object') {
-    for (const [key, value] of Object.entries(properties as Record<string, unknown>)) {
-      parts.push(key);
-      if (!value || typeof value !== 'object') continue;
-      const property = value as Record<string, unknown>;
-      if (typeof property.description === 'string') parts.push(property.description.slice(0, 200));
-      if (Array.isArray(property.enum)) for (const v of property.enum.slice(0, 20)) if (typeof v === 'string') parts.push(v);
-      collectParameters(property, depth + 1, parts);
-    }
-  }
-  if (node.items && typeof node.items === 'object') collectParameters(node.items, depth + 1, parts);
-  for (const key of ['anyOf', 'oneOf', 'allOf']) {
-    const alternatives = node[key];
-    if (Array.isArray(alternatives)) for (const alternative of alternatives.slice(0, 8)) collectParameters(alternative, depth + 1, parts);
-  }
-}
-
-/** Fills in the MGP §4.3 defaults of a server-sent `security` object. */
-export function normalizeSecurity(security: ServerTool['security']): ToolSecurity | undefined {
-  if (!security || typeof security.risk_level !== 'string') return undefined;
-  return {
-    ...security,
-    risk_level: security.risk_level,
-    permissions_required: Array.isArray(security.permissions_required) ? security.permissions_required : [],
-    side_effects: Array.isArray(security.side_effects) ? security.side_effects : [],
-  } as ToolSecurity;
-}
-
-function entryOf(serverId: string, tool: ServerTool, status: ToolStatus, kernel: boolean, words: ToolWords): ToolIndexEntry {
-  const security = normalizeSecurity(tool.security);
-  return {
-    tool_id: kernel ? tool.name : `${serverId}.${tool.name}`,
-    server_id: serverId,
-    name: tool.name,
-    description: tool.description ?? '',
-    categories: categoriesOf(words, security ? { ...tool, security: security as ServerTool['security'] } : tool, kernel),
-    keywords: keywordsOf(words),
-    inputSchema: tool.inputSchema ?? { type: 'object', properties: {} },
-    ...(security ? { security } : {}),
-    ...(tool.annotations ? { annotations: tool.annotations } : {}),
-    status,
-    kernel,
-  };
-}
-
-/** Builds an index entry from a listed tool (categories and keywords derived). */
-export function toEntry(serverId: string, tool: ServerTool, status: ToolStatus, kernel = false): ToolIndexEntry {
-  return entryOf(serverId, tool, status, kernel, toolWords(tool, serverId));
-}
-
-/** Term ids of a text (see `Bm25Index.intern`); shared between tools, never changed. */
-export type TermIds = readonly number[];
-
-/** What a description becomes, once per distinct text: its words, and the term ids of its lead and the rest. */
-interface DescriptionAnalysis {
-  words: string[];
-  lead: TermIds;
-  details: TermIds;
-  /** The whole description's term ids (one-field analysis). */
-  all: TermIds;
-}
-
 /** Name terms (the first ones) and server id terms kept per slot for the search gains. */
 const NAME_ROW = 8;
 const ROW = 2 + NAME_ROW + 4;
 
-/** Memo entries kept per kind of text before the memo starts over (tools come and go; texts repeat). */
-const MEMO_LIMIT = 50_000;
-
-function remember<K, V>(memo: Map<K, V>, key: K, value: V): V {
-  if (memo.size >= MEMO_LIMIT) memo.clear();
-  memo.set(key, value);
-  return value;
-}
-
 export class ToolIndex {
   readonly analysis: AnalysisOptions;
   private readonly bm25: Bm25Index;
+  private readonly texts: ToolTexts;
   private readonly slots = new Map<string, Slot>();
   private readonly byDoc: Array<Slot | undefined> = [];
   private readonly byServer = new Map<string, Set<string>>();
@@ -158,25 +75,17 @@ export class ToolIndex {
   private readonly byLowerName = new Map<string, string | string[]>();
   readonly vocabulary = new FuzzyVocabulary();
   private version = 0;
-  // Texts repeat across tools and servers (names, server ids, parameter schemas, whole descriptions
-  // of replicated servers): each distinct text is split and analysed once per index.
-  private readonly wordMemo = new Map<string, string[]>();
-  private readonly termMemo = new Map<string, string[]>();
-  private readonly idMemo = new Map<string, TermIds>();
-  private readonly descriptionMemo = new Map<string, DescriptionAnalysis>();
-  private readonly distinctMemo = new Map<string, string[]>();
-  private readonly distinctIdMemo = new Map<string, TermIds>();
   private serverTerms = { revision: -1, terms: new Set<string>() };
   /** Per BM25 slot: 1 when the tool passes the default discovery filter. */
   private visible = new Uint8Array(64);
   /** Per BM25 slot, ROW numbers: name term count, server term count, name term ids, server term ids. */
   private termRows = new Int32Array(64 * ROW);
-  private readonly paramMemo = new WeakMap<object, TermIds>();
 
   constructor(options: ToolIndexOptions = {}) {
     this.analysis = { ...DEFAULT_ANALYSIS, ...options.analysis, weights: { ...DEFAULT_ANALYSIS.weights, ...options.analysis?.weights } };
     const weights = this.analysis.fields ? INDEX_FIELDS.map((f) => this.analysis.weights[f]) : [1];
     this.bm25 = new Bm25Index({ k1: this.analysis.k1, b: this.analysis.b, weights });
+    this.texts = new ToolTexts(this.analysis, (term) => this.bm25.intern(term));
   }
 
   /** Bumped on every change; caches keyed on it stay valid while it holds. */
@@ -197,91 +106,11 @@ export class ToolIndex {
     return analyze(text, { stem: this.analysis.stem, camelCase: this.analysis.splitIdentifiers });
   }
 
-  /** The words of a text (camelCase split: derivation and typo tolerance always split it), memoised. */
-  private wordsOf(text: string): string[] {
-    return this.wordMemo.get(text) ?? remember(this.wordMemo, text, splitWords(text));
-  }
-
-  /** `terms(text)`, memoised: callers must not change the array. */
-  private termsOf(text: string): string[] {
-    const known = this.termMemo.get(text);
-    if (known) return known;
-    const { stem, splitIdentifiers } = this.analysis;
-    const words = splitIdentifiers ? this.wordsOf(text) : splitWords(text, false);
-    return remember(this.termMemo, text, termsOfWords(words, { stem }));
-  }
-
-  private idsOfTerms(terms: readonly string[]): TermIds {
-    return terms.map((t) => this.bm25.intern(t));
-  }
-
-  /** Term ids of a text, memoised. */
-  private idsOf(text: string): TermIds {
-    return this.idMemo.get(text) ?? remember(this.idMemo, text, this.idsOfTerms(this.termsOf(text)));
-  }
-
-  private describe(description: string): DescriptionAnalysis {
-    const known = this.descriptionMemo.get(description);
-    if (known) return known;
-    const { stem, splitIdentifiers, fields } = this.analysis;
-    const none: TermIds = [];
-    const ids = (words: readonly string[]) => this.idsOfTerms(termsOfWords(words, { stem }));
-    let analysis: DescriptionAnalysis;
-    if (fields) {
-      // The lead ends between words: the description's words are the lead's, then the rest's.
-      const [lead, details] = splitLead(description);
-      const leadWords = splitWords(lead);
-      const detailWords = splitWords(details);
-      const own = (text: string, words: readonly string[]) => (splitIdentifiers ? words : splitWords(text, false));
-      analysis = { words: leadWords.concat(detailWords), lead: ids(own(lead, leadWords)), details: ids(own(details, detailWords)), all: none };
-    } else {
-      const words = splitWords(description);
-      analysis = { words, lead: none, details: none, all: ids(splitIdentifiers ? words : splitWords(description, false)) };
-    }
-    return remember(this.descriptionMemo, description, analysis);
-  }
-
-  private paramIds(schema: Record<string, unknown>): TermIds {
-    const known = this.paramMemo.get(schema);
-    if (known) return known;
-    const ids = this.idsOf(parameterText(schema));
-    this.paramMemo.set(schema, ids);
-    return ids;
-  }
-
-  private wordsOfTool(tool: ServerTool, serverId: string): ToolWords {
-    const title = tool.annotations?.title;
-    return {
-      name: this.wordsOf(tool.name),
-      server: this.wordsOf(serverId),
-      title: typeof title === 'string' && title ? this.wordsOf(title) : [],
-      description: this.describe(tool.description ?? '').words,
-    };
-  }
-
-  /** Term ids per index field. */
-  private fieldsOf(entry: ToolIndexEntry): TermIds[] {
-    const description = this.describe(entry.description);
-    const params = this.paramIds(entry.inputSchema);
-    const name = this.idsOf(entry.name);
-    if (!this.analysis.fields) return [concat(name, description.all, params)];
-    const title = entry.annotations?.title;
-    return [
-      typeof title === 'string' && title ? concat(name, this.idsOf(title)) : name,
-      this.idsOf(entry.server_id),
-      description.lead,
-      description.details,
-      this.idsOf(entry.categories.join(' ')),
-      this.idsOfTerms(termsOfWords(entry.keywords, { stem: this.analysis.stem })),
-      params,
-    ];
-  }
-
   private insert(tool: ServerTool, serverId: string, status: ToolStatus, kernel: boolean, prefixTerms: ReadonlySet<string>): void {
-    const words = this.wordsOfTool(tool, serverId);
-    const entry = entryOf(serverId, tool, status, kernel, words);
+    const words = this.texts.wordsOfTool(tool, serverId);
+    const entry = this.texts.entry(serverId, tool, status, kernel, words);
     this.delete(entry.tool_id);
-    const doc = this.bm25.add(this.fieldsOf(entry));
+    const doc = this.bm25.add(this.texts.fieldsOf(entry));
     const counted = [words.name, words.server, words.title, words.description];
     this.vocabulary.addAll(counted);
     const slot = { entry, doc, words: counted, nameTerms: this.nameTerms(entry.name, prefixTerms) };
@@ -354,17 +183,9 @@ export class ToolIndex {
 
   /** The distinct terms of a name without the server's prefix terms, unless that leaves none (shared: do not change). */
   private nameTerms(name: string, prefixTerms: ReadonlySet<string>): readonly string[] {
-    const own = this.distinctTermsOf(name);
+    const own = this.texts.distinctTermsOf(name);
     const meaningful = prefixTerms.size ? own.filter((t) => !prefixTerms.has(t)) : own;
     return meaningful.length ? meaningful : own;
-  }
-
-  private distinctTermsOf(text: string): string[] {
-    return this.distinctMemo.get(text) ?? remember(this.distinctMemo, text, distinct(this.termsOf(text)));
-  }
-
-  private distinctIdsOf(text: string): TermIds {
-    return this.distinctIdMemo.get(text) ?? remember(this.distinctIdMemo, text, this.idsOfTerms(this.distinctTermsOf(text)));
   }
 
   private setVisible(doc: number, entry: ToolIndexEntry): void {
@@ -384,7 +205,7 @@ export class ToolIndex {
       this.termRows = grown;
     }
     const at = doc * ROW;
-    const serverTerms = this.distinctIdsOf(slot.entry.server_id);
+    const serverTerms = this.texts.distinctIdsOf(slot.entry.server_id);
     const names = Math.min(slot.nameTerms.length, NAME_ROW);
     const servers = Math.min(serverTerms.length, ROW - 2 - NAME_ROW);
     this.termRows[at] = names;
@@ -427,7 +248,7 @@ export class ToolIndex {
   private sharedNameTerms(tools: readonly ServerTool[]): Set<string> {
     if (tools.length < 3) return new Set();
     const counts = new Map<string, number>();
-    for (const tool of tools) for (const t of this.distinctTermsOf(tool.name)) counts.set(t, (counts.get(t) ?? 0) + 1);
+    for (const tool of tools) for (const t of this.texts.distinctTermsOf(tool.name)) counts.set(t, (counts.get(t) ?? 0) + 1);
     return new Set([...counts].filter(([, n]) => n > tools.length / 2).map(([t]) => t));
   }
 
@@ -440,7 +261,7 @@ export class ToolIndex {
   isServerTerm(term: string): boolean {
     if (this.serverTerms.revision !== this.version) {
       const terms = new Set<string>();
-      for (const id of this.byServer.keys()) for (const t of this.distinctTermsOf(id)) terms.add(t);
+      for (const id of this.byServer.keys()) for (const t of this.texts.distinctTermsOf(id)) terms.add(t);
       this.serverTerms = { revision: this.version, terms };
     }
     return this.serverTerms.terms.has(term);
@@ -491,42 +312,6 @@ export class ToolIndex {
   servers(): string[] {
     return [...this.byServer.keys()];
   }
-}
-
-function distinct<T>(items: readonly T[]): T[] {
-  return items.length < 2 ? items.slice() : [...new Set(items)];
-}
-
-function concat(...parts: TermIds[]): TermIds {
-  return ([] as number[]).concat(...parts);
-}
-
-/**
- * The first sentence of a description (what the tool does), apart from the rest (usage advice, which
- * names many other things). Long descriptions otherwise match every query a little.
- */
-export function splitLead(description: string, maxWords = 40): [string, string] {
-  const text = description.trim();
-  const end = text.search(SENTENCE_END);
-  let cut = end < 0 ? text.length : end + 1;
-  // No more than `maxWords` words: cut after the last of them.
-  for (let i = 0, words = 0, inWord = false; i < cut; i++) {
-    const space = isSpace(text.charCodeAt(i));
-    if (!space && !inWord && ++words > maxWords) {
-      cut = i;
-      while (cut > 0 && isSpace(text.charCodeAt(cut - 1))) cut--;
-      break;
-    }
-    inWord = !space;
-  }
-  return [text.slice(0, cut), text.slice(cut)];
-}
-
-const SENTENCE_END = /[.!?](\s|$)|\n\s*\n/;
-
-/** What `\s` matches. */
-function isSpace(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13) || (code > 127 && /\s/.test(String.fromCharCode(code)));
 }
 
 /** True when a listed tool is what the entry was built from (its name and server being the same). */
