@@ -198,73 +198,107 @@ let keptScores = new Float64Array(1024);
 /** The plan's weights by term id, zero elsewhere between searches. */
 let weightById = new Float64Array(1024);
 
-/**
- * Scores, filters and orders the matching tools. The BM25F score is multiplied by the query's
- * coverage, then by the gains: server named, name covered, phrases found. With a `limit`, only the
- * best `limit` are kept, and the gains are worked out only for documents that can still make it:
- * each gain has a ceiling, so a score times the ceilings still left bounds what it can become.
- * `matched` counts every document that passed the filter either way.
- */
-function rank(index: ToolIndex, plan: readonly WeightedTerm[], keep: ((e: ToolIndexEntry) => boolean) | undefined, options: SearchOptions, limit = Infinity): { results: ScoredEntry[]; matched: number } {
-  const nameBoost = options.nameBoost ?? NAME_BOOST;
+/** What the gains of one search need: their sizes, the plan's weights by term id, the query's phrases. */
+interface Gains {
+  name: number;
+  /** Zero when the query names no server. */
+  server: number;
+  phrase: number;
+  pairs: Array<[string, string]>;
+  weights: Float64Array;
+  /** The term ids whose weight is set in `weights` (to clear them after). */
+  ids: number[];
+  /** The most the gains can multiply a score by, all of them and the phrase gain alone. */
+  headroom: number;
+  phraseRoom: number;
+}
+
+function gainsOf(index: ToolIndex, plan: readonly WeightedTerm[], options: SearchOptions): Gains {
+  const name = options.nameBoost ?? NAME_BOOST;
   const serverBoost = options.serverBoost ?? SERVER_BOOST;
-  const phraseBoost = options.phraseBoost ?? PHRASE_BOOST;
-  const power = options.coverage ?? COVERAGE;
-  const pairs = phraseBoost ? queryPairs(plan) : [];
+  const phrase = options.phraseBoost ?? PHRASE_BOOST;
   if (weightById.length < index.scorer.termCount) weightById = new Float64Array(index.scorer.termCount * 2);
-  const weights = weightById;
-  const planIds: number[] = [];
+  const ids: number[] = [];
   for (const t of plan) {
     const id = index.scorer.termId(t.term);
     if (id === undefined) continue;
-    weights[id] = t.weight;
-    planIds.push(id);
+    weightById[id] = t.weight;
+    ids.push(id);
   }
-  const namesServer = serverBoost > 0 && plan.some((t) => t.weight >= 1 && index.isServerTerm(t.term));
-  const phraseRoom = pairs.length ? 1 + phraseBoost : 1;
-  const headroom = (1 + nameBoost) * (namesServer ? 1 + serverBoost : 1) * phraseRoom;
+  const server = serverBoost > 0 && plan.some((t) => t.weight >= 1 && index.isServerTerm(t.term)) ? serverBoost : 0;
+  const pairs = phrase ? queryPairs(plan) : [];
+  const phraseRoom = pairs.length ? 1 + phrase : 1;
+  return { name, server, phrase, pairs, weights: weightById, ids, headroom: (1 + name) * (1 + server) * phraseRoom, phraseRoom };
+}
+
+/**
+ * Scores, filters and orders the matching tools. The BM25F score is multiplied by the query's
+ * coverage, then by the gains: server named, name covered, phrases found. With a `limit`, only the
+ * best `limit` are kept, and a gain is worked out only for documents that can still make it: gains
+ * have ceilings, so a score times the ceilings still to come bounds what it can become.
+ * `matched` counts every document that passed the filter either way.
+ */
+function rank(index: ToolIndex, plan: readonly WeightedTerm[], keep: ((e: ToolIndexEntry) => boolean) | undefined, options: SearchOptions, limit = Infinity): { results: ScoredEntry[]; matched: number } {
+  const gains = gainsOf(index, plan, options);
   // The best a document could score: every query term saturated in it, and every gain.
-  const ceiling = headroom * (plan.reduce((sum, t) => sum + (t.weight >= 1 ? index.scorer.maxContribution(t.term, 1) : 0), 0) || 1);
+  const ceiling = gains.headroom * (plan.reduce((sum, t) => sum + (t.weight >= 1 ? index.scorer.maxContribution(t.term, 1) : 0), 0) || 1);
+  const kept = filtered(index, plan, keep, options.coverage ?? COVERAGE, limit);
+  const candidates = withNameAndServer(index, gains, kept, limit);
+  const results = withPhrases(index, gains, candidates, ceiling, limit);
+  for (const id of gains.ids) gains.weights[id] = 0;
+  return { results, matched: kept.count };
+}
+
+/** 1. The documents that pass the filter (into the scratch), with their scores times the coverage to the power. */
+function filtered(index: ToolIndex, plan: readonly WeightedTerm[], keep: ((e: ToolIndexEntry) => boolean) | undefined, power: number, limit: number): { count: number; least: number } {
   const { docs, scores, coverage } = index.scorer.score(plan);
   if (keptDocs.length < docs.length) {
     keptDocs = new Int32Array(docs.length * 2);
     keptScores = new Float64Array(docs.length * 2);
   }
-  // 1. The documents that pass the filter, with their coverage-weighted scores.
   const top = new Floor(limit);
-  let kept = 0;
+  let count = 0;
   for (const doc of docs) {
     const entry = keep && index.entryAt(doc);
     if (keep ? !(entry && keep(entry)) : !index.visibleAt(doc)) continue;
     const score = power === 0 ? scores[doc] : power === 0.5 ? scores[doc] * Math.sqrt(coverage[doc]) : scores[doc] * coverage[doc] ** power;
-    keptDocs[kept] = doc;
-    keptScores[kept++] = score;
+    keptDocs[count] = doc;
+    keptScores[count++] = score;
     if (limit !== Infinity) top.offer(score);
   }
   index.scorer.reset(docs);
-  // 2. The server and name gains, for the documents that could still make the top with every gain.
-  const cut = top.least / headroom;
-  const gained = new Floor(limit);
-  let candidates = 0;
-  for (let i = 0; i < kept; i++) {
+  return { count, least: top.least };
+}
+
+/** 2. The server and name gains, for the documents that could still make the top with every gain (compacted in the scratch). */
+function withNameAndServer(index: ToolIndex, gains: Gains, kept: { count: number; least: number }, limit: number): { count: number; least: number } {
+  const cut = kept.least / gains.headroom;
+  const top = new Floor(limit);
+  let count = 0;
+  for (let i = 0; i < kept.count; i++) {
     let score = keptScores[i];
     if (score < cut) continue;
     const doc = keptDocs[i];
-    if (namesServer) score *= 1 + serverBoost * index.serverShareAt(doc, weights);
-    score *= 1 + nameBoost * index.nameCoverageAt(doc, weights);
-    keptDocs[candidates] = doc;
-    keptScores[candidates++] = score;
-    if (limit !== Infinity) gained.offer(score);
+    if (gains.server) score *= 1 + gains.server * index.serverShareAt(doc, gains.weights);
+    score *= 1 + gains.name * index.nameCoverageAt(doc, gains.weights);
+    keptDocs[count] = doc;
+    keptScores[count++] = score;
+    if (limit !== Infinity) top.offer(score);
   }
-  // 3. The phrase gain, for those that could still make the top with it.
-  const phraseCut = gained.least / phraseRoom;
+  return { count, least: top.least };
+}
+
+/** 3. The phrase gain, for those that could still make the top with it; the best `limit`, in order. */
+function withPhrases(index: ToolIndex, gains: Gains, candidates: { count: number; least: number }, ceiling: number, limit: number): ScoredEntry[] {
+  const { pairs, phraseRoom } = gains;
+  const cut = candidates.least / phraseRoom;
   const best: ScoredEntry[] = [];
-  for (let i = 0; i < candidates; i++) {
+  for (let i = 0; i < candidates.count; i++) {
     let score = keptScores[i];
     // Ties go on: the order among equal scores is the tool ids'.
-    if (score < phraseCut || (best.length >= limit && score * phraseRoom < best[best.length - 1].score)) continue;
+    if (score < cut || (best.length >= limit && score * phraseRoom < best[best.length - 1].score)) continue;
     const doc = keptDocs[i];
-    if (pairs.length) score *= 1 + (phraseBoost * index.scorer.adjacentPairs(doc, pairs)) / pairs.length;
+    if (pairs.length) score *= 1 + (gains.phrase * index.scorer.adjacentPairs(doc, pairs)) / pairs.length;
     if (best.length >= limit && score < best[best.length - 1].score) continue;
     const scored = { entry: index.entryAt(doc) as ToolIndexEntry, score, relevance: Math.min(1, score / ceiling) };
     if (limit === Infinity) {
@@ -277,8 +311,7 @@ function rank(index: ToolIndex, plan: readonly WeightedTerm[], keep: ((e: ToolIn
     best.splice(at, 0, scored);
     if (best.length > limit) best.pop();
   }
-  for (const id of planIds) weights[id] = 0;
-  return { results: limit === Infinity ? best.sort(byScore) : best, matched: kept };
+  return limit === Infinity ? best.sort(byScore) : best;
 }
 
 /** Keyword strategy: BM25F over the planned query terms. */
