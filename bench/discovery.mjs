@@ -6,8 +6,10 @@
 // (test/fixtures/discovery/queries.json, dev and test halves).
 // Goals (from the issue): p50 ≤ 0.5 ms and p99 ≤ 3 ms per query at 1k and 10k tools; index build
 // ≤ 300 ms at 10k; ≥ 98% fewer tool-context tokens than all tools in context at 500 tools; hit@5 ≥ 0.95.
-// Baseline, in the same run: plain BM25 (one field, lower-cased words, no stemming, no camelCase
-// splitting, no field weights, no synonyms, no category inference, no typo tolerance, no name boost).
+// Baseline, in the same run and on the same texts: plain BM25 (one field, lower-cased words, no
+// stemming, no camelCase splitting, no field weights, no synonyms, no category inference, no typo
+// tolerance, no query literals or filler words, no word groups or coverage, no name, server or phrase
+// gains), built by the same code (PLAIN_ANALYSIS, PLAIN_SEARCH).
 //
 // Run: node bench/discovery.mjs [--runs N]     (N = passes over the query set for latency, default 10)
 import * as esbuild from 'esbuild';

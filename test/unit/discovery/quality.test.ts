@@ -31,14 +31,22 @@ describe('discovery: ranking quality on the query set', () => {
     for (const q of all) for (const id of q.expected) assert.ok(ids.has(id), `${q.id}: ${id}`);
   });
 
-  // Measured with the ranker as shipped (test half, 87 queries): hit@1 0.667, hit@5 0.920, MRR 0.776;
-  // plain BM25 hit@5 0.701. The floors sit two or three queries below, so that a regression fails.
+  // Measured with the ranker as shipped (87 queries per half), the test half evaluated once at the end:
+  // test hit@1 0.724, hit@5 0.920, MRR 0.810 (plain BM25 hit@5 0.713); dev hit@1 0.713, hit@5 0.943,
+  // MRR 0.812. The floors sit two or three queries below, so that a regression fails.
   it('keeps the held-out test half at its measured quality, above plain BM25', () => {
     const ours = measure(corpusIndex(), 'test');
     const plain = measure(corpusIndex({ analysis: PLAIN_ANALYSIS }), 'test', PLAIN_SEARCH);
     assert.ok(ours.hit5 >= 0.89, `hit@5 ${ours.hit5.toFixed(3)}`);
-    assert.ok(ours.mrr >= 0.75, `MRR ${ours.mrr.toFixed(3)}`);
-    assert.ok(ours.hit1 >= 0.64, `hit@1 ${ours.hit1.toFixed(3)}`);
+    assert.ok(ours.mrr >= 0.78, `MRR ${ours.mrr.toFixed(3)}`);
+    assert.ok(ours.hit1 >= 0.69, `hit@1 ${ours.hit1.toFixed(3)}`);
     assert.ok(ours.hit5 > plain.hit5 + 0.1, `ours ${ours.hit5.toFixed(3)} vs plain ${plain.hit5.toFixed(3)}`);
+  });
+
+  it('keeps the dev half at its measured quality', () => {
+    const ours = measure(corpusIndex(), 'dev');
+    assert.ok(ours.hit5 >= 0.91, `hit@5 ${ours.hit5.toFixed(3)}`);
+    assert.ok(ours.mrr >= 0.78, `MRR ${ours.mrr.toFixed(3)}`);
+    assert.ok(ours.hit1 >= 0.68, `hit@1 ${ours.hit1.toFixed(3)}`);
   });
 });
