@@ -35,7 +35,7 @@ function when(iso: string | undefined): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   const today = new Date().toDateString() === date.toDateString();
-  return today ? date.toLocaleTimeString() : date.toLocaleString();
+  return today ? date.toLocaleTimeString() : date.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 }
 
 const ANSWERS: { answer: ApprovalAnswer; label: (r: PendingRequestView) => string; kind: string }[] = [
@@ -90,8 +90,9 @@ function pendingSection(pending: PendingRequestView[]): HTMLElement {
   );
 }
 
-function table(headers: string[], rows: HTMLTableRowElement[], attrs: Record<string, string> = {}): HTMLTableElement {
-  return el('table', attrs, el('thead', {}, el('tr', {}, ...headers.map((h) => el('th', { scope: 'col' }, h)))), el('tbody', {}, ...rows));
+/** A table that scrolls sideways on its own when the panel is narrow. */
+function table(headers: string[], rows: HTMLTableRowElement[]): HTMLElement {
+  return el('div', { class: 'table-wrap' }, el('table', {}, el('thead', {}, el('tr', {}, ...headers.map((h) => el('th', { scope: 'col' }, h)))), el('tbody', {}, ...rows)));
 }
 
 const SECTIONS: { section: GrantSection; title: string; subject: string }[] = [
@@ -132,7 +133,7 @@ function historyRow(decision: DecisionView): HTMLTableRowElement {
     el('td', {}, riskBadge(decision.risk)),
     el('td', {}, el('span', { class: `effect effect-${denied ? 'deny' : 'allow'}` }, ANSWER_TEXT[decision.answer])),
     el('td', {}, decision.agentId),
-    el('td', { class: 'action' }, button('Audit', { type: 'showTrace', traceId: decision.traceId }, `trace:${decision.id}`, { class: 'link', title: `Show trace ${decision.traceId} in the audit trail`, 'aria-label': `Show the audit events of this ${decision.toolName} call` })),
+    el('td', { class: 'action' }, button('Audit trail', { type: 'showTrace', traceId: decision.traceId }, `trace:${decision.id}`, { class: 'link', title: `Show trace ${decision.traceId} in the audit trail`, 'aria-label': `Show the audit events of this ${decision.toolName} call` })),
   );
 }
 

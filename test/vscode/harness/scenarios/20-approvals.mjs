@@ -2,62 +2,119 @@
 // request (setting mgp.approvals.prompt = notification), its past decisions and standing grants,
 // revoking a session grant, and readability in three themes.
 import { strict as assert } from 'node:assert';
-import { writeSettings } from '../codeServer.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export const title = 'approvals';
 
-/** "MGP: Run Tool": picks the tool in the quick pick, types its JSON arguments, presses Enter. */
+/**
+ * "MGP: Run Tool": picks the tool in the quick pick; in its Run Tool panel, types the arguments as JSON
+ * ("Edit as JSON") and presses Run. Returns a function that finds the panel again.
+ */
 export async function runTool({ page, runFromPalette }, qualifiedName, args) {
+  const [serverId, toolName] = [qualifiedName.slice(0, qualifiedName.indexOf('.')), qualifiedName.slice(qualifiedName.indexOf('.') + 1)];
+  const title = `Run ${serverId} · ${toolName}`;
   await runFromPalette('MGP: Run Tool');
-  const input = page.locator('.quick-input-widget input');
-  await input.fill(qualifiedName);
+  await page.locator('.quick-input-widget input').fill(qualifiedName);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: qualifiedName }).first().click();
-  const [server, tool] = qualifiedName.split('.');
-  await page.locator('.quick-input-widget .quick-input-title', { hasText: `Run ${server} · ${tool}` }).waitFor({ timeout: 10000 });
-  await input.fill(JSON.stringify(args));
-  await input.press('Enter');
+  await page.locator('.tab', { hasText: title }).waitFor({ timeout: 20000 });
+  const frame = await webview(page, title);
+  await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
+  const toggle = frame.locator('.json-toggle');
+  if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
+  await frame.locator('textarea.json-editor').fill(JSON.stringify(args));
+  await frame.locator('button.run').click();
+  return title;
 }
 
-/** The Markdown result of a tool run, shown in an editor. */
-function result(page, text) {
-  return page.locator('.monaco-editor .view-lines', { hasText: text }).first();
+/** Shows the Run Tool panel titled `title` and waits until its result holds `text`. */
+export async function runResult(page, title, text) {
+  await page.locator('.tab', { hasText: title }).click();
+  const frame = await webview(page, title);
+  await frame.locator('.outcome .result[data-state="ok"]', { hasText: text }).waitFor({ timeout: 20000 });
+}
+
+/**
+ * The content frame of the webview whose page title is `title`. (The kit's webviewFrame(title) looks
+ * for the title on the outer iframe, which this code-server leaves empty.) Resolve it again after the
+ * webview may have reloaded: a frame does not survive its panel being hidden.
+ */
+export async function webview(page, title, timeoutMs = 20000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame() || frame.isDetached()) continue;
+      const found = await frame.title().then((t) => t === title, () => false);
+      if (found) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no webview titled "${title}"`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export async function waitFor(condition, what, timeoutMs = 10000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 export async function run(kit) {
-  const { page, dirs, step, shot, runFromPalette, webviewFrame, setTheme, assertReadable, THEMES } = kit;
-  const panel = () => webviewFrame('Approvals');
-  const pending = () => panel().locator('article[data-request][data-tool="delete_notes"]');
+  const { page, dirs, step, shot, runFromPalette, setTheme, assertReadable, THEMES } = kit;
+  const panel = () => webview(page, 'Approvals');
+  const pending = async () => (await panel()).locator('article[data-request][data-tool="delete_notes"]');
 
   await step('a dangerous tool asks first in a modal dialog with server, tool, arguments and risk; "Allow Once" runs it', async () => {
-    await runTool(kit, 'example.delete_notes', { title: 'groceries' });
+    const run = await runTool(kit, 'example.delete_notes', { title: 'groceries' });
     const dialog = page.locator('.monaco-dialog-box', { hasText: 'Allow "example" to run delete_notes?' });
     await dialog.waitFor({ timeout: 20000 });
     const text = (await dialog.textContent()).replace(/\s+/g, ' ');
     for (const expected of ['Server: example', 'Tool: delete_notes', '"title": "groceries"', 'Risk: dangerous', 'untrusted']) assert.ok(text.includes(expected), `the dialog shows ${expected}: ${text}`);
     await shot('approval-modal');
     await dialog.getByRole('button', { name: 'Allow Once', exact: true }).click();
-    await result(page, 'Deleted 0 notes').waitFor({ timeout: 20000 });
+    await runResult(page, run, 'Deleted 0 notes');
   });
 
-  await step('with mgp.approvals.prompt = notification, the Approvals panel shows the first decision and the standing grants', async () => {
-    writeSettings(dirs, { 'mgp.approvals.prompt': 'notification' });
+  await step('the setting mgp.approvals.prompt is set to "notification" in the Settings editor', async () => {
+    await runFromPalette('Preferences: Open User Settings');
+    await page.locator('.settings-editor').waitFor({ timeout: 20000 });
+    await page.locator('.settings-editor .suggest-input-container').click();
+    await page.keyboard.type('mgp.approvals.prompt');
+    const row = page.locator('.settings-editor .setting-item-contents[data-key="mgp.approvals.prompt"]');
+    await row.waitFor({ timeout: 20000 });
+    await row.locator('select').selectOption('notification');
+    await waitFor(() => readFileSync(join(dirs.userData, 'User/settings.json'), 'utf8').includes('"mgp.approvals.prompt": "notification"'), 'settings.json has the setting');
+    await runFromPalette('View: Close Editor');
+  });
+
+  await step('the Approvals panel shows the first decision and the standing grants, among them the server permissions with their expiry', async () => {
     await runFromPalette('MGP: Show Approvals');
     await page.locator('.tab', { hasText: 'Approvals' }).waitFor({ timeout: 20000 });
-    await panel().locator('#pending-heading', { hasText: 'Waiting for your answer (0)' }).waitFor({ timeout: 20000 });
-    await panel().locator('tr[data-answer="once"]', { hasText: 'delete_notes' }).waitFor({ timeout: 10000 });
-    await panel().locator('[data-grant="permission:example:memory.write"]', { hasText: 'Approved' }).waitFor({ timeout: 10000 });
+    await (await panel()).locator('#pending-heading', { hasText: 'Waiting for your answer (0)' }).waitFor({ timeout: 20000 });
+    await (await panel()).locator('tr[data-answer="once"]', { hasText: 'delete_notes' }).waitFor({ timeout: 10000 });
+    await (await panel()).locator('[data-grant="permission:example:memory.write"]', { hasText: 'Approved' }).waitFor({ timeout: 10000 });
   });
 
-  await step('a new request shows in the open panel at once, with risk, side effects, arguments, agent and the untrusted warning', async () => {
-    await runTool(kit, 'example.write_note', { title: 'drafts', body: 'ideas for the talk' });
-    await result(page, 'Stored note').waitFor({ timeout: 20000 });
+  await step('a request shows in the open panel at once, and "Allow once" there runs it', async () => {
+    const run = await runTool(kit, 'example.write_note', { title: 'drafts', body: 'ideas for the talk' });
+    const card = (await panel()).locator('article[data-request][data-tool="write_note"]');
+    await card.waitFor({ timeout: 20000 });
+    // The tool says it is moderate; its annotations say destructive: the higher risk wins, and the claim is shown.
+    assert.match((await card.textContent()).replace(/\s+/g, ' '), /the server claims "moderate"/);
+    await card.locator('button[data-answer="once"]').click();
+    await card.waitFor({ state: 'detached', timeout: 10000 });
+    await runResult(page, run, 'Stored note');
+  });
+
+  await step('the dangerous tool again: the panel shows risk, side effects, arguments, agent and the untrusted warning', async () => {
     await runTool(kit, 'example.delete_notes', {});
-    await pending().waitFor({ timeout: 20000 });
-    const card = pending();
+    await (await pending()).waitFor({ timeout: 20000 });
+    const card = await pending();
     assert.equal(await card.getAttribute('data-server'), 'example');
     assert.equal(await card.locator('[data-risk]').first().textContent(), '▲ dangerous');
     const text = (await card.textContent()).replace(/\s+/g, ' ');
-    for (const expected of ['from server', 'database · not reversible', 'memory.write', 'agent.vscode', 'From the server — untrusted:', 'Deletes the note with the given title', 'may be misleading']) assert.ok(text.includes(expected), `the request shows "${expected}": ${text}`);
+    for (const expected of ['from heuristic', 'database · not reversible', 'memory.write', 'agent.vscode', 'From the server — untrusted:', 'Deletes the note with the given title', 'may be misleading']) assert.ok(text.includes(expected), `the request shows "${expected}": ${text}`);
     assert.equal((await card.locator('pre.args').textContent()).trim(), '{}');
     assert.deepEqual(await card.locator('.actions button').allTextContents(), ['Allow once', 'Allow for session', 'Always allow', 'Allow all of "example" for session', 'Deny']);
     await page.locator('.tab', { hasText: 'Approvals' }).click();
@@ -67,26 +124,30 @@ export async function run(kit) {
   for (const theme of THEMES) {
     await step(`the Approvals panel is readable in ${theme.name}`, async () => {
       await page.locator('.tab', { hasText: 'Approvals' }).click();
-      await setTheme(theme, panel());
-      await pending().waitFor({ timeout: 10000 });
-      await assertReadable(panel(), ['h1', '#pending-heading', 'article[data-request] h3', 'article[data-request] .facts dt', '.untrusted .muted', 'th', '[data-grant] td', '.empty']);
+      await setTheme(theme, await panel());
+      await page.mouse.move(1300, 140); // no hover on a tab in the picture
+      await (await pending()).waitFor({ timeout: 10000 });
+      await assertReadable(await panel(), ['h1', '#pending-heading', 'article[data-request] h3', 'article[data-request] .facts dt', '.untrusted .muted', 'th', '[data-grant] td', '.empty']);
       await shot(`approvals-panel-${theme.file}`);
     });
   }
 
   await step('"Allow for session" in the panel runs the call; the panel lists the decision and the session grant', async () => {
-    await pending().locator('button[data-answer="session"]').click();
-    await result(page, 'Deleted 1 note').waitFor({ timeout: 20000 });
-    await panel().locator('#pending-heading', { hasText: 'Waiting for your answer (0)' }).waitFor({ timeout: 10000 });
-    await panel().locator('tr[data-answer="session"]', { hasText: 'delete_notes' }).waitFor({ timeout: 10000 });
-    await panel().locator('[data-grant="session:example:delete_notes"]').waitFor({ timeout: 10000 });
+    await page.locator('.tab', { hasText: 'Approvals' }).click();
+    await (await pending()).locator('button[data-answer="session"]').click();
+    await runResult(page, 'Run example · delete_notes', 'Deleted 1 note');
+    await page.locator('.tab', { hasText: 'Approvals' }).click();
+    await (await panel()).locator('#pending-heading', { hasText: 'Waiting for your answer (0)' }).waitFor({ timeout: 10000 });
+    await (await panel()).locator('tr[data-answer="session"]', { hasText: 'delete_notes' }).waitFor({ timeout: 10000 });
+    await (await panel()).locator('[data-grant="session:example:delete_notes"]').waitFor({ timeout: 10000 });
+    await shot('approvals-panel-session-grant');
   });
 
   await step('the session grant is revoked from the panel', async () => {
     await page.locator('.tab', { hasText: 'Approvals' }).click();
-    await panel().locator('[data-grant="session:example:delete_notes"] button', { hasText: 'Revoke' }).click();
-    await panel().locator('[data-grant="session:example:delete_notes"]').waitFor({ state: 'detached', timeout: 10000 });
-    await panel().locator('[data-section="tools"] h3', { hasText: 'Tool approvals (0)' }).waitFor({ timeout: 10000 });
+    await (await panel()).locator('[data-grant="session:example:delete_notes"] button', { hasText: 'Revoke' }).click();
+    await (await panel()).locator('[data-grant="session:example:delete_notes"]').waitFor({ state: 'detached', timeout: 10000 });
+    await (await panel()).locator('[data-section="tools"] h3', { hasText: 'Tool approvals (0)' }).waitFor({ timeout: 10000 });
     await shot('approvals-panel-revoked');
   });
 }
