@@ -14,7 +14,7 @@ import {
 import { z } from 'zod';
 import { MGP_KERNEL_VERSION } from '../../../../shared/src/version';
 import type { ConfiguredServer } from '../config/model';
-import { KernelError } from '../errors';
+import { KernelError, TIMEOUT } from '../errors';
 import { baseClientCapabilities, ClientRequestHandlers, ConnectionHooks, registerClientFeatures } from './clientFeatures';
 import type { ResolvedEnvironment } from './environment';
 import { ObservedTransport } from './observedTransport';
@@ -210,7 +210,7 @@ export class ServerConnection {
    * tools/call with the server's timeout (reset by progress; cancelled with notifications/cancelled
    * when it runs out or `signal` aborts) and its result cap. A tool that requires tasks runs as one.
    */
-  async callTool(tool: ListedTool | string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CappedResult> {
+  callTool(tool: ListedTool | string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CappedResult> {
     const name = typeof tool === 'string' ? tool : tool.name;
     const params: Record<string, unknown> = { name, arguments: args };
     if (options.mgp) {
@@ -223,15 +223,16 @@ export class ServerConnection {
       signal: options.signal,
       onprogress: options.onProgress,
     };
-    const result = await this.withTimeoutError(
-      `tools/call ${name}`,
-      () =>
-        typeof tool !== 'string' && this.runsAsTask(tool)
-          ? this.callAsTask(params, requestOptions, options)
-          : this.client.request({ method: 'tools/call', params: params as { name: string } }, LooseCallResultSchema, requestOptions),
-      requestOptions.timeout,
+    // Promise chains rather than async layers: tools/call is the kernel's hottest path.
+    const sent = typeof tool !== 'string' && this.runsAsTask(tool)
+      ? this.callAsTask(params, requestOptions, options)
+      : this.client.request({ method: 'tools/call', params: params as { name: string } }, LooseCallResultSchema, requestOptions);
+    return sent.then(
+      (result) => capResult(result, this.server.settings.toolResultMaxChars),
+      (error: unknown) => {
+        throw this.timeoutError(`tools/call ${name}`, error, requestOptions.timeout);
+      },
     );
-    return capResult(result, this.server.settings.toolResultMaxChars);
   }
 
   private runsAsTask(tool: ListedTool): boolean {
@@ -277,11 +278,16 @@ export class ServerConnection {
     try {
       return await run();
     } catch (error) {
-      if (error instanceof McpError && error.code === -32001) {
-        throw new KernelError('Timeout', `${this.server.id}: ${what} did not answer within ${timeoutMs} ms (cancelled)`);
-      }
-      throw error;
+      throw this.timeoutError(what, error, timeoutMs);
     }
+  }
+
+  /** The SDK's request timeout (-32001) as the kernel's Timeout (MGP §14.3 3003); other errors as they are. */
+  private timeoutError(what: string, error: unknown, timeoutMs: number): unknown {
+    if (error instanceof McpError && error.code === -32001) {
+      return new KernelError('Timeout', `${this.server.id}: ${what} did not answer within ${timeoutMs} ms (cancelled)`, TIMEOUT, { _mgp: { category: 'resource', retryable: false } });
+    }
+    return error;
   }
 
   async close(): Promise<void> {

@@ -258,15 +258,19 @@ export class SupervisedServer {
     return this.connection;
   }
 
-  async callTool(tool: ListedTool | string, args: Record<string, unknown>, options?: CallOptions): Promise<CappedResult> {
-    const connection = this.usable();
-    this.inFlight++;
+  callTool(tool: ListedTool | string, args: Record<string, unknown>, options?: CallOptions): Promise<CappedResult> {
+    let connection: ServerConnection;
     try {
-      return await connection.callTool(tool, args, options);
-    } finally {
+      connection = this.usable();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    this.inFlight++;
+    const done = () => {
       this.inFlight--;
       if (this.inFlight === 0) this.drained?.();
-    }
+    };
+    return connection.callTool(tool, args, options).finally(done);
   }
 
   /** Base MCP requests other than tools/call: same draining rule, no in-flight bookkeeping needed. */

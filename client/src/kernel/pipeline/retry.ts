@@ -34,21 +34,28 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * retried per its recovery data and, when retries run out, wrapped in RetriesExhausted (which names
  * the fallback tool, if the server gave one).
  */
-export async function withRetries<T>(attempt: () => Promise<T>, hooks: RetryHooks): Promise<{ value: T; attempts: number }> {
-  let attempts = 0;
+export function withRetries<T>(attempt: () => Promise<T>, hooks: RetryHooks): Promise<{ value: T; attempts: number }> {
+  // The first attempt without an async layer around it: most calls succeed at once.
+  return attempt().then((value) => ({ value, attempts: 1 }), (error: unknown) => retryAfterFirst(attempt, hooks, error));
+}
+
+async function retryAfterFirst<T>(attempt: () => Promise<T>, hooks: RetryHooks, firstError: unknown): Promise<{ value: T; attempts: number }> {
+  let attempts = 1;
+  let failure: unknown = firstError;
   for (;;) {
+    const wire = wireErrorOf(failure);
+    const recovery: RecoveryInfo | undefined = wire?.recovery;
+    // §14.6: not retryable → never retried, and reported (the fallback is for exhausted retries).
+    if (!wire || !recovery?.retryable) throw failure;
+    if (attempts > maxRetriesOf(recovery)) throw new RetriesExhausted(failure, attempts, recovery.fallback_tool);
+    const delay = retryDelayMs(recovery, attempts);
+    await sleep(delay, hooks.signal);
+    await hooks.retrying(attempts, delay, { code: wire.code, message: wire.message });
     attempts++;
     try {
       return { value: await attempt(), attempts };
     } catch (error) {
-      const wire = wireErrorOf(error);
-      const recovery: RecoveryInfo | undefined = wire?.recovery;
-      // §14.6: not retryable → never retried, and reported (the fallback is for exhausted retries).
-      if (!wire || !recovery?.retryable) throw error;
-      if (attempts > maxRetriesOf(recovery)) throw new RetriesExhausted(error, attempts, recovery.fallback_tool);
-      const delay = retryDelayMs(recovery, attempts);
-      await sleep(delay, hooks.signal);
-      await hooks.retrying(attempts, delay, { code: wire.code, message: wire.message });
+      failure = error;
     }
   }
 }
