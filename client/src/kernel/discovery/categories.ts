@@ -106,6 +106,18 @@ function senseOf(word: string): WordSense {
   return sense;
 }
 
+/** What a tool does, by the verb of its name. */
+export type Action = 'read' | 'write' | 'delete';
+
+/** The action of the first verb among a name's first three words (`slack_get_users` reads), or undefined. */
+export function nameVerb(words: readonly string[]): Action | undefined {
+  for (let i = 0; i < 3 && i < words.length; i++) {
+    const verb = senseOf(words[i]).verb;
+    if (verb) return verb === VERB_DELETE ? 'delete' : verb === VERB_WRITE ? 'write' : 'read';
+  }
+  return undefined;
+}
+
 /** Permission prefixes and side effects (MGP §3.2, §4.3) and the categories they imply. */
 const PERMISSION_CATEGORIES: Record<string, string[]> = {
   'filesystem.read': ['filesystem', 'read'],

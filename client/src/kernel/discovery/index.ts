@@ -8,6 +8,7 @@ import { ToolIndex, type ToolIndexOptions } from './toolIndex';
 import type { ServerTool, ToolIndexEntry } from './types';
 
 export * from './types';
+export { actionsDiffer, requestAction, toolAction, type Action } from './actions';
 export { CATEGORY_TREE, deriveCategories, deriveKeywords, withAncestors } from './categories';
 export { editDistance, FuzzyVocabulary } from './fuzzy';
 export { analyze, splitWords, stem } from './text';
@@ -15,7 +16,7 @@ export { normalizeQuery } from './queryText';
 export { DEFAULT_ANALYSIS, PLAIN_ANALYSIS, ToolIndex, type AnalysisOptions, type ToolIndexOptions } from './toolIndex';
 export { toEntry } from './toolText';
 export {
-  categoriesInQuery, categorySearch, COVERAGE, discoverable, effectiveRisk, filterPredicate, kernelToolVisibility, keywordSearch, NAME_BOOST,
+  ACTION_MISMATCH, categoriesInQuery, categorySearch, COVERAGE, discoverable, effectiveRisk, filterPredicate, kernelToolVisibility, keywordSearch, NAME_BOOST,
   PHRASE_BOOST, planQuery, PLAIN_SEARCH, search, semanticSearch, SERVER_BOOST,
   type KernelToolVisibility, type ScoredEntry, type SearchOptions, type SearchOutcome, type SemanticRanker,
 } from './search';

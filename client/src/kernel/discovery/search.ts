@@ -3,6 +3,7 @@
  * discovery filters, and relevance scores between 0 and 1.
  */
 import { RISK_ORDER } from '../security/types';
+import { actionsDiffer, requestAction, type Action } from './actions';
 import { categoryStems } from './categories';
 import { maxEditsFor } from './fuzzy';
 import { normalizeQuery } from './queryText';
@@ -36,6 +37,8 @@ export interface QueryPlanOptions {
   grouping?: boolean;
   /** Scores are multiplied by the share of the query's words a tool matches to this power (default COVERAGE; 0 turns it off). */
   coverage?: number;
+  /** Factor of the score of a tool whose action (read, write, delete) the request does not ask for (default ACTION_MISMATCH; 1 turns it off). */
+  actionMismatch?: number;
 }
 
 /** A ranker that a real embedding model can implement: scores for candidate entries, higher is better. */
@@ -90,7 +93,7 @@ export function filterPredicate(filter: DiscoverFilter = {}): (entry: ToolIndexE
 
 /** The textbook baseline the benchmark compares with: the query's words only, summed, no gains. */
 export const PLAIN_SEARCH: Readonly<SearchOptions> = Object.freeze({
-  fuzzy: false, expansion: false, literals: false, grouping: false, nameBoost: 0, serverBoost: 0, phraseBoost: 0, coverage: 0,
+  fuzzy: false, expansion: false, literals: false, grouping: false, nameBoost: 0, serverBoost: 0, phraseBoost: 0, coverage: 0, actionMismatch: 1,
 });
 
 /** How much a tool whose name the query fully covers gains: its score times 1 + NAME_BOOST. */
@@ -104,6 +107,12 @@ export const PHRASE_BOOST = 0.5;
 
 /** Power of the share of the query a tool matches, which multiplies its score. */
 export const COVERAGE = 0.5;
+
+/**
+ * What the score of a tool whose action the request does not ask for is multiplied by: `when was
+ * package.json modified` reads, and `edit_file` matches its words as well as `get_file_info` does.
+ */
+export const ACTION_MISMATCH = 0.6;
 
 /** Words of requests that never name a tool (stemmed and not, to meet either analysis). */
 const QUERY_FILLER = new Set(
@@ -160,6 +169,16 @@ export function planQuery(index: ToolIndex, query: string, options: QueryPlanOpt
   return planned;
 }
 
+/** A query as `rank` takes it: its weighted terms, and the action it asks for. */
+interface Query {
+  plan: readonly WeightedTerm[];
+  asked: Action | undefined;
+}
+
+function queryOf(index: ToolIndex, query: string, options: QueryPlanOptions): Query {
+  return { plan: planQuery(index, query, options), asked: options.actionMismatch === 1 ? undefined : requestAction(query) };
+}
+
 /** Pairs of the query's own terms in their order (two-word phrases to find in a tool's text). */
 function queryPairs(plan: readonly WeightedTerm[]): Array<[string, string]> {
   const asked = plan.filter((t) => t.weight >= 1).map((t) => t.term);
@@ -201,6 +220,9 @@ let weightById = new Float64Array(1024);
 /** What the gains of one search need: their sizes, the plan's weights by term id, the query's phrases. */
 interface Gains {
   name: number;
+  /** The action the request asks for, when it says, and the factor of tools that do another. */
+  asked: Action | undefined;
+  mismatch: number;
   /** Zero when the query names no server. */
   server: number;
   phrase: number;
@@ -213,7 +235,7 @@ interface Gains {
   phraseRoom: number;
 }
 
-function gainsOf(index: ToolIndex, plan: readonly WeightedTerm[], options: SearchOptions): Gains {
+function gainsOf(index: ToolIndex, plan: readonly WeightedTerm[], asked: Action | undefined, options: SearchOptions): Gains {
   const name = options.nameBoost ?? NAME_BOOST;
   const serverBoost = options.serverBoost ?? SERVER_BOOST;
   const phrase = options.phraseBoost ?? PHRASE_BOOST;
@@ -228,7 +250,8 @@ function gainsOf(index: ToolIndex, plan: readonly WeightedTerm[], options: Searc
   const server = serverBoost > 0 && plan.some((t) => t.weight >= 1 && index.isServerTerm(t.term)) ? serverBoost : 0;
   const pairs = phrase ? queryPairs(plan) : [];
   const phraseRoom = pairs.length ? 1 + phrase : 1;
-  return { name, server, phrase, pairs, weights: weightById, ids, headroom: (1 + name) * (1 + server) * phraseRoom, phraseRoom };
+  const mismatch = options.actionMismatch ?? ACTION_MISMATCH;
+  return { name, asked: mismatch === 1 ? undefined : asked, mismatch, server, phrase, pairs, weights: weightById, ids, headroom: (1 + name) * (1 + server) * phraseRoom, phraseRoom };
 }
 
 /**
@@ -238,8 +261,9 @@ function gainsOf(index: ToolIndex, plan: readonly WeightedTerm[], options: Searc
  * have ceilings, so a score times the ceilings still to come bounds what it can become.
  * `matched` counts every document that passed the filter either way.
  */
-function rank(index: ToolIndex, plan: readonly WeightedTerm[], keep: ((e: ToolIndexEntry) => boolean) | undefined, options: SearchOptions, limit = Infinity): { results: ScoredEntry[]; matched: number } {
-  const gains = gainsOf(index, plan, options);
+function rank(index: ToolIndex, query: Query, keep: ((e: ToolIndexEntry) => boolean) | undefined, options: SearchOptions, limit = Infinity): { results: ScoredEntry[]; matched: number } {
+  const { plan, asked } = query;
+  const gains = gainsOf(index, plan, asked, options);
   // The best a document could score: every query term saturated in it, and every gain.
   const ceiling = gains.headroom * (plan.reduce((sum, t) => sum + (t.weight >= 1 ? index.scorer.maxContribution(t.term, 1) : 0), 0) || 1);
   const kept = filtered(index, plan, keep, options.coverage ?? COVERAGE, limit);
@@ -270,7 +294,7 @@ function filtered(index: ToolIndex, plan: readonly WeightedTerm[], keep: ((e: To
   return { count, least: top.least };
 }
 
-/** 2. The server and name gains, for the documents that could still make the top with every gain (compacted in the scratch). */
+/** 2. The server and name gains and the action factor, for the documents that could still make the top with every gain (compacted in the scratch). */
 function withNameAndServer(index: ToolIndex, gains: Gains, kept: { count: number; least: number }, limit: number): { count: number; least: number } {
   const cut = kept.least / gains.headroom;
   const top = new Floor(limit);
@@ -281,6 +305,7 @@ function withNameAndServer(index: ToolIndex, gains: Gains, kept: { count: number
     const doc = keptDocs[i];
     if (gains.server) score *= 1 + gains.server * index.serverShareAt(doc, gains.weights);
     score *= 1 + gains.name * index.nameCoverageAt(doc, gains.weights);
+    if (gains.asked && actionsDiffer(gains.asked, index.actionAt(doc))) score *= gains.mismatch;
     keptDocs[count] = doc;
     keptScores[count++] = score;
     if (limit !== Infinity) top.offer(score);
@@ -319,7 +344,7 @@ export function keywordSearch(index: ToolIndex, query: string, filter: DiscoverF
   const keep = (e: ToolIndexEntry) => pass(e) && discoverable(e);
   const pass = filterPredicate(filter);
   const byDefault = !filter.categories?.length && !filter.risk_level_max && filter.status !== 'all';
-  const { results, matched } = rank(index, planQuery(index, query, options), byDefault ? undefined : keep, options, options.limit);
+  const { results, matched } = rank(index, queryOf(index, query, options), byDefault ? undefined : keep, options, options.limit);
   // A query that is exactly a tool's name or id asks for that tool.
   const exact = index.findByName(query.trim()).find(keep);
   if (exact) {
@@ -350,7 +375,7 @@ export function categorySearch(index: ToolIndex, query: string, filter: Discover
   const keep = filterPredicate(filter);
   const inNamed = (e: ToolIndexEntry) => !named.length || named.every((c) => e.categories.includes(c));
   const members = index.list().filter((e) => keep(e) && discoverable(e) && inNamed(e));
-  const ranked = rank(index, planQuery(index, query, options), () => true, options).results;
+  const ranked = rank(index, queryOf(index, query, options), () => true, options).results;
   const scored = new Map(ranked.map((s) => [s.entry.tool_id, s]));
   const results = members
     .map((entry) => scored.get(entry.tool_id) ?? { entry, score: 0, relevance: 0 })

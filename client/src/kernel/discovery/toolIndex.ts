@@ -3,6 +3,7 @@
  * kept up to date one server at a time (on `notifications/tools/list_changed` and on state changes)
  * and searchable by BM25F over the tools' fields.
  */
+import { toolAction, type Action } from './actions';
 import { Bm25Index } from './bm25';
 import { FuzzyVocabulary } from './fuzzy';
 import { discoverable } from './search';
@@ -60,6 +61,9 @@ interface Slot {
   nameTerms: readonly string[];
 }
 
+/** Actions by their code in `ToolIndex.actions` (0: none). */
+const ACTIONS: ReadonlyArray<Action | undefined> = [undefined, 'read', 'write', 'delete'];
+
 /** Name terms (the first ones) and server id terms kept per slot for the search gains. */
 const NAME_ROW = 8;
 const ROW = 2 + NAME_ROW + 4;
@@ -78,6 +82,8 @@ export class ToolIndex {
   private serverTerms = { revision: -1, terms: new Set<string>() };
   /** Per BM25 slot: 1 when the tool passes the default discovery filter. */
   private visible = new Uint8Array(64);
+  /** Per BM25 slot: the action of the tool's name (an index in `ACTIONS`). */
+  private actions = new Uint8Array(64);
   /** Per BM25 slot, ROW numbers: name term count, server term count, name term ids, server term ids. */
   private termRows = new Int32Array(64 * ROW);
 
@@ -117,6 +123,7 @@ export class ToolIndex {
     this.slots.set(entry.tool_id, slot);
     this.byDoc[doc] = slot;
     this.setVisible(doc, entry);
+    this.setAction(doc, toolAction(words.name));
     this.setTermRows(doc, slot);
     let ids = this.byServer.get(entry.server_id);
     if (!ids) this.byServer.set(entry.server_id, (ids = new Set()));
@@ -195,6 +202,20 @@ export class ToolIndex {
       this.visible = grown;
     }
     this.visible[doc] = entry.status === 'connected' && discoverable(entry) ? 1 : 0;
+  }
+
+  private setAction(doc: number, action: Action | undefined): void {
+    if (doc >= this.actions.length) {
+      const grown = new Uint8Array(Math.max(64, doc * 2));
+      grown.set(this.actions);
+      this.actions = grown;
+    }
+    this.actions[doc] = action ? ACTIONS.indexOf(action) : 0;
+  }
+
+  /** The action of the tool at a BM25 slot, by the verb its name leads with (undefined when it has none). */
+  actionAt(doc: number): Action | undefined {
+    return ACTIONS[this.actions[doc]];
   }
 
   /** Copies a slot's name and server term ids into the per-slot rows that searches read. */
