@@ -50,6 +50,9 @@ describe('discovery: search strategies and filters', () => {
     assert.deepEqual(words('node.js release notes for issue #42'), ['nodejs', 'release', 'notes', 'for', 'issue', '#42']);
     assert.deepEqual(words('look up what I set up, then turn off logging'), ['lookup', 'what', 'I', 'create', ',', 'then', 'disable', 'logging']);
     assert.equal(normalizeQuery('is this right? 5 * 3'), 'is this right? 5 * 3', 'a question mark or a lone star is no glob');
+    assert.deepEqual(words('run document.title, then foo.bar(1) and () => 2'), ['run', 'javascript', 'expression', ',', 'then', 'javascript', 'expression', 'and', 'javascript', 'expression', '2']);
+    assert.equal(normalizeQuery('list users (active only)'), 'list users (active only)', 'words in brackets are no call');
+    assert.equal(top(index, 'run document.title in the page')[0], 'playwright.browser_evaluate');
     assert.equal(top(index, 'open https://example.com in the browser')[0], 'playwright.browser_navigate');
   });
 

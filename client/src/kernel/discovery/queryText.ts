@@ -1,7 +1,7 @@
 /**
  * What a query's literal values say about the need, before the words are analysed. People paste the
- * thing they want handled: a URL, a file name, a glob, an e-mail address, coordinates, a chat channel.
- * Its characters are noise to a word index (`https`, `example`, `com`), but its kind is the best clue
+ * thing they want handled: a URL, a file name, a glob, an e-mail address, coordinates, a chat channel,
+ * a line of code. Its characters are noise to a word index (`https`, `example`, `com`), but its kind is the best clue
  * there is (`url`, `file`), so each literal is replaced by the words for its kind. Phrasal verbs
  * (`look up`, `turn on`) lose their meaning once stop words are dropped: they become one word first.
  */
@@ -33,6 +33,8 @@ const LITERALS: ReadonlyArray<[RegExp, (match: string) => string]> = [
   [/(?:^|\s)(?=\S*[\w.])[\w./-]*\*[\w.*/-]*/g, () => ' file pattern '],
   // A file name or path with a known extension; a bare `name.js` only with a directory in front.
   [new RegExp(`(?:[\\w.-]*/)*[\\w-]+(?:\\.[\\w-]+)*\\.(${EXTENSION})\\b|(?:[\\w.-]*/)+[\\w-]+\\.js\\b`, 'gi'), (m) => ` file ${CONTENT_KINDS[m.slice(m.lastIndexOf('.') + 1).toLowerCase()] ?? ''} `],
+  // Code: a browser global's property or method (`document.title`, `window.scrollY`), a call (`foo.bar()`, `useEffect()`), an arrow function.
+  [/\b(?:document|window|navigator|location|localStorage|sessionStorage|console|globalThis)\.[\w.$]+(?:\([^)]*\))?|[\w$.]+\([^()]*\)|\([^()]*\)\s*=>/g, () => ' javascript expression '],
   // A library named like a file (`node.js`, `next.js`): one word, not `node` and `js`.
   [/\b([a-z][\w-]*)\.js\b/gi, (m) => ` ${m.slice(0, -3).replace(/\W/g, '')}js `],
   // A chat channel (#ops) or a person (@alice), not an issue number (#42).
