@@ -12,12 +12,13 @@ export { actionsDiffer, requestAction, toolAction, type Action } from './actions
 export { CATEGORY_TREE, deriveCategories, deriveKeywords, withAncestors } from './categories';
 export { editDistance, FuzzyVocabulary } from './fuzzy';
 export { analyze, splitWords, stem } from './text';
+export { relatedStems, type Related } from './thesaurus';
 export { normalizeQuery } from './queryText';
 export { DEFAULT_ANALYSIS, PLAIN_ANALYSIS, ToolIndex, type AnalysisOptions, type ToolIndexOptions } from './toolIndex';
 export { toEntry } from './toolText';
 export {
   ACTION_MISMATCH, categoriesInQuery, categorySearch, COVERAGE, discoverable, effectiveRisk, filterPredicate, kernelToolVisibility, keywordSearch, NAME_BOOST,
-  PHRASE_BOOST, planQuery, PLAIN_SEARCH, search, semanticSearch, SERVER_BOOST,
+  PHRASE_BOOST, planQuery, PLAIN_SEARCH, search, semanticSearch, SERVER_BOOST, THESAURUS_WEIGHT,
   type KernelToolVisibility, type ScoredEntry, type SearchOptions, type SearchOutcome, type SemanticRanker,
 } from './search';
 export {

@@ -9,6 +9,7 @@ import { maxEditsFor } from './fuzzy';
 import { normalizeQuery } from './queryText';
 import { expandTerms } from './synonyms';
 import { splitWords, stem } from './text';
+import { relatedStems } from './thesaurus';
 import type { ToolIndex } from './toolIndex';
 import type { WeightedTerm } from './bm25';
 import type { DiscoverFilter, RiskLevel, SearchStrategy, ToolIndexEntry } from './types';
@@ -25,6 +26,10 @@ export interface QueryPlanOptions {
   fuzzyWeight?: number;
   /** Weight of a category name inferred from the query's words. */
   categoryWeight?: number;
+  /** Words of the general thesaurus for query words the index does not know (default true; part of `expansion`). */
+  thesaurus?: boolean;
+  /** Weight of a thesaurus word of a first sense (default THESAURUS_WEIGHT); other senses' and hypernyms' weigh half. */
+  thesaurusWeight?: number;
   /** Gain of a tool whose name the query covers (default NAME_BOOST; 0 turns it off). */
   nameBoost?: number;
   /** Gain of a tool whose text holds the query's two-word phrases (all of them: times 1 + PHRASE_BOOST; 0 turns it off). */
@@ -114,6 +119,9 @@ export const COVERAGE = 0.5;
  */
 export const ACTION_MISMATCH = 0.6;
 
+/** Weight of a general thesaurus word for a query word the index does not know. */
+export const THESAURUS_WEIGHT = 0.5;
+
 /** Words of requests that never name a tool (stemmed and not, to meet either analysis). */
 const QUERY_FILLER = new Set(
   ('tell give take help try thing things stuff something anything lot lots bit quick quickly really actually basically ' +
@@ -157,6 +165,16 @@ export function planQuery(index: ToolIndex, query: string, options: QueryPlanOpt
     const asked = [...plan.values()];
     const groupOf = (term: string) => plan.get(term)?.group;
     for (const e of expandTerms([...plan.keys()], options)) offer(e.term, e.weight, groupOf(e.from.split(' ')[0]));
+    // A word no tool has: the words a general thesaurus relates to it, those that some tool has.
+    if (options.thesaurus !== false && index.analysis.stem) {
+      const nearWeight = options.thesaurusWeight ?? THESAURUS_WEIGHT;
+      for (const t of asked) {
+        if (t.weight < 1 || index.scorer.has(t.term)) continue;
+        const related = relatedStems(t.term);
+        for (const s of related?.near ?? []) offer(s, nearWeight, t.group);
+        for (const s of related?.far ?? []) offer(s, nearWeight / 2, t.group);
+      }
+    }
     // Words that name a category bring the category's name, which every tool in it is indexed by.
     const categoryWeight = options.categoryWeight ?? 0.8;
     for (const [category, stems] of categoryStems()) {
