@@ -14,6 +14,8 @@ describe('discovery: what a request asks to do and what a tool does', () => {
     assert.equal(requestAction('merge it, then drop the branch'), 'delete');
     assert.equal(requestAction('count the rows in the users table'), undefined, 'no verb it knows: no action');
     assert.equal(requestAction('open a pull request'), undefined, '`open` is ambiguous');
+    assert.equal(requestAction('find the typo and fix it, then save the file'), undefined, 'two clauses, two actions');
+    assert.equal(requestAction('find the log and show it'), 'read');
   });
 
   it('a tool acts by the verb its name leads with', () => {

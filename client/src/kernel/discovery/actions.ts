@@ -34,6 +34,9 @@ const LEAD = new Set(
     'give tell quickly first is are do does').split(' '),
 );
 
+/** Words that start a second clause of a request. */
+const CLAUSE = new Set(['and', 'then']);
+
 /** `how do I merge…`, `how to add…`: the question asks how to do it, and the verb says what. */
 const HOW_TO = /^how (?:do|can|could|should|would) (?:i|we|you) (\w+)|^how to (\w+)/;
 
@@ -55,7 +58,12 @@ export function requestAction(query: string): Action | undefined {
     return (verb && actionOf(verb)) || 'read';
   }
   const lead = words.find((w) => !LEAD.has(w));
-  return lead === undefined ? undefined : actionOf(lead);
+  const action = lead === undefined ? undefined : actionOf(lead);
+  // `find the typo and fix it`: a second clause with another verb asks for both.
+  for (let i = 0; action && i + 1 < words.length; i++) {
+    if (CLAUSE.has(words[i]) && actionOf(words[i + 1]) && actionOf(words[i + 1]) !== action) return undefined;
+  }
+  return action;
 }
 
 /** The action of a tool, from the verb its name leads with (its first three words), or undefined. */
