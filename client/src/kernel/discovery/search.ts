@@ -98,7 +98,7 @@ export function filterPredicate(filter: DiscoverFilter = {}): (entry: ToolIndexE
 
 /** The textbook baseline the benchmark compares with: the query's words only, summed, no gains. */
 export const PLAIN_SEARCH: Readonly<SearchOptions> = Object.freeze({
-  fuzzy: false, expansion: false, literals: false, grouping: false, nameBoost: 0, serverBoost: 0, phraseBoost: 0, coverage: 0, actionMismatch: 1,
+  fuzzy: false, expansion: false, thesaurus: false, literals: false, grouping: false, nameBoost: 0, serverBoost: 0, phraseBoost: 0, coverage: 0, actionMismatch: 1,
 });
 
 /** How much a tool whose name the query fully covers gains: its score times 1 + NAME_BOOST. */
