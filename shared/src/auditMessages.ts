@@ -78,6 +78,8 @@ export type VerifyState =
   | { state: 'failed'; reason: string; at: string };
 
 export interface AuditSourceInfo {
+  /** A short name: `workspace`, or the other log's folder name. */
+  name: string;
   /** What the panel shows: the workspace's trail, or another log's folder. */
   label: string;
   directory: string;

@@ -227,6 +227,9 @@ export class VirtualTable {
     row.className = `${kind}${index === this.active ? ' active' : ''}${selected ? ' selected' : ''}`;
     row.setAttribute('aria-selected', String(selected));
     for (let c = 0; c < texts.length; c++) if (cells[c].textContent !== texts[c]) cells[c].textContent = texts[c];
+    // The cells most often cut short say all of it on hover.
+    cells[2].title = item?.kind === 'group' ? texts[2] : '';
+    cells[7].title = texts[7];
   }
 
   private onClick(event: MouseEvent): void {

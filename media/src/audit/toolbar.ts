@@ -171,7 +171,7 @@ export class Toolbar {
       failed: () => (verify.state === 'failed' ? `✗ Verification failed` : ''),
     };
     this.badge.textContent = text[verify.state]();
-    this.badge.title = verify.state === 'broken' ? `${verify.reason}${verify.file ? ` (${verify.file}${verify.line ? `:${verify.line}` : ''})` : ''}` : verify.state === 'failed' ? verify.reason : verify.state === 'verified' ? `Head hash ${verify.headHash ?? '—'}; checked ${new Date(verify.at).toLocaleTimeString()}` : '';
+    this.badge.title = verify.state === 'broken' ? `${verify.reason}${verify.file ? ` (${verify.file}${verify.line ? `:${verify.line}` : ''})` : ''}` : verify.state === 'failed' ? verify.reason : verify.state === 'verified' ? `Every record's hash and link checked${verify.lastSeq ? ` up to seq ${formatCount(verify.lastSeq)}` : ''} at ${new Date(verify.at).toLocaleTimeString()}; head hash ${verify.headHash ?? '—'}` : '';
     this.reason.textContent = verify.state === 'broken' ? `Why: ${verify.reason}` : verify.state === 'failed' ? verify.reason : '';
   }
 }

@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
 import { appendFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { AuditRecord } from '../../../client/src/kernel/audit/auditEvent';
 import { AuditLog } from '../../../client/src/kernel/audit/auditLog';
 import { listSegments } from '../../../client/src/kernel/audit/segments';

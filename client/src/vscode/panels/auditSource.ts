@@ -26,7 +26,7 @@ export interface AuditSource {
 export function trailSource(trail: AuditTrail): AuditSource {
   const log = trail.log;
   return {
-    info: { label: 'Workspace audit trail', directory: log.directory, live: true },
+    info: { name: 'workspace', label: 'Workspace audit trail', directory: log.directory, live: true },
     directory: log.directory,
     maxSeq: () => log.lastDurable.seq,
     onChange: (listener) => trail.onRecord(() => listener()),
@@ -40,7 +40,7 @@ const POLL_MS = 2000;
 export function directorySource(directory: string): AuditSource {
   const name = basename(directory) === 'audit' ? basename(dirname(directory)) : basename(directory);
   return {
-    info: { label: `Audit log ${name} (read-only)`, directory, live: false },
+    info: { name, label: `Audit log ${name} (read-only)`, directory, live: false },
     directory,
     maxSeq: () => Infinity,
     onChange: (listener) => {

@@ -51,7 +51,7 @@ export class AuditTrailPanel implements vscode.Disposable {
       if (traceId) open.filterTrace(traceId);
       return open;
     }
-    const title = source.info.live ? 'Audit Trail' : `Audit Trail (${source.info.label})`;
+    const title = source.info.live ? 'Audit Trail' : `Audit Trail · ${source.info.name}`;
     const panel = vscode.window.createWebviewPanel(AuditTrailPanel.viewType, title, vscode.ViewColumn.Active, webviewOptions(extension.extensionUri));
     const created = new AuditTrailPanel(panel, extension, source, traceId);
     AuditTrailPanel.panels.set(source.directory, created);
