@@ -314,7 +314,8 @@ function filtered(index: ToolIndex, plan: readonly WeightedTerm[], keep: ((e: To
 
 /** 2. The server and name gains and the action factor, for the documents that could still make the top with every gain (compacted in the scratch). */
 function withNameAndServer(index: ToolIndex, gains: Gains, kept: { count: number; least: number }, limit: number): { count: number; least: number } {
-  const cut = kept.least / gains.headroom;
+  // The kept best can lose the action factor: a document that cannot reach what they keep then is out.
+  const cut = (kept.least * (gains.asked ? Math.min(1, gains.mismatch) : 1)) / gains.headroom;
   const top = new Floor(limit);
   let count = 0;
   for (let i = 0; i < kept.count; i++) {
