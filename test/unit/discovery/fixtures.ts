@@ -12,7 +12,7 @@ export interface CorpusServer {
 
 export interface Query {
   id: string;
-  split: 'dev' | 'test';
+  split: 'dev' | 'test' | 'holdout';
   query: string;
   expected: string[];
 }
@@ -25,6 +25,11 @@ export function corpus(): CorpusServer[] {
 
 export function queries(): Query[] {
   return JSON.parse(readFileSync(join(dir, 'queries.json'), 'utf8')).queries;
+}
+
+/** The held-out intents (queries-holdout.json): written before the ranking changes after them, only evaluated. */
+export function holdoutQueries(): Query[] {
+  return JSON.parse(readFileSync(join(dir, 'queries-holdout.json'), 'utf8')).queries;
 }
 
 /** An index over the whole corpus (plus the discovery kernel tools). */
