@@ -46,7 +46,14 @@ export interface QueryPlanOptions {
   actionMismatch?: number;
 }
 
-/** A ranker that a real embedding model can implement: scores for candidate entries, higher is better. */
+/**
+ * A ranker that a real embedding model can implement: scores for candidate entries, higher is better.
+ * Measured on the dev half and left out: LSA over the tools' own texts (20 to 150 dimensions, query
+ * folded in with its synonyms), fused with the keyword ranking by reciprocal rank or by score, and
+ * pseudo-relevance feedback (terms of the top 2 to 5 tools, weight 0.05 to 0.4). The first moved
+ * hit@1 by a query or two and hit@5 not at all (178 tools hold little co-occurrence a query's words
+ * can use); the second lowered hit@1 and MRR at every setting.
+ */
 export interface SemanticRanker {
   readonly name: string;
   /** True once it can score (e.g. embeddings computed for the indexed tools). */
