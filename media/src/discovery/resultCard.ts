@@ -6,7 +6,7 @@
 import type { DiscoveredToolView, DiscoveryFromWebview } from '../../../shared/src/toolPanelMessages';
 import { button, el, formatCount, uniqueId } from '../shared/dom';
 import { ToolRun } from '../shared/toolRun';
-import { riskBadge, securityFacts, untrustedDescription } from '../shared/toolParts';
+import { riskBadge, securityFacts } from '../shared/toolParts';
 
 export class ResultCard {
   readonly element: HTMLElement;
@@ -57,7 +57,7 @@ export class ResultCard {
         ...(view.connected ? [] : [el('span', { class: 'badge state' }, 'server not connected')]),
         el('span', { class: 'muted tokens' }, `${formatCount(view.tokens)} tokens`)),
       el('div', { class: 'categories' }, ...view.categories.map((c) => el('span', { class: 'category' }, c))),
-      el('p', { class: 'card-description' }, el('span', { class: 'untrusted-mark', title: 'Written by the server: untrusted' }, 'server says: '), t.description ?? 'no description.'));
+      el('p', { class: 'card-description' }, el('span', { class: 'untrusted-mark', title: 'Written by the server: untrusted, may be misleading' }, 'from the server (untrusted): '), t.description ?? 'no description.'));
     const key = JSON.stringify(t);
     if (key !== this.schemaKey) {
       this.schemaKey = key;
@@ -81,12 +81,12 @@ export class ResultCard {
   private renderDetails(): void {
     const t = this.view.tool;
     this.run = new ToolRun(t, { post: (m) => this.post(m), stream: 'always', runLabel: 'Try it' });
-    const schemaId = uniqueId('schema');
+    const properties = Object.keys((t.inputSchema.properties as Record<string, unknown> | undefined) ?? {});
     this.details.replaceChildren(
-      untrustedDescription(t.description),
       securityFacts(t.security),
-      el('h3', { id: schemaId }, 'Input schema'),
-      el('pre', { class: 'schema', tabindex: '0', 'aria-labelledby': schemaId }, JSON.stringify(t.inputSchema, null, 2)),
+      el('details', { class: 'schema-details', open: 'true' },
+        el('summary', {}, el('strong', {}, 'Input schema'), el('span', { class: 'muted' }, properties.length ? ` · ${properties.join(', ')}` : ' · no arguments')),
+        el('pre', { class: 'schema', tabindex: '0', 'aria-label': `Input schema of ${t.toolName}` }, JSON.stringify(t.inputSchema, null, 2))),
       el('h3', {}, 'Try it'),
       el('p', { class: 'muted' }, 'Runs through the kernel like any call (access, approval, validators, audit), streamed: the output also shows in the Streaming panel. ',
         button('Open in the Run Tool panel', () => this.post({ type: 'openRunTool', serverId: t.serverId, toolName: t.toolName }), { class: 'link' })),

@@ -75,6 +75,9 @@ export class SchemaForm {
   private jsonText = '';
   private slots = new Map<string, Slot>();
   private errors: FormProblem[] = [];
+  /** Fields the person has changed: their problems show as they type; the rest once Run is pressed. */
+  private readonly touched = new Set<string>();
+  private revealed = false;
   private readonly body = el('div', { class: 'form-body' });
   private readonly toggle: HTMLButtonElement;
   private readonly notice = el('div', { class: 'notice warning', role: 'status' });
@@ -83,7 +86,8 @@ export class SchemaForm {
     this.model = fieldModel(schema);
     this.state = initialState(this.model, options.initial);
     this.toggle = button('Edit as JSON', () => this.switchMode(), { class: 'secondary small json-toggle', 'aria-pressed': 'false' });
-    this.element.append(el('div', { class: 'form-tools' }, this.toggle), this.notice, this.body);
+    const noArguments = this.model.kind === 'object' && this.model.fields.length === 0;
+    this.element.append(...(noArguments ? [] : [el('div', { class: 'form-tools' }, this.toggle)]), this.notice, this.body);
     this.render();
   }
 
@@ -103,6 +107,18 @@ export class SchemaForm {
     return { value, problems: assembled.problems };
   }
 
+  /** From now on every problem shows, touched or not (Run was pressed). */
+  revealAll(): void {
+    this.revealed = true;
+    this.showErrors(this.errors);
+  }
+
+  private visible(error: FormProblem): boolean {
+    if (this.revealed || this.mode === 'json') return true;
+    for (const pointer of this.touched) if (error.pointer === pointer || error.pointer.startsWith(`${pointer}/`)) return true;
+    return false;
+  }
+
   /** Shows each problem next to its field (or the nearest field above it). */
   showErrors(errors: FormProblem[]): void {
     this.errors = errors;
@@ -111,7 +127,7 @@ export class SchemaForm {
       slot.control?.removeAttribute('aria-invalid');
     }
     const grouped = new Map<Slot, string[]>();
-    for (const error of errors) {
+    for (const error of errors.filter((e) => this.visible(e))) {
       let pointer = this.mode === 'json' ? '' : error.pointer;
       while (!this.slots.has(pointer) && pointer !== '') pointer = pointer.slice(0, pointer.lastIndexOf('/'));
       const slot = this.slots.get(pointer) ?? this.slots.get('');
@@ -132,7 +148,8 @@ export class SchemaForm {
     invalid?.focus();
   }
 
-  private changed(): void {
+  private changed(pointer?: string): void {
+    if (pointer !== undefined) this.touched.add(pointer);
     this.options.onChange();
   }
 
@@ -217,20 +234,20 @@ export class SchemaForm {
           ? el('textarea', { ...common, rows: '4' }, s.text)
           : el('input', { ...common, type: INPUT_TYPES[field.widget] ?? 'text', value: s.text, placeholder: PLACEHOLDERS[field.widget], maxlength: field.maxLength !== undefined ? String(field.maxLength) : undefined });
         if (node instanceof HTMLInputElement) node.value = s.text;
-        node.addEventListener('input', () => ((s.text = (node as HTMLInputElement).value), this.changed()));
+        node.addEventListener('input', () => ((s.text = (node as HTMLInputElement).value), this.changed(pointer)));
         return node;
       }
       case 'number': {
         const s = state as FieldState & { kind: 'number' };
         const node = el('input', { ...common, type: 'text', inputmode: field.integer ? 'numeric' : 'decimal', autocomplete: 'off' });
         node.value = s.text;
-        node.addEventListener('input', () => ((s.text = node.value), this.changed()));
+        node.addEventListener('input', () => ((s.text = node.value), this.changed(pointer)));
         return node;
       }
       case 'boolean':
-        return this.booleanControl(field, state as FieldState & { kind: 'boolean' }, common);
+        return this.booleanControl(field, state as FieldState & { kind: 'boolean' }, common, pointer);
       case 'enum':
-        return this.enumControl(field, state as FieldState & { kind: 'enum' }, common);
+        return this.enumControl(field, state as FieldState & { kind: 'enum' }, common, pointer);
       case 'const':
         return el('code', { ...common, tabindex: '0' }, JSON.stringify(field.value));
       case 'null':
@@ -238,31 +255,31 @@ export class SchemaForm {
       default: {
         const s = state as FieldState & { kind: 'json' };
         const node = el('textarea', { ...common, class: 'json-editor', rows: '3', spellcheck: 'false' }, s.text);
-        node.addEventListener('input', () => ((s.text = node.value), this.changed()));
+        node.addEventListener('input', () => ((s.text = node.value), this.changed(pointer)));
         return node;
       }
     }
   }
 
-  private booleanControl(field: FieldModel & { kind: 'boolean' }, s: FieldState & { kind: 'boolean' }, common: Record<string, string | undefined>): HTMLElement {
+  private booleanControl(field: FieldModel & { kind: 'boolean' }, s: FieldState & { kind: 'boolean' }, common: Record<string, string | undefined>, pointer: string): HTMLElement {
     if (field.tristate) {
       const node = el('select', common, el('option', { value: '' }, '— not set —'), el('option', { value: 'true' }, 'true'), el('option', { value: 'false' }, 'false'));
       node.value = s.value === undefined ? '' : String(s.value);
-      node.addEventListener('change', () => ((s.value = node.value === '' ? undefined : node.value === 'true'), this.changed()));
+      node.addEventListener('change', () => ((s.value = node.value === '' ? undefined : node.value === 'true'), this.changed(pointer)));
       return node;
     }
     const node = el('input', { ...common, type: 'checkbox' });
     node.checked = s.value === true;
-    node.addEventListener('change', () => ((s.value = node.checked), this.changed()));
+    node.addEventListener('change', () => ((s.value = node.checked), this.changed(pointer)));
     return node;
   }
 
-  private enumControl(field: FieldModel & { kind: 'enum' }, s: FieldState & { kind: 'enum' }, common: Record<string, string | undefined>): HTMLElement {
+  private enumControl(field: FieldModel & { kind: 'enum' }, s: FieldState & { kind: 'enum' }, common: Record<string, string | undefined>, pointer: string): HTMLElement {
     const options: Child[] = field.values.map((v, i) => el('option', { value: String(i) }, typeof v === 'string' ? v : JSON.stringify(v)));
     const notSet = !field.required || s.index < 0;
     const node = el('select', common, ...(notSet ? [el('option', { value: '-1' }, '— not set —')] : []), ...options);
     node.value = String(s.index);
-    node.addEventListener('change', () => ((s.index = Number(node.value)), this.changed()));
+    node.addEventListener('change', () => ((s.index = Number(node.value)), this.changed(pointer)));
     return node;
   }
 
@@ -292,7 +309,7 @@ export class SchemaForm {
       const remove = button('Remove', () => {
         s.items.splice(index, 1);
         this.render(s.items.length ? `${childPointer(pointer, Math.min(index, s.items.length - 1))}#remove` : `${pointer}#add`);
-        this.changed();
+        this.changed(pointer);
       }, { class: 'secondary small', 'aria-label': `Remove ${field.label} item ${index + 1}`, 'data-focus': `${at}#remove` });
       return el('div', { class: 'array-row' }, this.field(field.items, item, at, `${field.label} ${index + 1}`), remove);
     });
@@ -300,7 +317,7 @@ export class SchemaForm {
     const add = button(`Add ${field.label === 'item' ? 'an item' : `to ${field.label}`}`, () => {
       s.items.push(initialState(field.items));
       this.render(`${childPointer(pointer, s.items.length - 1)}#control`);
-      this.changed();
+      this.changed(pointer);
     }, { class: 'secondary small', 'data-focus': `${pointer}#add`, disabled: full ? 'true' : undefined });
     return [...(rows.length ? rows : [el('div', { class: 'muted empty-list' }, 'No items.')]), add];
   }
@@ -312,7 +329,7 @@ export class SchemaForm {
     select.addEventListener('change', () => {
       s.index = Number(select.value);
       this.render(`${pointer}#choice`);
-      this.changed();
+      this.changed(pointer);
     });
     const option = field.options[s.index];
     return [

@@ -47,13 +47,14 @@ export class ToolRun {
     if (options.stream === 'checkbox') {
       const id = uniqueId('stream');
       this.streamBox = el('input', { type: 'checkbox', id, class: 'stream-box' });
-      this.streamBox.checked = tool.streaming;
+      // Checked for tools that say they stream; any call can stream (the text then arrives at the end).
+      this.streamBox.checked = tool.streaming && /stream/i.test(`${tool.toolName} ${tool.title ?? ''} ${tool.description ?? ''}`);
       controls.push(el('span', { class: 'stream-choice' }, this.streamBox, el('label', { for: id }, 'Stream the output'),
         el('span', { class: 'muted' }, tool.streaming ? ' (live, also in the Streaming panel)' : ' (the server did not negotiate MGP streaming: the text arrives at the end)')));
     }
     const streamsLink = button('Show in the Streaming panel', () => options.post({ type: 'showStreams', streamId: this.streamId }), { class: 'link' });
-    this.live.append(el('div', { class: 'live-head' }, el('strong', {}, 'Live output '), this.liveCount, ' ', streamsLink), this.progress.element, el('pre', { class: 'live-text', tabindex: '0' }, this.liveText));
-    this.element = el('div', { class: 'tool-run' }, this.form.element, el('div', { class: 'run-controls' }, ...controls), this.status, this.live, this.outcome);
+    this.live.append(el('div', { class: 'live-head' }, el('strong', {}, 'Live output '), this.liveCount, ' ', streamsLink), el('pre', { class: 'live-text', tabindex: '0' }, this.liveText));
+    this.element = el('div', { class: 'tool-run' }, this.form.element, el('div', { class: 'run-controls' }, ...controls), this.status, this.progress.element, this.live, this.outcome);
     this.check();
   }
 
@@ -76,6 +77,7 @@ export class ToolRun {
   private run(): void {
     if (this.runId !== undefined) return;
     const { value, problems } = this.form.value();
+    this.form.revealAll();
     if (problems.length || !value) {
       this.localProblems = problems;
       this.showProblems();
@@ -108,10 +110,12 @@ export class ToolRun {
     this.status.textContent = text;
   }
 
+  /** The run ended: the result (which holds the whole text) takes the live output's place. */
   private finish(node: HTMLElement, status: string): void {
     this.runId = undefined;
     this.setRunning(false);
     this.progress.update(undefined, 0, 0);
+    this.live.hidden = true;
     this.outcome.replaceChildren(node);
     this.setStatus(status);
   }

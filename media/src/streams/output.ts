@@ -2,29 +2,37 @@
  * A stream's text in the DOM, appended without re-rendering and capped for huge outputs. The text is
  * split into block segments of about `segmentChars`, each one text node: an append touches only the last
  * segment (the browser lays out that block alone), old segments are dropped from the front past the
- * cap, and segments out of view skip rendering (CSS content-visibility). Segments break after a
- * newline, else after a space (a block boundary at a space looks like a line wrap), else hard.
+ * cap, and segments out of view skip rendering (CSS content-visibility). Segments end after a
+ * newline; a long run of text without one is cut at a space now and then (a block boundary there shows
+ * as an early line wrap).
  */
 
-/** How to split `text` appended to a segment holding `current` characters: piece 0 goes to that segment, each next piece starts a new one. */
-export function splitForSegments(current: number, text: string, segmentChars: number): string[] {
+/**
+ * How to split `text` appended to a segment holding `current` characters: piece 0 goes to that segment,
+ * each next piece starts a new one. A segment past `segmentChars` ends after a newline (looked for up
+ * to twice that size); without one it grows until `maxChars`, then ends after its last space (else hard).
+ */
+export function splitForSegments(current: number, text: string, segmentChars: number, maxChars = segmentChars * 8): string[] {
   const pieces: string[] = [];
   let length = current;
   let rest = text;
   while (length + rest.length > segmentChars) {
     const from = Math.max(0, Math.floor(segmentChars / 2) - length);
-    const to = Math.min(rest.length, 2 * segmentChars - length);
-    if (to <= 0) {
-      pieces.push('');
-      length = 0;
-      continue;
+    const newlineTo = Math.min(rest.length, 2 * segmentChars - length);
+    const newline = newlineTo > 0 ? rest.lastIndexOf('\n', newlineTo - 1) : -1;
+    let cut: number;
+    if (newline >= from) cut = newline + 1;
+    else if (length + rest.length <= maxChars) break; // no newline yet: wait for one
+    else {
+      const to = maxChars - length;
+      if (to <= 0) {
+        pieces.push('');
+        length = 0;
+        continue;
+      }
+      const space = rest.lastIndexOf(' ', to - 1);
+      cut = space >= 0 ? space + 1 : to;
     }
-    const window = rest.slice(from, to);
-    const newline = window.lastIndexOf('\n');
-    const space = newline < 0 ? window.lastIndexOf(' ') : -1;
-    const at = newline >= 0 ? newline : space;
-    if (at < 0 && to === rest.length) break; // no break yet and it still fits under 2×: wait for one
-    const cut = at >= 0 ? from + at + 1 : to;
     pieces.push(rest.slice(0, cut));
     rest = rest.slice(cut);
     length = 0;
@@ -50,7 +58,7 @@ export class TailOutput {
   /** Characters no longer in the DOM (dropped past the cap, or never sent: the host keeps a tail too). */
   dropped = 0;
 
-  constructor(readonly element: HTMLElement, private readonly cap: number, private readonly segmentChars = 2048) {}
+  constructor(readonly element: HTMLElement, private readonly cap: number, private readonly segmentChars = 2048, private readonly maxChars = segmentChars * 8) {}
 
   get shownChars(): number {
     return this.shown;
@@ -59,7 +67,7 @@ export class TailOutput {
   append(text: string): void {
     if (!text) return;
     const last = this.segments[this.segments.length - 1];
-    const pieces = splitForSegments(last ? last.text.length : 0, text, this.segmentChars);
+    const pieces = splitForSegments(last ? last.text.length : 0, text, this.segmentChars, this.maxChars);
     const fragment = document.createDocumentFragment();
     pieces.forEach((piece, index) => {
       if (index === 0 && last) {

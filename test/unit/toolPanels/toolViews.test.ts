@@ -159,15 +159,16 @@ describe('tool panels: discovery views and the token budget', () => {
 });
 
 describe('tool panels: the Streaming panel\'s text segments and rate', () => {
-  it('appends to the last segment until it is full, then breaks after a newline or a space', () => {
+  it('appends to the last segment until it is full, then ends it after a newline', () => {
     assert.deepEqual(splitForSegments(0, 'hello', 16), ['hello']);
-    assert.deepEqual(splitForSegments(10, 'abc def ghi', 16), ['abc def ', 'ghi']);
     assert.deepEqual(splitForSegments(10, 'ab\ncd ef gh', 16), ['ab\n', 'cd ef gh']);
+    assert.deepEqual(splitForSegments(10, 'abc def ghi', 16), ['abc def ghi'], 'without a newline the segment grows');
+    assert.deepEqual(splitForSegments(10, 'abc def ghi jkl', 16, 20), ['abc def ', 'ghi jkl'], 'until its maximum, then it ends after a space');
     const long = 'x'.repeat(50);
-    const pieces = splitForSegments(0, long, 16);
+    const pieces = splitForSegments(0, long, 16, 32);
     assert.equal(pieces.join(''), long, 'nothing is lost');
-    assert.ok(pieces.every((p) => p.length <= 32), 'a segment without a break is cut at twice the size');
-    assert.deepEqual(splitForSegments(40, 'abc', 16), ['', 'abc'], 'a segment already over twice the size takes nothing more');
+    assert.deepEqual(pieces.map((p) => p.length), [32, 18], 'no space: cut at the maximum');
+    assert.deepEqual(splitForSegments(40, 'abc', 16, 32), ['', 'abc'], 'a segment already over its maximum takes nothing more');
   });
 
   it('drops old segments past the cap, always keeping the last', () => {

@@ -1,0 +1,166 @@
+// "Run Tool": a tool opened from the Servers view shows its effective security and a form generated
+// from its input schema; a wrong value is named next to its field and nothing is sent; fixed, Run shows
+// the result by kind (text and structured content, an image); a config override shows "from config"
+// with the server's differing claim; a denied call shows its MGP error code and name.
+import { strict as assert } from 'node:assert';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const title = 'run tool panel';
+
+/**
+ * The content frame of the webview whose page title is `title`, found by its document's title (this
+ * code-server's webview iframes carry no title attribute). Panels that keep their context while hidden
+ * keep this frame.
+ */
+export async function panelFrame(page, title, timeout = 20000) {
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      if (frame.isDetached() || frame === page.mainFrame()) continue;
+      if ((await frame.title().catch(() => '')) === title) return frame;
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`no webview titled "${title}" within ${timeout} ms`);
+}
+
+/** The Run Tool panel's content frame for one tool. */
+export function runToolFrame({ page }, serverId, toolName) {
+  return panelFrame(page, `Run ${serverId} · ${toolName}`);
+}
+
+/**
+ * "MGP: Run Tool" from the palette: picks the tool, fills the arguments as JSON ("Edit as JSON") and
+ * presses Run. For scenarios that only need a call made (approvals, audit).
+ */
+export async function runTool(kit, qualifiedName, args) {
+  const { page, runFromPalette } = kit;
+  const [serverId, toolName] = [qualifiedName.slice(0, qualifiedName.indexOf('.')), qualifiedName.slice(qualifiedName.indexOf('.') + 1)];
+  await runFromPalette('MGP: Run Tool');
+  await page.locator('.quick-input-widget input').fill(qualifiedName);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: qualifiedName }).first().click();
+  await page.locator('.tab', { hasText: `Run ${serverId} · ${toolName}` }).waitFor({ timeout: 20000 });
+  const frame = await runToolFrame(kit, serverId, toolName);
+  await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
+  const toggle = frame.locator('.json-toggle');
+  if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
+  await frame.locator('textarea.json-editor').fill(JSON.stringify(args));
+  await frame.locator('button.run').click();
+  return frame;
+}
+
+/** The result (or error) section of a Run Tool panel once a run has ended. */
+export function runResult(frame) {
+  return frame.locator('.outcome .result');
+}
+
+/** Expands a connected server and its Tools group in the Servers view. */
+async function expandTools(page, serverId) {
+  const server = page.locator(`.monaco-list-row[aria-label^="Server ${serverId}, connected"]`);
+  await server.waitFor({ timeout: 30000 });
+  if ((await server.getAttribute('aria-expanded')) !== 'true') await server.click();
+  const tools = server.locator('xpath=following-sibling::div[contains(@class,"monaco-list-row")]').filter({ hasText: /^Tools/ }).first();
+  await tools.waitFor({ timeout: 10000 });
+  if ((await tools.getAttribute('aria-expanded')) !== 'true') await tools.click();
+}
+
+async function openFromServersView(page, serverId, toolName) {
+  await expandTools(page, serverId);
+  await page.locator(`.monaco-list-row[aria-label^="Tool ${toolName},"]`).first().click();
+  await page.locator('.tab', { hasText: `Run ${serverId} · ${toolName}` }).waitFor({ timeout: 20000 });
+}
+
+export async function run(kit) {
+  const { page, workspace, step, shot, runFromPalette } = kit;
+  const add = () => runToolFrame(kit, 'example', 'add');
+
+  await step('a tool opens from the Servers view in the Run Tool panel: description marked untrusted, effective security, a form from its schema', async () => {
+    await openFromServersView(page, 'example', 'add');
+    const frame = await add();
+    await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
+    assert.equal(await frame.locator('h1 .tool-name').textContent(), 'add');
+    assert.match(await frame.locator('.untrusted').textContent(), /From the server — untrusted: Adds two numbers/);
+    assert.match(await frame.locator('[data-risk]').first().textContent(), /^● safe · from \w+/);
+    await frame.locator('[data-pointer="/a"] input').waitFor();
+    await frame.locator('[data-pointer="/b"] input').waitFor();
+    assert.equal(await frame.locator('[data-pointer="/a"] label').textContent(), 'a *');
+    await shot('run-tool-form');
+  });
+
+  await step('a wrong value is named next to its field, and Run sends nothing until it is fixed', async () => {
+    const frame = await add();
+    await frame.locator('[data-pointer="/a"] input').fill('two');
+    await frame.locator('[data-pointer="/a"] .field-error', { hasText: 'must be a number' }).waitFor({ timeout: 10000 });
+    assert.equal(await frame.locator('[data-pointer="/a"] input').getAttribute('aria-invalid'), 'true');
+    assert.equal(await frame.locator('[data-pointer="/b"] .field-error').textContent(), '', 'an untouched field is not blamed yet');
+    await frame.locator('button.run').click();
+    await frame.locator('.run-status', { hasText: 'Not run' }).waitFor({ timeout: 10000 });
+    await frame.locator('[data-pointer="/b"] .field-error', { hasText: 'required' }).waitFor({ timeout: 10000 });
+    assert.equal(await frame.locator('.outcome .result').count(), 0, 'nothing was run');
+    await shot('run-tool-validation');
+    await frame.locator('[data-pointer="/a"] input').fill('2');
+    await frame.locator('[data-pointer="/b"] input').fill('3');
+    await frame.locator('[data-pointer="/a"] .field-error:empty').waitFor({ state: 'attached', timeout: 10000 });
+    await frame.locator('[data-pointer="/b"] .field-error:empty').waitFor({ state: 'attached', timeout: 10000 });
+  });
+
+  await step('Run shows the result: its text and its structured content', async () => {
+    const frame = await add();
+    await frame.locator('button.run').click();
+    const result = runResult(frame);
+    await result.waitFor({ timeout: 20000 });
+    assert.equal(await result.getAttribute('data-state'), 'ok');
+    assert.equal(await result.locator('.result-text').textContent(), '5');
+    assert.deepEqual(JSON.parse(await result.locator('.result-structured').textContent()), { sum: 5 });
+    await shot('run-tool-structured-result');
+  });
+
+  await step('an image result renders as an image (everything · get-tiny-image)', async () => {
+    await runFromPalette('MGP: Run Tool');
+    await page.locator('.quick-input-widget input').fill('everything.get-tiny-image');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'everything.get-tiny-image' }).first().click();
+    const frame = await runToolFrame(kit, 'everything', 'get-tiny-image');
+    await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
+    await frame.locator('button.run').click();
+    const image = runResult(frame).locator('.result-image img');
+    await image.waitFor({ timeout: 20000 });
+    const size = await image.evaluate((img) => ({ w: img.naturalWidth, h: img.naturalHeight, complete: img.complete }));
+    assert.ok(size.complete && size.w > 0 && size.h > 0, `the image decoded: ${JSON.stringify(size)}`);
+    await shot('run-tool-image');
+  });
+
+  await step('a risk raised in mgp.toml shows "dangerous · from config" and warns that the server claims otherwise', async () => {
+    const config = join(workspace, 'mgp.toml');
+    const text = readFileSync(config, 'utf8');
+    const second = text.indexOf('[[servers]]', text.indexOf('id = "example"'));
+    // The kernel takes a server's new policy when the server is replaced, which a change of its settings
+    // does (tool_result_max_chars here; the command line stays, so nothing asks for approval again).
+    writeFileSync(config, `${text.slice(0, second)}tool_result_max_chars = 60000\n\n[servers.tools.peek_notes]\nrisk_level = "dangerous"\nside_effects = ["database"]\n\n${text.slice(second)}`);
+    // The server restarts with its new policy; the tree shows it collapsed again.
+    const dangerous = page.locator('.monaco-list-row[aria-label^="Tool peek_notes, risk dangerous"]');
+    for (let tries = 0; tries < 60 && !(await dangerous.isVisible()); tries += 1) {
+      await expandTools(page, 'example').catch(() => undefined);
+      await page.waitForTimeout(500);
+    }
+    await dangerous.click();
+    const frame = await runToolFrame(kit, 'example', 'peek_notes');
+    await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
+    assert.equal(await frame.locator('[data-risk]').first().textContent(), '▲ dangerous · from config');
+    await frame.locator('.claim[data-claim="safe"]').waitFor({ timeout: 10000 });
+    await shot('run-tool-config-override');
+  });
+
+  await step('a call the operator denies ends with its MGP error, code and name', async () => {
+    const frame = await runToolFrame(kit, 'example', 'peek_notes');
+    await frame.locator('button.run').click();
+    const dialog = page.locator('.monaco-dialog-box', { hasText: 'peek_notes' });
+    await dialog.waitFor({ timeout: 20000 });
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    const error = frame.locator('.outcome .result[data-state="failed"]');
+    await error.waitFor({ timeout: 20000 });
+    const code = await error.locator('.error-code').textContent();
+    assert.match(code, /^1\d{3} [A-Z_]+$/, `an MGP code and name: ${code}`);
+    await shot('run-tool-mgp-error');
+  });
+}
