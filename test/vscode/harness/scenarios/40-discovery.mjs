@@ -2,11 +2,12 @@
 // to its schema and a "Try it" form that runs through the kernel; pinning puts it in the session cache
 // and the token-budget bar; semantic search says it fell back; readable in three themes.
 import { strict as assert } from 'node:assert';
-import { panelFrame } from './10-run-tool.mjs';
+import { panelFrame, switchTheme } from './10-run-tool.mjs';
 
 export const title = 'tool discovery panel';
 
-export async function run({ page, step, shot, runFromPalette, setTheme, assertReadable, THEMES }) {
+export async function run(kit) {
+  const { page, step, shot, runFromPalette, assertReadable, THEMES } = kit;
   let frame;
   const card = (tool) => frame.locator(`.results .card[data-server="example"][data-tool="${tool}"]`);
 
@@ -74,9 +75,7 @@ export async function run({ page, step, shot, runFromPalette, setTheme, assertRe
   for (const theme of THEMES) {
     await step(`the Tool Discovery panel is readable in ${theme.name}`, async () => {
       await page.locator('.tab', { hasText: 'Tool Discovery' }).click();
-      // Focus back in the workbench (not in the webview's search box) before the palette opens.
-      await page.locator('.part.sidebar .title-label').click();
-      await setTheme(theme, frame);
+      await switchTheme(kit, theme, frame);
       await assertReadable(frame, ['.card-toggle .name', '.search-meta', '.card-description', '[data-risk]', '.category', '.budget-legend dt', '.budget-legend dd', '.facts dt', '.help', 'label']);
       await shot(`discovery-${theme.file}`);
     });

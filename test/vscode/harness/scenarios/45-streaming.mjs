@@ -2,7 +2,7 @@
 // with its chunk rate; a long_task started meanwhile gets a second tab with a progress bar and the
 // time left; Cancel stops the first and keeps its partial output; the tabs answer the arrow keys.
 import { strict as assert } from 'node:assert';
-import { panelFrame } from './10-run-tool.mjs';
+import { panelFrame, switchTheme } from './10-run-tool.mjs';
 
 export const title = 'streaming output panel';
 
@@ -25,7 +25,8 @@ async function until(page, what, check, timeout = 20000) {
   }
 }
 
-export async function run({ page, step, shot, runFromPalette }) {
+export async function run(kit) {
+  const { page, step, shot, runFromPalette, assertReadable, THEMES } = kit;
   let streams;
   let discovery;
   const tab = (tool) => streams.locator(`.tab:has-text("example · ${tool}")`).last();
@@ -95,4 +96,13 @@ export async function run({ page, step, shot, runFromPalette }) {
     await (await panelOf('long_task')).locator('.final', { hasText: 'Done' }).waitFor({ timeout: 10000 });
     await shot('streaming-done');
   });
+
+  for (const theme of THEMES) {
+    await step(`the Streaming Output panel is readable in ${theme.name}`, async () => {
+      await tab('stream_text').click();
+      await switchTheme(kit, theme, streams);
+      await assertReadable(streams, ['h1', '.tab[aria-selected="true"]', '.tab[aria-selected="false"]', '.stream-head h2', '.stats', '.final', '.output-text']);
+      await shot(`streaming-${theme.file}`);
+    });
+  }
 }
