@@ -167,6 +167,6 @@ export class ToolRun {
   private appendLive(text: string, chunks: number): void {
     this.liveText.appendData(text);
     if (this.liveText.length > LIVE_CAP) this.liveText.deleteData(0, this.liveText.length - LIVE_CAP);
-    this.liveCount.textContent = chunks ? `(${formatCount(chunks)} chunks)` : '';
+    this.liveCount.textContent = chunks ? `(${formatCount(chunks)} chunk${chunks === 1 ? '' : 's'})` : '';
   }
 }
