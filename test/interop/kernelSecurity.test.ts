@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { KernelError } from '../../client/src/kernel/errors';
 import type { ToolApprovalRequest } from '../../client/src/kernel/host/interaction';
 import { EDITOR_OPERATOR } from '../../client/src/kernel/pipeline/caller';
-import { everythingServer, exampleServer, node, ScriptedOperator, startKernel, TestKernel, textOf } from './support/kernelHarness';
+import { configOf, everythingServer, exampleServer, node, ScriptedOperator, startKernel, TestKernel, textOf } from './support/kernelHarness';
 
 const example = (extra = '') => `[[servers]]\nid = "example"\ncommand = ${node}\nargs = [${exampleServer}]\n${extra}`;
 const code = (error: unknown) => (error as KernelError).wireCode;
@@ -103,6 +103,19 @@ describe('kernel security with real servers (MGP §2–§7, §14)', function () 
     t.operator.toolAnswers = ['deny'];
     await assert.rejects(t.kernel.call({ serverId: 'example', toolName: 'peek_notes', args: {} }), (e) => code(e) === 1000);
     assert.match(textOf((await t.kernel.call({ serverId: 'example', toolName: 'list_notes', args: {} })).result), /precious/);
+  });
+
+  it('a config edit of a tool\'s security applies to the running server at once, without a restart', async () => {
+    t = await startKernel(example());
+    const server = t.kernel.manager.get('example');
+    const pid = server.liveConnection?.pid;
+    const echo = () => t.kernel.securityOf(t.kernel.manager.get('example'), t.kernel.manager.get('example').tools.find((tool) => tool.name === 'echo')!);
+    assert.equal(echo().risk_level, 'safe');
+    await t.kernel.apply(configOf(t.dir, example('[servers.tools.echo]\nrisk_level = "dangerous"\n')));
+    assert.equal(t.kernel.manager.get('example'), server, 'the same server, not a replacement');
+    assert.equal(server.liveConnection?.pid, pid, 'not restarted');
+    assert.deepEqual([echo().risk_level, echo().sources.risk_level], ['dangerous', 'config']);
+    await assert.rejects(t.kernel.call({ serverId: 'example', toolName: 'echo', args: { text: 'x' } }), (e) => code(e) === 1000, 'now it needs approval');
   });
 
   it('validators block a dangerous command before it is forwarded (1010, VALIDATION_FAILED, secrets redacted)', async () => {

@@ -185,6 +185,7 @@ export class Kernel {
     this.discovery.reconfigure();
     await Promise.all([this.access.load(), this.approvals.load()]);
     await this.manager.reconcile(config, autoStart);
+    this.discovery.resync();
     if (config.kernel.keepRegisteredServers && autoStart) await this.registered.restore();
   }
 

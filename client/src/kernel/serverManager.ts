@@ -100,6 +100,10 @@ export class ServerManager {
         const replacement = this.supervise(next);
         this.servers.set(id, replacement);
         work.push(running.stop('configuration_change').then(() => (autoStart ? this.startServer(replacement, 'configuration_change') : undefined)));
+      } else {
+        // Same launch settings: the server keeps running, and takes the new policy (tool overrides,
+        // approved tools, grants…) at once.
+        running.useConfig(next);
       }
     }
     for (const [id, server] of wanted) {

@@ -87,6 +87,11 @@ export class ToolDiscovery {
     return () => this.changes.off('change', listener);
   }
 
+  /** Re-reads every server (after a config change: effective security may have changed). */
+  resync(): void {
+    for (const server of this.deps.manager.list()) this.follow(server.id);
+  }
+
   /** Re-reads one server into the index: its tools when connected, its status otherwise. */
   private follow(serverId: string): void {
     const server = this.deps.manager.find(serverId);

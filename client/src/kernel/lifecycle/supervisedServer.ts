@@ -37,12 +37,21 @@ export class SupervisedServer {
   private readonly subscriptions = new Set<string>();
   private readonly tracker: RestartTracker;
 
-  constructor(readonly config: ConfiguredServer, private readonly deps: SupervisorDeps) {
-    this.tracker = new RestartTracker(config.settings.restart);
+  constructor(private current: ConfiguredServer, private readonly deps: SupervisorDeps) {
+    this.tracker = new RestartTracker(current.settings.restart);
   }
 
   get id(): string {
-    return this.config.id;
+    return this.current.id;
+  }
+
+  get config(): ConfiguredServer {
+    return this.current;
+  }
+
+  /** A config whose launch settings are the ones running (the caller checked): policy and source change in place. */
+  useConfig(next: ConfiguredServer): void {
+    this.current = next;
   }
 
   get pendingRequests(): number {
