@@ -46,10 +46,20 @@ export function createUiKit({ page, resultsDir, server, workspace, dirs }) {
     await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click();
   }
 
-  /** The content frame of the webview panel whose tab is active (webview content is two iframes deep). */
-  function webviewFrame(title) {
-    const selector = title ? `iframe.webview.ready[title="${title}"]` : 'iframe.webview.ready';
-    return page.frameLocator(selector).last().frameLocator('iframe#active-frame');
+  /**
+   * The content frame of the webview whose page title is `title` (webview content is two iframes deep,
+   * and the outer iframes carry no title in this build): polled until it exists.
+   */
+  async function webviewFrame(title, timeout = 20000) {
+    const deadline = Date.now() + timeout;
+    while (Date.now() < deadline) {
+      for (const frame of page.frames()) {
+        if (frame.isDetached() || frame === page.mainFrame()) continue;
+        if ((await frame.title().catch(() => '')) === title) return frame;
+      }
+      await page.waitForTimeout(100);
+    }
+    throw new Error(`no webview titled "${title}" within ${timeout} ms`);
   }
 
   /** Switches the colour theme and waits until both the workbench and the webviews have it. */

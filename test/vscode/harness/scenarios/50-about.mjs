@@ -15,7 +15,7 @@ export async function run({ page, workspace, step, shot, runFromPalette, webview
   });
 
   await step('the About panel answers with the kernel status', async () => {
-    const frame = about();
+    const frame = await about();
     await frame.locator('[data-fact="version"]', { hasText: pkg.version }).waitFor({ timeout: 30000 });
     await frame.locator('tr[data-server="example"]').waitFor({ timeout: 10000 });
     await frame.locator('tr[data-server="everything"]').waitFor({ timeout: 10000 });
@@ -25,14 +25,19 @@ export async function run({ page, workspace, step, shot, runFromPalette, webview
 
   await step('the About panel follows a change to mgp.toml', async () => {
     appendFileSync(join(workspace, 'mgp.toml'), '\n[[servers]]\nid = "remote-demo"\ntransport = "http"\nurl = "https://mcp.example.com/mcp"\n');
-    await about().locator('tr[data-server="remote-demo"]').waitFor({ timeout: 20000 });
+    await (await about()).locator('tr[data-server="remote-demo"]').waitFor({ timeout: 20000 });
+    // The new workspace server asks before it starts; this test leaves it unapproved.
+    const dialog = page.locator('.monaco-dialog-box', { hasText: 'Start MCP server "remote-demo" from this workspace?' });
+    await dialog.waitFor({ timeout: 20000 });
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
   });
 
   for (const theme of THEMES) {
     await step(`the About panel is readable in ${theme.name}`, async () => {
       await page.locator('.tab', { hasText: 'About MGP Kernel' }).click();
-      await setTheme(theme, about());
-      await assertReadable(about(), ['[data-fact="version"]', 'dt']);
+      const frame = await about();
+      await setTheme(theme, frame);
+      await assertReadable(frame, ['[data-fact="version"]', 'dt']);
       await shot(`about-panel-${theme.file}`);
     });
   }
