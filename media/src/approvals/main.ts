@@ -4,6 +4,7 @@ declare function acquireVsCodeApi(): { postMessage(message: ApprovalsFromWebview
 
 const vscode = acquireVsCodeApi();
 const app = document.getElementById('app') as HTMLElement;
+app.removeAttribute('aria-live'); // the whole panel re-renders on each change: only the notice announces itself
 
 type Child = Node | string;
 

@@ -17,7 +17,7 @@ export class ApprovalsPanel implements vscode.Disposable {
   static readonly viewType = 'mgp.approvals';
   private static current: ApprovalsPanel | undefined;
   private readonly disposables: vscode.Disposable[] = [];
-  private readonly shownRequests = new Set<string>();
+  private shownRequests = new Set<string>();
   private scheduled = false;
 
   static show(extension: vscode.ExtensionContext, host: KernelHost): ApprovalsPanel {
@@ -68,7 +68,7 @@ export class ApprovalsPanel implements vscode.Disposable {
     const kernel = this.host.kernel;
     const state = approvalsState({ snapshot: kernel.approvals.snapshot(), permissions: kernel.permissions.decisions(), access: kernel.access.entries(), now: Date.now() });
     const arrived = state.pending.some((request) => !this.shownRequests.has(request.id));
-    state.pending.forEach((request) => this.shownRequests.add(request.id));
+    this.shownRequests = new Set(state.pending.map((request) => request.id));
     // A new request comes to the front at once, without taking the keyboard from where it is.
     if (arrived && !this.panel.visible) this.panel.reveal(undefined, true);
     this.post({ type: 'state', state });

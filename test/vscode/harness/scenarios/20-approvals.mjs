@@ -8,17 +8,37 @@ import { join } from 'node:path';
 export const title = 'approvals';
 
 /**
+ * Types `text` into the open quick pick and accepts the row labelled exactly `label`: with Enter when
+ * it is the focused row (a click can land on a hover that opened under the pointer), else by a click.
+ */
+export async function pickInQuickInput(page, text, label = text) {
+  await page.locator('.quick-input-widget input').fill(text);
+  const exact = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
+  await row.waitFor({ timeout: 10000 });
+  if (await row.evaluate((r) => r.classList.contains('focused'))) await page.keyboard.press('Enter');
+  else await row.click();
+}
+
+/** Runs a command from the palette, the pointer out of the way first. */
+export async function palette(page, title) {
+  await page.mouse.move(1300, 400); // away from tabs and rows whose hovers could cover the palette
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').waitFor({ timeout: 10000 });
+  await pickInQuickInput(page, `>${title}`, title);
+}
+
+/**
  * "MGP: Run Tool": picks the tool in the quick pick; in its Run Tool panel, types the arguments as JSON
  * ("Edit as JSON") and presses Run. Returns a function that finds the panel again.
  */
-export async function runTool({ page, runFromPalette }, qualifiedName, args) {
+export async function runTool({ page, webviewFrame }, qualifiedName, args) {
   const [serverId, toolName] = [qualifiedName.slice(0, qualifiedName.indexOf('.')), qualifiedName.slice(qualifiedName.indexOf('.') + 1)];
   const title = `Run ${serverId} · ${toolName}`;
-  await runFromPalette('MGP: Run Tool');
-  await page.locator('.quick-input-widget input').fill(qualifiedName);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: qualifiedName }).first().click();
+  await palette(page, 'MGP: Run Tool');
+  await pickInQuickInput(page, qualifiedName);
   await page.locator('.tab', { hasText: title }).waitFor({ timeout: 20000 });
-  const frame = await webview(page, title);
+  const frame = await webviewFrame(title);
   await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
   const toggle = frame.locator('.json-toggle');
   if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
@@ -28,28 +48,10 @@ export async function runTool({ page, runFromPalette }, qualifiedName, args) {
 }
 
 /** Shows the Run Tool panel titled `title` and waits until its result holds `text`. */
-export async function runResult(page, title, text) {
+export async function runResult({ page, webviewFrame }, title, text) {
   await page.locator('.tab', { hasText: title }).click();
-  const frame = await webview(page, title);
+  const frame = await webviewFrame(title);
   await frame.locator('.outcome .result[data-state="ok"]', { hasText: text }).waitFor({ timeout: 20000 });
-}
-
-/**
- * The content frame of the webview whose page title is `title`. (The kit's webviewFrame(title) looks
- * for the title on the outer iframe, which this code-server leaves empty.) Resolve it again after the
- * webview may have reloaded: a frame does not survive its panel being hidden.
- */
-export async function webview(page, title, timeoutMs = 20000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    for (const frame of page.frames()) {
-      if (frame === page.mainFrame() || frame.isDetached()) continue;
-      const found = await frame.title().then((t) => t === title, () => false);
-      if (found) return frame;
-    }
-    if (Date.now() > deadline) throw new Error(`no webview titled "${title}"`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 export async function waitFor(condition, what, timeoutMs = 10000) {
@@ -61,8 +63,8 @@ export async function waitFor(condition, what, timeoutMs = 10000) {
 }
 
 export async function run(kit) {
-  const { page, dirs, step, shot, runFromPalette, setTheme, assertReadable, THEMES } = kit;
-  const panel = () => webview(page, 'Approvals');
+  const { page, dirs, step, shot, webviewFrame, setTheme, assertReadable, THEMES } = kit;
+  const panel = () => webviewFrame('Approvals');
   const pending = async () => (await panel()).locator('article[data-request][data-tool="delete_notes"]');
 
   await step('a dangerous tool asks first in a modal dialog with server, tool, arguments and risk; "Allow Once" runs it', async () => {
@@ -73,11 +75,11 @@ export async function run(kit) {
     for (const expected of ['Server: example', 'Tool: delete_notes', '"title": "groceries"', 'Risk: dangerous', 'untrusted']) assert.ok(text.includes(expected), `the dialog shows ${expected}: ${text}`);
     await shot('approval-modal');
     await dialog.getByRole('button', { name: 'Allow Once', exact: true }).click();
-    await runResult(page, run, 'Deleted 0 notes');
+    await runResult(kit, run, 'Deleted 0 notes');
   });
 
   await step('the setting mgp.approvals.prompt is set to "notification" in the Settings editor', async () => {
-    await runFromPalette('Preferences: Open User Settings');
+    await palette(page, 'Preferences: Open User Settings');
     await page.locator('.settings-editor').waitFor({ timeout: 20000 });
     await page.locator('.settings-editor .suggest-input-container').click();
     await page.keyboard.type('mgp.approvals.prompt');
@@ -85,11 +87,11 @@ export async function run(kit) {
     await row.waitFor({ timeout: 20000 });
     await row.locator('select').selectOption('notification');
     await waitFor(() => readFileSync(join(dirs.userData, 'User/settings.json'), 'utf8').includes('"mgp.approvals.prompt": "notification"'), 'settings.json has the setting');
-    await runFromPalette('View: Close Editor');
+    await palette(page, 'View: Close Editor');
   });
 
   await step('the Approvals panel shows the first decision and the standing grants, among them the server permissions with their expiry', async () => {
-    await runFromPalette('MGP: Show Approvals');
+    await palette(page, 'MGP: Show Approvals');
     await page.locator('.tab', { hasText: 'Approvals' }).waitFor({ timeout: 20000 });
     await (await panel()).locator('#pending-heading', { hasText: 'Waiting for your answer (0)' }).waitFor({ timeout: 20000 });
     await (await panel()).locator('tr[data-answer="once"]', { hasText: 'delete_notes' }).waitFor({ timeout: 10000 });
@@ -104,7 +106,7 @@ export async function run(kit) {
     assert.match((await card.textContent()).replace(/\s+/g, ' '), /the server claims "moderate"/);
     await card.locator('button[data-answer="once"]').click();
     await card.waitFor({ state: 'detached', timeout: 10000 });
-    await runResult(page, run, 'Stored note');
+    await runResult(kit, run, 'Stored note');
   });
 
   await step('the dangerous tool again: the panel shows risk, side effects, arguments, agent and the untrusted warning', async () => {
@@ -135,7 +137,7 @@ export async function run(kit) {
   await step('"Allow for session" in the panel runs the call; the panel lists the decision and the session grant', async () => {
     await page.locator('.tab', { hasText: 'Approvals' }).click();
     await (await pending()).locator('button[data-answer="session"]').click();
-    await runResult(page, 'Run example · delete_notes', 'Deleted 1 note');
+    await runResult(kit, 'Run example · delete_notes', 'Deleted 1 note');
     await page.locator('.tab', { hasText: 'Approvals' }).click();
     await (await panel()).locator('#pending-heading', { hasText: 'Waiting for your answer (0)' }).waitFor({ timeout: 10000 });
     await (await panel()).locator('tr[data-answer="session"]', { hasText: 'delete_notes' }).waitFor({ timeout: 10000 });

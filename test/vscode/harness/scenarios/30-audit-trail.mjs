@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { repo } from '../paths.mjs';
-import { runResult, runTool, webview } from './20-approvals.mjs';
+import { palette, pickInQuickInput, runResult, runTool } from './20-approvals.mjs';
 
 export const title = 'audit trail';
 
@@ -56,18 +56,39 @@ async function writeGeneratedLog(scratch, dir, count) {
   await log.close();
 }
 
-/** Answers the next tool-call approval with "Allow Once", in the modal dialog or the notification. */
-async function allowOnce(page) {
+/**
+ * Answers the next tool-call approval with "Allow once": in the modal dialog (mgp.approvals.prompt =
+ * modal, the default), or in the Approvals panel when an earlier scenario set "notification" and left
+ * the panel open (it comes to the front with the request).
+ */
+async function allowOnce({ page, webviewFrame }) {
   const dialog = page.locator('.monaco-dialog-box', { hasText: 'Allow "example" to run' });
-  const toast = page.locator('.notification-toast', { hasText: 'Allow "example" to run' });
-  await dialog.or(toast).first().waitFor({ timeout: 20000 });
-  const where = (await dialog.count()) > 0 ? dialog : toast;
-  await where.getByRole('button', { name: 'Allow Once', exact: true }).click();
+  const deadline = Date.now() + 20000;
+  while (Date.now() < deadline) {
+    if (await dialog.count()) return dialog.getByRole('button', { name: 'Allow Once', exact: true }).click();
+    if (await page.locator('.tab.active', { hasText: 'Approvals' }).count()) {
+      const request = (await webviewFrame('Approvals', 2000).catch(() => undefined))?.locator('article[data-request] button[data-answer="once"]');
+      if (request && (await request.count())) return request.first().click();
+    }
+    await page.waitForTimeout(200);
+  }
+  throw new Error('no approval prompt for the call');
 }
 
 /** Seq, type, server and tool of the rows the table has drawn. */
 function drawnRows(frame) {
   return frame.locator('.window .row[data-seq]').evaluateAll((rows) => rows.map((r) => ({ seq: Number(r.dataset.seq), type: r.children[2].textContent, server: r.children[3].textContent, tool: r.children[4].textContent, result: r.children[5].textContent, trace: r.dataset.trace })));
+}
+
+/** The drawn rows once `test` holds for them (the table draws a new view a frame after its status shows it). */
+async function rowsWhen(frame, test, what, timeoutMs = 10000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const rows = await drawnRows(frame);
+    if (rows.length && test(rows)) return rows;
+    if (Date.now() > deadline) throw new Error(`rows never showed ${what}: ${JSON.stringify(rows.slice(0, 5))}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** Scrolls the table so row `index` is at the top and waits until the rows in view are drawn with data. */
@@ -105,20 +126,20 @@ async function selectFilter(frame, name, value) {
 }
 
 export async function run(kit) {
-  const { page, dirs, workspace, step, shot, runFromPalette, setTheme, assertReadable, THEMES } = kit;
-  const trail = () => webview(page, 'Audit Trail');
+  const { page, dirs, workspace, step, shot, webviewFrame, setTheme, assertReadable, THEMES } = kit;
+  const trail = () => webviewFrame('Audit Trail');
   let deleteTrace;
 
   await step('tool calls go through the pipeline: a safe one, and a dangerous one approved once', async () => {
     const add = await runTool(kit, 'example.add', { a: 2, b: 3 });
-    await runResult(page, add, '5');
+    await runResult(kit, add, '5');
     const remove = await runTool(kit, 'example.delete_notes', { title: 'old' });
-    await allowOnce(page);
-    await runResult(page, remove, 'Deleted 0 notes');
+    await allowOnce(kit);
+    await runResult(kit, remove, 'Deleted 0 notes');
   });
 
   await step('"MGP: Show Audit Trail" lists the events of those calls, and the chain is verified', async () => {
-    await runFromPalette('MGP: Show Audit Trail');
+    await palette(page, 'MGP: Show Audit Trail');
     const frame = await trail();
     await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
     await frame.locator('.badge.verify[data-state="verified"]', { hasText: 'Chain verified' }).waitFor({ timeout: 20000 });
@@ -140,11 +161,8 @@ export async function run(kit) {
     await selectFilter(frame, 'server', 'example');
     await selectFilter(frame, 'type', 'TOOL_EXECUTED');
     await frame.locator('.status', { hasText: /· [1-9]\d* matching/ }).waitFor({ timeout: 10000 });
-    await frame.locator('.window .row[data-seq]').first().waitFor({ timeout: 10000 });
-    await page.waitForTimeout(200);
-    const rows = await drawnRows(frame);
+    const rows = await rowsWhen(frame, (all) => all.every((r) => r.server === 'example' && r.type === 'TOOL_EXECUTED'), 'only TOOL_EXECUTED of example');
     assert.ok(rows.length >= 2, `${rows.length} rows`);
-    assert.ok(rows.every((r) => r.server === 'example' && r.type === 'TOOL_EXECUTED'), JSON.stringify(rows));
     await shot('audit-trail-filtered');
   });
 
@@ -160,6 +178,12 @@ export async function run(kit) {
     assert.equal(record.target.tool_name, 'delete_notes');
     assert.equal(record.trace_id, deleteTrace);
     await shot('audit-trail-detail');
+    // "Only this trace" filters by the record's trace id: its approval and its call.
+    await detail.locator('[data-action="filter-trace"]').click();
+    await frame.locator('.status', { hasText: '· 2 matching' }).waitFor({ timeout: 10000 });
+    assert.equal(await frame.locator('input[data-filter="trace"]').inputValue(), deleteTrace);
+    const traced = await rowsWhen(frame, (all) => all.every((r) => r.trace === deleteTrace), 'only the trace');
+    assert.deepEqual(traced.map((r) => `${r.type} ${r.tool}`), ['PERMISSION_GRANTED delete_notes', 'TOOL_EXECUTED delete_notes']);
   });
 
   await step('grouped by trace, the approval and the call of delete_notes form one group that opens', async () => {
@@ -183,12 +207,13 @@ export async function run(kit) {
     const frame = await trail();
     await frame.locator('#follow').check();
     const before = Math.max(...(await drawnRows(frame)).map((r) => r.seq));
-    await runFromPalette('MGP: Restart Server');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'example' }).first().click();
-    const stopped = frame.locator('.window .row[data-seq]', { hasText: 'SERVER_DISCONNECTED' });
-    await stopped.waitFor({ timeout: 20000 });
-    const stoppedAt = Number(await stopped.getAttribute('data-seq'));
-    assert.ok(stoppedAt > before, `${stoppedAt} > ${before}`);
+    await palette(page, 'MGP: Restart Server');
+    await pickInQuickInput(page, 'example');
+    const stopped = await frame.waitForFunction((after) => {
+      const row = [...document.querySelectorAll('.window .row[data-seq]')].find((r) => Number(r.dataset.seq) > after && r.textContent.includes('SERVER_DISCONNECTED'));
+      return row && Number(row.dataset.seq);
+    }, before, { timeout: 20000 });
+    const stoppedAt = await stopped.jsonValue();
     await page.locator('.monaco-list-row[aria-label^="Server example, connected"]').waitFor({ timeout: 30000 });
     // Connected again: the newest row, drawn at the bottom with its data.
     const back = await frame.waitForFunction((after) => {
@@ -242,7 +267,7 @@ export async function run(kit) {
   });
 
   await step('a keybinding passes the log folder to "mgp.showAuditTrail" (the palette never passes it)', async () => {
-    await runFromPalette('Preferences: Open Keyboard Shortcuts (JSON)');
+    await palette(page, 'Preferences: Open Keyboard Shortcuts (JSON)');
     await page.locator('.tab', { hasText: 'keybindings.json' }).waitFor({ timeout: 20000 });
     await page.locator('.monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+A');
@@ -252,7 +277,7 @@ export async function run(kit) {
     await page.waitForFunction(() => !document.querySelector('.tab.dirty'), undefined, { timeout: 10000 });
   });
 
-  const bigTrail = () => webview(page, 'Audit Trail · audit-100k');
+  const bigTrail = () => webviewFrame('Audit Trail · audit-100k');
   await step(`the ${BIG.toLocaleString('en-US')}-event log opens, indexed and verified`, async () => {
     // The keybinding applies once VS Code has read the saved file again: press until the panel opens.
     const tab = page.locator('.tab', { hasText: 'Audit Trail · audit-100k' });
@@ -300,7 +325,8 @@ export async function run(kit) {
     await page.keyboard.press('Home');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
-    assert.equal(await frame.locator('.viewport').getAttribute('aria-activedescendant'), 'row-2');
+    await frame.locator('.viewport[aria-activedescendant="row-2"]').waitFor({ timeout: 5000 });
+    await frame.locator('#row-2.active').waitFor({ timeout: 5000 });
     await page.keyboard.press('Enter');
     await frame.locator('aside.detail h2', { hasText: 'Record 3 · ' }).waitFor({ timeout: 10000 });
     await frame.locator('aside.detail .record-json').waitFor({ timeout: 10000 });
@@ -308,13 +334,19 @@ export async function run(kit) {
 
   await step('filtering 100,000 records answers at once', async () => {
     const frame = await bigTrail();
-    const started = Date.now();
-    await selectFilter(frame, 'type', 'TOOL_BLOCKED');
-    await frame.locator('.status', { hasText: /· [\d,]+ matching/ }).filter({ hasNotText: `${BIG.toLocaleString('en-US')} matching` }).waitFor({ timeout: 10000 });
-    await frame.locator('.window .row[data-seq]').first().waitFor({ timeout: 10000 });
-    const filtered = Date.now() - started;
-    const rows = await drawnRows(frame);
-    assert.ok(rows.every((r) => r.type === 'TOOL_BLOCKED' && r.result === '✗ BLOCKED'), JSON.stringify(rows.slice(0, 3)));
+    // Timed in the page: from the pick to the first frame whose rows in view are all filled with TOOL_BLOCKED.
+    const filtered = await frame.locator('select[data-filter="type"]').evaluate(async (select) => {
+      const started = performance.now();
+      select.value = 'TOOL_BLOCKED';
+      select.dispatchEvent(new Event('change'));
+      for (;;) {
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        const rows = [...document.querySelectorAll('.window .row')];
+        if (rows.length && document.querySelector('.table').dataset.complete === 'true' && rows.every((r) => r.dataset.seq && r.children[2].textContent === 'TOOL_BLOCKED')) return Math.round(performance.now() - started);
+        if (performance.now() - started > 10000) throw new Error('the filtered rows were not drawn in 10 s');
+      }
+    });
+    await rowsWhen(frame, (all) => all.every((r) => r.type === 'TOOL_BLOCKED' && r.result === '✗ BLOCKED'), 'only TOOL_BLOCKED');
     await frame.locator('#group-by-trace').check();
     const groupStarted = Date.now();
     await frame.locator('.window .row.group').first().waitFor({ timeout: 10000 });
