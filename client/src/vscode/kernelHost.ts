@@ -110,7 +110,10 @@ export class KernelHost implements vscode.Disposable {
   /** Approves workspace servers' command lines (the "Allow Workspace Servers" command), then applies the config. */
   async approve(servers: ConfiguredServer[]): Promise<void> {
     const approvals = { ...this.approvals() };
-    for (const server of servers) approvals[server.id] = launchFingerprint(server);
+    for (const server of servers) {
+      approvals[server.id] = launchFingerprint(server);
+      this.declined.delete(server.id);
+    }
     await this.extension.workspaceState.update(APPROVALS_KEY, approvals);
   }
 
@@ -126,12 +129,16 @@ export class KernelHost implements vscode.Disposable {
     return this.approvals()[server.id] === launchFingerprint(server) || this.preapproved(server) ? true : 'its command line is not approved yet: run "MGP: Allow Workspace Servers to Start"';
   }
 
+  /** Command lines the person declined in this window: not asked again until they change. */
+  private readonly declined = new Map<string, string>();
+
   /** Asks once for each workspace server whose command line is new or changed. */
   private async askApprovals(config: KernelConfig): Promise<void> {
     if (!vscode.workspace.isTrusted) return;
     const approvals = { ...this.approvals() };
     for (const server of this.unapproved(config.servers)) {
       const fingerprint = launchFingerprint(server);
+      if (this.declined.get(server.id) === fingerprint) continue;
       const what = server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url;
       const changed = approvals[server.id] !== undefined;
       const choice = await Promise.resolve(vscode.window.showWarningMessage(
@@ -140,6 +147,7 @@ export class KernelHost implements vscode.Disposable {
         'Start',
       )).catch(() => undefined);
       if (choice === 'Start') approvals[server.id] = fingerprint;
+      else this.declined.set(server.id, fingerprint);
     }
     await this.extension.workspaceState.update(APPROVALS_KEY, approvals);
   }
