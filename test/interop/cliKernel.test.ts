@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../client/src/cli/main';
@@ -45,6 +45,19 @@ describe('mgp CLI on the same kernel (real servers)', function () {
     assert.equal(byName['example.delete_notes'].security.risk_level, 'dangerous');
     assert.equal(byName['example.delete_notes'].security_sources.risk_level, 'heuristic');
     assert.match(err, /broken: error/);
+  });
+
+  it('names the tools of an OpenFang config.toml mcp_{server}_{tool}, and calls them', async () => {
+    const openfang = join(dir, 'openfang', 'config.toml');
+    mkdirSync(join(dir, 'openfang'), { recursive: true });
+    const example = JSON.stringify(join(root, 'examples/servers/dist/mgp-example-server.js'));
+    writeFileSync(openfang, `[[mcp_servers]]\nname = "Example Notes"\ntimeout_secs = 20\n[mcp_servers.transport]\ntype = "stdio"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${example}]\n`);
+    const tools = await run(['tools', '--config', openfang, '--json']);
+    assert.equal(tools.code, 0, tools.err);
+    const names = (JSON.parse(tools.out) as { name: string }[]).map((t) => t.name);
+    assert.ok(names.includes('mcp_example_notes_echo'), names.join(', '));
+    const call = await run(['call', 'Example Notes', 'echo', '--config', openfang, '--args', '{"text":"from openfang"}']);
+    assert.match(call.out, /from openfang/);
   });
 
   it('calls a tool with --args through the kernel and prints its result', async () => {

@@ -1,5 +1,6 @@
 import { KernelError } from '../kernel/errors';
 import { wireErrorOf } from '../kernel/mgp/mgpErrors';
+import { qualifiedToolName } from '../kernel/serverManager';
 import { CliEnvironment, startCliKernel } from './cliKernel';
 import type { Io } from './io';
 import { ParsedArgs, stringFlag } from './options';
@@ -28,13 +29,18 @@ export async function runTools(parsed: ParsedArgs, io: Io, environment?: CliEnvi
   const cli = await startCliKernel(parsed, io, stringFlag(parsed, '--server'), environment);
   try {
     const entries = cli.kernel.tools().filter((entry) => !entry.kernel || parsed.flags.has('--kernel-tools'));
+    // Kernel names: `server.tool`, or OpenFang's `mcp_{server}_{tool}` for servers from its config.toml.
+    const nameOf = (serverId: string, name: string, kernel: boolean) => {
+      const config = cli.kernel.manager.find(serverId)?.config;
+      return kernel || !config ? name : qualifiedToolName(config, name);
+    };
     if (parsed.flags.has('--json')) {
       io.out(JSON.stringify(entries.map(({ serverId, name, tool, security, kernel }) => ({
-        name: kernel ? name : `${serverId}.${name}`, server: serverId, tool: name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations,
+        name: nameOf(serverId, name, kernel), server: serverId, tool: name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations,
         security: { ...security, sources: undefined }, security_sources: security.sources, declared_security: (tool as { security?: unknown }).security, _mgp: (tool as { _mgp?: unknown })._mgp,
       })), null, 2));
     } else {
-      for (const { serverId, name, tool, security, kernel } of entries) io.out(`${kernel ? name : `${serverId}.${name}`}\t${security.risk_level}\t${tool.description?.split('\n')[0] ?? ''}`);
+      for (const { serverId, name, tool, security, kernel } of entries) io.out(`${nameOf(serverId, name, kernel)}\t${security.risk_level}\t${tool.description?.split('\n')[0] ?? ''}`);
     }
     return cli.failed.length ? 1 : 0;
   } finally {
