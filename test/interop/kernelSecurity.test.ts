@@ -22,6 +22,19 @@ describe('kernel security with real servers (MGP §2–§7, §14)', function () 
     assert.match(textOf((await t.kernel.call({ serverId: 'everything', toolName: 'echo', args: { message: 'plain' } })).result), /plain/);
   });
 
+  it('tells a server that negotiated lifecycle of its transitions: connected, then draining before it is closed (§11.5)', async () => {
+    const sent: string[] = [];
+    t = await startKernel(example(), {
+      trace: () => true,
+      configure: (kernel) => kernel.manager.bus.on('trace', (line) => {
+        const message = line.message as { method?: string; params?: { new_state?: string } };
+        if (line.direction === 'send' && message.method === 'notifications/mgp.lifecycle') sent.push(String(message.params?.new_state));
+      }),
+    });
+    await t.kernel.manager.stop('example');
+    assert.deepEqual(sent, ['connected', 'draining']);
+  });
+
   it('logs a server that answers mgp unasked as a protocol violation and treats it as plain MCP', async () => {
     const logs: string[] = [];
     t = await startKernel(`[[servers]]\nid = "rude"\ncommand = ${node}\nargs = [${exampleServer}, "--mgp-unasked"]\n[servers.mgp]\nnegotiate = false\n`, {

@@ -169,6 +169,7 @@ export class Kernel {
     });
     if (options.audit instanceof AuditTrail) options.audit.connect(this.manager, this.mgp);
     this.recordServerEvents();
+    this.announceLifecycle();
   }
 
   get settings(): KernelSettings {
@@ -277,6 +278,18 @@ export class Kernel {
       kernel: true,
     }));
     return [...fromServers, ...ownTools];
+  }
+
+  /**
+   * MGP §11.5 the other way: a server that negotiated `lifecycle` is told of the kernel's transitions
+   * of it while its connection is open (connected, and draining before it is closed).
+   */
+  private announceLifecycle(): void {
+    this.manager.bus.on('transition', (transition) => {
+      const connection = this.manager.find(transition.server_id)?.liveConnection;
+      if (!connection || !this.mgp.active(transition.server_id, 'lifecycle')) return;
+      void connection.notify('notifications/mgp.lifecycle', { ...transition }).catch(() => undefined);
+    });
   }
 
   /** SERVER_CONNECTED / SERVER_DISCONNECTED into the audit trail (MGP §6.4, §11.6). */
