@@ -9,7 +9,11 @@ import { repoRoot } from '../repoRoot';
 import { eventually, everythingServer, fixtureServer, node, startKernel, startScriptedModel, TestKernel, textOf } from './support/kernelHarness';
 
 const root = repoRoot();
-const everything = (extra = '') => `[[servers]]\nid = "everything"\ncommand = ${node}\nargs = [${everythingServer}, "stdio"]\n${extra}`;
+const TRANSPORTS: { name: string; start?: 'streamableHttp' | 'sse'; config(url: string, extra: string): string }[] = [
+  { name: 'stdio', config: (_url, extra) => `[[servers]]\nid = "everything"\ncommand = ${node}\nargs = [${everythingServer}, "stdio"]\n${extra}` },
+  { name: 'Streamable HTTP', start: 'streamableHttp', config: (url, extra) => `[[servers]]\nid = "everything"\ntransport = "http"\nurl = "${url}/mcp"\n${extra}` },
+  { name: 'SSE', start: 'sse', config: (url, extra) => `[[servers]]\nid = "everything"\ntransport = "sse"\nurl = "${url}/sse"\n${extra}` },
+];
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -36,126 +40,137 @@ describe('kernel: base MCP, client side, against real servers', function () {
   let t: TestKernel;
   afterEach(async () => t?.dispose());
 
-  describe('server-everything over stdio', () => {
-    it('sampling: the operator approves, the request goes to the model, the answer back to the server', async () => {
-      const model = await startScriptedModel({ rules: [{ match: 'haiku', reply: 'An old silent pond' }] });
-      try {
-        t = await startKernel(everything(), { configure: (kernel) => kernel.models.setProviders([new OpenAiCompatibleProvider({ baseUrl: model.url, model: 'scripted' })]) });
-        const result = await t.kernel.call({ serverId: 'everything', toolName: 'trigger-sampling-request', args: { prompt: 'write a haiku', maxTokens: 50 } });
-        assert.match(textOf(result.result), /An old silent pond/);
-        assert.equal(t.operator.count('sampling'), 1);
-        assert.match(JSON.stringify(model.requests[0].messages), /write a haiku/);
-      } finally {
-        await model.close();
-      }
-    });
+  // Every feature of server-everything, over each of its transports: stdio (a process per kernel), and
+  // Streamable HTTP and legacy SSE (one server process for the whole describe, a session per kernel).
+  for (const transport of TRANSPORTS) {
+    describe(`server-everything over ${transport.name}`, () => {
+      let http: { url: string; child: ChildProcess } | undefined;
+      const everything = (extra = '') => transport.config(http?.url ?? '', extra);
+      before(async () => {
+        if (transport.start) http = await httpEverything(transport.start);
+      });
+      after(() => http?.child.kill());
 
-    it('sampling: rejected by the operator, or with no model configured, the server gets a clear error', async () => {
-      t = await startKernel(everything());
-      const noModel = await t.kernel.call({ serverId: 'everything', toolName: 'trigger-sampling-request', args: { prompt: 'hi', maxTokens: 10 } }).then((o) => textOf(o.result), (e: Error) => e.message);
-      assert.match(noModel, /no model is configured/);
-      t.operator.samplingAction = 'reject';
-      const rejected = await t.kernel.call({ serverId: 'everything', toolName: 'trigger-sampling-request', args: { prompt: 'hi', maxTokens: 10 } }).then((o) => textOf(o.result), (e: Error) => e.message);
-      assert.match(rejected, /rejected/);
-    });
+      it('sampling: the operator approves, the request goes to the model, the answer back to the server', async () => {
+        const model = await startScriptedModel({ rules: [{ match: 'haiku', reply: 'An old silent pond' }] });
+        try {
+          t = await startKernel(everything(), { configure: (kernel) => kernel.models.setProviders([new OpenAiCompatibleProvider({ baseUrl: model.url, model: 'scripted' })]) });
+          const result = await t.kernel.call({ serverId: 'everything', toolName: 'trigger-sampling-request', args: { prompt: 'write a haiku', maxTokens: 50 } });
+          assert.match(textOf(result.result), /An old silent pond/);
+          assert.equal(t.operator.count('sampling'), 1);
+          assert.match(JSON.stringify(model.requests[0].messages), /write a haiku/);
+        } finally {
+          await model.close();
+        }
+      });
 
-    it('elicitation (form): the operator\'s answers are checked against the requested schema and returned', async () => {
-      t = await startKernel(everything());
-      t.operator.elicitContent = { name: 'Ada Lovelace', check: true, integer: 42, email: 'ada@example.com' };
-      const result = await t.kernel.call({ serverId: 'everything', toolName: 'trigger-elicitation-request', args: {} });
-      assert.match(textOf(result.result), /Ada Lovelace/);
-      t.operator.elicitContent = undefined;
-      const declined = await t.kernel.call({ serverId: 'everything', toolName: 'trigger-elicitation-request', args: {} });
-      assert.match(textOf(declined.result), /decline/i);
-    });
+      it('sampling: rejected by the operator, or with no model configured, the server gets a clear error', async () => {
+        t = await startKernel(everything());
+        const noModel = await t.kernel.call({ serverId: 'everything', toolName: 'trigger-sampling-request', args: { prompt: 'hi', maxTokens: 10 } }).then((o) => textOf(o.result), (e: Error) => e.message);
+        assert.match(noModel, /no model is configured/);
+        t.operator.samplingAction = 'reject';
+        const rejected = await t.kernel.call({ serverId: 'everything', toolName: 'trigger-sampling-request', args: { prompt: 'hi', maxTokens: 10 } }).then((o) => textOf(o.result), (e: Error) => e.message);
+        assert.match(rejected, /rejected/);
+      });
 
-    it('roots are the workspace folders', async () => {
-      t = await startKernel(everything());
-      assert.match(textOf((await t.kernel.call({ serverId: 'everything', toolName: 'get-roots-list', args: {} })).result), new RegExp(t.dir.replace(/[/\\]/g, '.')));
-    });
+      it('elicitation (form): the operator\'s answers are checked against the requested schema and returned', async () => {
+        t = await startKernel(everything());
+        t.operator.elicitContent = { name: 'Ada Lovelace', check: true, integer: 42, email: 'ada@example.com' };
+        const result = await t.kernel.call({ serverId: 'everything', toolName: 'trigger-elicitation-request', args: {} });
+        assert.match(textOf(result.result), /Ada Lovelace/);
+        t.operator.elicitContent = undefined;
+        const declined = await t.kernel.call({ serverId: 'everything', toolName: 'trigger-elicitation-request', args: {} });
+        assert.match(textOf(declined.result), /decline/i);
+      });
 
-    it('a tool that requires tasks runs as a task', async () => {
-      t = await startKernel(everything());
-      const progress: string[] = [];
-      const result = await t.kernel.call({ serverId: 'everything', toolName: 'simulate-research-query', args: { topic: 'tide pools' }, onProgress: (p) => progress.push(p.message ?? '') });
-      assert.match(textOf(result.result), /tide pools/i);
-      assert.ok(progress.some((p) => /task/.test(p)), progress.join(' | '));
-    });
+      it('roots are the workspace folders', async () => {
+        t = await startKernel(everything());
+        assert.match(textOf((await t.kernel.call({ serverId: 'everything', toolName: 'get-roots-list', args: {} })).result), new RegExp(t.dir.replace(/[/\\]/g, '.')));
+      });
 
-    it('resources: pages, templates, read, and subscribe → updated', async () => {
-      t = await startKernel(everything());
-      const server = t.kernel.manager.get('everything');
-      assert.ok(server.resources.length > 0);
-      assert.ok(server.resourceTemplates.length > 0);
-      const read = await server.session().readResource(server.resources[0].uri);
-      assert.ok(read.contents.length > 0);
-      const updates: string[] = [];
-      t.kernel.manager.bus.on('resourceUpdated', (u) => updates.push(u.uri));
-      await server.subscribe(server.resources[0].uri);
-      await t.kernel.call({ serverId: 'everything', toolName: 'toggle-subscriber-updates', args: {} });
-      await eventually(() => updates.includes(server.resources[0].uri), 15000, 'a resources/updated notification');
-    });
+      it('a tool that requires tasks runs as a task', async () => {
+        t = await startKernel(everything());
+        const progress: string[] = [];
+        const result = await t.kernel.call({ serverId: 'everything', toolName: 'simulate-research-query', args: { topic: 'tide pools' }, onProgress: (p) => progress.push(p.message ?? '') });
+        assert.match(textOf(result.result), /tide pools/i);
+        assert.ok(progress.some((p) => /task/.test(p)), progress.join(' | '));
+      });
 
-    it('pagination: every page of tools, resources and prompts; tools/list_changed → listed again', async () => {
-      t = await startKernel(`[[servers]]\nid = "pages"\ncommand = ${node}\nargs = [${fixtureServer('paginated.js')}]\n`);
-      const server = t.kernel.manager.get('pages');
-      assert.deepEqual([server.tools.length, server.resources.length, server.prompts.length], [26, 23, 12]);
-      const changed = new Promise((resolve) => t.kernel.manager.bus.once('listChanged', resolve));
-      await t.kernel.call({ serverId: 'pages', toolName: 'grow', args: {} });
-      await changed;
-      assert.equal(server.tools.length, 27);
-      assert.ok(t.kernel.tools().some((entry) => entry.name === 'grown_26'));
-    });
+      it('resources: pages, templates, read, and subscribe → updated', async () => {
+        t = await startKernel(everything());
+        const server = t.kernel.manager.get('everything');
+        assert.ok(server.resources.length > 0);
+        assert.ok(server.resourceTemplates.length > 0);
+        const read = await server.session().readResource(server.resources[0].uri);
+        assert.ok(read.contents.length > 0);
+        const updates: string[] = [];
+        t.kernel.manager.bus.on('resourceUpdated', (u) => updates.push(u.uri));
+        await server.subscribe(server.resources[0].uri);
+        await t.kernel.call({ serverId: 'everything', toolName: 'toggle-subscriber-updates', args: {} });
+        await eventually(() => updates.includes(server.resources[0].uri), 15000, 'a resources/updated notification');
+      });
 
-    it('the protocol trace: every message both ways, when the server\'s trace is on', async () => {
-      const lines: string[] = [];
-      t = await startKernel(everything(), { trace: (id) => id === 'everything', configure: (kernel) => kernel.manager.bus.on('trace', (line) => lines.push(`${line.direction} ${'method' in line.message ? line.message.method : 'result'}`)) });
-      assert.ok(lines.includes('send initialize') && lines.includes('receive result') && lines.includes('send tools/list'), lines.slice(0, 8).join(', '));
-    });
+      it('pagination: every page of tools, resources and prompts; tools/list_changed → listed again', async () => {
+        t = await startKernel(`[[servers]]\nid = "pages"\ncommand = ${node}\nargs = [${fixtureServer('paginated.js')}]\n`);
+        const server = t.kernel.manager.get('pages');
+        assert.deepEqual([server.tools.length, server.resources.length, server.prompts.length], [26, 23, 12]);
+        const changed = new Promise((resolve) => t.kernel.manager.bus.once('listChanged', resolve));
+        await t.kernel.call({ serverId: 'pages', toolName: 'grow', args: {} });
+        await changed;
+        assert.equal(server.tools.length, 27);
+        assert.ok(t.kernel.tools().some((entry) => entry.name === 'grown_26'));
+      });
 
-    it('prompts list and get', async () => {
-      t = await startKernel(everything());
-      const server = t.kernel.manager.get('everything');
-      const simple = server.prompts.find((p) => !(p.arguments ?? []).some((a) => a.required));
-      assert.ok(simple);
-      assert.ok((await server.session().getPrompt(simple.name, {})).messages.length > 0);
-    });
+      it('the protocol trace: every message both ways, when the server\'s trace is on', async () => {
+        const lines: string[] = [];
+        t = await startKernel(everything(), { trace: (id) => id === 'everything', configure: (kernel) => kernel.manager.bus.on('trace', (line) => lines.push(`${line.direction} ${'method' in line.message ? line.message.method : 'result'}`)) });
+        assert.ok(lines.includes('send initialize') && lines.includes('receive result') && lines.includes('send tools/list'), lines.slice(0, 8).join(', '));
+      });
 
-    it('logging: notifications/message reach the server\'s log, at the level set', async () => {
-      t = await startKernel(everything());
-      const lines: string[] = [];
-      t.kernel.manager.bus.on('log', (line) => line.server_id === 'everything' && lines.push(`${line.level} ${line.message}`));
-      await t.kernel.call({ serverId: 'everything', toolName: 'toggle-simulated-logging', args: {} });
-      await eventually(() => lines.some((l) => /^(info|notice|warning|error|critical|alert|emergency) /.test(l) && !l.startsWith('info restarting')), 15000, 'a log notification');
-      assert.ok(!lines.some((l) => l.startsWith('debug ')), 'below the level set (info): not sent');
-    });
+      it('prompts list and get', async () => {
+        t = await startKernel(everything());
+        const server = t.kernel.manager.get('everything');
+        const simple = server.prompts.find((p) => !(p.arguments ?? []).some((a) => a.required));
+        assert.ok(simple);
+        assert.ok((await server.session().getPrompt(simple.name, {})).messages.length > 0);
+      });
 
-    it('progress notifications reach the caller; cancelling sends notifications/cancelled and rejects', async () => {
-      t = await startKernel(everything());
-      const progress: number[] = [];
-      await t.kernel.call({ serverId: 'everything', toolName: 'trigger-long-running-operation', args: { duration: 1, steps: 4 }, onProgress: (p) => progress.push(p.progress) });
-      assert.ok(progress.length >= 2, `progress ${progress.join(',')}`);
-      const abort = new AbortController();
-      const call = t.kernel.call({ serverId: 'everything', toolName: 'trigger-long-running-operation', args: { duration: 10, steps: 10 }, signal: abort.signal });
-      setTimeout(() => abort.abort(new Error('user cancelled')), 200);
-      await assert.rejects(call, /cancel/i);
-      assert.equal(t.kernel.manager.get('everything').state, 'connected');
-    });
+      it('logging: notifications/message reach the server\'s log, at the level set', async () => {
+        t = await startKernel(everything());
+        const lines: string[] = [];
+        t.kernel.manager.bus.on('log', (line) => line.server_id === 'everything' && lines.push(`${line.level} ${line.message}`));
+        await t.kernel.call({ serverId: 'everything', toolName: 'toggle-simulated-logging', args: {} });
+        await eventually(() => lines.some((l) => /^(info|notice|warning|error|critical|alert|emergency) /.test(l) && !l.startsWith('info restarting')), 15000, 'a log notification');
+        assert.ok(!lines.some((l) => l.startsWith('debug ')), 'below the level set (info): not sent');
+      });
 
-    it('mgp.health.ping and mgp.health.status answer; mgp.lifecycle.shutdown drains and disconnects', async () => {
-      t = await startKernel(everything());
-      const ping = await t.kernel.call({ serverId: 'mgp', toolName: 'mgp.health.ping', args: { server_id: 'everything' } });
-      assert.equal((ping.result.structuredContent as { status: string }).status, 'healthy');
-      const status = await t.kernel.call({ serverId: 'mgp', toolName: 'mgp.health.status', args: { server_id: 'everything' } });
-      assert.ok((status.result.structuredContent as { tools_available: number }).tools_available > 5);
-      const transitions: string[] = [];
-      t.kernel.manager.bus.on('transition', (tr) => transitions.push(tr.new_state));
-      await t.kernel.call({ serverId: 'mgp', toolName: 'mgp.lifecycle.shutdown', args: { server_id: 'everything', reason: 'operator_request', timeout_ms: 1000 } });
-      await eventually(() => t.kernel.manager.get('everything').state === 'disconnected', 10000, 'disconnected');
-      assert.deepEqual(transitions, ['draining', 'disconnected']);
-      await assert.rejects(t.kernel.call({ serverId: 'everything', toolName: 'echo', args: { message: 'late' } }), (e: { wireCode?: number }) => e.wireCode === 2000);
+      it('progress notifications reach the caller; cancelling sends notifications/cancelled and rejects', async () => {
+        t = await startKernel(everything());
+        const progress: number[] = [];
+        await t.kernel.call({ serverId: 'everything', toolName: 'trigger-long-running-operation', args: { duration: 1, steps: 4 }, onProgress: (p) => progress.push(p.progress) });
+        assert.ok(progress.length >= 2, `progress ${progress.join(',')}`);
+        const abort = new AbortController();
+        const call = t.kernel.call({ serverId: 'everything', toolName: 'trigger-long-running-operation', args: { duration: 10, steps: 10 }, signal: abort.signal });
+        setTimeout(() => abort.abort(new Error('user cancelled')), 200);
+        await assert.rejects(call, /cancel/i);
+        assert.equal(t.kernel.manager.get('everything').state, 'connected');
+      });
+
+      it('mgp.health.ping and mgp.health.status answer; mgp.lifecycle.shutdown drains and disconnects', async () => {
+        t = await startKernel(everything());
+        const ping = await t.kernel.call({ serverId: 'mgp', toolName: 'mgp.health.ping', args: { server_id: 'everything' } });
+        assert.equal((ping.result.structuredContent as { status: string }).status, 'healthy');
+        const status = await t.kernel.call({ serverId: 'mgp', toolName: 'mgp.health.status', args: { server_id: 'everything' } });
+        assert.ok((status.result.structuredContent as { tools_available: number }).tools_available > 5);
+        const transitions: string[] = [];
+        t.kernel.manager.bus.on('transition', (tr) => transitions.push(tr.new_state));
+        await t.kernel.call({ serverId: 'mgp', toolName: 'mgp.lifecycle.shutdown', args: { server_id: 'everything', reason: 'operator_request', timeout_ms: 1000 } });
+        await eventually(() => t.kernel.manager.get('everything').state === 'disconnected', 10000, 'disconnected');
+        assert.deepEqual(transitions, ['draining', 'disconnected']);
+        await assert.rejects(t.kernel.call({ serverId: 'everything', toolName: 'echo', args: { message: 'late' } }), (e: { wireCode?: number }) => e.wireCode === 2000);
+      });
     });
-  });
+  }
 
   describe('over the network', () => {
     let http: { url: string; child: ChildProcess } | undefined;
