@@ -83,6 +83,18 @@ describe('kernel: base MCP, client side, against real servers', function () {
         assert.match(textOf(declined.result), /decline/i);
       });
 
+      it('elicitation (URL), on the request path and the error path: the person is asked, then the call goes on', async () => {
+        t = await startKernel(everything());
+        t.operator.elicitContent = {};
+        const viaRequest = await t.kernel.call({ serverId: 'everything', toolName: 'trigger-url-elicitation', args: { url: 'https://example.com/authorize' } });
+        assert.match(textOf(viaRequest.result), /accept/i);
+        const viaError = await t.kernel.call({ serverId: 'everything', toolName: 'trigger-url-elicitation', args: { url: 'https://example.com/connect', errorPath: true } });
+        assert.notEqual(viaError.result.isError, true, textOf(viaError.result));
+        const asked = t.operator.asked.filter((a) => a.kind === 'elicit').map((a) => (a.detail as { params: { mode?: string; url?: string } }).params);
+        assert.deepEqual(asked[0], { ...asked[0], mode: 'url', url: 'https://example.com/authorize' });
+        assert.ok(asked.length >= 2 && asked.slice(1).every((p) => p.mode === 'url'), JSON.stringify(asked));
+      });
+
       it('roots are the workspace folders', async () => {
         t = await startKernel(everything());
         assert.match(textOf((await t.kernel.call({ serverId: 'everything', toolName: 'get-roots-list', args: {} })).result), new RegExp(t.dir.replace(/[/\\]/g, '.')));

@@ -165,6 +165,7 @@ export class Kernel {
       permissionState: (serverId, permission) => this.permissions.state(serverId, permission),
       validation: new CallValidation(options.validatorOptions),
       negotiated: (serverId, extension) => this.mgp.active(serverId, extension),
+      elicit: (serverId, params, signal) => options.interaction.elicit(serverId, params, signal),
       audit: options.audit,
     });
     if (options.audit instanceof AuditTrail) options.audit.connect(this.manager, this.mgp);

@@ -3,7 +3,7 @@
  * resolve → access → approval → validate → forward → audit (DESIGN.md). Each refusal is audited
  * and answered with its MGP §14.3 code; each forward carries the trace id in `params._mgp` (MGP §6.5).
  */
-import type { CallToolResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResult, ElicitRequest, ElicitResult, ErrorCode, McpError, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { AuditEventInput, newTraceId } from '../audit/auditEvent';
 import type { ApprovalPolicy, KernelSettings } from '../config/model';
 import type { CappedResult, ListedTool } from '../connection/serverConnection';
@@ -69,6 +69,8 @@ export interface PipelineDeps {
   validation: CallValidation;
   /** Whether the server negotiated an MGP extension. */
   negotiated(serverId: string, extension: string): boolean;
+  /** Asks the person about a URL elicitation (MCP: consent, then the browser). */
+  elicit?(serverId: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
   audit: AuditSink;
 }
 
@@ -186,10 +188,11 @@ export class ToolCallPipeline {
 
   private async forward(request: ToolCallRequest, server: SupervisedServer, tool: ListedTool, traceId: string, security: EffectiveSecurity, started: number, approval: ApprovalOutcome, fallbackDepth: number): Promise<ToolCallOutcome> {
     const streaming = request.stream && this.deps.negotiated(request.serverId, 'streaming');
-    const send = () => {
+    const sendOnce = () => {
       const mgp: Record<string, unknown> = { trace_id: traceId, ...(streaming ? { stream: true } : {}) };
       return server.callTool(tool, request.args, { signal: request.signal, onProgress: request.onProgress, mgp, onRequestId: streaming ? (id) => request.stream?.requestId(id) : undefined });
     };
+    const send = () => sendOnce().catch((error: unknown) => this.afterUrlElicitation(request, error, sendOnce));
     try {
       const { value, attempts } = await withRetries(send, {
         signal: request.signal,
@@ -208,6 +211,20 @@ export class ToolCallPipeline {
       await this.executed(request, traceId, security, 'FAILURE', { error: cause instanceof Error ? cause.message : String(cause), code: wire?.code, attempts: error instanceof RetriesExhausted ? error.attempts : 1 });
       throw cause;
     }
+  }
+
+  /**
+   * MCP's URL elicitation error path (-32042): the server needs the person to visit URLs first. Each is
+   * put to the person (consent, then the browser); once all are accepted the call is made again, once.
+   */
+  private async afterUrlElicitation(request: ToolCallRequest, error: unknown, again: () => Promise<CappedResult>): Promise<CappedResult> {
+    if (!(error instanceof McpError) || error.code !== ErrorCode.UrlElicitationRequired || !this.deps.elicit) throw error;
+    const elicitations = ((error.data as { elicitations?: unknown[] } | undefined)?.elicitations ?? []) as ElicitRequest['params'][];
+    for (const elicitation of elicitations) {
+      const answer = await this.deps.elicit(request.serverId, { ...elicitation, mode: 'url' } as ElicitRequest['params'], request.signal ?? new AbortController().signal);
+      if (answer.action !== 'accept') throw error;
+    }
+    return again();
   }
 
   private recordRetry(request: ToolCallRequest, traceId: string, attempt: number, delayMs: number, error: { code: number; message: string }): Promise<void> {
