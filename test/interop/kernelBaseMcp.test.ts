@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -260,5 +261,69 @@ describe('kernel: base MCP, client side, against real servers', function () {
       assert.equal(t.kernel.manager.get('crashy').state, 'error');
       assert.match(textOf((await t.kernel.call({ serverId: 'mgp', toolName: 'mgp.health.ping', args: { server_id: 'crashy' } })).result), /unhealthy/);
     });
+  });
+});
+
+/**
+ * A proxy in front of a Streamable HTTP server that cuts the first streamed tools/call response after
+ * its first event with an id, as a dropped connection would, and records the requests it forwards.
+ */
+function cuttingProxy(upstream: string): Promise<{ url: string; resumed: string[]; cut: number; close(): Promise<void> }> {
+  const state = { resumed: [] as string[], cut: 0 };
+  const server = createHttpServer((req, res) => {
+    const body: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => body.push(chunk));
+    req.on('end', async () => {
+      const text = Buffer.concat(body).toString();
+      if (req.method === 'GET' && req.headers['last-event-id']) state.resumed.push(String(req.headers['last-event-id']));
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)).map(([k, v]) => [k, String(v)]));
+      const answer = await fetch(`${upstream}${req.url}`, { method: req.method, headers, body: req.method === 'POST' ? text : undefined });
+      const responseHeaders: Record<string, string> = {};
+      answer.headers.forEach((value, key) => (responseHeaders[key] = value));
+      res.writeHead(answer.status, responseHeaders);
+      res.flushHeaders();
+      if (!answer.body) return res.end();
+      const cutThis = state.cut === 0 && text.includes('trigger-long-running-operation') && (answer.headers.get('content-type') ?? '').includes('text/event-stream');
+      const reader = answer.body.getReader();
+      let seen = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return res.end();
+        await new Promise<void>((written) => res.write(value, () => written()));
+        seen += Buffer.from(value).toString();
+        if (cutThis && /^id: .+$/m.test(seen) && /\n\n/.test(seen)) {
+          state.cut++;
+          await reader.cancel();
+          // Let the event reach the client before the connection drops.
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          return res.destroy();
+        }
+      }
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as { port: number };
+    resolve({ url: `http://127.0.0.1:${port}`, get resumed() { return state.resumed; }, get cut() { return state.cut; }, close: () => new Promise<void>((done) => { server.closeAllConnections(); server.close(() => done()); }) });
+  }));
+}
+
+describe('kernel: Streamable HTTP resumption', function () {
+  this.timeout(60000);
+  it('resumes a streamed response cut mid-way with Last-Event-ID, and the call completes', async () => {
+    const http = await httpEverything('streamableHttp');
+    const proxy = await cuttingProxy(http.url);
+    const t = await startKernel(`[[servers]]\nid = "remote"\ntransport = "http"\nurl = "${proxy.url}/mcp"\n`);
+    try {
+      // Short enough to finish before the client comes back (the SDK waits about a second): the server's
+      // event store then replays everything after Last-Event-ID, the result included.
+      const result = await t.kernel.call({ serverId: 'remote', toolName: 'trigger-long-running-operation', args: { duration: 0.5, steps: 2 } });
+      assert.match(textOf(result.result), /completed/i);
+      assert.equal(proxy.cut, 1, 'the stream was cut once');
+      assert.ok(proxy.resumed.length >= 1, 'the client came back with Last-Event-ID');
+    } finally {
+      await t.dispose();
+      await proxy.close();
+      http.child.kill();
+    }
   });
 });
