@@ -53,6 +53,8 @@ function bundles() {
     },
     // The cl100k tokenizer (~1 MB) once for the extension and the CLI: loaded at first use from next to them.
     { ...nodeBundle, entryPoints: { tokenizer: 'client/src/kernel/discovery/cl100k.ts' }, outdir: 'dist' },
+    // The audit log's writer thread (client/src/kernel/audit/auditWorker.ts): started from next to the bundles.
+    { ...nodeBundle, entryPoints: { auditWorker: 'client/src/kernel/audit/auditWorker.ts' }, outdir: 'dist' },
     { ...nodeBundle, entryPoints: exampleServerEntries(), outdir: 'examples/servers/dist' },
     {
       bundle: true,

@@ -9,8 +9,9 @@
 // the run is repeated in rounds with fresh processes, and the median of the rounds' ratios is given.
 // Goal (from the issues): kernel median ≤ 1.05 × bare median, with every check on.
 //
-// Run: node bench/call-overhead.mjs [--calls N] [--block B] [--rounds R] [--audit-in-memory]
-// (--audit-in-memory keeps events in memory instead of the durable log: to see the log's share.)
+// Run: node bench/call-overhead.mjs [--calls N] [--block B] [--rounds R] [--audit-in-memory | --audit-inline]
+// (--audit-in-memory keeps events in memory instead of the durable log: to see the log's share;
+// --audit-inline makes the durable log redact, hash and write on the calling thread, not its writer thread.)
 // (builds the kernel itself with esbuild; needs node_modules installed.)
 import * as esbuild from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,6 +26,7 @@ const CALLS = arg('--calls', 2000);
 const BLOCK = arg('--block', 100);
 const WARMUP = 100;
 const IN_MEMORY = process.argv.includes('--audit-in-memory');
+const INLINE = process.argv.includes('--audit-inline');
 const work = mkdtempSync(join(tmpdir(), 'mgp-bench-calls-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -49,6 +51,11 @@ async function build() {
     },
     bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'silent', define: { __MGP_VERSION__: '"bench"' },
   });
+  // The audit log's writer thread, next to the bundle that starts it (as dist/auditWorker.js is).
+  await esbuild.build({
+    entryPoints: { auditWorker: join(root, 'client/src/kernel/audit/auditWorker.ts') },
+    bundle: true, platform: 'node', format: 'cjs', target: 'node20', outdir: work, logLevel: 'silent',
+  });
   return createRequire(import.meta.url)(outfile);
 }
 
@@ -57,7 +64,7 @@ async function kernelCaller(m) {
   const toml = `[[servers]]\nid = "everything"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(everything)}, "stdio"]\n`;
   const config = m.mergeConfigFiles([m.parseConfigText(toml, { path, format: 'mgp', origin: 'workspace' })]);
   // As the editor and the CLI open it (commit delay included).
-  const trail = IN_MEMORY ? undefined : new m.AuditTrail(await m.AuditLog.open({ directory: join(work, 'audit'), commitDelayMs: m.KERNEL_AUDIT_COMMIT_DELAY_MS }));
+  const trail = IN_MEMORY ? undefined : new m.AuditTrail(await m.AuditLog.open({ directory: join(work, 'audit'), commitDelayMs: m.KERNEL_AUDIT_COMMIT_DELAY_MS, writer: INLINE ? 'inline' : undefined }));
   const memory = new m.MemoryAuditSink();
   const kernel = new m.Kernel({
     hostEnv: { PATH: process.env.PATH }, secrets: { get: async () => undefined }, interaction: m.NOBODY_TO_ASK, audit: trail ?? memory,
@@ -70,7 +77,7 @@ async function kernelCaller(m) {
     close: async () => {
       if (!trail) {
         await kernel.dispose();
-        return { audited: memory.ofType('TOOL_EXECUTED').length, chainOk: 'n/a (in memory)' };
+        return { audited: memory.ofType('TOOL_EXECUTED').length, chainOk: 'n/a (in memory)', writer: 'none' };
       }
       await trail.flush();
       const records = [];
@@ -78,7 +85,7 @@ async function kernelCaller(m) {
       const report = await trail.log.verify();
       await kernel.dispose();
       await trail.close();
-      return { audited: records.length, chainOk: report.ok };
+      return { audited: records.length, chainOk: report.ok, writer: trail.log.writerKind };
     },
   };
 }
@@ -152,7 +159,7 @@ const bareMedian = median(all.bare);
 console.log(`call overhead: ${ROUNDS} rounds × ${CALLS} sequential tools/call of server-everything echo over stdio, blocks of ${BLOCK}, alternating;`);
 console.log('each round starts a fresh kernel and a fresh bare client, each with its own server process');
 console.log(`machine: ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(1)}`);
-console.log(`audit: ${audit.audited} TOOL_EXECUTED records ${IN_MEMORY ? "in memory (last round)" : "on disk after all rounds"} (warm-up included), chain verified: ${audit.chainOk}`);
+console.log(`audit: ${audit.audited} TOOL_EXECUTED records ${IN_MEMORY ? "in memory (last round)" : `on disk after all rounds, written by the ${audit.writer === 'thread' ? "log's writer thread" : 'calling thread'}`} (warm-up included), chain verified: ${audit.chainOk}`);
 console.log('');
 console.log('                      median      p90        p99');
 console.log(`kernel (all checks)   ${fmt(kernelMedian).padEnd(11)} ${fmt(percentile(all.kernel, 90)).padEnd(10)} ${fmt(percentile(all.kernel, 99))}`);

@@ -3,32 +3,23 @@
  * prints "<seq> <hash>" for each record right after its append resolved (stdout to a pipe is
  * synchronous on Linux: a printed line has left the process). The test kills it with SIGKILL.
  *
- * Usage: node appendWorker.js DIR PRODUCERS ROTATE_BYTES [split]
+ * Usage: node appendWorker.js DIR PRODUCERS ROTATE_BYTES [split|whole] [thread|inline]
  * With `split`, each batch is written in two halves, with "half" printed and a pause between, so
  * that the test can kill it mid-line and leave a torn tail, as a crash in the middle of a write can.
+ * The last argument says where the log writes: its writer thread (the default) or this thread.
  */
 import { AuditLog } from '../../../client/src/kernel/audit/auditLog';
-import { openSegmentFile, SegmentFileOpener } from '../../../client/src/kernel/audit/segmentFile';
-
-const splitWrites: SegmentFileOpener = async (path) => {
-  const file = await openSegmentFile(path);
-  return {
-    ...file,
-    async write(data) {
-      let half = Math.floor(data.length / 2);
-      if (data[half - 1] === 0x0a) half--; // always mid-line
-      await file.write(data.subarray(0, half));
-      process.stdout.write('half\n');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      await file.write(data.subarray(half));
-    },
-  };
-};
+import { faultyOpener } from './faults';
 
 async function main(): Promise<void> {
-  const [dir, producers = '32', rotateBytes = '65536', mode] = process.argv.slice(2);
-  const log = await AuditLog.open({ directory: dir, rotateBytes: Number(rotateBytes), openFile: mode === 'split' ? splitWrites : undefined });
-  process.stdout.write(`ready ${log.lastDurable.seq}\n`);
+  const [dir, producers = '32', rotateBytes = '65536', mode, writer = 'thread'] = process.argv.slice(2);
+  const log = await AuditLog.open({
+    directory: dir,
+    rotateBytes: Number(rotateBytes),
+    openFile: mode === 'split' ? faultyOpener('splitWrites') : undefined,
+    writer: writer === 'inline' ? 'inline' : 'thread',
+  });
+  process.stdout.write(`ready ${log.lastDurable.seq} ${log.writerKind}\n`);
   let n = 0;
   const produce = async (producer: number): Promise<void> => {
     for (;;) {

@@ -7,8 +7,9 @@ import { isValidEventType, newTraceId, STANDARD_EVENT_TYPES } from '../../../cli
 import { AuditError } from '../../../client/src/kernel/audit/errors';
 import { followRecords } from '../../../client/src/kernel/audit/reader';
 import { Redactor } from '../../../client/src/kernel/audit/redact';
-import { openSegmentFile, SegmentFileOpener } from '../../../client/src/kernel/audit/segmentFile';
+import { openSegmentFile } from '../../../client/src/kernel/audit/segmentFile';
 import { verifyAuditLog } from '../../../client/src/kernel/audit/verify';
+import { faultyFiles } from './faults';
 import { fileLines, sampleEvent, tempDir, writeLog } from './support';
 
 const FIRST = 'audit-000001.jsonl';
@@ -17,23 +18,6 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of items) out.push(item);
   return out;
-}
-
-/** Files whose `failOn`-th write writes half its data and then fails with `code`. */
-function faultyFiles(failOn: number, code: string, options: { truncateFails?: boolean } = {}): SegmentFileOpener {
-  let writes = 0;
-  return async (path) => {
-    const file = await openSegmentFile(path);
-    return {
-      ...file,
-      async write(data) {
-        if (++writes !== failOn) return file.write(data);
-        await file.write(data.subarray(0, Math.floor(data.length / 2)));
-        throw Object.assign(new Error(`${code}: simulated failure, write`), { code });
-      },
-      truncate: (size) => (options.truncateFails ? Promise.reject(new Error('EIO: simulated')) : file.truncate(size)),
-    };
-  };
 }
 
 describe('AuditLog: durable appends, reading, locking', () => {

@@ -5,8 +5,10 @@
  *     chain.json                                  where the retained chain starts, and a checkpoint of its head (anchor.ts)
  *     writer.lock                                 the one process writing (lock.ts)
  *
- * `append` numbers, chains and hashes the event at once, in call order, and resolves once the
- * record is on disk (group commit, groupCommit.ts). Opening repairs what a crash left (recovery.ts).
+ * `append` takes events in call order; they are redacted, numbered, chained, hashed, written and
+ * fsynced in that order (chainWriter.ts, group commit in groupCommit.ts) by the log's writer thread
+ * (workerWriter.ts, auditWorker.ts), or on this thread when there is none, and `append` resolves once
+ * the record is on disk. Opening repairs what a crash left (recovery.ts).
  * Retention deletes whole old files (retention.ts), recording in chain.json where the chain now
  * starts, so `verify` (verify.ts) tells pruning from tampering.
  *
@@ -17,20 +19,21 @@ import { mkdir, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ANCHOR_FILE, ChainAnchor, readAnchor, writeAnchor } from './anchor';
 import { AuditEvent, AuditEventInput, AuditRecord, eventProblem, newTraceId } from './auditEvent';
-import { ChainLink, sealRecord, SealedRecord } from './chain';
+import type { ChainLink } from './chain';
+import { inlineWriter, RecordWriter, WriterHooks } from './chainWriter';
 import { AuditError } from './errors';
 import { ExportFormat, exportRecords } from './export';
 import type { AuditFilter } from './filter';
-import { GroupCommitter } from './groupCommit';
 import { firstCompleteLine, scanTail } from './lines';
 import { acquireWriterLock, WriterLock } from './lock';
 import { readRecords, tailRecords } from './reader';
 import { recoverLog } from './recovery';
 import { Redactor } from './redact';
 import { filesToPrune, KEEP_ALL, RetentionPolicy, retentionProblem, SegmentFacts } from './retention';
-import { openSegmentFile, SegmentFileOpener } from './segmentFile';
+import { loadOpener, SegmentFileOpener, SegmentFileOpenerModule } from './segmentFile';
 import { listSegments, Segment, sizeOf } from './segments';
 import { verifyAuditLog, VerifyReport } from './verify';
+import { WorkerWriter } from './workerWriter';
 import { fsyncDirectory } from '../store/atomicFile';
 
 export const DEFAULT_ROTATE_BYTES = 10 * 1024 * 1024;
@@ -51,8 +54,15 @@ export interface AuditLogOptions {
   onProblem?: (message: string) => void;
   /** See GroupCommitter: how long a batch waits for more records before its write+fsync; 0 by default. */
   commitDelayMs?: number;
-  /** For tests: how log files are opened (to inject write faults). */
-  openFile?: SegmentFileOpener;
+  /**
+   * Where events are redacted, hashed and written: `thread`, the log's own writer thread
+   * (workerWriter.ts), or `inline`, the thread calling `append`. By default the writer thread, or
+   * inline (with a note) when it cannot start (its script is not next to this code, say); an
+   * explicit `thread` that cannot start fails the open. An `openFile` function means inline.
+   */
+  writer?: 'thread' | 'inline';
+  /** For tests: how log files are opened (to inject write faults); a module spec works in the writer thread too. */
+  openFile?: SegmentFileOpener | SegmentFileOpenerModule;
 }
 
 export interface Disposable {
@@ -90,12 +100,12 @@ async function newestTimestamp(path: string): Promise<number | undefined> {
 }
 
 export class AuditLog {
-  private head: ChainLink;
   private durable: ChainLink;
   private durableSegment: Segment;
   private readonly listeners = new Set<(record: AuditRecord) => void>();
-  private readonly committer: GroupCommitter;
+  private writer!: RecordWriter;
   private readonly redactor: Redactor;
+  private readonly openNotes: string[];
   private readonly clock: () => number;
   private maintenance: Promise<unknown> = Promise.resolve();
   private checkpointQueued = false;
@@ -113,8 +123,14 @@ export class AuditLog {
       const notes: string[] = [];
       const anchor = await loadAnchor(dir, notes, (options.clock ?? Date.now)());
       const recovered = await recoverLog(dir, anchor);
-      const log = new AuditLog(options, lock, anchor, recovered, [...notes, ...recovered.notes]);
-      await log.applyRetention();
+      const log = new AuditLog(options, lock, anchor, recovered.head, recovered.segment, [...notes, ...recovered.notes]);
+      await log.startWriter(recovered);
+      try {
+        await log.applyRetention();
+      } catch (error) {
+        await log.writer.close().catch(() => undefined);
+        throw error;
+      }
       return log;
     } catch (error) {
       await lock.release();
@@ -126,29 +142,53 @@ export class AuditLog {
     private readonly options: AuditLogOptions,
     private readonly lock: WriterLock,
     private anchor: ChainAnchor,
-    recovered: Awaited<ReturnType<typeof recoverLog>>,
-    /** What opening repaired or found, in words (a torn last line cut off, records missing…). */
-    readonly notes: readonly string[],
+    head: ChainLink,
+    segment: Segment,
+    notes: string[],
   ) {
-    this.head = recovered.head;
-    this.durable = recovered.head;
-    this.durableSegment = recovered.segment;
+    this.durable = head;
+    this.durableSegment = segment;
+    this.openNotes = notes;
     this.redactor = options.redactor ?? new Redactor();
     this.clock = options.clock ?? Date.now;
     this.lastCheckpoint = this.clock();
-    this.committer = new GroupCommitter({
-      dir: options.directory,
-      open: options.openFile ?? openSegmentFile,
-      rotateBytes: options.rotateBytes ?? DEFAULT_ROTATE_BYTES,
-      commitDelayMs: options.commitDelayMs,
-      segment: recovered.segment,
-      size: recovered.size,
-      hooks: { durable: (records, segment) => this.onDurable(records, segment), failed: (error) => this.onFailed(error) },
-    });
+  }
+
+  /** The writer thread, or an inline writer when the options ask for one or the thread cannot start. */
+  private async startWriter(recovered: Awaited<ReturnType<typeof recoverLog>>): Promise<void> {
+    const { directory: dir, openFile, commitDelayMs } = this.options;
+    const rotateBytes = this.options.rotateBytes ?? DEFAULT_ROTATE_BYTES;
+    const hooks: WriterHooks = { durable: (records, segment) => this.onDurable(records, segment), failed: (error) => this.onFailed(error) };
+    const inline = (): RecordWriter =>
+      inlineWriter({ dir, open: loadOpener(openFile), rotateBytes, commitDelayMs, segment: recovered.segment, size: recovered.size, head: recovered.head, redactor: this.redactor }, hooks);
+    const mode = this.options.writer ?? (typeof openFile === 'function' ? 'inline' : undefined);
+    if (mode === 'inline') {
+      this.writer = inline();
+      return;
+    }
+    if (typeof openFile === 'function') throw new TypeError('an openFile function cannot be used by the writer thread: name it by module, or ask for the inline writer');
+    try {
+      const setup = { dir, rotateBytes, commitDelayMs, segment: recovered.segment.index, size: recovered.size, head: recovered.head, openFile };
+      this.writer = await WorkerWriter.start(setup, this.redactor, hooks);
+    } catch (error) {
+      if (mode === 'thread') throw error;
+      this.openNotes.push(`${error instanceof Error ? error.message : String(error)}; events are written on the calling thread`);
+      this.writer = inline();
+    }
   }
 
   get directory(): string {
     return this.options.directory;
+  }
+
+  /** What opening repaired or found, in words (a torn last line cut off, records missing, no writer thread…). */
+  get notes(): readonly string[] {
+    return this.openNotes;
+  }
+
+  /** Where events are redacted, hashed and written: the log's writer thread, or the thread calling `append`. */
+  get writerKind(): 'thread' | 'inline' {
+    return this.writer.kind;
   }
 
   /** The last record on disk. */
@@ -157,23 +197,18 @@ export class AuditLog {
   }
 
   /**
-   * Appends an event: it is redacted, numbered and chained now (in call order), and the promise
-   * resolves with its record once it is on disk. Rejects with an AuditError: `InvalidEvent`,
-   * `WriteFailed` (the record is not in the log) or `Closed`.
+   * Appends an event: it is redacted, numbered and chained in call order (with the secrets the
+   * Redactor knows at this call), and the promise resolves with its record once it is on disk.
+   * Rejects with an AuditError: `InvalidEvent`, `WriteFailed` (the record is not in the log, or the
+   * writer thread stopped) or `Closed`.
    */
   append(input: AuditEventInput): Promise<AuditRecord> {
     if (this.closed) return Promise.reject(new AuditError('Closed', 'the audit log is closed'));
-    if (this.committer.failure) return Promise.reject(this.committer.failure);
-    let sealed: SealedRecord;
-    try {
-      const problem = eventProblem(input);
-      if (problem) throw new TypeError(problem);
-      sealed = sealRecord(this.complete(input), this.head);
-    } catch (error) {
-      return Promise.reject(new AuditError('InvalidEvent', `cannot log this event: ${error instanceof Error ? error.message : String(error)}`, error));
-    }
-    this.head = { seq: sealed.record.seq, hash: sealed.record.hash };
-    return new Promise((resolve, reject) => this.committer.enqueue({ sealed, bytes: Buffer.byteLength(sealed.line), resolve, reject }));
+    if (this.writer.failure) return Promise.reject(this.writer.failure);
+    const problem = eventProblem(input);
+    if (problem) return Promise.reject(new AuditError('InvalidEvent', `cannot log this event: ${problem}`, new TypeError(problem)));
+    const event = this.complete(input);
+    return new Promise((resolve, reject) => this.writer.append(event, { resolve, reject }));
   }
 
   /** Calls `listener` with each record once it is durable, in seq order. */
@@ -203,7 +238,7 @@ export class AuditLog {
 
   /** Resolves when every append made so far is durable (or rejected). */
   flush(): Promise<void> {
-    return this.committer.drain();
+    return this.writer.drain();
   }
 
   /** Applies the retention policy now (it also runs at open and after each rotation); returns the files deleted. */
@@ -215,14 +250,15 @@ export class AuditLog {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.committer.close();
+    await this.writer.close();
     await this.maintenance;
     await this.checkpoint().catch((error: unknown) => this.report('checkpoint', error));
     await this.lock.release();
   }
 
+  /** The event with what the log fills in; the writer redacts it. */
   private complete(input: AuditEventInput): AuditEvent {
-    const event: AuditEvent = {
+    return {
       timestamp: input.timestamp ?? new Date(this.clock()).toISOString(),
       trace_id: input.trace_id ?? newTraceId(),
       event_type: input.event_type,
@@ -231,7 +267,6 @@ export class AuditLog {
       result: input.result,
       details: input.details ?? {},
     };
-    return this.redactor.redactEvent(event);
   }
 
   private onDurable(records: AuditRecord[], segment: Segment): void {
@@ -258,7 +293,6 @@ export class AuditLog {
   }
 
   private onFailed(error: AuditError): void {
-    this.head = this.durable; // every record after it was rejected
     this.options.onProblem?.(error.message);
   }
 
@@ -284,7 +318,7 @@ export class AuditLog {
   private async prune(): Promise<string[]> {
     const policy = this.options.retention ?? KEEP_ALL;
     if (policy.policy === 'keep_all') return [];
-    const active = this.committer.segment;
+    const active = this.writer.segment;
     const segments = [...(await listSegments(this.directory)).filter((s) => s.index < active.index), active];
     const facts: SegmentFacts[] = [];
     for (const segment of segments) {

@@ -28,21 +28,21 @@ export interface PendingAppend {
   reject(error: Error): void;
 }
 
-export interface CommitterHooks {
-  /** `records` are on disk, in seq order, in `segment`. */
-  durable(records: AuditRecord[], segment: Segment): void;
+export interface CommitterHooks<P extends PendingAppend = PendingAppend> {
+  /** The records of `batch` are on disk, in seq order, in `segment` (called before their `resolve`). */
+  durable(batch: readonly P[], segment: Segment): void;
   /** A write failed; every record not yet durable was rejected with `error`. */
   failed(error: AuditError): void;
 }
 
-export interface CommitterOptions {
+export interface CommitterOptions<P extends PendingAppend = PendingAppend> {
   dir: string;
   open: SegmentFileOpener;
   rotateBytes: number;
   /** The file to append to, and its size. */
   segment: Segment;
   size: number;
-  hooks: CommitterHooks;
+  hooks: CommitterHooks<P>;
   /**
    * How long a batch waits for more records before it is written, in ms (0: the next turn of the
    * event loop), and the least time between two write+fsyncs. A few ms lets one caller making calls
@@ -51,8 +51,8 @@ export interface CommitterOptions {
   commitDelayMs?: number;
 }
 
-export class GroupCommitter {
-  private queue: PendingAppend[] = [];
+export class GroupCommitter<P extends PendingAppend = PendingAppend> {
+  private queue: P[] = [];
   private running = false;
   private file: SegmentFile | undefined;
   private fileSynced = false;
@@ -61,7 +61,7 @@ export class GroupCommitter {
   private segmentNow: Segment;
   private size: number;
 
-  constructor(private readonly options: CommitterOptions) {
+  constructor(private readonly options: CommitterOptions<P>) {
     this.segmentNow = options.segment;
     this.size = options.size;
   }
@@ -76,7 +76,7 @@ export class GroupCommitter {
     return this.broken;
   }
 
-  enqueue(pending: PendingAppend): void {
+  enqueue(pending: P): void {
     if (this.broken) return pending.reject(this.broken);
     this.queue.push(pending);
     if (this.running) return;
@@ -113,7 +113,7 @@ export class GroupCommitter {
     for (const resolve of this.idle.splice(0)) resolve();
   }
 
-  private async commit(batch: PendingAppend[]): Promise<void> {
+  private async commit(batch: P[]): Promise<void> {
     let done = 0;
     try {
       while (done < batch.length) {
@@ -125,8 +125,7 @@ export class GroupCommitter {
         await file.write(data);
         await file.sync();
         this.size += data.length;
-        const records = batch.slice(done, end).map((p) => p.sealed.record);
-        this.options.hooks.durable(records, this.segmentNow);
+        this.options.hooks.durable(batch.slice(done, end), this.segmentNow);
         for (let i = done; i < end; i++) batch[i].resolve(batch[i].sealed.record);
         done = end;
       }
@@ -136,7 +135,7 @@ export class GroupCommitter {
   }
 
   /** The end of the run of records from `start` that fits in the current file (at least one). */
-  private fitting(batch: PendingAppend[], start: number): number {
+  private fitting(batch: P[], start: number): number {
     let bytes = this.size + batch[start].bytes;
     let end = start + 1;
     while (end < batch.length && bytes + batch[end].bytes <= this.options.rotateBytes) bytes += batch[end++].bytes;
@@ -162,7 +161,7 @@ export class GroupCommitter {
     return this.file;
   }
 
-  private async fail(cause: unknown, unsettled: PendingAppend[]): Promise<void> {
+  private async fail(cause: unknown, unsettled: P[]): Promise<void> {
     const reason = cause instanceof Error ? cause.message : String(cause);
     const first = unsettled[0]?.sealed.record.seq;
     const error = new AuditError('WriteFailed', `audit record seq ${first} and later were not written to ${this.segmentNow.path}: ${reason}`, cause);

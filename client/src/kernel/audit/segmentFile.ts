@@ -1,5 +1,6 @@
 /** The few file operations the writer needs, behind an interface so that tests can inject faults. */
 import { open } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 
 export interface SegmentFile {
   /** Appends all of `data` (the file is opened for appending). */
@@ -26,3 +27,24 @@ export const openSegmentFile: SegmentFileOpener = async (path) => {
     close: () => handle.close(),
   };
 };
+
+/**
+ * An opener named by where it is defined, so that the log's writer thread can load it too (a function
+ * cannot be sent to another thread): `require(module)[factory](...args)` returns the opener. For tests
+ * that inject faults.
+ */
+export interface SegmentFileOpenerModule {
+  module: string;
+  factory: string;
+  args?: unknown[];
+}
+
+/** The opener `spec` stands for; `openSegmentFile` when none is given. */
+export function loadOpener(spec: SegmentFileOpener | SegmentFileOpenerModule | undefined): SegmentFileOpener {
+  if (spec === undefined) return openSegmentFile;
+  if (typeof spec === 'function') return spec;
+  // Not `require`: a bundler would try to resolve the module at build time.
+  const exports = createRequire(__filename)(spec.module) as Record<string, (...args: unknown[]) => SegmentFileOpener>;
+  if (typeof exports[spec.factory] !== 'function') throw new TypeError(`${spec.module} has no function ${spec.factory}`);
+  return exports[spec.factory](...(spec.args ?? []));
+}

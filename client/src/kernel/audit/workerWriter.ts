@@ -1,0 +1,249 @@
+/**
+ * The AuditLog's side of its writer thread (auditWorker.ts): a RecordWriter whose redaction, hashing,
+ * writes and fsyncs happen on another thread, so that they use the core this one leaves idle while
+ * it waits for a server's answer.
+ *
+ * Here an append costs a JSON.stringify. Events are sent to the thread in batches: those of one turn
+ * of the event loop, or, with a commit delay, those of the delay (the thread then writes each batch at
+ * once). Waking another thread is what costs most on a busy machine, so it happens once a batch, not
+ * once an event. The thread reports back, per write+fsync, which events are durable with their
+ * records' lines; only then is each append resolved, with its record parsed from its line, and the
+ * log's onAppend listeners told, in seq order. So an event still counts as recorded only once it is
+ * on disk.
+ *
+ * Secrets registered with the log's Redactor are sent to the thread at once, after the events
+ * appended before them and before any appended after them: the thread redacts every event with
+ * every secret registered before its append.
+ *
+ * If the thread dies (an uncaught error, out of memory, terminated), every append not yet settled is
+ * rejected, the log's problem handler is told, and later appends are rejected: what the thread had
+ * written may or may not be on disk, so the log is repaired by reopening it (recovery.ts).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { AuditEvent, AuditRecord } from './auditEvent';
+import type { RecordWriter, Settle, WriterHooks } from './chainWriter';
+import { AuditError } from './errors';
+import type { Redactor } from './redact';
+import { Segment, segmentAt } from './segments';
+import { AUDIT_WORKER_FILE, EventText, FromWriter, ToWriter, WireError, WriterSetup } from './workerProtocol';
+
+/**
+ * The writer thread's script: `dist/auditWorker.js` next to the bundles (esbuild.mjs builds it), or
+ * the transpiled auditWorker.js next to this module in the unbundled test build.
+ */
+export function writerScript(): string | undefined {
+  const path = join(__dirname, AUDIT_WORKER_FILE);
+  return existsSync(path) ? path : undefined;
+}
+
+const asError = (error: WireError): AuditError => new AuditError(error.code, error.message);
+
+export class WorkerWriter implements RecordWriter {
+  readonly kind = 'thread';
+  /** Appends sent or about to be sent and not yet settled, by id (the thread numbers events in arrival order). */
+  private readonly pending = new Map<number, Settle>();
+  private nextId = 0;
+  private batch: EventText[] = [];
+  private batchScheduled = false;
+  private segmentNow: Segment;
+  private broken: AuditError | undefined;
+  private stopped = false;
+  private closing: Promise<void> | undefined;
+  private whenClosed: ((error?: WireError) => void) | undefined;
+  private readonly drains: { upTo: number; resolve: () => void }[] = [];
+  private readonly unsubscribe: () => void;
+  private readonly started: Promise<void>;
+
+  /**
+   * Starts the thread on the log described by `setup` (its Redactor's secrets and keys are added here)
+   * and resolves once it runs; rejects when it cannot start.
+   */
+  static async start(setup: Omit<WriterSetup, 'redactor'>, redactor: Redactor, hooks: WriterHooks, script = writerScript()): Promise<WorkerWriter> {
+    if (!script) throw new Error(`no ${AUDIT_WORKER_FILE} next to ${__filename}`);
+    // The commit delay is waited here, before a batch is sent; the thread writes what it gets at once.
+    const workerData: WriterSetup = { ...setup, commitDelayMs: 0, redactor: redactor.options() };
+    const writer = new WorkerWriter(new Worker(script, { workerData }), setup, redactor, hooks);
+    try {
+      await writer.started;
+    } catch (error) {
+      writer.unsubscribe();
+      await writer.worker.terminate();
+      throw error;
+    }
+    return writer;
+  }
+
+  private readonly dir: string;
+  private readonly commitDelayMs: number;
+
+  private constructor(
+    private readonly worker: Worker,
+    setup: Omit<WriterSetup, 'redactor'>,
+    private readonly redactor: Redactor,
+    private readonly hooks: WriterHooks,
+  ) {
+    this.dir = setup.dir;
+    this.commitDelayMs = setup.commitDelayMs ?? 0;
+    this.segmentNow = segmentAt(setup.dir, setup.segment);
+    // Subscribed before anything can be appended: no secret falls between the setup and the messages.
+    this.unsubscribe = redactor.onSecret((value) => {
+      this.sendBatch();
+      this.post({ type: 'secret', value });
+    });
+    this.started = new Promise<void>((resolve, reject) => {
+      const failed = (error: Error): void => reject(new Error(`the audit log's writer thread did not start: ${error.message}`));
+      worker.once('error', failed);
+      worker.once('exit', (code) => failed(new Error(`it exited with code ${code}`)));
+      worker.once('message', () => {
+        worker.off('error', failed);
+        worker.removeAllListeners('exit');
+        resolve();
+      });
+    }).then(() => {
+      worker.on('message', (message: FromWriter) => this.receive(message));
+      worker.on('error', (error) => this.stop(error.message));
+      worker.on('messageerror', (error) => this.stop(`a message could not be read: ${error.message}`));
+      worker.on('exit', (code) => this.stop(`it exited with code ${code}`));
+      worker.unref(); // held only while appends are pending
+    });
+  }
+
+  get segment(): Segment {
+    return this.segmentNow;
+  }
+
+  get failure(): AuditError | undefined {
+    return this.broken;
+  }
+
+  append(event: AuditEvent, settle: Settle): void {
+    if (this.broken) return settle.reject(this.broken);
+    let text: EventText;
+    try {
+      text = JSON.stringify(event);
+    } catch {
+      // A value JSON cannot hold as it is (a cycle): the Redactor's copy can be, or the event cannot be logged.
+      try {
+        text = { redacted: JSON.stringify(this.redactor.redactEvent(event)) };
+      } catch (error) {
+        return settle.reject(new AuditError('InvalidEvent', `cannot log this event: ${error instanceof Error ? error.message : String(error)}`, error));
+      }
+    }
+    if (this.pending.size === 0) this.worker.ref();
+    this.pending.set(this.nextId++, settle);
+    this.batch.push(text);
+    if (!this.batchScheduled) {
+      this.batchScheduled = true;
+      if (this.commitDelayMs > 0) setTimeout(this.scheduledBatch, this.commitDelayMs);
+      else setImmediate(this.scheduledBatch);
+    }
+  }
+
+  drain(): Promise<void> {
+    const upTo = this.nextId;
+    if (this.settledUpTo(upTo)) return Promise.resolve();
+    return new Promise((resolve) => this.drains.push({ upTo, resolve }));
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
+    this.unsubscribe();
+    this.sendBatch();
+    if (this.stopped) return;
+    this.worker.ref();
+    const closed = new Promise<WireError | undefined>((resolve) => (this.whenClosed = resolve));
+    this.post({ type: 'close' });
+    const error = await closed;
+    this.stopped = true; // the exit that follows is expected
+    await this.worker.terminate();
+    if (error) throw asError(error);
+  }
+
+  private post(message: ToWriter): void {
+    if (!this.stopped) this.worker.postMessage(message);
+  }
+
+  private readonly scheduledBatch = (): void => {
+    this.batchScheduled = false;
+    this.sendBatch();
+  };
+
+  private sendBatch(): void {
+    if (this.batch.length === 0) return;
+    const events = this.batch;
+    this.batch = [];
+    this.post({ type: 'append', events });
+  }
+
+  private receive(message: FromWriter): void {
+    switch (message.type) {
+      case 'durable':
+        return this.durable(message.ids, message.lines, message.segment);
+      case 'rejected': {
+        const error = asError(message.error);
+        if (message.failed?.broken) this.broken = asError(message.failed.broken);
+        for (const id of message.ids) this.take(id)?.reject(error);
+        if (message.failed) this.hooks.failed(error);
+        return this.settled();
+      }
+      case 'closed':
+        return this.whenClosed?.(message.error);
+      case 'ready':
+        return;
+    }
+  }
+
+  private durable(ids: number[], lines: string, segment: number): void {
+    const records = new Array<AuditRecord>(ids.length);
+    for (let i = 0, start = 0; i < ids.length; i++) {
+      const end = lines.indexOf('\n', start);
+      records[i] = JSON.parse(lines.slice(start, end)) as AuditRecord;
+      start = end + 1;
+    }
+    if (segment !== this.segmentNow.index) this.segmentNow = segmentAt(this.dir, segment);
+    this.hooks.durable(records, this.segmentNow);
+    for (let i = 0; i < ids.length; i++) this.take(ids[i])?.resolve(records[i]);
+    this.settled();
+  }
+
+  private take(id: number): Settle | undefined {
+    const settle = this.pending.get(id);
+    this.pending.delete(id);
+    return settle;
+  }
+
+  /** True when every append numbered below `upTo` is settled. */
+  private settledUpTo(upTo: number): boolean {
+    if (this.pending.size === 0) return true;
+    return (this.pending.keys().next().value as number) >= upTo;
+  }
+
+  private settled(): void {
+    if (this.pending.size === 0 && !this.closing) this.worker.unref();
+    while (this.drains.length && this.settledUpTo(this.drains[0].upTo)) this.drains.shift()?.resolve();
+  }
+
+  /** The thread is gone without being closed: nothing pending can be settled any more. */
+  private stop(reason: string): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    const error = new AuditError(
+      'WriteFailed',
+      `the audit log's writer thread stopped (${reason}); appends not yet acknowledged may or may not be on disk, and nothing more can be written until the log is reopened`,
+    );
+    this.broken = error;
+    this.batch = [];
+    const unsettled = [...this.pending.values()];
+    this.pending.clear();
+    for (const settle of unsettled) settle.reject(error);
+    this.settled();
+    this.hooks.failed(error);
+    this.whenClosed?.();
+  }
+}
