@@ -2,13 +2,15 @@
 //
 // Measures `AuditLog.append` (client/src/kernel/audit): each event is redacted, hash-chained,
 // written and fsynced before its promise resolves, with group commit batching the appends of
-// concurrent producers into one write+fsync. Realistic TOOL_EXECUTED events of ~300–500 bytes,
+// concurrent producers into one write+fsync. The chaining, hashing and I/O run on the log's writer
+// thread (dist/auditWorker.js, built here next to the bundle); `--writer inline` keeps them on the
+// calling thread, to compare. Realistic TOOL_EXECUTED events of ~300–500 bytes,
 // appended by P concurrent producers (each awaits its append before the next, as tool calls do).
 // Goal (from the issue): median ≥ 50,000 durable events/s.
 // Baseline, same run, same disk: the naive durable append, `appendFileSync` + `fsyncSync` per
 // event (plain JSON, no chain, no redaction), on fewer events.
 //
-// Run: node bench/audit-append.mjs [--events N] [--producers P] [--runs R] [--dir DIR]
+// Run: node bench/audit-append.mjs [--events N] [--producers P] [--runs R] [--dir DIR] [--writer thread|inline]
 // (defaults 200000, 256, 5; DIR is where the logs are written, os.tmpdir() by default: pick a folder
 // on the disk you care about, since fsync on tmpfs costs nothing). Builds what it needs with esbuild,
 // so no `npm run build` first; everything is written under a temp folder and removed afterwards.
@@ -27,6 +29,7 @@ const arg = (name, fallback) => {
 const EVENTS = Number(arg('--events', 200_000));
 const PRODUCERS = Number(arg('--producers', 256));
 const RUNS = Number(arg('--runs', 5));
+const WRITER = arg('--writer', 'thread');
 const BASELINE_EVENTS = Math.max(500, Math.min(5_000, Math.floor(EVENTS / 40)));
 const work = mkdtempSync(join(arg('--dir', tmpdir()), 'mgp-bench-audit-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
@@ -44,6 +47,11 @@ async function loadAudit() {
     },
     bundle: true, platform: 'node', format: 'cjs', target: 'node20',
     outfile, logLevel: 'silent', define: { __MGP_VERSION__: '"bench"' },
+  });
+  // The writer thread's script, next to the bundle that starts it (as dist/auditWorker.js is).
+  await esbuild.build({
+    entryPoints: { auditWorker: join(root, 'client/src/kernel/audit/auditWorker.ts') },
+    bundle: true, platform: 'node', format: 'cjs', target: 'node20', outdir: work, logLevel: 'silent',
   });
   return createRequire(import.meta.url)(outfile);
 }
@@ -79,13 +87,18 @@ const int = (x) => Math.round(x).toLocaleString('en-US');
 
 async function ours(audit, run) {
   const directory = join(work, `log-${run}`);
-  let fsyncs = 0;
-  const openFile = async (path) => {
-    const file = await audit.openSegmentFile(path);
-    return { ...file, sync: () => (fsyncs++, file.sync()) };
-  };
   const redactor = new audit.Redactor({ secrets: ['ghp_benchmarkToken0123456789', 'sk-live-0123456789abcdef'] });
-  const log = await audit.AuditLog.open({ directory, redactor, openFile });
+  const log = await audit.AuditLog.open({ directory, redactor, writer: WRITER });
+  // The records of one write+fsync are told to listeners together, in one task.
+  let fsyncs = 0;
+  let telling = false;
+  log.onAppend(() => {
+    if (telling) return;
+    telling = true;
+    fsyncs++;
+    queueMicrotask(() => (telling = false));
+  });
+  const writer = log.writerKind;
   let next = 0;
   const producer = async () => {
     while (next < EVENTS) await log.append(event(next++));
@@ -95,11 +108,11 @@ async function ours(audit, run) {
   const elapsed = seconds(start);
   await log.close();
   const bytes = readdirSync(directory).filter((f) => f.endsWith('.jsonl')).reduce((sum, f) => sum + statSync(join(directory, f)).size, 0);
-  return { rate: EVENTS / elapsed, elapsed, fsyncs, bytes, directory };
+  return { rate: EVENTS / elapsed, elapsed, fsyncs, bytes, directory, writer };
 }
 
 async function sequential(audit) {
-  const log = await audit.AuditLog.open({ directory: join(work, 'sequential') });
+  const log = await audit.AuditLog.open({ directory: join(work, 'sequential'), writer: WRITER });
   const n = BASELINE_EVENTS;
   const start = process.hrtime.bigint();
   for (let i = 0; i < n; i++) await log.append(event(i));
@@ -153,7 +166,7 @@ console.log(`one producer awaiting each append: ${int(single)} events/s (one fsy
 console.log(`logs written under ${work}`);
 console.log(`machine: node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(2)} at the end`);
 console.log('');
-console.log('audit-append: durable events per second (acknowledged only after fsync)');
+console.log(`audit-append: durable events per second (acknowledged only after fsync), written by the ${last.writer === 'thread' ? "log's writer thread" : 'calling thread'}`);
 console.log(`  AuditLog.append, group commit   median ${int(rate)}/s  min ${int(Math.min(...runs.map((r) => r.rate)))}/s  max ${int(Math.max(...runs.map((r) => r.rate)))}/s  (${RUNS} runs × ${int(EVENTS)})`);
 console.log(`  appendFileSync + fsyncSync      median ${int(naive)}/s  (${RUNS} runs × ${int(BASELINE_EVENTS)})`);
 console.log(`  ratio group commit / naive: ${(rate / naive).toFixed(1)}×`);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { AuditLog } from '../../../client/src/kernel/audit/auditLog';
 import type { AuditRecord } from '../../../client/src/kernel/audit/auditEvent';
 import { canonicalJson } from '../../../client/src/kernel/audit/canonical';
-import { checkLine, GENESIS_HASH, recordLine, sealRecord } from '../../../client/src/kernel/audit/chain';
+import { checkLine, GENESIS_HASH, recordLine, recordParts, sealParts, sealRecord } from '../../../client/src/kernel/audit/chain';
 import { verifyAuditLog } from '../../../client/src/kernel/audit/verify';
 import { fileLines, tempDir, writeLines, writeLog } from './support';
 
@@ -29,6 +29,29 @@ describe('audit hash chain and verify (MGP §6.3 records)', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     assert.throws(() => canonicalJson(cyclic), TypeError);
+  });
+
+  it('seals a record cut into parts (as the writer thread gets it) into the same line as the whole record', () => {
+    const base = { timestamp: '2026-03-01T00:00:00.000Z', trace_id: 't-1', event_type: 'TOOL_EXECUTED', actor: { type: 'agent' as const, id: 'a' }, target: { tool_name: 't', server_id: 's' }, result: 'SUCCESS' };
+    const details: Record<string, unknown>[] = [
+      {},
+      { b: 1, a: 'x' },
+      { 10: 'x', 9: 'y', nested: { z: [1, { y: 2, x: undefined }], 'é': 'ü', '\u2028': '"quoted"' } },
+      { result: 'not the top one', seq: 7, prev_hash: 'h', target: { server_id: 'inner' } },
+      { f: NaN, big: 1e21, neg: -0, list: [undefined, null] },
+    ];
+    let previous = { seq: 41, hash: 'a'.repeat(64) };
+    for (const d of details) {
+      const event = { ...base, details: d };
+      const whole = sealRecord(event, previous);
+      const parts = recordParts(event);
+      const cut = sealParts(parts[0], parts[1], parts[2], previous);
+      assert.equal(cut.line, whole.line);
+      assert.deepEqual([cut.seq, cut.hash], [whole.seq, whole.hash]);
+      assert.equal(checkLine(cut.line.slice(0, -1)).ok, true);
+      previous = { seq: cut.seq, hash: cut.hash };
+    }
+    assert.throws(() => recordParts({ ...base, details: { n: 1n } }), TypeError);
   });
 
   it('writes each record as its canonical form plus its hash, chained from the genesis hash', async () => {

@@ -1,23 +1,23 @@
 /**
- * The audit log's writer thread: it owns the appending end of the log files. It receives the JSON
- * text of complete events (workerProtocol.ts), redacts, numbers and hashes them in arrival order,
- * writes and fsyncs them with group commit (chainWriter.ts, groupCommit.ts), and reports which
- * events are durable, with their records' lines, or rejected. So the hashing and the file I/O take
- * the other core, not the thread that runs the tool calls.
+ * The audit log's writer thread: it owns the appending end of the log files. It receives complete,
+ * redacted events in their canonical JSON form, cut where the chain fields go (workerProtocol.ts,
+ * chain.ts's recordParts), numbers, chains and hashes them in arrival order, writes and fsyncs them
+ * with group commit (chainWriter.ts, groupCommit.ts), and reports which events are durable, with
+ * their seqs and hashes, or rejected. So the hashing and the file I/O take the other core, not the
+ * thread that runs the tool calls.
  *
  * Built as its own bundle (`dist/auditWorker.js`, see esbuild.mjs); workerWriter.ts starts it.
  */
 import { MessagePort, parentPort, workerData } from 'node:worker_threads';
-import type { AuditEvent } from './auditEvent';
+import { ChainLink, SealedLine, sealParts } from './chain';
 import { ChainWriter } from './chainWriter';
 import { AuditError } from './errors';
 import type { PendingAppend } from './groupCommit';
-import { Redactor } from './redact';
 import { loadOpener } from './segmentFile';
 import { segmentAt } from './segments';
-import type { EventText, FromWriter, ToWriter, WireError, WriterSetup } from './workerProtocol';
+import type { FromWriter, ToWriter, WireError, WriterSetup } from './workerProtocol';
 
-type Pending = PendingAppend & { id: number };
+type Pending = PendingAppend<SealedLine> & { id: number };
 
 const port = parentPort as MessagePort;
 const setup = workerData as WriterSetup;
@@ -45,7 +45,9 @@ function reject(id: number, error: Error): void {
   rejections.push({ ids: [id], error });
 }
 
-const redactor = new Redactor(setup.redactor);
+/** The hash of the last durable record: the first record of the next durable batch chains to it. */
+let durableHash = setup.head.hash;
+
 const writer: ChainWriter<Pending> = new ChainWriter<Pending>({
   dir: setup.dir,
   open: loadOpener(setup.openFile),
@@ -54,16 +56,16 @@ const writer: ChainWriter<Pending> = new ChainWriter<Pending>({
   segment: segmentAt(setup.dir, setup.segment),
   size: setup.size,
   head: setup.head,
-  redactor,
   hooks: {
     durable: (batch, segment) => {
-      let lines = '';
       const ids = new Array<number>(batch.length);
+      const hashes = new Array<string>(batch.length);
       for (let i = 0; i < batch.length; i++) {
-        lines += batch[i].sealed.line;
         ids[i] = batch[i].id;
+        hashes[i] = batch[i].sealed.hash;
       }
-      post({ type: 'durable', segment: segment.index, ids, lines });
+      post({ type: 'durable', segment: segment.index, ids, seq: batch[0].sealed.seq, prevHash: durableHash, hashes });
+      durableHash = hashes[hashes.length - 1];
     },
     failed: (error) => flushRejections({ error, broken: writer.failure }),
   },
@@ -72,25 +74,16 @@ const writer: ChainWriter<Pending> = new ChainWriter<Pending>({
 let nextId = 0;
 const resolved = (): void => undefined; // told by the `durable` message
 
-function append(text: EventText): void {
+function append(parts: string[], at: number): void {
   const id = nextId++;
-  const pending = { id, resolve: resolved, reject: (error: Error) => reject(id, error) };
-  let event: AuditEvent;
-  try {
-    event = JSON.parse(typeof text === 'string' ? text : text.redacted) as AuditEvent;
-  } catch (error) {
-    return pending.reject(new AuditError('InvalidEvent', `cannot log this event: ${error instanceof Error ? error.message : String(error)}`, error));
-  }
-  writer.append(event, pending, typeof text !== 'string');
+  const seal = (previous: ChainLink): SealedLine => sealParts(parts[at], parts[at + 1], parts[at + 2], previous);
+  writer.append(seal, { id, resolve: resolved, reject: (error: Error) => reject(id, error) });
 }
 
 port.on('message', (message: ToWriter) => {
   switch (message.type) {
     case 'append':
-      for (const text of message.events) append(text);
-      return;
-    case 'secret':
-      redactor.addSecret(message.value);
+      for (let at = 0; at < message.parts.length; at += 3) append(message.parts, at);
       return;
     case 'close':
       void writer.close().then(

@@ -28,10 +28,14 @@ export interface ChainLink {
 /** The head of an empty log: the first record gets seq 1 and prev_hash GENESIS_HASH. */
 export const GENESIS: ChainLink = { seq: 0, hash: GENESIS_HASH };
 
-export interface SealedRecord {
-  record: AuditRecord;
+/** A record as the writer needs it: its place in the chain and its line. */
+export interface SealedLine extends ChainLink {
   /** The record's line in the log, with its newline. */
   line: string;
+}
+
+export interface SealedRecord extends SealedLine {
+  record: AuditRecord;
 }
 
 // crypto.hash (node ≥ 20.12) is a one-shot digest, faster than createHash for short inputs.
@@ -51,10 +55,10 @@ function sortedCopy(object: object): Record<string, unknown> {
   return copy;
 }
 
-/** Numbers `event` after `previous` and computes its hash. Throws a TypeError when `event` has no JSON form. */
-export function sealRecord(event: AuditEvent, previous: ChainLink): SealedRecord {
+/** `event` numbered and chained after `previous`: a record without its hash, keys in canonical order. */
+export function chainedRecord(event: AuditEvent, previous: ChainLink): Omit<AuditRecord, 'hash'> {
   // Keys in canonical (sorted) order, so that canonicalJson takes its fast path.
-  const unsealed = {
+  return {
     actor: sortedCopy(event.actor) as AuditEvent['actor'],
     details: event.details,
     event_type: event.event_type,
@@ -65,9 +69,34 @@ export function sealRecord(event: AuditEvent, previous: ChainLink): SealedRecord
     timestamp: event.timestamp,
     trace_id: event.trace_id,
   };
+}
+
+/** Numbers `event` after `previous` and computes its hash. Throws a TypeError when `event` has no JSON form. */
+export function sealRecord(event: AuditEvent, previous: ChainLink): SealedRecord {
+  const unsealed = chainedRecord(event, previous);
   const body = canonicalJson(unsealed);
   const hash = sha256(body);
-  return { record: { ...unsealed, hash }, line: `${body.slice(0, -1)},"hash":"${hash}"}\n` };
+  return { record: { ...unsealed, hash }, line: `${body.slice(0, -1)},"hash":"${hash}"}\n`, seq: unsealed.seq, hash };
+}
+
+/**
+ * The canonical form of `event`'s record cut where `prev_hash` and `seq` go (the keys sort as actor,
+ * details, event_type, prev_hash, result, seq, target, timestamp, trace_id): what sealParts needs to
+ * seal it once its place in the chain is known. Throws a TypeError when `event` has no JSON form.
+ */
+export function recordParts(event: AuditEvent): [string, string, string] {
+  const before = canonicalJson({ actor: sortedCopy(event.actor), details: event.details, event_type: event.event_type });
+  const between = canonicalJson({ result: event.result });
+  const after = canonicalJson({ target: sortedCopy(event.target), timestamp: event.timestamp, trace_id: event.trace_id });
+  return [before.slice(0, -1), between.slice(1, -1), after.slice(1)];
+}
+
+/** The record of `recordParts` numbered after `previous`, hashed: the same line as sealRecord's. */
+export function sealParts(before: string, between: string, after: string, previous: ChainLink): SealedLine {
+  const seq = previous.seq + 1;
+  const body = `${before},"prev_hash":"${previous.hash}",${between},"seq":${seq},${after}`;
+  const hash = sha256(body);
+  return { line: `${body.slice(0, -1)},"hash":"${hash}"}\n`, seq, hash };
 }
 
 export type LineCheck =

@@ -1,13 +1,13 @@
 /**
- * The writing end of the log: redacts, numbers and hashes each event in the order given, and hands the
- * records to the group committer (groupCommit.ts), which writes and fsyncs them in batches.
+ * The writing end of the log: numbers and hashes each record in the order given, and hands them to
+ * the group committer (groupCommit.ts), which writes and fsyncs them in batches.
  *
  * It runs on whichever thread owns the log files: the log's writer thread (auditWorker.ts, driven by
  * workerWriter.ts) or, when there is none, the thread of the AuditLog itself (`inlineWriter`).
  * Either way the AuditLog sees a RecordWriter.
  */
 import type { AuditEvent, AuditRecord } from './auditEvent';
-import { ChainLink, sealRecord } from './chain';
+import { ChainLink, SealedRecord, sealRecord } from './chain';
 import { AuditError } from './errors';
 import { GroupCommitter, PendingAppend } from './groupCommit';
 import type { Redactor } from './redact';
@@ -56,23 +56,21 @@ export interface ChainWriterOptions<P extends PendingAppend> {
   segment: Segment;
   size: number;
   head: ChainLink;
-  redactor: Redactor;
   hooks: {
     durable(batch: readonly P[], segment: Segment): void;
     failed(error: AuditError): void;
   };
 }
 
+/** Numbers records after the head of the chain and hands them to the group committer. */
 export class ChainWriter<P extends PendingAppend> {
   private head: ChainLink;
   private durable: ChainLink;
   private readonly committer: GroupCommitter<P>;
-  private readonly redactor: Redactor;
 
   constructor(options: ChainWriterOptions<P>) {
     this.head = options.head;
     this.durable = options.head;
-    this.redactor = options.redactor;
     this.committer = new GroupCommitter<P>({
       dir: options.dir,
       open: options.open,
@@ -82,8 +80,8 @@ export class ChainWriter<P extends PendingAppend> {
       size: options.size,
       hooks: {
         durable: (batch, segment) => {
-          const last = batch[batch.length - 1].sealed.record;
-          this.durable = { seq: last.seq, hash: last.hash };
+          const { seq, hash } = batch[batch.length - 1].sealed;
+          this.durable = { seq, hash };
           options.hooks.durable(batch, segment);
         },
         failed: (error) => {
@@ -103,19 +101,19 @@ export class ChainWriter<P extends PendingAppend> {
   }
 
   /**
-   * Redacts `event` (unless `redacted`), numbers and chains it after the head, and queues it for the
-   * next write. `pending` is settled once: rejected at once when the event has no JSON form or
-   * nothing can be written any more.
+   * Seals a record after the head (`seal` numbers, chains and hashes it) and queues it for the next
+   * write. `pending` is settled once: rejected at once when `seal` throws (the event has no JSON form)
+   * or nothing can be written any more.
    */
-  append(event: AuditEvent, pending: Omit<P, 'sealed' | 'bytes'>, redacted = false): void {
+  append(seal: (previous: ChainLink) => P['sealed'], pending: Omit<P, 'sealed' | 'bytes'>): void {
     if (this.committer.failure) return pending.reject(this.committer.failure);
-    let sealed;
+    let sealed: P['sealed'];
     try {
-      sealed = sealRecord(redacted ? event : this.redactor.redactEvent(event), this.head);
+      sealed = seal(this.head);
     } catch (error) {
       return pending.reject(new AuditError('InvalidEvent', `cannot log this event: ${error instanceof Error ? error.message : String(error)}`, error));
     }
-    this.head = { seq: sealed.record.seq, hash: sealed.record.hash };
+    this.head = { seq: sealed.seq, hash: sealed.hash };
     this.committer.enqueue({ ...pending, sealed, bytes: Buffer.byteLength(sealed.line) } as P);
   }
 
@@ -129,8 +127,9 @@ export class ChainWriter<P extends PendingAppend> {
 }
 
 /** A RecordWriter that redacts, seals, writes and fsyncs on the calling thread. */
-export function inlineWriter(options: Omit<ChainWriterOptions<PendingAppend>, 'hooks'>, hooks: WriterHooks): RecordWriter {
-  const writer = new ChainWriter<PendingAppend>({
+export function inlineWriter(options: Omit<ChainWriterOptions<PendingAppend<SealedRecord>>, 'hooks'> & { redactor: Redactor }, hooks: WriterHooks): RecordWriter {
+  const { redactor } = options;
+  const writer = new ChainWriter<PendingAppend<SealedRecord>>({
     ...options,
     hooks: {
       durable: (batch, segment) => hooks.durable(batch.map((p) => p.sealed.record), segment),
@@ -139,7 +138,8 @@ export function inlineWriter(options: Omit<ChainWriterOptions<PendingAppend>, 'h
   });
   return {
     kind: 'inline',
-    append: (event, settle) => writer.append(event, settle),
+    append: (event, settle) =>
+      writer.append((previous) => sealRecord(redactor.redactEvent(event), previous), { resolve: (sealed) => settle.resolve(sealed.record), reject: (error) => settle.reject(error) }),
     get segment() {
       return writer.segment;
     },

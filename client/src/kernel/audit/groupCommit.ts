@@ -13,18 +13,17 @@
  * from the last durable record. When even the rollback fails, the writer stays failed and rejects
  * every later append; the next open repairs the file (see recovery.ts).
  */
-import type { AuditRecord } from './auditEvent';
-import type { SealedRecord } from './chain';
+import type { SealedLine } from './chain';
 import { AuditError } from './errors';
 import { fsyncDirectory } from '../store/atomicFile';
 import { Segment, segmentAt } from './segments';
 import type { SegmentFile, SegmentFileOpener } from './segmentFile';
 
-export interface PendingAppend {
-  sealed: SealedRecord;
+export interface PendingAppend<S extends SealedLine = SealedLine> {
+  sealed: S;
   /** UTF-8 length of the line. */
   bytes: number;
-  resolve(record: AuditRecord): void;
+  resolve(sealed: S): void;
   reject(error: Error): void;
 }
 
@@ -126,7 +125,7 @@ export class GroupCommitter<P extends PendingAppend = PendingAppend> {
         await file.sync();
         this.size += data.length;
         this.options.hooks.durable(batch.slice(done, end), this.segmentNow);
-        for (let i = done; i < end; i++) batch[i].resolve(batch[i].sealed.record);
+        for (let i = done; i < end; i++) batch[i].resolve(batch[i].sealed);
         done = end;
       }
     } catch (error) {
@@ -163,7 +162,7 @@ export class GroupCommitter<P extends PendingAppend = PendingAppend> {
 
   private async fail(cause: unknown, unsettled: P[]): Promise<void> {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    const first = unsettled[0]?.sealed.record.seq;
+    const first = unsettled[0]?.sealed.seq;
     const error = new AuditError('WriteFailed', `audit record seq ${first} and later were not written to ${this.segmentNow.path}: ${reason}`, cause);
     try {
       if (this.file) {

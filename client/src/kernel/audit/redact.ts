@@ -42,24 +42,16 @@ function keyValuePattern(keys: readonly string[]): RegExp {
   return new RegExp(`\\b(${names.join('|')})(["']?\\s*[:=]\\s*["']?)((?:(?:Bearer|Basic|Digest|Token)\\s+)?[^\\s"'&,;]+)`, 'gi');
 }
 
-/** What a Redactor is made of: enough to build an equal one elsewhere (in the audit log's writer thread). */
-export interface RedactorOptions {
-  secrets?: Iterable<string>;
-  credentialKeys?: readonly string[];
-}
-
 export class Redactor {
   private readonly secrets = new Set<string>();
   private secretPattern: RegExp | undefined;
   private readonly keys: Set<string>;
   private readonly keyValue: RegExp;
-  private readonly credentialKeys: readonly string[];
-  private readonly secretListeners = new Set<(value: string) => void>();
 
-  constructor(options: RedactorOptions = {}) {
-    this.credentialKeys = [...(options.credentialKeys ?? CREDENTIAL_KEYS)];
-    this.keys = new Set(this.credentialKeys.map(normalizeKey));
-    this.keyValue = keyValuePattern(this.credentialKeys);
+  constructor(options: { secrets?: Iterable<string>; credentialKeys?: readonly string[] } = {}) {
+    const keys = options.credentialKeys ?? CREDENTIAL_KEYS;
+    this.keys = new Set(keys.map(normalizeKey));
+    this.keyValue = keyValuePattern(keys);
     for (const secret of options.secrets ?? []) this.addSecret(secret);
   }
 
@@ -69,20 +61,8 @@ export class Redactor {
     if (!this.secrets.has(value)) {
       this.secrets.add(value);
       this.secretPattern = undefined;
-      for (const listener of this.secretListeners) listener(value);
     }
     return true;
-  }
-
-  /** Calls `listener` (synchronously, inside addSecret) with each secret registered from now on; returns the unsubscribe. */
-  onSecret(listener: (value: string) => void): () => void {
-    this.secretListeners.add(listener);
-    return () => void this.secretListeners.delete(listener);
-  }
-
-  /** The options that build an equal Redactor: its secrets so far and its credential keys. */
-  options(): { secrets: string[]; credentialKeys: string[] } {
-    return { secrets: [...this.secrets], credentialKeys: [...this.credentialKeys] };
   }
 
   get secretCount(): number {

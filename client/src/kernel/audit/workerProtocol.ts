@@ -2,8 +2,7 @@
  * The messages between an AuditLog (workerWriter.ts) and its writer thread (auditWorker.ts).
  *
  * The writer numbers the events it receives 0, 1, 2, … in arrival order; that number (`id`) is how
- * it tells which appends were settled. Messages on a port keep their order, so an event sent after a
- * `secret` message is redacted with that secret.
+ * it tells which appends were settled.
  */
 import type { ChainLink } from './chain';
 import type { AuditErrorCode } from './errors';
@@ -21,20 +20,13 @@ export interface WriterSetup {
   segment: number;
   size: number;
   head: ChainLink;
-  /** The options of the log's Redactor when the thread starts; later secrets come as `secret` messages. */
-  redactor: { secrets: string[]; credentialKeys: string[] };
   openFile?: SegmentFileOpenerModule;
 }
 
-/** An event to append: the JSON text of a complete event, or of one already redacted (`{ redacted }`). */
-export type EventText = string | { redacted: string };
-
 /** AuditLog → writer thread. */
 export type ToWriter =
-  /** Events, in append order. */
-  | { type: 'append'; events: EventText[] }
-  /** A secret registered with the log's Redactor: every event sent after this message is redacted with it. */
-  | { type: 'secret'; value: string }
+  /** Complete, redacted events in append order, each as the three strings of chain.ts's recordParts. */
+  | { type: 'append'; parts: string[] }
   /** Write what is pending, close the file, answer `closed`. */
   | { type: 'close' };
 
@@ -47,8 +39,11 @@ export interface WireError {
 export type FromWriter =
   /** The thread is running and has taken over the files. */
   | { type: 'ready' }
-  /** The events `ids` are on disk in the file `segment`; `lines` are their records' lines, in the same (seq) order. */
-  | { type: 'durable'; segment: number; ids: number[]; lines: string }
+  /**
+   * The events `ids` are on disk in the file `segment`, as the records numbered `seq`, `seq + 1`, …,
+   * the first chained to `prevHash`, with the hashes `hashes`.
+   */
+  | { type: 'durable'; segment: number; ids: number[]; seq: number; prevHash: string; hashes: string[] }
   /**
    * The events `ids` are not in the log. With `failed`, a write failed and these are all the events it
    * took down (the log reports the failure); `broken`, when nothing more can be written, says why.
