@@ -6,7 +6,7 @@
  * a question (`which files…`, `when was…`) reads, and a delete verb anywhere asks to delete. Words
  * match tools by their objects as much as by their verbs, so `what issues are open` scores
  * `create_issue` as well as `list_issues`: a tool whose action the request does not ask for ranks
- * lower (see `ACTION_MISMATCH` in search.ts). Without a clear action (`count the rows`), nothing changes.
+ * lower (see `ACTION_MISMATCH` in ranking.ts). Without a clear action (`count the rows`), nothing changes.
  */
 import { nameVerb, type Action } from './categories';
 import { normalizeQuery } from './queryText';
