@@ -294,7 +294,7 @@ export async function run(kit) {
     await frame.locator('.badge.verify[data-state="verified"]', { hasText: `${BIG.toLocaleString('en-US')} records` }).waitFor({ timeout: 120000 });
     const status = await frame.locator('.status').textContent();
     console.log(`      panel open to table ready: ${indexed} ms; verified after ${Date.now() - started} ms; ${status}`);
-    const rows = await drawnRows(frame);
+    const rows = await rowsWhen(frame, (drawn) => drawn.length >= 3, 'the first records');
     assert.deepEqual(rows.slice(0, 3).map((r) => r.seq), [1, 2, 3]);
   });
 
