@@ -7,6 +7,9 @@
 // alternating blocks of 100 so that both see the same machine conditions; each call is timed alone.
 // Two server processes of the same program can differ by tens of percent on a shared machine, so
 // the run is repeated in rounds with fresh processes, and the median of the rounds' ratios is given.
+// Each round also times, alternating the same way, the kernel's own SDK Client calling callTool on
+// the kernel's connection: the same server process and pipe as Kernel.call, so that ratio is what the
+// kernel's checks and audit add, without the difference between two server processes.
 // Goal (from the issues): kernel median ≤ 1.05 × bare median, with every check on.
 //
 // Run: node bench/call-overhead.mjs [--calls N] [--block B] [--rounds R] [--audit-in-memory | --audit-inline]
@@ -72,8 +75,10 @@ async function kernelCaller(m) {
   });
   await kernel.apply(config);
   if (kernel.manager.get('everything').state !== 'connected') throw new Error('server-everything did not connect through the kernel');
+  const sameServer = kernel.manager.get('everything').liveConnection.client;
   return {
     call: (i) => kernel.call({ serverId: 'everything', toolName: 'echo', args: { message: `call ${i}` } }),
+    bareOnSameServer: { call: (i) => sameServer.callTool({ name: 'echo', arguments: { message: `call ${i}` } }) },
     close: async () => {
       if (!trail) {
         await kernel.dispose();
@@ -106,7 +111,7 @@ function percentile(values, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-const cpu = { kernel: 0, bare: 0 };
+const cpu = { kernel: 0, bare: 0, kernelSame: 0, sameBare: 0 };
 
 async function timeBlock(name, caller, from, count, into) {
   const before = process.cpuUsage();
@@ -121,6 +126,17 @@ async function timeBlock(name, caller, from, count, into) {
 
 const ROUNDS = arg('--rounds', 5);
 
+/** CALLS calls of each of the two callers, in blocks of BLOCK, taking turns (who goes first alternates). */
+async function alternate(callers, index, times) {
+  const [a, b] = Object.keys(callers);
+  for (let done = 0; done < CALLS; done += BLOCK) {
+    const size = Math.min(BLOCK, CALLS - done);
+    const [first, second] = (done / BLOCK + index) % 2 === 0 ? [a, b] : [b, a];
+    await timeBlock(first, callers[first], done, size, times[first]);
+    await timeBlock(second, callers[second], done, size, times[second]);
+  }
+}
+
 /** One round: a fresh kernel (with its own server process) and a fresh bare client (with its own). */
 async function round(m, index) {
   const kernel = await kernelCaller(m);
@@ -128,28 +144,26 @@ async function round(m, index) {
   for (let i = 0; i < WARMUP; i++) {
     await kernel.call(i);
     await bare.call(i);
+    await kernel.bareOnSameServer.call(i);
   }
-  const times = { kernel: [], bare: [] };
-  for (let done = 0; done < CALLS; done += BLOCK) {
-    const size = Math.min(BLOCK, CALLS - done);
-    const [first, second] = (done / BLOCK + index) % 2 === 0 ? ['kernel', 'bare'] : ['bare', 'kernel'];
-    await timeBlock(first, first === 'kernel' ? kernel : bare, done, size, times[first]);
-    await timeBlock(second, second === 'kernel' ? kernel : bare, done, size, times[second]);
-  }
+  const times = { kernel: [], bare: [], kernelSame: [], sameBare: [] };
+  await alternate({ kernel, bare }, index, times);
+  await alternate({ kernelSame: kernel, sameBare: kernel.bareOnSameServer }, index, times);
   const audit = await kernel.close();
   await bare.close();
   return { times, audit };
 }
 
 const m = await build();
-const all = { kernel: [], bare: [] };
+const all = { kernel: [], bare: [], kernelSame: [], sameBare: [] };
 const ratios = [];
+const sameRatios = [];
 let audit;
 for (let r = 0; r < ROUNDS; r++) {
   const result = await round(m, r);
-  all.kernel.push(...result.times.kernel);
-  all.bare.push(...result.times.bare);
+  for (const name of Object.keys(all)) all[name].push(...result.times[name]);
   ratios.push(median(result.times.kernel) / median(result.times.bare));
+  sameRatios.push(median(result.times.kernelSame) / median(result.times.sameBare));
   audit = result.audit;
 }
 
@@ -168,3 +182,10 @@ console.log('');
 console.log(`CPU of this process per call: kernel ${fmt(cpu.kernel / (CALLS * ROUNDS))}, bare ${fmt(cpu.bare / (CALLS * ROUNDS))} (the server's own CPU not included)`);
 console.log(`per-round median ratios: ${ratios.map((r) => r.toFixed(2)).join(', ')}`);
 console.log(`kernel / bare: ${(kernelMedian / bareMedian).toFixed(3)}× (pooled medians), ${median(ratios).toFixed(3)}× (median of rounds)   goal ≤ 1.05×`);
+console.log('');
+console.log("the same server process: Kernel.call against the kernel's own SDK Client calling callTool on the same connection");
+console.log(`kernel (all checks)   ${fmt(median(all.kernelSame)).padEnd(11)} ${fmt(percentile(all.kernelSame, 90)).padEnd(10)} ${fmt(percentile(all.kernelSame, 99))}`);
+console.log(`SDK Client, same pipe ${fmt(median(all.sameBare)).padEnd(11)} ${fmt(percentile(all.sameBare, 90)).padEnd(10)} ${fmt(percentile(all.sameBare, 99))}`);
+console.log(`CPU of this process per call: kernel ${fmt(cpu.kernelSame / (CALLS * ROUNDS))}, SDK Client ${fmt(cpu.sameBare / (CALLS * ROUNDS))}`);
+console.log(`per-round median ratios: ${sameRatios.map((r) => r.toFixed(2)).join(', ')}`);
+console.log(`kernel / SDK Client on the same server: ${(median(all.kernelSame) / median(all.sameBare)).toFixed(3)}× (pooled medians), ${median(sameRatios).toFixed(3)}× (median of rounds)   goal ≤ 1.05×`);
