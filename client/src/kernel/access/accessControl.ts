@@ -38,14 +38,9 @@ export interface AccessDocument {
   entries: AccessEntry[];
 }
 
-export interface GrantRequest {
+/** `mgp.access.grant`'s arguments (MGP §5.3): an entry as config writes it, and its kind. */
+export interface GrantRequest extends ConfiguredGrant {
   entry_type: EntryType;
-  agent_id: string;
-  server_id: string;
-  tool_name?: string;
-  permission: 'allow' | 'deny';
-  justification?: string;
-  expires_at?: string;
 }
 
 export interface AccessSources {
