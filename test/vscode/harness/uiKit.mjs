@@ -21,6 +21,54 @@ export function contrastRatio(foreground, background) {
   return (a + 0.05) / (b + 0.05);
 }
 
+/**
+ * Types `text` into the open quick pick and accepts the row labelled exactly `label`: with Enter when
+ * it is the focused row (a click can land on a hover that opened under the pointer), else by a click.
+ */
+export async function pickInQuickInput(page, text, label = text, fillTimeout = 30000) {
+  await page.locator('.quick-input-widget input').fill(text, { timeout: fillTimeout });
+  const exact = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
+  await row.waitFor({ timeout: 10000 });
+  if (await row.evaluate((r) => r.classList.contains('focused'))) await page.keyboard.press('Enter');
+  else await row.click();
+}
+
+/**
+ * Runs a command from the palette, the pointer out of the way first. A webview that becomes the active
+ * editor (after "View: Close Editor", say) can take the focus a moment later and so close the palette
+ * just opened: then it is opened again.
+ */
+export async function palette(page, title) {
+  await page.mouse.move(1300, 400); // away from tabs and rows whose hovers could cover the palette
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').waitFor({ timeout: 10000 });
+    try {
+      return await pickInQuickInput(page, `>${title}`, title, 5000);
+    } catch (error) {
+      if (attempt === 3 || (await page.locator('.quick-input-widget').isVisible())) throw error;
+    }
+  }
+}
+
+/**
+ * The content frame of the webview whose page title is `title` (webview content is two iframes deep,
+ * and the outer iframes carry no title in this build): polled until it exists. Panels that keep their
+ * context while hidden keep this frame.
+ */
+export async function findWebviewFrame(page, title, timeout = 20000) {
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      if (frame.isDetached() || frame === page.mainFrame()) continue;
+      if ((await frame.title().catch(() => '')) === title) return frame;
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`no webview titled "${title}" within ${timeout} ms`);
+}
+
 export function createUiKit({ page, resultsDir, server, workspace, dirs }) {
   const results = { passed: 0, failed: 0 };
   const shot = (name) => page.screenshot({ path: join(resultsDir, `${name}.png`) });
@@ -38,29 +86,9 @@ export function createUiKit({ page, resultsDir, server, workspace, dirs }) {
   }
 
   /** Runs a command the way a person does: F1, type its title, pick it. */
-  async function runFromPalette(title) {
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ timeout: 10000 });
-    await input.fill(`>${title}`);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click();
-  }
+  const runFromPalette = (title) => palette(page, title);
 
-  /**
-   * The content frame of the webview whose page title is `title` (webview content is two iframes deep,
-   * and the outer iframes carry no title in this build): polled until it exists.
-   */
-  async function webviewFrame(title, timeout = 20000) {
-    const deadline = Date.now() + timeout;
-    while (Date.now() < deadline) {
-      for (const frame of page.frames()) {
-        if (frame.isDetached() || frame === page.mainFrame()) continue;
-        if ((await frame.title().catch(() => '')) === title) return frame;
-      }
-      await page.waitForTimeout(100);
-    }
-    throw new Error(`no webview titled "${title}" within ${timeout} ms`);
-  }
+  const webviewFrame = (title, timeout) => findWebviewFrame(page, title, timeout);
 
   /** Switches the colour theme and waits until both the workbench and the webviews have it. */
   async function setTheme(theme, frame) {

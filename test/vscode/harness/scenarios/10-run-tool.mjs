@@ -5,25 +5,9 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { findWebviewFrame } from '../uiKit.mjs';
 
 export const title = 'run tool panel';
-
-/**
- * The content frame of the webview whose page title is `title`, found by its document's title (this
- * code-server's webview iframes carry no title attribute). Panels that keep their context while hidden
- * keep this frame.
- */
-export async function panelFrame(page, title, timeout = 20000) {
-  const deadline = Date.now() + timeout;
-  while (Date.now() < deadline) {
-    for (const frame of page.frames()) {
-      if (frame.isDetached() || frame === page.mainFrame()) continue;
-      if ((await frame.title().catch(() => '')) === title) return frame;
-    }
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`no webview titled "${title}" within ${timeout} ms`);
-}
 
 /**
  * The kit's setTheme, with focus back in the workbench and the last quick input closed first; once more
@@ -46,7 +30,7 @@ export async function switchTheme({ page, setTheme }, theme, frame) {
 
 /** The Run Tool panel's content frame for one tool. */
 export function runToolFrame({ page }, serverId, toolName) {
-  return panelFrame(page, `Run ${serverId} · ${toolName}`);
+  return findWebviewFrame(page, `Run ${serverId} · ${toolName}`);
 }
 
 /**

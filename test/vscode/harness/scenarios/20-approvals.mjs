@@ -4,39 +4,9 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { palette, pickInQuickInput } from '../uiKit.mjs';
 
 export const title = 'approvals';
-
-/**
- * Types `text` into the open quick pick and accepts the row labelled exactly `label`: with Enter when
- * it is the focused row (a click can land on a hover that opened under the pointer), else by a click.
- */
-export async function pickInQuickInput(page, text, label = text, fillTimeout = 30000) {
-  await page.locator('.quick-input-widget input').fill(text, { timeout: fillTimeout });
-  const exact = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-  const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
-  await row.waitFor({ timeout: 10000 });
-  if (await row.evaluate((r) => r.classList.contains('focused'))) await page.keyboard.press('Enter');
-  else await row.click();
-}
-
-/**
- * Runs a command from the palette, the pointer out of the way first. A webview that becomes the active
- * editor (after "View: Close Editor", say) can take the focus a moment later and so close the palette
- * just opened: then it is opened again.
- */
-export async function palette(page, title) {
-  await page.mouse.move(1300, 400); // away from tabs and rows whose hovers could cover the palette
-  for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').waitFor({ timeout: 10000 });
-    try {
-      return await pickInQuickInput(page, `>${title}`, title, 5000);
-    } catch (error) {
-      if (attempt === 3 || (await page.locator('.quick-input-widget').isVisible())) throw error;
-    }
-  }
-}
 
 /**
  * "MGP: Run Tool": picks the tool in the quick pick; in its Run Tool panel, types the arguments as JSON

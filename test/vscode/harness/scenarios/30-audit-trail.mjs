@@ -8,7 +8,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { repo } from '../paths.mjs';
-import { palette, pickInQuickInput, runResult, runTool } from './20-approvals.mjs';
+import { palette, pickInQuickInput } from '../uiKit.mjs';
+import { runResult, runTool } from './20-approvals.mjs';
 
 export const title = 'audit trail';
 

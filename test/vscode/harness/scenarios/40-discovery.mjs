@@ -2,7 +2,8 @@
 // to its schema and a "Try it" form that runs through the kernel; pinning puts it in the session cache
 // and the token-budget bar; semantic search says it fell back; readable in three themes.
 import { strict as assert } from 'node:assert';
-import { panelFrame, switchTheme } from './10-run-tool.mjs';
+import { findWebviewFrame } from '../uiKit.mjs';
+import { switchTheme } from './10-run-tool.mjs';
 
 export const title = 'tool discovery panel';
 
@@ -14,7 +15,7 @@ export async function run(kit) {
   await step('"MGP: Show Tool Discovery" opens the panel with the search box focused and the session cache', async () => {
     await runFromPalette('MGP: Show Tool Discovery');
     await page.locator('.tab', { hasText: 'Tool Discovery' }).waitFor({ timeout: 20000 });
-    frame = await panelFrame(page, 'Tool Discovery');
+    frame = await findWebviewFrame(page, 'Tool Discovery');
     await frame.locator('#query').waitFor({ timeout: 20000 });
     await frame.locator('.budget-bar').waitFor({ timeout: 20000 });
   });

@@ -2,7 +2,8 @@
 // with its chunk rate; a long_task started meanwhile gets a second tab with a progress bar and the
 // time left; Cancel stops the first and keeps its partial output; the tabs answer the arrow keys.
 import { strict as assert } from 'node:assert';
-import { panelFrame, switchTheme } from './10-run-tool.mjs';
+import { findWebviewFrame } from '../uiKit.mjs';
+import { switchTheme } from './10-run-tool.mjs';
 
 export const title = 'streaming output panel';
 
@@ -34,12 +35,12 @@ export async function run(kit) {
 
   await step('"MGP: Show Streaming Output" opens beside Tool Discovery', async () => {
     await runFromPalette('MGP: Show Tool Discovery');
-    discovery = await panelFrame(page, 'Tool Discovery');
+    discovery = await findWebviewFrame(page, 'Tool Discovery');
     await discovery.locator('#query').waitFor({ timeout: 20000 });
     await page.locator('.part.sidebar .title-label').click();
     await runFromPalette('MGP: Show Streaming Output');
     await page.locator('.tab', { hasText: 'Streaming Output' }).waitFor({ timeout: 20000 });
-    streams = await panelFrame(page, 'Streaming Output');
+    streams = await findWebviewFrame(page, 'Streaming Output');
     await streams.locator('h1', { hasText: 'Streaming Output' }).waitFor({ timeout: 20000 });
     assert.equal(await page.locator('.editor-group-container').count(), 2, 'two editor groups side by side');
   });

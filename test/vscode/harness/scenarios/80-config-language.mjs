@@ -13,7 +13,7 @@ export async function run({ page, workspace, step, shot, runFromPalette }) {
     await input.fill('mgp.toml');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'mgp.toml' }).first().click();
     await page.locator('.tab', { hasText: 'mgp.toml' }).waitFor({ timeout: 10000 });
-    await runFromPalette('View: Focus Problems');
+    await runFromPalette('View: Focus Problems (Errors, Warnings, Infos)');
     const problem = page.locator('.markers-panel .monaco-list-row', { hasText: 'transport must be one of stdio, http, sse; got "stdoi"' });
     await problem.waitFor({ timeout: 20000 });
     const lines = (await import('node:fs')).readFileSync(join(workspace, 'mgp.toml'), 'utf8').split('\n');
