@@ -23,7 +23,7 @@ import { ToolDiscovery } from './toolDiscovery';
 import { GeneratedTools } from './generatedTools';
 import { configApproves, decideApproval, needsApproval } from './security/approvalPolicy';
 import { lifecycleTools } from './kernelTools/lifecycleTools';
-import { KERNEL_SERVER_ID, KernelToolRegistry } from './kernelTools/registry';
+import { KERNEL_SERVER_ID, type KernelTool, KernelToolRegistry } from './kernelTools/registry';
 import type { SupervisedServer } from './lifecycle/supervisedServer';
 import { MgpSessions } from './mgp/mgpSessions';
 import { ModelRouter } from './models/modelRouter';
@@ -123,20 +123,7 @@ export class Kernel {
     this.events = new EventHub(this.mgp, () => this.manager.list().flatMap((server) => this.mgp.of(server.id)?.eventChannels ?? []));
     this.callbacks = new Callbacks({ mgp: this.mgp, interaction: options.interaction, models: this.models, audit: options.audit, access: this.access });
     this.registered = new RegisteredServers(options.stateDir, this.manager);
-    this.kernelTools.register(
-      ...lifecycleTools(this.manager),
-      ...accessTools(this.access),
-      ...eventTools(this.events),
-      ...discoveryTools({
-        manager: this.manager,
-        mgp: this.mgp,
-        interaction: options.interaction,
-        audit: options.audit,
-        settings: () => this.settings,
-        workingFolder: options.workingFolder ?? options.stateDir,
-        onRegistrationsChanged: (servers) => void this.registered.save(servers, this.settings.keepRegisteredServers),
-      }),
-    );
+    this.kernelTools.register(...this.builtInKernelTools(options));
     this.generated = new GeneratedTools({
       manager: this.manager,
       models: this.models,
@@ -155,7 +142,33 @@ export class Kernel {
       creation: () => this.generated.options(options.operator.agentId),
     });
     this.discovery.indexKernelTools();
-    this.pipeline = new ToolCallPipeline({
+    this.pipeline = this.createPipeline(options);
+    if (options.audit instanceof AuditTrail) options.audit.connect(this.manager, this.mgp);
+    this.recordServerEvents();
+    this.announceLifecycle();
+  }
+
+  /** MGP §11, §5, §13.3 and §15.4 kernel tools. */
+  private builtInKernelTools(options: KernelOptions): KernelTool[] {
+    return [
+      ...lifecycleTools(this.manager),
+      ...accessTools(this.access),
+      ...eventTools(this.events),
+      ...discoveryTools({
+        manager: this.manager,
+        mgp: this.mgp,
+        interaction: options.interaction,
+        audit: options.audit,
+        settings: () => this.settings,
+        workingFolder: options.workingFolder ?? options.stateDir,
+        onRegistrationsChanged: (servers) => void this.registered.save(servers, this.settings.keepRegisteredServers),
+      }),
+    ];
+  }
+
+  /** The one path of every tool call (resolve → access → approval → validate → forward → audit). */
+  private createPipeline(options: KernelOptions): ToolCallPipeline {
+    return new ToolCallPipeline({
       manager: this.manager,
       kernelTools: this.kernelTools,
       settings: () => this.settings,
@@ -168,9 +181,6 @@ export class Kernel {
       elicit: (serverId, params, signal) => options.interaction.elicit(serverId, params, signal),
       audit: options.audit,
     });
-    if (options.audit instanceof AuditTrail) options.audit.connect(this.manager, this.mgp);
-    this.recordServerEvents();
-    this.announceLifecycle();
   }
 
   get settings(): KernelSettings {

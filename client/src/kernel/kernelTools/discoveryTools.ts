@@ -63,103 +63,111 @@ export function registeredServer(args: Record<string, unknown>, workingFolder: s
 }
 
 export function discoveryTools(deps: DiscoveryToolDeps): KernelTool[] {
-  const registered = () => deps.manager.list().filter((s) => s.config.origin === 'runtime').map((s) => s.config);
-  return [
-    {
-      name: 'mgp.discovery.list',
-      description: 'List connected and registered servers with their MGP version, extensions, tools and trust level (MGP §15.4).',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          filter: {
-            type: 'object',
-            properties: {
-              extensions: { type: 'array', items: { type: 'string' } },
-              permissions: { type: 'array', items: { type: 'string' } },
-              status: { type: 'string', enum: ['connected', 'disconnected', 'all'] },
-            },
+  const changed = () => deps.onRegistrationsChanged?.(deps.manager.list().filter((s) => s.config.origin === 'runtime').map((s) => s.config));
+  return [listTool(deps), registerTool(deps, changed), deregisterTool(deps, changed)];
+}
+
+function listTool(deps: DiscoveryToolDeps): KernelTool {
+  return {
+    name: 'mgp.discovery.list',
+    description: 'List connected and registered servers with their MGP version, extensions, tools and trust level (MGP §15.4).',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        filter: {
+          type: 'object',
+          properties: {
+            extensions: { type: 'array', items: { type: 'string' } },
+            permissions: { type: 'array', items: { type: 'string' } },
+            status: { type: 'string', enum: ['connected', 'disconnected', 'all'] },
           },
         },
       },
-      operatorOnly: false,
-      risk: 'safe',
-      inModelContext: false,
-      async run(args) {
-        const filter = (args.filter ?? {}) as { extensions?: string[]; permissions?: string[]; status?: string };
-        const servers = deps.manager.list().map((server) => {
-          const mgp = deps.mgp.of(server.id);
-          return {
-            id: server.id,
-            status: server.state === 'connected' ? 'connected' : 'disconnected',
-            state: server.state,
-            mgp_version: mgp?.version ?? null,
-            extensions: mgp ? [...mgp.extensions] : [],
-            permissions_required: mgp?.permissionsRequired ?? [],
-            tools: server.tools.map((t) => t.name),
-            trust_level: server.config.policy.trustLevel ?? mgp?.trustLevel ?? 'standard',
-            origin: server.config.origin ?? 'config',
-          };
-        });
+    },
+    operatorOnly: false,
+    risk: 'safe',
+    inModelContext: false,
+    async run(args) {
+      const filter = (args.filter ?? {}) as { extensions?: string[]; permissions?: string[]; status?: string };
+      const servers = deps.manager.list().map((server) => {
+        const mgp = deps.mgp.of(server.id);
         return {
-          servers: servers.filter((s) =>
-            (!filter.status || filter.status === 'all' || s.status === filter.status) &&
-            (filter.extensions ?? []).every((e) => s.extensions.includes(e)) &&
-            (filter.permissions ?? []).every((p) => s.permissions_required.includes(p))),
+          id: server.id,
+          status: server.state === 'connected' ? 'connected' : 'disconnected',
+          state: server.state,
+          mgp_version: mgp?.version ?? null,
+          extensions: mgp ? [...mgp.extensions] : [],
+          permissions_required: mgp?.permissionsRequired ?? [],
+          tools: server.tools.map((t) => t.name),
+          trust_level: server.config.policy.trustLevel ?? mgp?.trustLevel ?? 'standard',
+          origin: server.config.origin ?? 'config',
         };
-      },
+      });
+      return {
+        servers: servers.filter((s) =>
+          (!filter.status || filter.status === 'all' || s.status === filter.status) &&
+          (filter.extensions ?? []).every((e) => s.extensions.includes(e)) &&
+          (filter.permissions ?? []).every((p) => s.permissions_required.includes(p))),
+      };
     },
-    {
-      name: 'mgp.discovery.register',
-      description: 'Register and start a server created at run time; the operator approves it under the interactive policy, and sandboxed servers get stricter validation and no dangerous permissions (MGP §15.4).',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          id: { type: 'string', description: 'Server identifier' },
-          command: { type: 'string', description: 'The program to start (stdio) or the endpoint URL (http)' },
-          args: { type: 'array', items: { type: 'string' } },
-          transport: { type: 'string', enum: ['stdio', 'http'] },
-          mgp: {
-            type: 'object',
-            properties: {
-              extensions: { type: 'array', items: { type: 'string' } },
-              permissions_required: { type: 'array', items: { type: 'string' } },
-              trust_level: { type: 'string', enum: ['trusted', 'standard', 'sandboxed'] },
-            },
+  };
+}
+
+function registerTool(deps: DiscoveryToolDeps, changed: () => void): KernelTool {
+  return {
+    name: 'mgp.discovery.register',
+    description: 'Register and start a server created at run time; the operator approves it under the interactive policy, and sandboxed servers get stricter validation and no dangerous permissions (MGP §15.4).',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        id: { type: 'string', description: 'Server identifier' },
+        command: { type: 'string', description: 'The program to start (stdio) or the endpoint URL (http)' },
+        args: { type: 'array', items: { type: 'string' } },
+        transport: { type: 'string', enum: ['stdio', 'http'] },
+        mgp: {
+          type: 'object',
+          properties: {
+            extensions: { type: 'array', items: { type: 'string' } },
+            permissions_required: { type: 'array', items: { type: 'string' } },
+            trust_level: { type: 'string', enum: ['trusted', 'standard', 'sandboxed'] },
           },
-          created_by: { type: 'string' },
-          justification: { type: 'string' },
         },
-        required: ['id', 'command', 'transport'],
+        created_by: { type: 'string' },
+        justification: { type: 'string' },
       },
-      operatorOnly: true,
-      risk: 'dangerous',
-      inModelContext: false,
-      async run(args, context) {
-        const server = registeredServer(args, deps.workingFolder);
-        const policy = deps.settings().approvalPolicy;
-        const request = { id: server.id, command: server.command ?? server.url ?? '', args: server.args, transport: server.transport, trustLevel: server.policy.trustLevel ?? 'sandboxed', createdBy: typeof args.created_by === 'string' ? args.created_by : context.caller.agentId, justification: typeof args.justification === 'string' ? args.justification : undefined };
-        const approved = policy === 'auto_approve' || (policy === 'interactive' && (await deps.interaction.approveRegistration(request)));
-        await deps.audit.record({ event_type: 'dev.mgp-kernel.server_registration', trace_id: context.traceId, actor: { type: context.caller.kind, id: context.caller.agentId }, target: { server_id: server.id }, result: approved ? 'APPROVED' : 'DENIED', details: { ...request, policy } });
-        if (!approved) throw new Error(policy === 'interactive' ? 'the operator declined the registration' : `the approval policy (${policy}) does not allow registering servers at run time`);
-        const supervised = await deps.manager.register(server);
-        deps.onRegistrationsChanged?.(registered());
-        return { registered: true, id: server.id, status: supervised.state, trust_level: request.trustLevel, tools: supervised.tools.map((t) => t.name), error: supervised.lastError };
-      },
+      required: ['id', 'command', 'transport'],
     },
-    {
-      name: 'mgp.discovery.deregister',
-      description: 'Stop and remove a server registered at run time (MGP §15.4).',
-      inputSchema: { type: 'object', properties: { id: { type: 'string', description: 'Server to deregister' }, reason: { type: 'string' } }, required: ['id'] },
-      operatorOnly: true,
-      risk: 'dangerous',
-      inModelContext: false,
-      async run(args, context) {
-        if (typeof args.id !== 'string') throw new Error('id is required');
-        await deps.manager.deregister(args.id, 'operator_request');
-        deps.onRegistrationsChanged?.(registered());
-        await deps.audit.record({ event_type: 'dev.mgp-kernel.server_deregistration', trace_id: context.traceId, actor: { type: context.caller.kind, id: context.caller.agentId }, target: { server_id: args.id }, result: 'REMOVED', details: { reason: typeof args.reason === 'string' ? args.reason : undefined } });
-        return { deregistered: true, id: args.id };
-      },
+    operatorOnly: true,
+    risk: 'dangerous',
+    inModelContext: false,
+    async run(args, context) {
+      const server = registeredServer(args, deps.workingFolder);
+      const policy = deps.settings().approvalPolicy;
+      const request = { id: server.id, command: server.command ?? server.url ?? '', args: server.args, transport: server.transport, trustLevel: server.policy.trustLevel ?? 'sandboxed', createdBy: typeof args.created_by === 'string' ? args.created_by : context.caller.agentId, justification: typeof args.justification === 'string' ? args.justification : undefined };
+      const approved = policy === 'auto_approve' || (policy === 'interactive' && (await deps.interaction.approveRegistration(request)));
+      await deps.audit.record({ event_type: 'dev.mgp-kernel.server_registration', trace_id: context.traceId, actor: { type: context.caller.kind, id: context.caller.agentId }, target: { server_id: server.id }, result: approved ? 'APPROVED' : 'DENIED', details: { ...request, policy } });
+      if (!approved) throw new Error(policy === 'interactive' ? 'the operator declined the registration' : `the approval policy (${policy}) does not allow registering servers at run time`);
+      const supervised = await deps.manager.register(server);
+      changed();
+      return { registered: true, id: server.id, status: supervised.state, trust_level: request.trustLevel, tools: supervised.tools.map((t) => t.name), error: supervised.lastError };
     },
-  ];
+  };
+}
+
+function deregisterTool(deps: DiscoveryToolDeps, changed: () => void): KernelTool {
+  return {
+    name: 'mgp.discovery.deregister',
+    description: 'Stop and remove a server registered at run time (MGP §15.4).',
+    inputSchema: { type: 'object', properties: { id: { type: 'string', description: 'Server to deregister' }, reason: { type: 'string' } }, required: ['id'] },
+    operatorOnly: true,
+    risk: 'dangerous',
+    inModelContext: false,
+    async run(args, context) {
+      if (typeof args.id !== 'string') throw new Error('id is required');
+      await deps.manager.deregister(args.id, 'operator_request');
+      changed();
+      await deps.audit.record({ event_type: 'dev.mgp-kernel.server_deregistration', trace_id: context.traceId, actor: { type: context.caller.kind, id: context.caller.agentId }, target: { server_id: args.id }, result: 'REMOVED', details: { reason: typeof args.reason === 'string' ? args.reason : undefined } });
+      return { deregistered: true, id: args.id };
+    },
+  };
 }

@@ -16,75 +16,83 @@ function serverIdOf(args: Record<string, unknown>): string {
 const serverIdSchema = { type: 'object', properties: { server_id: { type: 'string', description: 'Target server to check' } }, required: ['server_id'] };
 
 export function lifecycleTools(manager: ServerManager): KernelTool[] {
-  return [
-    {
-      name: 'mgp.health.ping',
-      description: 'Lightweight liveness check of a server: healthy when it answers a ping within 5 seconds (MGP §11.3).',
-      inputSchema: serverIdSchema,
-      operatorOnly: false,
-      risk: 'safe',
-      inModelContext: false,
-      async run(args) {
-        const server = manager.get(serverIdOf(args));
-        const uptime = server.connectedAt ? Math.round((Date.now() - server.connectedAt) / 1000) : 0;
-        const base = { server_id: server.id, uptime_secs: uptime };
-        if (server.state !== 'connected') return { status: 'unhealthy', timestamp: new Date().toISOString(), ...base, state: server.state, error: server.lastError };
-        const started = Date.now();
-        try {
-          await server.session().ping(PING_TIMEOUT_MS);
-          return { status: 'healthy', timestamp: new Date().toISOString(), ...base, latency_ms: Date.now() - started };
-        } catch (error) {
-          return { status: 'unhealthy', timestamp: new Date().toISOString(), ...base, error: error instanceof Error ? error.message : String(error) };
-        }
-      },
+  return [pingTool(manager), statusTool(manager), shutdownTool(manager)];
+}
+
+function pingTool(manager: ServerManager): KernelTool {
+  return {
+    name: 'mgp.health.ping',
+    description: 'Lightweight liveness check of a server: healthy when it answers a ping within 5 seconds (MGP §11.3).',
+    inputSchema: serverIdSchema,
+    operatorOnly: false,
+    risk: 'safe',
+    inModelContext: false,
+    async run(args) {
+      const server = manager.get(serverIdOf(args));
+      const uptime = server.connectedAt ? Math.round((Date.now() - server.connectedAt) / 1000) : 0;
+      const base = { server_id: server.id, uptime_secs: uptime };
+      if (server.state !== 'connected') return { status: 'unhealthy', timestamp: new Date().toISOString(), ...base, state: server.state, error: server.lastError };
+      const started = Date.now();
+      try {
+        await server.session().ping(PING_TIMEOUT_MS);
+        return { status: 'healthy', timestamp: new Date().toISOString(), ...base, latency_ms: Date.now() - started };
+      } catch (error) {
+        return { status: 'unhealthy', timestamp: new Date().toISOString(), ...base, error: error instanceof Error ? error.message : String(error) };
+      }
     },
-    {
-      name: 'mgp.health.status',
-      description: 'Detailed readiness of a server: state, uptime, tools available, pending requests, resources and checks (MGP §11.3).',
-      inputSchema: serverIdSchema,
-      operatorOnly: false,
-      risk: 'safe',
-      inModelContext: false,
-      async run(args) {
-        const server = manager.get(serverIdOf(args));
-        const connected = server.state === 'connected';
-        const status = connected ? 'healthy' : server.state === 'draining' || server.state === 'restarting' || server.state === 'connecting' ? 'degraded' : 'unhealthy';
-        return {
-          status,
-          state: server.state,
-          uptime_secs: server.connectedAt ? Math.round((Date.now() - server.connectedAt) / 1000) : 0,
-          tools_available: connected ? server.tools.length : 0,
-          tools_total: server.tools.length,
-          pending_requests: server.pendingRequests,
-          resources: { resources: server.resources.length, resource_templates: server.resourceTemplates.length, prompts: server.prompts.length, subscriptions: server.subscribedUris.length, pid: server.liveConnection?.pid },
-          checks: { connected, transport: server.config.transport, last_error: server.lastError ?? null },
-        };
-      },
+  };
+}
+
+function statusTool(manager: ServerManager): KernelTool {
+  return {
+    name: 'mgp.health.status',
+    description: 'Detailed readiness of a server: state, uptime, tools available, pending requests, resources and checks (MGP §11.3).',
+    inputSchema: serverIdSchema,
+    operatorOnly: false,
+    risk: 'safe',
+    inModelContext: false,
+    async run(args) {
+      const server = manager.get(serverIdOf(args));
+      const connected = server.state === 'connected';
+      const status = connected ? 'healthy' : server.state === 'draining' || server.state === 'restarting' || server.state === 'connecting' ? 'degraded' : 'unhealthy';
+      return {
+        status,
+        state: server.state,
+        uptime_secs: server.connectedAt ? Math.round((Date.now() - server.connectedAt) / 1000) : 0,
+        tools_available: connected ? server.tools.length : 0,
+        tools_total: server.tools.length,
+        pending_requests: server.pendingRequests,
+        resources: { resources: server.resources.length, resource_templates: server.resourceTemplates.length, prompts: server.prompts.length, subscriptions: server.subscribedUris.length, pid: server.liveConnection?.pid },
+        checks: { connected, transport: server.config.transport, last_error: server.lastError ?? null },
+      };
     },
-    {
-      name: 'mgp.lifecycle.shutdown',
-      description: 'Gracefully shut a server down: it drains (in-flight requests finish, new ones are refused with 2001 SERVER_DRAINING), then disconnects (MGP §11.4).',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          server_id: { type: 'string', description: 'Target server' },
-          reason: { type: 'string', enum: SHUTDOWN_REASONS },
-          timeout_ms: { type: 'number', description: 'Max drain time in milliseconds' },
-        },
-        required: ['server_id', 'reason'],
+  };
+}
+
+function shutdownTool(manager: ServerManager): KernelTool {
+  return {
+    name: 'mgp.lifecycle.shutdown',
+    description: 'Gracefully shut a server down: it drains (in-flight requests finish, new ones are refused with 2001 SERVER_DRAINING), then disconnects (MGP §11.4).',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        server_id: { type: 'string', description: 'Target server' },
+        reason: { type: 'string', enum: SHUTDOWN_REASONS },
+        timeout_ms: { type: 'number', description: 'Max drain time in milliseconds' },
       },
-      operatorOnly: true,
-      risk: 'dangerous',
-      inModelContext: false,
-      async run(args) {
-        const server = manager.get(serverIdOf(args));
-        const reason = typeof args.reason === 'string' && SHUTDOWN_REASONS.includes(args.reason) ? args.reason : 'operator_request';
-        const timeoutMs = typeof args.timeout_ms === 'number' && args.timeout_ms >= 0 ? args.timeout_ms : 5000;
-        const pending = server.pendingRequests;
-        const accepted = server.state === 'connected';
-        if (accepted) void server.stop(reason, timeoutMs);
-        return { accepted, pending_requests: pending, estimated_drain_ms: pending > 0 ? timeoutMs : 0, state: server.state };
-      },
+      required: ['server_id', 'reason'],
     },
-  ];
+    operatorOnly: true,
+    risk: 'dangerous',
+    inModelContext: false,
+    async run(args) {
+      const server = manager.get(serverIdOf(args));
+      const reason = typeof args.reason === 'string' && SHUTDOWN_REASONS.includes(args.reason) ? args.reason : 'operator_request';
+      const timeoutMs = typeof args.timeout_ms === 'number' && args.timeout_ms >= 0 ? args.timeout_ms : 5000;
+      const pending = server.pendingRequests;
+      const accepted = server.state === 'connected';
+      if (accepted) void server.stop(reason, timeoutMs);
+      return { accepted, pending_requests: pending, estimated_drain_ms: pending > 0 ? timeoutMs : 0, state: server.state };
+    },
+  };
 }
