@@ -1,3 +1,4 @@
+import { el, focusedHere, type Child } from '../shared/dom';
 import type { ApprovalAnswer, ApprovalsFromWebview, ApprovalsState, ApprovalsToWebview, DecisionView, GrantSection, GrantView, PendingRequestView } from '../../../shared/src/approvalsMessages';
 
 declare function acquireVsCodeApi(): { postMessage(message: ApprovalsFromWebview): void };
@@ -5,15 +6,6 @@ declare function acquireVsCodeApi(): { postMessage(message: ApprovalsFromWebview
 const vscode = acquireVsCodeApi();
 const app = document.getElementById('app') as HTMLElement;
 app.removeAttribute('aria-live'); // the whole panel re-renders on each change: only the notice announces itself
-
-type Child = Node | string;
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string | undefined> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) if (value !== undefined) node.setAttribute(name, value);
-  node.append(...children);
-  return node;
-}
 
 /** A button that posts `message`; `focusKey` lets focus survive a re-render. */
 function button(label: string, message: ApprovalsFromWebview, focusKey: string, attrs: Record<string, string | undefined> = {}): HTMLButtonElement {
@@ -148,7 +140,7 @@ const notice = el('div', { class: 'notice', role: 'status', 'aria-live': 'polite
 let lastState: ApprovalsState | undefined;
 
 function render(state: ApprovalsState): void {
-  const focused = (document.activeElement as HTMLElement | null)?.dataset?.focusKey;
+  const focused = focusedHere()?.dataset?.focusKey;
   const hadPending = new Set(lastState?.pending.map((p) => p.id));
   const arrived = state.pending.find((p) => !hadPending.has(p.id));
   lastState = state;

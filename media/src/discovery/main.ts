@@ -3,7 +3,7 @@
  * results as cards (resultCard.ts); the session cache with its token budget (budget.ts).
  */
 import type { CategoryView, DiscoveryFromWebview, DiscoveryResultView, DiscoveryToWebview, SearchFilterView, SearchStrategyName } from '../../../shared/src/toolPanelMessages';
-import { debounce, el, formatCount } from '../shared/dom';
+import { debounce, el, focusedHere, formatCount } from '../shared/dom';
 import { sessionNode } from './budget';
 import { ResultCard } from './resultCard';
 
@@ -67,7 +67,7 @@ function showCategories(categories: CategoryView[]): void {
 }
 
 function showResults(result: DiscoveryResultView): void {
-  const focused = document.activeElement as HTMLElement | null;
+  const focused = focusedHere();
   const next = result.tools.map((tool) => {
     const card = cards.get(tool.toolId) ?? new ResultCard(tool, post);
     card.update(tool);

@@ -9,6 +9,15 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs =
   return node;
 }
 
+/**
+ * The element with the keyboard focus, only while this panel has the focus. A panel that draws again
+ * in the background must not call focus() to keep it: the workbench would move the focus into the
+ * panel and close, say, the command palette someone is typing in.
+ */
+export function focusedHere(): HTMLElement | null {
+  return document.hasFocus() ? (document.activeElement as HTMLElement | null) : null;
+}
+
 export function button(label: Child, onClick: (event: MouseEvent) => void, attrs: Attrs = {}): HTMLButtonElement {
   const node = el('button', { type: 'button', ...attrs }, label);
   node.addEventListener('click', onClick);

@@ -5,7 +5,7 @@
  * the form cannot express. Problems (from assembling the value, or from the host's schema check) are
  * shown next to their fields. Every control is a native element: keyboard reachable, labelled.
  */
-import { button, el, uniqueId, type Child } from './dom';
+import { button, el, focusedHere, uniqueId, type Child } from './dom';
 import { assemble, initialState, roundTrips } from './formValue';
 import { childPointer, fieldModel, type FieldModel, type FieldState, type FormProblem, type Schema } from './schemaModel';
 
@@ -180,7 +180,7 @@ export class SchemaForm {
 
   /** Renders everything again (after a structural change), keeping focus where it was. */
   private render(focusKey?: string): void {
-    const active = focusKey ?? (document.activeElement as HTMLElement | null)?.dataset?.focus;
+    const active = focusKey ?? focusedHere()?.dataset?.focus;
     this.slots = new Map();
     const formErrors = el('div', { class: 'field-error form-error', 'aria-live': 'polite' });
     this.slots.set('', { message: formErrors });
