@@ -35,17 +35,20 @@ export async function pickInQuickInput(page, text, label = text, fillTimeout = 3
 }
 
 /**
- * Runs a command from the palette, the pointer out of the way first. A webview that becomes the active
- * editor (after "View: Close Editor", say) can take the focus a moment later and so close the palette
- * just opened: then it is opened again.
+ * Runs a command from the palette, the pointer out of the way first, and picks `item` in the quick
+ * pick the command opens, when given. A webview that becomes the active editor (after "View: Close
+ * Editor", say) can take the focus a moment later and so close a quick pick just opened: then it
+ * starts over.
  */
-export async function palette(page, title) {
+export async function palette(page, title, item) {
   await page.mouse.move(1300, 400); // away from tabs and rows whose hovers could cover the palette
   for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').waitFor({ timeout: 10000 });
     try {
-      return await pickInQuickInput(page, `>${title}`, title, 5000);
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget input').waitFor({ timeout: 10000 });
+      await pickInQuickInput(page, `>${title}`, title, 5000);
+      if (item !== undefined) await pickInQuickInput(page, item, item, 5000);
+      return;
     } catch (error) {
       if (attempt === 3 || (await page.locator('.quick-input-widget').isVisible())) throw error;
     }

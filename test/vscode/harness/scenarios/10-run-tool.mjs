@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findWebviewFrame } from '../uiKit.mjs';
+import { findWebviewFrame, palette } from '../uiKit.mjs';
 
 export const title = 'run tool panel';
 
@@ -38,11 +38,9 @@ export function runToolFrame({ page }, serverId, toolName) {
  * presses Run. For scenarios that only need a call made (approvals, audit).
  */
 export async function runTool(kit, qualifiedName, args) {
-  const { page, runFromPalette } = kit;
+  const { page } = kit;
   const [serverId, toolName] = [qualifiedName.slice(0, qualifiedName.indexOf('.')), qualifiedName.slice(qualifiedName.indexOf('.') + 1)];
-  await runFromPalette('MGP: Run Tool');
-  await page.locator('.quick-input-widget input').fill(qualifiedName);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: qualifiedName }).first().click();
+  await palette(page, 'MGP: Run Tool', qualifiedName);
   await page.locator('.tab', { hasText: `Run ${serverId} · ${toolName}` }).waitFor({ timeout: 20000 });
   const frame = await runToolFrame(kit, serverId, toolName);
   await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
@@ -75,7 +73,7 @@ async function openFromServersView(page, serverId, toolName) {
 }
 
 export async function run(kit) {
-  const { page, workspace, step, shot, runFromPalette, assertReadable, THEMES } = kit;
+  const { page, workspace, step, shot, assertReadable, THEMES } = kit;
   const add = () => runToolFrame(kit, 'example', 'add');
 
   await step('a tool opens from the Servers view in the Run Tool panel: description marked untrusted, effective security, a form from its schema', async () => {
@@ -120,9 +118,7 @@ export async function run(kit) {
   });
 
   await step('an image result renders as an image (everything · get-tiny-image)', async () => {
-    await runFromPalette('MGP: Run Tool');
-    await page.locator('.quick-input-widget input').fill('everything.get-tiny-image');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'everything.get-tiny-image' }).first().click();
+    await palette(page, 'MGP: Run Tool', 'everything.get-tiny-image');
     const frame = await runToolFrame(kit, 'everything', 'get-tiny-image');
     await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
     await frame.locator('button.run').click();

@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { palette, pickInQuickInput } from '../uiKit.mjs';
+import { palette } from '../uiKit.mjs';
 
 export const title = 'approvals';
 
@@ -15,8 +15,7 @@ export const title = 'approvals';
 export async function runTool({ page, webviewFrame }, qualifiedName, args) {
   const [serverId, toolName] = [qualifiedName.slice(0, qualifiedName.indexOf('.')), qualifiedName.slice(qualifiedName.indexOf('.') + 1)];
   const title = `Run ${serverId} · ${toolName}`;
-  await palette(page, 'MGP: Run Tool');
-  await pickInQuickInput(page, qualifiedName);
+  await palette(page, 'MGP: Run Tool', qualifiedName);
   await page.locator('.tab', { hasText: title }).waitFor({ timeout: 20000 });
   const frame = await webviewFrame(title);
   await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { repo } from '../paths.mjs';
-import { palette, pickInQuickInput } from '../uiKit.mjs';
+import { palette } from '../uiKit.mjs';
 import { runResult, runTool } from './20-approvals.mjs';
 
 export const title = 'audit trail';
@@ -208,8 +208,7 @@ export async function run(kit) {
     const frame = await trail();
     await frame.locator('#follow').check();
     const before = Math.max(...(await drawnRows(frame)).map((r) => r.seq));
-    await palette(page, 'MGP: Restart Server');
-    await pickInQuickInput(page, 'example');
+    await palette(page, 'MGP: Restart Server', 'example');
     const stopped = await frame.waitForFunction((after) => {
       const row = [...document.querySelectorAll('.window .row[data-seq]')].find((r) => Number(r.dataset.seq) > after && r.textContent.includes('SERVER_DISCONNECTED'));
       return row && Number(row.dataset.seq);
