@@ -15,6 +15,8 @@ function serverIdOf(args: Record<string, unknown>): string {
 
 const serverIdSchema = { type: 'object', properties: { server_id: { type: 'string', description: 'Target server to check' } }, required: ['server_id'] };
 
+const uptimeSecs = (server: { connectedAt: number | undefined }): number => (server.connectedAt ? Math.round((Date.now() - server.connectedAt) / 1000) : 0);
+
 export function lifecycleTools(manager: ServerManager): KernelTool[] {
   return [pingTool(manager), statusTool(manager), shutdownTool(manager)];
 }
@@ -29,8 +31,7 @@ function pingTool(manager: ServerManager): KernelTool {
     inModelContext: false,
     async run(args) {
       const server = manager.get(serverIdOf(args));
-      const uptime = server.connectedAt ? Math.round((Date.now() - server.connectedAt) / 1000) : 0;
-      const base = { server_id: server.id, uptime_secs: uptime };
+      const base = { server_id: server.id, uptime_secs: uptimeSecs(server) };
       if (server.state !== 'connected') return { status: 'unhealthy', timestamp: new Date().toISOString(), ...base, state: server.state, error: server.lastError };
       const started = Date.now();
       try {
@@ -58,7 +59,7 @@ function statusTool(manager: ServerManager): KernelTool {
       return {
         status,
         state: server.state,
-        uptime_secs: server.connectedAt ? Math.round((Date.now() - server.connectedAt) / 1000) : 0,
+        uptime_secs: uptimeSecs(server),
         tools_available: connected ? server.tools.length : 0,
         tools_total: server.tools.length,
         pending_requests: server.pendingRequests,
