@@ -33,24 +33,6 @@ export function runToolFrame({ page }, serverId, toolName) {
   return findWebviewFrame(page, `Run ${serverId} · ${toolName}`);
 }
 
-/**
- * "MGP: Run Tool" from the palette: picks the tool, fills the arguments as JSON ("Edit as JSON") and
- * presses Run. For scenarios that only need a call made (approvals, audit).
- */
-export async function runTool(kit, qualifiedName, args) {
-  const { page } = kit;
-  const [serverId, toolName] = [qualifiedName.slice(0, qualifiedName.indexOf('.')), qualifiedName.slice(qualifiedName.indexOf('.') + 1)];
-  await palette(page, 'MGP: Run Tool', qualifiedName);
-  await page.locator('.tab', { hasText: `Run ${serverId} · ${toolName}` }).waitFor({ timeout: 20000 });
-  const frame = await runToolFrame(kit, serverId, toolName);
-  await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
-  const toggle = frame.locator('.json-toggle');
-  if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
-  await frame.locator('textarea.json-editor').fill(JSON.stringify(args));
-  await frame.locator('button.run').click();
-  return frame;
-}
-
 /** The result (or error) section of a Run Tool panel once a run has ended. */
 export function runResult(frame) {
   return frame.locator('.outcome .result');
