@@ -46,11 +46,21 @@ export class AuditTrail implements AuditSink {
   }
 
   private readonly later = new Set<Promise<void>>();
+  private queued: (() => AuditEventInput)[] = [];
 
-  recordLater(event: AuditEventInput): void {
-    const recorded = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.record(event)).catch(() => undefined);
+  /** The events of one turn of the event loop are made and recorded together, once that turn is done. */
+  recordLater(makeEvent: () => AuditEventInput): void {
+    this.queued.push(makeEvent);
+    if (this.queued.length > 1) return;
+    const recorded = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.recordQueued());
     this.later.add(recorded);
     void recorded.finally(() => this.later.delete(recorded));
+  }
+
+  private async recordQueued(): Promise<void> {
+    const makers = this.queued;
+    this.queued = [];
+    await Promise.all(makers.map((makeEvent) => this.record(makeEvent()).catch(() => undefined)));
   }
 
   /** Resolves when every event recorded so far, later ones included, is on disk. */

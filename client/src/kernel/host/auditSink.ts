@@ -7,8 +7,11 @@ import type { AuditEventInput } from '../audit/auditEvent';
  */
 export interface AuditSink {
   record(event: AuditEventInput): Promise<void>;
-  /** Records the event once the current work is done (off a call's latency); `flush` waits for it. */
-  recordLater?(event: AuditEventInput): void;
+  /**
+   * Makes and records the event once the current work is done (off a call's latency); `flush` waits
+   * for it. `makeEvent` must stamp the event with the time it happened, not the time it is called.
+   */
+  recordLater?(makeEvent: () => AuditEventInput): void;
 }
 
 /** Keeps events in memory: for a kernel that has no place to write (and for tests that read them back). */

@@ -39,7 +39,8 @@ export function withRetries<T>(attempt: () => Promise<T>, hooks: RetryHooks): Pr
   return attempt().then((value) => ({ value, attempts: 1 }), (error: unknown) => retryAfterFirst(attempt, hooks, error));
 }
 
-async function retryAfterFirst<T>(attempt: () => Promise<T>, hooks: RetryHooks, firstError: unknown): Promise<{ value: T; attempts: number }> {
+/** The retries after a first attempt that failed with `firstError` (the first attempt is the caller's own). */
+export async function retryAfterFirst<T>(attempt: () => Promise<T>, hooks: RetryHooks, firstError: unknown): Promise<{ value: T; attempts: number }> {
   let attempts = 1;
   let failure: unknown = firstError;
   for (;;) {

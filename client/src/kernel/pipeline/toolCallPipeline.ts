@@ -24,7 +24,7 @@ import type { EffectiveSecurity } from '../security/effectiveSecurity';
 import type { ApprovalOutcome, ToolApprovals } from '../security/toolApprovals';
 import type { ServerManager } from '../serverManager';
 import { actorOf, Caller } from './caller';
-import { RetriesExhausted, withRetries } from './retry';
+import { RetriesExhausted, retryAfterFirst } from './retry';
 import { ArgumentChecker } from './argumentSchemas';
 import type { CallValidation } from './validation';
 
@@ -81,10 +81,37 @@ export class ToolCallPipeline {
 
   constructor(private readonly deps: PipelineDeps) {}
 
-  async call(request: ToolCallRequest, fallbackDepth = 0): Promise<ToolCallOutcome> {
+  call(request: ToolCallRequest, fallbackDepth = 0): Promise<ToolCallOutcome> {
     const traceId = request.traceId ?? newTraceId();
     const started = performance.now();
     if (request.serverId === KERNEL_SERVER_ID) return this.callKernelTool({ ...request, traceId }, started);
+    const server = this.deps.manager.find(request.serverId);
+    const tool = server?.tools.find((t) => t.name === request.toolName);
+    if (!server || !tool) return this.checkedCall(request, traceId, started, fallbackDepth);
+    // A call every check lets through at once goes straight out, with no turn of the event loop and
+    // no async layer of its own; anything else (a refusal, a question, validators, a check that
+    // throws) takes checkedCall, which runs the same checks again and waits where it has to.
+    let cleared: { security: EffectiveSecurity; approval: ApprovalOutcome } | undefined;
+    try {
+      cleared = this.clearedAtOnce(request, server, tool);
+    } catch {
+      cleared = undefined;
+    }
+    if (!cleared) return this.checkedCall(request, traceId, started, fallbackDepth);
+    return this.forward(request, server, tool, traceId, cleared.security, started, cleared.approval, fallbackDepth);
+  }
+
+  private clearedAtOnce(request: ToolCallRequest, server: SupervisedServer, tool: ListedTool): { security: EffectiveSecurity; approval: ApprovalOutcome } | undefined {
+    const security = this.deps.securityOf(server, tool);
+    if (this.deps.access.query(request.caller.agentId, request.serverId, request.toolName).permission !== 'allow') return undefined;
+    if (this.argumentChecker.check(tool, request.args) !== undefined) return undefined;
+    if (security.permissions_required.some((p) => this.deps.permissionState(request.serverId, p) === 'denied')) return undefined;
+    if (this.deps.validation.validatorsFor(server, tool, security).length > 0) return undefined;
+    const approval = this.quickApproval(request, server, security);
+    return approval && { security, approval };
+  }
+
+  private async checkedCall(request: ToolCallRequest, traceId: string, started: number, fallbackDepth: number): Promise<ToolCallOutcome> {
     const server = this.deps.manager.find(request.serverId);
     const tool = server?.tools.find((t) => t.name === request.toolName);
     if (!server || (!tool && server.state === 'connected')) {
@@ -94,8 +121,6 @@ export class ToolCallPipeline {
     if (!tool) server.session(); // throws the lifecycle error (2000/2001/2002) for a server that is not connected
     const listed = tool as ListedTool;
     const security = this.deps.securityOf(server, listed);
-    // Each check answers at once when it passes, and only a refusal or a question is waited for:
-    // the path of an allowed call does no extra turn of the event loop.
     await this.checkAccess(request, traceId, security);
     this.checkArguments(request, listed, traceId, security);
     await this.checkPermissions(request, traceId, security);
@@ -186,31 +211,44 @@ export class ToolCallPipeline {
     throw new KernelError('ValidationBlocked', `the kernel's validators blocked ${request.serverId}.${request.toolName}: ${summary}`, VALIDATION_BLOCKED, errorData(VALIDATION_BLOCKED, { details: { violations }, }));
   }
 
-  private async forward(request: ToolCallRequest, server: SupervisedServer, tool: ListedTool, traceId: string, security: EffectiveSecurity, started: number, approval: ApprovalOutcome, fallbackDepth: number): Promise<ToolCallOutcome> {
-    const streaming = request.stream && this.deps.negotiated(request.serverId, 'streaming');
-    const sendOnce = () => {
-      const mgp: Record<string, unknown> = { trace_id: traceId, ...(streaming ? { stream: true } : {}) };
-      return server.callTool(tool, request.args, { signal: request.signal, onProgress: request.onProgress, mgp, onRequestId: streaming ? (id) => request.stream?.requestId(id) : undefined });
-    };
-    const send = () => sendOnce().catch((error: unknown) => this.afterUrlElicitation(request, error, sendOnce));
-    try {
-      const { value, attempts } = await withRetries(send, {
-        signal: request.signal,
-        retrying: (attempt, delayMs, error) => this.recordRetry(request, traceId, attempt, delayMs, error),
-      });
+  /**
+   * Sends the call. The success of a first attempt goes straight back to the caller; URL elicitation
+   * (-32042), the retries of MGP §14.6 and the fallback tool come after a first failure.
+   */
+  private forward(request: ToolCallRequest, server: SupervisedServer, tool: ListedTool, traceId: string, security: EffectiveSecurity, started: number, approval: ApprovalOutcome, fallbackDepth: number): Promise<ToolCallOutcome> {
+    const streaming = Boolean(request.stream) && this.deps.negotiated(request.serverId, 'streaming');
+    const mgp: Record<string, unknown> = streaming ? { trace_id: traceId, stream: true } : { trace_id: traceId };
+    const onRequestId = streaming ? (id: RequestId) => request.stream?.requestId(id) : undefined;
+    const sendOnce = () => server.callTool(tool, request.args, { signal: request.signal, onProgress: request.onProgress, mgp, onRequestId });
+    const succeeded = (value: CappedResult, attempts: number): ToolCallOutcome => {
       const durationMs = performance.now() - started;
-      this.executedLater(request, traceId, security, value.isError ? 'ERROR' : 'SUCCESS', { attempts, duration_ms: Math.round(durationMs), truncated: Boolean(value.truncated), approval: approval.allowed ? approval.basis : undefined, streamed: Boolean(streaming) });
+      this.executedLater(request, traceId, security, value.isError ? 'ERROR' : 'SUCCESS', { attempts, duration_ms: Math.round(durationMs), truncated: Boolean(value.truncated), approval: approval.allowed ? approval.basis : undefined, streamed: streaming });
       return { result: value, traceId, serverId: request.serverId, toolName: request.toolName, security, attempts, durationMs, approval };
-    } catch (error) {
-      if (error instanceof RetriesExhausted && error.fallbackTool && fallbackDepth < MAX_FALLBACK_DEPTH) {
-        await this.executed(request, traceId, security, 'FAILURE', { attempts: error.attempts, error: error.message, fallback_tool: error.fallbackTool });
-        return this.call({ ...request, toolName: error.fallbackTool, traceId }, fallbackDepth + 1);
+    };
+    const afterFirstFailure = async (error: unknown): Promise<ToolCallOutcome> => {
+      const send = () => sendOnce().catch((again: unknown) => this.afterUrlElicitation(request, again, sendOnce));
+      try {
+        const { value, attempts } = await this.afterUrlElicitation(request, error, sendOnce).then(
+          (value) => ({ value, attempts: 1 }),
+          (failure: unknown) => retryAfterFirst(send, { signal: request.signal, retrying: (attempt, delayMs, wire) => this.recordRetry(request, traceId, attempt, delayMs, wire) }, failure),
+        );
+        return succeeded(value, attempts);
+      } catch (failure) {
+        return this.afterFailure(request, traceId, security, failure, fallbackDepth);
       }
-      const cause = error instanceof RetriesExhausted ? error.last : error;
-      const wire = wireErrorOf(cause);
-      await this.executed(request, traceId, security, 'FAILURE', { error: cause instanceof Error ? cause.message : String(cause), code: wire?.code, attempts: error instanceof RetriesExhausted ? error.attempts : 1 });
-      throw cause;
+    };
+    return sendOnce().then((value) => succeeded(value, 1), afterFirstFailure);
+  }
+
+  private async afterFailure(request: ToolCallRequest, traceId: string, security: EffectiveSecurity, error: unknown, fallbackDepth: number): Promise<ToolCallOutcome> {
+    if (error instanceof RetriesExhausted && error.fallbackTool && fallbackDepth < MAX_FALLBACK_DEPTH) {
+      await this.executed(request, traceId, security, 'FAILURE', { attempts: error.attempts, error: error.message, fallback_tool: error.fallbackTool });
+      return this.call({ ...request, toolName: error.fallbackTool, traceId }, fallbackDepth + 1);
     }
+    const cause = error instanceof RetriesExhausted ? error.last : error;
+    const wire = wireErrorOf(cause);
+    await this.executed(request, traceId, security, 'FAILURE', { error: cause instanceof Error ? cause.message : String(cause), code: wire?.code, attempts: error instanceof RetriesExhausted ? error.attempts : 1 });
+    throw cause;
   }
 
   /**
@@ -247,16 +285,22 @@ export class ToolCallPipeline {
    * happened): the hashing and the write then use the time the caller waits for the server's next
    * answer, not the call's own latency. It is still durable before it counts as recorded.
    */
+  /**
+   * A successful call's record is made after its result is handed back (stamped with the time it
+   * happened): building, hashing and writing it then use the time the caller waits for the server's
+   * next answer, not the call's own latency. It is still durable before it counts as recorded.
+   */
   private executedLater(request: ToolCallRequest, traceId: string, security: EffectiveSecurity | undefined, result: string, details: Record<string, unknown>): void {
-    const event = this.executedEvent(request, traceId, security, result, details);
-    if (this.deps.audit.recordLater) this.deps.audit.recordLater(event);
-    else void this.deps.audit.record(event).catch(() => undefined);
+    const at = Date.now();
+    const makeEvent = () => this.executedEvent(request, traceId, security, result, details, new Date(at).toISOString());
+    if (this.deps.audit.recordLater) this.deps.audit.recordLater(makeEvent);
+    else void this.deps.audit.record(makeEvent()).catch(() => undefined);
   }
 
-  private executedEvent(request: ToolCallRequest, traceId: string, security: EffectiveSecurity | undefined, result: string, details: Record<string, unknown>): AuditEventInput {
+  private executedEvent(request: ToolCallRequest, traceId: string, security: EffectiveSecurity | undefined, result: string, details: Record<string, unknown>, timestamp = new Date().toISOString()): AuditEventInput {
     return {
       event_type: 'TOOL_EXECUTED',
-      timestamp: new Date().toISOString(),
+      timestamp,
       trace_id: traceId,
       actor: actorOf(request.caller),
       target: { server_id: request.serverId, tool_name: request.toolName },
