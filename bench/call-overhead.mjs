@@ -12,7 +12,7 @@
 // kernel's checks and audit add, without the difference between two server processes.
 // Goal (from the issues): kernel median ≤ 1.05 × bare median, with every check on.
 //
-// Run: node bench/call-overhead.mjs [--calls N] [--block B] [--rounds R] [--audit-in-memory | --audit-inline]
+// Run: node bench/call-overhead.mjs [--calls N] [--block B] [--rounds R] [--warmup W] [--audit-in-memory | --audit-inline]
 // (--audit-in-memory keeps events in memory instead of the durable log: to see the log's share;
 // --audit-inline makes the durable log redact, hash and write on the calling thread, not its writer thread.)
 // (builds the kernel itself with esbuild; needs node_modules installed.)
@@ -27,7 +27,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name, fallback) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback);
 const CALLS = arg('--calls', 2000);
 const BLOCK = arg('--block', 100);
-const WARMUP = 100;
+// Both sides take about 1,500 calls to reach their steady speed (V8 compiles the hot paths as they run;
+// the first hundred calls take 3-4× as long), so each caller makes this many calls before any timing
+// counts. Those warm-up calls are timed too, and printed apart.
+const WARMUP = arg('--warmup', 2000);
 const IN_MEMORY = process.argv.includes('--audit-in-memory');
 const INLINE = process.argv.includes('--audit-inline');
 const work = mkdtempSync(join(tmpdir(), 'mgp-bench-calls-'));
@@ -112,6 +115,8 @@ function percentile(values, p) {
 }
 
 const cpu = { kernel: 0, bare: 0, kernelSame: 0, sameBare: 0 };
+/** The warm-up calls' times, all rounds. */
+const warm = { kernel: [], bare: [] };
 
 async function timeBlock(name, caller, from, count, into) {
   const before = process.cpuUsage();
@@ -142,13 +147,17 @@ async function round(m, index) {
   const kernel = await kernelCaller(m);
   const bare = await bareCaller(m);
   for (let i = 0; i < WARMUP; i++) {
-    await kernel.call(i);
-    await bare.call(i);
+    for (const [name, caller] of [['kernel', kernel], ['bare', bare]]) {
+      const started = process.hrtime.bigint();
+      await caller.call(i);
+      warm[name].push(Number(process.hrtime.bigint() - started) / 1000);
+    }
     await kernel.bareOnSameServer.call(i);
   }
   const times = { kernel: [], bare: [], kernelSame: [], sameBare: [] };
-  await alternate({ kernel, bare }, index, times);
-  await alternate({ kernelSame: kernel, sameBare: kernel.bareOnSameServer }, index, times);
+  // The two comparisons take turns going first, round by round.
+  const phases = [() => alternate({ kernel, bare }, index, times), () => alternate({ kernelSame: kernel, sameBare: kernel.bareOnSameServer }, index, times)];
+  for (const phase of index % 2 === 0 ? phases : phases.reverse()) await phase();
   const audit = await kernel.close();
   await bare.close();
   return { times, audit };
@@ -189,3 +198,6 @@ console.log(`SDK Client, same pipe ${fmt(median(all.sameBare)).padEnd(11)} ${fmt
 console.log(`CPU of this process per call: kernel ${fmt(cpu.kernelSame / (CALLS * ROUNDS))}, SDK Client ${fmt(cpu.sameBare / (CALLS * ROUNDS))}`);
 console.log(`per-round median ratios: ${sameRatios.map((r) => r.toFixed(2)).join(', ')}`);
 console.log(`kernel / SDK Client on the same server: ${(median(all.kernelSame) / median(all.sameBare)).toFixed(3)}× (pooled medians), ${median(sameRatios).toFixed(3)}× (median of rounds)   goal ≤ 1.05×`);
+console.log('');
+console.log(`the ${WARMUP} warm-up calls of each round, before either side runs at its steady speed (not counted above):`);
+console.log(`kernel ${fmt(median(warm.kernel))}, bare SDK Client ${fmt(median(warm.bare))} (medians): ${(median(warm.kernel) / median(warm.bare)).toFixed(3)}×`);
