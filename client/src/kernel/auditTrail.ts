@@ -18,9 +18,9 @@ import type { ServerManager } from './serverManager';
  * write+fsync and one message to the writer thread, so a caller making calls one after another does
  * not pay for them per call. Successful calls do not wait for their record (executedLater); refusals,
  * retries and failures do, and 20 ms is well below what a person notices. Measured with
- * bench/call-overhead.mjs (7 rounds each, alternating): kernel/bare 1.49–1.56× at 5 ms against
- * 1.36–1.43× at 20 ms; skipping the fsync altogether changed nothing more, so the rest is the thread's
- * messages and each record's redaction and canonical JSON.
+ * bench/call-overhead.mjs when it warmed up with only 100 calls (7 rounds each, alternating):
+ * kernel/bare 1.49–1.56× at 5 ms against 1.36–1.43× at 20 ms; skipping the fsync altogether changed
+ * nothing more.
  */
 export const KERNEL_AUDIT_COMMIT_DELAY_MS = 20;
 
