@@ -3,7 +3,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { KernelError, SERVER_DRAINING } from '../../client/src/kernel/errors';
 import { categoryOf, maxRetriesOf, retryDelayMs, wireErrorOf } from '../../client/src/kernel/mgp/mgpErrors';
 import { compareVersions, KERNEL_EXTENSIONS, mgpOffer, negotiate } from '../../client/src/kernel/mgp/negotiation';
-import { RetriesExhausted, withRetries } from '../../client/src/kernel/pipeline/retry';
+import { RetriesExhausted, retryAfterFirst } from '../../client/src/kernel/pipeline/retry';
 
 describe('MGP negotiation (§2)', () => {
   it('offers every extension the kernel implements, tool creation off', () => {
@@ -61,24 +61,25 @@ describe('MGP structured errors and retries (§14)', () => {
   });
 
   it('retries a retryable error up to max_retries, reporting each retry', async () => {
-    let calls = 0;
+    let calls = 1; // the first attempt failed with `error`
     const retries: number[] = [];
     const error = new McpError(3000, 'busy', { _mgp: { retryable: true, retry_strategy: 'immediate', max_retries: 3 } });
-    const { value, attempts } = await withRetries(async () => (++calls < 3 ? Promise.reject(error) : 'done'), { retrying: (attempt) => void retries.push(attempt) });
+    const { value, attempts } = await retryAfterFirst(async () => (++calls < 3 ? Promise.reject(error) : 'done'), { retrying: (attempt) => void retries.push(attempt) }, error);
     assert.deepEqual([value, attempts, retries], ['done', 3, [1, 2]]);
   });
 
   it('never retries an error that is not retryable', async () => {
     let calls = 0;
-    await assert.rejects(withRetries(async () => {
+    const error = new McpError(5000, 'upstream broke', { _mgp: { retryable: false, fallback_tool: 'other' } });
+    await assert.rejects(retryAfterFirst(async () => {
       calls++;
-      throw new McpError(5000, 'upstream broke', { _mgp: { retryable: false, fallback_tool: 'other' } });
-    }, { retrying: () => undefined }), /upstream broke/);
-    assert.equal(calls, 1);
+      throw error;
+    }, { retrying: () => undefined }, error), /upstream broke/);
+    assert.equal(calls, 0);
   });
 
   it('gives up after max_retries and names the fallback tool', async () => {
     const error = new McpError(3000, 'busy', { _mgp: { retryable: true, retry_strategy: 'immediate', max_retries: 1, fallback_tool: 'echo' } });
-    await assert.rejects(withRetries(() => Promise.reject(error), { retrying: () => undefined }), (e: unknown) => e instanceof RetriesExhausted && e.attempts === 2 && e.fallbackTool === 'echo');
+    await assert.rejects(retryAfterFirst(() => Promise.reject(error), { retrying: () => undefined }, error), (e: unknown) => e instanceof RetriesExhausted && e.attempts === 2 && e.fallbackTool === 'echo');
   });
 });

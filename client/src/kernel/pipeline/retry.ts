@@ -30,16 +30,10 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /**
- * Runs `attempt` until it succeeds. A non-retryable error is rethrown as is; a retryable one is
- * retried per its recovery data and, when retries run out, wrapped in RetriesExhausted (which names
- * the fallback tool, if the server gave one).
+ * The retries after a first attempt (the caller's own) that failed with `firstError`. A non-retryable
+ * error is rethrown as is; a retryable one is retried per its recovery data and, when retries run
+ * out, wrapped in RetriesExhausted (which names the fallback tool, if the server gave one).
  */
-export function withRetries<T>(attempt: () => Promise<T>, hooks: RetryHooks): Promise<{ value: T; attempts: number }> {
-  // The first attempt without an async layer around it: most calls succeed at once.
-  return attempt().then((value) => ({ value, attempts: 1 }), (error: unknown) => retryAfterFirst(attempt, hooks, error));
-}
-
-/** The retries after a first attempt that failed with `firstError` (the first attempt is the caller's own). */
 export async function retryAfterFirst<T>(attempt: () => Promise<T>, hooks: RetryHooks, firstError: unknown): Promise<{ value: T; attempts: number }> {
   let attempts = 1;
   let failure: unknown = firstError;
