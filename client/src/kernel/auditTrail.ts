@@ -45,27 +45,20 @@ export class AuditTrail implements AuditSink {
     }
   }
 
-  private readonly later = new Set<Promise<void>>();
-  private queued: (() => AuditEventInput)[] = [];
-
-  /** The events of one turn of the event loop are made and recorded together, once that turn is done. */
+  /**
+   * The event is made when the log's next batch goes out (within the commit delay), with the others
+   * of that batch: a caller making calls one after another then pays for none of it per call.
+   */
   recordLater(makeEvent: () => AuditEventInput): void {
-    this.queued.push(makeEvent);
-    if (this.queued.length > 1) return;
-    const recorded = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.recordQueued());
-    this.later.add(recorded);
-    void recorded.finally(() => this.later.delete(recorded));
+    this.log.appendLater(makeEvent, this.laterFailed);
   }
 
-  private async recordQueued(): Promise<void> {
-    const makers = this.queued;
-    this.queued = [];
-    await Promise.all(makers.map((makeEvent) => this.record(makeEvent()).catch(() => undefined)));
-  }
+  private readonly laterFailed = (error: Error): void => {
+    this.appended.emit('problem', `an audit event could not be recorded: ${error.message}`);
+  };
 
   /** Resolves when every event recorded so far, later ones included, is on disk. */
   async flush(): Promise<void> {
-    await Promise.all([...this.later]);
     await this.log.flush();
   }
 
@@ -116,7 +109,6 @@ export class AuditTrail implements AuditSink {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.later]);
     await this.log.close();
   }
 }

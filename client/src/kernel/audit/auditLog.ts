@@ -99,6 +99,15 @@ async function newestTimestamp(path: string): Promise<number | undefined> {
   }
 }
 
+const ignoreRecord = (): void => undefined;
+
+/** `input`, or an `InvalidEvent` AuditError saying what is wrong with it. */
+function checkedInput(input: AuditEventInput): AuditEventInput {
+  const problem = eventProblem(input);
+  if (problem) throw new AuditError('InvalidEvent', `cannot log this event: ${problem}`, new TypeError(problem));
+  return input;
+}
+
 export class AuditLog {
   private durable: ChainLink;
   private durableSegment: Segment;
@@ -205,10 +214,25 @@ export class AuditLog {
   append(input: AuditEventInput): Promise<AuditRecord> {
     if (this.closed) return Promise.reject(new AuditError('Closed', 'the audit log is closed'));
     if (this.writer.failure) return Promise.reject(this.writer.failure);
-    const problem = eventProblem(input);
-    if (problem) return Promise.reject(new AuditError('InvalidEvent', `cannot log this event: ${problem}`, new TypeError(problem)));
-    const event = this.complete(input);
+    let event: AuditEvent;
+    try {
+      event = this.complete(checkedInput(input));
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return new Promise((resolve, reject) => this.writer.append(event, { resolve, reject }));
+  }
+
+  /**
+   * Appends the event `make` returns, made only when the writer gets to it (with the events around
+   * it, off the caller's time): numbered in call order among all appends, redacted with the secrets
+   * known when it is made. Nothing to wait for; `failed` is told when it cannot be made or recorded.
+   * `make` must stamp the event with the time it happened.
+   */
+  appendLater(make: () => AuditEventInput, failed: (error: Error) => void): void {
+    if (this.closed) return failed(new AuditError('Closed', 'the audit log is closed'));
+    if (this.writer.failure) return failed(this.writer.failure);
+    this.writer.appendLater(() => this.complete(checkedInput(make())), { resolve: ignoreRecord, reject: failed });
   }
 
   /** Calls `listener` with each record once it is durable, in seq order. */

@@ -8,7 +8,7 @@
  */
 import type { AuditEvent, AuditRecord } from './auditEvent';
 import { ChainLink, SealedRecord, sealRecord } from './chain';
-import { AuditError } from './errors';
+import { AuditError, asInvalidEvent } from './errors';
 import { GroupCommitter, PendingAppend } from './groupCommit';
 import type { Redactor } from './redact';
 import type { SegmentFileOpener } from './segmentFile';
@@ -37,6 +37,12 @@ export interface RecordWriter {
    * cannot be logged is rejected at once (AuditError `InvalidEvent`), without using a seq.
    */
   append(event: AuditEvent, settle: Settle): void;
+  /**
+   * As `append`, for an event made by `make` only when the writer gets to it (at the latest when the
+   * records around it are written): it is redacted then, with the secrets known then. If `make`
+   * throws, or its event cannot be logged, `settle` is rejected and no seq is used.
+   */
+  appendLater(make: () => AuditEvent, settle: Settle): void;
   /** The file being appended to (as far as this thread knows: never behind the durable records). */
   readonly segment: Segment;
   /** Set when nothing more can be written until the log is reopened. */
@@ -111,7 +117,7 @@ export class ChainWriter<P extends PendingAppend> {
     try {
       sealed = seal(this.head);
     } catch (error) {
-      return pending.reject(new AuditError('InvalidEvent', `cannot log this event: ${error instanceof Error ? error.message : String(error)}`, error));
+      return pending.reject(asInvalidEvent(error));
     }
     this.head = { seq: sealed.seq, hash: sealed.hash };
     this.committer.enqueue({ ...pending, sealed, bytes: Buffer.byteLength(sealed.line) } as P);
@@ -136,10 +142,20 @@ export function inlineWriter(options: Omit<ChainWriterOptions<PendingAppend<Seal
       failed: (error) => hooks.failed(error),
     },
   });
+  const append = (event: AuditEvent, settle: Settle): void =>
+    writer.append((previous) => sealRecord(redactor.redactEvent(event), previous), { resolve: (sealed) => settle.resolve(sealed.record), reject: (error) => settle.reject(error) });
   return {
     kind: 'inline',
-    append: (event, settle) =>
-      writer.append((previous) => sealRecord(redactor.redactEvent(event), previous), { resolve: (sealed) => settle.resolve(sealed.record), reject: (error) => settle.reject(error) }),
+    append,
+    appendLater: (make, settle) => {
+      let event: AuditEvent;
+      try {
+        event = make();
+      } catch (error) {
+        return settle.reject(asInvalidEvent(error));
+      }
+      append(event, settle);
+    },
     get segment() {
       return writer.segment;
     },

@@ -15,3 +15,8 @@ export class AuditError extends Error {
     this.name = 'AuditError';
   }
 }
+
+/** What an event that cannot be made or logged is rejected with: its own AuditError, or `InvalidEvent`. */
+export function asInvalidEvent(error: unknown): AuditError {
+  return error instanceof AuditError ? error : new AuditError('InvalidEvent', `cannot log this event: ${error instanceof Error ? error.message : String(error)}`, error);
+}

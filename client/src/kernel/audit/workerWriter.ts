@@ -5,13 +5,15 @@
  *
  * Here an append costs the redaction (so an event is redacted with exactly the secrets the Redactor
  * knows when it is appended) and a JSON.stringify (its canonical form, cut where the chain fields go:
- * chain.ts's recordParts). Events are sent to the thread in batches: those of one turn of the event
- * loop (at most MAX_BATCH), or, with a commit delay, those of the delay (the thread then writes each
- * batch at once). Waking another thread costs more than anything else here on a busy machine,
- * so it happens once a batch, not once an event. The thread reports back, per write+fsync, which
- * events are durable, with their seqs and hashes; only then is each append resolved with its record
- * and the log's onAppend listeners told, in seq order. So an event still counts as recorded only
- * once it is on disk.
+ * chain.ts's recordParts). An appendLater costs nothing until its batch is sent: its event is then
+ * made, redacted and cut, with the others of the batch, in one tight loop (which costs a caller making
+ * calls one after another far less than the same work done a call at a time).
+ * Events are sent to the thread in batches: those of one turn of the event loop (at most MAX_BATCH),
+ * or, with a commit delay, those of the delay (the thread then writes each batch at once). Waking
+ * another thread costs more than anything else here on a busy machine, so it happens once a batch,
+ * not once an event. The thread reports back, per write+fsync, which events are durable, with their
+ * seqs and hashes; only then is each append resolved with its record and the log's onAppend listeners
+ * told, in seq order. So an event still counts as recorded only once it is on disk.
  *
  * If the thread dies (an uncaught error, out of memory, terminated), every append not yet settled is
  * rejected, the log's problem handler is told, and later appends are rejected: what the thread had
@@ -23,7 +25,7 @@ import { Worker } from 'node:worker_threads';
 import type { AuditEvent, AuditRecord } from './auditEvent';
 import { chainedRecord, recordParts } from './chain';
 import type { RecordWriter, Settle, WriterHooks } from './chainWriter';
-import { AuditError } from './errors';
+import { AuditError, asInvalidEvent } from './errors';
 import type { Redactor } from './redact';
 import { Segment, segmentAt } from './segments';
 import { AUDIT_WORKER_FILE, FromWriter, ToWriter, WireError, WriterSetup } from './workerProtocol';
@@ -39,6 +41,9 @@ export function writerScript(): string | undefined {
 
 const asError = (error: WireError): AuditError => new AuditError(error.code, error.message);
 
+/** An append not yet sent: redacted and cut into recordParts already, or to be made when it is sent (appendLater). */
+type Queued = { settle: Settle; event: AuditEvent; parts: [string, string, string] } | { settle: Settle; make: () => AuditEvent };
+
 /**
  * Without a commit delay, a burst of appends goes out in messages of at most this many events: the
  * thread then writes the first ones while this thread prepares the next, rather than the two taking
@@ -53,8 +58,8 @@ export class WorkerWriter implements RecordWriter {
   /** Appends sent or about to be sent and not yet settled, with their redacted events, by id (the thread numbers events in arrival order). */
   private readonly pending = new Map<number, { settle: Settle; event: AuditEvent }>();
   private nextId = 0;
-  /** recordParts of the events not yet sent, three strings an event. */
-  private batch: string[] = [];
+  /** Appends not yet sent to the thread, in append order. */
+  private queue: Queued[] = [];
   private batchScheduled = false;
   private segmentNow: Segment;
   private broken: AuditError | undefined;
@@ -121,20 +126,18 @@ export class WorkerWriter implements RecordWriter {
       redacted = this.redactor.redactEvent(event);
       parts = recordParts(redacted);
     } catch (error) {
-      return settle.reject(new AuditError('InvalidEvent', `cannot log this event: ${error instanceof Error ? error.message : String(error)}`, error));
+      return settle.reject(asInvalidEvent(error));
     }
-    if (this.pending.size === 0) this.worker.ref();
-    this.pending.set(this.nextId++, { settle, event: redacted });
-    this.batch.push(parts[0], parts[1], parts[2]);
-    if (this.commitDelayMs === 0 && this.batch.length >= 3 * MAX_BATCH) return this.sendBatch();
-    if (!this.batchScheduled) {
-      this.batchScheduled = true;
-      if (this.commitDelayMs > 0) setTimeout(this.scheduledBatch, this.commitDelayMs);
-      else setImmediate(this.scheduledBatch);
-    }
+    this.enqueue({ settle, event: redacted, parts });
+  }
+
+  appendLater(make: () => AuditEvent, settle: Settle): void {
+    if (this.broken) return settle.reject(this.broken);
+    this.enqueue({ settle, make });
   }
 
   drain(): Promise<void> {
+    this.sendBatch();
     const upTo = this.nextId;
     if (this.settledUpTo(upTo)) return Promise.resolve();
     return new Promise((resolve) => this.drains.push({ upTo, resolve }));
@@ -166,11 +169,43 @@ export class WorkerWriter implements RecordWriter {
     this.sendBatch();
   };
 
+  private enqueue(entry: Queued): void {
+    if (this.pending.size === 0 && this.queue.length === 0) this.worker.ref();
+    this.queue.push(entry);
+    if (this.commitDelayMs === 0 && this.queue.length >= MAX_BATCH) return this.sendBatch();
+    if (!this.batchScheduled) {
+      this.batchScheduled = true;
+      if (this.commitDelayMs > 0) setTimeout(this.scheduledBatch, this.commitDelayMs);
+      else setImmediate(this.scheduledBatch);
+    }
+  }
+
+  /** Sends what is queued, making the events of appendLater first; the thread numbers them in this order. */
   private sendBatch(): void {
-    if (this.batch.length === 0) return;
-    const parts = this.batch;
-    this.batch = [];
-    this.post({ type: 'append', parts });
+    if (this.queue.length === 0) return;
+    const entries = this.queue;
+    this.queue = [];
+    const parts: string[] = [];
+    for (const entry of entries) {
+      let event: AuditEvent;
+      let entryParts: [string, string, string];
+      if ('make' in entry) {
+        try {
+          event = this.redactor.redactEvent(entry.make());
+          entryParts = recordParts(event);
+        } catch (error) {
+          entry.settle.reject(asInvalidEvent(error));
+          continue;
+        }
+      } else {
+        event = entry.event;
+        entryParts = entry.parts;
+      }
+      this.pending.set(this.nextId++, { settle: entry.settle, event });
+      parts.push(entryParts[0], entryParts[1], entryParts[2]);
+    }
+    if (parts.length > 0) this.post({ type: 'append', parts });
+    else this.settled();
   }
 
   private receive(message: FromWriter): void {
@@ -223,7 +258,7 @@ export class WorkerWriter implements RecordWriter {
   }
 
   private settled(): void {
-    if (this.pending.size === 0 && !this.closing) this.worker.unref();
+    if (this.pending.size === 0 && this.queue.length === 0 && !this.closing) this.worker.unref();
     while (this.drains.length && this.settledUpTo(this.drains[0].upTo)) this.drains.shift()?.resolve();
   }
 
@@ -236,9 +271,9 @@ export class WorkerWriter implements RecordWriter {
       `the audit log's writer thread stopped (${reason}); appends not yet acknowledged may or may not be on disk, and nothing more can be written until the log is reopened`,
     );
     this.broken = error;
-    this.batch = [];
-    const unsettled = [...this.pending.values()];
+    const unsettled = [...this.pending.values(), ...this.queue];
     this.pending.clear();
+    this.queue = [];
     for (const { settle } of unsettled) settle.reject(error);
     this.settled();
     this.hooks.failed(error);

@@ -8,8 +8,8 @@ import type { AuditEventInput } from '../audit/auditEvent';
 export interface AuditSink {
   record(event: AuditEventInput): Promise<void>;
   /**
-   * Makes and records the event once the current work is done (off a call's latency); `flush` waits
-   * for it. `makeEvent` must stamp the event with the time it happened, not the time it is called.
+   * Makes and records the event later, off the caller's time (the audit trail makes it with the log's
+   * next batch); `flush` waits for it. `makeEvent` must stamp the event with the time it happened, not the time it is called.
    */
   recordLater?(makeEvent: () => AuditEventInput): void;
 }
