@@ -282,13 +282,8 @@ export class ToolCallPipeline {
 
   /**
    * A successful call's record is made after its result is handed back (stamped with the time it
-   * happened): the hashing and the write then use the time the caller waits for the server's next
-   * answer, not the call's own latency. It is still durable before it counts as recorded.
-   */
-  /**
-   * A successful call's record is made after its result is handed back (stamped with the time it
-   * happened): building, hashing and writing it then use the time the caller waits for the server's
-   * next answer, not the call's own latency. It is still durable before it counts as recorded.
+   * happened), with the other records of the audit log's next batch: the call's latency does not
+   * include it. It is still durable before it counts as recorded.
    */
   private executedLater(request: ToolCallRequest, traceId: string, security: EffectiveSecurity | undefined, result: string, details: Record<string, unknown>): void {
     const at = Date.now();
