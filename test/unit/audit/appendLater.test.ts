@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import type { AuditEventInput, AuditRecord } from '../../../client/src/kernel/audit/auditEvent';
 import { AuditLog } from '../../../client/src/kernel/audit/auditLog';
 import type { AuditError } from '../../../client/src/kernel/audit/errors';
@@ -132,6 +134,25 @@ describe('AuditLog.appendLater: when the events are made', () => {
     for (const error of errors) assert.match(error.message, /writer thread stopped/);
     assert.equal(problems.length, 1);
     await log.close();
+  });
+
+  it('leaves nothing behind that keeps the process alive once the log is closed, whatever the commit delay', () => {
+    const script = `
+      const { AuditLog } = require(${JSON.stringify(join(__dirname, '../../../client/src/kernel/audit/auditLog.js'))});
+      const { faultyOpener } = require(${JSON.stringify(join(__dirname, 'faults.js'))});
+      const event = { event_type: 'TOOL_EXECUTED', actor: { type: 'kernel', id: 'k' }, target: {}, result: 'SUCCESS' };
+      (async () => {
+        const log = await AuditLog.open({ directory: process.argv[1], commitDelayMs: 60000, openFile: faultyOpener('crashingFiles', 1) });
+        const first = log.append(event);
+        const flushed = log.flush(); // sends the first event now: its write crashes the thread
+        log.appendLater(() => event, () => undefined); // queued for a batch 60 s away, until the thread dies
+        await first.catch(() => undefined);
+        await flushed;
+        await log.close();
+      })();`;
+    const started = Date.now();
+    execFileSync(process.execPath, ['-e', script, dir], { timeout: 30_000, stdio: 'pipe' });
+    assert.ok(Date.now() - started < 20_000, `the process took ${Date.now() - started} ms to exit`);
   });
 });
 

@@ -60,7 +60,8 @@ export class WorkerWriter implements RecordWriter {
   private nextId = 0;
   /** Appends not yet sent to the thread, in append order. */
   private queue: Queued[] = [];
-  private batchScheduled = false;
+  /** Cancels the timer that will send the queue, while one is set. */
+  private cancelBatch: (() => void) | undefined;
   private segmentNow: Segment;
   private broken: AuditError | undefined;
   private stopped = false;
@@ -164,24 +165,26 @@ export class WorkerWriter implements RecordWriter {
     if (!this.stopped) this.worker.postMessage(message);
   }
 
-  private readonly scheduledBatch = (): void => {
-    this.batchScheduled = false;
-    this.sendBatch();
-  };
+  private readonly scheduledBatch = (): void => this.sendBatch();
 
   private enqueue(entry: Queued): void {
     if (this.pending.size === 0 && this.queue.length === 0) this.worker.ref();
     this.queue.push(entry);
     if (this.commitDelayMs === 0 && this.queue.length >= MAX_BATCH) return this.sendBatch();
-    if (!this.batchScheduled) {
-      this.batchScheduled = true;
-      if (this.commitDelayMs > 0) setTimeout(this.scheduledBatch, this.commitDelayMs);
-      else setImmediate(this.scheduledBatch);
+    if (this.cancelBatch) return;
+    if (this.commitDelayMs > 0) {
+      const timer = setTimeout(this.scheduledBatch, this.commitDelayMs);
+      this.cancelBatch = () => clearTimeout(timer);
+    } else {
+      const immediate = setImmediate(this.scheduledBatch);
+      this.cancelBatch = () => clearImmediate(immediate);
     }
   }
 
   /** Sends what is queued, making the events of appendLater first; the thread numbers them in this order. */
   private sendBatch(): void {
+    this.cancelBatch?.();
+    this.cancelBatch = undefined;
     if (this.queue.length === 0) return;
     const entries = this.queue;
     this.queue = [];
@@ -271,6 +274,8 @@ export class WorkerWriter implements RecordWriter {
       `the audit log's writer thread stopped (${reason}); appends not yet acknowledged may or may not be on disk, and nothing more can be written until the log is reopened`,
     );
     this.broken = error;
+    this.cancelBatch?.();
+    this.cancelBatch = undefined;
     const unsettled = [...this.pending.values(), ...this.queue];
     this.pending.clear();
     this.queue = [];
