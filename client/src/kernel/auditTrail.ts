@@ -15,12 +15,11 @@ import type { ServerManager } from './serverManager';
 
 /**
  * The commit delay the kernel's hosts open their log with: records made within 20 ms share one
- * write+fsync and one message to the writer thread, so a caller making calls one after another does
- * not pay for them per call. Successful calls do not wait for their record (executedLater); refusals,
- * retries and failures do, and 20 ms is well below what a person notices. Measured with
- * bench/call-overhead.mjs when it warmed up with only 100 calls (7 rounds each, alternating):
- * kernel/bare 1.49–1.56× at 5 ms against 1.36–1.43× at 20 ms; skipping the fsync altogether changed
- * nothing more.
+ * write+fsync and one message to the writer thread, and a successful call's record is only made then
+ * (recordLater), with the others of those 20 ms. So a caller making calls one after another does not
+ * pay for them per call. Refusals, retries and failures wait for their record; 20 ms is well below
+ * what a person notices. (bench/call-overhead.mjs: with the records made a call at a time, the
+ * kernel's main thread spent about 20 µs more per call.)
  */
 export const KERNEL_AUDIT_COMMIT_DELAY_MS = 20;
 
