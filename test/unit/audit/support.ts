@@ -1,8 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AuditEventInput } from '../../../client/src/kernel/audit/auditEvent';
+import type { AuditEventInput, AuditRecord } from '../../../client/src/kernel/audit/auditEvent';
 import { AuditLog, AuditLogOptions } from '../../../client/src/kernel/audit/auditLog';
+import { readRecords } from '../../../client/src/kernel/audit/reader';
 
 export function tempDir(prefix = 'mgp-audit-'): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -45,3 +46,10 @@ export function fakeClock(start = Date.parse('2026-01-01T00:00:00.000Z')): { now
 }
 
 export const DAY = 86_400_000;
+
+/** Every record in the log's files, oldest first. */
+export async function onDisk(dir: string): Promise<AuditRecord[]> {
+  const records: AuditRecord[] = [];
+  for await (const record of readRecords(dir)) records.push(record);
+  return records;
+}

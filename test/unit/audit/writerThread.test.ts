@@ -6,22 +6,15 @@ import * as esbuild from 'esbuild';
 import type { AuditRecord } from '../../../client/src/kernel/audit/auditEvent';
 import { AuditLog } from '../../../client/src/kernel/audit/auditLog';
 import { AuditError } from '../../../client/src/kernel/audit/errors';
-import { readRecords } from '../../../client/src/kernel/audit/reader';
 import { REDACTED, Redactor } from '../../../client/src/kernel/audit/redact';
 import { openSegmentFile } from '../../../client/src/kernel/audit/segmentFile';
 import { verifyAuditLog } from '../../../client/src/kernel/audit/verify';
 import { AUDIT_WORKER_FILE } from '../../../client/src/kernel/audit/workerProtocol';
 import { repoRoot } from '../../repoRoot';
 import { faultyOpener } from './faults';
-import { fileLines, sampleEvent, tempDir } from './support';
+import { fileLines, onDisk, sampleEvent, tempDir } from './support';
 
 const FIRST = 'audit-000001.jsonl';
-
-async function onDisk(dir: string): Promise<AuditRecord[]> {
-  const records: AuditRecord[] = [];
-  for await (const record of readRecords(dir)) records.push(record);
-  return records;
-}
 
 describe('AuditLog: the writer thread', () => {
   let dir: string;
