@@ -16,6 +16,10 @@ const TRANSPORTS: { name: string; start?: 'streamableHttp' | 'sse'; config(url: 
   { name: 'SSE', start: 'sse', config: (url, extra) => `[[servers]]\nid = "everything"\ntransport = "sse"\nurl = "${url}/sse"\n${extra}` },
 ];
 
+/** A fixture server (test/fixtures/servers) whose `echo` needs no approval. */
+const fixture = (id: string, script: string, extra = '', args: string[] = []) =>
+  `[[servers]]\nid = "${id}"\ncommand = ${node}\nargs = [${[fixtureServer(script), ...args.map((a) => JSON.stringify(a))].join(', ')}]\napproved_tools = ["echo"]\n${extra}`;
+
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
@@ -224,9 +228,23 @@ describe('kernel: base MCP, client side, against real servers', function () {
     });
   });
 
-  describe('misbehaving servers do not take the kernel down', () => {
-    const fixture = (id: string, script: string, extra = '') => `[[servers]]\nid = "${id}"\ncommand = ${node}\nargs = [${fixtureServer(script)}]\napproved_tools = ["echo"]\n${extra}`;
+  describe('what goes on the wire', () => {
+    it('the trace id goes out in params._mgp to a server that negotiated MGP, and not to a standard MCP server (MGP §6.5, §17.2)', async () => {
+      t = await startKernel(`${fixture('plain', 'params-echo.js')}\n${fixture('speaksMgp', 'params-echo.js', '', ['--mgp'])}`);
+      const sent = async (serverId: string) => {
+        const outcome = await t.kernel.call({ serverId, toolName: 'echo', args: { text: 'x' } });
+        return { traceId: outcome.traceId, params: (outcome.result.structuredContent as { params: Record<string, unknown> }).params };
+      };
+      const mgp = await sent('speaksMgp');
+      assert.deepEqual(mgp.params._mgp, { trace_id: mgp.traceId });
+      const plain = await sent('plain');
+      assert.deepEqual(plain.params, { name: 'echo', arguments: { text: 'x' } });
+      // The kernel's own audit record keeps the trace id either way.
+      assert.ok((await t.ofType('TOOL_EXECUTED')).some((r) => r.trace_id === plain.traceId && r.target.server_id === 'plain'));
+    });
+  });
 
+  describe('misbehaving servers do not take the kernel down', () => {
     it('a 50 MB message: refused at once with 3001, the connection keeps working', async () => {
       t = await startKernel(fixture('huge', 'huge-message.js'));
       const started = Date.now();

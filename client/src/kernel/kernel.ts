@@ -177,6 +177,7 @@ export class Kernel {
       approvals: this.approvals,
       permissionState: (serverId, permission) => this.permissions.state(serverId, permission),
       validation: new CallValidation(options.validatorOptions),
+      speaksMgp: (serverId) => this.mgp.of(serverId) !== undefined,
       negotiated: (serverId, extension) => this.mgp.active(serverId, extension),
       elicit: (serverId, params, signal) => options.interaction.elicit(serverId, params, signal),
       audit: options.audit,

@@ -1,7 +1,8 @@
 /**
  * The one path every tool call takes, whoever calls (a view, the CLI, the chat tools, the gateway):
  * resolve → access → approval → validate → forward → audit (DESIGN.md). Each refusal is audited
- * and answered with its MGP §14.3 code; each forward carries the trace id in `params._mgp` (MGP §6.5).
+ * and answered with its MGP §14.3 code; each forward to a server that negotiated MGP carries the trace id
+ * in `params._mgp` (MGP §6.5). A standard MCP server gets no `_mgp` (§17.2); the audit keeps the id.
  */
 import { CallToolResult, ElicitRequest, ElicitResult, ErrorCode, McpError, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { AuditEventInput, newTraceId } from '../audit/auditEvent';
@@ -67,7 +68,8 @@ export interface PipelineDeps {
   /** A server permission (MGP §3) as the operator decided it. */
   permissionState(serverId: string, permission: string): 'approved' | 'denied' | undefined;
   validation: CallValidation;
-  /** Whether the server negotiated an MGP extension. */
+  /** Whether the server negotiated MGP at all (§2), and an MGP extension. */
+  speaksMgp(serverId: string): boolean;
   negotiated(serverId: string, extension: string): boolean;
   /** Asks the person about a URL elicitation (MCP: consent, then the browser). */
   elicit?(serverId: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
@@ -217,7 +219,8 @@ export class ToolCallPipeline {
    */
   private forward(request: ToolCallRequest, server: SupervisedServer, tool: ListedTool, traceId: string, security: EffectiveSecurity, started: number, approval: ApprovalOutcome, fallbackDepth: number): Promise<ToolCallOutcome> {
     const streaming = Boolean(request.stream) && this.deps.negotiated(request.serverId, 'streaming');
-    const mgp: Record<string, unknown> = streaming ? { trace_id: traceId, stream: true } : { trace_id: traceId };
+    // A server that did not negotiate MGP is treated as standard MCP (§17.2): its requests carry no `_mgp`.
+    const mgp = !this.deps.speaksMgp(request.serverId) ? undefined : streaming ? { trace_id: traceId, stream: true } : { trace_id: traceId };
     const onRequestId = streaming ? (id: RequestId) => request.stream?.requestId(id) : undefined;
     const sendOnce = () => server.callTool(tool, request.args, { signal: request.signal, onProgress: request.onProgress, mgp, onRequestId });
     const succeeded = (value: CappedResult, attempts: number): ToolCallOutcome => {
