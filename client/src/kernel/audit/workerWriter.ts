@@ -41,8 +41,11 @@ export function writerScript(): string | undefined {
 
 const asError = (error: WireError): AuditError => new AuditError(error.code, error.message);
 
-/** An append not yet sent: redacted and cut into recordParts already, or to be made when it is sent (appendLater). */
-type Queued = { settle: Settle; event: AuditEvent; parts: [string, string, string] } | { settle: Settle; make: () => AuditEvent };
+/** An event redacted, and cut into the three strings of chain.ts's recordParts. */
+type Prepared = { event: AuditEvent; parts: [string, string, string] };
+
+/** An append not yet sent: prepared already, or to be made and prepared when it is sent (appendLater). */
+type Queued = (Prepared & { settle: Settle }) | { settle: Settle; make: () => AuditEvent };
 
 /**
  * Without a commit delay, a burst of appends goes out in messages of at most this many events: the
@@ -121,15 +124,13 @@ export class WorkerWriter implements RecordWriter {
 
   append(event: AuditEvent, settle: Settle): void {
     if (this.broken) return settle.reject(this.broken);
-    let redacted: AuditEvent;
-    let parts: [string, string, string];
+    let prepared: Prepared;
     try {
-      redacted = this.redactor.redactEvent(event);
-      parts = recordParts(redacted);
+      prepared = this.prepare(event);
     } catch (error) {
       return settle.reject(asInvalidEvent(error));
     }
-    this.enqueue({ settle, event: redacted, parts });
+    this.enqueue({ settle, ...prepared });
   }
 
   appendLater(make: () => AuditEvent, settle: Settle): void {
@@ -181,6 +182,12 @@ export class WorkerWriter implements RecordWriter {
     }
   }
 
+  /** Throws when the event has no JSON form. */
+  private prepare(event: AuditEvent): Prepared {
+    const redacted = this.redactor.redactEvent(event);
+    return { event: redacted, parts: recordParts(redacted) };
+  }
+
   /** Sends what is queued, making the events of appendLater first; the thread numbers them in this order. */
   private sendBatch(): void {
     this.cancelBatch?.();
@@ -190,22 +197,15 @@ export class WorkerWriter implements RecordWriter {
     this.queue = [];
     const parts: string[] = [];
     for (const entry of entries) {
-      let event: AuditEvent;
-      let entryParts: [string, string, string];
-      if ('make' in entry) {
-        try {
-          event = this.redactor.redactEvent(entry.make());
-          entryParts = recordParts(event);
-        } catch (error) {
-          entry.settle.reject(asInvalidEvent(error));
-          continue;
-        }
-      } else {
-        event = entry.event;
-        entryParts = entry.parts;
+      let prepared: Prepared;
+      try {
+        prepared = 'make' in entry ? this.prepare(entry.make()) : entry;
+      } catch (error) {
+        entry.settle.reject(asInvalidEvent(error));
+        continue;
       }
-      this.pending.set(this.nextId++, { settle: entry.settle, event });
-      parts.push(entryParts[0], entryParts[1], entryParts[2]);
+      this.pending.set(this.nextId++, { settle: entry.settle, event: prepared.event });
+      parts.push(prepared.parts[0], prepared.parts[1], prepared.parts[2]);
     }
     if (parts.length > 0) this.post({ type: 'append', parts });
     else this.settled();

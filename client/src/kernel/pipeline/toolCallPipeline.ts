@@ -220,7 +220,8 @@ export class ToolCallPipeline {
   private forward(request: ToolCallRequest, server: SupervisedServer, tool: ListedTool, traceId: string, security: EffectiveSecurity, started: number, approval: ApprovalOutcome, fallbackDepth: number): Promise<ToolCallOutcome> {
     const streaming = Boolean(request.stream) && this.deps.negotiated(request.serverId, 'streaming');
     // A server that did not negotiate MGP is treated as standard MCP (§17.2): its requests carry no `_mgp`.
-    const mgp = !this.deps.speaksMgp(request.serverId) ? undefined : streaming ? { trace_id: traceId, stream: true } : { trace_id: traceId };
+    let mgp: Record<string, unknown> | undefined;
+    if (this.deps.speaksMgp(request.serverId)) mgp = streaming ? { trace_id: traceId, stream: true } : { trace_id: traceId };
     const onRequestId = streaming ? (id: RequestId) => request.stream?.requestId(id) : undefined;
     const sendOnce = () => server.callTool(tool, request.args, { signal: request.signal, onProgress: request.onProgress, mgp, onRequestId });
     const succeeded = (value: CappedResult, attempts: number): ToolCallOutcome => {
