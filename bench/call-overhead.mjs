@@ -12,7 +12,7 @@
 // kernel's checks and audit add, without the difference between two server processes.
 // Goal (from the issues): kernel median ≤ 1.05 × bare median, with every check on.
 //
-// Run: node bench/call-overhead.mjs [--calls N] [--block B] [--rounds R (9)] [--warmup W] [--audit-in-memory | --audit-inline]
+// Run: node bench/call-overhead.mjs [--calls N] [--block B] [--rounds R (15)] [--warmup W] [--audit-in-memory | --audit-inline]
 // (--audit-in-memory keeps events in memory instead of the durable log: to see the log's share;
 // --audit-inline makes the durable log redact, hash and write on the calling thread, not its writer thread.)
 // (builds the kernel itself with esbuild; needs node_modules installed.)
@@ -136,7 +136,7 @@ async function timeBlock(name, caller, from, count, into) {
   cpu[name] += used.user + used.system;
 }
 
-const ROUNDS = arg('--rounds', 9);
+const ROUNDS = arg('--rounds', 15);
 
 /** CALLS calls of each of the two callers, in blocks of BLOCK, taking turns (who goes first alternates). */
 async function alternate(callers, index, times) {
