@@ -181,8 +181,9 @@ export async function run(kit) {
     await shot('audit-trail-detail');
     // "Only this trace" filters by the record's trace id: its approval and its call.
     await detail.locator('[data-action="filter-trace"]').click();
+    // The trace filter first (the status may already read "2 matching" under the previous filters).
+    await frame.waitForFunction((trace) => document.querySelector('input[data-filter="trace"]')?.value === trace, deleteTrace, { timeout: 10000 });
     await frame.locator('.status', { hasText: '· 2 matching' }).waitFor({ timeout: 10000 });
-    assert.equal(await frame.locator('input[data-filter="trace"]').inputValue(), deleteTrace);
     const traced = await rowsWhen(frame, (all) => all.every((r) => r.trace === deleteTrace), 'only the trace');
     assert.deepEqual(traced.map((r) => `${r.type} ${r.tool}`), ['PERMISSION_GRANTED delete_notes', 'TOOL_EXECUTED delete_notes']);
   });
@@ -208,11 +209,21 @@ export async function run(kit) {
     const frame = await trail();
     await frame.locator('#follow').check();
     const before = Math.max(...(await drawnRows(frame)).map((r) => r.seq));
+    const disconnectedRow = (timeout) =>
+      frame.waitForFunction((after) => {
+        const row = [...document.querySelectorAll('.window .row[data-seq]')].find((r) => Number(r.dataset.seq) > after && r.textContent.includes('SERVER_DISCONNECTED'));
+        return row && Number(row.dataset.seq);
+      }, before, { timeout });
     await palette(page, 'MGP: Restart Server', 'example');
-    const stopped = await frame.waitForFunction((after) => {
-      const row = [...document.querySelectorAll('.window .row[data-seq]')].find((r) => Number(r.dataset.seq) > after && r.textContent.includes('SERVER_DISCONNECTED'));
-      return row && Number(row.dataset.seq);
-    }, before, { timeout: 20000 });
+    // In a full run the server pick was once lost after the palette had closed: the kernel logged no
+    // restart at all (a webview taking the focus back as the pick opens closes it unanswered). Then the
+    // command is run again, once; the subject here is the live tail.
+    let stopped = await disconnectedRow(8000).catch(() => undefined);
+    if (!stopped) {
+      console.log('      (no restart within 8 s: running the command again)');
+      await palette(page, 'MGP: Restart Server', 'example');
+      stopped = await disconnectedRow(20000);
+    }
     const stoppedAt = await stopped.jsonValue();
     await page.locator('.monaco-list-row[aria-label^="Server example, connected"]').waitFor({ timeout: 30000 });
     // Connected again: the newest row, drawn at the bottom with its data.
