@@ -13,7 +13,8 @@ describe('discovery: what a request asks to do and what a tool does', () => {
     assert.equal(requestAction('get rid of the old branch'), 'delete');
     assert.equal(requestAction('merge it, then drop the branch'), 'delete');
     assert.equal(requestAction('count the rows in the users table'), undefined, 'no verb it knows: no action');
-    assert.equal(requestAction('open a pull request'), undefined, '`open` is ambiguous');
+    assert.equal(requestAction('open the report'), undefined, '`open` is ambiguous');
+    assert.equal(requestAction('open a pull request'), 'write', 'to open a PR or an issue is to create it');
     assert.equal(requestAction('find the typo and fix it, then save the file'), undefined, 'two clauses, two actions');
     assert.equal(requestAction('find the log and show it'), 'read');
   });

@@ -42,7 +42,13 @@ describe('discovery: search strategies and filters', () => {
   it('keyword: a pasted URL, file name, glob, address or channel stands for its kind', () => {
     const words = (q: string) => normalizeQuery(q).trim().split(/\s+/);
     assert.deepEqual(words('open https://example.com/a?b=1 in the browser'), ['open', 'url', 'in', 'the', 'browser']);
-    assert.deepEqual(words('show config.yaml and src/main.go'), ['show', 'file', 'and', 'file']);
+    assert.deepEqual(words('show config.yaml and src/main.go'), ['show', 'file', 'and', 'file', 'multiple', 'files'], 'two files: the tool that takes several');
+    assert.deepEqual(words('what is in https://github.com/acme/api/issues/88'), ['what', 'is', 'in', 'url', 'github', 'issue'], 'a URL keeps its site and what its path says the page is');
+    assert.deepEqual(words("send 'deploy done, all green' to the team"), ['send', 'text', 'to', 'the', 'team'], 'quoted text is a value');
+    assert.equal(normalizeQuery("what's in it? it's fine"), "what's in it? it's fine", 'an apostrophe quotes nothing');
+    assert.deepEqual(words('mkdir -p tmp/cache/images, then ls /var/log'), ['mkdir', '-p', 'directory', 'path', ',', 'then', 'ls', 'directory', 'path']);
+    assert.deepEqual(words('grep the code for createSlice'), ['grep', 'the', 'code', 'for', 'code', 'symbol']);
+    assert.deepEqual(words('what did the page print with console.log'), ['what', 'did', 'the', 'page', 'print', 'with', 'console', 'messages']);
     assert.deepEqual(words('attach resume.pdf'), ['attach', 'file', 'pdf', 'document']);
     assert.deepEqual(words('find every *.test.ts file'), ['find', 'every', 'file', 'pattern', 'file']);
     assert.deepEqual(words('what is at 48.8584, 2.2945'), ['what', 'is', 'at', 'coordinates']);
@@ -54,6 +60,28 @@ describe('discovery: search strategies and filters', () => {
     assert.equal(normalizeQuery('list users (active only)'), 'list users (active only)', 'words in brackets are no call');
     assert.equal(top(index, 'run document.title in the page')[0], 'playwright.browser_evaluate');
     assert.equal(top(index, 'open https://example.com in the browser')[0], 'playwright.browser_navigate');
+  });
+
+  it('keyword: requests to an assistant\'s memory find the knowledge graph', () => {
+    assert.ok(top(index, 'remember that Priya prefers tea').includes('memory.create_entities'));
+    assert.ok(top(index, 'what do you know about the Atlas launch', 3).includes('memory.search_nodes'));
+    assert.ok(top(index, 'forget everything about the old office', 3).includes('memory.delete_entities'));
+    assert.equal(normalizeQuery('remember the milk'), 'remember the milk', 'only `remember that` is a request to the memory');
+  });
+
+  it('keyword: to open a PR or an issue is to create it; idioms become the word they mean', () => {
+    assert.ok(top(index, 'open a PR for my branch', 2).includes('github.create_pull_request'));
+    assert.ok(top(index, 'list the open PRs', 2).includes('github.list_pull_requests'), 'PRs, the plural');
+    assert.equal(top(index, 'how high above sea level is Quito')[0], 'google-maps.maps_elevation');
+    assert.ok(top(index, 'who am I connected as in notion', 3).includes('notion.API-get-self'));
+  });
+
+  it('keyword: a word of the language is not taken for a typo, and `news` is not `new`', () => {
+    const plan = planQuery(index, 'news about the election').map((t) => t.term);
+    assert.ok(plan.includes('news') && !plan.includes('new'), plan.join(' '));
+    const select = planQuery(index, 'news about the election').find((t) => t.term === 'select');
+    assert.ok(!select || select.weight < 0.5, 'no typo correction to `select`; at most a far thesaurus sense');
+    assert.ok(top(index, 'news about the election', 4).includes('brave-search.brave_web_search'));
   });
 
   it('keyword: a query word and its synonyms count once, as their best match', () => {

@@ -20,29 +20,59 @@ const CONTENT_KINDS: Record<string, string> = {
   mp3: 'audio', wav: 'audio', ogg: 'audio', flac: 'audio', mp4: 'video', mov: 'video', avi: 'video', mkv: 'video', webm: 'video',
   zip: 'archive', tar: 'archive', gz: 'archive', tgz: 'archive', rar: 'archive', '7z': 'archive',
   db: 'database', sqlite: 'database', sql: 'sql',
+  doc: 'document', docx: 'document', odt: 'document', rtf: 'document', xls: 'spreadsheet', xlsx: 'spreadsheet', ppt: 'presentation', pptx: 'presentation',
 };
 
 const EXTENSION = FILE_EXTENSIONS.split(' ').join('|');
 
+/** Path words of code-hosting URLs that say what the page is (`/issues/88`, `/pull/12`). */
+const URL_PAGE_WORDS: Readonly<Record<string, string>> = {
+  issues: 'issue', pull: 'pull request', pulls: 'pull requests', merge_requests: 'merge request', commit: 'commit', commits: 'commits',
+  blob: 'file', tree: 'directory', releases: 'release', wiki: 'wiki',
+};
+
+/** A URL as words: `url`, its site's name (`github`, `notion`) and what its path says the page is. */
+function urlWords(url: string): string {
+  const match = /^(?:[a-z]+:\/\/)?([^/?#:]+)([^?#]*)/i.exec(url);
+  const labels = (match?.[1] ?? '').toLowerCase().split('.').filter((l) => l !== 'www');
+  // `example.com` and its kin (RFC 2606) stand for any site.
+  const site = labels.length >= 2 && labels[labels.length - 2] !== 'example' ? labels[labels.length - 2] : '';
+  const page = (match?.[2] ?? '').split('/').map((part) => URL_PAGE_WORDS[part.toLowerCase()]).filter(Boolean);
+  return ` url ${site} ${page.join(' ')} `;
+}
+
+/** A file literal's words: `file`, and the kind of content its extension says. */
+function fileWords(name: string): string {
+  return ` file ${CONTENT_KINDS[name.slice(name.lastIndexOf('.') + 1).toLowerCase()] ?? ''} `;
+}
+
 /** Literal values and the words they stand for, in the order they are replaced. */
 const LITERALS: ReadonlyArray<[RegExp, (match: string) => string]> = [
-  [/\b(?:https?|ftp|wss?):\/\/[^\s<>"'`]+|\bwww\.[a-z0-9-]+\.[^\s<>"'`]+/gi, () => ' url '],
+  [/\b(?:https?|ftp|wss?):\/\/[^\s<>"'`]+|\bwww\.[a-z0-9-]+\.[^\s<>"'`]+/gi, urlWords],
+  // Quoted text is the value to use (a message, a label, a search term), not words of the need.
+  [/(?:^|(?<=[\s(:=]))(['"“‘`])[^'"“”‘’`\n]+?(?:\1|[”’])(?=$|[\s,.;:!?)])/g, () => ' text '],
   [/\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+\b/gi, () => ' email address '],
   [/(?:^|[\s(])-?\d{1,3}\.\d{2,}\s*,\s*-?\d{1,3}\.\d{2,}\b/g, () => ' coordinates '],
+  // Console output named by its call (before `.log` reads as a file): what a page printed, not code to run.
+  [/\bconsole\.(?:log|warn|error|info|debug)\b(?:\([^)]*\))?/g, () => ' console messages '],
   // A glob: a token with * among path characters.
   [/(?:^|\s)(?=\S*[\w.])[\w./-]*\*[\w.*/-]*/g, () => ' file pattern '],
   // A file name or path with a known extension; a bare `name.js` only with a directory in front.
-  [new RegExp(`(?:[\\w.-]*/)*[\\w-]+(?:\\.[\\w-]+)*\\.(${EXTENSION})\\b|(?:[\\w.-]*/)+[\\w-]+\\.js\\b`, 'gi'), (m) => ` file ${CONTENT_KINDS[m.slice(m.lastIndexOf('.') + 1).toLowerCase()] ?? ''} `],
+  [new RegExp(`(?:[\\w.-]*/)*[\\w-]+(?:\\.[\\w-]+)*\\.(${EXTENSION})\\b|(?:[\\w.-]*/)+[\\w-]+\\.js\\b`, 'gi'), fileWords],
+  // A directory path: rooted (`/var/log`, `~/src`, `./build`) or of three parts or more (`tmp/cache/images`).
+  [/(?:^|(?<=\s))(?:(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w.-]*)*|[\w.-]+\/[\w.-]+\/[\w./-]+)/g, () => ' directory path '],
   // Code: a browser global's property or method (`document.title`, `window.scrollY`), a call (`foo.bar()`, `useEffect()`), an arrow function.
   [/\b(?:document|window|navigator|location|localStorage|sessionStorage|console|globalThis)\.[\w.$]+(?:\([^)]*\))?|[\w$.]+\([^()]*\)|\([^()]*\)\s*=>/g, () => ' javascript expression '],
   // A library named like a file (`node.js`, `next.js`): one word, not `node` and `js`.
   [/\b([a-z][\w-]*)\.js\b/gi, (m) => ` ${m.slice(0, -3).replace(/\W/g, '')}js `],
+  // A code identifier in lower camelCase (`useEffect`, `createSlice`): a symbol to find, not the words it is made of.
+  [/\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\b/g, () => ' code symbol '],
   // A chat channel (#ops) or a person (@alice), not an issue number (#42).
   [/(?:^|\s)#[a-z][\w-]*/gi, () => ' channel '],
   [/(?:^|\s)@[a-z][\w.-]*(?![\w/])/gi, () => ' user '],
 ];
 
-/** Phrasal verbs whose particle is a stop word, and the one word each means. */
+/** Phrasal verbs whose particle is a stop word, and idioms whose words mean nothing apart: the one word or two each means. */
 const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
   'look up': 'lookup', 'look for': 'search', 'look into': 'investigate', 'look at': 'view', 'find out': 'find',
   'set up': 'create', 'turn on': 'enable', 'switch on': 'enable', 'turn off': 'disable', 'switch off': 'disable',
@@ -50,12 +80,40 @@ const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
   'clean up': 'cleanup', 'back up': 'backup', 'fill in': 'fill', 'fill out': 'fill', 'go back': 'back',
   'go to': 'navigate', 'take down': 'remove', 'get rid of': 'remove', 'write down': 'note', 'put in': 'insert',
   'take up': 'occupy', 'how long': 'duration', 'how far': 'distance', 'how many': 'count',
-}).map(([phrase, word]) => [new RegExp(`\\b${phrase.replace(' ', '\\s+')}\\b`, 'gi'), ` ${word} `]);
+  'pull together': 'gather', 'goes by': 'username', 'who am i': 'whoami', 'blog post': 'article',
+  'where is': 'locate', 'where are': 'locate', "where's": 'locate',
+  'how high': 'elevation', 'how tall': 'elevation', 'above sea level': 'elevation', 'meters up': 'elevation', 'feet up': 'elevation',
+}).map(([phrase, word]) => [new RegExp(`\\b${phrase.replaceAll(' ', '\\s+')}\\b`, 'gi'), ` ${word} `]);
+
+/**
+ * Requests about an assistant's memory (`remember that…`, `what do you know about…`, `forget
+ * everything about…`) name neither a tool nor its objects: they ask for the memory, a knowledge graph.
+ */
+const MEMORY_REQUESTS: ReadonlyArray<[RegExp, string]> = [
+  [/\b(remember|memori[sz]e|record|note) that\b/gi, ' $1 memory knowledge '],
+  [/\b(?:do )?you (?:know|remember|recall|have (?:stored|remembered|saved))(?: about)?\b/gi, ' memory knowledge '],
+  [/\b(?:remembered|stored|saved|memorized) about\b/gi, ' memory knowledge '],
+  [/\bforget (everything|all|what)\b/gi, ' forget memory knowledge '],
+  [/\blong[- ]term memory\b/gi, ' memory knowledge '],
+];
+
+/** `open a PR`, `open an issue`: to open one is to create it (not to read it, as `open the file` is). */
+const OPEN_TO_CREATE = /\bopen\s+(?:(?:a|an|the)\s+)?(?:new\s+)?(pr|pull request|merge request|mr|issue|ticket|bug report)\b/gi;
 
 /** The query with its literal values replaced by the words for their kind, and phrasal verbs by one word. */
 export function normalizeQuery(query: string): string {
   let text = query;
-  for (const [pattern, words] of LITERALS) text = text.replace(pattern, (m) => words(m.trim()));
+  let files = 0;
+  for (const [pattern, words] of LITERALS) {
+    text = text.replace(pattern, (m) => {
+      if (words === fileWords) files++;
+      return words(m.trim());
+    });
+  }
+  // Two files named: the tool that takes several at once.
+  if (files >= 2) text += ' multiple files';
+  text = text.replace(OPEN_TO_CREATE, ' create $1 ');
+  for (const [pattern, words] of MEMORY_REQUESTS) text = text.replace(pattern, words);
   for (const [pattern, word] of PHRASAL_VERBS) text = text.replace(pattern, word);
   return text;
 }

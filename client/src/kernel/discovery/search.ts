@@ -143,7 +143,8 @@ export function planQuery(index: ToolIndex, query: string, options: QueryPlanOpt
     for (const word of splitWords(query)) {
       const term = index.analysis.stem ? stem(word) : word;
       const source = plan.get(term);
-      if (!source || index.scorer.has(term) || index.vocabulary.has(word)) continue;
+      // An English word the index lacks is not a typo of one it has (`election` is not `select`).
+      if (!source || index.scorer.has(term) || index.vocabulary.has(word) || (index.analysis.stem && relatedStems(term))) continue;
       const near = index.vocabulary.near(word, maxEditsFor(word.length));
       const best = near.filter((n) => n.distance === near[0]?.distance).slice(0, 3);
       for (const n of best) {

@@ -13,29 +13,33 @@ import { analyze } from './text';
 const DOMAIN_GROUPS = `
 repository, repo, codebase, project
 directory, folder, dir
-delete, remove, erase, destroy, purge, discard, forget, drop, wipe
+create directory, mkdir
+delete, remove, erase, destroy, purge, discard, forget, drop, wipe, rm
 create, make, new, add
-update, edit, modify, change, alter, patch
-move, rename, relocate
-read, open, view, show, display, print, cat
+update, edit, modify, change, alter, patch, fix, correct, tweak
+move, rename, relocate, mv
+read, open, view, show, display, print, cat, dump
 list, enumerate, ls
-search, find, lookup, locate, seek
-fetch, retrieve, get, download, grab, pull
+search, find, lookup, locate, seek, grep
+fetch, retrieve, get, download, grab, pull, curl, wget
 write, save, store, persist
 send, post, notify, announce
-image, picture, photo, illustration, drawing, graphic
+image, picture, photo, illustration, drawing, graphic, artwork, art
 generate, produce, render, draw
 webpage, web page, page, website, site, url, link
 web, internet, online
-pull request, pr
+web search, news, headlines, current events
+pull request, pr, prs, propose merge
 merge request, mr
 issue, bug, ticket
-database, db
+database, db, sql, postgres, postgresql, mysql, sqlite
 sql, query
 message, msg
 channel, room
 thread, conversation, discussion
 user, member, person, people, account, profile
+user, username, handle
+self, whoami, bot user
 comment, remark
 coordinates, latitude, longitude, lat, lng
 route, directions, path, itinerary
@@ -49,16 +53,19 @@ tab, tabs
 dialog, popup, alert, modal, prompt
 key, keyboard, keystroke
 dropdown, select, option, choice
-hover, mouse over
-console, devtools
+hover, mouse over, mouseover, cursor, tooltip
+click, tap, button
+type, input, text field, textbox, input box, enter text
+console, devtools, console log
+network requests, xhr, ajax, http calls, api calls
 resize, viewport, window size
 color scheme, dark mode, light mode, theme
 upload, attach
 wait, pause, sleep, delay
-monitor, watch, watcher, track
+monitor, watch, watcher, track, tracker
 credits, balance, usage, quota
 paper, article, publication, study
-research, investigate, report
+research, investigate, report, brief, briefing, dossier
 documentation, docs, reference, manual, guide
 library, package, framework, module
 crawl, spider
@@ -77,7 +84,7 @@ permission, permitted, permit, allowed, access, authorized
 tree, hierarchy, nested, recursive
 reaction, emoji
 reply, respond, answer
-review, approve
+review, approve, request changes
 status checks, ci, build
 diff, changes, changed
 screenshot, capture
@@ -90,7 +97,10 @@ navigate, go to, visit, browse, open url
 history, historical, past, previous, recent
 alert, notification, notify
 definition, defined, declaration, symbol, function
-rows, records, table
+sql, rows, table, tables, columns
+template, blueprint, preset, boilerplate
+place, places, cafe, restaurant, shop, venue, business, hotel, museum, landmark
+snapshot, accessibility tree, page structure, dom, element tree
 `;
 
 export interface ExpansionTerm {
