@@ -49,6 +49,15 @@ describe('discovery: search strategies and filters', () => {
     assert.deepEqual(words('mkdir -p tmp/cache/images, then ls /var/log'), ['mkdir', '-p', 'directory', 'path', ',', 'then', 'ls', 'directory', 'path']);
     assert.deepEqual(words('grep the code for createSlice'), ['grep', 'the', 'code', 'for', 'code', 'symbol']);
     assert.deepEqual(words('what did the page print with console.log'), ['what', 'did', 'the', 'page', 'print', 'with', 'console', 'messages']);
+    assert.deepEqual(words("run SELECT count(*) FROM orders WHERE status='failed'"), ['run', 'sql', 'query'], 'an SQL statement, by its capitals');
+    assert.equal(normalizeQuery('select the option from the list'), 'select the option from the list', 'lower-case words are a request, not SQL');
+    assert.deepEqual(words('profile of U024BE7LH and paper PMC123456'), ['profile', 'of', 'id', 'and', 'paper', 'id']);
+    assert.deepEqual(words('watch competitor.com and docs.python.org'), ['watch', 'website', 'and', 'website']);
+    assert.deepEqual(words('hit Enter, then press ctrl+s'), ['press', 'key', ',', 'then', 'press', 'key', 'combination']);
+    assert.deepEqual(words('google the release date'), ['web', 'search', 'the', 'release', 'date'], 'the verb, not the maps');
+    assert.equal(normalizeQuery('google maps directions'), 'google maps directions');
+    assert.deepEqual(words('alert me when the page changes'), ['monitor', 'changes', 'the', 'page', 'changes']);
+    assert.deepEqual(words('find the page called Roadmap in the users table'), ['find', 'the', 'page', 'named', 'in', 'table']);
     assert.deepEqual(words('attach resume.pdf'), ['attach', 'file', 'pdf', 'document']);
     assert.deepEqual(words('find every *.test.ts file'), ['find', 'every', 'file', 'pattern', 'file']);
     assert.deepEqual(words('what is at 48.8584, 2.2945'), ['what', 'is', 'at', 'coordinates']);

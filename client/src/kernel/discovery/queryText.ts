@@ -48,17 +48,23 @@ function fileWords(name: string): string {
 
 /** Literal values and the words they stand for, in the order they are replaced. */
 const LITERALS: ReadonlyArray<[RegExp, (match: string) => string]> = [
+  // An SQL statement, by its upper-case keywords (`select the option from…` is a request, not SQL).
+  [/\b(?:SELECT|INSERT\s+INTO|UPDATE|DELETE\s+FROM|WITH|CREATE\s+TABLE|ALTER\s+TABLE|DROP\s+TABLE)\b[^;]*?\b(?:FROM|WHERE|SET|VALUES|AS|ADD|COLUMN)\b[^;]*;?/g, () => ' sql query '],
   [/\b(?:https?|ftp|wss?):\/\/[^\s<>"'`]+|\bwww\.[a-z0-9-]+\.[^\s<>"'`]+/gi, urlWords],
   // Quoted text is the value to use (a message, a label, a search term), not words of the need.
   [/(?:^|(?<=[\s(:=]))(['"“‘`])[^'"“”‘’`\n]+?(?:\1|[”’])(?=$|[\s,.;:!?)])/g, () => ' text '],
   [/\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+\b/gi, () => ' email address '],
   [/(?:^|[\s(])-?\d{1,3}\.\d{2,}\s*,\s*-?\d{1,3}\.\d{2,}\b/g, () => ' coordinates '],
+  // An id: capitals and digits mixed (`U024BE7LH`, `PMC123456`), or a long token of both cases and digits.
+  [/\b(?=[A-Z0-9_-]*\d)(?=[A-Z0-9_-]*[A-Z])[A-Z0-9][A-Z0-9_-]{5,}\b|\b(?=\w*\d)(?=\w*[a-z])(?=\w*[A-Z])\w{12,}\b/g, () => ' id '],
   // Console output named by its call (before `.log` reads as a file): what a page printed, not code to run.
   [/\bconsole\.(?:log|warn|error|info|debug)\b(?:\([^)]*\))?/g, () => ' console messages '],
   // A glob: a token with * among path characters.
   [/(?:^|\s)(?=\S*[\w.])[\w./-]*\*[\w.*/-]*/g, () => ' file pattern '],
   // A file name or path with a known extension; a bare `name.js` only with a directory in front.
   [new RegExp(`(?:[\\w.-]*/)*[\\w-]+(?:\\.[\\w-]+)*\\.(${EXTENSION})\\b|(?:[\\w.-]*/)+[\\w-]+\\.js\\b`, 'gi'), fileWords],
+  // A site named by its domain (`competitor.com`, `docs.python.org`).
+  [/\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|app|co|edu|gov|info|biz|xyz|me|us|uk|de|fr|eu)\b(?![.\w-])/gi, () => ' website '],
   // A directory path: rooted (`/var/log`, `~/src`, `./build`) or of three parts or more (`tmp/cache/images`).
   [/(?:^|(?<=\s))(?:(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w.-]*)*|[\w.-]+\/[\w.-]+\/[\w./-]+)/g, () => ' directory path '],
   // Code: a browser global's property or method (`document.title`, `window.scrollY`), a call (`foo.bar()`, `useEffect()`), an arrow function.
@@ -97,6 +103,19 @@ const MEMORY_REQUESTS: ReadonlyArray<[RegExp, string]> = [
   [/\blong[- ]term memory\b/gi, ' memory knowledge '],
 ];
 
+/** Idioms that name a need by a pattern of words: a key to press, a web search, a watch for changes, a name given. */
+const IDIOMS: ReadonlyArray<[RegExp, string]> = [
+  [/\b(?:hit|press|tap|push)\s+(?:the\s+)?(?:enter|return|escape|esc|tab|space(?:bar)?|backspace|delete|del|home|end|page\s?up|page\s?down|(?:up|down|left|right)(?:\s+arrow)?|arrow\s+(?:up|down|left|right)|f\d{1,2})\b(?:\s+key)?/gi, ' press key '],
+  [/\b(?:ctrl|control|cmd|command|alt|option|shift|meta)\s*\+\s*\w+/gi, ' key combination '],
+  // `google the release date`: the verb, not the maps.
+  [/\b(?:google|bing)\s+(?=(?:the|for|it|how|what|who|when|where|why|a|an|this|that|whether|if)\b)|\b(?:google|bing) it\b/gi, ' web search '],
+  [/\b(?:alert|notify|tell|ping|email|message)\s+me\s+(?:when|if|whenever|once)\b|\blet me know (?:when|if|whenever)\b/gi, ' monitor changes '],
+  // A name given (`the page called Roadmap`, `a table named users`) is a value: what is left is that it has one.
+  [/\b(?:called|named|titled)\s+(?:"[^"]*"|'[^']*'|[\w.-]+)/gi, ' named '],
+  // `the users table`: the table's name is a value too.
+  [/\b(?:the\s+)?[a-z_][\w.]*\s+table\b/gi, ' table '],
+];
+
 /** `open a PR`, `open an issue`: to open one is to create it (not to read it, as `open the file` is). */
 const OPEN_TO_CREATE = /\bopen\s+(?:(?:a|an|the)\s+)?(?:new\s+)?(pr|pull request|merge request|mr|issue|ticket|bug report)\b/gi;
 
@@ -113,6 +132,7 @@ export function normalizeQuery(query: string): string {
   // Two files named: the tool that takes several at once.
   if (files >= 2) text += ' multiple files';
   text = text.replace(OPEN_TO_CREATE, ' create $1 ');
+  for (const [pattern, words] of IDIOMS) text = text.replace(pattern, words);
   for (const [pattern, words] of MEMORY_REQUESTS) text = text.replace(pattern, words);
   for (const [pattern, word] of PHRASAL_VERBS) text = text.replace(pattern, word);
   return text;

@@ -39,6 +39,8 @@ channel, room
 thread, conversation, discussion
 user, member, person, people, account, profile
 user, username, handle
+profile, timezone, job title, bio, avatar
+title, named, titled, called
 self, whoami, bot user
 comment, remark
 coordinates, latitude, longitude, lat, lng
@@ -100,6 +102,7 @@ definition, defined, declaration, symbol, function
 sql, rows, table, tables, columns
 template, blueprint, preset, boilerplate
 place, places, cafe, restaurant, shop, venue, business, hotel, museum, landmark
+details, opening hours, rating, ratings, phone number
 snapshot, accessibility tree, page structure, dom, element tree
 `;
 
