@@ -12,7 +12,7 @@ export interface CorpusServer {
 
 export interface Query {
   id: string;
-  split: 'dev' | 'test' | 'holdout';
+  split: 'dev' | 'test' | 'holdout' | 'holdout2' | 'holdout3';
   query: string;
   expected: string[];
 }
@@ -27,9 +27,13 @@ export function queries(): Query[] {
   return JSON.parse(readFileSync(join(dir, 'queries.json'), 'utf8')).queries;
 }
 
-/** The held-out intents (queries-holdout.json): written before the ranking changes after them, only evaluated. */
-export function holdoutQueries(): Query[] {
-  return JSON.parse(readFileSync(join(dir, 'queries-holdout.json'), 'utf8')).queries;
+/**
+ * A held-out set of intents, each written before the ranking changes that followed it: the first
+ * (queries-holdout.json) and the second were evaluated, then their misses studied; the third only evaluated.
+ */
+export function holdoutQueries(which: 1 | 2 | 3 = 1): Query[] {
+  const file = which === 1 ? 'queries-holdout.json' : `queries-holdout${which}.json`;
+  return JSON.parse(readFileSync(join(dir, file), 'utf8')).queries;
 }
 
 /** An index over the whole corpus (plus the discovery kernel tools). */

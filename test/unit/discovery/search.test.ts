@@ -58,6 +58,8 @@ describe('discovery: search strategies and filters', () => {
     assert.equal(normalizeQuery('google maps directions'), 'google maps directions');
     assert.deepEqual(words('alert me when the page changes'), ['monitor', 'changes', 'the', 'page', 'changes']);
     assert.deepEqual(words('find the page called Roadmap in the users table'), ['find', 'the', 'page', 'named', 'in', 'table']);
+    assert.deepEqual(words('when was yarn.lock created?'), ['when', 'file', 'timestamp', '?'], 'a question of a date, not a request to create');
+    assert.deepEqual(words('raise a GitHub issue about it'), ['create', 'issue', 'about', 'it']);
     assert.deepEqual(words('attach resume.pdf'), ['attach', 'file', 'pdf', 'document']);
     assert.deepEqual(words('find every *.test.ts file'), ['find', 'every', 'file', 'pattern', 'file']);
     assert.deepEqual(words('what is at 48.8584, 2.2945'), ['what', 'is', 'at', 'coordinates']);

@@ -112,12 +112,14 @@ const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   [/\b(?:alert|notify|tell|ping|email|message)\s+me\s+(?:when|if|whenever|once)\b|\blet me know (?:when|if|whenever)\b/gi, ' monitor changes '],
   // A name given (`the page called Roadmap`, `a table named users`) is a value: what is left is that it has one.
   [/\b(?:called|named|titled)\s+(?:"[^"]*"|'[^']*'|[\w.-]+)/gi, ' named '],
+  // `when was yarn.lock created`: a question of a date, not a request to create.
+  [/\bwhen\s+(?:was|were|did)\b([^?.!]*?)\b(?:created|modified|changed|updated|edited|written|made|touched)\b/gi, ' when $1 timestamp '],
   // `the users table`: the table's name is a value too.
   [/\b(?:the\s+)?[a-z_][\w.]*\s+table\b/gi, ' table '],
 ];
 
-/** `open a PR`, `open an issue`: to open one is to create it (not to read it, as `open the file` is). */
-const OPEN_TO_CREATE = /\bopen\s+(?:(?:a|an|the)\s+)?(?:new\s+)?(pr|pull request|merge request|mr|issue|ticket|bug report)\b/gi;
+/** `open a PR`, `raise an issue`, `file a bug`: to open one is to create it (not to read it, as `open the file` is). */
+const OPEN_TO_CREATE = /\b(?:open|raise|file|log|submit)\s+(?:(?:a|an|the)\s+)?(?:new\s+)?(?:github\s+|gitlab\s+)?(pr|pull request|merge request|mr|issue|ticket|bug report|bug)\b/gi;
 
 /** The query with its literal values replaced by the words for their kind, and phrasal verbs by one word. */
 export function normalizeQuery(query: string): string {

@@ -74,7 +74,7 @@ crawl, spider
 scrape, extract
 memory, knowledge, facts, remember, recall
 entity, node
-relation, relationship, link
+relation, relationship, link, edge, connect, connection
 observation, fact, note
 think, reason, reasoning, plan, step by step
 sum, add up, plus, total
@@ -100,8 +100,11 @@ history, historical, past, previous, recent
 alert, notification, notify
 definition, defined, declaration, symbol, function
 sql, rows, table, tables, columns
+block, paragraph, heading, bullet, checklist, callout
+append, add to the end, at the end
 template, blueprint, preset, boilerplate
-place, places, cafe, restaurant, shop, venue, business, hotel, museum, landmark
+local, nearby, near me, close by, around here
+place, places, pharmacy, cafe, restaurant, shop, venue, business, hotel, museum, landmark
 details, opening hours, rating, ratings, phone number
 snapshot, accessibility tree, page structure, dom, element tree
 `;

@@ -103,13 +103,13 @@ export function splitWords(text: string, camelCase = true): string[] {
 const stemCache = new Map<string, string>();
 
 /** Words whose Porter stem is another word's: `news` is not `new`. */
-const STEM_EXCEPTIONS: Readonly<Record<string, string>> = { news: 'news' };
+const STEM_EXCEPTIONS: ReadonlyMap<string, string> = new Map([['news', 'news']]);
 
 /** Porter stem of a lower-case word, cached (the vocabulary of tool descriptions is small). */
 export function stem(word: string): string {
   let stemmed = stemCache.get(word);
   if (stemmed === undefined) {
-    stemmed = word.length <= 3 ? word : (STEM_EXCEPTIONS[word] ?? stemmer(word));
+    stemmed = word.length <= 3 ? word : (STEM_EXCEPTIONS.get(word) ?? stemmer(word));
     if (stemCache.size < 200_000) stemCache.set(word, stemmed);
   }
   return stemmed;
