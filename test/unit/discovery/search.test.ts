@@ -41,7 +41,7 @@ describe('discovery: search strategies and filters', () => {
 
   it('keyword: a pasted URL, file name, glob, address or channel stands for its kind', () => {
     const words = (q: string) => normalizeQuery(q).trim().split(/\s+/);
-    assert.deepEqual(words('open https://example.com/a?b=1 in the browser'), ['open', 'url', 'in', 'the', 'browser']);
+    assert.deepEqual(words('open https://example.com/a?b=1 in the browser'), ['navigate', 'url', 'in', 'the', 'browser']);
     assert.deepEqual(words('show config.yaml and src/main.go'), ['show', 'file', 'and', 'file', 'multiple', 'files'], 'two files: the tool that takes several');
     assert.deepEqual(words('what is in https://github.com/acme/api/issues/88'), ['what', 'is', 'in', 'url', 'github', 'issue'], 'a URL keeps its site and what its path says the page is');
     assert.deepEqual(words("send 'deploy done, all green' to the team"), ['send', 'text', 'to', 'the', 'team'], 'quoted text is a value');
@@ -57,9 +57,16 @@ describe('discovery: search strategies and filters', () => {
     assert.deepEqual(words('google the release date'), ['web', 'search', 'the', 'release', 'date'], 'the verb, not the maps');
     assert.equal(normalizeQuery('google maps directions'), 'google maps directions');
     assert.deepEqual(words('alert me when the page changes'), ['monitor', 'changes', 'the', 'page', 'changes']);
-    assert.deepEqual(words('find the page called Roadmap in the users table'), ['find', 'the', 'page', 'named', 'in', 'table']);
+    assert.deepEqual(words('find the page called Roadmap in the users table'), ['find', 'the', 'page', 'named', 'in', 'the', 'table']);
     assert.deepEqual(words('when was yarn.lock created?'), ['when', 'file', 'timestamp', '?'], 'a question of a date, not a request to create');
     assert.deepEqual(words('raise a GitHub issue about it'), ['create', 'issue', 'about', 'it']);
+    assert.deepEqual(words("answer the prompt() and then window.confirm('Sure?')"), ['answer', 'the', 'dialog', 'and', 'then', 'dialog']);
+    assert.deepEqual(words('what is 17 + 26'), ['what', 'is', 'sum', 'numbers']);
+    assert.deepEqual(words('shift old-logs/ under archive/2025/'), ['shift', 'directory', 'path', 'under', 'directory', 'path']);
+    assert.deepEqual(words('drop a note on ticket 55'), ['comment', 'on', 'ticket', '55']);
+    assert.deepEqual(words('add a line to the README'), ['add', 'a', 'line', 'to', 'the', 'README'], 'a line added to a file is an edit');
+    assert.deepEqual(words('open the site in a headless browser'), ['navigate', 'the', 'site', 'in', 'a', 'headless', 'browser']);
+    assert.deepEqual(words('spin up a new notion table'), ['create', 'a', 'new', 'notion', 'table'], 'a server named before `table` stays');
     assert.deepEqual(words('attach resume.pdf'), ['attach', 'file', 'pdf', 'document']);
     assert.deepEqual(words('find every *.test.ts file'), ['find', 'every', 'file', 'pattern', 'file']);
     assert.deepEqual(words('what is at 48.8584, 2.2945'), ['what', 'is', 'at', 'coordinates']);

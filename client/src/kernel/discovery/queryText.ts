@@ -57,6 +57,12 @@ const LITERALS: ReadonlyArray<[RegExp, (match: string) => string]> = [
   [/(?:^|[\s(])-?\d{1,3}\.\d{2,}\s*,\s*-?\d{1,3}\.\d{2,}\b/g, () => ' coordinates '],
   // An id: capitals and digits mixed (`U024BE7LH`, `PMC123456`), or a long token of both cases and digits.
   [/\b(?=[A-Z0-9_-]*\d)(?=[A-Z0-9_-]*[A-Z])[A-Z0-9][A-Z0-9_-]{5,}\b|\b(?=\w*\d)(?=\w*[a-z])(?=\w*[A-Z])\w{12,}\b/g, () => ' id '],
+  // A page's own dialogs named by their calls (`prompt()`, `window.confirm('Sure?')`): a dialog, not code to run.
+  [/\b(?:window\.)?(?:alert|confirm|prompt)\([^)]*\)/g, () => ' dialog '],
+  // Sums written out (`17 + 26`).
+  [/(?<![\w.])-?\d+(?:\.\d+)?\s*\+\s*-?\d+(?:\.\d+)?(?![\w.])/g, () => ' sum numbers '],
+  // A directory written with its trailing slash (`old-logs/`, `archive/2025/`).
+  [/(?:^|(?<=\s))[\w.-]+(?:\/[\w.-]+)*\/(?=$|[\s,;:!?)])/g, () => ' directory path '],
   // Console output named by its call (before `.log` reads as a file): what a page printed, not code to run.
   [/\bconsole\.(?:log|warn|error|info|debug)\b(?:\([^)]*\))?/g, () => ' console messages '],
   // A glob: a token with * among path characters.
@@ -86,7 +92,8 @@ const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
   'clean up': 'cleanup', 'back up': 'backup', 'fill in': 'fill', 'fill out': 'fill', 'go back': 'back',
   'go to': 'navigate', 'take down': 'remove', 'get rid of': 'remove', 'write down': 'note', 'put in': 'insert',
   'take up': 'occupy', 'how long': 'duration', 'how far': 'distance', 'how many': 'count',
-  'pull together': 'gather', 'goes by': 'username', 'who am i': 'whoami', 'blog post': 'article',
+  'pull together': 'gather', 'spin up': 'create', 'key in': 'type', 'goes by': 'username',
+  a11y: 'accessibility', i18n: 'internationalization', k8s: 'kubernetes', 'who am i': 'whoami', 'blog post': 'article',
   'where is': 'locate', 'where are': 'locate', "where's": 'locate',
   'how high': 'elevation', 'how tall': 'elevation', 'above sea level': 'elevation', 'meters up': 'elevation', 'feet up': 'elevation',
 }).map(([phrase, word]) => [new RegExp(`\\b${phrase.replaceAll(' ', '\\s+')}\\b`, 'gi'), ` ${word} `]);
@@ -96,9 +103,9 @@ const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
  * everything about…`) name neither a tool nor its objects: they ask for the memory, a knowledge graph.
  */
 const MEMORY_REQUESTS: ReadonlyArray<[RegExp, string]> = [
-  [/\b(remember|memori[sz]e|record|note) that\b/gi, ' $1 memory knowledge '],
+  [/\b(remember|memori[sz]e|record|note|jot down|keep in mind|bear in mind) that\b/gi, ' $1 memory knowledge '],
   [/\b(?:do )?you (?:know|remember|recall|have (?:stored|remembered|saved))(?: about)?\b/gi, ' memory knowledge '],
-  [/\b(?:remembered|stored|saved|memorized) about\b/gi, ' memory knowledge '],
+  [/\b(?:remembered|stored|saved|memorized|recorded|noted) about\b/gi, ' memory knowledge '],
   [/\bforget (everything|all|what)\b/gi, ' forget memory knowledge '],
   [/\blong[- ]term memory\b/gi, ' memory knowledge '],
 ];
@@ -115,7 +122,11 @@ const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   // `when was yarn.lock created`: a question of a date, not a request to create.
   [/\bwhen\s+(?:was|were|did)\b([^?.!]*?)\b(?:created|modified|changed|updated|edited|written|made|touched)\b/gi, ' when $1 timestamp '],
   // `the users table`: the table's name is a value too.
-  [/\b(?:the\s+)?[a-z_][\w.]*\s+table\b/gi, ' table '],
+  [/\bthe\s+[a-z_][\w.]*\s+table\b/gi, ' the table '],
+  // `drop a note on ticket 55`: a comment.
+  [/\b(?:drop|leave|post|put|write)\s+(?:a\s+)?(?:quick\s+)?(?:note|remark)\s+(?:on|under)\b/gi, ' comment on '],
+  // `open the staging site in a headless browser`: to navigate there.
+  [/\bopen\b(?=[^.;]*\bin\s+(?:a|the)\s+(?:headless\s+)?browser\b)/gi, ' navigate '],
 ];
 
 /** `open a PR`, `raise an issue`, `file a bug`: to open one is to create it (not to read it, as `open the file` is). */

@@ -17,12 +17,14 @@ create directory, mkdir
 delete, remove, erase, destroy, purge, discard, forget, drop, wipe, rm
 create, make, new, add
 update, edit, modify, change, alter, patch, fix, correct, tweak
-move, rename, relocate, mv
+replace, swap, substitute, find and replace
+move, rename, relocate, mv, shift
 read, open, view, show, display, print, cat, dump
 list, enumerate, ls
 search, find, lookup, locate, seek, grep
-fetch, retrieve, get, download, grab, pull, curl, wget
-write, save, store, persist
+fetch, retrieve, get, download, grab, pull, curl, wget, export
+markdown, md
+write, save, store, persist, stash
 send, post, notify, announce
 image, picture, photo, illustration, drawing, graphic, artwork, art
 generate, produce, render, draw
@@ -66,7 +68,7 @@ upload, attach
 wait, pause, sleep, delay
 monitor, watch, watcher, track, tracker
 credits, balance, usage, quota
-paper, article, publication, study
+paper, article, publication, study, scholarly, academic, literature
 research, investigate, report, brief, briefing, dossier
 documentation, docs, reference, manual, guide
 library, package, framework, module
@@ -83,10 +85,11 @@ size, bytes, big, large, space
 metadata, info, information, details, properties, attributes, stats
 modified, timestamp, date
 permission, permitted, permit, allowed, access, authorized
+allowed directories, roots, sandbox roots
 tree, hierarchy, nested, recursive
 reaction, emoji
 reply, respond, answer
-review, approve, request changes
+review, approve, request changes, lgtm
 status checks, ci, build
 diff, changes, changed
 screenshot, capture
