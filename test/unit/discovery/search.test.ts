@@ -64,9 +64,15 @@ describe('discovery: search strategies and filters', () => {
     assert.deepEqual(words('what is 17 + 26'), ['what', 'is', 'sum', 'numbers']);
     assert.deepEqual(words('shift old-logs/ under archive/2025/'), ['shift', 'directory', 'path', 'under', 'directory', 'path']);
     assert.deepEqual(words('drop a note on ticket 55'), ['comment', 'on', 'ticket', '55']);
-    assert.deepEqual(words('add a line to the README'), ['add', 'a', 'line', 'to', 'the', 'README'], 'a line added to a file is an edit');
+    assert.deepEqual(words('add a line to the README'), ['add', 'a', 'line', 'to', 'the', 'file'], 'a line added to a file is an edit, not a comment');
     assert.deepEqual(words('open the site in a headless browser'), ['navigate', 'the', 'site', 'in', 'a', 'headless', 'browser']);
     assert.deepEqual(words('spin up a new notion table'), ['create', 'a', 'new', 'notion', 'table'], 'a server named before `table` stays');
+    assert.deepEqual(words('pls print out Makefile and .gitignore'), ['pls', 'print', 'file', 'and', 'file']);
+    assert.deepEqual(words('what does the top of README say'), ['read', 'the', 'top', 'of', 'file']);
+    assert.deepEqual(words('is local.yml newer than prod.yml'), ['is', 'file', 'modified', 'timestamp', 'file', 'multiple', 'files']);
+    assert.deepEqual(words('break the tie between Hank and Globex'), ['delete', 'relation', 'between', 'Hank', 'and', 'Globex']);
+    assert.deepEqual(words('how do I get from Heathrow to Soho'), ['directions', 'Heathrow', 'to', 'Soho']);
+    assert.deepEqual(words('press the Continue button, then press Enter'), ['click', ',', 'then', 'press', 'key']);
     assert.deepEqual(words('attach resume.pdf'), ['attach', 'file', 'pdf', 'document']);
     assert.deepEqual(words('find every *.test.ts file'), ['find', 'every', 'file', 'pattern', 'file']);
     assert.deepEqual(words('what is at 48.8584, 2.2945'), ['what', 'is', 'at', 'coordinates']);

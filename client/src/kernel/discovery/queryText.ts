@@ -71,6 +71,8 @@ const LITERALS: ReadonlyArray<[RegExp, (match: string) => string]> = [
   [new RegExp(`(?:[\\w.-]*/)*[\\w-]+(?:\\.[\\w-]+)*\\.(${EXTENSION})\\b|(?:[\\w.-]*/)+[\\w-]+\\.js\\b`, 'gi'), fileWords],
   // A site named by its domain (`competitor.com`, `docs.python.org`).
   [/\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|app|co|edu|gov|info|biz|xyz|me|us|uk|de|fr|eu)\b(?![.\w-])/gi, () => ' website '],
+  // Files known by a name without extension (`Makefile`, `Dockerfile`, `README`, `.gitignore`).
+  [/(?<![\w./-])(?:Makefile|Dockerfile|Containerfile|Jenkinsfile|Vagrantfile|Procfile|Gemfile|Rakefile|Brewfile|Justfile|README|LICENSE|CHANGELOG|CONTRIBUTING|CODEOWNERS|\.gitignore|\.dockerignore|\.npmrc|\.bashrc|\.zshrc|\.profile|\.editorconfig)(?![\w.-])/g, () => ' file '],
   // A directory path: rooted (`/var/log`, `~/src`, `./build`) or of three parts or more (`tmp/cache/images`).
   [/(?:^|(?<=\s))(?:(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w.-]*)*|[\w.-]+\/[\w.-]+\/[\w./-]+)/g, () => ' directory path '],
   // Code: a browser global's property or method (`document.title`, `window.scrollY`), a call (`foo.bar()`, `useEffect()`), an arrow function.
@@ -92,7 +94,7 @@ const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
   'clean up': 'cleanup', 'back up': 'backup', 'fill in': 'fill', 'fill out': 'fill', 'go back': 'back',
   'go to': 'navigate', 'take down': 'remove', 'get rid of': 'remove', 'write down': 'note', 'put in': 'insert',
   'take up': 'occupy', 'how long': 'duration', 'how far': 'distance', 'how many': 'count',
-  'pull together': 'gather', 'spin up': 'create', 'key in': 'type', 'goes by': 'username',
+  'pull together': 'gather', 'spin up': 'create', 'hunt down': 'search', 'track down': 'search', 'print out': 'print', 'key in': 'type', 'goes by': 'username',
   a11y: 'accessibility', i18n: 'internationalization', k8s: 'kubernetes', 'who am i': 'whoami', 'blog post': 'article',
   'where is': 'locate', 'where are': 'locate', "where's": 'locate',
   'how high': 'elevation', 'how tall': 'elevation', 'above sea level': 'elevation', 'meters up': 'elevation', 'feet up': 'elevation',
@@ -121,6 +123,16 @@ const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   [/\b(?:called|named|titled)\s+(?:"[^"]*"|'[^']*'|[\w.-]+)/gi, ' named '],
   // `when was yarn.lock created`: a question of a date, not a request to create.
   [/\bwhen\s+(?:was|were|did)\b([^?.!]*?)\b(?:created|modified|changed|updated|edited|written|made|touched)\b/gi, ' when $1 timestamp '],
+  // `what does the top of CONTRIBUTING.md say`: to read it.
+  [/\bwhat\s+does\b([^?]*?)\bsay\b/gi, ' read $1 '],
+  // `is local.yml newer than prod.yml`: a question of dates.
+  [/\b(?:newer|older|more recent)\s+than\b/gi, ' modified timestamp '],
+  // `break the tie between Hank and Globex`: to delete a relation.
+  [/\b(?:break|cut|sever)\s+(?:the\s+)?(?:tie|link|connection|relation|relationship)\b/gi, ' delete relation '],
+  // `how do I get from Heathrow to Soho`: directions.
+  [/\bhow\s+(?:do|can|should|would)\s+(?:i|we)\s+get\s+(?:from|to)\b/gi, ' directions '],
+  // `press the Continue control on the form`: a click, not a key.
+  [/\b(?:press|hit|tap|push)\s+(?:the\s+)?(?:"[^"]*"|'[^']*'|[\w-]+)\s+(?:button|control|link|icon)\b/gi, ' click '],
   // `the users table`: the table's name is a value too.
   [/\bthe\s+[a-z_][\w.]*\s+table\b/gi, ' the table '],
   // `drop a note on ticket 55`: a comment.

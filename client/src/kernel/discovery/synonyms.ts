@@ -11,17 +11,18 @@ import { analyze } from './text';
 
 /** Each line is a group of interchangeable words or phrases, separated by commas. */
 const DOMAIN_GROUPS = `
-repository, repo, codebase, project
+repository, repo, codebase, project, starred
 directory, folder, dir
 create directory, mkdir
 delete, remove, erase, destroy, purge, discard, forget, drop, wipe, rm
 create, make, new, add
-update, edit, modify, change, alter, patch, fix, correct, tweak
+update, edit, modify, change, alter, patch, fix, correct, tweak, flip
 replace, swap, substitute, find and replace
 move, rename, relocate, mv, shift
 read, open, view, show, display, print, cat, dump
 list, enumerate, ls
 search, find, lookup, locate, seek, grep
+grep, search code, code search
 fetch, retrieve, get, download, grab, pull, curl, wget, export
 markdown, md
 write, save, store, persist, stash
@@ -34,7 +35,7 @@ web search, news, headlines, current events
 pull request, pr, prs, propose merge
 merge request, mr
 issue, bug, ticket
-database, db, sql, postgres, postgresql, mysql, sqlite
+database, db, sql, postgres, postgresql, pg, mysql, sqlite
 sql, query
 message, msg
 channel, room
@@ -48,35 +49,36 @@ comment, remark
 coordinates, latitude, longitude, lat, lng
 route, directions, path, itinerary
 distance, far, travel time
-travel, drive, driving, walk, walking, cycling, bike, transit, commute, trip, journey
+travel, drive, driving, walk, walking, cycling, bike, transit, commute, trip, journey, tube, subway, metro, train, bus
 elevation, altitude, height, above sea level
 commit history, commits, log
 environment variables, env, environment
 compress, zip, gzip
 tab, tabs
+close, quit, exit, end, terminate
 dialog, popup, alert, modal, prompt
 key, keyboard, keystroke
-dropdown, select, option, choice
+dropdown, select, option, choice, picker, selector, combobox, select box
 hover, mouse over, mouseover, cursor, tooltip
 click, tap, button
 type, input, text field, textbox, input box, enter text
 console, devtools, console log
-network requests, xhr, ajax, http calls, api calls
+network requests, xhr, ajax, http calls, api calls, network log, network traffic
 resize, viewport, window size
 color scheme, dark mode, light mode, theme
-upload, attach
+upload, attach, file input, file picker, file chooser
 wait, pause, sleep, delay
 monitor, watch, watcher, track, tracker
 credits, balance, usage, quota
 paper, article, publication, study, scholarly, academic, literature
-research, investigate, report, brief, briefing, dossier
+research, investigate, report, brief, briefing, dossier, sourced, with sources
 documentation, docs, reference, manual, guide
 library, package, framework, module
 crawl, spider
 scrape, extract
 memory, knowledge, facts, remember, recall
 entity, node
-relation, relationship, link, edge, connect, connection
+relation, relationship, link, edge, connect, connection, tie
 observation, fact, note
 think, reason, reasoning, plan, step by step
 sum, add up, plus, total
@@ -90,7 +92,7 @@ tree, hierarchy, nested, recursive
 reaction, emoji
 reply, respond, answer
 review, approve, request changes, lgtm
-status checks, ci, build
+status checks, ci, build, pipeline, green, checks passing
 diff, changes, changed
 screenshot, capture
 evaluate, run javascript, execute script
