@@ -14,6 +14,9 @@ describe('discovery: what a request asks to do and what a tool does', () => {
     assert.equal(requestAction('merge it, then drop the branch'), 'delete');
     assert.equal(requestAction('count the rows in the users table'), undefined, 'no verb it knows: no action');
     assert.equal(requestAction('open the report'), undefined, '`open` is ambiguous');
+    assert.equal(requestAction('is local.yml newer than prod.yml'), 'read', 'a yes-no question reads');
+    assert.equal(requestAction('is there a way to delete the branch'), 'delete');
+    assert.equal(requestAction('is there a way to add a column'), 'write', 'the verb after `is there a way to` says what');
     assert.equal(requestAction('open a pull request'), 'write', 'to open a PR or an issue is to create it');
     assert.equal(requestAction('find the typo and fix it, then save the file'), undefined, 'two clauses, two actions');
     assert.equal(requestAction('find the log and show it'), 'read');

@@ -26,7 +26,7 @@ const ASKS_WRITE = stems(
 const ASKS_READ = stems('show list display view read print see get fetch retrieve find search lookup browse query describe inspect');
 
 /** Words that open a question. */
-const QUESTION = new Set('what whats which who whose when where why how'.split(' '));
+const QUESTION = new Set('what whats which who whose when where why how is are was were did has have'.split(' '));
 
 /** Words before a request's verb that are not it: politeness, modal verbs, pronouns, light verbs. */
 const LEAD = new Set(
@@ -37,8 +37,8 @@ const LEAD = new Set(
 /** Words that start a second clause of a request. */
 const CLAUSE = new Set(['and', 'then']);
 
-/** `how do I merge…`, `how to add…`: the question asks how to do it, and the verb says what. */
-const HOW_TO = /^how (?:do|can|could|should|would) (?:i|we|you) (\w+)|^how to (\w+)/;
+/** `how do I merge…`, `how to add…`, `is there a way to see…`: the question asks how to do it, and the verb says what. */
+const HOW_TO = /^how (?:do|can|could|should|would) (?:i|we|you) (\w+)|^how to (\w+)|^is there a way to (\w+)/;
 
 function actionOf(word: string): Action | undefined {
   const s = stem(word);
@@ -54,7 +54,7 @@ export function requestAction(query: string): Action | undefined {
   if (words.some((w) => ASKS_DELETE.has(stem(w)) && !(question && w.endsWith('ed')))) return 'delete';
   if (question) {
     const how = HOW_TO.exec(words.join(' '));
-    const verb = how && (how[1] ?? how[2]);
+    const verb = how && (how[1] ?? how[2] ?? how[3]);
     return (verb && actionOf(verb)) || 'read';
   }
   const lead = words.find((w) => !LEAD.has(w));

@@ -46,6 +46,11 @@ function fileWords(name: string): string {
   return ` file ${CONTENT_KINDS[name.slice(name.lastIndexOf('.') + 1).toLowerCase()] ?? ''} `;
 }
 
+/** A file known by its name alone. */
+function knownFileWords(): string {
+  return ' file ';
+}
+
 /** Literal values and the words they stand for, in the order they are replaced. */
 const LITERALS: ReadonlyArray<[RegExp, (match: string) => string]> = [
   // An SQL statement, by its upper-case keywords (`select the option from…` is a request, not SQL).
@@ -72,15 +77,15 @@ const LITERALS: ReadonlyArray<[RegExp, (match: string) => string]> = [
   // A site named by its domain (`competitor.com`, `docs.python.org`).
   [/\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|app|co|edu|gov|info|biz|xyz|me|us|uk|de|fr|eu)\b(?![.\w-])/gi, () => ' website '],
   // Files known by a name without extension (`Makefile`, `Dockerfile`, `README`, `.gitignore`).
-  [/(?<![\w./-])(?:Makefile|Dockerfile|Containerfile|Jenkinsfile|Vagrantfile|Procfile|Gemfile|Rakefile|Brewfile|Justfile|README|LICENSE|CHANGELOG|CONTRIBUTING|CODEOWNERS|\.gitignore|\.dockerignore|\.npmrc|\.bashrc|\.zshrc|\.profile|\.editorconfig)(?![\w.-])/g, () => ' file '],
+  [/(?<![\w./-])(?:Makefile|Dockerfile|Containerfile|Jenkinsfile|Vagrantfile|Procfile|Gemfile|Rakefile|Brewfile|Justfile|README|LICENSE|CHANGELOG|CONTRIBUTING|CODEOWNERS|\.gitignore|\.dockerignore|\.npmrc|\.bashrc|\.zshrc|\.profile|\.editorconfig)(?![\w.-])/g, knownFileWords],
   // A directory path: rooted (`/var/log`, `~/src`, `./build`) or of three parts or more (`tmp/cache/images`).
   [/(?:^|(?<=\s))(?:(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w.-]*)*|[\w.-]+\/[\w.-]+\/[\w./-]+)/g, () => ' directory path '],
   // Code: a browser global's property or method (`document.title`, `window.scrollY`), a call (`foo.bar()`, `useEffect()`), an arrow function.
   [/\b(?:document|window|navigator|location|localStorage|sessionStorage|console|globalThis)\.[\w.$]+(?:\([^)]*\))?|[\w$.]+\([^()]*\)|\([^()]*\)\s*=>/g, () => ' javascript expression '],
   // A library named like a file (`node.js`, `next.js`): one word, not `node` and `js`.
   [/\b([a-z][\w-]*)\.js\b/gi, (m) => ` ${m.slice(0, -3).replace(/\W/g, '')}js `],
-  // A code identifier in lower camelCase (`useEffect`, `createSlice`): a symbol to find, not the words it is made of.
-  [/\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\b/g, () => ' code symbol '],
+  // A code identifier in lower camelCase (`useEffect`, `createSlice`) or CONSTANT_CASE (`DATABASE_URL`): a symbol to find, not the words it is made of.
+  [/\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\b|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g, () => ' code symbol '],
   // A chat channel (#ops) or a person (@alice), not an issue number (#42).
   [/(?:^|\s)#[a-z][\w-]*/gi, () => ' channel '],
   [/(?:^|\s)@[a-z][\w.-]*(?![\w/])/gi, () => ' user '],
@@ -94,7 +99,7 @@ const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
   'clean up': 'cleanup', 'back up': 'backup', 'fill in': 'fill', 'fill out': 'fill', 'go back': 'back',
   'go to': 'navigate', 'take down': 'remove', 'get rid of': 'remove', 'write down': 'note', 'put in': 'insert',
   'take up': 'occupy', 'how long': 'duration', 'how far': 'distance', 'how many': 'count',
-  'pull together': 'gather', 'spin up': 'create', 'hunt down': 'search', 'track down': 'search', 'print out': 'print', 'key in': 'type', 'goes by': 'username',
+  'pull together': 'gather', 'keep an eye on': 'watch', 'spin up': 'create', 'hunt down': 'search', 'track down': 'search', 'print out': 'print', 'key in': 'type', 'goes by': 'username',
   a11y: 'accessibility', i18n: 'internationalization', k8s: 'kubernetes', 'who am i': 'whoami', 'blog post': 'article',
   'where is': 'locate', 'where are': 'locate', "where's": 'locate',
   'how high': 'elevation', 'how tall': 'elevation', 'above sea level': 'elevation', 'meters up': 'elevation', 'feet up': 'elevation',
@@ -106,7 +111,7 @@ const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
  */
 const MEMORY_REQUESTS: ReadonlyArray<[RegExp, string]> = [
   [/\b(remember|memori[sz]e|record|note|jot down|keep in mind|bear in mind) that\b/gi, ' $1 memory knowledge '],
-  [/\b(?:do )?you (?:know|remember|recall|have (?:stored|remembered|saved))(?: about)?\b/gi, ' memory knowledge '],
+  [/\b(?:do )?you (?:know|remember|recall|have (?:stored|remembered|saved|memori[sz]ed|recorded|noted))(?: about)?\b|\byou've (?:stored|remembered|saved|memori[sz]ed|recorded|noted)\b/gi, ' memory knowledge '],
   [/\b(?:remembered|stored|saved|memorized|recorded|noted) about\b/gi, ' memory knowledge '],
   [/\bforget (everything|all|what)\b/gi, ' forget memory knowledge '],
   [/\blong[- ]term memory\b/gi, ' memory knowledge '],
@@ -132,7 +137,23 @@ const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   // `how do I get from Heathrow to Soho`: directions.
   [/\bhow\s+(?:do|can|should|would)\s+(?:i|we)\s+get\s+(?:from|to)\b/gi, ' directions '],
   // `press the Continue control on the form`: a click, not a key.
-  [/\b(?:press|hit|tap|push)\s+(?:the\s+)?(?:"[^"]*"|'[^']*'|[\w-]+)\s+(?:button|control|link|icon)\b/gi, ' click '],
+  [/\b(?:press|hit|tap|push)\s+(?:on\s+)?(?:the\s+)?(?:"[^"]*"|'[^']*'|[\w-]+)\s+(?:button|control|link|icon)\b/gi, ' click '],
+  // `put my name in the username box`: typing into a field.
+  [/\b(?:put|enter|write|insert|fill)\b[^.;]*?\b(?:in|into)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:box|field|input|textbox|textarea)\b/gi, ' type text field '],
+  // `put these notes into a new file`: to write one.
+  [/\b(?:into|in|to)\s+(?:a\s+)?(?:new\s+)?file\b/gi, ' write file '],
+  // `what the page looks like`: to see it.
+  [/\bwhat\s+(?:the\s+|this\s+|my\s+|our\s+)?(?:page|site|website|screen|app|ui|dashboard|browser)\s+(?:currently\s+|now\s+)?looks?\s+like\b/gi, ' screenshot view '],
+  // `the last-modified time`: a date, not a change to make.
+  [/\blast[- ]modified\b/gi, ' modified timestamp '],
+  // `as it would print`, `print preview`: the print media.
+  [/\bas it would print\b|\bprint\s+(?:preview|styles?|stylesheet|media|layout|view)\b/gi, ' emulate media print '],
+  // `hold until the button is enabled`: a wait.
+  [/\b(?:hold|hang on|hold on|stand by|pause|sit tight)\s+(?:un)?til\b/gi, ' wait until '],
+  // `let #frontend know`: to notify them.
+  [/\blet\s+(\S+)\s+know\b/gi, ' notify $1 '],
+  // `respond to the discussion on issue 90`: a comment on it.
+  [/\b(?:respond|reply|answer)\b(?=[^.;]*\b(?:issue|ticket|pr|pull request)\b)/gi, ' comment '],
   // `the users table`: the table's name is a value too.
   [/\bthe\s+[a-z_][\w.]*\s+table\b/gi, ' the table '],
   // `drop a note on ticket 55`: a comment.
@@ -150,7 +171,7 @@ export function normalizeQuery(query: string): string {
   let files = 0;
   for (const [pattern, words] of LITERALS) {
     text = text.replace(pattern, (m) => {
-      if (words === fileWords) files++;
+      if (words === fileWords || words === knownFileWords) files++;
       return words(m.trim());
     });
   }

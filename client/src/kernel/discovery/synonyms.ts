@@ -44,27 +44,28 @@ user, member, person, people, account, profile
 user, username, handle
 profile, timezone, job title, bio, avatar
 title, named, titled, called
-self, whoami, bot user
-comment, remark
+self, whoami, bot user, identity
+comment, remark, feedback
 coordinates, latitude, longitude, lat, lng
 route, directions, path, itinerary
 distance, far, travel time
 travel, drive, driving, walk, walking, cycling, bike, transit, commute, trip, journey, tube, subway, metro, train, bus
-elevation, altitude, height, above sea level
+elevation, altitude, height, above sea level, peak, summit, mountain
 commit history, commits, log
 environment variables, env, environment
 compress, zip, gzip
 tab, tabs
 close, quit, exit, end, terminate
-dialog, popup, alert, modal, prompt
+dialog, popup, alert, modal, prompt, confirm box, alert box
 key, keyboard, keystroke
 dropdown, select, option, choice, picker, selector, combobox, select box
 hover, mouse over, mouseover, cursor, tooltip
 click, tap, button
 type, input, text field, textbox, input box, enter text
-console, devtools, console log
+console, devtools, console log, log output, script output
 network requests, xhr, ajax, http calls, api calls, network log, network traffic
-resize, viewport, window size
+resize, viewport, window size, narrower, wider
+back, previous page, page before
 color scheme, dark mode, light mode, theme
 upload, attach, file input, file picker, file chooser
 wait, pause, sleep, delay
@@ -77,7 +78,7 @@ library, package, framework, module
 crawl, spider
 scrape, extract
 memory, knowledge, facts, remember, recall
-entity, node
+entity, node, entry, entries
 relation, relationship, link, edge, connect, connection, tie
 observation, fact, note
 think, reason, reasoning, plan, step by step
@@ -91,7 +92,8 @@ allowed directories, roots, sandbox roots
 tree, hierarchy, nested, recursive
 reaction, emoji
 reply, respond, answer
-review, approve, request changes, lgtm
+review, approve, request changes, lgtm, sign off
+merge, integrate, land
 status checks, ci, build, pipeline, green, checks passing
 diff, changes, changed
 screenshot, capture
