@@ -165,8 +165,12 @@ const IDIOMS: ReadonlyArray<[RegExp, string]> = [
 /** `open a PR`, `raise an issue`, `file a bug`: to open one is to create it (not to read it, as `open the file` is). */
 const OPEN_TO_CREATE = /\b(?:open|raise|file|log|submit)\s+(?:(?:a|an|the)\s+)?(?:new\s+)?(?:github\s+|gitlab\s+)?(pr|pull request|merge request|mr|issue|ticket|bug report|bug)\b/gi;
 
+/** The last query normalized: one search normalizes its query twice (its terms, its action). */
+let last = { query: '', text: '' };
+
 /** The query with its literal values replaced by the words for their kind, and phrasal verbs by one word. */
 export function normalizeQuery(query: string): string {
+  if (query === last.query) return last.text;
   let text = query;
   let files = 0;
   for (const [pattern, words] of LITERALS) {
@@ -181,5 +185,6 @@ export function normalizeQuery(query: string): string {
   for (const [pattern, words] of IDIOMS) text = text.replace(pattern, words);
   for (const [pattern, words] of MEMORY_REQUESTS) text = text.replace(pattern, words);
   for (const [pattern, word] of PHRASAL_VERBS) text = text.replace(pattern, word);
+  last = { query, text };
   return text;
 }
