@@ -1,0 +1,79 @@
+/**
+ * Phrases whose words mean little apart: phrasal verbs whose particle is a stop word (`look up`),
+ * idioms (`hit Enter`, `google the…`, `let #ops know`) and requests to an assistant's memory. Each
+ * becomes the word or two it means, before the words are analysed.
+ */
+
+/** Phrasal verbs whose particle is a stop word, and idioms whose words mean nothing apart: the one word or two each means. */
+export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
+  'look up': 'lookup', 'look for': 'search', 'look into': 'investigate', 'look at': 'view', 'find out': 'find',
+  'set up': 'create', 'turn on': 'enable', 'switch on': 'enable', 'turn off': 'disable', 'switch off': 'disable',
+  'shut down': 'stop', 'log in': 'login', 'sign in': 'login', 'log out': 'logout', 'sign out': 'logout',
+  'clean up': 'cleanup', 'back up': 'backup', 'fill in': 'fill', 'fill out': 'fill', 'go back': 'back',
+  'go to': 'navigate', 'take down': 'remove', 'get rid of': 'remove', 'write down': 'note', 'put in': 'insert',
+  'take up': 'occupy', 'how long': 'duration', 'how far': 'distance', 'how many': 'count',
+  'pull together': 'gather', 'keep an eye on': 'watch', 'spin up': 'create', 'hunt down': 'search', 'track down': 'search', 'print out': 'print', 'key in': 'type', 'goes by': 'username',
+  a11y: 'accessibility', i18n: 'internationalization', k8s: 'kubernetes', 'who am i': 'whoami', 'blog post': 'article',
+  'where is': 'locate', 'where are': 'locate', "where's": 'locate',
+  'how high': 'elevation', 'how tall': 'elevation', 'above sea level': 'elevation', 'meters up': 'elevation', 'feet up': 'elevation',
+}).map(([phrase, word]) => [new RegExp(`\\b${phrase.replaceAll(' ', '\\s+')}\\b`, 'gi'), ` ${word} `]);
+
+/**
+ * Requests about an assistant's memory (`remember that…`, `what do you know about…`, `forget
+ * everything about…`) name neither a tool nor its objects: they ask for the memory, a knowledge graph.
+ */
+export const MEMORY_REQUESTS: ReadonlyArray<[RegExp, string]> = [
+  [/\b(remember|memori[sz]e|record|note|jot down|keep in mind|bear in mind) that\b/gi, ' $1 memory knowledge '],
+  [/\b(?:do )?you (?:know|remember|recall|have (?:stored|remembered|saved|memori[sz]ed|recorded|noted))(?: about)?\b|\byou've (?:stored|remembered|saved|memori[sz]ed|recorded|noted)\b/gi, ' memory knowledge '],
+  [/\b(?:remembered|stored|saved|memorized|recorded|noted) about\b/gi, ' memory knowledge '],
+  [/\bforget (everything|all|what)\b/gi, ' forget memory knowledge '],
+  [/\blong[- ]term memory\b/gi, ' memory knowledge '],
+];
+
+/** Idioms that name a need by a pattern of words: a key to press, a web search, a watch for changes, a name given. */
+export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
+  [/\b(?:hit|press|tap|push)\s+(?:the\s+)?(?:enter|return|escape|esc|tab|space(?:bar)?|backspace|delete|del|home|end|page\s?up|page\s?down|(?:up|down|left|right)(?:\s+arrow)?|arrow\s+(?:up|down|left|right)|f\d{1,2})\b(?:\s+key)?/gi, ' press key '],
+  [/\b(?:ctrl|control|cmd|command|alt|option|shift|meta)\s*\+\s*\w+/gi, ' key combination '],
+  // `google the release date`: the verb, not the maps.
+  [/\b(?:google|bing)\s+(?=(?:the|for|it|how|what|who|when|where|why|a|an|this|that|whether|if)\b)|\b(?:google|bing) it\b/gi, ' web search '],
+  [/\b(?:alert|notify|tell|ping|email|message)\s+me\s+(?:when|if|whenever|once)\b|\blet me know (?:when|if|whenever)\b/gi, ' monitor changes '],
+  // A name given (`the page called Roadmap`, `a table named users`) is a value: what is left is that it has one.
+  [/\b(?:called|named|titled)\s+(?:"[^"]*"|'[^']*'|[\w.-]+)/gi, ' named '],
+  // `when was yarn.lock created`: a question of a date, not a request to create.
+  [/\bwhen\s+(?:was|were|did)\b([^?.!]*?)\b(?:created|modified|changed|updated|edited|written|made|touched)\b/gi, ' when $1 timestamp '],
+  // `what does the top of CONTRIBUTING.md say`: to read it.
+  [/\bwhat\s+does\b([^?]*?)\bsay\b/gi, ' read $1 '],
+  // `is local.yml newer than prod.yml`: a question of dates.
+  [/\b(?:newer|older|more recent)\s+than\b/gi, ' modified timestamp '],
+  // `break the tie between Hank and Globex`: to delete a relation.
+  [/\b(?:break|cut|sever)\s+(?:the\s+)?(?:tie|link|connection|relation|relationship)\b/gi, ' delete relation '],
+  // `how do I get from Heathrow to Soho`: directions.
+  [/\bhow\s+(?:do|can|should|would)\s+(?:i|we)\s+get\s+(?:from|to)\b/gi, ' directions '],
+  // `press the Continue control on the form`: a click, not a key.
+  [/\b(?:press|hit|tap|push)\s+(?:on\s+)?(?:the\s+)?(?:"[^"]*"|'[^']*'|[\w-]+)\s+(?:button|control|link|icon)\b/gi, ' click '],
+  // `put my name in the username box`: typing into a field.
+  [/\b(?:put|enter|write|insert|fill)\b[^.;]*?\b(?:in|into)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:box|field|input|textbox|textarea)\b/gi, ' type text field '],
+  // `put these notes into a new file`: to write one.
+  [/\b(?:into|in|to)\s+(?:a\s+)?(?:new\s+)?file\b/gi, ' write file '],
+  // `what the page looks like`: to see it.
+  [/\bwhat\s+(?:the\s+|this\s+|my\s+|our\s+)?(?:page|site|website|screen|app|ui|dashboard|browser)\s+(?:currently\s+|now\s+)?looks?\s+like\b/gi, ' screenshot view '],
+  // `the last-modified time`: a date, not a change to make.
+  [/\blast[- ]modified\b/gi, ' modified timestamp '],
+  // `as it would print`, `print preview`: the print media.
+  [/\bas it would print\b|\bprint\s+(?:preview|styles?|stylesheet|media|layout|view)\b/gi, ' emulate media print '],
+  // `hold until the button is enabled`: a wait.
+  [/\b(?:hold|hang on|hold on|stand by|pause|sit tight)\s+(?:un)?til\b/gi, ' wait until '],
+  // `let #frontend know`: to notify them.
+  [/\blet\s+(\S+)\s+know\b/gi, ' notify $1 '],
+  // `respond to the discussion on issue 90`: a comment on it.
+  [/\b(?:respond|reply|answer)\b(?=[^.;]*\b(?:issue|ticket|pr|pull request)\b)/gi, ' comment '],
+  // `the users table`: the table's name is a value too.
+  [/\bthe\s+[a-z_][\w.]*\s+table\b/gi, ' the table '],
+  // `drop a note on ticket 55`: a comment.
+  [/\b(?:drop|leave|post|put|write)\s+(?:a\s+)?(?:quick\s+)?(?:note|remark)\s+(?:on|under)\b/gi, ' comment on '],
+  // `open the staging site in a headless browser`: to navigate there.
+  [/\bopen\b(?=[^.;]*\bin\s+(?:a|the)\s+(?:headless\s+)?browser\b)/gi, ' navigate '],
+];
+
+/** `open a PR`, `raise an issue`, `file a bug`: to open one is to create it (not to read it, as `open the file` is). */
+export const OPEN_TO_CREATE = /\b(?:open|raise|file|log|submit)\s+(?:(?:a|an|the)\s+)?(?:new\s+)?(?:github\s+|gitlab\s+)?(pr|pull request|merge request|mr|issue|ticket|bug report|bug)\b/gi;

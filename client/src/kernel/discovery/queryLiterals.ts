@@ -1,0 +1,91 @@
+/**
+ * Literal values in a query and the words for their kind. People paste the thing they want handled: a
+ * URL, a file name, a glob, an e-mail address, coordinates, a chat channel, a line of code, an SQL
+ * statement, an id. Its characters are noise to a word index (`https`, `example`, `com`), but its kind
+ * is the best clue there is (`url`, `file`).
+ */
+
+/** Extensions that make a dotted token a file name (not `node.js`: a bare `.js` name is often a product). */
+const FILE_EXTENSIONS =
+  'txt md markdown rst json jsonl yaml yml toml ini cfg conf env xml csv tsv log lock ' +
+  'ts tsx jsx mjs cjs py rb go rs java kt swift c h cc cpp hpp cs php sh bash zsh ps1 sql css scss html htm vue svelte ' +
+  'pdf doc docx xls xlsx ppt pptx odt png jpg jpeg gif svg webp bmp ico tiff mp3 wav ogg flac mp4 mov avi mkv webm ' +
+  'zip tar gz tgz bz2 xz 7z rar jar wasm bin exe dll so dylib db sqlite parquet ipynb';
+
+/** Extensions that also say what kind of content the file holds. */
+const CONTENT_KINDS: Record<string, string> = {
+  pdf: 'pdf document', md: 'markdown', markdown: 'markdown', csv: 'csv table', html: 'html', htm: 'html',
+  png: 'image', jpg: 'image', jpeg: 'image', gif: 'image', svg: 'image', webp: 'image', bmp: 'image', ico: 'image', tiff: 'image',
+  mp3: 'audio', wav: 'audio', ogg: 'audio', flac: 'audio', mp4: 'video', mov: 'video', avi: 'video', mkv: 'video', webm: 'video',
+  zip: 'archive', tar: 'archive', gz: 'archive', tgz: 'archive', rar: 'archive', '7z': 'archive',
+  db: 'database', sqlite: 'database', sql: 'sql',
+  doc: 'document', docx: 'document', odt: 'document', rtf: 'document', xls: 'spreadsheet', xlsx: 'spreadsheet', ppt: 'presentation', pptx: 'presentation',
+};
+
+const EXTENSION = FILE_EXTENSIONS.split(' ').join('|');
+
+/** Path words of code-hosting URLs that say what the page is (`/issues/88`, `/pull/12`). */
+const URL_PAGE_WORDS: Readonly<Record<string, string>> = {
+  issues: 'issue', pull: 'pull request', pulls: 'pull requests', merge_requests: 'merge request', commit: 'commit', commits: 'commits',
+  blob: 'file', tree: 'directory', releases: 'release', wiki: 'wiki',
+};
+
+/** A URL as words: `url`, its site's name (`github`, `notion`) and what its path says the page is. */
+function urlWords(url: string): string {
+  const match = /^(?:[a-z]+:\/\/)?([^/?#:]+)([^?#]*)/i.exec(url);
+  const labels = (match?.[1] ?? '').toLowerCase().split('.').filter((l) => l !== 'www');
+  // `example.com` and its kin (RFC 2606) stand for any site.
+  const site = labels.length >= 2 && labels[labels.length - 2] !== 'example' ? labels[labels.length - 2] : '';
+  const page = (match?.[2] ?? '').split('/').map((part) => URL_PAGE_WORDS[part.toLowerCase()]).filter(Boolean);
+  return ` url ${site} ${page.join(' ')} `;
+}
+
+/** A file literal's words: `file`, and the kind of content its extension says. */
+export function fileWords(name: string): string {
+  return ` file ${CONTENT_KINDS[name.slice(name.lastIndexOf('.') + 1).toLowerCase()] ?? ''} `;
+}
+
+/** A file known by its name alone. */
+export function knownFileWords(): string {
+  return ' file ';
+}
+
+/** Literal values and the words they stand for, in the order they are replaced. */
+export const LITERALS: ReadonlyArray<[RegExp, (match: string) => string]> = [
+  // An SQL statement, by its upper-case keywords (`select the option from…` is a request, not SQL).
+  [/\b(?:SELECT|INSERT\s+INTO|UPDATE|DELETE\s+FROM|WITH|CREATE\s+TABLE|ALTER\s+TABLE|DROP\s+TABLE)\b[^;]*?\b(?:FROM|WHERE|SET|VALUES|AS|ADD|COLUMN)\b[^;]*;?/g, () => ' sql query '],
+  [/\b(?:https?|ftp|wss?):\/\/[^\s<>"'`]+|\bwww\.[a-z0-9-]+\.[^\s<>"'`]+/gi, urlWords],
+  // Quoted text is the value to use (a message, a label, a search term), not words of the need.
+  [/(?:^|(?<=[\s(:=]))(['"“‘`])[^'"“”‘’`\n]+?(?:\1|[”’])(?=$|[\s,.;:!?)])/g, () => ' text '],
+  [/\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+\b/gi, () => ' email address '],
+  [/(?:^|[\s(])-?\d{1,3}\.\d{2,}\s*,\s*-?\d{1,3}\.\d{2,}\b/g, () => ' coordinates '],
+  // An id: capitals and digits mixed (`U024BE7LH`, `PMC123456`), or a long token of both cases and digits.
+  [/\b(?=[A-Z0-9_-]*\d)(?=[A-Z0-9_-]*[A-Z])[A-Z0-9][A-Z0-9_-]{5,}\b|\b(?=\w*\d)(?=\w*[a-z])(?=\w*[A-Z])\w{12,}\b/g, () => ' id '],
+  // A page's own dialogs named by their calls (`prompt()`, `window.confirm('Sure?')`): a dialog, not code to run.
+  [/\b(?:window\.)?(?:alert|confirm|prompt)\([^)]*\)/g, () => ' dialog '],
+  // Sums written out (`17 + 26`).
+  [/(?<![\w.])-?\d+(?:\.\d+)?\s*\+\s*-?\d+(?:\.\d+)?(?![\w.])/g, () => ' sum numbers '],
+  // A directory written with its trailing slash (`old-logs/`, `archive/2025/`).
+  [/(?:^|(?<=\s))[\w.-]+(?:\/[\w.-]+)*\/(?=$|[\s,;:!?)])/g, () => ' directory path '],
+  // Console output named by its call (before `.log` reads as a file): what a page printed, not code to run.
+  [/\bconsole\.(?:log|warn|error|info|debug)\b(?:\([^)]*\))?/g, () => ' console messages '],
+  // A glob: a token with * among path characters.
+  [/(?:^|\s)(?=\S*[\w.])[\w./-]*\*[\w.*/-]*/g, () => ' file pattern '],
+  // A file name or path with a known extension; a bare `name.js` only with a directory in front.
+  [new RegExp(`(?:[\\w.-]*/)*[\\w-]+(?:\\.[\\w-]+)*\\.(${EXTENSION})\\b|(?:[\\w.-]*/)+[\\w-]+\\.js\\b`, 'gi'), fileWords],
+  // A site named by its domain (`competitor.com`, `docs.python.org`).
+  [/\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|app|co|edu|gov|info|biz|xyz|me|us|uk|de|fr|eu)\b(?![.\w-])/gi, () => ' website '],
+  // Files known by a name without extension (`Makefile`, `Dockerfile`, `README`, `.gitignore`).
+  [/(?<![\w./-])(?:Makefile|Dockerfile|Containerfile|Jenkinsfile|Vagrantfile|Procfile|Gemfile|Rakefile|Brewfile|Justfile|README|LICENSE|CHANGELOG|CONTRIBUTING|CODEOWNERS|\.gitignore|\.dockerignore|\.npmrc|\.bashrc|\.zshrc|\.profile|\.editorconfig)(?![\w.-])/g, knownFileWords],
+  // A directory path: rooted (`/var/log`, `~/src`, `./build`) or of three parts or more (`tmp/cache/images`).
+  [/(?:^|(?<=\s))(?:(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w.-]*)*|[\w.-]+\/[\w.-]+\/[\w./-]+)/g, () => ' directory path '],
+  // Code: a browser global's property or method (`document.title`, `window.scrollY`), a call (`foo.bar()`, `useEffect()`), an arrow function.
+  [/\b(?:document|window|navigator|location|localStorage|sessionStorage|console|globalThis)\.[\w.$]+(?:\([^)]*\))?|[\w$.]+\([^()]*\)|\([^()]*\)\s*=>/g, () => ' javascript expression '],
+  // A library named like a file (`node.js`, `next.js`): one word, not `node` and `js`.
+  [/\b([a-z][\w-]*)\.js\b/gi, (m) => ` ${m.slice(0, -3).replace(/\W/g, '')}js `],
+  // A code identifier in lower camelCase (`useEffect`, `createSlice`) or CONSTANT_CASE (`DATABASE_URL`): a symbol to find, not the words it is made of.
+  [/\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\b|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g, () => ' code symbol '],
+  // A chat channel (#ops) or a person (@alice), not an issue number (#42).
+  [/(?:^|\s)#[a-z][\w-]*/gi, () => ' channel '],
+  [/(?:^|\s)@[a-z][\w.-]*(?![\w/])/gi, () => ' user '],
+];
