@@ -114,6 +114,17 @@ describe('discovery: search strategies and filters', () => {
     assert.ok(top(index, 'news about the election', 4).includes('brave-search.brave_web_search'));
   });
 
+  it('keyword: reads the first 1,000 characters of a query, so that a document-sized one stays quick', () => {
+    for (const long of ['a.'.repeat(10_000), 'aB'.repeat(10_000), 'put '.repeat(5_000)]) {
+      const started = performance.now();
+      const text = normalizeQuery(long);
+      keywordSearch(index, long);
+      assert.ok(text.length <= 1_100, `${text.length} characters kept`);
+      assert.ok(performance.now() - started < 500, `${(performance.now() - started).toFixed(0)} ms`);
+    }
+    assert.ok(!normalizeQuery(`${'x '.repeat(600)}mkdir -p a/b/c`).includes('directory path'), 'what lies past the limit is not read');
+  });
+
   it('keyword: a query word and its synonyms count once, as their best match', () => {
     const plan = planQuery(index, 'make a folder');
     const group = (term: string) => plan.find((t) => t.term === term)?.group;

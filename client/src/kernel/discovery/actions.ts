@@ -9,7 +9,7 @@
  * lower (see `ACTION_MISMATCH` in ranking.ts). Without a clear action (`count the rows`), nothing changes.
  */
 import { nameVerb, type Action } from './categories';
-import { normalizeQuery } from './queryText';
+import { boundedQuery, normalizeQuery } from './queryText';
 import { splitWords, stem } from './text';
 
 export type { Action };
@@ -47,7 +47,7 @@ function actionOf(word: string): Action | undefined {
 
 /** The action a request asks for, or undefined when it does not say. */
 export function requestAction(query: string): Action | undefined {
-  const first = splitWords(query)[0];
+  const first = splitWords(boundedQuery(query))[0];
   const question = first !== undefined && QUESTION.has(first);
   const words = splitWords(normalizeQuery(query));
   // A delete verb anywhere, except a participle in a question (`which files were removed`).

@@ -5,13 +5,25 @@
 import { IDIOMS, MEMORY_REQUESTS, OPEN_TO_CREATE, PHRASAL_VERBS } from './queryIdioms';
 import { fileWords, knownFileWords, LITERALS } from './queryLiterals';
 
+/**
+ * The characters of a query that are read. A discovery query states a need in a sentence or two; a
+ * longer text is cut here, so that no pattern works over a document (some take time in the square of
+ * a long token's length).
+ */
+export const MAX_QUERY_CHARS = 1000;
+
+/** The query cut to MAX_QUERY_CHARS. */
+export function boundedQuery(query: string): string {
+  return query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
+}
+
 /** The last query normalized: one search normalizes its query twice (its terms, its action). */
 let last = { query: '', text: '' };
 
 /** The query with its literal values replaced by the words for their kind, and phrasal verbs by one word. */
 export function normalizeQuery(query: string): string {
   if (query === last.query) return last.text;
-  let text = query;
+  let text = boundedQuery(query);
   let files = 0;
   for (const [pattern, words] of LITERALS) {
     text = text.replace(pattern, (m) => {

@@ -6,7 +6,7 @@ import { RISK_ORDER } from '../security/types';
 import { requestAction } from './actions';
 import { categoryStems } from './categories';
 import { maxEditsFor } from './fuzzy';
-import { normalizeQuery } from './queryText';
+import { boundedQuery, normalizeQuery } from './queryText';
 import { expandTerms } from './synonyms';
 import { splitWords, stem } from './text';
 import { relatedStems } from './thesaurus';
@@ -128,7 +128,7 @@ const QUERY_FILLER = new Set(
  * word with many synonyms in a tool counts once, as its best match.
  */
 export function planQuery(index: ToolIndex, query: string, options: QueryPlanOptions = {}): WeightedTerm[] {
-  if (options.literals !== false) query = normalizeQuery(query);
+  query = options.literals !== false ? normalizeQuery(query) : boundedQuery(query);
   const plan = new Map<string, WeightedTerm>();
   const terms = index.terms(query);
   // Light verbs and filler of requests ("tell me", "give me", "take a look") say nothing of the tool,
