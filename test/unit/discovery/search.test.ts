@@ -79,6 +79,12 @@ describe('discovery: search strategies and filters', () => {
     assert.deepEqual(words('could I see what the page looks like'), ['could', 'I', 'see', 'screenshot', 'view']);
     assert.deepEqual(words('what did the file look like on develop'), ['what', 'did', 'the', 'file', 'look', 'like', 'on', 'develop'], 'a file is read, not photographed');
     assert.deepEqual(words('show Dockerfile and compose.yaml'), ['show', 'file', 'and', 'file', 'multiple', 'files']);
+    assert.deepEqual(words('check .env.local'), ['check', 'file']);
+    assert.deepEqual(words('the payload of the POST request'), ['the', 'payload', 'of', 'the', 'http', 'request'], 'an HTTP method, not a verb');
+    assert.deepEqual(words('#17 is behind main'), ['#17', 'is', 'behind', 'main', 'pull', 'request', 'issue'], 'a bare #17 is an issue or a pull request');
+    assert.deepEqual(words('response body of request #7'), ['response', 'body', 'of', 'request', '#7'], 'not after a noun that says what it numbers');
+    assert.deepEqual(words('is it anywhere on the page'), ['is', 'it', 'find', 'in', 'the', 'page']);
+    assert.deepEqual(words('list the pages without scraping them'), ['list', 'the', 'pages', 'map', 'urls', 'them']);
     assert.deepEqual(words('attach resume.pdf'), ['attach', 'file', 'pdf', 'document']);
     assert.deepEqual(words('find every *.test.ts file'), ['find', 'every', 'file', 'pattern', 'file']);
     assert.deepEqual(words('what is at 48.8584, 2.2945'), ['what', 'is', 'at', 'coordinates']);

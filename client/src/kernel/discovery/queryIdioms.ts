@@ -8,11 +8,11 @@
 export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
   'look up': 'lookup', 'look for': 'search', 'look into': 'investigate', 'look at': 'view', 'find out': 'find',
   'set up': 'create', 'turn on': 'enable', 'switch on': 'enable', 'turn off': 'disable', 'switch off': 'disable',
-  'shut down': 'stop', 'log in': 'login', 'sign in': 'login', 'log out': 'logout', 'sign out': 'logout',
+  'shut down': 'close', 'log in': 'login', 'sign in': 'login', 'log out': 'logout', 'sign out': 'logout',
   'clean up': 'cleanup', 'back up': 'backup', 'fill in': 'fill', 'fill out': 'fill', 'go back': 'back',
   'go to': 'navigate', 'take down': 'remove', 'get rid of': 'remove', 'write down': 'note', 'put in': 'insert',
   'take up': 'occupy', 'how long': 'duration', 'how far': 'distance', 'how many': 'count',
-  'pull together': 'gather', 'keep an eye on': 'watch', 'spin up': 'create', 'hunt down': 'search', 'track down': 'search', 'print out': 'print', 'key in': 'type', 'goes by': 'username',
+  'page before': 'previous page', 'where i was before': 'previous page', 'pull together': 'gather', 'pull in': 'read', 'fire off': 'run', "i'm after": 'search', 'i am after': 'search', 'keep an eye on': 'watch', 'spin up': 'create', 'hunt down': 'search', 'track down': 'search', 'print out': 'print', 'key in': 'type', 'goes by': 'username',
   a11y: 'accessibility', i18n: 'internationalization', k8s: 'kubernetes', 'who am i': 'whoami', 'blog post': 'article',
   'where is': 'locate', 'where are': 'locate', "where's": 'locate',
   'how high': 'elevation', 'how tall': 'elevation', 'above sea level': 'elevation', 'meters up': 'elevation', 'feet up': 'elevation',
@@ -57,8 +57,12 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   [/\b(?:into|in|to)\s+(?:a\s+)?(?:new\s+)?file\b/gi, ' write file '],
   // `what the page looks like`: to see it.
   [/\bwhat\s+(?:the\s+|this\s+|my\s+|our\s+)?(?:page|site|website|screen|app|ui|dashboard|browser)\s+(?:currently\s+|now\s+)?looks?\s+like\b/gi, ' screenshot view '],
-  // `the last-modified time`: a date, not a change to make.
-  [/\blast[- ]modified\b/gi, ' modified timestamp '],
+  // `the last-modified time`, `when someone last changed it`: a date, not a change to make.
+  [/\blast[- ](?:modified|changed|updated|edited|touched)\b/gi, ' modified timestamp '],
+  // `is "Order #123" anywhere on the page`: a search.
+  [/\banywhere\s+(?:on|in)\b/gi, ' find in '],
+  // `discover the pages without scraping them`: the map of a site, not its content.
+  [/\bwithout\s+(?:scraping|downloading|fetching|crawling|loading|reading)\b/gi, ' map urls '],
   // `as it would print`, `print preview`: the print media.
   [/\bas it would print\b|\bprint\s+(?:preview|styles?|stylesheet|media|layout|view)\b/gi, ' emulate media print '],
   // `hold until the button is enabled`: a wait.

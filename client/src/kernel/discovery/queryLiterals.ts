@@ -77,6 +77,10 @@ export const LITERALS: ReadonlyArray<[RegExp, (match: string) => string]> = [
   [/\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|app|co|edu|gov|info|biz|xyz|me|us|uk|de|fr|eu)\b(?![.\w-])/gi, () => ' website '],
   // Files known by a name without extension (`Makefile`, `Dockerfile`, `README`, `.gitignore`).
   [/(?<![\w./-])(?:Makefile|Dockerfile|Containerfile|Jenkinsfile|Vagrantfile|Procfile|Gemfile|Rakefile|Brewfile|Justfile|README|LICENSE|CHANGELOG|CONTRIBUTING|CODEOWNERS|\.gitignore|\.dockerignore|\.npmrc|\.bashrc|\.zshrc|\.profile|\.editorconfig)(?![\w.-])/g, knownFileWords],
+  // A dotfile (`.env.local`, `.eslintrc.json`).
+  [/(?:^|(?<=[\s(]))\.[a-z][a-z0-9_-]{1,}(?:\.[a-z0-9_-]+)*(?![\w/])/g, knownFileWords],
+  // An HTTP method before a request (`the POST request`): HTTP, not a verb of the need.
+  [/\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)(?=\s+(?:request|call|to|\/))/g, () => ' http '],
   // A directory path: rooted (`/var/log`, `~/src`, `./build`) or of three parts or more (`tmp/cache/images`).
   [/(?:^|(?<=\s))(?:(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w.-]*)*|[\w.-]+\/[\w.-]+\/[\w./-]+)/g, () => ' directory path '],
   // Code: a browser global's property or method (`document.title`, `window.scrollY`), a call (`foo.bar()`, `useEffect()`), an arrow function.

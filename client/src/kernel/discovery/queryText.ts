@@ -5,6 +5,12 @@
 import { IDIOMS, MEMORY_REQUESTS, OPEN_TO_CREATE, PHRASAL_VERBS } from './queryIdioms';
 import { fileWords, knownFileWords, LITERALS } from './queryLiterals';
 
+/** `#17` not after a noun that says what it numbers (`request #7`, `step #2`). */
+const BARE_REFERENCE = /(?:^|\s)(?<!\b(?:request|call|item|step|row|line|tab|order|message|job|monitor|check|run|page|version|build|number)\s)#\d+\b/i;
+
+/** Words that say what a `#17` is. */
+const ISSUE_WORDS = /\b(?:issues?|prs?|pull requests?|merge requests?|mrs?|tickets?|bugs?)\b/i;
+
 /**
  * The characters of a query that are read. A discovery query states a need in a sentence or two; a
  * longer text is cut here, so that no pattern works over a document (some take time in the square of
@@ -33,6 +39,8 @@ export function normalizeQuery(query: string): string {
   }
   // Two files named: the tool that takes several at once.
   if (files >= 2) text += ' multiple files';
+  // `#17` with no word for what it is: an issue or a pull request.
+  if (BARE_REFERENCE.test(text) && !ISSUE_WORDS.test(text)) text += ' pull request issue';
   text = text.replace(OPEN_TO_CREATE, ' create $1 ');
   for (const [pattern, words] of IDIOMS) text = text.replace(pattern, words);
   for (const [pattern, words] of MEMORY_REQUESTS) text = text.replace(pattern, words);

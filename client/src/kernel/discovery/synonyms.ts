@@ -11,12 +11,12 @@ import { analyze } from './text';
 
 /** Each line is a group of interchangeable words or phrases, separated by commas. */
 const DOMAIN_GROUPS = `
-repository, repo, codebase, project, starred
+repository, repo, codebase, project, starred, open source, oss
 directory, folder, dir
 create directory, mkdir
 delete, remove, erase, destroy, purge, discard, forget, drop, wipe, rm
 create, make, new, add
-update, edit, modify, change, alter, patch, fix, correct, tweak, flip
+update, edit, modify, change, alter, patch, fix, correct, tweak, flip, adjust, tick
 replace, swap, substitute, find and replace
 move, rename, relocate, mv, shift
 read, open, view, show, display, print, cat, dump
@@ -44,8 +44,8 @@ user, member, person, people, account, profile
 user, username, handle
 profile, timezone, job title, bio, avatar
 title, named, titled, called
-self, whoami, bot user, identity
-comment, remark, feedback
+self, whoami, bot user, identity, authenticated as
+comment, remark, feedback, discussion
 coordinates, latitude, longitude, lat, lng
 route, directions, path, itinerary
 distance, far, travel time
@@ -55,17 +55,17 @@ commit history, commits, log
 environment variables, env, environment
 compress, zip, gzip
 tab, tabs
-close, quit, exit, end, terminate
+close, quit, exit, end, terminate, shut
 dialog, popup, alert, modal, prompt, confirm box, alert box
 key, keyboard, keystroke
-dropdown, select, option, choice, picker, selector, combobox, select box
+dropdown, select, option, choice, picker, selector, combobox, select box, choose, pick, menu
 hover, mouse over, mouseover, cursor, tooltip
 click, tap, button
 type, input, text field, textbox, input box, enter text
 console, devtools, console log, log output, script output
-network requests, xhr, ajax, http calls, api calls, network log, network traffic
+network requests, xhr, ajax, http calls, api calls, network log, network traffic, endpoints, backend calls
 resize, viewport, window size, narrower, wider
-back, previous page, page before
+back, previous page, return
 color scheme, dark mode, light mode, theme
 upload, attach, file input, file picker, file chooser
 wait, pause, sleep, delay
@@ -82,12 +82,15 @@ entity, node, entry, entries
 relation, relationship, link, edge, connect, connection, tie
 observation, fact, note
 think, reason, reasoning, plan, step by step
-sum, add up, plus, total
-echo, repeat
+sum, add up, plus, total, added together
+echo, repeat, parrot, mirror, say back
 size, bytes, big, large, space
 metadata, info, information, details, properties, attributes, stats
 modified, timestamp, date
 permission, permitted, permit, allowed, access, authorized
+permissions, owner, owns, ownership
+pdf, document, docx
+block, checkbox, to-do, todo
 allowed directories, roots, sandbox roots
 tree, hierarchy, nested, recursive
 reaction, emoji
