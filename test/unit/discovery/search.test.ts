@@ -103,6 +103,7 @@ describe('discovery: search strategies and filters', () => {
     assert.ok(top(index, 'what do you know about the Atlas launch', 3).includes('memory.search_nodes'));
     assert.ok(top(index, 'forget everything about the old office', 3).includes('memory.delete_entities'));
     assert.equal(normalizeQuery('remember the milk'), 'remember the milk', 'only `remember that` is a request to the memory');
+    assert.ok(normalizeQuery('remembr that the window is Friday').includes('memory'), 'a typo of its ending too');
   });
 
   it('keyword: to open a PR or an issue is to create it; idioms become the word they mean', () => {

@@ -23,7 +23,8 @@ export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
  * everything about…`) name neither a tool nor its objects: they ask for the memory, a knowledge graph.
  */
 export const MEMORY_REQUESTS: ReadonlyArray<[RegExp, string]> = [
-  [/\b(remember|memori[sz]e|record|note|jot down|keep in mind|bear in mind) that\b/gi, ' $1 memory knowledge '],
+  // `rememb…`: `remember`, and typos of its ending such as `remembr`.
+  [/\b(rememb\w*|memori[sz]e|record|note|jot down|keep in mind|bear in mind) that\b/gi, ' $1 memory knowledge '],
   [/\b(?:do )?you (?:know|remember|recall|have (?:stored|remembered|saved|memori[sz]ed|recorded|noted))(?: about)?\b|\byou've (?:stored|remembered|saved|memori[sz]ed|recorded|noted)\b/gi, ' memory knowledge '],
   [/\b(?:remembered|stored|saved|memorized|recorded|noted) about\b/gi, ' memory knowledge '],
   [/\bforget (everything|all|what)\b/gi, ' forget memory knowledge '],
