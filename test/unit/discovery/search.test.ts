@@ -85,6 +85,11 @@ describe('discovery: search strategies and filters', () => {
     assert.deepEqual(words('response body of request #7'), ['response', 'body', 'of', 'request', '#7'], 'not after a noun that says what it numbers');
     assert.deepEqual(words('is it anywhere on the page'), ['is', 'it', 'find', 'in', 'the', 'page']);
     assert.deepEqual(words('list the pages without scraping them'), ['list', 'the', 'pages', 'map', 'urls', 'them']);
+    assert.deepEqual(words('test the layout at 390 by 844 and 1280x720'), ['test', 'the', 'layout', 'at', 'window', 'size', 'and', 'window', 'size']);
+    assert.deepEqual(words('create .eslintrc.json with these rules'), ['write', 'new', 'file', 'with', 'these', 'rules']);
+    assert.deepEqual(words('mark the task as blocked'), ['update', 'set', 'property', 'blocked']);
+    assert.deepEqual(words("what's pending merge in the api repo"), ["what's", 'open', 'pull', 'requests', 'in', 'the', 'api', 'repo']);
+    assert.deepEqual(words('file the flaky-runner problem on gitlab'), ['create', 'problem', 'on', 'gitlab']);
     assert.deepEqual(words('attach resume.pdf'), ['attach', 'file', 'pdf', 'document']);
     assert.deepEqual(words('find every *.test.ts file'), ['find', 'every', 'file', 'pattern', 'file']);
     assert.deepEqual(words('what is at 48.8584, 2.2945'), ['what', 'is', 'at', 'coordinates']);

@@ -25,7 +25,7 @@ export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
 export const MEMORY_REQUESTS: ReadonlyArray<[RegExp, string]> = [
   // `rememb…`: `remember`, and typos of its ending such as `remembr`.
   [/\b(rememb\w*|memori[sz]e|record|note|jot down|keep in mind|bear in mind) that\b/gi, ' $1 memory knowledge '],
-  [/\b(?:do )?you (?:know|remember|recall|have (?:stored|remembered|saved|memori[sz]ed|recorded|noted))(?: about)?\b|\byou've (?:stored|remembered|saved|memori[sz]ed|recorded|noted)\b/gi, ' memory knowledge '],
+  [/\b(?:do )?(?:you|we) (?:already )?(?:know|remember|recall|have (?:stored|remembered|saved|memori[sz]ed|recorded|noted))(?: about)?\b|\byou've (?:stored|remembered|saved|memori[sz]ed|recorded|noted)\b/gi, ' memory knowledge '],
   [/\b(?:remembered|stored|saved|memorized|recorded|noted) about\b/gi, ' memory knowledge '],
   [/\bforget (everything|all|what)\b/gi, ' forget memory knowledge '],
   [/\blong[- ]term memory\b/gi, ' memory knowledge '],
@@ -61,7 +61,19 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   // `the last-modified time`, `when someone last changed it`: a date, not a change to make.
   [/\blast[- ](?:modified|changed|updated|edited|touched)\b/gi, ' modified timestamp '],
   // `is "Order #123" anywhere on the page`: a search.
-  [/\banywhere\s+(?:on|in)\b/gi, ' find in '],
+  [/\banywhere(?:\s+(?:on|in)\b)?/gi, ' find in '],
+  // `where the seed script lives`: to locate it.
+  [/\bwhere\b[^?.;]*?\blives?\b|\blost track of\b/gi, ' locate '],
+  // `create .eslintrc.json` (a file literal by now): a new file to write.
+  [/\b(?:create|make|add)\s+(?:a\s+)?(?:new\s+)?file\b/gi, ' write new file '],
+  // `mark the task as blocked`: a property to set.
+  [/\bmark\b[^.;]*?\bas\b/gi, ' update set property '],
+  // `pending merge`, `awaiting review`: open pull requests.
+  [/\b(?:pending|awaiting|waiting on|waiting for)\s+(?:merge|review)\b/gi, ' open pull requests '],
+  // `in response to the outage post`: the replies to it.
+  [/\bin\s+(?:response|reply)\s+to\b/gi, ' replies to '],
+  // `an image of the error state`: a screenshot.
+  [/\b(?:image|picture|capture)\s+of\s+(?:the\s+)?(?:page|screen|error|state|ui|current|site)\b/gi, ' screenshot '],
   // `discover the pages without scraping them`: the map of a site, not its content.
   [/\bwithout\s+(?:scraping|downloading|fetching|crawling|loading|reading)\b/gi, ' map urls '],
   // `as it would print`, `print preview`: the print media.
@@ -77,8 +89,8 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   // `drop a note on ticket 55`: a comment.
   [/\b(?:drop|leave|post|put|write)\s+(?:a\s+)?(?:quick\s+)?(?:note|remark)\s+(?:on|under)\b/gi, ' comment on '],
   // `open the staging site in a headless browser`: to navigate there.
-  [/\bopen\b(?=[^.;]*\bin\s+(?:a|the)\s+(?:headless\s+)?browser\b)/gi, ' navigate '],
+  [/\b(?:open|load|bring up|pull up)\b(?=[^.;]*\bin\s+(?:a|the)\s+(?:headless\s+)?browser\b)/gi, ' navigate '],
 ];
 
 /** `open a PR`, `raise an issue`, `file a bug`: to open one is to create it (not to read it, as `open the file` is). */
-export const OPEN_TO_CREATE = /\b(?:open|raise|file|log|submit)\s+(?:(?:a|an|the)\s+)?(?:new\s+)?(?:github\s+|gitlab\s+)?(pr|pull request|merge request|mr|issue|ticket|bug report|bug)\b/gi;
+export const OPEN_TO_CREATE = /\b(?:open|raise|file|log|submit)\s+(?:(?:a|an|the)\s+)?(?:new\s+)?(?:github\s+|gitlab\s+)?(?:[\w-]+\s+)?(pr|pull request|merge request|mr|issue|ticket|bug report|bug|problem)\b/gi;

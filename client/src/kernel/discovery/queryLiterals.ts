@@ -71,14 +71,16 @@ export const LITERALS: ReadonlyArray<[RegExp, (match: string) => string]> = [
   [/\bconsole\.(?:log|warn|error|info|debug)\b(?:\([^)]*\))?/g, () => ' console messages '],
   // A glob: a token with * among path characters.
   [/(?:^|\s)(?=\S*[\w.])[\w./-]*\*[\w.*/-]*/g, () => ' file pattern '],
+  // A dotfile (`.env.local`, `.eslintrc.json`), before its extension reads as a file name of its own.
+  [/(?:^|(?<=[\s(]))\.[a-z][a-z0-9_-]{1,}(?:\.[a-z0-9_-]+)*(?![\w/])/g, knownFileWords],
   // A file name or path with a known extension; a bare `name.js` only with a directory in front.
   [new RegExp(`(?:[\\w.-]*/)*[\\w-]+(?:\\.[\\w-]+)*\\.(${EXTENSION})\\b|(?:[\\w.-]*/)+[\\w-]+\\.js\\b`, 'gi'), fileWords],
   // A site named by its domain (`competitor.com`, `docs.python.org`).
   [/\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|app|co|edu|gov|info|biz|xyz|me|us|uk|de|fr|eu)\b(?![.\w-])/gi, () => ' website '],
   // Files known by a name without extension (`Makefile`, `Dockerfile`, `README`, `.gitignore`).
   [/(?<![\w./-])(?:Makefile|Dockerfile|Containerfile|Jenkinsfile|Vagrantfile|Procfile|Gemfile|Rakefile|Brewfile|Justfile|README|LICENSE|CHANGELOG|CONTRIBUTING|CODEOWNERS|\.gitignore|\.dockerignore|\.npmrc|\.bashrc|\.zshrc|\.profile|\.editorconfig)(?![\w.-])/g, knownFileWords],
-  // A dotfile (`.env.local`, `.eslintrc.json`).
-  [/(?:^|(?<=[\s(]))\.[a-z][a-z0-9_-]{1,}(?:\.[a-z0-9_-]+)*(?![\w/])/g, knownFileWords],
+  // A window size (`375x812`, `1920 by 1080`).
+  [/\b\d{3,4}\s*(?:x|×|by)\s*\d{3,4}\b/g, () => ' window size '],
   // An HTTP method before a request (`the POST request`): HTTP, not a verb of the need.
   [/\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)(?=\s+(?:request|call|to|\/))/g, () => ' http '],
   // A directory path: rooted (`/var/log`, `~/src`, `./build`) or of three parts or more (`tmp/cache/images`).

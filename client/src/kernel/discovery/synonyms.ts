@@ -14,11 +14,12 @@ const DOMAIN_GROUPS = `
 repository, repo, codebase, project, starred, open source, oss
 directory, folder, dir
 create directory, mkdir
-delete, remove, erase, destroy, purge, discard, forget, drop, wipe, rm
+delete, remove, erase, destroy, purge, discard, forget, drop, wipe, rm, retract
 create, make, new, add
-update, edit, modify, change, alter, patch, fix, correct, tweak, flip, adjust, tick
+update, edit, modify, change, alter, patch, fix, correct, tweak, flip, adjust, tick, bump
+schedule, hourly, daily, weekly, every day, every hour
 replace, swap, substitute, find and replace
-move, rename, relocate, mv, shift
+move, rename, relocate, mv, shift, tuck
 read, open, view, show, display, print, cat, dump
 list, enumerate, ls
 search, find, lookup, locate, seek, grep
@@ -41,14 +42,15 @@ message, msg
 channel, room
 thread, conversation, discussion
 user, member, person, people, account, profile
-user, username, handle
+user, username, handle, developers, engineers
+address, street, street address
 profile, timezone, job title, bio, avatar
 title, named, titled, called
 self, whoami, bot user, identity, authenticated as
 comment, remark, feedback, discussion
 coordinates, latitude, longitude, lat, lng
 route, directions, path, itinerary
-distance, far, travel time
+distance, far, travel time, closer, nearest
 travel, drive, driving, walk, walking, cycling, bike, transit, commute, trip, journey, tube, subway, metro, train, bus
 elevation, altitude, height, above sea level, peak, summit, mountain
 commit history, commits, log
@@ -62,6 +64,7 @@ dropdown, select, option, choice, picker, selector, combobox, select box, choose
 hover, mouse over, mouseover, cursor, tooltip
 click, tap, button
 type, input, text field, textbox, input box, enter text
+fill, populate, fill in
 console, devtools, console log, log output, script output
 network requests, xhr, ajax, http calls, api calls, network log, network traffic, endpoints, backend calls
 resize, viewport, window size, narrower, wider
@@ -89,7 +92,7 @@ metadata, info, information, details, properties, attributes, stats
 modified, timestamp, date
 permission, permitted, permit, allowed, access, authorized
 permissions, owner, owns, ownership
-pdf, document, docx
+pdf, document, docx, scanned, ocr
 block, checkbox, to-do, todo
 allowed directories, roots, sandbox roots
 tree, hierarchy, nested, recursive
