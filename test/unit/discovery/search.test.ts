@@ -90,6 +90,10 @@ describe('discovery: search strategies and filters', () => {
     assert.deepEqual(words('mark the task as blocked'), ['update', 'set', 'property', 'blocked']);
     assert.deepEqual(words("what's pending merge in the api repo"), ["what's", 'open', 'pull', 'requests', 'in', 'the', 'api', 'repo']);
     assert.deepEqual(words('file the flaky-runner problem on gitlab'), ['create', 'problem', 'on', 'gitlab']);
+    assert.deepEqual(words("the log mentions ci.env; what's inside it"), ['the', 'log', 'mentions', 'file', ';', 'read', 'contents', 'it']);
+    assert.equal(normalizeQuery('what is inside the fixtures folder'), 'what is inside the fixtures folder', "a folder's contents are listed, not read");
+    assert.deepEqual(words('open the three migration scripts side by side'), ['open', 'the', 'multiple', 'files', 'multiple']);
+    assert.deepEqual(words('Kenji no longer mentors Aiko'), ['Kenji', 'remove', 'relation', 'fact', 'mentors', 'Aiko']);
     assert.deepEqual(words('attach resume.pdf'), ['attach', 'file', 'pdf', 'document']);
     assert.deepEqual(words('find every *.test.ts file'), ['find', 'every', 'file', 'pattern', 'file']);
     assert.deepEqual(words('what is at 48.8584, 2.2945'), ['what', 'is', 'at', 'coordinates']);

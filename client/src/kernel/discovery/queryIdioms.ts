@@ -12,7 +12,7 @@ export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
   'clean up': 'cleanup', 'back up': 'backup', 'fill in': 'fill', 'fill out': 'fill', 'go back': 'back',
   'go to': 'navigate', 'take down': 'remove', 'get rid of': 'remove', 'write down': 'note', 'put in': 'insert',
   'take up': 'occupy', 'how long': 'duration', 'how far': 'distance', 'how many': 'count',
-  'page before': 'previous page', 'where i was before': 'previous page', 'pull together': 'gather', 'pull in': 'read', 'fire off': 'run', "i'm after": 'search', 'i am after': 'search', 'keep an eye on': 'watch', 'spin up': 'create', 'hunt down': 'search', 'track down': 'search', 'print out': 'print', 'key in': 'type', 'goes by': 'username',
+  'page before': 'previous page', 'where i was before': 'previous page', 'how old': 'modified timestamp', 'side by side': 'multiple', 'pull together': 'gather', 'pull in': 'read', 'fire off': 'run', "i'm after": 'search', 'i am after': 'search', 'keep an eye on': 'watch', 'spin up': 'create', 'hunt down': 'search', 'track down': 'search', 'print out': 'print', 'key in': 'type', 'goes by': 'username',
   a11y: 'accessibility', i18n: 'internationalization', k8s: 'kubernetes', 'who am i': 'whoami', 'blog post': 'article',
   'where is': 'locate', 'where are': 'locate', "where's": 'locate',
   'how high': 'elevation', 'how tall': 'elevation', 'above sea level': 'elevation', 'meters up': 'elevation', 'feet up': 'elevation',
@@ -26,7 +26,7 @@ export const MEMORY_REQUESTS: ReadonlyArray<[RegExp, string]> = [
   // `rememb…`: `remember`, and typos of its ending such as `remembr`.
   [/\b(rememb\w*|memori[sz]e|record|note|jot down|keep in mind|bear in mind) that\b/gi, ' $1 memory knowledge '],
   [/\b(?:do )?(?:you|we) (?:already )?(?:know|remember|recall|have (?:stored|remembered|saved|memori[sz]ed|recorded|noted))(?: about)?\b|\byou've (?:stored|remembered|saved|memori[sz]ed|recorded|noted)\b/gi, ' memory knowledge '],
-  [/\b(?:remembered|stored|saved|memorized|recorded|noted) about\b/gi, ' memory knowledge '],
+  [/\b(?:remembered|stored|saved|memorized|recorded|noted) (?:about|on)\b/gi, ' memory knowledge '],
   [/\bforget (everything|all|what)\b/gi, ' forget memory knowledge '],
   [/\blong[- ]term memory\b/gi, ' memory knowledge '],
 ];
@@ -70,6 +70,14 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   [/\bmark\b[^.;]*?\bas\b/gi, ' update set property '],
   // `pending merge`, `awaiting review`: open pull requests.
   [/\b(?:pending|awaiting|waiting on|waiting for)\s+(?:merge|review)\b/gi, ' open pull requests '],
+  // `what's inside it`: its contents (a folder's are listed, not read).
+  [/\bwhat(?:'s| is)\s+inside\b(?![^?.;]*\b(?:folder|directory|dir)\b)/gi, ' read contents '],
+  // `three migration scripts`: several files.
+  [/\b(?:two|three|four|five|several|multiple)\s+(?:of\s+the\s+)?(?:[\w-]+\s+)?(?:files|scripts|configs|documents|docs|fixtures|migrations)\b/gi, ' multiple files '],
+  // `Kenji no longer mentors Aiko`: a fact or a relation to remove.
+  [/\bno longer\b/gi, ' remove relation fact '],
+  // `what's new in quantum computing`: the news.
+  [/\bwhat(?:'s| is)\s+new\s+(?:in|with|about|on)\b/gi, ' news about '],
   // `in response to the outage post`: the replies to it.
   [/\bin\s+(?:response|reply)\s+to\b/gi, ' replies to '],
   // `an image of the error state`: a screenshot.

@@ -90,7 +90,7 @@ echo, repeat, parrot, mirror, say back
 size, bytes, big, large, space
 metadata, info, information, details, properties, attributes, stats
 modified, timestamp, date
-permission, permitted, permit, allowed, access, authorized
+permission, permitted, permit, allowed, access, authorized, cleared
 permissions, owner, owns, ownership
 pdf, document, docx, scanned, ocr
 block, checkbox, to-do, todo
@@ -117,7 +117,7 @@ block, paragraph, heading, bullet, checklist, callout
 append, add to the end, at the end
 template, blueprint, preset, boilerplate
 local, nearby, near me, close by, around here
-place, places, pharmacy, cafe, restaurant, shop, venue, business, hotel, museum, landmark
+place, places, pharmacy, bookshop, bookstore, bakery, pub, gym, supermarket, atm, hospital, dentist, cafe, restaurant, shop, venue, business, hotel, museum, landmark
 details, opening hours, rating, ratings, phone number
 snapshot, accessibility tree, page structure, dom, element tree
 `;
