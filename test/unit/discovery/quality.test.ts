@@ -8,7 +8,7 @@ interface Quality {
   mrr: number;
 }
 
-const SETS = ['holdout', 'holdout2', 'holdout3', 'holdout4', 'holdout5', 'holdout6', 'holdout7', 'holdout8', 'holdout9', 'holdout10'] as const;
+const SETS = ['holdout', 'holdout2', 'holdout3', 'holdout4', 'holdout5', 'holdout6', 'holdout7', 'holdout8', 'holdout9', 'holdout10', 'holdout11'] as const;
 
 function querySet(split: Query['split']): Query[] {
   const held = SETS.indexOf(split as (typeof SETS)[number]);
@@ -32,34 +32,35 @@ function measure(index: ToolIndex, split: Query['split'], options: SearchOptions
 
 /**
  * Measured with the ranker as shipped (bench/discovery.mjs), hit@1 / hit@5 / MRR, and plain BM25's hit@5:
- * dev 0.805 / 1.000 / 0.888; test 0.770 / 0.989 / 0.864 (plain 0.713); holdout 1 0.664 / 0.975 / 0.790
+ * dev 0.816 / 1.000 / 0.892; test 0.770 / 0.989 / 0.864 (plain 0.713); holdout 1 0.664 / 0.975 / 0.790
  * (0.639); holdout 2 0.760 / 0.984 / 0.848 (0.672); holdout 3 0.789 / 0.985 / 0.881 (0.789); holdout 4
- * 0.736 / 0.972 / 0.820 (0.583); holdout 5 0.688 / 0.957 / 0.809 (0.674); holdout 6 0.616 / 0.935 / 0.745
+ * 0.743 / 0.972 / 0.825 (0.583); holdout 5 0.696 / 0.957 / 0.812 (0.674); holdout 6 0.616 / 0.935 / 0.743
  * (0.522); holdout 7 0.695 / 0.950 / 0.792 (0.596); holdout 8 0.814 / 0.951 / 0.876 (0.725); holdout 9
- * 0.564 / 0.917 / 0.698 (0.496); holdout 10, never studied, 0.590 / 0.900 / 0.716 (0.580). Each floor sits
- * about three queries below, so that a regression fails.
+ * 0.571 / 0.917 / 0.704 (0.496); holdout 10 0.640 / 0.970 / 0.770 (0.580); holdout 11, never studied,
+ * 0.574 / 0.880 / 0.721 (0.648). Each floor sits about three queries below, so that a regression fails.
  */
 const FLOORS: Array<[Query['split'], Quality]> = [
-  ['dev', { hit1: 0.77, hit5: 0.97, mrr: 0.86 }],
+  ['dev', { hit1: 0.78, hit5: 0.97, mrr: 0.86 }],
   ['test', { hit1: 0.74, hit5: 0.96, mrr: 0.83 }],
   ['holdout', { hit1: 0.63, hit5: 0.95, mrr: 0.76 }],
   ['holdout2', { hit1: 0.73, hit5: 0.96, mrr: 0.82 }],
   ['holdout3', { hit1: 0.76, hit5: 0.96, mrr: 0.85 }],
-  ['holdout4', { hit1: 0.71, hit5: 0.95, mrr: 0.79 }],
-  ['holdout5', { hit1: 0.66, hit5: 0.93, mrr: 0.78 }],
+  ['holdout4', { hit1: 0.72, hit5: 0.95, mrr: 0.80 }],
+  ['holdout5', { hit1: 0.67, hit5: 0.93, mrr: 0.78 }],
   ['holdout6', { hit1: 0.59, hit5: 0.91, mrr: 0.72 }],
   ['holdout7', { hit1: 0.67, hit5: 0.93, mrr: 0.76 }],
   ['holdout8', { hit1: 0.78, hit5: 0.92, mrr: 0.84 }],
   ['holdout9', { hit1: 0.54, hit5: 0.89, mrr: 0.67 }],
-  ['holdout10', { hit1: 0.56, hit5: 0.87, mrr: 0.69 }],
+  ['holdout10', { hit1: 0.61, hit5: 0.94, mrr: 0.74 }],
+  ['holdout11', { hit1: 0.55, hit5: 0.85, mrr: 0.69 }],
 ];
 
 describe('discovery: ranking quality on the query sets', () => {
-  it('has at least 150 queries, split in halves, and ten held-out sets of at least 90, all naming corpus tools', () => {
+  it('has at least 150 queries, split in halves, and eleven held-out sets of at least 90, all naming corpus tools', () => {
     const all = queries();
     assert.ok(all.length >= 150);
     assert.ok(Math.abs(all.filter((q) => q.split === 'dev').length - all.filter((q) => q.split === 'test').length) <= 1);
-    const held = ([1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const).map((n) => holdoutQueries(n));
+    const held = ([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] as const).map((n) => holdoutQueries(n));
     for (const set of held) assert.ok(set.length >= 90);
     const ids = new Set(corpus().flatMap((s) => s.tools.map((t) => `${s.id}.${t.name}`)));
     for (const q of [...all, ...held.flat()]) for (const id of q.expected) assert.ok(ids.has(id), `${q.id}: ${id}`);
