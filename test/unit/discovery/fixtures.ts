@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createToolIndex, type ServerTool, type ToolIndex, type ToolIndexOptions } from '../../../client/src/kernel/discovery';
 import { repoRoot } from '../../repoRoot';
@@ -12,7 +12,8 @@ export interface CorpusServer {
 
 export interface Query {
   id: string;
-  split: 'dev' | 'test' | 'holdout' | 'holdout2' | 'holdout3' | 'holdout4' | 'holdout5' | 'holdout6' | 'holdout7' | 'holdout8' | 'holdout9' | 'holdout10' | 'holdout11';
+  /** `dev` or `test` in queries.json; a held-out file's name (`holdout`, `holdout2`, …) in those. */
+  split: string;
   query: string;
   expected: string[];
 }
@@ -27,16 +28,18 @@ export function queries(): Query[] {
   return JSON.parse(readFileSync(join(dir, 'queries.json'), 'utf8')).queries;
 }
 
-export type HoldoutNumber = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11;
-
 /**
- * A held-out set of intents, each written before the ranking changes that followed it. Sets 1 to 10 were
- * evaluated, then their misses studied; set 11 only evaluated. From set 4 on, every query shares under
- * half its words with any earlier query.
+ * The held-out sets of intents by name (`holdout`, `holdout2`, …), in the order they were written
+ * (queries-holdout*.json). Each was written before the ranking changes that followed it, measured once,
+ * and only then studied; the newest has never been studied. From the fourth on, every query shares
+ * under half its words with any earlier query.
  */
-export function holdoutQueries(which: HoldoutNumber = 1): Query[] {
-  const file = which === 1 ? 'queries-holdout.json' : `queries-holdout${which}.json`;
-  return JSON.parse(readFileSync(join(dir, file), 'utf8')).queries;
+export function heldOutSets(): Map<string, Query[]> {
+  const files = readdirSync(dir)
+    .map((file) => /^queries-(holdout(\d*))\.json$/.exec(file))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .sort((a, b) => Number(a[2] || 1) - Number(b[2] || 1));
+  return new Map(files.map((match) => [match[1], JSON.parse(readFileSync(join(dir, match[0]), 'utf8')).queries as Query[]]));
 }
 
 /** An index over the whole corpus (plus the discovery kernel tools). */
