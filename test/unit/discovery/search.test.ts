@@ -103,6 +103,9 @@ describe('discovery: search strategies and filters', () => {
     assert.equal(normalizeQuery('is this right? 5 * 3'), 'is this right? 5 * 3', 'a question mark or a lone star is no glob');
     assert.deepEqual(words('run document.title, then foo.bar(1) and () => 2'), ['run', 'javascript', 'expression', ',', 'then', 'javascript', 'expression', 'and', 'javascript', 'expression', '2']);
     assert.equal(normalizeQuery('list users (active only)'), 'list users (active only)', 'words in brackets are no call');
+    assert.deepEqual(words('give it a :rocket: now'), ['give', 'it', 'a', 'emoji', 'reaction', 'now']);
+    assert.deepEqual(words('metadata for arXiv 2106.09685 and doi 10.1145/3292500.3330701'), ['metadata', 'for', 'paper', 'id', 'and', 'doi', 'paper', 'id']);
+    assert.deepEqual(words('search arXiv for diffusion'), ['search', 'arxiv', 'paper', 'for', 'diffusion'], 'arXiv is no camelCase symbol');
     assert.equal(top(index, 'run document.title in the page')[0], 'playwright.browser_evaluate');
     assert.equal(top(index, 'open https://example.com in the browser')[0], 'playwright.browser_navigate');
   });
@@ -120,6 +123,23 @@ describe('discovery: search strategies and filters', () => {
     assert.ok(top(index, 'list the open PRs', 2).includes('github.list_pull_requests'), 'PRs, the plural');
     assert.equal(top(index, 'how high above sea level is Quito')[0], 'google-maps.maps_elevation');
     assert.ok(top(index, 'who am I connected as in notion', 3).includes('notion.API-get-self'));
+  });
+
+  it('keyword: hedges and participles name no tool; `needs to be` asks for a change; files that mention a word are searched', () => {
+    assert.ok(!normalizeQuery('I think the config has a typo, let me see it').includes('think'), 'a hedge is no request to think');
+    assert.ok(top(index, 'I think the config has a typo, let me see it', 2).includes('filesystem.read_text_file'));
+    assert.equal(top(index, 'dump the generated report into report.html')[0], 'filesystem.write_file', 'a generated report is not a request to generate');
+    assert.ok(top(index, 'the copyright year in the footer template needs to be 2026', 3).includes('filesystem.edit_file'));
+    assert.equal(top(index, 'which yaml files in the repo mention redis')[0], 'filesystem.search_files');
+    assert.equal(top(index, 'extract text from the uploaded pdf brochure')[0], 'firecrawl.firecrawl_parse', 'a document to parse, not a URL to extract');
+    assert.equal(top(index, 'look in notion for the offsite agenda')[0], 'notion.API-post-search');
+    assert.equal(top(index, 'Initech is no Globex subsidiary, unlink them')[0], 'memory.delete_relations');
+  });
+
+  it('keyword: what is stored on disk is a file, not the memory', () => {
+    assert.ok(!normalizeQuery('look at this png picture stored on disk').includes('memory'));
+    assert.ok(normalizeQuery('what have we stored on Priya').includes('memory'));
+    assert.ok(top(index, 'look at this png picture stored on disk', 3).includes('filesystem.read_media_file'));
   });
 
   it('keyword: a word of the language is not taken for a typo, and `news` is not `new`', () => {

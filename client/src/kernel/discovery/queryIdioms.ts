@@ -12,7 +12,7 @@ export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
   'clean up': 'cleanup', 'back up': 'backup', 'fill in': 'fill', 'fill out': 'fill', 'go back': 'back',
   'go to': 'navigate', 'take down': 'remove', 'get rid of': 'remove', 'write down': 'note', 'put in': 'insert',
   'take up': 'occupy', 'how long': 'duration', 'how far': 'distance', 'how many': 'count',
-  'page before': 'previous page', 'where i was before': 'previous page', 'how old': 'modified timestamp', 'side by side': 'multiple', 'pull together': 'gather', 'pull in': 'read', 'fire off': 'run', "i'm after": 'search', 'i am after': 'search', 'keep an eye on': 'watch', 'spin up': 'create', 'hunt down': 'search', 'track down': 'search', 'print out': 'print', 'key in': 'type', 'goes by': 'username',
+  'let me see': 'show', 'page before': 'previous page', 'where i was before': 'previous page', 'how old': 'modified timestamp', 'side by side': 'multiple', 'pull together': 'gather', 'pull in': 'read', 'fire off': 'run', "i'm after": 'search', 'i am after': 'search', 'keep an eye on': 'watch', 'spin up': 'create', 'hunt down': 'search', 'track down': 'search', 'print out': 'print', 'key in': 'type', 'goes by': 'username',
   a11y: 'accessibility', i18n: 'internationalization', k8s: 'kubernetes', 'who am i': 'whoami', 'blog post': 'article',
   'where is': 'locate', 'where are': 'locate', "where's": 'locate',
   'how high': 'elevation', 'how tall': 'elevation', 'above sea level': 'elevation', 'meters up': 'elevation', 'feet up': 'elevation',
@@ -26,7 +26,7 @@ export const MEMORY_REQUESTS: ReadonlyArray<[RegExp, string]> = [
   // `rememb…`: `remember`, and typos of its ending such as `remembr`.
   [/\b(rememb\w*|memori[sz]e|record|note|jot down|keep in mind|bear in mind) that\b/gi, ' $1 memory knowledge '],
   [/\b(?:do )?(?:you|we) (?:already )?(?:know|remember|recall|have (?:stored|remembered|saved|memori[sz]ed|recorded|noted))(?: about)?\b|\byou've (?:stored|remembered|saved|memori[sz]ed|recorded|noted)\b/gi, ' memory knowledge '],
-  [/\b(?:remembered|stored|saved|memorized|recorded|noted) (?:about|on)\b/gi, ' memory knowledge '],
+  [/\b(?:remembered|stored|saved|memorized|recorded|noted) (?:about|on)\b(?!\s+(?:the\s+|my\s+|our\s+)?(?:disk|drive|server|machine|computer|laptop|device|filesystem|file system|s3)\b)/gi, ' memory knowledge '],
   [/\bforget (everything|all|what)\b/gi, ' forget memory knowledge '],
   [/\blong[- ]term memory\b/gi, ' memory knowledge '],
 ];
@@ -96,6 +96,24 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   [/\bthe\s+[a-z_][\w.]*\s+table\b/gi, ' the table '],
   // `drop a note on ticket 55`: a comment.
   [/\b(?:drop|leave|post|put|write)\s+(?:a\s+)?(?:quick\s+)?(?:note|remark)\s+(?:on|under)\b/gi, ' comment on '],
+  // `I think the config has a typo`: a hedge, not a request to think.
+  [/\b(?:i|we)\s+(?:think|guess|believe|suspect|reckon|assume)\b/gi, ' '],
+  // `the generated report`, `the uploaded pdf`: a participle that says where a thing came from, not what to do with it.
+  [/\b(the|a|an|this|that|these|those|my|our|your)\s+(?:generated|uploaded|attached|downloaded|exported|scanned|pasted|compiled|rendered|printed|saved|stored|created)\s+(?=[a-z])/gi, ' $1 '],
+  // `dump the report into report.html`: to write it there.
+  [/\b(?:dump|pipe|output|spit|stick)\b(?=[^.;]*\b(?:into|to|as)\b[^.;]*\bfile\b)/gi, ' write '],
+  // `the year in the footer needs to be 2026`: a value to change.
+  [/\b(?:needs?|has|have|ought)\s+to\s+(?:be|say|read)\b|\bshould\s+(?:be|say|read)\b|\bmust\s+(?:be|say)\b/gi, ' change to '],
+  // `which yaml files mention redis`: files searched for what they contain.
+  [/\b(files|docs|documents|scripts|configs)\b(?=[^.;?]*\b(?:mention|mentions|contain|contains|reference|references|refer to|refers to)\b)/gi, ' $1 search '],
+  // `yaml files`, `python files`: files of a kind, a pattern of names.
+  [/\b(?:yaml|yml|json|csv|markdown|md|python|py|typescript|ts|javascript|js|html|css|log|text|txt|png|jpe?g|pdf|toml|xml|sql|shell)\s+files\b/gi, ' files file pattern '],
+  // `extract the text from the uploaded pdf brochure`: a document to parse, not a page to scrape.
+  [/\b(?:text|content|contents|tables?|data|figures)\s+(?:out\s+)?(?:of|from|in)\s+(?:the\s+|a\s+|an\s+|this\s+|that\s+|my\s+|our\s+)?(?:[\w-]+\s+){0,2}?(?:pdf|docx?|word\s+document|word\s+file|spreadsheet|document|scan)\b/gi, ' $& parse document '],
+  // `look in notion for the agenda`: a search there.
+  [/\blook\s+(?:in|through|inside|around|across)\b([^.;]*?)\bfor\b/gi, ' search $1 for '],
+  // `unlink them`: a relation to remove.
+  [/\b(?:unlink|disassociate|decouple)\b/gi, ' delete relation '],
   // `open the staging site in a headless browser`: to navigate there.
   [/\b(?:open|load|bring up|pull up)\b(?=[^.;]*\bin\s+(?:a|the)\s+(?:headless\s+)?browser\b)/gi, ' navigate '],
 ];

@@ -59,6 +59,8 @@ export const LITERALS: ReadonlyArray<[RegExp, (match: string) => string]> = [
   [/(?:^|(?<=[\s(:=]))(['"“‘`])[^'"“”‘’`\n]+?(?:\1|[”’])(?=$|[\s,.;:!?)])/g, () => ' text '],
   [/\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+\b/gi, () => ' email address '],
   [/(?:^|[\s(])-?\d{1,3}\.\d{2,}\s*,\s*-?\d{1,3}\.\d{2,}\b/g, () => ' coordinates '],
+  // A paper's arXiv id (`2106.09685`, `arXiv:2310.06825v2`) or DOI (`10.1145/3292500.3330701`), and arXiv named alone (before it reads as camelCase).
+  [/\barxiv\b(?::?\s*\d{4}\.\d{4,5}(?:v\d+)?)?|\b\d{4}\.\d{4,5}(?:v\d+)?\b|\b10\.\d{4,9}\/\S+/gi, (m) => (/\d/.test(m) ? ' paper id ' : ' arxiv paper ')],
   // An id: capitals and digits mixed (`U024BE7LH`, `PMC123456`), or a long token of both cases and digits.
   [/\b(?=[A-Z0-9_-]*\d)(?=[A-Z0-9_-]*[A-Z])[A-Z0-9][A-Z0-9_-]{5,}\b|\b(?=\w*\d)(?=\w*[a-z])(?=\w*[A-Z])\w{12,}\b/g, () => ' id '],
   // A page's own dialogs named by their calls (`prompt()`, `window.confirm('Sure?')`): a dialog, not code to run.
@@ -91,6 +93,8 @@ export const LITERALS: ReadonlyArray<[RegExp, (match: string) => string]> = [
   [/\b([a-z][\w-]*)\.js\b/gi, (m) => ` ${m.slice(0, -3).replace(/\W/g, '')}js `],
   // A code identifier in lower camelCase (`useEffect`, `createSlice`) or CONSTANT_CASE (`DATABASE_URL`): a symbol to find, not the words it is made of.
   [/\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\b|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g, () => ' code symbol '],
+  // An emoji code (`:rocket:`, `:+1:`): a reaction.
+  [/(?:^|(?<=\s)):[a-z0-9_+-]+:(?=$|[\s,.;!?])/g, () => ' emoji reaction '],
   // A chat channel (#ops) or a person (@alice), not an issue number (#42).
   [/(?:^|\s)#[a-z][\w-]*/gi, () => ' channel '],
   [/(?:^|\s)@[a-z][\w.-]*(?![\w/])/gi, () => ' user '],

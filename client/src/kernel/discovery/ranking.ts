@@ -13,7 +13,7 @@ import type { ToolIndexEntry } from './types';
 export const NAME_BOOST = 2;
 
 /** How much the tools of a server the query names gain: their score times 1 + SERVER_BOOST (all of the server id's words named). */
-export const SERVER_BOOST = 1;
+export const SERVER_BOOST = 1.5;
 
 /** How much a tool whose text holds every two-word phrase of the query gains. */
 export const PHRASE_BOOST = 0.5;

@@ -74,7 +74,7 @@ upload, attach, file input, file picker, file chooser
 wait, pause, sleep, delay
 monitor, watch, watcher, track, tracker
 credits, balance, usage, quota
-paper, article, publication, study, scholarly, academic, literature
+paper, article, publication, study, scholarly, academic, literature, arxiv, preprint
 research, investigate, report, brief, briefing, dossier, sourced, with sources
 documentation, docs, reference, manual, guide
 library, package, framework, module
@@ -82,20 +82,23 @@ crawl, spider
 scrape, extract
 memory, knowledge, facts, remember, recall
 entity, node, entry, entries
-relation, relationship, link, edge, connect, connection, tie
+relation, relationship, link, edge, connect, connection, tie, subsidiary
+schema, columns, fields, properties
+bug tracker, issue tracker, issues database
 observation, fact, note
 think, reason, reasoning, plan, step by step
 sum, add up, plus, total, added together
 echo, repeat, parrot, mirror, say back
 size, bytes, big, large, space
 metadata, info, information, details, properties, attributes, stats
+permissions, owner, chmod, metadata
 modified, timestamp, date
 permission, permitted, permit, allowed, access, authorized, cleared
 permissions, owner, owns, ownership
-pdf, document, docx, scanned, ocr
+pdf, document, docx, scanned, ocr, brochure, flyer, leaflet, whitepaper, invoice, receipt
 block, checkbox, to-do, todo
 allowed directories, roots, sandbox roots
-tree, hierarchy, nested, recursive
+tree, hierarchy, nested, recursive, skeleton, folder structure, directory structure
 reaction, emoji
 reply, respond, answer
 review, approve, request changes, lgtm, sign off
@@ -113,6 +116,7 @@ history, historical, past, previous, recent
 alert, notification, notify
 definition, defined, declaration, symbol, function
 sql, rows, table, tables, columns
+sql, metrics, mau, dau, active users, signups, churn, revenue, retention
 block, paragraph, heading, bullet, checklist, callout
 append, add to the end, at the end
 template, blueprint, preset, boilerplate
