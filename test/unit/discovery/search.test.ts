@@ -136,6 +136,16 @@ describe('discovery: search strategies and filters', () => {
     assert.equal(top(index, 'Initech is no Globex subsidiary, unlink them')[0], 'memory.delete_relations');
   });
 
+  it('keyword: the back button, a folder by a path name, files anywhere under a folder, a document into text, an echo', () => {
+    assert.equal(top(index, 'hit the back button in the browser')[0], 'playwright.browser_navigate_back', 'history, not a click');
+    assert.equal(top(index, 'scaffold an empty folder called fixtures/images')[0], 'filesystem.create_directory', 'a name with a slash is still a name');
+    assert.equal(top(index, 'is there any file named .env.example anywhere under the project')[0], 'filesystem.search_files');
+    assert.equal(top(index, "jot down on Priya's entry that she prefers tea")[0], 'memory.add_observations');
+    assert.equal(top(index, 'turn this PDF of the annual report into markdown')[0], 'firecrawl.firecrawl_parse');
+    assert.ok(top(index, 'which outgoing calls did the page fire, and did any return 500', 5).includes('playwright.browser_network_requests'));
+    assert.equal(top(index, 'check the server by having it return my text unchanged')[0], 'everything.echo');
+  });
+
   it('keyword: what is stored on disk is a file, not the memory', () => {
     assert.ok(!normalizeQuery('look at this png picture stored on disk').includes('memory'));
     assert.ok(normalizeQuery('what have we stored on Priya').includes('memory'));

@@ -12,7 +12,7 @@ export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
   'clean up': 'cleanup', 'back up': 'backup', 'fill in': 'fill', 'fill out': 'fill', 'go back': 'back',
   'go to': 'navigate', 'take down': 'remove', 'get rid of': 'remove', 'write down': 'note', 'put in': 'insert',
   'take up': 'occupy', 'how long': 'duration', 'how far': 'distance', 'how many': 'count',
-  'let me see': 'show', 'page before': 'previous page', 'where i was before': 'previous page', 'how old': 'modified timestamp', 'side by side': 'multiple', 'pull together': 'gather', 'pull in': 'read', 'fire off': 'run', "i'm after": 'search', 'i am after': 'search', 'keep an eye on': 'watch', 'spin up': 'create', 'hunt down': 'search', 'track down': 'search', 'print out': 'print', 'key in': 'type', 'goes by': 'username',
+  'let me see': 'show', 'jot down': 'note', 'page before': 'previous page', 'where i was before': 'previous page', 'how old': 'modified timestamp', 'side by side': 'multiple', 'pull together': 'gather', 'pull in': 'read', 'fire off': 'run', "i'm after": 'search', 'i am after': 'search', 'keep an eye on': 'watch', 'spin up': 'create', 'hunt down': 'search', 'track down': 'search', 'print out': 'print', 'key in': 'type', 'goes by': 'username',
   a11y: 'accessibility', i18n: 'internationalization', k8s: 'kubernetes', 'who am i': 'whoami', 'blog post': 'article',
   'where is': 'locate', 'where are': 'locate', "where's": 'locate',
   'how high': 'elevation', 'how tall': 'elevation', 'above sea level': 'elevation', 'meters up': 'elevation', 'feet up': 'elevation',
@@ -39,7 +39,7 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   [/\b(?:google|bing)\s+(?=(?:the|for|it|how|what|who|when|where|why|a|an|this|that|whether|if)\b)|\b(?:google|bing) it\b/gi, ' web search '],
   [/\b(?:alert|notify|tell|ping|email|message)\s+me\s+(?:when|if|whenever|once)\b|\blet me know (?:when|if|whenever)\b/gi, ' monitor changes '],
   // A name given (`the page called Roadmap`, `a table named users`) is a value: what is left is that it has one.
-  [/\b(?:called|named|titled)\s+(?:"[^"]*"|'[^']*'|[\w.-]+)/gi, ' named '],
+  [/\b(?:called|named|titled)\s+(?:"[^"]*"|'[^']*'|[\w./-]+)/gi, ' named '],
   // `when was yarn.lock created`: a question of a date, not a request to create.
   [/\bwhen\s+(?:was|were|did)\b([^?.!]*?)\b(?:created|modified|changed|updated|edited|written|made|touched)\b/gi, ' when $1 timestamp '],
   // `what does the top of CONTRIBUTING.md say`: to read it.
@@ -50,6 +50,8 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   [/\b(?:break|cut|sever)\s+(?:the\s+)?(?:tie|link|connection|relation|relationship)\b/gi, ' delete relation '],
   // `how do I get from Heathrow to Soho`: directions.
   [/\bhow\s+(?:do|can|should|would)\s+(?:i|we)\s+get\s+(?:from|to)\b/gi, ' directions '],
+  // `hit the back button`: the browser's history, not a click on the page.
+  [/\b(?:press|hit|tap|push|click)\s+(?:on\s+)?(?:the\s+)?(?:browser'?s?\s+)?back\s+(?:button|arrow)\b/gi, ' navigate back '],
   // `press the Continue control on the form`: a click, not a key.
   [/\b(?:press|hit|tap|push)\s+(?:on\s+)?(?:the\s+)?(?:"[^"]*"|'[^']*'|[\w-]+)\s+(?:button|control|link|icon)\b/gi, ' click '],
   // `put my name in the username box`: typing into a field.
@@ -60,6 +62,8 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   [/\bwhat\s+(?:the\s+|this\s+|my\s+|our\s+)?(?:page|site|website|screen|app|ui|dashboard|browser)\s+(?:currently\s+|now\s+)?looks?\s+like\b/gi, ' screenshot view '],
   // `the last-modified time`, `when someone last changed it`: a date, not a change to make.
   [/\blast[- ](?:modified|changed|updated|edited|touched)\b/gi, ' modified timestamp '],
+  // `any file named .env.example anywhere under the project`: a search of the files there.
+  [/\banywhere\s+(?:under|in|inside|within|below|beneath)\s+(?:the\s+|this\s+|my\s+|our\s+)?(?:project|repo|repository|codebase|monorepo|folder|directory|dir|tree|workspace|disk|drive)\b/gi, ' search files in directory '],
   // `is "Order #123" anywhere on the page`: a search.
   [/\banywhere(?:\s+(?:on|in)\b)?/gi, ' find in '],
   // `where the seed script lives`: to locate it.
@@ -110,6 +114,12 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   [/\b(?:yaml|yml|json|csv|markdown|md|python|py|typescript|ts|javascript|js|html|css|log|text|txt|png|jpe?g|pdf|toml|xml|sql|shell)\s+files\b/gi, ' files file pattern '],
   // `extract the text from the uploaded pdf brochure`: a document to parse, not a page to scrape.
   [/\b(?:text|content|contents|tables?|data|figures)\s+(?:out\s+)?(?:of|from|in)\s+(?:the\s+|a\s+|an\s+|this\s+|that\s+|my\s+|our\s+)?(?:[\w-]+\s+){0,2}?(?:pdf|docx?|word\s+document|word\s+file|spreadsheet|document|scan)\b/gi, ' $& parse document '],
+  // `turn this PDF of the annual report into markdown`: a document to parse.
+  [/\b(?:turn|convert|transform|change)\b(?=[^.;]*?\b(?:pdf|docx?|word\s+document|spreadsheet|document|scan(?:ned)?|brochure|invoice|contract|agreement)\b[^.;]*?\binto\b)/gi, ' parse document '],
+  // `did any return 500`: an HTTP status.
+  [/\b(?:return(?:s|ed)?|respond(?:s|ed)?\s+with|came back|fail(?:s|ed)?\s+with|got|gave)\s+(?:a\s+|an\s+)?[1-5]\d\d\b/gi, ' http status '],
+  // `have it return my text unchanged`: an echo.
+  [/\b(?:return|send|give|hand|repeat|reflect)\w*\s+(?:it\s+|my\s+|the\s+|this\s+|that\s+)?(?:text|message|input|string|words|payload)\s+(?:back\s+)?(?:unchanged|verbatim|as[- ]is|untouched|intact|back)\b/gi, ' echo '],
   // `look in notion for the agenda`: a search there.
   [/\blook\s+(?:in|through|inside|around|across)\b([^.;]*?)\bfor\b/gi, ' search $1 for '],
   // `unlink them`: a relation to remove.

@@ -15,7 +15,7 @@ repository, repo, codebase, project, starred, open source, oss
 directory, folder, dir
 create directory, mkdir
 delete, remove, erase, destroy, purge, discard, forget, drop, wipe, rm, retract
-create, make, new, add
+create, make, new, add, scaffold, bootstrap, initialize
 update, edit, modify, change, alter, patch, fix, correct, tweak, flip, adjust, tick, bump
 schedule, hourly, daily, weekly, every day, every hour
 replace, swap, substitute, find and replace
@@ -66,7 +66,7 @@ click, tap, button
 type, input, text field, textbox, input box, enter text
 fill, populate, fill in
 console, devtools, console log, log output, script output
-network requests, xhr, ajax, http calls, api calls, network log, network traffic, endpoints, backend calls
+network requests, xhr, ajax, http calls, api calls, network log, network traffic, endpoints, backend calls, outgoing calls, outgoing requests, http status, status code
 resize, viewport, window size, narrower, wider
 back, previous page, return
 color scheme, dark mode, light mode, theme
