@@ -146,6 +146,17 @@ describe('discovery: search strategies and filters', () => {
     assert.equal(top(index, 'check the server by having it return my text unchanged')[0], 'everything.echo');
   });
 
+  it('keyword: a phrasal verb with its object between, a new name, a fetch as a noun, a recurring check', () => {
+    assert.ok(normalizeQuery('track it down').includes('search') && normalizeQuery('look them up').includes('lookup'));
+    assert.equal(top(index, "somewhere in this monorepo there's a file called seed.ts, track it down")[0], 'filesystem.search_files');
+    assert.equal(top(index, 'give the old screenshots directory a new name: screenshots-2024')[0], 'filesystem.move_file');
+    assert.equal(top(index, 'chime in on github issue 301 with a workaround')[0], 'github.add_issue_comment');
+    assert.ok(top(index, 'details of the failed fetch, number 12 in the list', 2).includes('playwright.browser_network_request'));
+    assert.ok(!normalizeQuery('fetch the page').includes('network'), 'a fetch before its object is the verb');
+    assert.equal(top(index, "weekly check on a competitor's changelog page for changes")[0], 'firecrawl.firecrawl_monitor_create');
+    assert.equal(top(index, 'PR 412 is behind main on github, bring it up to date')[0], 'github.update_pull_request_branch');
+  });
+
   it('keyword: what is stored on disk is a file, not the memory', () => {
     assert.ok(!normalizeQuery('look at this png picture stored on disk').includes('memory'));
     assert.ok(normalizeQuery('what have we stored on Priya').includes('memory'));

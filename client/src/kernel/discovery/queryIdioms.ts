@@ -4,6 +4,15 @@
  * becomes the word or two it means, before the words are analysed.
  */
 
+/** A phrase's words as a pattern; a phrasal verb may have its object between (`track it down`, `look them up`). */
+function phrasePattern(phrase: string): string {
+  const words = phrase.split(' ');
+  const object = words.length === 2 && PARTICLES.has(words[1]) ? '(?:\\s+(?:it|them|this|that|these|those))?' : '';
+  return words[0] + object + words.slice(1).map((w) => `\\s+${w}`).join('');
+}
+
+const PARTICLES = new Set(['up', 'down', 'out', 'in', 'on', 'off', 'back']);
+
 /** Phrasal verbs whose particle is a stop word, and idioms whose words mean nothing apart: the one word or two each means. */
 export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
   'look up': 'lookup', 'look for': 'search', 'look into': 'investigate', 'look at': 'view', 'find out': 'find',
@@ -12,11 +21,11 @@ export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
   'clean up': 'cleanup', 'back up': 'backup', 'fill in': 'fill', 'fill out': 'fill', 'go back': 'back',
   'go to': 'navigate', 'take down': 'remove', 'get rid of': 'remove', 'write down': 'note', 'put in': 'insert',
   'take up': 'occupy', 'how long': 'duration', 'how far': 'distance', 'how many': 'count',
-  'let me see': 'show', 'jot down': 'note', 'page before': 'previous page', 'where i was before': 'previous page', 'how old': 'modified timestamp', 'side by side': 'multiple', 'pull together': 'gather', 'pull in': 'read', 'fire off': 'run', "i'm after": 'search', 'i am after': 'search', 'keep an eye on': 'watch', 'spin up': 'create', 'hunt down': 'search', 'track down': 'search', 'print out': 'print', 'key in': 'type', 'goes by': 'username',
+  'let me see': 'show', 'jot down': 'note', 'pull up': 'open', 'bring up': 'open', 'chime in': 'comment', 'weigh in': 'comment', 'page before': 'previous page', 'where i was before': 'previous page', 'how old': 'modified timestamp', 'side by side': 'multiple', 'pull together': 'gather', 'pull in': 'read', 'fire off': 'run', "i'm after": 'search', 'i am after': 'search', 'keep an eye on': 'watch', 'spin up': 'create', 'hunt down': 'search', 'track down': 'search', 'print out': 'print', 'key in': 'type', 'goes by': 'username',
   a11y: 'accessibility', i18n: 'internationalization', k8s: 'kubernetes', 'who am i': 'whoami', 'blog post': 'article',
   'where is': 'locate', 'where are': 'locate', "where's": 'locate',
   'how high': 'elevation', 'how tall': 'elevation', 'above sea level': 'elevation', 'meters up': 'elevation', 'feet up': 'elevation',
-}).map(([phrase, word]) => [new RegExp(`\\b${phrase.replaceAll(' ', '\\s+')}\\b`, 'gi'), ` ${word} `]);
+}).map(([phrase, word]) => [new RegExp(`\\b${phrasePattern(phrase)}\\b`, 'gi'), ` ${word} `]);
 
 /**
  * Requests about an assistant's memory (`remember that…`, `what do you know about…`, `forget
@@ -63,7 +72,15 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   // `the last-modified time`, `when someone last changed it`: a date, not a change to make.
   [/\blast[- ](?:modified|changed|updated|edited|touched)\b/gi, ' modified timestamp '],
   // `any file named .env.example anywhere under the project`: a search of the files there.
-  [/\banywhere\s+(?:under|in|inside|within|below|beneath)\s+(?:the\s+|this\s+|my\s+|our\s+)?(?:project|repo|repository|codebase|monorepo|folder|directory|dir|tree|workspace|disk|drive)\b/gi, ' search files in directory '],
+  [/\b(?:anywhere|somewhere)\s+(?:under|in|inside|within|below|beneath)\s+(?:the\s+|this\s+|my\s+|our\s+)?(?:project|repo|repository|codebase|monorepo|folder|directory|dir|tree|workspace|disk|drive)\b/gi, ' search files in directory '],
+  // `bring it up to date with main`: to update it.
+  [/\b(?:bring|get|keep)\s+(?:[\w']+\s+){0,3}?up\s+to\s+date\b/gi, ' update latest '],
+  // `give the folder a new name`: to rename it.
+  [/\b(?:a|its|their|the)\s+(?:new|different)\s+name\b/gi, ' rename '],
+  // `the failed fetch`, `that XHR`: a request the page made, not a verb.
+  [/\b(?:the|a|that|this|each|every|failed|failing|slow|pending)\s+(?:failed\s+|failing\s+|slow\s+|pending\s+)?(?:fetch|xhr|ajax)(?:\s+(?:call|request))?\b(?!\s+(?:the|a|an|my|our|it|this|that|all|every)\b)/gi, ' network request '],
+  // `a weekly check on the changelog`: a recurring monitor to set up.
+  [/\b(?:hourly|daily|weekly|monthly|nightly|recurring|periodic|regular)\s+(?:check|scrape|crawl|look|watch|poll)s?\b/gi, ' create recurring monitor '],
   // `is "Order #123" anywhere on the page`: a search.
   [/\banywhere(?:\s+(?:on|in)\b)?/gi, ' find in '],
   // `where the seed script lives`: to locate it.
