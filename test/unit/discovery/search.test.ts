@@ -157,6 +157,16 @@ describe('discovery: search strategies and filters', () => {
     assert.equal(top(index, 'PR 412 is behind main on github, bring it up to date')[0], 'github.update_pull_request_branch');
   });
 
+  it('keyword: files known by their language, mention as a search, not … anymore, scrap, what a page sent, an echo test, I forgot', () => {
+    assert.equal(top(index, 'open main.go, go.mod and go.sum together')[0], 'filesystem.read_multiple_files', 'go.sum is a file, not a sum');
+    assert.equal(top(index, 'anything in memory mentioning the Madrid office?')[0], 'memory.search_nodes');
+    assert.equal(top(index, "Tomás is not Aiko's mentor anymore")[0], 'memory.delete_relations');
+    assert.ok(top(index, 'scrap the line that says Tomás speaks Portuguese', 5).includes('memory.delete_observations'), 'scrap is to delete, not to scrape');
+    assert.equal(top(index, 'requests the page sent to the API')[0], 'playwright.browser_network_requests');
+    assert.equal(top(index, 'a quick sanity test of the MCP server: send hello and expect hello')[0], 'everything.echo');
+    assert.ok(!normalizeQuery('I forgot the exact path').includes('forgot'), 'what the speaker forgot is no request to forget');
+  });
+
   it('keyword: what is stored on disk is a file, not the memory', () => {
     assert.ok(!normalizeQuery('look at this png picture stored on disk').includes('memory'));
     assert.ok(normalizeQuery('what have we stored on Priya').includes('memory'));

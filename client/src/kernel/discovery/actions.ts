@@ -17,7 +17,7 @@ export type { Action };
 const stems = (words: string) => new Set(words.split(' ').map(stem));
 
 /** Verbs of requests, in their everyday range (wider than tool names'). `open` is left out: a PR is opened, a file read. */
-const ASKS_DELETE = stems('delete remove erase destroy purge discard forget drop wipe clear archive unlink');
+const ASKS_DELETE = stems('delete remove erase destroy purge discard forget drop wipe clear archive unlink scrap');
 const ASKS_WRITE = stems(
   'create make new add update edit modify change alter patch move rename relocate write save store persist send post notify announce ' +
     'reply respond merge fork upload attach push commit set put insert append replace submit toggle generate produce render draw run ' +

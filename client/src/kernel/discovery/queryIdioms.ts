@@ -95,8 +95,9 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   [/\bwhat(?:'s| is)\s+inside\b(?![^?.;]*\b(?:folder|directory|dir)\b)/gi, ' read contents '],
   // `three migration scripts`: several files.
   [/\b(?:two|three|four|five|several|multiple)\s+(?:of\s+the\s+)?(?:[\w-]+\s+)?(?:files|scripts|configs|documents|docs|fixtures|migrations)\b/gi, ' multiple files '],
-  // `Kenji no longer mentors Aiko`: a fact or a relation to remove.
-  [/\bno longer\b/gi, ' remove relation fact '],
+  // `Kenji no longer mentors Aiko`, `she is not his mentor anymore`: a fact or a relation to remove.
+  [/\bno longer\b|\bnot\b(?=[^.;]*\b(?:anymore|any more|any longer)\b)/gi, ' remove relation fact '],
+  [/\b(?:anymore|any more|any longer)\b/gi, ' '],
   // `what's new in quantum computing`: the news.
   [/\bwhat(?:'s| is)\s+new\s+(?:in|with|about|on)\b/gi, ' news about '],
   // `in response to the outage post`: the replies to it.
@@ -119,8 +120,10 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   [/\b(?:drop|leave|post|put|write)\s+(?:a\s+)?(?:quick\s+)?(?:note|remark)\s+(?:on|under)\b/gi, ' comment on '],
   // `I think the config has a typo`: a hedge, not a request to think.
   [/\b(?:i|we)\s+(?:think|guess|believe|suspect|reckon|assume)\b/gi, ' '],
+  // `I forgot the path of…`: what the speaker does not remember, not a request to forget.
+  [/\b(?:i|we)\s+(?:forgot|(?:can't|cannot|don't|do not)\s+(?:remember|recall))\b/gi, ' what is '],
   // `the generated report`, `the uploaded pdf`: a participle that says where a thing came from, not what to do with it.
-  [/\b(the|a|an|this|that|these|those|my|our|your)\s+(?:generated|uploaded|attached|downloaded|exported|scanned|pasted|compiled|rendered|printed|saved|stored|created)\s+(?=[a-z])/gi, ' $1 '],
+  [/\b(the|a|an|this|that|these|those|my|our|your)\s+(?:generated|uploaded|attached|downloaded|exported|pasted|compiled|rendered|printed|saved|stored|created)\s+(?=[a-z])/gi, ' $1 '],
   // `dump the report into report.html`: to write it there.
   [/\b(?:dump|pipe|output|spit|stick)\b(?=[^.;]*\b(?:into|to|as)\b[^.;]*\bfile\b)/gi, ' write '],
   // `the year in the footer needs to be 2026`: a value to change.
@@ -135,6 +138,12 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   [/\b(?:turn|convert|transform|change)\b(?=[^.;]*?\b(?:pdf|docx?|word\s+document|spreadsheet|document|scan(?:ned)?|brochure|invoice|contract|agreement)\b[^.;]*?\binto\b)/gi, ' parse document '],
   // `did any return 500`: an HTTP status.
   [/\b(?:return(?:s|ed)?|respond(?:s|ed)?\s+with|came back|fail(?:s|ed)?\s+with|got|gave)\s+(?:a\s+|an\s+)?[1-5]\d\d\b/gi, ' http status '],
+  // `send hello and expect hello back`: an echo.
+  [/\bsend\s+["']?(\w+)["']?\s+(?:and|then)\s+(?:expect|get|receive|see)\s+(?:(?:it|["']?\1["']?)\s*)?(?:back)?/gi, ' echo '],
+  // `requests the page sent to the API`: its network requests.
+  [/\brequests?\s+(?:that\s+|which\s+)?(?:the|this|my|our)\s+(?:page|site|app|browser|frontend|client)\s+(?:sent|made|fired|issued|sends|makes|fires|issues|did)\b/gi, ' network requests page '],
+  // `anything in memory mentioning the Madrid office`: a search of what holds it.
+  [/\bmentioning\b|\b(?:that|which|who)\s+mentions?\b/gi, ' search mention '],
   // `have it return my text unchanged`: an echo.
   [/\b(?:return|send|give|hand|repeat|reflect)\w*\s+(?:it\s+|my\s+|the\s+|this\s+|that\s+)?(?:text|message|input|string|words|payload)\s+(?:back\s+)?(?:unchanged|verbatim|as[- ]is|untouched|intact|back)\b/gi, ' echo '],
   // `look in notion for the agenda`: a search there.

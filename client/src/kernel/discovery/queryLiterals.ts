@@ -10,7 +10,8 @@ const FILE_EXTENSIONS =
   'txt md markdown rst json jsonl yaml yml toml ini cfg conf env xml csv tsv log lock ' +
   'ts tsx jsx mjs cjs py rb go rs java kt swift c h cc cpp hpp cs php sh bash zsh ps1 sql css scss html htm vue svelte ' +
   'pdf doc docx xls xlsx ppt pptx odt png jpg jpeg gif svg webp bmp ico tiff mp3 wav ogg flac mp4 mov avi mkv webm ' +
-  'zip tar gz tgz bz2 xz 7z rar jar wasm bin exe dll so dylib db sqlite parquet ipynb';
+  'zip tar gz tgz bz2 xz 7z rar jar wasm bin exe dll so dylib db sqlite parquet ipynb ' +
+  'mod sum gradle kts properties plist tf tfvars hcl proto graphql gql lua dart ex exs erl hs scala clj pl nix bat cmd';
 
 /** Extensions that also say what kind of content the file holds. */
 const CONTENT_KINDS: Record<string, string> = {

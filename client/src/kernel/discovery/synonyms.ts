@@ -14,7 +14,7 @@ const DOMAIN_GROUPS = `
 repository, repo, codebase, project, starred, open source, oss
 directory, folder, dir
 create directory, mkdir
-delete, remove, erase, destroy, purge, discard, forget, drop, wipe, rm, retract
+delete, remove, erase, destroy, purge, discard, forget, drop, wipe, rm, retract, scrap
 create, make, new, add, scaffold, bootstrap, initialize
 update, edit, modify, change, alter, patch, fix, correct, tweak, flip, adjust, tick, bump
 schedule, hourly, daily, weekly, every day, every hour
