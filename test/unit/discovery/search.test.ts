@@ -51,7 +51,7 @@ describe('discovery: search strategies and filters', () => {
     assert.deepEqual(words('what did the page print with console.log'), ['what', 'did', 'the', 'page', 'print', 'with', 'console', 'messages']);
     assert.deepEqual(words("run SELECT count(*) FROM orders WHERE status='failed'"), ['run', 'sql', 'query'], 'an SQL statement, by its capitals');
     assert.equal(normalizeQuery('select the option from the list'), 'select the option from the list', 'lower-case words are a request, not SQL');
-    assert.deepEqual(words('profile of U024BE7LH and paper PMC123456'), ['profile', 'of', 'id', 'and', 'paper', 'id']);
+    assert.deepEqual(words('profile of U024BE7LH and paper PMC123456'), ['profile', 'of', 'id', 'and', 'paper', 'paper', 'id'], 'a PubMed Central id is a paper');
     assert.deepEqual(words('watch competitor.com and docs.python.org'), ['watch', 'website', 'and', 'website']);
     assert.deepEqual(words('hit Enter, then press ctrl+s'), ['press', 'key', ',', 'then', 'press', 'key', 'combination']);
     assert.deepEqual(words('google the release date'), ['web', 'search', 'the', 'release', 'date'], 'the verb, not the maps');
@@ -165,6 +165,16 @@ describe('discovery: search strategies and filters', () => {
     assert.equal(top(index, 'requests the page sent to the API')[0], 'playwright.browser_network_requests');
     assert.equal(top(index, 'a quick sanity test of the MCP server: send hello and expect hello')[0], 'everything.echo');
     assert.ok(!normalizeQuery('I forgot the exact path').includes('forgot'), 'what the speaker forgot is no request to forget');
+  });
+
+  it('keyword: anything about a topic, rows where, a list of N with their fields, PubMed ids, bare numbers, a named file', () => {
+    assert.equal(top(index, 'do u have anything in memory about our kubernetes setup?')[0], 'memory.search_nodes');
+    assert.equal(top(index, "show rows in the notion Bugs tracker where priorty is High and Status isn't Closed")[0], 'notion.API-query-data-source');
+    assert.equal(top(index, 'build me a list of 20 fintech startups from YC W24 with founders and funding amounts')[0], 'firecrawl.firecrawl_agent');
+    assert.ok(normalizeQuery('in PMID 34567890 and PMC8734567').includes('paper id'));
+    assert.ok(!/\d/.test(normalizeQuery('the last 7 days of PR 412')), 'a bare number is a value, not a word');
+    assert.ok(/7/.test(normalizeQuery('context7 docs')), 'a number in a word stays');
+    assert.ok(normalizeQuery('save a file called TODO.txt').includes('file  named') === false && normalizeQuery('save a file called TODO.txt').includes('called  file'), 'a file name replaced by its kind is no name to drop');
   });
 
   it('keyword: what is stored on disk is a file, not the memory', () => {

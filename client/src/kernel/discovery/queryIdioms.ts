@@ -21,7 +21,7 @@ export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
   'clean up': 'cleanup', 'back up': 'backup', 'fill in': 'fill', 'fill out': 'fill', 'go back': 'back',
   'go to': 'navigate', 'take down': 'remove', 'get rid of': 'remove', 'write down': 'note', 'put in': 'insert',
   'take up': 'occupy', 'how long': 'duration', 'how far': 'distance', 'how many': 'count',
-  'let me see': 'show', 'jot down': 'note', 'pull up': 'open', 'bring up': 'open', 'chime in': 'comment', 'weigh in': 'comment', 'page before': 'previous page', 'where i was before': 'previous page', 'how old': 'modified timestamp', 'side by side': 'multiple', 'pull together': 'gather', 'pull in': 'read', 'fire off': 'run', "i'm after": 'search', 'i am after': 'search', 'keep an eye on': 'watch', 'spin up': 'create', 'hunt down': 'search', 'track down': 'search', 'print out': 'print', 'key in': 'type', 'goes by': 'username',
+  'let me see': 'show', 'signed up': 'signups', 'sign up': 'signup', 'jot down': 'note', 'pull up': 'open', 'bring up': 'open', 'chime in': 'comment', 'weigh in': 'comment', 'page before': 'previous page', 'where i was before': 'previous page', 'how old': 'modified timestamp', 'side by side': 'multiple', 'pull together': 'gather', 'pull in': 'read', 'fire off': 'run', "i'm after": 'search', 'i am after': 'search', 'keep an eye on': 'watch', 'spin up': 'create', 'hunt down': 'search', 'track down': 'search', 'print out': 'print', 'key in': 'type', 'goes by': 'username',
   a11y: 'accessibility', i18n: 'internationalization', k8s: 'kubernetes', 'who am i': 'whoami', 'blog post': 'article',
   'where is': 'locate', 'where are': 'locate', "where's": 'locate',
   'how high': 'elevation', 'how tall': 'elevation', 'above sea level': 'elevation', 'meters up': 'elevation', 'feet up': 'elevation',
@@ -34,7 +34,7 @@ export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
 export const MEMORY_REQUESTS: ReadonlyArray<[RegExp, string]> = [
   // `rememb…`: `remember`, and typos of its ending such as `remembr`.
   [/\b(rememb\w*|memori[sz]e|record|note|jot down|keep in mind|bear in mind) that\b/gi, ' $1 memory knowledge '],
-  [/\b(?:do )?(?:you|we) (?:already )?(?:know|remember|recall|have (?:stored|remembered|saved|memori[sz]ed|recorded|noted))(?: about)?\b|\byou've (?:stored|remembered|saved|memori[sz]ed|recorded|noted)\b/gi, ' memory knowledge '],
+  [/\b(?:do )?(?:you|u|we) (?:already )?(?:know|remember|recall|have (?:stored|remembered|saved|memori[sz]ed|recorded|noted))(?: about)?\b|\byou've (?:stored|remembered|saved|memori[sz]ed|recorded|noted)\b/gi, ' memory knowledge '],
   [/\b(?:remembered|stored|saved|memorized|recorded|noted) (?:about|on)\b(?!\s+(?:the\s+|my\s+|our\s+)?(?:disk|drive|server|machine|computer|laptop|device|filesystem|file system|s3)\b)/gi, ' memory knowledge '],
   [/\bforget (everything|all|what)\b/gi, ' forget memory knowledge '],
   [/\blong[- ]term memory\b/gi, ' memory knowledge '],
@@ -48,7 +48,7 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   [/\b(?:google|bing)\s+(?=(?:the|for|it|how|what|who|when|where|why|a|an|this|that|whether|if)\b)|\b(?:google|bing) it\b/gi, ' web search '],
   [/\b(?:alert|notify|tell|ping|email|message)\s+me\s+(?:when|if|whenever|once)\b|\blet me know (?:when|if|whenever)\b/gi, ' monitor changes '],
   // A name given (`the page called Roadmap`, `a table named users`) is a value: what is left is that it has one.
-  [/\b(?:called|named|titled)\s+(?:"[^"]*"|'[^']*'|[\w./-]+)/gi, ' named '],
+  [/\b(?:called|named|titled)\s+(?!(?:file|directory|url|website|email)\b)(?:"[^"]*"|'[^']*'|[\w./-]+)/gi, ' named '],
   // `when was yarn.lock created`: a question of a date, not a request to create.
   [/\bwhen\s+(?:was|were|did)\b([^?.!]*?)\b(?:created|modified|changed|updated|edited|written|made|touched)\b/gi, ' when $1 timestamp '],
   // `what does the top of CONTRIBUTING.md say`: to read it.
@@ -144,6 +144,14 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   [/\brequests?\s+(?:that\s+|which\s+)?(?:the|this|my|our)\s+(?:page|site|app|browser|frontend|client)\s+(?:sent|made|fired|issued|sends|makes|fires|issues|did)\b/gi, ' network requests page '],
   // `anything in memory mentioning the Madrid office`: a search of what holds it.
   [/\bmentioning\b|\b(?:that|which|who)\s+mentions?\b/gi, ' search mention '],
+  // `pull the price from the page`: to fetch it (a pull request is named as one).
+  [/\bpull(?!\s+(?:requests?|reqs?|prs?|it|them|this|that|up|in|together|down|out)\b|-)\b(?=[^.;]*\bfrom\b)/gi, ' fetch '],
+  // `anything in memory about the setup`: a search.
+  [/\b(?:anything|something)\b(?=[^.;?]*?\b(?:about|on|regarding|related to|concerning)\b)/gi, ' search '],
+  // `rows of the tracker where priority is High`: a filtered query.
+  [/\b(?:rows|entries|items|records|tasks|cards|tickets)\b(?=[^.;]*?\b(?:where|whose|with status|that are|which are)\b)/gi, ' $& query filter '],
+  // `a list of 20 startups with their founders`: structured data gathered from the web.
+  [/\b(?:a\s+)?(?:list|table|spreadsheet|dataset)\s+of\s+(?:the\s+)?(?:top\s+)?\d+\s+[\w\s-]*?\b(?:with|including|and their)\b/gi, ' structured data web research '],
   // `have it return my text unchanged`: an echo.
   [/\b(?:return|send|give|hand|repeat|reflect)\w*\s+(?:it\s+|my\s+|the\s+|this\s+|that\s+)?(?:text|message|input|string|words|payload)\s+(?:back\s+)?(?:unchanged|verbatim|as[- ]is|untouched|intact|back)\b/gi, ' echo '],
   // `look in notion for the agenda`: a search there.

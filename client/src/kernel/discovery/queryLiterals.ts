@@ -60,8 +60,8 @@ export const LITERALS: ReadonlyArray<[RegExp, (match: string) => string]> = [
   [/(?:^|(?<=[\s(:=]))(['"“‘`])[^'"“”‘’`\n]+?(?:\1|[”’])(?=$|[\s,.;:!?)])/g, () => ' text '],
   [/\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+\b/gi, () => ' email address '],
   [/(?:^|[\s(])-?\d{1,3}\.\d{2,}\s*,\s*-?\d{1,3}\.\d{2,}\b/g, () => ' coordinates '],
-  // A paper's arXiv id (`2106.09685`, `arXiv:2310.06825v2`) or DOI (`10.1145/3292500.3330701`), and arXiv named alone (before it reads as camelCase).
-  [/\barxiv\b(?::?\s*\d{4}\.\d{4,5}(?:v\d+)?)?|\b\d{4}\.\d{4,5}(?:v\d+)?\b|\b10\.\d{4,9}\/\S+/gi, (m) => (/\d/.test(m) ? ' paper id ' : ' arxiv paper ')],
+  // A paper's arXiv id (`2106.09685`, `arXiv:2310.06825v2`), DOI (`10.1145/3292500.3330701`) or PubMed id (`PMID 34567890`, `PMC8734567`), and arXiv named alone (before it reads as camelCase).
+  [/\barxiv\b(?::?\s*\d{4}\.\d{4,5}(?:v\d+)?)?|\b\d{4}\.\d{4,5}(?:v\d+)?\b|\b10\.\d{4,9}\/\S+|\bPMID:?\s*\d+\b|\bPMC\d+\b/gi, (m) => (/\d/.test(m) ? ' paper id ' : ' arxiv paper ')],
   // An id: capitals and digits mixed (`U024BE7LH`, `PMC123456`), or a long token of both cases and digits.
   [/\b(?=[A-Z0-9_-]*\d)(?=[A-Z0-9_-]*[A-Z])[A-Z0-9][A-Z0-9_-]{5,}\b|\b(?=\w*\d)(?=\w*[a-z])(?=\w*[A-Z])\w{12,}\b/g, () => ' id '],
   // A page's own dialogs named by their calls (`prompt()`, `window.confirm('Sure?')`): a dialog, not code to run.

@@ -8,6 +8,9 @@ import { fileWords, knownFileWords, LITERALS } from './queryLiterals';
 /** `#17` not after a noun that says what it numbers (`request #7`, `step #2`). */
 const BARE_REFERENCE = /(?:^|\s)(?<!\b(?:request|call|item|step|row|line|tab|order|message|job|monitor|check|run|page|version|build|number)\s)#\d+\b/i;
 
+/** A number that is not part of a word, an id or a version (`7`, `412`, `3.5`). */
+const STANDALONE_NUMBER = /(?<![\w.#$-])\d+(?:[.,]\d+)*(?![\w.-]*\w)/g;
+
 /** Words that say what a `#17` is. */
 const ISSUE_WORDS = /\b(?:issues?|prs?|pull requests?|merge requests?|mrs?|tickets?|bugs?)\b/i;
 
@@ -45,6 +48,8 @@ export function normalizeQuery(query: string): string {
   for (const [pattern, words] of IDIOMS) text = text.replace(pattern, words);
   for (const [pattern, words] of MEMORY_REQUESTS) text = text.replace(pattern, words);
   for (const [pattern, word] of PHRASAL_VERBS) text = text.replace(pattern, word);
+  // A number on its own is a value (`the last 7 days`, `PR 412`), not a word of the need: it would match `context7` or an error code.
+  text = text.replace(STANDALONE_NUMBER, ' ');
   last = { query, text };
   return text;
 }
