@@ -35,11 +35,20 @@ export function queries(): Query[] {
  * under half its words with any earlier query.
  */
 export function heldOutSets(): Map<string, Query[]> {
+  return new Map([...heldOutFiles()].map(([name, file]) => [name, file.queries]));
+}
+
+/** Whether each held-out set's misses have been studied (its `studied` field). */
+export function heldOutStudied(): Map<string, unknown> {
+  return new Map([...heldOutFiles()].map(([name, file]) => [name, file.studied]));
+}
+
+function heldOutFiles(): Map<string, { studied?: unknown; queries: Query[] }> {
   const files = readdirSync(dir)
     .map((file) => /^queries-(holdout(\d*))\.json$/.exec(file))
     .filter((match): match is RegExpExecArray => match !== null)
     .sort((a, b) => Number(a[2] || 1) - Number(b[2] || 1));
-  return new Map(files.map((match) => [match[1], JSON.parse(readFileSync(join(dir, match[0]), 'utf8')).queries as Query[]]));
+  return new Map(files.map((match) => [match[1], JSON.parse(readFileSync(join(dir, match[0]), 'utf8'))]));
 }
 
 /** An index over the whole corpus (plus the discovery kernel tools). */

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { keywordSearch, PLAIN_ANALYSIS, PLAIN_SEARCH, type SearchOptions, type ToolIndex } from '../../../client/src/kernel/discovery';
-import { corpus, corpusIndex, heldOutSets, queries, type Query } from './fixtures';
+import { corpus, corpusIndex, heldOutSets, heldOutStudied, queries, type Query } from './fixtures';
 
 interface Quality {
   hit1: number;
@@ -66,6 +66,9 @@ describe('discovery: ranking quality on the query sets', () => {
     const sets = heldOutSets();
     assert.deepEqual([...sets.keys()], FLOORS.map(([split]) => split).filter((split) => split.startsWith('holdout')), 'every held-out set is measured here');
     const held = [...sets.values()];
+    const studied = [...heldOutStudied().values()];
+    assert.ok(studied.every((flag) => typeof flag === 'boolean'), 'every held-out set says whether its misses were studied');
+    assert.ok(studied.indexOf(false) > 0 && studied.slice(studied.indexOf(false)).every((flag) => flag === false), 'the studied sets are the older ones, and some are not studied');
     for (const set of held) assert.ok(set.length >= 90);
     const ids = new Set(corpus().flatMap((s) => s.tools.map((t) => `${s.id}.${t.name}`)));
     for (const q of [...all, ...held.flat()]) for (const id of q.expected) assert.ok(ids.has(id), `${q.id}: ${id}`);
