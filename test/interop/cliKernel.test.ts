@@ -105,6 +105,34 @@ describe('mgp CLI on the same kernel (real servers)', function () {
     assert.equal(JSON.parse(out).tools[0].tool_id, 'example.add');
   });
 
+  it('discovers by embeddings from MGP_EMBEDDING_MODEL at MGP_MODEL_URL, and by keywords when the endpoint refuses', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const fixture = require(join(root, 'test/fixtures/models/embeddingModel.js')) as { startEmbeddingModel(o: { apiKey: string }): Promise<{ url: string; requests: { model: string; input: string[] }[]; close(): Promise<void> }> };
+    const model = await fixture.startEmbeddingModel({ apiKey: 'sk-cli' });
+    const saved = { url: process.env.MGP_MODEL_URL, model: process.env.MGP_EMBEDDING_MODEL, key: process.env.MGP_MODEL_KEY };
+    const restore = (name: string, value: string | undefined) => (value === undefined ? delete process.env[name] : (process.env[name] = value));
+    try {
+      Object.assign(process.env, { MGP_MODEL_URL: model.url, MGP_EMBEDDING_MODEL: 'use', MGP_MODEL_KEY: 'sk-cli' });
+      const semantic = await run(['discover', 'sum of two values', '--strategy', 'semantic', '--config', config, '--json']);
+      assert.equal(semantic.code, 0, semantic.err);
+      const answer = JSON.parse(semantic.out) as { search_strategy: string; fallback_strategy?: string; tools: { tool_id: string }[] };
+      assert.equal(answer.search_strategy, 'semantic');
+      assert.equal(answer.fallback_strategy, undefined);
+      assert.equal(answer.tools[0].tool_id, 'example.add');
+      assert.ok(model.requests.some((r) => r.input.includes('sum of two values')) && model.requests.every((r) => r.model === 'use'));
+      process.env.MGP_MODEL_KEY = 'wrong';
+      const refused = await run(['discover', 'sum of two values', '--strategy', 'semantic', '--config', config]);
+      assert.equal(refused.code, 0, refused.err);
+      assert.match(refused.err, /semantic \(fell back to keyword\)/);
+      assert.match(refused.out, /example\.add/);
+    } finally {
+      restore('MGP_MODEL_URL', saved.url);
+      restore('MGP_EMBEDDING_MODEL', saved.model);
+      restore('MGP_MODEL_KEY', saved.key);
+      await model.close();
+    }
+  });
+
   it('follows events', async () => {
     const { code, out } = await run(['events', '--config', config, '--channels', 'system.*', '--count', '2', '--json']);
     assert.equal(code, 0);

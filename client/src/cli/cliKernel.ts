@@ -14,6 +14,8 @@ import type { KernelConfig } from '../kernel/config/model';
 import type { PermissionRequest, ToolApprovalRequest } from '../kernel/host/interaction';
 import { Kernel } from '../kernel/kernel';
 import { OpenAiCompatibleProvider } from '../kernel/models/openAiCompatible';
+import { EmbeddingRanker } from '../kernel/discovery';
+import { openAiEmbeddings } from '../kernel/models/openAiEmbeddings';
 import { CLI_OPERATOR } from '../kernel/pipeline/caller';
 import type { Io } from './io';
 import { loadCliConfig, ParsedArgs, stringFlag } from './options';
@@ -89,8 +91,11 @@ export async function startCliKernel(parsed: ParsedArgs, io: Io, only: string | 
     roots: () => [{ uri: `file://${location.workspaceFolder}`, name: location.workspaceFolder }],
     onSecrets: (values) => values.forEach((value) => redactor.addSecret(value)),
   });
-  const modelUrl = (environment.env ?? process.env).MGP_MODEL_URL;
-  if (modelUrl) kernel.models.setProviders([new OpenAiCompatibleProvider({ baseUrl: modelUrl, model: (environment.env ?? process.env).MGP_MODEL ?? 'default', apiKey: (environment.env ?? process.env).MGP_MODEL_KEY })]);
+  const env = environment.env ?? process.env;
+  const modelUrl = env.MGP_MODEL_URL;
+  if (modelUrl) kernel.models.setProviders([new OpenAiCompatibleProvider({ baseUrl: modelUrl, model: env.MGP_MODEL ?? 'default', apiKey: env.MGP_MODEL_KEY })]);
+  // The semantic discovery strategy's embeddings: the same endpoint's embedding model.
+  if (modelUrl && env.MGP_EMBEDDING_MODEL) kernel.discovery.setSemanticRanker(new EmbeddingRanker(openAiEmbeddings({ baseUrl: modelUrl, model: env.MGP_EMBEDDING_MODEL, apiKey: env.MGP_MODEL_KEY }), { name: `${env.MGP_EMBEDDING_MODEL} at ${modelUrl}` }));
   kernel.manager.bus.on('log', (line) => {
     if (line.level === 'error' || line.level === 'warning') io.err(`[${line.server_id}] ${line.message}`);
   });

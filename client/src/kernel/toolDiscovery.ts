@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import type { KernelSettings } from './config/model';
 import type { ServerTool } from './discovery';
-import { createDiscoveryTools, createToolIndex, DiscoveryTools, KERNEL_DISCOVERY_TOOL_SCHEMAS, SessionToolCache, ToolCreationOptions, ToolIndex, ToolIndexEntry } from './discovery';
+import { createDiscoveryTools, createToolIndex, discoverable, DiscoveryTools, KERNEL_DISCOVERY_TOOL_SCHEMAS, SessionToolCache, ToolCreationOptions, ToolIndex, ToolIndexEntry, type SemanticRanker } from './discovery';
 import type { KernelTool, KernelToolRegistry } from './kernelTools/registry';
 import type { SupervisedServer } from './lifecycle/supervisedServer';
 import type { EffectiveSecurity } from './security/effectiveSecurity';
@@ -41,6 +41,8 @@ export class ToolDiscovery {
   readonly cache: SessionToolCache;
   tools: DiscoveryTools;
   private creationEnabled = false;
+  /** The semantic strategy's ranker (an embedding endpoint), when one is configured. */
+  private semantic?: SemanticRanker & { warm?(entries: readonly ToolIndexEntry[]): Promise<void> };
   private readonly changes = new EventEmitter<{ change: [] }>();
 
   constructor(private readonly deps: ToolDiscoveryDeps) {
@@ -60,7 +62,24 @@ export class ToolDiscovery {
       cache: this.cache,
       needsApproval: (entry) => !entry.kernel && this.deps.needsApproval(entry.server_id, entry.name),
       toolCreation,
+      search: { semantic: { name: 'embeddings', available: () => this.semantic?.available() ?? false, rank: (query, entries) => this.semantic!.rank(query, entries) } },
     });
+  }
+
+  /** Sets or clears the semantic strategy's ranker; its tool vectors are computed now, not at the first query. */
+  setSemanticRanker(ranker: ToolDiscovery['semantic']): void {
+    this.semantic = ranker;
+    this.warmSemantic();
+  }
+
+  /** The semantic ranker's name, when one is set. */
+  get semanticRanker(): string | undefined {
+    return this.semantic?.name;
+  }
+
+  private warmSemantic(): void {
+    // A failure is remembered by the ranker, and discovery answers by keywords meanwhile.
+    this.semantic?.warm?.(this.index.list().filter(discoverable)).catch(() => undefined);
   }
 
   /** Follows the config: tool creation turned on or off ends the session's created tools and starts anew. */
@@ -99,6 +118,7 @@ export class ToolDiscovery {
     else if (server.state === 'connected') this.index.upsertServer(serverId, server.tools.map((tool) => serverTool(tool, this.deps.securityOf(server, tool))), 'connected');
     else this.index.setServerStatus(serverId, 'disconnected');
     this.refreshPins();
+    this.warmSemantic();
     this.changes.emit('change');
   }
 

@@ -77,7 +77,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     ...registerSecurityPanels(kernel, extension),
     ...registerToolPanels(kernel, extension),
     registerMoveSecretCommand(secrets, log),
-    watchModelSettings(kernel.kernel.models, secrets, log),
+    watchModelSettings(kernel.kernel.models, kernel.kernel.discovery, secrets, log),
     configs.onDidChange((config) => void apply(config)),
     vscode.workspace.onDidGrantWorkspaceTrust(async () => void apply(await configs.config)),
   );

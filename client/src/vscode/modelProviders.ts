@@ -1,12 +1,16 @@
 /**
  * The models the kernel may route sampling and `llm_completion` to, from the editor's settings: VS
  * Code's language models (`vscode.lm`, when allowed) and an OpenAI-compatible endpoint whose key is
- * kept in secret storage. Rebuilt when the settings change.
+ * kept in secret storage; and the embedding model at that endpoint, which the semantic discovery
+ * strategy ranks with. Rebuilt when the settings change.
  */
 import * as vscode from 'vscode';
 import type { CompletionRequest, CompletionResult, ModelHints, ModelProvider } from '../kernel/models/modelProvider';
 import type { ModelRouter } from '../kernel/models/modelRouter';
 import { OpenAiCompatibleProvider } from '../kernel/models/openAiCompatible';
+import { EmbeddingRanker } from '../kernel/discovery';
+import { openAiEmbeddings } from '../kernel/models/openAiEmbeddings';
+import type { ToolDiscovery } from '../kernel/toolDiscovery';
 import type { SecretStore } from './secrets';
 
 export const MODEL_KEY_SECRET = 'mgp.models.openaiCompatible.key';
@@ -46,10 +50,20 @@ async function providersFromSettings(secrets: SecretStore): Promise<ModelProvide
   return providers;
 }
 
-export function watchModelSettings(router: ModelRouter, secrets: SecretStore, log: vscode.LogOutputChannel): vscode.Disposable {
+/** The semantic discovery ranker of the settings: the endpoint's embedding model, or none. */
+async function semanticRankerFromSettings(secrets: SecretStore): Promise<EmbeddingRanker | undefined> {
+  const settings = vscode.workspace.getConfiguration('mgp.models');
+  const url = settings.get<string>('openaiCompatible.url', '').trim();
+  const model = settings.get<string>('openaiCompatible.embeddingModel', '').trim();
+  if (!url || !model) return undefined;
+  return new EmbeddingRanker(openAiEmbeddings({ baseUrl: url, model, apiKey: await secrets.getRaw(MODEL_KEY_SECRET) }), { name: `${model} at ${url}` });
+}
+
+export function watchModelSettings(router: ModelRouter, discovery: ToolDiscovery, secrets: SecretStore, log: vscode.LogOutputChannel): vscode.Disposable {
   const apply = async () => {
     router.setProviders(await providersFromSettings(secrets));
-    log.info(`models: ${router.available.map((p) => p.label).join(', ') || 'none configured'}`);
+    discovery.setSemanticRanker(await semanticRankerFromSettings(secrets));
+    log.info(`models: ${router.available.map((p) => p.label).join(', ') || 'none configured'}; semantic discovery: ${discovery.semanticRanker ?? 'keywords only'}`);
   };
   void apply();
   return vscode.Disposable.from(

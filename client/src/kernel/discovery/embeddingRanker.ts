@@ -36,6 +36,8 @@ export class EmbeddingRanker implements SemanticRanker {
   private readonly retryAfterMs: number;
   private failedUntil = 0;
   private lastError?: string;
+  /** Embedding of tools runs one batch list at a time, so that texts asked for twice at once are embedded once. */
+  private embedding: Promise<void> = Promise.resolve();
 
   constructor(private readonly embed: EmbedTexts, options: EmbeddingRankerOptions = {}) {
     this.name = options.name ?? 'embeddings';
@@ -79,7 +81,13 @@ export class EmbeddingRanker implements SemanticRanker {
     }
   }
 
-  private async embedMissing(texts: readonly string[]): Promise<void> {
+  private embedMissing(texts: readonly string[]): Promise<void> {
+    const run = this.embedding.then(() => this.embedNow(texts));
+    this.embedding = run.catch(() => undefined);
+    return run;
+  }
+
+  private async embedNow(texts: readonly string[]): Promise<void> {
     const missing = [...new Set(texts.filter((text) => !this.vectors.has(text)))];
     for (let i = 0; i < missing.length; i += this.batchSize) {
       const batch = missing.slice(i, i + this.batchSize);
