@@ -177,6 +177,18 @@ describe('discovery: search strategies and filters', () => {
     assert.ok(normalizeQuery('save a file called TODO.txt').includes('file  named') === false && normalizeQuery('save a file called TODO.txt').includes('called  file'), 'a file name replaced by its kind is no name to drop');
   });
 
+  it('keyword: overwrite, size and timestamp, check your memory, close #N, landed on main, how long is the drive, is there … on this page, what was done before', () => {
+    assert.equal(top(index, 'I drafted the release notes above, put them into RELEASE_NOTES.md and replace the old version')[0], 'filesystem.write_file');
+    assert.equal(top(index, 'the backup script says the dump is empty, check the size and timestamp of backups/db-2024-06-01.sql')[0], 'filesystem.get_file_info');
+    assert.equal(top(index, 'who handles our AWS billing again? check your memory')[0], 'memory.search_nodes');
+    assert.equal(top(index, 'turns out #450 is a duplicate, close it on github')[0], 'github.update_issue');
+    assert.equal(top(index, 'for the release notes I need everything that landed on main this week in acme/webapp')[0], 'github.list_commits');
+    assert.ok(top(index, "we're planning an offsite at the Ferry Building; how long is the drive from SFO and which way?", 2).includes('google-maps.maps_directions'));
+    assert.ok(top(index, 'is there a "Forgot password" link on this page?', 2).includes('playwright.browser_find'));
+    assert.equal(top(index, 'I updated the target page, so trigger monitor mon_42 once now')[0], 'firecrawl.firecrawl_monitor_run', 'what I did is no request');
+    assert.ok(top(index, 'Mark acknowledged the alert, so thumbs-up his message in #alerts', 2).includes('slack.slack_add_reaction'));
+  });
+
   it('keyword: what is stored on disk is a file, not the memory', () => {
     assert.ok(!normalizeQuery('look at this png picture stored on disk').includes('memory'));
     assert.ok(normalizeQuery('what have we stored on Priya').includes('memory'));

@@ -152,6 +152,22 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   [/\b(?:rows|entries|items|records|tasks|cards|tickets)\b(?=[^.;]*?\b(?:where|whose|with status|that are|which are)\b)/gi, ' $& query filter '],
   // `a list of 20 startups with their founders`: structured data gathered from the web.
   [/\b(?:a\s+)?(?:list|table|spreadsheet|dataset)\s+of\s+(?:the\s+)?(?:top\s+)?\d+\s+[\w\s-]*?\b(?:with|including|and their)\b/gi, ' structured data web research '],
+  // `replace the old version`: to write the whole file anew.
+  [/\breplace\s+(?:the\s+)?(?:old|existing|previous|current|whole|entire)\s+(?:version|file|contents?|one|copy|text)\b/gi, ' overwrite write file '],
+  // `the size and timestamp of the dump`: a file's metadata.
+  [/\b(?:size|timestamps?|mtime|permissions|owner|last[- ]modified(?:\s+(?:date|time))?)\s+(?:and|&|\+|,)\s+(?:size|timestamps?|mtime|permissions|owner|last[- ]modified|dates?|times?)\b/gi, ' file metadata info '],
+  // `check your memory`: a search of it.
+  [/\b(?:check|search|look\s+in|consult|query)\s+(?:your|the|my|our)\s+memory\b/gi, ' search memory knowledge '],
+  // `close #450`, `reopen the issue`: a change of the issue's state.
+  [/\b(?:close|reopen)\b(?=[^.;]*(?:\b(?:issue|ticket|bug|pr|pull request)\b|#\d))|(?<=(?:\b(?:issue|ticket|bug)\b|#\d+)[^.;]*)\b(?:close|reopen)\b/gi, ' $& update state '],
+  // `everything that landed on main`: its commits.
+  [/\b(?:landed|merged|pushed|went\s+in|got\s+in|shipped)\s+(?:on|in|to|into)\s+(?:main|master|develop|trunk|the\s+[\w-]+\s+branch)\b/gi, ' list commits history '],
+  // `how long is the drive from SFO`: a route's travel time.
+  [/\bhow\s+long\s+(?:is|does|will|would|'s)\s+(?:it\s+take\s+(?:to\s+)?)?(?:the\s+)?(?:drive|walk|ride|trip|commute|journey|flight|bike ride|cycle)\b/gi, ' travel time directions '],
+  // `is there a "Forgot password" link on this page`: a search of the page.
+  [/\bis\s+there\s+(?:a|an|any)\b(?=[^.;?]*?\bon\s+(?:this|the)\s+(?:page|site|screen)\b)/gi, ' find on page '],
+  // `before querying, …`, `I updated the page, so…`: what was or will be done around the request, not the request.
+  [/\bbefore\s+\w+ing\b|\b(?:i|we)\s+(?:just\s+)?(?:updated|changed|edited|created|deleted|removed|added|fixed|wrote|pushed|merged|moved|renamed|uploaded)\b/gi, ' '],
   // `have it return my text unchanged`: an echo.
   [/\b(?:return|send|give|hand|repeat|reflect)\w*\s+(?:it\s+|my\s+|the\s+|this\s+|that\s+)?(?:text|message|input|string|words|payload)\s+(?:back\s+)?(?:unchanged|verbatim|as[- ]is|untouched|intact|back)\b/gi, ' echo '],
   // `look in notion for the agenda`: a search there.

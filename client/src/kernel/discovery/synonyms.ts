@@ -49,7 +49,7 @@ title, named, titled, called
 self, whoami, bot user, identity, authenticated as
 comment, remark, feedback, discussion
 coordinates, latitude, longitude, lat, lng
-route, directions, path, itinerary
+route, directions, path, itinerary, which way
 distance, far, travel time, closer, nearest
 travel, drive, driving, walk, walking, cycling, bike, transit, commute, trip, journey, tube, subway, metro, train, bus
 elevation, altitude, height, above sea level, peak, summit, mountain
@@ -99,7 +99,7 @@ pdf, document, docx, scanned, ocr, brochure, flyer, leaflet, whitepaper, invoice
 block, checkbox, to-do, todo
 allowed directories, roots, sandbox roots
 tree, hierarchy, nested, recursive, skeleton, folder structure, directory structure
-reaction, emoji
+reaction, emoji, react, thumbs up, upvote
 reply, respond, answer
 review, approve, request changes, lgtm, sign off
 merge, integrate, land
@@ -110,7 +110,7 @@ evaluate, run javascript, execute script
 file, disk, filesystem
 content, contents, inside, body, text
 copy, fork, clone, duplicate
-run, execute, invoke
+run, execute, invoke, trigger, kick off
 navigate, go to, visit, browse, open url
 history, historical, past, previous, recent
 alert, notification, notify
