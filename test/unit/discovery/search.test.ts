@@ -67,7 +67,7 @@ describe('discovery: search strategies and filters', () => {
     assert.deepEqual(words('add a line to the README'), ['add', 'a', 'line', 'to', 'the', 'file'], 'a line added to a file is an edit, not a comment');
     assert.deepEqual(words('open the site in a headless browser'), ['navigate', 'the', 'site', 'in', 'a', 'headless', 'browser']);
     assert.deepEqual(words('spin up a new notion table'), ['create', 'a', 'new', 'notion', 'table'], 'a server named before `table` stays');
-    assert.deepEqual(words('pls print out Makefile and .gitignore'), ['pls', 'print', 'file', 'and', 'file', 'multiple', 'files']);
+    assert.deepEqual(words('pls print out Makefile and .gitignore'), ['please', 'print', 'file', 'and', 'file', 'multiple', 'files']);
     assert.deepEqual(words('what does the top of README say'), ['read', 'the', 'top', 'of', 'file']);
     assert.deepEqual(words('is local.yml newer than prod.yml'), ['is', 'file', 'modified', 'timestamp', 'file', 'multiple', 'files']);
     assert.deepEqual(words('break the tie between Hank and Globex'), ['delete', 'relation', 'between', 'Hank', 'and', 'Globex']);
@@ -88,8 +88,8 @@ describe('discovery: search strategies and filters', () => {
     assert.deepEqual(words('test the layout at 390 by 844 and 1280x720'), ['test', 'the', 'layout', 'at', 'window', 'size', 'and', 'window', 'size']);
     assert.deepEqual(words('create .eslintrc.json with these rules'), ['write', 'new', 'file', 'with', 'these', 'rules']);
     assert.deepEqual(words('mark the task as blocked'), ['update', 'set', 'property', 'blocked']);
-    assert.deepEqual(words("what's pending merge in the api repo"), ["what's", 'open', 'pull', 'requests', 'in', 'the', 'api', 'repo']);
-    assert.deepEqual(words('file the flaky-runner problem on gitlab'), ['create', 'problem', 'on', 'gitlab']);
+    assert.deepEqual(words("what's pending merge in the api repo"), ["what's", 'open', 'pull', 'requests', 'review', 'in', 'the', 'api', 'repo']);
+    assert.deepEqual(words('file the flaky-runner problem on gitlab'), ['create', 'issue', 'problem', 'on', 'gitlab']);
     assert.deepEqual(words("the log mentions ci.env; what's inside it"), ['the', 'log', 'mentions', 'file', ';', 'read', 'contents', 'it']);
     assert.equal(normalizeQuery('what is inside the fixtures folder'), 'what is inside the fixtures folder', "a folder's contents are listed, not read");
     assert.deepEqual(words('open the three migration scripts side by side'), ['open', 'the', 'multiple', 'files', 'multiple']);
@@ -187,6 +187,30 @@ describe('discovery: search strategies and filters', () => {
     assert.ok(top(index, 'is there a "Forgot password" link on this page?', 2).includes('playwright.browser_find'));
     assert.equal(top(index, 'I updated the target page, so trigger monitor mon_42 once now')[0], 'firecrawl.firecrawl_monitor_run', 'what I did is no request');
     assert.ok(top(index, 'Mark acknowledged the alert, so thumbs-up his message in #alerts', 2).includes('slack.slack_add_reaction'));
+  });
+
+  it('keyword: chat shorthand reads as the words it stands for', () => {
+    const words = (q: string) => normalizeQuery(q).trim().split(/\s+/);
+    assert.deepEqual(words('gen an illo w/ 3 pics abt cats'), ['generate', 'an', 'illustration', 'with', 'pictures', 'about', 'cats']);
+    assert.deepEqual(words('last modified time + perms'), words('last modified time and permissions'));
+    assert.deepEqual(words('hero img for the landing pg'), ['hero', 'image', 'for', 'the', 'landing', 'page']);
+    assert.ok(normalizeQuery('active sessions in pg').includes(' pg'), 'pg alone stays Postgres');
+    assert.ok(normalizeQuery('press ctrl+c').includes('key combination'), 'a key combination keeps its plus');
+    assert.ok(normalizeQuery('move w/ care into src/w/').includes('directory'), 'w/ inside a path stays a path');
+    assert.equal(top(index, 'gen an isometric vector illo of a server room for the blog header')[0], 'everart.generate_image');
+  });
+
+  it('keyword: questions and goals in everyday words', () => {
+    assert.equal(top(index, 'help me break the auth migration into steps, i may change my mind halfway')[0], 'sequential-thinking.sequentialthinking');
+    assert.equal(top(index, 'How can I check what the website looks like on a phone-sized screen?')[0], 'playwright.browser_resize');
+    assert.equal(top(index, 'How can I see what the site looks like in dark mode?')[0], 'playwright.browser_emulate_media', 'an emulated scheme, not a screenshot');
+    assert.ok(top(index, 'How do I move the Task 12 card into the Done column on this board page?', 2).includes('playwright.browser_drag'));
+    assert.equal(top(index, 'I no longer need the page watcher mon_17; how do I get rid of it for good?')[0], 'firecrawl.firecrawl_monitor_delete');
+    assert.ok(top(index, 'Is it possible to collect the content of all the help-center articles on support.example.com in one go?', 2).includes('firecrawl.firecrawl_crawl'));
+    assert.equal(top(index, 'Can I log a problem report in the ops/monitoring project on GitLab?')[0], 'gitlab.create_issue', 'a problem raised is an issue');
+    assert.ok(top(index, 'Can you keep in mind from now on that our client Globex prefers calls on Tuesdays?', 2).some((id) => id.startsWith('memory.')));
+    assert.ok(top(index, 'coords for 1600 Amphitheatre Pkwy, Mountain View', 3).includes('google-maps.maps_geocode'), 'a street address');
+    assert.ok(top(index, 'drop invoice.pdf onto the dropzone', 2).includes('playwright.browser_drop'), 'a file dropped onto a page is no file to write');
   });
 
   it('keyword: what is stored on disk is a file, not the memory', () => {

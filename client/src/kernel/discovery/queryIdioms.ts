@@ -13,6 +13,25 @@ function phrasePattern(phrase: string): string {
 
 const PARTICLES = new Set(['up', 'down', 'out', 'in', 'on', 'off', 'back']);
 
+/**
+ * Chat shorthand, read first (before `w/` looks like a folder): the word each stands for. Only
+ * abbreviations with one reading in a request to a tool host (`pg` stays Postgres unless a page is
+ * meant: `landing pg`).
+ */
+export const CHAT_SHORTHAND: ReadonlyArray<[RegExp, string]> = [
+  [/(?<![\w/])w\/o(?![\w/])/gi, ' without '],
+  [/(?<![\w/])w\/(?![\w/])/gi, ' with '],
+  [/(?<=[a-z])\s+\+\s+(?=[a-z])/gi, ' and '],
+  [/\s+->\s+/g, ' to '],
+  [/\b(landing|home|web|this|the|that|next|previous|prev|settings|login|pricing)\s+pg\b/gi, ' $1 page '],
+  ...Object.entries({
+    abt: 'about', thru: 'through', pls: 'please', plz: 'please', rn: 'right now', ppl: 'people', prob: 'probably', bc: 'because',
+    img: 'image', imgs: 'images', pic: 'picture', pics: 'pictures', illo: 'illustration', gen: 'generate', coords: 'coordinates',
+    perms: 'permissions', cfg: 'config', acct: 'account', addr: 'address', btn: 'button', msgs: 'messages', tmrw: 'tomorrow',
+    yr: 'year', wk: 'week', mins: 'minutes', u: 'you', ur: 'your', r: 'are', pkg: 'package', fn: 'function',
+  }).map(([short, word]): [RegExp, string] => [new RegExp(`(?<![\\w'/.-])${short}(?![\\w'/-])`, 'gi'), ` ${word} `]),
+];
+
 /** Phrasal verbs whose particle is a stop word, and idioms whose words mean nothing apart: the one word or two each means. */
 export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
   'look up': 'lookup', 'look for': 'search', 'look into': 'investigate', 'look at': 'view', 'find out': 'find',
@@ -21,7 +40,7 @@ export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
   'clean up': 'cleanup', 'back up': 'backup', 'fill in': 'fill', 'fill out': 'fill', 'go back': 'back',
   'go to': 'navigate', 'take down': 'remove', 'get rid of': 'remove', 'write down': 'note', 'put in': 'insert',
   'take up': 'occupy', 'how long': 'duration', 'how far': 'distance', 'how many': 'count',
-  'let me see': 'show', 'signed up': 'signups', 'sign up': 'signup', 'jot down': 'note', 'pull up': 'open', 'bring up': 'open', 'chime in': 'comment', 'weigh in': 'comment', 'page before': 'previous page', 'where i was before': 'previous page', 'how old': 'modified timestamp', 'side by side': 'multiple', 'pull together': 'gather', 'pull in': 'read', 'fire off': 'run', "i'm after": 'search', 'i am after': 'search', 'keep an eye on': 'watch', 'spin up': 'create', 'hunt down': 'search', 'track down': 'search', 'print out': 'print', 'key in': 'type', 'goes by': 'username',
+  'let me see': 'show', 'tack on': 'add', 'tack onto': 'add to', 'how large': 'size', 'how big': 'size', 'write-up': 'report', 'writeup': 'report', 'pop-up': 'popup', 'pop up': 'popup', 'signed up': 'signups', 'sign up': 'signup', 'jot down': 'note', 'pull up': 'open', 'bring up': 'open', 'chime in': 'comment', 'weigh in': 'comment', 'page before': 'previous page', 'where i was before': 'previous page', 'how old': 'modified timestamp', 'side by side': 'multiple', 'pull together': 'gather', 'pull in': 'read', 'fire off': 'run', "i'm after": 'search', 'i am after': 'search', 'keep an eye on': 'watch', 'spin up': 'create', 'hunt down': 'search', 'track down': 'search', 'print out': 'print', 'key in': 'type', 'goes by': 'username',
   a11y: 'accessibility', i18n: 'internationalization', k8s: 'kubernetes', 'who am i': 'whoami', 'blog post': 'article',
   'where is': 'locate', 'where are': 'locate', "where's": 'locate',
   'how high': 'elevation', 'how tall': 'elevation', 'above sea level': 'elevation', 'meters up': 'elevation', 'feet up': 'elevation',
@@ -33,7 +52,7 @@ export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
  */
 export const MEMORY_REQUESTS: ReadonlyArray<[RegExp, string]> = [
   // `rememb…`: `remember`, and typos of its ending such as `remembr`.
-  [/\b(rememb\w*|memori[sz]e|record|note|jot down|keep in mind|bear in mind) that\b/gi, ' $1 memory knowledge '],
+  [/\b(rememb\w*|memori[sz]e|record|note|jot down|keep in mind|bear in mind)(?:\s+(?:from now on|going forward|for the future|for later|for next time))? that\b/gi, ' $1 memory knowledge '],
   [/\b(?:do )?(?:you|u|we) (?:already )?(?:know|remember|recall|have (?:stored|remembered|saved|memori[sz]ed|recorded|noted))(?: about)?\b|\byou've (?:stored|remembered|saved|memori[sz]ed|recorded|noted)\b/gi, ' memory knowledge '],
   [/\b(?:remembered|stored|saved|memorized|recorded|noted) (?:about|on)\b(?!\s+(?:the\s+|my\s+|our\s+)?(?:disk|drive|server|machine|computer|laptop|device|filesystem|file system|s3)\b)/gi, ' memory knowledge '],
   [/\bforget (everything|all|what)\b/gi, ' forget memory knowledge '],
@@ -46,7 +65,7 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   [/\b(?:ctrl|control|cmd|command|alt|option|shift|meta)\s*\+\s*\w+/gi, ' key combination '],
   // `google the release date`: the verb, not the maps.
   [/\b(?:google|bing)\s+(?=(?:the|for|it|how|what|who|when|where|why|a|an|this|that|whether|if)\b)|\b(?:google|bing) it\b/gi, ' web search '],
-  [/\b(?:alert|notify|tell|ping|email|message)\s+me\s+(?:when|if|whenever|once)\b|\blet me know (?:when|if|whenever)\b/gi, ' monitor changes '],
+  [/\b(?:alert|notify|tell|ping|email|message)\s+me\s+(?:when|if|whenever|once)\b|\blet me know (?:when|if|whenever)\b|\b(?:be|get)\s+(?:alerted|notified|pinged|told|emailed)\s+(?:when|whenever|if|once)\b/gi, ' monitor changes '],
   // A name given (`the page called Roadmap`, `a table named users`) is a value: what is left is that it has one.
   [/\b(?:called|named|titled)\s+(?!(?:file|directory|url|website|email)\b)(?:"[^"]*"|'[^']*'|[\w./-]+)/gi, ' named '],
   // `when was yarn.lock created`: a question of a date, not a request to create.
@@ -68,7 +87,7 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   // `put these notes into a new file`: to write one.
   [/\b(?:into|in|to)\s+(?:a\s+)?(?:new\s+)?file\b/gi, ' write file '],
   // `what the page looks like`: to see it.
-  [/\bwhat\s+(?:the\s+|this\s+|my\s+|our\s+)?(?:page|site|website|screen|app|ui|dashboard|browser)\s+(?:currently\s+|now\s+)?looks?\s+like\b/gi, ' screenshot view '],
+  [/\bwhat\s+(?:the\s+|this\s+|my\s+|our\s+)?(?:page|site|website|screen|app|ui|dashboard|browser)\s+(?:currently\s+|now\s+)?looks?\s+like\b(?!\s+(?:in|with|under|using)\s+(?:dark|light|print|high[- ]contrast|reduced[- ]motion)\b)/gi, ' screenshot view '],
   // `the last-modified time`, `when someone last changed it`: a date, not a change to make.
   [/\blast[- ](?:modified|changed|updated|edited|touched)\b/gi, ' modified timestamp '],
   // `any file named .env.example anywhere under the project`: a search of the files there.
@@ -86,17 +105,17 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   // `where the seed script lives`: to locate it.
   [/\bwhere\b[^?.;]*?\blives?\b|\blost track of\b/gi, ' locate '],
   // `create .eslintrc.json` (a file literal by now): a new file to write.
-  [/\b(?:create|make|add)\s+(?:a\s+)?(?:new\s+)?file\b/gi, ' write new file '],
+  [/\b(?:create|make|add)\s+(?:a\s+)?(?:new\s+)?file\b|\b(?:drop|put|stick|place|save)\s+(?:a\s+)?(?:new\s+)?file\b(?![^.;]*\b(?:onto|dropzone|drop\s+zone|upload|element|area|field|input|page)\b)/gi, ' write new file '],
   // `mark the task as blocked`: a property to set.
-  [/\bmark\b[^.;]*?\bas\b/gi, ' update set property '],
+  [/\bmark\b[^.;]*?\bas\b(?!\s+(?:bad|good|wrong|useless|helpful|irrelevant|junk|spam|incorrect|poor|unhelpful)\b)/gi, ' update set property '],
   // `pending merge`, `awaiting review`: open pull requests.
-  [/\b(?:pending|awaiting|waiting on|waiting for)\s+(?:merge|review)\b/gi, ' open pull requests '],
+  [/\b(?:pending|awaiting|waiting on|waiting for)\s+(?:merge|review)\b|\b(?:waiting|wait)\s+(?:on|for)\s+(?:someone|somebody|anyone|anybody|a reviewer|review)\s+to\s+(?:look at|review|check|approve)\b/gi, ' open pull requests review '],
   // `what's inside it`: its contents (a folder's are listed, not read).
   [/\bwhat(?:'s| is)\s+inside\b(?![^?.;]*\b(?:folder|directory|dir)\b)/gi, ' read contents '],
   // `three migration scripts`: several files.
   [/\b(?:two|three|four|five|several|multiple)\s+(?:of\s+the\s+)?(?:[\w-]+\s+)?(?:files|scripts|configs|documents|docs|fixtures|migrations)\b/gi, ' multiple files '],
   // `Kenji no longer mentors Aiko`, `she is not his mentor anymore`: a fact or a relation to remove.
-  [/\bno longer\b|\bnot\b(?=[^.;]*\b(?:anymore|any more|any longer)\b)/gi, ' remove relation fact '],
+  [/\bno longer\b(?!\s+(?:need|want|use|require)\b)|\bnot\b(?=[^.;]*\b(?:anymore|any more|any longer)\b)/gi, ' remove relation fact '],
   [/\b(?:anymore|any more|any longer)\b/gi, ' '],
   // `what's new in quantum computing`: the news.
   [/\bwhat(?:'s| is)\s+new\s+(?:in|with|about|on)\b/gi, ' news about '],
@@ -105,7 +124,7 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   // `an image of the error state`: a screenshot.
   [/\b(?:image|picture|capture)\s+of\s+(?:the\s+)?(?:page|screen|error|state|ui|current|site)\b/gi, ' screenshot '],
   // `discover the pages without scraping them`: the map of a site, not its content.
-  [/\bwithout\s+(?:scraping|downloading|fetching|crawling|loading|reading)\b/gi, ' map urls '],
+  [/\bwithout\s+(?:scraping|downloading|fetching|crawling|loading|reading)\b(?=[^.;]*\b(?:pages?|site|website|urls?|links|domain)\b)|(?<=\b(?:pages?|site|website|urls?|links|domain)\b[^.;]*)\bwithout\s+(?:scraping|downloading|fetching|crawling|loading|reading)\b/gi, ' map urls '],
   // `as it would print`, `print preview`: the print media.
   [/\bas it would print\b|\bprint\s+(?:preview|styles?|stylesheet|media|layout|view)\b/gi, ' emulate media print '],
   // `hold until the button is enabled`: a wait.
@@ -155,7 +174,7 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   // `replace the old version`: to write the whole file anew.
   [/\breplace\s+(?:the\s+)?(?:old|existing|previous|current|whole|entire)\s+(?:version|file|contents?|one|copy|text)\b/gi, ' overwrite write file '],
   // `the size and timestamp of the dump`: a file's metadata.
-  [/\b(?:size|timestamps?|mtime|permissions|owner|last[- ]modified(?:\s+(?:date|time))?)\s+(?:and|&|\+|,)\s+(?:size|timestamps?|mtime|permissions|owner|last[- ]modified|dates?|times?)\b/gi, ' file metadata info '],
+  [/\b(?:size|timestamps?|times?|dates?|mtime|permissions|owner|last[- ]modified(?:\s+(?:date|time))?)\s+(?:and|&|\+|,)\s+(?:size|timestamps?|mtime|permissions|owner|last[- ]modified|dates?|times?)\b/gi, ' file metadata info '],
   // `check your memory`: a search of it.
   [/\b(?:check|search|look\s+in|consult|query)\s+(?:your|the|my|our)\s+memory\b/gi, ' search memory knowledge '],
   // `close #450`, `reopen the issue`: a change of the issue's state.
@@ -168,6 +187,44 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   [/\bis\s+there\s+(?:a|an|any)\b(?=[^.;?]*?\bon\s+(?:this|the)\s+(?:page|site|screen)\b)/gi, ' find on page '],
   // `before querying, …`, `I updated the page, so…`: what was or will be done around the request, not the request.
   [/\bbefore\s+\w+ing\b|\b(?:i|we)\s+(?:just\s+)?(?:updated|changed|edited|created|deleted|removed|added|fixed|wrote|pushed|merged|moved|renamed|uploaded)\b/gi, ' '],
+  // `break the migration into steps`: thinking it through.
+  [/\bbreak\b[^.;]*?\binto\s+(?:small(?:er)?\s+|clear\s+|concrete\s+)?(?:steps|stages|phases|chunks|pieces)\b|\bchange\s+(?:my|our)\s+minds?\b/gi, ' plan step by step revise '],
+  // `1600 Amphitheatre Pkwy`: a street address.
+  [/\b\d{1,5}\s+(?:[A-Z][\w'.-]*\s+){1,4}(?:St|Street|Ave|Avenue|Blvd|Boulevard|Rd|Road|Pkwy|Parkway|Ln|Lane|Dr|Drive|Way|Pl|Place|Ct|Court|Sq|Square|Hwy|Highway)\b\.?/g, ' street address '],
+  // `a list of fintech startups with founders and funding`: structured data gathered from the web.
+  [/\b(?:a\s+)?(?:list|table|spreadsheet|dataset)\s+of\s+(?:the\s+)?(?:top\s+)?(?:\d+\s+)?(?:[\w-]+\s+){0,3}?(?:companies|startups|cos|firms|vendors|competitors|brands|organi[sz]ations|orgs|products|investors|funds|universities)\b/gi, ' structured data web research '],
+  // `anyone hit this error with next 14?`: a search of reported issues.
+  [/\b(?:anyone|anybody|someone|others?)\s+(?:else\s+)?(?:hit|seen|seeing|reported|report|run\s+into|ran\s+into|had|having|get|got|getting)\b/gi, ' search issues reported '],
+  // `mark the search as bad`: feedback on its quality.
+  [/\bmark\b(?=[^.;]*?\bas\s+(?:bad|good|wrong|useless|helpful|irrelevant|junk|spam|incorrect|poor|unhelpful)\b)/gi, ' feedback quality '],
+  // `a deep dive with sources`: research.
+  [/\bdeep[- ]dive\b|\bin[- ]depth\s+(?:look|review|analysis|report)\b/gi, ' research report '],
+  // `what's written in the notes file`: its contents.
+  [/\bwhat(?:'s| is)\s+written\s+(?:in|on)\b/gi, ' read contents of '],
+  // `when it was created`: a date.
+  [/\bwhen\s+(?:it|they|this|that|[\w.-]+)\s+(?:was|were)\s+(?:created|modified|changed|updated|edited|written|made|touched|last\s+\w+)\b/gi, ' timestamp '],
+  // `what do you have on file about…`: the memory.
+  [/\b(?:you|u|we)\s+have\s+on\s+file\b/gi, ' memory knowledge '],
+  // `proposed code changes`: pull requests.
+  [/\b(?:proposed|suggested|pending)\s+(?:code\s+)?changes\b/gi, ' pull requests '],
+  // `the history of saved changes`: the commits.
+  [/\b(?:saved|committed|recorded)\s+changes\b|\bchange\s+history\b/gi, ' commits history '],
+  // `every response to the question Maria posted`: the replies in its thread.
+  [/\b(?:responses?|replies|reply|answers?|reactions?)\s+(?:to|under|on)\s+(?:the|a|her|his|their|that|this|my)\s+(?:question|message|post|thread)\b/gi, ' thread replies '],
+  // `what buttons and links are on the page`: its structure.
+  [/\bwhat\s+(?:buttons|links|elements|fields|controls|inputs|options)\b(?=[^.;?]*\bon\s+(?:the|this)\s+(?:page|screen)\b)/gi, ' snapshot page elements '],
+  // `move the card into the Done column`: a drag.
+  [/\bmove\b(?=[^.;]*\b(?:card|tile|item|ticket|task)\b[^.;]*\b(?:column|lane|list|board|swimlane)\b)/gi, ' drag drop '],
+  // `on a phone-sized screen`: a window size.
+  [/\b(?:phone|mobile|tablet|iphone|ipad|android|desktop|laptop)[- ]?(?:sized?|width)\b|\bon\s+(?:a\s+)?(?:phone|mobile|tablet)\s+(?:screen|display)\b/gi, ' window size resize '],
+  // `what the site looks like in dark mode`: an emulated media feature, not a screenshot.
+  [/\blooks?\s+like\s+(?:in|with|under|using)\s+(?=(?:dark|light|print|high[- ]contrast|reduced[- ]motion)\b)/gi, ' emulate media '],
+  // `assigned to me and due this week`: a filtered query.
+  [/\b(?:items|tasks|entries|rows|cards|tickets)\b(?=[^.;]*?\b(?:assigned|due|tagged|labell?ed|owned)\b)/gi, ' $& query filter '],
+  // `I no longer need the watcher`: to delete it.
+  [/\bno longer\s+(?:need|want|use|require)\b/gi, ' delete '],
+  // `all the help-center articles on support.example.com`: a crawl.
+  [/\b(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:articles|pages|posts|docs|entries)\s+(?:on|from|of|under|across)\b/gi, ' crawl all pages '],
   // `have it return my text unchanged`: an echo.
   [/\b(?:return|send|give|hand|repeat|reflect)\w*\s+(?:it\s+|my\s+|the\s+|this\s+|that\s+)?(?:text|message|input|string|words|payload)\s+(?:back\s+)?(?:unchanged|verbatim|as[- ]is|untouched|intact|back)\b/gi, ' echo '],
   // `look in notion for the agenda`: a search there.
@@ -179,4 +236,4 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
 ];
 
 /** `open a PR`, `raise an issue`, `file a bug`: to open one is to create it (not to read it, as `open the file` is). */
-export const OPEN_TO_CREATE = /\b(?:open|raise|file|log|submit)\s+(?:(?:a|an|the)\s+)?(?:new\s+)?(?:github\s+|gitlab\s+)?(?:[\w-]+\s+)?(pr|pull request|merge request|mr|issue|ticket|bug report|bug|problem)\b/gi;
+export const OPEN_TO_CREATE = /\b(?:open|raise|file|log|submit|report)\s+(?:(?:a|an|the)\s+)?(?:new\s+)?(?:github\s+|gitlab\s+)?(?:[\w-]+\s+)?(pr|pull request|merge request|mr|issue|ticket|bug report|problem report|bug|problem)\b/gi;

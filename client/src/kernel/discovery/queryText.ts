@@ -2,7 +2,7 @@
  * A query as the index should read it: literal values replaced by the words for their kind
  * (queryLiterals.ts), and phrases by the words they mean (queryIdioms.ts).
  */
-import { IDIOMS, MEMORY_REQUESTS, OPEN_TO_CREATE, PHRASAL_VERBS } from './queryIdioms';
+import { CHAT_SHORTHAND, IDIOMS, MEMORY_REQUESTS, OPEN_TO_CREATE, PHRASAL_VERBS } from './queryIdioms';
 import { fileWords, knownFileWords, LITERALS } from './queryLiterals';
 
 /** `#17` not after a noun that says what it numbers (`request #7`, `step #2`). */
@@ -33,6 +33,7 @@ let last = { query: '', text: '' };
 export function normalizeQuery(query: string): string {
   if (query === last.query) return last.text;
   let text = boundedQuery(query);
+  for (const [pattern, words] of CHAT_SHORTHAND) text = text.replace(pattern, words);
   let files = 0;
   for (const [pattern, words] of LITERALS) {
     text = text.replace(pattern, (m) => {
@@ -44,7 +45,8 @@ export function normalizeQuery(query: string): string {
   if (files >= 2) text += ' multiple files';
   // `#17` with no word for what it is: an issue or a pull request.
   if (BARE_REFERENCE.test(text) && !ISSUE_WORDS.test(text)) text += ' pull request issue';
-  text = text.replace(OPEN_TO_CREATE, ' create $1 ');
+  // To open a PR is to create one; to raise a bug or a problem is to create an issue.
+  text = text.replace(OPEN_TO_CREATE, (_, thing: string) => (/^(?:pr|pull request|merge request|mr|issue|ticket)$/i.test(thing) ? ` create ${thing} ` : ` create issue ${thing} `));
   for (const [pattern, words] of IDIOMS) text = text.replace(pattern, words);
   for (const [pattern, words] of MEMORY_REQUESTS) text = text.replace(pattern, words);
   for (const [pattern, word] of PHRASAL_VERBS) text = text.replace(pattern, word);
