@@ -3,7 +3,8 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { MgpKernelApi } from '../../../client/src/vscode/extension';
-import { waitForEvent } from './waitFor';
+import { repoRoot } from '../../repoRoot';
+import { waitForEvent, waitUntil } from './waitFor';
 
 const EXTENSION_ID = 'mgp-kernel.mgp-kernel';
 
@@ -90,6 +91,33 @@ describe('MGP Kernel in the extension host', () => {
     assert.equal(diagnostic.source, 'mgp');
     assert.match(diagnostic.message, /TOML syntax error/);
     assert.equal((await api()).languageServerState(), 'running');
+  });
+
+  it('ranks discovery by the embedding model the settings name (the semantic strategy), and by keywords without one', async function () {
+    this.timeout(60000);
+    const kernel = await api();
+    await kernel.settled();
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const fixture = require(join(repoRoot(), 'test/fixtures/models/embeddingModel.js')) as { startEmbeddingModel(o: object): Promise<{ url: string; requests: { model: string }[]; close(): Promise<void> }> };
+    const model = await fixture.startEmbeddingModel({});
+    const settings = () => vscode.workspace.getConfiguration('mgp.models');
+    const discover = async () => (await kernel.kernel.call({ serverId: 'mgp', toolName: 'mgp.tools.discover', args: { query: 'add two numbers', strategy: 'semantic' } })).result.structuredContent as { search_strategy: string; fallback_strategy?: string; tools: { tool_id: string }[] };
+    try {
+      await settings().update('openaiCompatible.url', model.url, vscode.ConfigurationTarget.Global);
+      await settings().update('openaiCompatible.embeddingModel', 'use', vscode.ConfigurationTarget.Global);
+      await waitUntil(() => kernel.kernel.discovery.semanticRanker === `use at ${model.url}`, 'the embedding model from the settings');
+      const answer = await discover();
+      assert.equal(answer.search_strategy, 'semantic');
+      assert.equal(answer.fallback_strategy, undefined);
+      assert.equal(answer.tools[0].tool_id, 'example.add');
+      assert.ok(model.requests.length > 0 && model.requests.every((r) => r.model === 'use'));
+    } finally {
+      await settings().update('openaiCompatible.embeddingModel', undefined, vscode.ConfigurationTarget.Global);
+      await settings().update('openaiCompatible.url', undefined, vscode.ConfigurationTarget.Global);
+      await model.close();
+    }
+    await waitUntil(() => kernel.kernel.discovery.semanticRanker === undefined, 'no embedding model once the setting is cleared');
+    assert.equal((await discover()).fallback_strategy, 'keyword');
   });
 
   it('opens the About panel from its command', async () => {

@@ -15,3 +15,12 @@ export function waitForEvent<T>(event: vscode.Event<T>, accept: (value: T) => bo
     });
   });
 }
+
+/** Resolves once `condition` holds (polled), or rejects after `timeoutMs`. */
+export async function waitUntil(condition: () => boolean, what: string, timeoutMs = 20000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
