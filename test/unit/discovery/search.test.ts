@@ -56,7 +56,7 @@ describe('discovery: search strategies and filters', () => {
     assert.deepEqual(words('hit Enter, then press ctrl+s'), ['press', 'key', ',', 'then', 'press', 'key', 'combination']);
     assert.deepEqual(words('google the release date'), ['web', 'search', 'the', 'release', 'date'], 'the verb, not the maps');
     assert.equal(normalizeQuery('google maps directions'), 'google maps directions');
-    assert.deepEqual(words('alert me when the page changes'), ['monitor', 'changes', 'the', 'page', 'changes']);
+    assert.deepEqual(words('alert me when the page changes'), ['create', 'monitor', 'changes', 'the', 'page', 'changes']);
     assert.deepEqual(words('find the page called Roadmap in the users table'), ['find', 'the', 'page', 'named', 'in', 'the', 'table']);
     assert.deepEqual(words('when was yarn.lock created?'), ['when', 'file', 'timestamp', '?'], 'a question of a date, not a request to create');
     assert.deepEqual(words('raise a GitHub issue about it'), ['create', 'issue', 'about', 'it']);
@@ -211,6 +211,22 @@ describe('discovery: search strategies and filters', () => {
     assert.ok(top(index, 'Can you keep in mind from now on that our client Globex prefers calls on Tuesdays?', 2).some((id) => id.startsWith('memory.')));
     assert.ok(top(index, 'coords for 1600 Amphitheatre Pkwy, Mountain View', 3).includes('google-maps.maps_geocode'), 'a street address');
     assert.ok(top(index, 'drop invoice.pdf onto the dropzone', 2).includes('playwright.browser_drop'), 'a file dropped onto a page is no file to write');
+  });
+
+  it('keyword: conditions, statuses and schema changes; monitors asked for by their alerts; requests of people who do not know the tools', () => {
+    assert.ok(normalizeQuery("how many orders had status='refunded'").includes('filter condition'));
+    assert.equal(top(index, "how many orders had status='refunded' last week in the db")[0], 'postgres.query');
+    assert.equal(top(index, 'mark the Vendor audit card Done (Status prop) in notion')[0], 'notion.API-patch-page');
+    assert.equal(top(index, 'add a "Reviewer" person property to the Editorial Tracker db in notion')[0], 'notion.API-update-a-data-source');
+    assert.ok(top(index, 'all urls on docs.astro.build, no content needed', 2).includes('firecrawl.firecrawl_map'));
+    assert.equal(top(index, 'search gh code for useSyncExternalStore usages')[0], 'github.search_code', 'gh is GitHub');
+    assert.equal(top(index, "What's the easiest way to get 2023_w2.pdf out of Downloads and into my Taxes/2023 folder?")[0], 'filesystem.move_file');
+    assert.equal(top(index, "I'd like to see the whole layout of my thesis project, every subfolder included")[0], 'filesystem.directory_tree');
+    assert.equal(top(index, 'note down that the Falcon project is owned by the Growth team')[0], 'memory.create_relations');
+    assert.equal(top(index, 'I would love to get an alert whenever the Apple developer news page changes')[0], 'firecrawl.firecrawl_monitor_create');
+    assert.ok(top(index, 'Which page watchers do we have running at the moment?', 2).includes('firecrawl.firecrawl_monitor_list'));
+    assert.ok(top(index, 'Could you run a pretend research task so I can watch the progress stages?', 3).includes('everything.simulate-research-query'), 'a pretend task is the simulation, not an agent job');
+    assert.equal(top(index, 'Is that research job finished yet, and what did it find?')[0], 'firecrawl.firecrawl_agent_status');
   });
 
   it('keyword: what is stored on disk is a file, not the memory', () => {

@@ -29,12 +29,13 @@ export const CHAT_SHORTHAND: ReadonlyArray<[RegExp, string]> = [
     img: 'image', imgs: 'images', pic: 'picture', pics: 'pictures', illo: 'illustration', gen: 'generate', coords: 'coordinates',
     perms: 'permissions', cfg: 'config', acct: 'account', addr: 'address', btn: 'button', msgs: 'messages', tmrw: 'tomorrow',
     yr: 'year', wk: 'week', mins: 'minutes', u: 'you', ur: 'your', r: 'are', pkg: 'package', fn: 'function',
+    gh: 'github', obs: 'observation', prop: 'property', props: 'properties', dont: "don't", cant: "can't",
   }).map(([short, word]): [RegExp, string] => [new RegExp(`(?<![\\w'/.-])${short}(?![\\w'/-])`, 'gi'), ` ${word} `]),
 ];
 
 /** Phrasal verbs whose particle is a stop word, and idioms whose words mean nothing apart: the one word or two each means. */
 export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
-  'look up': 'lookup', 'look for': 'search', 'look into': 'investigate', 'look at': 'view', 'find out': 'find',
+  'look up': 'lookup', 'look for': 'search', 'look into': 'investigate', 'dig into': 'investigate', 'look at': 'view', 'find out': 'find',
   'set up': 'create', 'turn on': 'enable', 'switch on': 'enable', 'turn off': 'disable', 'switch off': 'disable',
   'shut down': 'close', 'log in': 'login', 'sign in': 'login', 'log out': 'logout', 'sign out': 'logout',
   'clean up': 'cleanup', 'back up': 'backup', 'fill in': 'fill', 'fill out': 'fill', 'go back': 'back',
@@ -59,7 +60,7 @@ export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
 export const MEMORY_REQUESTS: ReadonlyArray<[RegExp, string]> = [
   // `rememb…`: `remember`, and typos of its ending such as `remembr`.
   [/\b(rememb\w*|memori[sz]e|record|note|jot down|keep in mind|bear in mind)(?:\s+(?:from now on|going forward|for the future|for later|for next time))? that\b/gi, ' $1 memory knowledge '],
-  [/\b(?:do )?(?:you|u|we) (?:already )?(?:know|remember|recall|have (?:stored|remembered|saved|memori[sz]ed|recorded|noted))(?: about)?\b|\byou've (?:stored|remembered|saved|memori[sz]ed|recorded|noted)\b/gi, ' memory knowledge '],
+  [/\b(?:do )?(?:you|u|we) (?:already |still )?(?:know|remember|recall|have (?:stored|remembered|saved|memori[sz]ed|recorded|noted))(?: about)?\b|\byou've (?:stored|remembered|saved|memori[sz]ed|recorded|noted)\b/gi, ' memory knowledge '],
   [/\b(?:remembered|stored|saved|memorized|recorded|noted) (?:about|on)\b(?!\s+(?:the\s+|my\s+|our\s+)?(?:disk|drive|server|machine|computer|laptop|device|filesystem|file system|s3)\b)/gi, ' memory knowledge '],
   [/\bforget (everything|all|what)\b/gi, ' forget memory knowledge '],
   [/\blong[- ]term memory\b/gi, ' memory knowledge '],
@@ -71,13 +72,13 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   [/\b(?:ctrl|control|cmd|command|alt|option|shift|meta)\s*\+\s*\w+/gi, ' key combination '],
   // `google the release date`: the verb, not the maps.
   [/\b(?:google|bing)\s+(?=(?:the|for|it|how|what|who|when|where|why|a|an|this|that|whether|if)\b)|\b(?:google|bing) it\b/gi, ' web search '],
-  [/\b(?:alert|notify|tell|ping|email|message)\s+me\s+(?:when|if|whenever|once)\b|\blet me know (?:when|if|whenever)\b|\b(?:be|get)\s+(?:alerted|notified|pinged|told|emailed)\s+(?:when|whenever|if|once)\b/gi, ' monitor changes '],
+  [/\b(?:alert|notify|tell|ping|email|message)\s+me\s+(?:when|if|whenever|once)\b|\blet me know (?:when|if|whenever)\b|\b(?:be|get)\s+(?:alerted|notified|pinged|told|emailed)\s+(?:when|whenever|if|once)\b/gi, ' create monitor changes '],
   // A name given (`the page called Roadmap`, `a table named users`) is a value: what is left is that it has one.
   [/\b(?:called|named|titled)\s+(?!(?:file|directory|url|website|email)\b)(?:"[^"]*"|'[^']*'|[\w./-]+)/gi, ' named '],
   // `when was yarn.lock created`: a question of a date, not a request to create.
   [/\bwhen\s+(?:was|were|did)\b([^?.!]*?)\b(?:created|modified|changed|updated|edited|written|made|touched)\b/gi, ' when $1 timestamp '],
   // `what does the top of CONTRIBUTING.md say`: to read it.
-  [/\bwhat\s+does\b([^?]*?)\bsay\b/gi, ' read $1 '],
+  [/\bwhat\s+does\b([^?]*?)\bsay\b|\bwhat\b([^?.;]*?)\bsays\b/gi, ' read $1$2 '],
   // `is local.yml newer than prod.yml`: a question of dates.
   [/\b(?:newer|older|more recent)\s+than\b/gi, ' modified timestamp '],
   // `break the tie between Hank and Globex`: to delete a relation.
@@ -95,7 +96,7 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   // `what the page looks like`: to see it.
   [/\bwhat\s+(?:the\s+|this\s+|my\s+|our\s+)?(?:page|site|website|screen|app|ui|dashboard|browser)\s+(?:currently\s+|now\s+)?looks?\s+like\b(?!\s+(?:in|with|under|using)\s+(?:dark|light|print|high[- ]contrast|reduced[- ]motion)\b)/gi, ' screenshot view '],
   // `the last-modified time`, `when someone last changed it`: a date, not a change to make.
-  [/\blast[- ](?:modified|changed|updated|edited|touched)\b/gi, ' modified timestamp '],
+  [/\blast[- ](?:modified|changed|updated|edited|touched)\b|\blast\s+(?:change|modify|update|edit|touch)\b|\bfirst\s+(?:created|made|written|added)\b/gi, ' modified timestamp '],
   // `any file named .env.example anywhere under the project`: a search of the files there.
   [/\b(?:anywhere|somewhere)\s+(?:under|in|inside|within|below|beneath)\s+(?:the\s+|this\s+|my\s+|our\s+)?(?:project|repo|repository|codebase|monorepo|folder|directory|dir|tree|workspace|disk|drive)\b/gi, ' search files in directory '],
   // `bring it up to date with main`: to update it.
@@ -128,7 +129,7 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   // `in response to the outage post`: the replies to it.
   [/\bin\s+(?:response|reply)\s+to\b/gi, ' replies to '],
   // `an image of the error state`: a screenshot.
-  [/\b(?:image|picture|capture)\s+of\s+(?:the\s+)?(?:page|screen|error|state|ui|current|site)\b/gi, ' screenshot '],
+  [/\b(?:image|picture|capture|photo)\s+of\s+(?:(?:how|what)\s+)?(?:the\s+)?(?:page|screen|error|state|ui|current|site)\b/gi, ' screenshot '],
   // `discover the pages without scraping them`: the map of a site, not its content.
   [/\bwithout\s+(?:scraping|downloading|fetching|crawling|loading|reading)\b(?=[^.;]*\b(?:pages?|site|website|urls?|links|domain)\b)|(?<=\b(?:pages?|site|website|urls?|links|domain)\b[^.;]*)\bwithout\s+(?:scraping|downloading|fetching|crawling|loading|reading)\b/gi, ' map urls '],
   // `as it would print`, `print preview`: the print media.
@@ -200,7 +201,7 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   // `a list of fintech startups with founders and funding`: structured data gathered from the web.
   [/\b(?:a\s+)?(?:list|table|spreadsheet|dataset)\s+of\s+(?:the\s+)?(?:top\s+)?(?:\d+\s+)?(?:[\w-]+\s+){0,3}?(?:companies|startups|cos|firms|vendors|competitors|brands|organi[sz]ations|orgs|products|investors|funds|universities)\b/gi, ' structured data web research '],
   // `anyone hit this error with next 14?`: a search of reported issues.
-  [/\b(?:anyone|anybody|someone|others?)\s+(?:else\s+)?(?:hit|seen|seeing|reported|report|run\s+into|ran\s+into|had|having|get|got|getting)\b/gi, ' search issues reported '],
+  [/\b(?:anyone|anybody|someone|others?)\s+(?:else\s+)?(?:hit|seen|seeing|reported|report|filed|opened|raised|logged|run\s+into|ran\s+into|had|having|get|got|getting)\b|\bknown\s+(?:bug\s+reports?|bugs|issues|problems)\b/gi, ' search issues reported '],
   // `mark the search as bad`: feedback on its quality.
   [/\bmark\b(?=[^.;]*?\bas\s+(?:bad|good|wrong|useless|helpful|irrelevant|junk|spam|incorrect|poor|unhelpful)\b)/gi, ' feedback quality '],
   // `a deep dive with sources`: research.
@@ -230,7 +231,55 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   // `I no longer need the watcher`: to delete it.
   [/\bno longer\s+(?:need|want|use|require)\b/gi, ' delete '],
   // `all the help-center articles on support.example.com`: a crawl.
-  [/\b(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:articles|pages|posts|docs|entries)\s+(?:on|from|of|under|across)\b/gi, ' crawl all pages '],
+  [/\b(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:articles?|pages?|posts?|docs?|entries|entry)\s+(?:on|from|of|under|across|in)\b/gi, ' crawl all pages '],
+  // `remember: Tomasz = our contact at Baltic`: a fact for the memory.
+  [/\b(?:remember|memori[sz]e|note|jot down|keep in mind)\s*:/gi, ' remember memory knowledge '],
+  // `Priority = High`, `status='refunded'`: a condition to filter by.
+  [/\b[a-z][\w.]*\s*(?:=|!=|<>|>=|<=)\s*(?:'[^']*'|"[^"]*"|[\w.-]+)/gi, ' filter condition query '],
+  // `mark the card Done`: a property to set.
+  [/\bmark\b(?=[^.;]*?\b(?:done|complete|completed|resolved|finished|closed|in progress)\b)/gi, ' update set property status '],
+  // `add a "Reviewer" property to the tracker db`: a change of the data source's schema.
+  [/\badd\s+(?:a|an|another|one more)\b[^.;]*?\b(?:property|column|field|select|tag)\s+(?:to|in|on)\s+(?:the|our|my|this|that)\b[^.;]*?\b(?:db|database|table|tracker|board|data source|list)\b/gi, ' update data source schema add property '],
+  // `all URLs, no content needed`: a map of the site.
+  [/\bno\s+content(?:\s+needed)?\b|\bwithout\s+(?:the\s+)?content\b|\b(?:just|only)\s+(?:the\s+)?(?:urls|links)\b/gi, ' map urls '],
+  // `don't need it anymore`: to delete it.
+  [/\b(?:don't|do not|won't)\s+(?:need|want|use)\b(?=[^.;]*\b(?:anymore|any more|any longer)\b)/gi, ' delete '],
+  // `get the pdf out of Downloads and into Taxes`: a move.
+  [/\bout\s+of\b(?=[^.;]*\binto\b)/gi, ' move from '],
+  // `every spreadsheet with "invoice" in its name`: files searched by name.
+  [/\bwith\s+text\s+in\s+(?:its|their|the)\s+names?\b|\b(?:named|called)\s+like\b/gi, ' search name pattern '],
+  // `the whole layout of my thesis project`: its tree.
+  [/\b(?:layout|structure|skeleton|shape|outline)\s+of\s+(?:my\s+|the\s+|our\s+|this\s+)?(?:[\w-]+\s+){0,2}?(?:project|repo|repository|folder|directory|codebase|workspace)\b|\bevery\s+sub-?folder\b|\ball\s+(?:the\s+)?sub-?folders\b/gi, ' directory tree '],
+  // `the Falcon project is owned by Growth`: a relation between two things.
+  [/\bis\s+(?:owned|managed|run|led|maintained)\s+by\b|\bbelongs\s+to\b|\breports\s+to\b|\bworks\s+(?:for|at)\b/gi, ' relation '],
+  // `report the broken filters in our GitLab project`: an issue to raise.
+  [/\breport\s+(?:the|this|that)\b(?=[^.;]*\b(?:github|gitlab|project|repo)\b)/gi, ' create issue '],
+  // `run a little script on the page`: JavaScript evaluated there.
+  [/\b(?:run|execute)\s+(?:a\s+)?(?:little\s+|small\s+|quick\s+|short\s+)?(?:script|snippet|js|javascript)\s+(?:on|in|against)\s+(?:the|this)\s+page\b/gi, ' evaluate javascript page '],
+  // `could the page live under Personal instead`: a move.
+  [/\blive\s+(?:under|in|inside|beneath)\b(?![^.;]*\bwhere\b)/gi, ' move under '],
+  // `get an alert whenever the page changes`: a monitor.
+  [/\b(?:get|receive|have)\s+(?:an?\s+)?(?:alert|notification|email|ping|heads-up)\s+(?:when|whenever|if|once|every\s+time)\b/gi, ' create monitor changes '],
+  // `log into the supplier's website and download…`: a live browser session.
+  [/\blog\s*(?:in|into|on)(?:\s+to)?\s+(?:our|the|a|my|their|this)?\s*(?:[\w']+\s+){0,2}?(?:website|site|portal|dashboard|account)\b/gi, ' login interact browser session '],
+  // `the search results were useless`: feedback on them.
+  [/\b(?:results?|answers?|output)\b(?=[^.;]*\b(?:useless|junk|wrong|bad|irrelevant|poor|unhelpful|garbage)\b)/gi, ' $& feedback quality '],
+  // `a ready-made data source instead of scraping`: a data provider.
+  [/\b(?:instead\s+of|rather\s+than)\s+scraping\b/gi, ' data provider structured '],
+  // `is that research job finished`: its status.
+  [/(?<!\b(?:pretend|simulated?|fake|demo|mock)\b[^.;]*)\b(?:research|agent)\s+(?:job|task|run)\b(?=[^.;?]*\b(?:finished|done|ready|status|progress|complete)\b)(?![^.;]*\b(?:pretend|simulat\w*|fake|demo|mock)\b)/gi, ' agent status '],
+  // `pushed to next Friday`: a date moved.
+  [/\b(?:push(?:ed)?|move[ds]?|bump(?:ed)?)\s+(?:back\s+)?(?:to|until)\s+(?:next|later|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/gi, ' postpone update date '],
+  // `which watchers do we have`: a list of them.
+  [/\b(?:which|what)\s+((?:[\w-]+\s+){1,3}?)do\s+(?:we|i|you)\s+(?:have|own|run)\b/gi, ' list $1 '],
+  // `what exactly changed`: the differences.
+  [/\bwhat\s+(?:exactly\s+|actually\s+)?changed\b/gi, ' diff changes '],
+  // `a spreadsheet-style list of bookstores with their websites`: structured data gathered from the web.
+  [/\b(?:list|table|spreadsheet)\s+of\b(?=[^.;]*?\bwith\s+(?:their|its|the)\b)(?![^.;]*\b(?:files?|folders?|directories|dirs?|issues|commits|messages|channels|users|members|tabs)\b)/gi, ' structured data web research '],
+  // `that hosted browser session`: a live session of the scraping service.
+  [/\b(?:hosted|remote|live|cloud|interactive)\s+browser\s+session\b/gi, ' interact browser session '],
+  // `the pros and cons of four-day weeks`: research.
+  [/\bpros\s+and\s+cons\b/gi, ' research compare '],
   // `have it return my text unchanged`: an echo.
   [/\b(?:return|send|give|hand|repeat|reflect)\w*\s+(?:it\s+|my\s+|the\s+|this\s+|that\s+)?(?:text|message|input|string|words|payload)\s+(?:back\s+)?(?:unchanged|verbatim|as[- ]is|untouched|intact|back)\b/gi, ' echo '],
   // `look in notion for the agenda`: a search there.

@@ -28,7 +28,7 @@ fetch, retrieve, get, download, grab, pull, curl, wget, export
 markdown, md
 write, save, store, persist, stash
 send, post, notify, announce
-image, picture, photo, illustration, drawing, graphic, artwork, art
+image, picture, photo, illustration, drawing, graphic, artwork, art, logo, poster, mockup, wallpaper
 generate, produce, render, draw
 webpage, web page, page, website, site, url, link
 web, internet, online
