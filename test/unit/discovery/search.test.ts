@@ -229,6 +229,21 @@ describe('discovery: search strategies and filters', () => {
     assert.equal(top(index, 'Is that research job finished yet, and what did it find?')[0], 'firecrawl.firecrawl_agent_status');
   });
 
+  it("keyword: an agent's own needs and requests from outside engineering", () => {
+    assert.ok(!normalizeQuery('I need to read config/settings.toml to check which log level is set').includes('change'), 'I need to read is no value to change');
+    assert.ok(!normalizeQuery('read it to check whether the port is set').includes('check'), 'why is not what');
+    assert.ok(normalizeQuery('the title needs to be shorter').includes('change to'));
+    assert.equal(top(index, 'replace scripts/bootstrap.sh entirely with the version I just generated')[0], 'filesystem.write_file');
+    assert.ok(top(index, "what's sitting in db/migrations right now? top level only", 2).includes('filesystem.list_directory'));
+    assert.ok(top(index, 'anything I saved earlier that mentions kubernetes upgrades?', 2).includes('memory.search_nodes'));
+    assert.ok(top(index, 'Which pull requests are still waiting on GitHub for bramblewood/reservations?', 2).includes('github.list_pull_requests'));
+    assert.ok(top(index, "Please log this in the product team's repository acme/roadmap: customers keep asking for dark mode", 2).includes('github.create_issue'));
+    assert.equal(top(index, 'Which ten accounts have the largest unpaid invoices right now? Please pull that from our database.')[0], 'postgres.query');
+    assert.equal(top(index, 'Take a picture of how the homepage looks in the browser right now')[0], 'playwright.browser_take_screenshot');
+    assert.equal(top(index, 'Please pull the key terms out of the supplier contract PDF saved at Legal/contracts/orchard-supply-msa.pdf.')[0], 'firecrawl.firecrawl_parse');
+    assert.equal(top(index, "is there a structured provider for SEC 10-K filings so I don't have to scrape EDGAR")[0], 'firecrawl.firecrawl_find_tools');
+  });
+
   it('keyword: what is stored on disk is a file, not the memory', () => {
     assert.ok(!normalizeQuery('look at this png picture stored on disk').includes('memory'));
     assert.ok(normalizeQuery('what have we stored on Priya').includes('memory'));

@@ -129,7 +129,7 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   // `in response to the outage post`: the replies to it.
   [/\bin\s+(?:response|reply)\s+to\b/gi, ' replies to '],
   // `an image of the error state`: a screenshot.
-  [/\b(?:image|picture|capture|photo)\s+of\s+(?:(?:how|what)\s+)?(?:the\s+)?(?:page|screen|error|state|ui|current|site)\b/gi, ' screenshot '],
+  [/\b(?:image|picture|capture|photo)\s+of\s+(?:(?:how|what)\s+)?(?:the\s+)?(?:page|screen|error|state|ui|current|site|homepage|website|app|dashboard|browser|tab|window)\b/gi, ' screenshot '],
   // `discover the pages without scraping them`: the map of a site, not its content.
   [/\bwithout\s+(?:scraping|downloading|fetching|crawling|loading|reading)\b(?=[^.;]*\b(?:pages?|site|website|urls?|links|domain)\b)|(?<=\b(?:pages?|site|website|urls?|links|domain)\b[^.;]*)\bwithout\s+(?:scraping|downloading|fetching|crawling|loading|reading)\b/gi, ' map urls '],
   // `as it would print`, `print preview`: the print media.
@@ -153,7 +153,7 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   // `dump the report into report.html`: to write it there.
   [/\b(?:dump|pipe|output|spit|stick)\b(?=[^.;]*\b(?:into|to|as)\b[^.;]*\bfile\b)/gi, ' write '],
   // `the year in the footer needs to be 2026`: a value to change.
-  [/\b(?:needs?|has|have|ought)\s+to\s+(?:be|say|read)\b|\bshould\s+(?:be|say|read)\b|\bmust\s+(?:be|say)\b/gi, ' change to '],
+  [/\b(?:needs|has|ought)\s+to\s+(?:be|say|read)\b|\b(?:need|have)\s+to\s+be\b|\bshould\s+(?:be|say|read)\b|\bmust\s+(?:be|say)\b/gi, ' change to '],
   // `which yaml files mention redis`: files searched for what they contain.
   [/\b(files|docs|documents|scripts|configs)\b(?=[^.;?]*\b(?:mention|mentions|contain|contains|reference|references|refer to|refers to)\b)/gi, ' $1 search '],
   // `yaml files`, `python files`: files of a kind, a pattern of names.
@@ -171,11 +171,11 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   // `anything in memory mentioning the Madrid office`: a search of what holds it.
   [/\bmentioning\b|\b(?:that|which|who)\s+mentions?\b/gi, ' search mention '],
   // `pull the price from the page`: to fetch it (a pull request is named as one).
-  [/\bpull(?!\s+(?:requests?|reqs?|prs?|it|them|this|that|up|in|together|down|out)\b|-)\b(?=[^.;]*\bfrom\b)/gi, ' fetch '],
+  [/\bpull(?!\s+(?:requests?|reqs?|prs?|it|them|this|that|up|in|together|down|out)\b|-)\b(?=[^.;]*\b(?:from|out\s+of)\b)/gi, ' fetch '],
   // `anything in memory about the setup`: a search.
   [/\b(?:anything|something)\b(?=[^.;?]*?\b(?:about|on|regarding|related to|concerning)\b)/gi, ' search '],
   // `rows of the tracker where priority is High`: a filtered query.
-  [/\b(?:rows|entries|items|records|tasks|cards|tickets)\b(?=[^.;]*?\b(?:where|whose|with status|that are|which are)\b)/gi, ' $& query filter '],
+  [/\b(?:rows|entries|items|records|tasks|cards|tickets|deals|leads|contacts|candidates|orders|accounts|customers|projects|bugs)\b(?=[^.;]*?\b(?:where|whose|with status|that are|which are)\b)/gi, ' $& query filter '],
   // `a list of 20 startups with their founders`: structured data gathered from the web.
   [/\b(?:a\s+)?(?:list|table|spreadsheet|dataset)\s+of\s+(?:the\s+)?(?:top\s+)?\d+\s+[\w\s-]*?\b(?:with|including|and their)\b/gi, ' structured data web research '],
   // `replace the old version`: to write the whole file anew.
@@ -193,7 +193,7 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   // `is there a "Forgot password" link on this page`: a search of the page.
   [/\bis\s+there\s+(?:a|an|any)\b(?=[^.;?]*?\bon\s+(?:this|the)\s+(?:page|site|screen)\b)/gi, ' find on page '],
   // `before querying, …`, `I updated the page, so…`: what was or will be done around the request, not the request.
-  [/\bbefore\s+\w+ing\b|\b(?:i|we)\s+(?:just\s+)?(?:updated|changed|edited|created|deleted|removed|added|fixed|wrote|pushed|merged|moved|renamed|uploaded)\b/gi, ' '],
+  [/\bbefore\s+\w+ing\b|\b(?:i|we)\s+(?:just\s+)?(?:updated|changed|edited|created|deleted|removed|added|fixed|wrote|pushed|merged|moved|renamed|uploaded|generated|built|produced|drafted)\b/gi, ' '],
   // `break the migration into steps`: thinking it through.
   [/\bbreak\b[^.;]*?\binto\s+(?:small(?:er)?\s+|clear\s+|concrete\s+)?(?:steps|stages|phases|chunks|pieces)\b|\bchange\s+(?:my|our)\s+minds?\b/gi, ' plan step by step revise '],
   // `1600 Amphitheatre Pkwy`: a street address.
@@ -265,7 +265,7 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   // `the search results were useless`: feedback on them.
   [/\b(?:results?|answers?|output)\b(?=[^.;]*\b(?:useless|junk|wrong|bad|irrelevant|poor|unhelpful|garbage)\b)/gi, ' $& feedback quality '],
   // `a ready-made data source instead of scraping`: a data provider.
-  [/\b(?:instead\s+of|rather\s+than)\s+scraping\b/gi, ' data provider structured '],
+  [/\b(?:instead\s+of|rather\s+than|without\s+having\s+to|so\s+(?:i|we)\s+(?:don't|do\s+not|won't)\s+have\s+to)\s+(?:scrap(?:e|ing)|copy(?:ing)?)\b/gi, ' data provider structured '],
   // `is that research job finished`: its status.
   [/(?<!\b(?:pretend|simulated?|fake|demo|mock)\b[^.;]*)\b(?:research|agent)\s+(?:job|task|run)\b(?=[^.;?]*\b(?:finished|done|ready|status|progress|complete)\b)(?![^.;]*\b(?:pretend|simulat\w*|fake|demo|mock)\b)/gi, ' agent status '],
   // `pushed to next Friday`: a date moved.
@@ -280,6 +280,25 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   [/\b(?:hosted|remote|live|cloud|interactive)\s+browser\s+session\b/gi, ' interact browser session '],
   // `the pros and cons of four-day weeks`: research.
   [/\bpros\s+and\s+cons\b/gi, ' research compare '],
+  // `replace bootstrap.sh entirely`: a file written anew.
+  [/\breplace\b(?=[^.;]*\b(?:entirely|completely|wholesale|outright)\b)/gi, ' overwrite write '],
+  // `what's sitting in db/migrations`: a folder's listing.
+  [/\bwhat(?:'s| is| are)\s+(?:sitting\s+|lying\s+|currently\s+|stored\s+)?in\s+(?:the\s+)?[\w.-]+\/[\w./-]*/gi, ' list directory contents '],
+  [/\btop[- ]level\s+only\b|\bnot\s+recursive(?:ly)?\b|\bnon[- ]recursive\b/gi, ' list directory '],
+  // `persist some facts for later`: the memory.
+  [/\b(?:persist|save|store|keep|record)\s+(?:some\s+|these\s+|a\s+few\s+|the\s+)?(?:facts?|notes?|details?)\s+(?:for\s+later|for\s+the\s+future|for\s+next\s+time|about)\b/gi, ' remember memory knowledge '],
+  // `anything I saved earlier`: the memory.
+  [/\b(?:i|we)\s+(?:saved|stored|noted|told\s+you|asked\s+you\s+to\s+remember)\s+(?:earlier|before|previously|last\s+time)\b/gi, ' memory knowledge '],
+  // `which pull requests are waiting`: a list of them.
+  [/\b(?:which|what)\s+(?:open\s+|other\s+)?(?:pull requests|prs|issues|merge requests|mrs|branches|commits|repos|repositories|channels|users|monitors|pages|tabs)\b/gi, ' list $& '],
+  // `log this in the team's repository`: an issue.
+  [/\b(?:log|file|raise|report|track)\s+(?:this|that|it)\s+(?:in|on|against|to)\s+(?:[\w']+\s+){0,3}?(?:repo|repository|project|tracker|board)\b/gi, ' create issue '],
+  // `pull that from our database`: an SQL query (a Notion database is named as one).
+  [/\b(?:from|in|query)\s+(?:our|the|my)\s+(?:database|db)\b(?![^.;]*\bnotion\b)/gi, ' sql query database '],
+  // `pull the key terms out of the contract PDF`: a document to parse.
+  [/\b(?:fetch|pull|extract|get|grab)\b[^.;]*?\b(?:out\s+of|from)\s+(?:the\s+|a\s+|this\s+|that\s+|my\s+|our\s+)?(?:[\w-]+\s+){0,3}?(?:pdf|docx?|document|contract|invoice|spreadsheet|scan)\b/gi, ' $& parse document '],
+  // `… to check which log level is set`: why, not what.
+  [/\b(?:so\s+as\s+|in\s+order\s+)?to\s+(?:check|see|verify|confirm|find\s+out|make\s+sure)\s+(?:which|whether|if|what|how|that)\b/gi, ' '],
   // `have it return my text unchanged`: an echo.
   [/\b(?:return|send|give|hand|repeat|reflect)\w*\s+(?:it\s+|my\s+|the\s+|this\s+|that\s+)?(?:text|message|input|string|words|payload)\s+(?:back\s+)?(?:unchanged|verbatim|as[- ]is|untouched|intact|back)\b/gi, ' echo '],
   // `look in notion for the agenda`: a search there.

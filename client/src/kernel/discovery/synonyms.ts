@@ -116,6 +116,8 @@ history, historical, past, previous, recent
 alert, notification, notify
 definition, defined, declaration, symbol, function
 sql, rows, table, tables, columns
+information schema, pg catalog, sql
+javascript, js, js expression
 sql, metrics, mau, dau, active users, signups, churn, revenue, retention
 block, paragraph, heading, bullet, checklist, callout
 append, add to the end, at the end
