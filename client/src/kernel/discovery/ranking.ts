@@ -70,9 +70,6 @@ class Floor {
 // Scratch of `rank` (one search at a time): per kept document, its slot and its score so far.
 let keptDocs = new Int32Array(1024);
 let keptScores = new Float64Array(1024);
-/** Indefinite pronouns (stemmed), which name no server or tool even when one is called so (the `everything` server). */
-const PRONOUNS = new Set(['everyth', 'anyth', 'someth', 'noth']);
-
 /** The plan's weights by term id, zero elsewhere between searches. */
 let weightById = new Float64Array(1024);
 
@@ -103,11 +100,10 @@ function gainsOf(index: ToolIndex, plan: readonly WeightedTerm[], asked: Action 
   for (const t of plan) {
     const id = index.scorer.termId(t.term);
     if (id === undefined) continue;
-    // Below 1, a word counts for no gain (`everything` names no server in `everything that landed`).
-    weightById[id] = PRONOUNS.has(t.term) ? Math.min(t.weight, 0.99) : t.weight;
+    weightById[id] = t.weight;
     ids.push(id);
   }
-  const server = serverBoost > 0 && plan.some((t) => t.weight >= 1 && !PRONOUNS.has(t.term) && index.isServerTerm(t.term)) ? serverBoost : 0;
+  const server = serverBoost > 0 && plan.some((t) => t.weight >= 1 && index.isServerTerm(t.term)) ? serverBoost : 0;
   const pairs = phrase ? queryPairs(plan) : [];
   const phraseRoom = pairs.length ? 1 + phrase : 1;
   const mismatch = options.actionMismatch ?? ACTION_MISMATCH;

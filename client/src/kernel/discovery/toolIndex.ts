@@ -226,7 +226,7 @@ export class ToolIndex {
       this.termRows = grown;
     }
     const at = doc * ROW;
-    const serverTerms = this.texts.distinctIdsOf(slot.entry.server_id);
+    const serverTerms = this.texts.serverNameIdsOf(slot.entry.server_id);
     const names = Math.min(slot.nameTerms.length, NAME_ROW);
     const servers = Math.min(serverTerms.length, ROW - 2 - NAME_ROW);
     this.termRows[at] = names;
@@ -282,7 +282,7 @@ export class ToolIndex {
   isServerTerm(term: string): boolean {
     if (this.serverTerms.revision !== this.version) {
       const terms = new Set<string>();
-      for (const id of this.byServer.keys()) for (const t of this.texts.distinctTermsOf(id)) terms.add(t);
+      for (const id of this.byServer.keys()) for (const t of this.texts.serverNameTermsOf(id)) terms.add(t);
       this.serverTerms = { revision: this.version, terms };
     }
     return this.serverTerms.terms.has(term);

@@ -41,13 +41,16 @@ function remember<K, V>(memo: Map<K, V>, key: K, value: V): V {
   return value;
 }
 
+/** Indefinite pronouns (stemmed). */
+const PRONOUNS = new Set(['everyth', 'anyth', 'someth', 'noth']);
+
 export class ToolTexts {
   private readonly wordMemo = new Map<string, string[]>();
   private readonly termMemo = new Map<string, string[]>();
   private readonly idMemo = new Map<string, TermIds>();
   private readonly descriptionMemo = new Map<string, DescriptionAnalysis>();
   private readonly distinctMemo = new Map<string, string[]>();
-  private readonly distinctIdMemo = new Map<string, TermIds>();
+  private readonly serverNameIdMemo = new Map<string, TermIds>();
   private readonly paramMemo = new WeakMap<object, TermIds>();
 
   /** `intern` gives a term's id (see `Bm25Index.intern`). */
@@ -137,9 +140,19 @@ export class ToolTexts {
     return this.distinctMemo.get(text) ?? remember(this.distinctMemo, text, distinct(this.termsOf(text)));
   }
 
-  distinctIdsOf(text: string): TermIds {
-    return this.distinctIdMemo.get(text) ?? remember(this.distinctIdMemo, text, this.idsOfTerms(this.distinctTermsOf(text)));
+  /**
+   * Term ids of the words that name a server (its id's distinct terms), memoised. An indefinite
+   * pronoun is no name: `everything that landed` does not ask for the `everything` server.
+   */
+  serverNameIdsOf(serverId: string): TermIds {
+    return this.serverNameIdMemo.get(serverId) ?? remember(this.serverNameIdMemo, serverId, this.idsOfTerms(this.serverNameTermsOf(serverId)));
   }
+
+  /** The terms of `serverNameIdsOf`. */
+  serverNameTermsOf(serverId: string): string[] {
+    return this.distinctTermsOf(serverId).filter((t) => !PRONOUNS.has(t));
+  }
+
 
   /** The entry of a listed tool, categories and keywords derived from its words. */
   entry(serverId: string, tool: ServerTool, status: ToolStatus, kernel: boolean, words: ToolWords): ToolIndexEntry {
