@@ -14,8 +14,6 @@ import type { KernelConfig } from '../kernel/config/model';
 import type { PermissionRequest, ToolApprovalRequest } from '../kernel/host/interaction';
 import { Kernel } from '../kernel/kernel';
 import { OpenAiCompatibleProvider } from '../kernel/models/openAiCompatible';
-import { EmbeddingRanker } from '../kernel/discovery';
-import { openAiEmbeddings } from '../kernel/models/openAiEmbeddings';
 import { CLI_OPERATOR } from '../kernel/pipeline/caller';
 import type { Io } from './io';
 import { loadCliConfig, ParsedArgs, stringFlag } from './options';
@@ -95,7 +93,7 @@ export async function startCliKernel(parsed: ParsedArgs, io: Io, only: string | 
   const modelUrl = env.MGP_MODEL_URL;
   if (modelUrl) kernel.models.setProviders([new OpenAiCompatibleProvider({ baseUrl: modelUrl, model: env.MGP_MODEL ?? 'default', apiKey: env.MGP_MODEL_KEY })]);
   // The semantic discovery strategy's embeddings: the same endpoint's embedding model.
-  if (modelUrl && env.MGP_EMBEDDING_MODEL) kernel.discovery.setSemanticRanker(new EmbeddingRanker(openAiEmbeddings({ baseUrl: modelUrl, model: env.MGP_EMBEDDING_MODEL, apiKey: env.MGP_MODEL_KEY }), { name: `${env.MGP_EMBEDDING_MODEL} at ${modelUrl}` }));
+  if (modelUrl && env.MGP_EMBEDDING_MODEL) kernel.discovery.useEmbeddings({ baseUrl: modelUrl, model: env.MGP_EMBEDDING_MODEL, apiKey: env.MGP_MODEL_KEY });
   kernel.manager.bus.on('log', (line) => {
     if (line.level === 'error' || line.level === 'warning') io.err(`[${line.server_id}] ${line.message}`);
   });

@@ -6,7 +6,8 @@
 import { EventEmitter } from 'node:events';
 import type { KernelSettings } from './config/model';
 import type { ServerTool } from './discovery';
-import { createDiscoveryTools, createToolIndex, discoverable, DiscoveryTools, KERNEL_DISCOVERY_TOOL_SCHEMAS, SessionToolCache, ToolCreationOptions, ToolIndex, ToolIndexEntry, type SemanticRanker } from './discovery';
+import { createDiscoveryTools, createToolIndex, discoverable, DiscoveryTools, EmbeddingRanker, KERNEL_DISCOVERY_TOOL_SCHEMAS, SessionToolCache, ToolCreationOptions, ToolIndex, ToolIndexEntry } from './discovery';
+import { openAiEmbeddings, type EmbeddingEndpointOptions } from './models/openAiEmbeddings';
 import type { KernelTool, KernelToolRegistry } from './kernelTools/registry';
 import type { SupervisedServer } from './lifecycle/supervisedServer';
 import type { EffectiveSecurity } from './security/effectiveSecurity';
@@ -42,7 +43,7 @@ export class ToolDiscovery {
   tools: DiscoveryTools;
   private creationEnabled = false;
   /** The semantic strategy's ranker (an embedding endpoint), when one is configured. */
-  private semantic?: SemanticRanker & { warm?(entries: readonly ToolIndexEntry[]): Promise<void> };
+  private semantic?: EmbeddingRanker;
   private readonly changes = new EventEmitter<{ change: [] }>();
 
   constructor(private readonly deps: ToolDiscoveryDeps) {
@@ -66,9 +67,12 @@ export class ToolDiscovery {
     });
   }
 
-  /** Sets or clears the semantic strategy's ranker; its tool vectors are computed now, not at the first query. */
-  setSemanticRanker(ranker: ToolDiscovery['semantic']): void {
-    this.semantic = ranker;
+  /**
+   * Ranks the semantic strategy with this OpenAI-compatible embeddings endpoint, or by keywords
+   * without one; the tools' vectors are computed now, not at the first query.
+   */
+  useEmbeddings(endpoint: EmbeddingEndpointOptions | undefined): void {
+    this.semantic = endpoint && new EmbeddingRanker(openAiEmbeddings(endpoint), { name: `${endpoint.model} at ${endpoint.baseUrl}` });
     this.warmSemantic();
   }
 
@@ -79,7 +83,7 @@ export class ToolDiscovery {
 
   private warmSemantic(): void {
     // A failure is remembered by the ranker, and discovery answers by keywords meanwhile.
-    this.semantic?.warm?.(this.index.list().filter(discoverable)).catch(() => undefined);
+    this.semantic?.warm(this.index.list().filter(discoverable)).catch(() => undefined);
   }
 
   /** Follows the config: tool creation turned on or off ends the session's created tools and starts anew. */

@@ -8,8 +8,7 @@ import * as vscode from 'vscode';
 import type { CompletionRequest, CompletionResult, ModelHints, ModelProvider } from '../kernel/models/modelProvider';
 import type { ModelRouter } from '../kernel/models/modelRouter';
 import { OpenAiCompatibleProvider } from '../kernel/models/openAiCompatible';
-import { EmbeddingRanker } from '../kernel/discovery';
-import { openAiEmbeddings } from '../kernel/models/openAiEmbeddings';
+import type { EmbeddingEndpointOptions } from '../kernel/models/openAiEmbeddings';
 import type { ToolDiscovery } from '../kernel/toolDiscovery';
 import type { SecretStore } from './secrets';
 
@@ -50,19 +49,18 @@ async function providersFromSettings(secrets: SecretStore): Promise<ModelProvide
   return providers;
 }
 
-/** The semantic discovery ranker of the settings: the endpoint's embedding model, or none. */
-async function semanticRankerFromSettings(secrets: SecretStore): Promise<EmbeddingRanker | undefined> {
+/** The embeddings endpoint of the settings (the endpoint's embedding model), or none. */
+async function embeddingsFromSettings(secrets: SecretStore): Promise<EmbeddingEndpointOptions | undefined> {
   const settings = vscode.workspace.getConfiguration('mgp.models');
   const url = settings.get<string>('openaiCompatible.url', '').trim();
   const model = settings.get<string>('openaiCompatible.embeddingModel', '').trim();
-  if (!url || !model) return undefined;
-  return new EmbeddingRanker(openAiEmbeddings({ baseUrl: url, model, apiKey: await secrets.getRaw(MODEL_KEY_SECRET) }), { name: `${model} at ${url}` });
+  return url && model ? { baseUrl: url, model, apiKey: await secrets.getRaw(MODEL_KEY_SECRET) } : undefined;
 }
 
 export function watchModelSettings(router: ModelRouter, discovery: ToolDiscovery, secrets: SecretStore, log: vscode.LogOutputChannel): vscode.Disposable {
   const apply = async () => {
     router.setProviders(await providersFromSettings(secrets));
-    discovery.setSemanticRanker(await semanticRankerFromSettings(secrets));
+    discovery.useEmbeddings(await embeddingsFromSettings(secrets));
     log.info(`models: ${router.available.map((p) => p.label).join(', ') || 'none configured'}; semantic discovery: ${discovery.semanticRanker ?? 'keywords only'}`);
   };
   void apply();

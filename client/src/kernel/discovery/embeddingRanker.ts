@@ -23,10 +23,17 @@ export interface EmbeddingRankerOptions {
   retryAfterMs?: number;
 }
 
+/** Texts by entry: a tool relisted with another name or description gets a new entry (toolIndex.ts). */
+const texts = new WeakMap<ToolIndexEntry, string>();
+
 /** The text a tool is embedded as: `post search (notion): Search by title`. */
 export function embeddingText(entry: ToolIndexEntry): string {
-  const [lead] = splitLead(entry.description ?? '');
-  return `${splitWords(entry.name).join(' ')} (${entry.server_id}): ${lead.replace(/\s+/g, ' ')}`;
+  let text = texts.get(entry);
+  if (text === undefined) {
+    const [lead] = splitLead(entry.description ?? '');
+    texts.set(entry, (text = `${splitWords(entry.name).join(' ')} (${entry.server_id}): ${lead.replace(/\s+/g, ' ')}`));
+  }
+  return text;
 }
 
 export class EmbeddingRanker implements SemanticRanker {
