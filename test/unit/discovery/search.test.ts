@@ -79,7 +79,7 @@ describe('discovery: search strategies and filters', () => {
     assert.deepEqual(words('could I see what the page looks like'), ['could', 'I', 'see', 'screenshot', 'view']);
     assert.deepEqual(words('what did the file look like on develop'), ['what', 'did', 'the', 'file', 'look', 'like', 'on', 'develop'], 'a file is read, not photographed');
     assert.deepEqual(words('show Dockerfile and compose.yaml'), ['show', 'file', 'and', 'file', 'multiple', 'files']);
-    assert.deepEqual(words('check .env.local'), ['check', 'file']);
+    assert.deepEqual(words('open .env.local'), ['open', 'file']);
     assert.deepEqual(words('the payload of the POST request'), ['the', 'payload', 'of', 'the', 'http', 'request'], 'an HTTP method, not a verb');
     assert.deepEqual(words('#17 is behind main'), ['#17', 'is', 'behind', 'main', 'pull', 'request', 'issue'], 'a bare #17 is an issue or a pull request');
     assert.deepEqual(words('response body of request #7'), ['response', 'body', 'of', 'request', '#7'], 'not after a noun that says what it numbers');
@@ -242,6 +242,36 @@ describe('discovery: search strategies and filters', () => {
     assert.equal(top(index, 'Take a picture of how the homepage looks in the browser right now')[0], 'playwright.browser_take_screenshot');
     assert.equal(top(index, 'Please pull the key terms out of the supplier contract PDF saved at Legal/contracts/orchard-supply-msa.pdf.')[0], 'firecrawl.firecrawl_parse');
     assert.ok(top(index, "is there a structured provider for SEC 10-K filings so I don't have to scrape EDGAR", 5).includes('firecrawl.firecrawl_find_tools'));
+  });
+
+  it('keyword: background and purpose before a request, what not to use, a verb `check`, details of an item', () => {
+    const text = (q: string) => normalizeQuery(q).replace(/\s+/g, ' ').trim();
+    assert.equal(text('for the quarterly review, list the open issues'), 'list the open issues', 'a leading purpose is not the request');
+    assert.ok(!/\bmoved\b/.test(text('since Dana moved to Lisbon, update her record')), 'what happened is no request to move');
+    assert.ok(text('since Dana moved to Lisbon, update her record').includes('Lisbon'), 'the background keeps its names');
+    assert.ok(!text('use the official docs, not your memory').includes('memory'));
+    assert.ok(!/\bcheck\b/.test(text('please check the size of dump.sql')) && /\bcheck\b/.test(text('show the last check of monitor 4')), 'the verb goes, the noun stays');
+    assert.ok(top(index, 'since the nightly job broke, check the size and modified time of /srv/dumps/latest.sql', 3).includes('filesystem.get_file_info'));
+    assert.ok(top(index, 'what is the state and title of PR 77 in acme/web on GitHub?', 3).includes('github.get_pull_request'));
+    assert.ok(top(index, 'fetch the labels and author of issue 31 in acme/web', 3).includes('github.get_issue'));
+    assert.ok(top(index, 'how do I configure middleware in Express 5? use the current docs, not your memory', 3).includes('context7.query-docs'));
+    assert.ok(top(index, 'with /tailwindlabs/tailwindcss docs, how do container queries work?', 3).includes('context7.query-docs'));
+  });
+
+  it('keyword: relations and facts told to the memory; news, world facts, a request by its method, rows and properties', () => {
+    assert.ok(top(index, 'jot down that the Quill app relies on the Ledger API', 3).includes('memory.create_relations'));
+    assert.ok(top(index, 'write down in memory that Atlas was superseded by Beacon', 3).includes('memory.create_relations'));
+    assert.ok(top(index, 'add to what you have on Mira that she speaks Polish', 3).includes('memory.add_observations'));
+    assert.ok(top(index, 'forget "Legacy Billing" entirely', 3).includes('memory.delete_entities'));
+    assert.ok(top(index, 'any press coverage of the Nord Stream inquiry?', 5).includes('brave-search.brave_web_search'));
+    assert.ok(top(index, 'what has Mozilla announced about Firefox extension signing?', 5).includes('brave-search.brave_web_search'));
+    assert.ok(top(index, 'who founded Basecamp?', 5).includes('brave-search.brave_web_search'));
+    assert.ok(top(index, 'show the PUT to /v2/cart/items the page sent', 3).includes('playwright.browser_network_request'));
+    assert.ok(top(index, 'the invoices table has an amount column: total it by month', 3).includes('postgres.query'));
+    assert.ok(!normalizeQuery('add a Status column to the Notion roadmap table').includes('sql'), 'a Notion table is no SQL table');
+    assert.ok(top(index, 'add an entry to the Notion Reading List database for Dune', 3).includes('notion.API-post-page'));
+    assert.ok(top(index, 'tag the Notion page "Q3 Plan" with status Draft', 3).includes('notion.API-patch-page'));
+    assert.ok(top(index, 'read the Tags property of Notion page 9f2e', 3).includes('notion.API-retrieve-a-page-property'));
   });
 
   it('keyword: what is stored on disk is a file, not the memory', () => {

@@ -59,15 +59,24 @@ export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
  */
 export const MEMORY_REQUESTS: ReadonlyArray<[RegExp, string]> = [
   // `rememb…`: `remember`, and typos of its ending such as `remembr`.
-  [/\b(rememb\w*|memori[sz]e|record|note|jot down|keep in mind|bear in mind)(?:\s+(?:from now on|going forward|for the future|for later|for next time))? that\b/gi, ' $1 memory knowledge '],
+  [/\b(rememb\w*|memori[sz]e|record|note|note down|jot down|write down|keep in mind|bear in mind)(?:\s+(?:in|to)\s+(?:your\s+|the\s+)?memory)?(?:\s+(?:from now on|going forward|for the future|for later|for next time))? that\b/gi, ' $1 memory knowledge '],
+  // `… that Heron depends on Lattice`, `… that Canopy was replaced by Arbor`: a relation between two things remembered.
+  [/(?<=\bmemory knowledge\b[^.;]*)\b(?:depends|relies|builds|runs)\s+on\b|(?<=\bmemory knowledge\b[^.;]*)\b(?:(?:was|is|got|has\s+been)\s+)?(?:replaced|superseded|succeeded|acquired|bought)\s+by\b|(?<=\bmemory knowledge\b[^.;]*)\bis\s+(?:a\s+)?part\s+of\b/gi, ' relation '],
+  // `what you have on him`: what the memory holds about someone.
+  [/\b(?:what|everything|anything|all)\s+(?:you|u)\s+(?:have|know|got)\s+(?:on|about)\b/gi, ' memory knowledge observation '],
   [/\b(?:do )?(?:you|u|we) (?:already |still )?(?:know|remember|recall|have (?:stored|remembered|saved|memori[sz]ed|recorded|noted))(?: about)?\b|\byou've (?:stored|remembered|saved|memori[sz]ed|recorded|noted)\b/gi, ' memory knowledge '],
   [/\b(?:remembered|stored|saved|memorized|recorded|noted) (?:about|on)\b(?!\s+(?:the\s+|my\s+|our\s+)?(?:disk|drive|server|machine|computer|laptop|device|filesystem|file system|s3)\b)/gi, ' memory knowledge '],
   [/\bforget (everything|all|what)\b/gi, ' forget memory knowledge '],
+  // `forget "Old Staging Cluster"` (a quoted name, `text` by now): an entity of the memory.
+  [/\bforget\s+(?:about\s+)?text\b/gi, ' forget delete memory entity '],
   [/\blong[- ]term memory\b/gi, ' memory knowledge '],
 ];
 
+/** What happened (`moved`, `broke`, `got decommissioned`): in the background of a request, an event, not what to do. */
+const PAST_EVENT = /\b(?:(?:was|were|got|has been|have been)\s+)?(?:\w+ed|broke|went|said|told|made|wrote|sent|took|gave|came|ran|left|began|became|fell|grew|hit|put|set|shut|split|quit)\b/gi;
+
 /** Idioms that name a need by a pattern of words: a key to press, a web search, a watch for changes, a name given. */
-export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
+export const IDIOMS: ReadonlyArray<[RegExp, string | ((match: string) => string)]> = [
   [/\b(?:hit|press|tap|push)\s+(?:the\s+)?(?:enter|return|escape|esc|tab|space(?:bar)?|backspace|delete|del|home|end|page\s?up|page\s?down|(?:up|down|left|right)(?:\s+arrow)?|arrow\s+(?:up|down|left|right)|f\d{1,2})\b(?:\s+key)?/gi, ' press key '],
   [/\b(?:ctrl|control|cmd|command|alt|option|shift|meta)\s*\+\s*\w+/gi, ' key combination '],
   // `google the release date`: the verb, not the maps.
@@ -181,7 +190,7 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   // `replace the old version`: to write the whole file anew.
   [/\breplace\s+(?:the\s+)?(?:old|existing|previous|current|whole|entire)\s+(?:version|file|contents?|one|copy|text)\b/gi, ' overwrite write file '],
   // `the size and timestamp of the dump`: a file's metadata.
-  [/\b(?:size|timestamps?|times?|dates?|mtime|permissions|owner|last[- ]modified(?:\s+(?:date|time))?)\s+(?:and|&|\+|,)\s+(?:size|timestamps?|mtime|permissions|owner|last[- ]modified|dates?|times?)\b/gi, ' file metadata info '],
+  [/\b(?:size|timestamps?|times?|dates?|mtime|permissions|owner|last[- ]modified(?:\s+(?:date|time))?)\s+(?:and|&|\+|,)\s+(?:size|timestamps?|mtime|permissions|owner|(?:last[- ])?modified(?:\s+(?:date|time))?|dates?|times?)\b/gi, ' file metadata info '],
   // `check your memory`: a search of it.
   [/\b(?:check|search|look\s+in|consult|query)\s+(?:your|the|my|our)\s+memory\b/gi, ' search memory knowledge '],
   // `close #450`, `reopen the issue`: a change of the issue's state.
@@ -194,6 +203,31 @@ export const IDIOMS: ReadonlyArray<[RegExp, string]> = [
   [/\bis\s+there\s+(?:a|an|any)\b(?=[^.;?]*?\bon\s+(?:this|the)\s+(?:page|site|screen)\b)/gi, ' find on page '],
   // `before querying, …`, `I updated the page, so…`: what was or will be done around the request, not the request.
   [/\bbefore\s+\w+ing\b|\b(?:i|we)\s+(?:just\s+)?(?:updated|changed|edited|created|deleted|removed|added|fixed|wrote|pushed|merged|moved|renamed|uploaded|generated|built|produced|drafted)\b/gi, ' '],
+  // `since the deploy failed on a missing key, read .env.example`, `for the audit, load…`: the background of a request, and its
+  // purpose (`… so you can review it`), not the request.
+  [/(?:^|(?<=[.;!?]\s*))\s*for\b[^,;.?!]{3,100}?,/gi, ' '],
+  [/(?:^|(?<=[.;!?]\s*))\s*(?:since|now that|because|given that|seeing as)\b[^,;.?!]{3,100}?,/gi, (clause) => clause.replace(PAST_EVENT, ' ')],
+  // `check the current docs, not your memory`: what not to use is not asked for.
+  [/,\s*(?:and\s+)?not\s+(?:from\s+|in\s+|with\s+|by\s+)?(?:your|my|our|the|a|an)\s+(?:own\s+)?[\w-]+\b/gi, ' '],
+  // `what's the description and base branch of PR 2231`: an item's details, read (not the fields of a new one).
+  [/\b(?:what(?:'s|\s+is|\s+are|\s+was|\s+were)|(?:get|show|fetch|give|tell)(?:\s+me)?)\s+the\b(?=[^.;?]*?\bof\s+(?:[\w/.-]+\s+){0,3}?(?:pr|pull\s+request|issue|merge\s+request|mr|ticket|commit|release)\b)/gi, ' get details '],
+  // `any public reporting on the delay`: the news.
+  [/\b(?:public\s+|press\s+|media\s+|news\s+)(?:reporting|coverage|reports)\b|\b(?:reporting|coverage)\s+(?:on|of|about)\b/gi, ' news '],
+  // `add a row to the Customer Calls database`: a new entry.
+  [/\badd\s+(?:a|an|one|another)\s+(?:new\s+)?(?:row|entry|record|item)\s+(?:to|in|into|for)\b/gi, ' create new entry page in '],
+  // `tag the page with priority High`: properties to set.
+  [/\btag\b(?=[^.;]*\bwith\b)/gi, ' update set property '],
+  // `the "Related Projects" relation on the page`: one property of it.
+  [/\b(?:relation|rollup|property|field|column)\s+(?:on|of|from|in)\s+(?:the\s+|this\s+|that\s+)?(?:notion\s+)?(?:page|entry|row|card)\b/gi, ' page property '],
+  // `table is orders, column created_at`: an SQL table.
+  [/(?<!\bnotion\b[^.;?]*)(?:\btables?\b(?=[^.;?]*\bcolumns?\b)|\bcolumns?\b(?=[^.;?]*\btables?\b))(?![^.;?]*\bnotion\b)/gi, ' sql table '],
+  // `check the size of…`, `so check what they announced`: the verb asks to look, which every reading tool does (a check
+  // of a monitor is a noun: `the last check`).
+  [/(?:^|(?<=[,;.!?]|\b(?:to|please|and|then|so|can\s+you|could\s+you|also|first|quickly|just|now|go)))\s*check\b(?!\s+(?:on|in|out|for|runs?|status)\b)/gi, ' '],
+  // `what Let's Encrypt announced about…`: the news.
+  [/\bwhat\b(?=[^.;?]*?\b(?:announced|unveiled|reported|said\s+publicly)\b)|\b(?:announced|unveiled)\s+(?:about|regarding|on)\b/gi, ' news '],
+  // `who won stage 20 of the Tour`: a fact about the world, for a web search.
+  [/\bwho\s+(?:won|founded|invented|discovered|directed|starred\s+in|is\s+the\s+(?:ceo|cto|founder|president|head|owner)\s+of)\b/gi, ' web search who '],
   // `break the migration into steps`: thinking it through.
   [/\bbreak\b[^.;]*?\binto\s+(?:small(?:er)?\s+|clear\s+|concrete\s+)?(?:steps|stages|phases|chunks|pieces)\b|\bchange\s+(?:my|our)\s+minds?\b/gi, ' plan step by step revise '],
   // `1600 Amphitheatre Pkwy`: a street address.

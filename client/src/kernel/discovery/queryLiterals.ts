@@ -84,8 +84,12 @@ export const LITERALS: ReadonlyArray<[RegExp, (match: string) => string]> = [
   [/(?<![\w./-])(?:Makefile|Dockerfile|Containerfile|Jenkinsfile|Vagrantfile|Procfile|Gemfile|Rakefile|Brewfile|Justfile|README|LICENSE|CHANGELOG|CONTRIBUTING|CODEOWNERS|\.gitignore|\.dockerignore|\.npmrc|\.bashrc|\.zshrc|\.profile|\.editorconfig)(?![\w.-])/g, knownFileWords],
   // A window size (`375x812`, `1920 by 1080`).
   [/\b\d{3,4}\s*(?:x|×|by)\s*\d{3,4}\b/g, () => ' window size '],
-  // An HTTP method before a request (`the POST request`): HTTP, not a verb of the need.
-  [/\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)(?=\s+(?:request|call|to|\/))/g, () => ' http '],
+  // An HTTP method before a request (`the POST request`): HTTP, not a verb of the need; before a path
+  // (`the POST to /api/discount`), a request made.
+  [/\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(?:to\s+)?(?=\/)/g, () => ' http network request '],
+  [/\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)(?=\s+(?:request|call|to))/g, () => ' http '],
+  // A library named by its id (`/pydantic/pydantic docs`, `/vercel/next.js documentation`), not a folder.
+  [/(?:^|(?<=\s))\/[\w.-]+\/[\w.-]+(?=\s+(?:docs|documentation|library|reference|api\s+docs)\b)/g, () => ' library '],
   // A directory path: rooted (`/var/log`, `~/src`, `./build`) or of three parts or more (`tmp/cache/images`).
   [/(?:^|(?<=\s))(?:(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w.-]*)*|[\w.-]+\/[\w.-]+\/[\w./-]+)/g, () => ' directory path '],
   // Code: a browser global's property or method (`document.title`, `window.scrollY`), a call (`foo.bar()`, `useEffect()`), an arrow function.
