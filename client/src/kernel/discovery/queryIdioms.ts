@@ -53,15 +53,30 @@ export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
   'how high': 'elevation', 'how tall': 'elevation', 'above sea level': 'elevation', 'meters up': 'elevation', 'feet up': 'elevation',
 }).map(([phrase, word]) => [new RegExp(`\\b${phrasePattern(phrase)}\\b`, 'gi'), ` ${word} `]);
 
+/** A pattern and what its matches become. */
+export type Rewrite = [RegExp, string | ((match: string) => string)];
+
+/**
+ * `phrase` rewritten to `words` in the clauses (between `.` and `;`) where `context` is found too,
+ * before or after it: one pass over the clauses, where a lookbehind over the clause would be tried at
+ * every position of the query.
+ */
+function inClauseWith(context: RegExp, phrase: RegExp, words: string): Rewrite {
+  return [/[^.;]+/g, (clause) => (context.test(clause) ? clause.replace(phrase, words) : clause)];
+}
+
+/** Relations between two things told to the memory (`Heron depends on Lattice`, `Canopy was replaced by Arbor`). */
+const RELATION_PHRASES = /\b(?:depends|relies|builds|runs)\s+on\b|\b(?:(?:was|is|got|has\s+been)\s+)?(?:replaced|superseded|succeeded|acquired|bought)\s+by\b|\bis\s+(?:a\s+)?part\s+of\b/gi;
+
 /**
  * Requests about an assistant's memory (`remember that…`, `what do you know about…`, `forget
  * everything about…`) name neither a tool nor its objects: they ask for the memory, a knowledge graph.
  */
-export const MEMORY_REQUESTS: ReadonlyArray<[RegExp, string]> = [
+export const MEMORY_REQUESTS: readonly Rewrite[] = [
   // `rememb…`: `remember`, and typos of its ending such as `remembr`.
   [/\b(rememb\w*|memori[sz]e|record|note|note down|jot down|write down|keep in mind|bear in mind)(?:\s+(?:in|to)\s+(?:your\s+|the\s+)?memory)?(?:\s+(?:from now on|going forward|for the future|for later|for next time))? that\b/gi, ' $1 memory knowledge '],
   // `… that Heron depends on Lattice`, `… that Canopy was replaced by Arbor`: a relation between two things remembered.
-  [/(?<=\bmemory knowledge\b[^.;]*)\b(?:depends|relies|builds|runs)\s+on\b|(?<=\bmemory knowledge\b[^.;]*)\b(?:(?:was|is|got|has\s+been)\s+)?(?:replaced|superseded|succeeded|acquired|bought)\s+by\b|(?<=\bmemory knowledge\b[^.;]*)\bis\s+(?:a\s+)?part\s+of\b/gi, ' relation '],
+  [/\bmemory knowledge\b[^.;]*/gi, (fact) => fact.replace(RELATION_PHRASES, ' relation ')],
   // `what you have on him`: what the memory holds about someone.
   [/\b(?:what|everything|anything|all)\s+(?:you|u)\s+(?:have|know|got)\s+(?:on|about)\b/gi, ' memory knowledge observation '],
   [/\b(?:do )?(?:you|u|we) (?:already |still )?(?:know|remember|recall|have (?:stored|remembered|saved|memori[sz]ed|recorded|noted))(?: about)?\b|\byou've (?:stored|remembered|saved|memori[sz]ed|recorded|noted)\b/gi, ' memory knowledge '],
@@ -76,7 +91,7 @@ export const MEMORY_REQUESTS: ReadonlyArray<[RegExp, string]> = [
 const PAST_EVENT = /\b(?:(?:was|were|got|has been|have been)\s+)?(?:\w+ed|broke|went|said|told|made|wrote|sent|took|gave|came|ran|left|began|became|fell|grew|hit|put|set|shut|split|quit)\b/gi;
 
 /** Idioms that name a need by a pattern of words: a key to press, a web search, a watch for changes, a name given. */
-export const IDIOMS: ReadonlyArray<[RegExp, string | ((match: string) => string)]> = [
+export const IDIOMS: readonly Rewrite[] = [
   [/\b(?:hit|press|tap|push)\s+(?:the\s+)?(?:enter|return|escape|esc|tab|space(?:bar)?|backspace|delete|del|home|end|page\s?up|page\s?down|(?:up|down|left|right)(?:\s+arrow)?|arrow\s+(?:up|down|left|right)|f\d{1,2})\b(?:\s+key)?/gi, ' press key '],
   [/\b(?:ctrl|control|cmd|command|alt|option|shift|meta)\s*\+\s*\w+/gi, ' key combination '],
   // `google the release date`: the verb, not the maps.
@@ -140,7 +155,7 @@ export const IDIOMS: ReadonlyArray<[RegExp, string | ((match: string) => string)
   // `an image of the error state`: a screenshot.
   [/\b(?:image|picture|capture|photo)\s+of\s+(?:(?:how|what)\s+)?(?:the\s+)?(?:page|screen|error|state|ui|current|site|homepage|website|app|dashboard|browser|tab|window)\b/gi, ' screenshot '],
   // `discover the pages without scraping them`: the map of a site, not its content.
-  [/\bwithout\s+(?:scraping|downloading|fetching|crawling|loading|reading)\b(?=[^.;]*\b(?:pages?|site|website|urls?|links|domain)\b)|(?<=\b(?:pages?|site|website|urls?|links|domain)\b[^.;]*)\bwithout\s+(?:scraping|downloading|fetching|crawling|loading|reading)\b/gi, ' map urls '],
+  inClauseWith(/\b(?:pages?|site|website|urls?|links|domain)\b/i, /\bwithout\s+(?:scraping|downloading|fetching|crawling|loading|reading)\b/gi, ' map urls '),
   // `as it would print`, `print preview`: the print media.
   [/\bas it would print\b|\bprint\s+(?:preview|styles?|stylesheet|media|layout|view)\b/gi, ' emulate media print '],
   // `hold until the button is enabled`: a wait.
@@ -194,7 +209,7 @@ export const IDIOMS: ReadonlyArray<[RegExp, string | ((match: string) => string)
   // `check your memory`: a search of it.
   [/\b(?:check|search|look\s+in|consult|query)\s+(?:your|the|my|our)\s+memory\b/gi, ' search memory knowledge '],
   // `close #450`, `reopen the issue`: a change of the issue's state.
-  [/\b(?:close|reopen)\b(?=[^.;]*(?:\b(?:issue|ticket|bug|pr|pull request)\b|#\d))|(?<=(?:\b(?:issue|ticket|bug)\b|#\d+)[^.;]*)\b(?:close|reopen)\b/gi, ' $& update state '],
+  inClauseWith(/\b(?:issue|ticket|bug|pr|pull request)\b|#\d/i, /\b(?:close|reopen)\b/gi, ' $& update state '),
   // `everything that landed on main`: its commits.
   [/\b(?:landed|merged|pushed|went\s+in|got\s+in|shipped)\s+(?:on|in|to|into)\s+(?:main|master|develop|trunk|the\s+[\w-]+\s+branch)\b/gi, ' list commits history '],
   // `how long is the drive from SFO`: a route's travel time.

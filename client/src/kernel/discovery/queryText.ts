@@ -48,7 +48,7 @@ export function normalizeQuery(query: string): string {
   // To open a PR is to create one; to raise a bug or a problem is to create an issue.
   text = text.replace(OPEN_TO_CREATE, (_, thing: string) => (/^(?:pr|pull request|merge request|mr|issue|ticket)$/i.test(thing) ? ` create ${thing} ` : ` create issue ${thing} `));
   for (const [pattern, words] of IDIOMS) text = typeof words === 'string' ? text.replace(pattern, words) : text.replace(pattern, words);
-  for (const [pattern, words] of MEMORY_REQUESTS) text = text.replace(pattern, words);
+  for (const [pattern, words] of MEMORY_REQUESTS) text = typeof words === 'string' ? text.replace(pattern, words) : text.replace(pattern, words);
   for (const [pattern, word] of PHRASAL_VERBS) text = text.replace(pattern, word);
   // A number on its own is a value (`the last 7 days`, `PR 412`), not a word of the need: it would match `context7` or an error code.
   text = text.replace(STANDALONE_NUMBER, ' ');
