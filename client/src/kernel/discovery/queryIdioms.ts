@@ -29,7 +29,7 @@ export const CHAT_SHORTHAND: ReadonlyArray<[RegExp, string]> = [
     img: 'image', imgs: 'images', pic: 'picture', pics: 'pictures', illo: 'illustration', gen: 'generate', coords: 'coordinates',
     perms: 'permissions', cfg: 'config', acct: 'account', addr: 'address', btn: 'button', msgs: 'messages', tmrw: 'tomorrow',
     yr: 'year', wk: 'week', mins: 'minutes', u: 'you', ur: 'your', r: 'are', pkg: 'package', fn: 'function',
-    gh: 'github', obs: 'observation', prop: 'property', props: 'properties', dont: "don't", cant: "can't",
+    gh: 'github', devs: 'developers', obs: 'observation', prop: 'property', props: 'properties', dont: "don't", cant: "can't",
   }).map(([short, word]): [RegExp, string] => [new RegExp(`(?<![\\w'/.-])${short}(?![\\w'/-])`, 'gi'), ` ${word} `]),
 ];
 
@@ -193,7 +193,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `requests the page sent to the API`: its network requests.
   [/\brequests?\s+(?:that\s+|which\s+)?(?:the|this|my|our)\s+(?:page|site|app|browser|frontend|client)\s+(?:sent|made|fired|issued|sends|makes|fires|issues|did)\b/gi, ' network requests page '],
   // `anything in memory mentioning the Madrid office`: a search of what holds it.
-  [/\bmentioning\b|\b(?:that|which|who)\s+mentions?\b/gi, ' search mention '],
+  [/\bmentioning\b|\b(?:that|which|who)\s+(?:ones?\s+|of\s+them\s+)?mentions?\b/gi, ' search mention '],
   // `pull the price from the page`: to fetch it (a pull request is named as one).
   [/\bpull(?!\s+(?:requests?|reqs?|prs?|it|them|this|that|up|in|together|down|out)\b|-)\b(?=[^.;]*\b(?:from|out\s+of)\b)/gi, ' fetch '],
   // `anything in memory about the setup`: a search.
@@ -220,7 +220,7 @@ export const IDIOMS: readonly Rewrite[] = [
   [/\bbefore\s+\w+ing\b|\b(?:i|we)\s+(?:just\s+)?(?:updated|changed|edited|created|deleted|removed|added|fixed|wrote|pushed|merged|moved|renamed|uploaded|generated|built|produced|drafted)\b/gi, ' '],
   // `since the deploy failed on a missing key, read .env.example`, `for the audit, load…`: the background of a request, and its
   // purpose (`… so you can review it`), not the request.
-  [/(?:^|(?<=[.;!?]\s*))\s*for\b[^,;.?!]{3,100}?,/gi, ' '],
+  [/(?:^|(?<=[.;!?]\s*))\s*for\b(?![^,;.?!]*\b(?:i|we|me|us)\b)[^,;.?!]{3,50}?,/gi, ' '],
   [/(?:^|(?<=[.;!?]\s*))\s*(?:since|now that|because|given that|seeing as)\b[^,;.?!]{3,100}?,/gi, (clause) => clause.replace(PAST_EVENT, ' ')],
   // `check the current docs, not your memory`: what not to use is not asked for.
   [/,\s*(?:and\s+)?not\s+(?:from\s+|in\s+|with\s+|by\s+)?(?:your|my|our|the|a|an)\s+(?:own\s+)?[\w-]+\b/gi, ' '],
@@ -243,6 +243,42 @@ export const IDIOMS: readonly Rewrite[] = [
   [/\bwhat\b(?=[^.;?]*?\b(?:announced|unveiled|reported|said\s+publicly)\b)|\b(?:announced|unveiled)\s+(?:about|regarding|on)\b/gi, ' news '],
   // `who won stage 20 of the Tour`: a fact about the world, for a web search.
   [/\bwho\s+(?:won|founded|invented|discovered|directed|starred\s+in|is\s+the\s+(?:ceo|cto|founder|president|head|owner)\s+of)\b/gi, ' web search who '],
+  // `photorealistic`, `a minimalist vector icon`, `watercolor`: the style of an image to make.
+  [/\b(?:photo-?realistic|hyper-?realistic|watercolou?r|oil\s+painting|pixel\s+art|vector\s+(?:art|illustration|graphic|icon|logo)|isometric|3d\s+render(?:ing)?|concept\s+art|digital\s+art|line\s+art|hero\s+(?:visual|art|illustration))\b/gi, ' generate image art '],
+  // `an illustration of a bustling Roman forum`: what the new image shows is its subject, not the need.
+  [/\b(?:a|an|some|three|two|four)\s+(?:[\w-]+\s+){0,2}?(illustrations?|images?|pictures?|drawings?|paintings?|renders?|renderings?|visuals?|icons?|logos?|posters?|artworks?|sketch(?:es)?)\s+(?:of|showing|depicting)\b[^.;?!]*/gi, ' generate $1 '],
+  // `what is 1287 added to 3456`: a sum.
+  [/(?<![\w.])\d+(?:\.\d+)?\s+(?:added\s+to|plus|and)\s+\d+(?:\.\d+)?(?![\w.])/gi, ' sum numbers '],
+  // `work through them one hypothesis at a time and backtrack`: thinking it through.
+  [/\bmethodically\b|\bpiece\s+by\s+piece\b|\bone\s+(?:[\w-]+\s+)?at\s+a\s+time\b|\bbacktrack\w*\b|\bbranch\s+off\s+alternatives\b/gi, ' think step by step revise '],
+  // `the biggest files in Downloads`: files by their size.
+  [/\b(?:biggest|largest|smallest|heaviest|bulkiest)\b/gi, ' largest size '],
+  // `rust terminal ui libs on github`: repositories to search.
+  [/\b(?:libs?|librar(?:y|ies)|packages?|frameworks?|crates?|gems?|plugins?|sdks?)\b(?=[^.;?]*\b(?:on|in|from)\s+github\b)/gi, ' repositories '],
+  // `tell the general channel standup moved`: a message posted there.
+  [/tell\s+(?:the\s+)?(?=#[\w-]+|[\w-]+\s+(?:channel|team|room)\b)/gi, ' post message to '],
+  // `what change alerts do I have`: the monitors of pages.
+  [/\b(?:change|changes|update|diff)\s+(?:alerts?|notifications?|watch(?:ers|es)?|trackers?)\b/gi, ' monitors changes '],
+  // `LinkedIn heads of growth in London`: people found by a web search.
+  [/\blinkedin\b/gi, ' linkedin web search people '],
+  // `save a new contact`: a person for the memory.
+  [/\b(?:save|add|store|remember|create|record)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:contact|person|client|customer|candidate|vendor|supplier|lead)\b/gi, ' create memory entity person '],
+  // `dig across whatever sites you need`: research left to an agent.
+  [/\b(?:whatever|any|all\s+the|as\s+many)\s+(?:sites|sources|websites|pages)\s+(?:you\s+|it\s+)?(?:need|want|can\s+find|takes?)\b/gi, ' autonomous web research agent '],
+  // `do not open it, there's PII inside`: what not to do is not asked for.
+  [/\b(?:do\s+not|don't|never)\s+(?:open|read|change|modify|edit|touch|delete|remove|move|download|scrape|fetch)\b(?:\s+(?:it|them|this|that|the\s+file))?/gi, ' '],
+  // `file it into Stories/housing`: a move.
+  [/\bfile\s+(?:it|them|this|that|these|those)\s+(?:into|in|under|away\s+in)\b/gi, ' move into '],
+  // `what's nested inside that toggle`: the children of a block.
+  [/\bnested\s+(?:inside|in|under|within|below)\b/gi, ' children '],
+  // `two levels deep`, `capped at 100 pages`: a crawl.
+  [/\b[\w-]+\s+levels?\s+deep\b|\b(?:capped|limited)\s+at\s+\d+\s+pages\b|\bacross\s+(?:that|the|this|their|our)\s+(?:help\s+center|site|website|docs|documentation|wiki|knowledge\s+base)\b/gi, ' crawl pages '],
+  // `a live session on that URL`: a browser session of the scraping service.
+  [/\b(?:live|interactive|hosted|remote)\s+session\b/gi, ' interact browser session '],
+  // `a place ID from the map lookup`: the place's details.
+  [/\bplace[_\s-]?ids?\b/gi, ' place details '],
+  // `a new reading-log table with columns for Student and Book`: a database to create.
+  [/\b(?:new|create|make|set\s+up|add)\b[^.;]*?\b(?:table|database|db|tracker)\s+with\s+(?:columns|fields|properties)\b/gi, ' create database data source properties '],
   // `break the migration into steps`: thinking it through.
   [/\bbreak\b[^.;]*?\binto\s+(?:small(?:er)?\s+|clear\s+|concrete\s+)?(?:steps|stages|phases|chunks|pieces)\b|\bchange\s+(?:my|our)\s+minds?\b/gi, ' plan step by step revise '],
   // `1600 Amphitheatre Pkwy`: a street address.
@@ -260,7 +296,9 @@ export const IDIOMS: readonly Rewrite[] = [
   // `when it was created`: a date.
   [/\bwhen\s+(?:it|they|this|that|[\w.-]+)\s+(?:was|were)\s+(?:created|modified|changed|updated|edited|written|made|touched|last\s+\w+)\b/gi, ' timestamp '],
   // `what do you have on file about…`: the memory.
-  [/\b(?:you|u|we)\s+have\s+on\s+file\b/gi, ' memory knowledge '],
+  [/\b(?:you|u|we)\s+have\s+on\s+file\b|\bkeep\s+(?:\w+\s+){0,2}?on\s+file\b/gi, ' memory knowledge '],
+  // `everything you've been tracking for me`, `the sources you've noted for me`: the memory.
+  [/\b(?:you|u)(?:'ve|\s+have)?\s+(?:been\s+)?(?:tracking|tracked|noted|noting|keeping|kept|recorded|recording|saved|stored|remembered|logged)\s+(?:for|about)\s+(?:me|us)\b/gi, ' memory knowledge '],
   // `proposed code changes`: pull requests.
   [/\b(?:proposed|suggested|pending)\s+(?:code\s+)?changes\b/gi, ' pull requests '],
   // `the history of saved changes`: the commits.

@@ -6,7 +6,7 @@
  */
 
 /** Extensions that make a dotted token a file name (not `node.js`: a bare `.js` name is often a product). */
-const FILE_EXTENSIONS =
+export const FILE_EXTENSIONS =
   'txt md markdown rst json jsonl yaml yml toml ini cfg conf env xml csv tsv log lock ' +
   'ts tsx jsx mjs cjs py rb go rs java kt swift c h cc cpp hpp cs php sh bash zsh ps1 sql css scss html htm vue svelte ' +
   'pdf doc docx xls xlsx ppt pptx odt png jpg jpeg gif svg webp bmp ico tiff mp3 wav ogg flac mp4 mov avi mkv webm ' +
@@ -56,10 +56,12 @@ export const LITERALS: ReadonlyArray<[RegExp, (match: string) => string]> = [
   // An SQL statement, by its upper-case keywords (`select the option from…` is a request, not SQL).
   [/\b(?:SELECT|INSERT\s+INTO|UPDATE|DELETE\s+FROM|WITH|CREATE\s+TABLE|ALTER\s+TABLE|DROP\s+TABLE)\b[^;]*?\b(?:FROM|WHERE|SET|VALUES|AS|ADD|COLUMN)\b[^;]*;?/g, () => ' sql query '],
   [/\b(?:https?|ftp|wss?):\/\/[^\s<>"'`]+|\bwww\.[a-z0-9-]+\.[^\s<>"'`]+/gi, urlWords],
+  // A site's address written without its scheme (`acme.io/pricing`, `danluu.com/cocktail-ideas`): a URL, not a folder.
+  [/(?<![\w./@-])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|app|co|edu|gov|info|biz|xyz|me|us|uk|de|fr|eu)\/[^\s<>"'`]*[^\s<>"'`.,;:!?)]/gi, urlWords],
   // Quoted text is the value to use (a message, a label, a search term), not words of the need.
   [/(?:^|(?<=[\s(:=]))(['"“‘`])[^'"“”‘’`\n]+?(?:\1|[”’])(?=$|[\s,.;:!?)])/g, () => ' text '],
   [/\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+\b/gi, () => ' email address '],
-  [/(?:^|[\s(])-?\d{1,3}\.\d{2,}\s*,\s*-?\d{1,3}\.\d{2,}\b/g, () => ' coordinates '],
+  [/(?:^|[\s(])-?\d{1,3}\.\d{2,}\s*,\s*-?\d{1,3}\.\d{2,}\b|\b\d{1,3}(?:\.\d+)?\s*°?\s*(?:n|s|north|south)\b[\s,]*(?:and\s+)?\d{1,3}(?:\.\d+)?\s*°?\s*(?:e|w|east|west)\b/gi, () => ' coordinates '],
   // A paper's arXiv id (`2106.09685`, `arXiv:2310.06825v2`), DOI (`10.1145/3292500.3330701`) or PubMed id (`PMID 34567890`, `PMC8734567`), and arXiv named alone (before it reads as camelCase).
   [/\barxiv\b(?::?\s*\d{4}\.\d{4,5}(?:v\d+)?)?|\b\d{4}\.\d{4,5}(?:v\d+)?\b|\b10\.\d{4,9}\/\S+|\bPMID:?\s*\d+\b|\bPMC\d+\b/gi, (m) => (/\d/.test(m) ? ' paper id ' : ' arxiv paper ')],
   // An id: capitals and digits mixed (`U024BE7LH`, `PMC123456`), or a long token of both cases and digits.

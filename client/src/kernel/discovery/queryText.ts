@@ -3,6 +3,7 @@
  * (queryLiterals.ts), and phrases by the words they mean (queryIdioms.ts).
  */
 import { CHAT_SHORTHAND, IDIOMS, MEMORY_REQUESTS, OPEN_TO_CREATE, PHRASAL_VERBS } from './queryIdioms';
+import { undictate } from './queryDictation';
 import { fileWords, knownFileWords, LITERALS } from './queryLiterals';
 
 /** `#17` not after a noun that says what it numbers (`request #7`, `step #2`). */
@@ -32,7 +33,7 @@ let last = { query: '', text: '' };
 /** The query with its literal values replaced by the words for their kind, and phrasal verbs by one word. */
 export function normalizeQuery(query: string): string {
   if (query === last.query) return last.text;
-  let text = boundedQuery(query);
+  let text = undictate(boundedQuery(query));
   for (const [pattern, words] of CHAT_SHORTHAND) text = text.replace(pattern, words);
   let files = 0;
   for (const [pattern, words] of LITERALS) {
