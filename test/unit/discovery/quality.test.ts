@@ -62,12 +62,14 @@ const FLOORS: Array<[string, Quality]> = [
   ['holdout22', { hit1: 0.67, hit5: 0.95, mrr: 0.79 }],
   ['holdout23', { hit1: 0.74, hit5: 0.96, mrr: 0.83 }],
   ['holdout24', { hit1: 0.75, hit5: 0.96, mrr: 0.84 }],
-  ['holdout25', { hit1: 0.58, hit5: 0.80, mrr: 0.69 }],
-  ['holdout26', { hit1: 0.55, hit5: 0.80, mrr: 0.66 }],
+  ['holdout25', { hit1: 0.67, hit5: 0.92, mrr: 0.79 }],
+  ['holdout26', { hit1: 0.65, hit5: 0.91, mrr: 0.76 }],
+  ['holdout27', { hit1: 0.62, hit5: 0.83, mrr: 0.71 }],
+  ['holdout28', { hit1: 0.46, hit5: 0.77, mrr: 0.60 }],
 ];
 
 describe('discovery: ranking quality on the query sets', () => {
-  it('has at least 150 queries, split in halves, and held-out sets of at least 90 with a floor each, all naming corpus tools', () => {
+  it('has at least 150 queries, split in halves, and held-out sets of at least 85 (what is left of a batch of a writer of 130 once near-copies of earlier queries are dropped) with a floor each, all naming corpus tools', () => {
     const all = queries();
     assert.ok(all.length >= 150);
     assert.ok(Math.abs(all.filter((q) => q.split === 'dev').length - all.filter((q) => q.split === 'test').length) <= 1);
@@ -77,7 +79,7 @@ describe('discovery: ranking quality on the query sets', () => {
     const studied = [...heldOutStudied().values()];
     assert.ok(studied.every((flag) => typeof flag === 'boolean'), 'every held-out set says whether its misses were studied');
     assert.ok(studied.indexOf(false) > 0 && studied.slice(studied.indexOf(false)).every((flag) => flag === false), 'the studied sets are the older ones, and some are not studied');
-    for (const set of held) assert.ok(set.length >= 90);
+    for (const set of held) assert.ok(set.length >= 85);
     const ids = new Set(corpus().flatMap((s) => s.tools.map((t) => `${s.id}.${t.name}`)));
     for (const q of [...all, ...held.flat()]) for (const id of q.expected) assert.ok(ids.has(id), `${q.id}: ${id}`);
     const asked = new Set<string>();
