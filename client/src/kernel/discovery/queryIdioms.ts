@@ -1,7 +1,8 @@
 /**
  * Phrases whose words mean little apart: phrasal verbs whose particle is a stop word (`look up`),
- * idioms (`hit Enter`, `google the…`, `let #ops know`) and requests to an assistant's memory. Each
- * becomes the word or two it means, before the words are analysed.
+ * and idioms (`hit Enter`, `google the…`, `let #ops know`). Each becomes the word or two it means,
+ * before the words are analysed. Chat shorthand is in queryShorthand.ts, requests to an assistant's
+ * memory in queryMemory.ts.
  */
 
 /** A phrase's words as a pattern; a phrasal verb may have its object between (`track it down`, `look them up`). */
@@ -12,26 +13,6 @@ function phrasePattern(phrase: string): string {
 }
 
 const PARTICLES = new Set(['up', 'down', 'out', 'in', 'on', 'off', 'back']);
-
-/**
- * Chat shorthand, read first (before `w/` looks like a folder): the word each stands for. Only
- * abbreviations with one reading in a request to a tool host (`pg` stays Postgres unless a page is
- * meant: `landing pg`).
- */
-export const CHAT_SHORTHAND: ReadonlyArray<[RegExp, string]> = [
-  [/(?<![\w/])w\/o(?![\w/])/gi, ' without '],
-  [/(?<![\w/])w\/(?![\w/])/gi, ' with '],
-  [/(?<=[a-z])\s+\+\s+(?=[a-z])/gi, ' and '],
-  [/\s+->\s+/g, ' to '],
-  [/\b(landing|home|web|this|the|that|next|previous|prev|settings|login|pricing)\s+pg\b/gi, ' $1 page '],
-  ...Object.entries({
-    abt: 'about', thru: 'through', pls: 'please', plz: 'please', rn: 'right now', ppl: 'people', prob: 'probably', bc: 'because',
-    img: 'image', imgs: 'images', pic: 'picture', pics: 'pictures', illo: 'illustration', gen: 'generate', coords: 'coordinates',
-    perms: 'permissions', cfg: 'config', acct: 'account', addr: 'address', btn: 'button', msgs: 'messages', tmrw: 'tomorrow',
-    yr: 'year', wk: 'week', mins: 'minutes', u: 'you', ur: 'your', r: 'are', pkg: 'package', fn: 'function',
-    gh: 'github', devs: 'developers', obs: 'observation', prop: 'property', props: 'properties', dont: "don't", cant: "can't",
-  }).map(([short, word]): [RegExp, string] => [new RegExp(`(?<![\\w'/.-])${short}(?![\\w'/-])`, 'gi'), ` ${word} `]),
-];
 
 /** Phrasal verbs whose particle is a stop word, and idioms whose words mean nothing apart: the one word or two each means. */
 export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
@@ -64,28 +45,6 @@ export type Rewrite = [RegExp, string | ((match: string) => string)];
 function inClauseWith(context: RegExp, phrase: RegExp, words: string): Rewrite {
   return [/[^.;]+/g, (clause) => (context.test(clause) ? clause.replace(phrase, words) : clause)];
 }
-
-/** Relations between two things told to the memory (`Heron depends on Lattice`, `Canopy was replaced by Arbor`). */
-const RELATION_PHRASES = /\b(?:depends|relies|builds|runs)\s+on\b|\b(?:(?:was|is|got|has\s+been)\s+)?(?:replaced|superseded|succeeded|acquired|bought)\s+by\b|\bis\s+(?:a\s+)?part\s+of\b/gi;
-
-/**
- * Requests about an assistant's memory (`remember that…`, `what do you know about…`, `forget
- * everything about…`) name neither a tool nor its objects: they ask for the memory, a knowledge graph.
- */
-export const MEMORY_REQUESTS: readonly Rewrite[] = [
-  // `rememb…`: `remember`, and typos of its ending such as `remembr`.
-  [/\b(rememb\w*|memori[sz]e|record|note|note down|jot down|write down|keep in mind|bear in mind)(?:\s+(?:in|to)\s+(?:your\s+|the\s+)?memory)?(?:\s+(?:from now on|going forward|for the future|for later|for next time))? that\b/gi, ' $1 memory knowledge '],
-  // `… that Heron depends on Lattice`, `… that Canopy was replaced by Arbor`: a relation between two things remembered.
-  [/\bmemory knowledge\b[^.;]*/gi, (fact) => fact.replace(RELATION_PHRASES, ' relation ')],
-  // `what you have on him`: what the memory holds about someone.
-  [/\b(?:what|everything|anything|all)\s+(?:you|u)\s+(?:have|know|got)\s+(?:on|about)\b/gi, ' memory knowledge observation '],
-  [/\b(?:do )?(?:you|u|we) (?:already |still )?(?:know|remember|recall|have (?:stored|remembered|saved|memori[sz]ed|recorded|noted))(?: about)?\b|\byou've (?:stored|remembered|saved|memori[sz]ed|recorded|noted)\b/gi, ' memory knowledge '],
-  [/\b(?:remembered|stored|saved|memorized|recorded|noted) (?:about|on)\b(?!\s+(?:the\s+|my\s+|our\s+)?(?:disk|drive|server|machine|computer|laptop|device|filesystem|file system|s3)\b)/gi, ' memory knowledge '],
-  [/\bforget (everything|all|what)\b/gi, ' forget memory knowledge '],
-  // `forget "Old Staging Cluster"` (a quoted name, `text` by now): an entity of the memory.
-  [/\bforget\s+(?:about\s+)?text\b/gi, ' forget delete memory entity '],
-  [/\blong[- ]term memory\b/gi, ' memory knowledge '],
-];
 
 /** What happened (`moved`, `broke`, `got decommissioned`): in the background of a request, an event, not what to do. */
 const PAST_EVENT = /\b(?:(?:was|were|got|has been|have been)\s+)?(?:\w+ed|broke|went|said|told|made|wrote|sent|took|gave|came|ran|left|began|became|fell|grew|hit|put|set|shut|split|quit)\b/gi;
@@ -218,8 +177,8 @@ export const IDIOMS: readonly Rewrite[] = [
   [/\bis\s+there\s+(?:a|an|any)\b(?=[^.;?]*?\bon\s+(?:this|the)\s+(?:page|site|screen)\b)/gi, ' find on page '],
   // `before querying, …`, `I updated the page, so…`: what was or will be done around the request, not the request.
   [/\bbefore\s+\w+ing\b|\b(?:i|we)\s+(?:just\s+)?(?:updated|changed|edited|created|deleted|removed|added|fixed|wrote|pushed|merged|moved|renamed|uploaded|generated|built|produced|drafted)\b/gi, ' '],
-  // `since the deploy failed on a missing key, read .env.example`, `for the audit, load…`: the background of a request, and its
-  // purpose (`… so you can review it`), not the request.
+  // `for the audit, load…`, `since the deploy failed on a missing key, read .env.example`: the purpose and the background of a
+  // request (what happened in it, not the names it gives), not the request.
   [/(?:^|(?<=[.;!?]\s*))\s*for\b(?![^,;.?!]*\b(?:i|we|me|us)\b)[^,;.?!]{3,50}?,/gi, ' '],
   [/(?:^|(?<=[.;!?]\s*))\s*(?:since|now that|because|given that|seeing as)\b[^,;.?!]{3,100}?,/gi, (clause) => clause.replace(PAST_EVENT, ' ')],
   // `check the current docs, not your memory`: what not to use is not asked for.

@@ -2,7 +2,9 @@
  * A query as the index should read it: literal values replaced by the words for their kind
  * (queryLiterals.ts), and phrases by the words they mean (queryIdioms.ts).
  */
-import { CHAT_SHORTHAND, IDIOMS, MEMORY_REQUESTS, OPEN_TO_CREATE, PHRASAL_VERBS } from './queryIdioms';
+import { IDIOMS, OPEN_TO_CREATE, PHRASAL_VERBS } from './queryIdioms';
+import { MEMORY_REQUESTS } from './queryMemory';
+import { CHAT_SHORTHAND } from './queryShorthand';
 import { undictate } from './queryDictation';
 import { fileWords, knownFileWords, LITERALS } from './queryLiterals';
 

@@ -1,0 +1,23 @@
+import type { Rewrite } from './queryIdioms';
+
+/** Relations between two things told to the memory (`Heron depends on Lattice`, `Canopy was replaced by Arbor`). */
+const RELATION_PHRASES = /\b(?:depends|relies|builds|runs)\s+on\b|\b(?:(?:was|is|got|has\s+been)\s+)?(?:replaced|superseded|succeeded|acquired|bought)\s+by\b|\bis\s+(?:a\s+)?part\s+of\b/gi;
+
+/**
+ * Requests about an assistant's memory (`remember that…`, `what do you know about…`, `forget
+ * everything about…`) name neither a tool nor its objects: they ask for the memory, a knowledge graph.
+ */
+export const MEMORY_REQUESTS: readonly Rewrite[] = [
+  // `rememb…`: `remember`, and typos of its ending such as `remembr`.
+  [/\b(rememb\w*|memori[sz]e|record|note|note down|jot down|write down|keep in mind|bear in mind)(?:\s+(?:in|to)\s+(?:your\s+|the\s+)?memory)?(?:\s+(?:from now on|going forward|for the future|for later|for next time))? that\b/gi, ' $1 memory knowledge '],
+  // `… that Heron depends on Lattice`, `… that Canopy was replaced by Arbor`: a relation between two things remembered.
+  [/\bmemory knowledge\b[^.;]*/gi, (fact) => fact.replace(RELATION_PHRASES, ' relation ')],
+  // `what you have on him`: what the memory holds about someone.
+  [/\b(?:what|everything|anything|all)\s+(?:you|u)\s+(?:have|know|got)\s+(?:on|about)\b/gi, ' memory knowledge observation '],
+  [/\b(?:do )?(?:you|u|we) (?:already |still )?(?:know|remember|recall|have (?:stored|remembered|saved|memori[sz]ed|recorded|noted))(?: about)?\b|\byou've (?:stored|remembered|saved|memori[sz]ed|recorded|noted)\b/gi, ' memory knowledge '],
+  [/\b(?:remembered|stored|saved|memorized|recorded|noted) (?:about|on)\b(?!\s+(?:the\s+|my\s+|our\s+)?(?:disk|drive|server|machine|computer|laptop|device|filesystem|file system|s3)\b)/gi, ' memory knowledge '],
+  [/\bforget (everything|all|what)\b/gi, ' forget memory knowledge '],
+  // `forget "Old Staging Cluster"` (a quoted name, `text` by now): an entity of the memory.
+  [/\bforget\s+(?:about\s+)?text\b/gi, ' forget delete memory entity '],
+  [/\blong[- ]term memory\b/gi, ' memory knowledge '],
+];
