@@ -16,6 +16,7 @@ describe('discovery: dictated requests read as typed', () => {
   it('spoken symbols join the words around them; a dot on a map stays a word', () => {
     assert.equal(undictate('open vercel slash next dot js'), 'open vercel/next.js');
     assert.equal(undictate('branch feature slash dark dash mode'), 'branch feature/dark-mode');
+    assert.equal(undictate('the dark hyphen mode toggle'), 'the dark-mode toggle', 'any spoken symbol alone is enough to read the request again');
     assert.equal(undictate('list slash var slash log'), 'list /var/log');
     assert.equal(undictate('read config underscore prod dot yaml'), 'read config_prod.yaml');
     assert.equal(undictate('h t t p s colon slash slash example dot com slash blog'), 'https://example.com/blog');

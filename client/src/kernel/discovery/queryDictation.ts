@@ -4,10 +4,10 @@
  * twenty five`, `forty point seven four eight`). Read before anything else, so that the literals that
  * follow see the path, the file name, the URL or the number the speaker meant.
  */
-import { FILE_EXTENSIONS } from './queryLiterals';
+import { FILE_EXTENSIONS, TOP_LEVEL_DOMAINS } from './queryLiterals';
 
 /** What follows a spoken `dot` in a name: a file extension or a top-level domain (a `dot` on a map stays a word). */
-const AFTER_DOT = new Set([...FILE_EXTENSIONS.split(' '), ...'com org net io dev ai app co edu gov info biz xyz me us uk de fr eu js ts env'.split(' ')]);
+const AFTER_DOT = new Set([...FILE_EXTENSIONS.split(' '), ...TOP_LEVEL_DOMAINS.split(' '), 'js']);
 
 /** Words after which a spoken `slash` starts a rooted path (`list slash var`), not the next part of a name (`acme slash web`). */
 const ROOT_BEFORE = /^(?:list|open|read|show|find|search|in|into|under|at|to|from|the|folder|directory|dir|file|path|of|on|is|go|cd|ls|create|make|delete|remove|move)$/i;
@@ -25,6 +25,9 @@ const TENS: Readonly<Record<string, number>> = { twenty: 20, thirty: 30, forty: 
 const NUMBER_WORD = `(?:${[...Object.keys(UNITS), ...Object.keys(TENS), 'hundred', 'thousand'].join('|')})`;
 /** A run of number words, with a spoken decimal point and digits after it. */
 const NUMBER_RUN = new RegExp(`\\b${NUMBER_WORD}(?:[\\s-]+(?:${NUMBER_WORD}|point|and(?=[\\s-]+${NUMBER_WORD})))*\\b`, 'gi');
+
+/** Whether a request has anything spoken to undo (most have not, and return at once). */
+const SPOKEN = new RegExp(`\\b(?:slash|dot|dash|hyphen|underscore|colon|[a-z]\\s[a-z]|${NUMBER_WORD})\\b`, 'i');
 
 /** A run of number words as digits: groups side by side are read as digits side by side (`twenty twenty five` is 2025). */
 export function spokenNumber(run: string): string {
@@ -72,7 +75,7 @@ function spelledWord(run: string): string {
 
 /** The request with what was spoken for symbols, spelled letters and numbers written as typed. */
 export function undictate(text: string): string {
-  if (!/\b(?:slash|dot|dash|underscore|[a-z]\s[a-z]|zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand)\b/i.test(text)) return text;
+  if (!SPOKEN.test(text)) return text;
   return text
     .replace(/(?<![\w'])(?:[a-z]\s){1,4}[a-z](?![\w'])/gi, spelledWord)
     .replace(/\b(https?|ftp)\s+colon\s+(?:slash\s+slash|double\s+slash)\s+/gi, '$1://')
@@ -82,5 +85,5 @@ export function undictate(text: string): string {
     .replace(/(?<=\w\/)\s+(?=\w)/g, '')
     .replace(/(?<=\w)\s+(?:dash|hyphen)\s+(?=\w)/gi, '-')
     .replace(/(?<=\w)\s+underscore\s+(?=\w)/gi, '_')
-    .replace(NUMBER_RUN, (run) => (UNITS[run.toLowerCase()] !== undefined && UNITS[run.toLowerCase()] <= 12 ? run : spokenNumber(run)));
+    .replace(NUMBER_RUN, (run) => ((UNITS[run.toLowerCase()] ?? Infinity) <= 12 ? run : spokenNumber(run)));
 }

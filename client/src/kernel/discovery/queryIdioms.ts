@@ -4,6 +4,7 @@
  * before the words are analysed. Chat shorthand is in queryShorthand.ts, requests to an assistant's
  * memory in queryMemory.ts.
  */
+import type { Rewrite } from './rewrite';
 
 /** A phrase's words as a pattern; a phrasal verb may have its object between (`track it down`, `look them up`). */
 function phrasePattern(phrase: string): string {
@@ -33,9 +34,6 @@ export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
   'where is': 'locate', 'where are': 'locate', "where's": 'locate',
   'how high': 'elevation', 'how tall': 'elevation', 'above sea level': 'elevation', 'meters up': 'elevation', 'feet up': 'elevation',
 }).map(([phrase, word]) => [new RegExp(`\\b${phrasePattern(phrase)}\\b`, 'gi'), ` ${word} `]);
-
-/** A pattern and what its matches become. */
-export type Rewrite = [RegExp, string | ((match: string) => string)];
 
 /**
  * `phrase` rewritten to `words` in the clauses (between `.` and `;`) where `context` is found too,

@@ -25,6 +25,11 @@ const CONTENT_KINDS: Record<string, string> = {
 
 const EXTENSION = FILE_EXTENSIONS.split(' ').join('|');
 
+/** Top-level domains that make a dotted token a site's name (`competitor.com`, `acme.io/pricing`). */
+export const TOP_LEVEL_DOMAINS = 'com org net io dev ai app co edu gov info biz xyz me us uk de fr eu';
+
+const DOMAIN = `(?:[a-z0-9-]+\\.)+(?:${TOP_LEVEL_DOMAINS.split(' ').join('|')})`;
+
 /** Path words of code-hosting URLs that say what the page is (`/issues/88`, `/pull/12`). */
 const URL_PAGE_WORDS: Readonly<Record<string, string>> = {
   issues: 'issue', pull: 'pull request', pulls: 'pull requests', merge_requests: 'merge request', commit: 'commit', commits: 'commits',
@@ -57,7 +62,7 @@ export const LITERALS: ReadonlyArray<[RegExp, (match: string) => string]> = [
   [/\b(?:SELECT|INSERT\s+INTO|UPDATE|DELETE\s+FROM|WITH|CREATE\s+TABLE|ALTER\s+TABLE|DROP\s+TABLE)\b[^;]*?\b(?:FROM|WHERE|SET|VALUES|AS|ADD|COLUMN)\b[^;]*;?/g, () => ' sql query '],
   [/\b(?:https?|ftp|wss?):\/\/[^\s<>"'`]+|\bwww\.[a-z0-9-]+\.[^\s<>"'`]+/gi, urlWords],
   // A site's address written without its scheme (`acme.io/pricing`, `danluu.com/cocktail-ideas`): a URL, not a folder.
-  [/(?<![\w./@-])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|app|co|edu|gov|info|biz|xyz|me|us|uk|de|fr|eu)\/[^\s<>"'`]*[^\s<>"'`.,;:!?)]/gi, urlWords],
+  [new RegExp(`(?<![\\w./@-])${DOMAIN}\\/[^\\s<>"'\`]*[^\\s<>"'\`.,;:!?)]`, 'gi'), urlWords],
   // Quoted text is the value to use (a message, a label, a search term), not words of the need.
   [/(?:^|(?<=[\s(:=]))(['"“‘`])[^'"“”‘’`\n]+?(?:\1|[”’])(?=$|[\s,.;:!?)])/g, () => ' text '],
   [/\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+\b/gi, () => ' email address '],
@@ -81,7 +86,7 @@ export const LITERALS: ReadonlyArray<[RegExp, (match: string) => string]> = [
   // A file name or path with a known extension; a bare `name.js` only with a directory in front.
   [new RegExp(`(?:[\\w.-]*/)*[\\w-]+(?:\\.[\\w-]+)*\\.(${EXTENSION})\\b|(?:[\\w.-]*/)+[\\w-]+\\.js\\b`, 'gi'), fileWords],
   // A site named by its domain (`competitor.com`, `docs.python.org`).
-  [/\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|app|co|edu|gov|info|biz|xyz|me|us|uk|de|fr|eu)\b(?![.\w-])/gi, () => ' website '],
+  [new RegExp(`\\b${DOMAIN}\\b(?![.\\w-])`, 'gi'), () => ' website '],
   // Files known by a name without extension (`Makefile`, `Dockerfile`, `README`, `.gitignore`).
   [/(?<![\w./-])(?:Makefile|Dockerfile|Containerfile|Jenkinsfile|Vagrantfile|Procfile|Gemfile|Rakefile|Brewfile|Justfile|README|LICENSE|CHANGELOG|CONTRIBUTING|CODEOWNERS|\.gitignore|\.dockerignore|\.npmrc|\.bashrc|\.zshrc|\.profile|\.editorconfig)(?![\w.-])/g, knownFileWords],
   // A window size (`375x812`, `1920 by 1080`).

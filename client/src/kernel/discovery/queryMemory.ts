@@ -1,4 +1,4 @@
-import type { Rewrite } from './queryIdioms';
+import type { Rewrite } from './rewrite';
 
 /** Relations between two things told to the memory (`Heron depends on Lattice`, `Canopy was replaced by Arbor`). */
 const RELATION_PHRASES = /\b(?:depends|relies|builds|runs)\s+on\b|\b(?:(?:was|is|got|has\s+been)\s+)?(?:replaced|superseded|succeeded|acquired|bought)\s+by\b|\bis\s+(?:a\s+)?part\s+of\b/gi;

@@ -7,6 +7,7 @@ import { MEMORY_REQUESTS } from './queryMemory';
 import { CHAT_SHORTHAND } from './queryShorthand';
 import { undictate } from './queryDictation';
 import { fileWords, knownFileWords, LITERALS } from './queryLiterals';
+import { applyRewrites } from './rewrite';
 
 /** `#17` not after a noun that says what it numbers (`request #7`, `step #2`). */
 const BARE_REFERENCE = /(?:^|\s)(?<!\b(?:request|call|item|step|row|line|tab|order|message|job|monitor|check|run|page|version|build|number)\s)#\d+\b/i;
@@ -35,8 +36,7 @@ let last = { query: '', text: '' };
 /** The query with its literal values replaced by the words for their kind, and phrasal verbs by one word. */
 export function normalizeQuery(query: string): string {
   if (query === last.query) return last.text;
-  let text = undictate(boundedQuery(query));
-  for (const [pattern, words] of CHAT_SHORTHAND) text = text.replace(pattern, words);
+  let text = applyRewrites(undictate(boundedQuery(query)), CHAT_SHORTHAND);
   let files = 0;
   for (const [pattern, words] of LITERALS) {
     text = text.replace(pattern, (m) => {
@@ -50,9 +50,7 @@ export function normalizeQuery(query: string): string {
   if (BARE_REFERENCE.test(text) && !ISSUE_WORDS.test(text)) text += ' pull request issue';
   // To open a PR is to create one; to raise a bug or a problem is to create an issue.
   text = text.replace(OPEN_TO_CREATE, (_, thing: string) => (/^(?:pr|pull request|merge request|mr|issue|ticket)$/i.test(thing) ? ` create ${thing} ` : ` create issue ${thing} `));
-  for (const [pattern, words] of IDIOMS) text = typeof words === 'string' ? text.replace(pattern, words) : text.replace(pattern, words);
-  for (const [pattern, words] of MEMORY_REQUESTS) text = typeof words === 'string' ? text.replace(pattern, words) : text.replace(pattern, words);
-  for (const [pattern, word] of PHRASAL_VERBS) text = text.replace(pattern, word);
+  text = applyRewrites(applyRewrites(applyRewrites(text, IDIOMS), MEMORY_REQUESTS), PHRASAL_VERBS);
   // A number on its own is a value (`the last 7 days`, `PR 412`), not a word of the need: it would match `context7` or an error code.
   text = text.replace(STANDALONE_NUMBER, ' ');
   last = { query, text };
