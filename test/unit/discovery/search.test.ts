@@ -81,14 +81,14 @@ describe('discovery: search strategies and filters', () => {
     assert.deepEqual(words('show Dockerfile and compose.yaml'), ['show', 'file', 'and', 'file', 'multiple', 'files']);
     assert.deepEqual(words('open .env.local'), ['open', 'file']);
     assert.deepEqual(words('the payload of the POST request'), ['the', 'payload', 'of', 'the', 'http', 'request'], 'an HTTP method, not a verb');
-    assert.deepEqual(words('#17 is behind main'), ['#17', 'is', 'behind', 'main', 'pull', 'request', 'issue'], 'a bare #17 is an issue or a pull request');
+    assert.deepEqual(words('#17 needs a rebase'), ['#17', 'needs', 'a', 'rebase', 'pull', 'request', 'issue'], 'a bare #17 is an issue or a pull request');
     assert.deepEqual(words('response body of request #7'), ['response', 'body', 'of', 'request', '#7'], 'not after a noun that says what it numbers');
     assert.deepEqual(words('is it anywhere on the page'), ['is', 'it', 'find', 'in', 'the', 'page']);
     assert.deepEqual(words('list the pages without scraping them'), ['list', 'the', 'pages', 'map', 'urls', 'them']);
     assert.deepEqual(words('test the layout at 390 by 844 and 1280x720'), ['test', 'the', 'layout', 'at', 'window', 'size', 'and', 'window', 'size']);
     assert.deepEqual(words('create .eslintrc.json with these rules'), ['write', 'new', 'file', 'with', 'these', 'rules']);
     assert.deepEqual(words('mark the task as blocked'), ['update', 'set', 'property', 'blocked']);
-    assert.deepEqual(words("what's pending merge in the api repo"), ["what's", 'open', 'pull', 'requests', 'review', 'in', 'the', 'api', 'repo']);
+    assert.deepEqual(words("what's pending merge in the api repo"), ["what's", 'list', 'open', 'pull', 'requests', 'review', 'in', 'the', 'api', 'repo']);
     assert.deepEqual(words('file the flaky-runner problem on gitlab'), ['create', 'issue', 'problem', 'on', 'gitlab']);
     assert.deepEqual(words("the log mentions ci.env; what's inside it"), ['the', 'log', 'mentions', 'file', ';', 'read', 'contents', 'it']);
     assert.equal(normalizeQuery('what is inside the fixtures folder'), 'what is inside the fixtures folder', "a folder's contents are listed, not read");
@@ -299,6 +299,33 @@ describe('discovery: search strategies and filters', () => {
     assert.ok(top(index, 'Quick sanity check on my invoice math: what is 4210 added to 785?', 3).includes('everything.get-sum'));
     assert.ok(top(index, 'Three suspects for the outage. Go through them methodically, one at a time, and backtrack if needed.', 3).includes('sequential-thinking.sequentialthinking'));
     assert.ok(top(index, "Of the vendors you've been tracking for me, which ones mention Lisbon?", 3).includes('memory.search_nodes'));
+  });
+
+  it('keyword: a page at the screen, a code host, a workspace, files, the web and the map in their users\' words', () => {
+    assert.ok(top(index, 'park the cursor over the avatar so its menu drops down', 3).includes('playwright.browser_hover'));
+    assert.ok(top(index, "slide the 'Backlog' card over onto the 'Doing' lane of the open board", 3).includes('playwright.browser_drag'));
+    assert.ok(top(index, 'wrong product page. head back to the listing we were on', 3).includes('playwright.browser_navigate_back'));
+    assert.ok(top(index, 'switch that tab off, shut the checkout page down', 3).includes('playwright.browser_close'));
+    assert.ok(top(index, 'show open issues on acme/api', 3).includes('github.list_issues'));
+    assert.ok(top(index, 'branch of PR 77 fell way behind master, refresh it', 3).includes('github.update_pull_request_branch'));
+    assert.ok(top(index, 'are the checks on pull request 12 in octo/app green', 3).includes('github.get_pull_request_status'));
+    assert.ok(top(index, 'give me the rundown on PR 9 in octo/app', 3).includes('github.get_pull_request'));
+    assert.ok(top(index, 'what went in on the hotfix-2.1 branch of octo/app last week, newest first', 3).includes('github.list_commits'));
+    assert.ok(top(index, 'put a checklist at the very end of my Notion packing page', 3).some((id) => /block-children|page-markdown/.test(id)));
+    assert.ok(top(index, 'who are we logged in as on notion', 3).includes('notion.API-get-self'));
+    assert.ok(top(index, 'add priority field to the notion issues database', 3).includes('notion.API-update-a-data-source'));
+    assert.ok(top(index, 'grab the first fifty lines of /var/log/app.log', 3).some((id) => /read_(?:text_)?file/.test(id)));
+    assert.ok(top(index, 'which folders are you allowed to touch', 3).includes('filesystem.list_allowed_directories'));
+    assert.ok(top(index, 'store the agenda as a brand-new document at /notes/agenda.md', 3).includes('filesystem.write_file'));
+    assert.ok(top(index, 'which videos in ~/Movies are the chunkiest', 3).includes('filesystem.list_directory_with_sizes'));
+    assert.ok(top(index, 'find every climate fund with its partners, you may need to comb through lots of different sources', 3).some((id) => /agent|research/.test(id)));
+    assert.ok(top(index, 'companies developing heat pumps in Poland', 5).some((id) => /search/.test(id)));
+    assert.ok(top(index, 'cycling times from each of our three depots to all the shops', 3).includes('google-maps.maps_distance_matrix'));
+    assert.ok(top(index, 'vet clinic open late near 94110', 3).some((id) => /local_search|search_places/.test(id)));
+    assert.ok(top(index, 'Pull up every reply posted under the CEO\'s announcement in #general', 3).includes('slack.slack_get_thread_replies'));
+    assert.ok(top(index, 'Work through the seating plan carefully and revisit earlier assumptions if a guest conflict shows up', 3).includes('sequential-thinking.sequentialthinking'));
+    assert.ok(top(index, 'have you stored anything about the Lisbon office', 3).includes('memory.search_nodes'));
+    assert.ok(top(index, 'begin keeping track of my landlords: Ana, Joe and Mr. Ruiz, each with their own entry', 3).includes('memory.create_entities'));
   });
 
   it('keyword: what is stored on disk is a file, not the memory', () => {

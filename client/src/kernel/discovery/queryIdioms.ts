@@ -4,16 +4,22 @@
  * before the words are analysed. Chat shorthand is in queryShorthand.ts, requests to an assistant's
  * memory in queryMemory.ts.
  */
-import type { Rewrite } from './rewrite';
+import { inClauseWith, type Rewrite } from './rewrite';
 
-/** A phrase's words as a pattern; a phrasal verb may have its object between (`track it down`, `look them up`). */
+/**
+ * A phrase's words as a pattern; a phrasal verb may have its object between (`track it down`, `look
+ * them up`), and one of up, down, out and off a noun too (`shut that page down`, `bring the render up`).
+ */
 function phrasePattern(phrase: string): string {
   const words = phrase.split(' ');
-  const object = words.length === 2 && PARTICLES.has(words[1]) ? '(?:\\s+(?:it|them|this|that|these|those))?' : '';
+  const particle = words.length === 2 ? words[1] : '';
+  const pronoun = '\\s+(?:it|them|this|that|these|those)';
+  const object = NOUN_PARTICLES.has(particle) ? `(?:${pronoun}|\\s+(?:the|this|that|these|those|my|our|your)\\s+[\\w-]+)?` : PARTICLES.has(particle) ? `(?:${pronoun})?` : '';
   return words[0] + object + words.slice(1).map((w) => `\\s+${w}`).join('');
 }
 
 const PARTICLES = new Set(['up', 'down', 'out', 'in', 'on', 'off', 'back']);
+const NOUN_PARTICLES = new Set(['up', 'down', 'out', 'off']);
 
 /** Phrasal verbs whose particle is a stop word, and idioms whose words mean nothing apart: the one word or two each means. */
 export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
@@ -34,15 +40,6 @@ export const PHRASAL_VERBS: ReadonlyArray<[RegExp, string]> = Object.entries({
   'where is': 'locate', 'where are': 'locate', "where's": 'locate',
   'how high': 'elevation', 'how tall': 'elevation', 'above sea level': 'elevation', 'meters up': 'elevation', 'feet up': 'elevation',
 }).map(([phrase, word]) => [new RegExp(`\\b${phrasePattern(phrase)}\\b`, 'gi'), ` ${word} `]);
-
-/**
- * `phrase` rewritten to `words` in the clauses (between `.` and `;`) where `context` is found too,
- * before or after it: one pass over the clauses, where a lookbehind over the clause would be tried at
- * every position of the query.
- */
-function inClauseWith(context: RegExp, phrase: RegExp, words: string): Rewrite {
-  return [/[^.;]+/g, (clause) => (context.test(clause) ? clause.replace(phrase, words) : clause)];
-}
 
 /** What happened (`moved`, `broke`, `got decommissioned`): in the background of a request, an event, not what to do. */
 const PAST_EVENT = /\b(?:(?:was|were|got|has been|have been)\s+)?(?:\w+ed|broke|went|said|told|made|wrote|sent|took|gave|came|ran|left|began|became|fell|grew|hit|put|set|shut|split|quit)\b/gi;
@@ -168,7 +165,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `close #450`, `reopen the issue`: a change of the issue's state.
   inClauseWith(/\b(?:issue|ticket|bug|pr|pull request)\b|#\d/i, /\b(?:close|reopen)\b/gi, ' $& update state '),
   // `everything that landed on main`: its commits.
-  [/\b(?:landed|merged|pushed|went\s+in|got\s+in|shipped)\s+(?:on|in|to|into)\s+(?:main|master|develop|trunk|the\s+[\w-]+\s+branch)\b/gi, ' list commits history '],
+  [/\b(?:landed|merged|pushed|went\s+in|got\s+in|shipped)\s+(?:on|in|to|into)\s+(?:main|master|develop|trunk|the\s+[\w./-]+\s+branch)\b/gi, ' list commits history '],
   // `how long is the drive from SFO`: a route's travel time.
   [/\bhow\s+long\s+(?:is|does|will|would|'s)\s+(?:it\s+take\s+(?:to\s+)?)?(?:the\s+)?(?:drive|walk|ride|trip|commute|journey|flight|bike ride|cycle)\b/gi, ' travel time directions '],
   // `is there a "Forgot password" link on this page`: a search of the page.
@@ -209,7 +206,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `work through them one hypothesis at a time and backtrack`: thinking it through.
   [/\bmethodically\b|\bpiece\s+by\s+piece\b|\bone\s+(?:[\w-]+\s+)?at\s+a\s+time\b|\bbacktrack\w*\b|\bbranch\s+off\s+alternatives\b/gi, ' think step by step revise '],
   // `the biggest files in Downloads`: files by their size.
-  [/\b(?:biggest|largest|smallest|heaviest|bulkiest)\b/gi, ' largest size '],
+  [/\b(?:biggest|largest|smallest|heaviest|bulkiest|fattest|hugest|chunkiest|heftiest)\b/gi, ' largest size '],
   // `rust terminal ui libs on github`: repositories to search.
   [/\b(?:libs?|librar(?:y|ies)|packages?|frameworks?|crates?|gems?|plugins?|sdks?)\b(?=[^.;?]*\b(?:on|in|from)\s+github\b)/gi, ' repositories '],
   // `tell the general channel standup moved`: a message posted there.
@@ -237,7 +234,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `a new reading-log table with columns for Student and Book`: a database to create.
   [/\b(?:new|create|make|set\s+up|add)\b[^.;]*?\b(?:table|database|db|tracker)\s+with\s+(?:columns|fields|properties)\b/gi, ' create database data source properties '],
   // `break the migration into steps`: thinking it through.
-  [/\bbreak\b[^.;]*?\binto\s+(?:small(?:er)?\s+|clear\s+|concrete\s+)?(?:steps|stages|phases|chunks|pieces)\b|\bchange\s+(?:my|our)\s+minds?\b/gi, ' plan step by step revise '],
+  [/\bbreak\b[^.;]*?\binto\s+(?:small(?:er)?\s+|clear\s+|concrete\s+)?(?:steps|stages|phases|chunks|pieces)\b|\bchange\s+(?:my|our)\s+minds?\b|\brevisit(?:ing)?\s+(?:earlier|previous|prior|my|your|our|the)\s+(?:assumptions|steps|conclusions|thoughts|decisions)\b|\bwork\s+through\b(?=[^.;]*\b(?:carefully|methodically|systematically|step\s+by\s+step)\b)/gi, ' plan step by step revise '],
   // `1600 Amphitheatre Pkwy`: a street address.
   [/\b\d{1,5}\s+(?:[A-Z][\w'.-]*\s+){1,4}(?:St|Street|Ave|Avenue|Blvd|Boulevard|Rd|Road|Pkwy|Parkway|Ln|Lane|Dr|Drive|Way|Pl|Place|Ct|Court|Sq|Square|Hwy|Highway)\b\.?/g, ' street address '],
   // `a list of fintech startups with founders and funding`: structured data gathered from the web.
@@ -261,7 +258,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `the history of saved changes`: the commits.
   [/\b(?:saved|committed|recorded)\s+changes\b|\bchange\s+history\b/gi, ' commits history '],
   // `every response to the question Maria posted`: the replies in its thread.
-  [/\b(?:responses?|replies|reply|answers?|reactions?)\s+(?:to|under|on)\s+(?:the|a|her|his|their|that|this|my)\s+(?:question|message|post|thread)\b/gi, ' thread replies '],
+  [/\b(?:responses?|replies|reply|answers?|reactions?|back-and-forth|conversation|discussion)\b(?:\s+[\w']+){0,3}?\s+(?:to|under|on)\s+(?:the|a|her|his|their|that|this|my|[\w]+'s)\s+(?:[\w-]+\s+)?(?:question|message|post|thread|announcement)\b/gi, ' thread replies '],
   // `what buttons and links are on the page`: its structure.
   [/\bwhat\s+(?:buttons|links|elements|fields|controls|inputs|options)\b(?=[^.;?]*\bon\s+(?:the|this)\s+(?:page|screen)\b)/gi, ' snapshot page elements '],
   // `move the card into the Done column`: a drag.

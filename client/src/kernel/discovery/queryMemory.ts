@@ -16,6 +16,10 @@ export const MEMORY_REQUESTS: readonly Rewrite[] = [
   [/\b(?:what|everything|anything|all)\s+(?:you|u)\s+(?:have|know|got)\s+(?:on|about)\b/gi, ' memory knowledge observation '],
   [/\b(?:do )?(?:you|u|we) (?:already |still )?(?:know|remember|recall|have (?:stored|remembered|saved|memori[sz]ed|recorded|noted))(?: about)?\b|\byou've (?:stored|remembered|saved|memori[sz]ed|recorded|noted)\b/gi, ' memory knowledge '],
   [/\b(?:remembered|stored|saved|memorized|recorded|noted) (?:about|on)\b(?!\s+(?:the\s+|my\s+|our\s+)?(?:disk|drive|server|machine|computer|laptop|device|filesystem|file system|s3)\b)/gi, ' memory knowledge '],
+  // `what have you got stored that mentions kubernetes`, `look through what you've retained`: what the memory holds.
+  [/\b(?:you|u)(?:'ve|\s+have)?\s+(?:got\s+)?(?:stored|retained|memori[sz]ed|on\s+record)\b|\bhave\s+(?:you|u)\s+(?:already\s+|ever\s+)?(?:stored|remembered|memori[sz]ed|recorded|noted|retained|kept)\b|\bkeep\s+(?:[\w-]+\s+){0,3}?with\s+you\b/gi, ' memory knowledge '],
+  // `start keeping track of the vendors… give each their own record`: entities for the memory.
+  [/\b(?:start|begin)\s+(?:keeping|to\s+keep)\s+track\s+of\b|\b(?:its|their)\s+own\s+(?:record|entry|entity|node)\b/gi, ' remember memory create entities '],
   [/\bforget (everything|all|what)\b/gi, ' forget memory knowledge '],
   // `forget "Old Staging Cluster"` (a quoted name, `text` by now): an entity of the memory.
   [/\bforget\s+(?:about\s+)?text\b/gi, ' forget delete memory entity '],

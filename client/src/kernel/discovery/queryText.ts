@@ -3,7 +3,12 @@
  * (queryLiterals.ts), and phrases by the words they mean (queryIdioms.ts).
  */
 import { IDIOMS, OPEN_TO_CREATE, PHRASAL_VERBS } from './queryIdioms';
+import { BROWSER_IDIOMS } from './queryBrowserIdioms';
+import { FILE_IDIOMS } from './queryFileIdioms';
 import { MEMORY_REQUESTS } from './queryMemory';
+import { REPO_IDIOMS } from './queryRepoIdioms';
+import { WEB_IDIOMS } from './queryWebIdioms';
+import { WORKSPACE_IDIOMS } from './queryWorkspaceIdioms';
 import { CHAT_SHORTHAND } from './queryShorthand';
 import { undictate } from './queryDictation';
 import { fileWords, knownFileWords, LITERALS } from './queryLiterals';
@@ -30,6 +35,9 @@ export function boundedQuery(query: string): string {
   return query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
 }
 
+/** Idioms, general and of each kind of tool; requests to the memory; then phrasal verbs, whose particles the others may read. */
+const REWRITES = [IDIOMS, BROWSER_IDIOMS, FILE_IDIOMS, REPO_IDIOMS, WEB_IDIOMS, WORKSPACE_IDIOMS, MEMORY_REQUESTS, PHRASAL_VERBS];
+
 /** The last query normalized: one search normalizes its query twice (its terms, its action). */
 let last = { query: '', text: '' };
 
@@ -50,7 +58,7 @@ export function normalizeQuery(query: string): string {
   if (BARE_REFERENCE.test(text) && !ISSUE_WORDS.test(text)) text += ' pull request issue';
   // To open a PR is to create one; to raise a bug or a problem is to create an issue.
   text = text.replace(OPEN_TO_CREATE, (_, thing: string) => (/^(?:pr|pull request|merge request|mr|issue|ticket)$/i.test(thing) ? ` create ${thing} ` : ` create issue ${thing} `));
-  text = applyRewrites(applyRewrites(applyRewrites(text, IDIOMS), MEMORY_REQUESTS), PHRASAL_VERBS);
+  for (const rewrites of REWRITES) text = applyRewrites(text, rewrites);
   // A number on its own is a value (`the last 7 days`, `PR 412`), not a word of the need: it would match `context7` or an error code.
   text = text.replace(STANDALONE_NUMBER, ' ');
   last = { query, text };

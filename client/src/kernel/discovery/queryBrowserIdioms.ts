@@ -1,0 +1,14 @@
+import { inClauseWith, type Rewrite } from './rewrite';
+
+/** A page that is open, in the words of someone at the screen: where the pointer goes, what is dragged, where to go back to. */
+export const BROWSER_IDIOMS: readonly Rewrite[] = [
+  // `move the pointer over the language flag`: a hover, not a move.
+  [/\b(?:move|put|place|rest|hold|park|position)\s+(?:the\s+|my\s+|your\s+)?(?:mouse|pointer|cursor)\s+(?:over|on|onto|above|across)\b/gi, ' hover '],
+  [/\bdrops?\s+down\b/gi, ' dropdown '],
+  // `pull the Table 7 icon over onto the Stage left zone`: a drag and drop.
+  inClauseWith(/\bonto\b/i, /\b(?:pull|slide|drag|carry|shove)\b(?=[^.;]*\bonto\b)/gi, ' drag drop '),
+  // `return to the search results I was just on`: the browser's history.
+  [/\b(?:return|go|get|head)\s+(?:back\s+)?to\b(?=[^.;]*\b(?:(?:i|we)\s+(?:was|were)\s+(?:just\s+|previously\s+|last\s+)?(?:on|at|viewing|looking\s+at|reading)|(?:previous|prior|last)\s+page)\b)/gi, ' navigate back previous page '],
+  // `a readout of what's on the screen`: the structure of the page.
+  [/\bwhat(?:'s|\s+is)\s+(?:showing\s+|displayed\s+)?on\s+(?:the\s+|my\s+)?(?:screen|page)\b/gi, ' page snapshot elements '],
+];

@@ -1,0 +1,17 @@
+import type { Rewrite } from './rewrite';
+
+/** The work around a code host in its users' words: open PRs, a branch behind main, the checks of a PR. */
+export const REPO_IDIOMS: readonly Rewrite[] = [
+  // `open prs targeting main`: the open ones listed (to open one is to create it, see OPEN_TO_CREATE).
+  [/(?<!\b(?:list|show|the|all|any|my|our|your|of)\s+)\bopen\s+(?=(?:prs|pull\s+requests|issues|mrs|merge\s+requests|tickets|bugs)\b)/gi, ' list open '],
+  // `PR 31 is behind main, catch it up`: its branch updated from the base.
+  [/\b(?:is|are|was|fell|falling|fallen|got|gotten)\s+(?:\w+\s+)?behind\s+(?:main|master|develop|trunk|upstream|(?:the\s+)?base(?:\s+branch)?)\b|\bcatch\s+(?:it|this|that|them|the\s+branch|the\s+pr)\s+up\b/gi, ' update branch latest base '],
+  // `the automated checks on PR #23`, `its pass/fail state`: the status of its checks.
+  [/\b(?:automated\s+|ci\s+|status\s+)?checks\s+(?:on|for|of)\s+(?:the\s+|that\s+|this\s+)?(?:pr|pull\s+request|mr|merge\s+request|commit)\b|\bpass\/fail\b/gi, ' $& status checks ci '],
+  // `the lowdown on pull request 58`: its details.
+  [/\b(?:the\s+)?(?:lowdown|low-down|rundown|run-down|specifics|particulars|full\s+story)\s+on\b/gi, ' get details of '],
+  // `oldest first`: a list in an order.
+  [/\b(?:oldest|newest|latest|most\s+recent|least\s+recent|earliest)\s+first\b/gi, ' list sort '],
+  // `everything still open that's tagged needs-repro`: the open issues with a label.
+  [/\b(?:everything|anything|all|whatever(?:'s)?)\s+(?:that's\s+|that\s+is\s+)?(?:still\s+)?open\b(?=[^.;]*\b(?:tagged|labell?ed)\b)/gi, ' list open issues labels '],
+];

@@ -1,0 +1,17 @@
+import type { Rewrite } from './rewrite';
+
+/** Pages, databases and accounts of a workspace in their users' words: where a block goes, a database's fields, who one is signed in as. */
+export const WORKSPACE_IDIOMS: readonly Rewrite[] = [
+  // `at the bottom of my grocery page`: blocks appended.
+  [/\bat\s+the\s+(?:very\s+)?(?:bottom|end|foot|tail)\s+of\b/gi, ' append end '],
+  // `which integration am I authed as`: the account itself.
+  [/\b(?:am\s+i|are\s+we|i'm|i\s+am|we're|we\s+are|is\s+(?:it|this|that))\s+(?:currently\s+|actually\s+)?(?:authed|authenticated|logged\s+in|signed\s+in|connected|running)\s+as\b/gi, ' whoami '],
+  // `what fields the tracker has and what kind each one is`: its schema.
+  [/\bwhat\s+(?:fields|columns|properties)\b(?=[^.;?]*\b(?:has|have|contains?|holds?|there\s+are)\b)|\bwhat\s+(?:kind|type)\s+(?:each|every)\s+(?:one|field|column|property)\s+is\b/gi, ' $& schema '],
+  // `the showings linked through that relation`: a page's relation property, read in full.
+  [/\b(?:through|via|using|by)\s+(?:that|the|this|its)\s+(?:[\w-]+\s+)?relation(?:\s+property)?\b/gi, ' page property relation '],
+  // `add status column to the bug tracker`: a change of the database's schema.
+  [/\badd\s+(?:[\w-]+\s+){1,2}?(?:column|field|property)\s+(?:to|in|on)\b(?=[^.;]*\b(?:db|database|tracker|board|data\s+source)\b)/gi, ' update data source schema add property '],
+  // `q3 roadmap page where` (a search box): where it is.
+  [/\bwhere\s*\??\s*$/gi, ' locate search '],
+];
