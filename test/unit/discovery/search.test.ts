@@ -328,6 +328,22 @@ describe('discovery: search strategies and filters', () => {
     assert.ok(top(index, 'begin keeping track of my landlords: Ana, Joe and Mr. Ruiz, each with their own entry', 3).includes('memory.create_entities'));
   });
 
+  it('keyword: an agent between sessions, who is asking, an item by its owner/repo#N, news, a status asked as a question', () => {
+    assert.ok(top(index, 'the user prefers tabs over spaces; keep that so it carries over to future conversations', 3).some((id) => id.startsWith('memory.')));
+    assert.ok(top(index, 'open the entities "Ana" and "Joe" by exact name', 3).includes('memory.open_nodes'));
+    assert.ok(top(index, 'golang/go#61234 show it with its labels', 3).some((id) => /get_issue|get_pull_request$/.test(id)));
+    assert.ok(top(index, 'As a support lead I need the text of issue 88 in acme/app', 3).includes('github.get_issue'));
+    assert.ok(!normalizeQuery('set Maria as the owner of the task').trim().startsWith('set Maria  '), 'a role given is no speaker');
+    assert.ok(top(index, 'whats the latest on the mars sample return mission', 3).some((id) => /search/.test(id)));
+    assert.ok(top(index, 'is crawl job 51ab done yet', 3).includes('firecrawl.firecrawl_check_crawl_status'));
+    assert.ok(top(index, 'open a.txt and b.txt at the same time', 3).includes('filesystem.read_multiple_files'));
+    assert.ok(top(index, 'read the last 50 messages from #design', 3).includes('slack.slack_get_channel_history'));
+    assert.ok(top(index, 'post "ping 42" and make sure it bounces back identical', 3).includes('everything.echo'));
+    assert.ok(top(index, 'make a database "Reading List" under page 77aa with Title, Author and Owner fields', 3).includes('notion.API-create-a-data-source'));
+    assert.ok(top(index, 'stop the remote browser you opened for scrape 9f1', 3).includes('firecrawl.firecrawl_interact_stop'));
+    assert.ok(top(index, 'read https://karpathy.github.io/2019/04/25/recipe/', 3).some((id) => /scrape|fetch|extract/.test(id)), 'a site on a hosting platform is not the platform');
+  });
+
   it('keyword: what is stored on disk is a file, not the memory', () => {
     assert.ok(!normalizeQuery('look at this png picture stored on disk').includes('memory'));
     assert.ok(normalizeQuery('what have we stored on Priya').includes('memory'));

@@ -159,7 +159,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `replace the old version`: to write the whole file anew.
   [/\breplace\s+(?:the\s+)?(?:old|existing|previous|current|whole|entire)\s+(?:version|file|contents?|one|copy|text)\b/gi, ' overwrite write file '],
   // `the size and timestamp of the dump`: a file's metadata.
-  [/\b(?:size|timestamps?|times?|dates?|mtime|permissions|owner|last[- ]modified(?:\s+(?:date|time))?)\s+(?:and|&|\+|,)\s+(?:size|timestamps?|mtime|permissions|owner|(?:last[- ])?modified(?:\s+(?:date|time))?|dates?|times?)\b/gi, ' file metadata info '],
+  [/\b(?:size|timestamps?|times?|dates?|mtime|permissions|owner|last[- ]modified(?:\s+(?:date|time))?)\s+(?:and|&|\+|,)\s+(?:size|timestamps?|mtime|permissions|owner|(?:last[- ])?modified(?:\s+(?:date|time))?|dates?|times?)\b(?!\s+(?:fields|columns|properties)\b)/gi, ' file metadata info '],
   // `check your memory`: a search of it.
   [/\b(?:check|search|look\s+in|consult|query)\s+(?:your|the|my|our)\s+memory\b/gi, ' search memory knowledge '],
   // `close #450`, `reopen the issue`: a change of the issue's state.
@@ -171,7 +171,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `is there a "Forgot password" link on this page`: a search of the page.
   [/\bis\s+there\s+(?:a|an|any)\b(?=[^.;?]*?\bon\s+(?:this|the)\s+(?:page|site|screen)\b)/gi, ' find on page '],
   // `before querying, …`, `I updated the page, so…`: what was or will be done around the request, not the request.
-  [/\bbefore\s+\w+ing\b|\b(?:i|we)\s+(?:just\s+)?(?:updated|changed|edited|created|deleted|removed|added|fixed|wrote|pushed|merged|moved|renamed|uploaded|generated|built|produced|drafted)\b/gi, ' '],
+  [/\bbefore\s+\w+ing\b|\bbefore\s+(?:i|we)\s+\w+(?:\s+(?:it|them|this|that|anything))?\b|\b(?:i|we)\s+(?:just\s+)?(?:updated|changed|edited|created|deleted|removed|added|fixed|wrote|pushed|merged|moved|renamed|uploaded|generated|built|produced|drafted)\b/gi, ' '],
   // `for the audit, load…`, `since the deploy failed on a missing key, read .env.example`: the purpose and the background of a
   // request (what happened in it, not the names it gives), not the request.
   [/(?:^|(?<=[.;!?]\s*))\s*for\b(?![^,;.?!]*\b(?:i|we|me|us)\b)[^,;.?!]{3,50}?,/gi, ' '],
@@ -179,11 +179,11 @@ export const IDIOMS: readonly Rewrite[] = [
   // `check the current docs, not your memory`: what not to use is not asked for.
   [/,\s*(?:and\s+)?not\s+(?:from\s+|in\s+|with\s+|by\s+)?(?:your|my|our|the|a|an)\s+(?:own\s+)?[\w-]+\b/gi, ' '],
   // `what's the description and base branch of PR 2231`: an item's details, read (not the fields of a new one).
-  [/\b(?:what(?:'s|\s+is|\s+are|\s+was|\s+were)|(?:get|show|fetch|give|tell)(?:\s+me)?)\s+the\b(?=[^.;?]*?\bof\s+(?:[\w/.-]+\s+){0,3}?(?:pr|pull\s+request|issue|merge\s+request|mr|ticket|commit|release)\b)/gi, ' get details '],
+  [/\b(?:what(?:'s|\s+is|\s+are|\s+was|\s+were)|(?:get|show|fetch|give|tell)(?:\s+me)?|(?:i|we)\s+need)\s+the\b(?=[^.;?]*?\bof\s+(?:[\w/.-]+\s+){0,3}?(?:pr|pull\s+request|issue|merge\s+request|mr|ticket|commit|release)\b)/gi, ' get details '],
   // `any public reporting on the delay`: the news.
   [/\b(?:public\s+|press\s+|media\s+|news\s+)(?:reporting|coverage|reports)\b|\b(?:reporting|coverage)\s+(?:on|of|about)\b/gi, ' news '],
   // `add a row to the Customer Calls database`: a new entry.
-  [/\badd\s+(?:a|an|one|another)\s+(?:new\s+)?(?:row|entry|record|item)\s+(?:to|in|into|for)\b/gi, ' create new entry page in '],
+  [/\b(?:add|create|insert|make|log|put)\s+(?:a|an|one|another)\s+(?:new\s+)?(?:row|entry|record|item)\s+(?:to|in|into|for)\b/gi, ' create new entry page in '],
   // `tag the page with priority High`: properties to set.
   [/\btag\b(?=[^.;]*\bwith\b)/gi, ' update set property '],
   // `the "Related Projects" relation on the page`: one property of it.
@@ -218,7 +218,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `save a new contact`: a person for the memory.
   [/\b(?:save|add|store|remember|create|record)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:contact|person|client|customer|candidate|vendor|supplier|lead)\b/gi, ' create memory entity person '],
   // `dig across whatever sites you need`: research left to an agent.
-  [/\b(?:whatever|any|all\s+the|as\s+many)\s+(?:sites|sources|websites|pages)\s+(?:you\s+|it\s+)?(?:need|want|can\s+find|takes?)\b/gi, ' autonomous web research agent '],
+  [/\b(?:whatever|any|all\s+the|as\s+many)\s+(?:sites|sources|websites|pages)\s+(?:you\s+|it\s+)?(?:need|want|can\s+find|takes?)\b|\b(?:wherever|anywhere)\s+(?:it|they|that|this)\s+(?:lives?|is|are|can\s+be\s+found)\s+online\b/gi, ' autonomous web research agent '],
   // `do not open it, there's PII inside`: what not to do is not asked for.
   [/\b(?:do\s+not|don't|never)\s+(?:open|read|change|modify|edit|touch|delete|remove|move|download|scrape|fetch)\b(?:\s+(?:it|them|this|that|the\s+file))?/gi, ' '],
   // `file it into Stories/housing`: a move.
@@ -232,13 +232,13 @@ export const IDIOMS: readonly Rewrite[] = [
   // `a place ID from the map lookup`: the place's details.
   [/\bplace[_\s-]?ids?\b/gi, ' place details '],
   // `a new reading-log table with columns for Student and Book`: a database to create.
-  [/\b(?:new|create|make|set\s+up|add)\b[^.;]*?\b(?:table|database|db|tracker)\s+with\s+(?:columns|fields|properties)\b/gi, ' create database data source properties '],
+  [/\b(?:new|create|make|set\s+up|add)\b[^.;]*?\b(?:table|database|db|tracker)\b[^.;]*?\bwith\s+(?:[^.;]{0,80}?\s)?(?:columns|fields|properties)\b/gi, ' create database data source properties '],
   // `break the migration into steps`: thinking it through.
   [/\bbreak\b[^.;]*?\binto\s+(?:small(?:er)?\s+|clear\s+|concrete\s+)?(?:steps|stages|phases|chunks|pieces)\b|\bchange\s+(?:my|our)\s+minds?\b|\brevisit(?:ing)?\s+(?:earlier|previous|prior|my|your|our|the)\s+(?:assumptions|steps|conclusions|thoughts|decisions)\b|\bwork\s+through\b(?=[^.;]*\b(?:carefully|methodically|systematically|step\s+by\s+step)\b)/gi, ' plan step by step revise '],
   // `1600 Amphitheatre Pkwy`: a street address.
   [/\b\d{1,5}\s+(?:[A-Z][\w'.-]*\s+){1,4}(?:St|Street|Ave|Avenue|Blvd|Boulevard|Rd|Road|Pkwy|Parkway|Ln|Lane|Dr|Drive|Way|Pl|Place|Ct|Court|Sq|Square|Hwy|Highway)\b\.?/g, ' street address '],
   // `a list of fintech startups with founders and funding`: structured data gathered from the web.
-  [/\b(?:a\s+)?(?:list|table|spreadsheet|dataset)\s+of\s+(?:the\s+)?(?:top\s+)?(?:\d+\s+)?(?:[\w-]+\s+){0,3}?(?:companies|startups|cos|firms|vendors|competitors|brands|organi[sz]ations|orgs|products|investors|funds|universities)\b/gi, ' structured data web research '],
+  [/\b(?:a\s+)?(?:list|table|spreadsheet|dataset)\s+of\s+(?:every\s+|all\s+)?(?:the\s+)?(?:top\s+)?(?:\d+\s+)?(?:[\w-]+\s+){0,3}?(?:companies|startups?|cos|firms|vendors|competitors|brands|organi[sz]ations|orgs|products|investors|funds|universities)\b/gi, ' structured data web research '],
   // `anyone hit this error with next 14?`: a search of reported issues.
   [/\b(?:anyone|anybody|someone|others?)\s+(?:else\s+)?(?:hit|seen|seeing|reported|report|filed|opened|raised|logged|run\s+into|ran\s+into|had|having|get|got|getting)\b|\bknown\s+(?:bug\s+reports?|bugs|issues|problems)\b/gi, ' search issues reported '],
   // `mark the search as bad`: feedback on its quality.
@@ -318,7 +318,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `a spreadsheet-style list of bookstores with their websites`: structured data gathered from the web.
   [/\b(?:list|table|spreadsheet)\s+of\b(?=[^.;]*?\bwith\s+(?:their|its|the)\b)(?![^.;]*\b(?:files?|folders?|directories|dirs?|issues|commits|messages|channels|users|members|tabs)\b)/gi, ' structured data web research '],
   // `that hosted browser session`: a live session of the scraping service.
-  [/\b(?:hosted|remote|live|cloud|interactive)\s+browser\s+session\b/gi, ' interact browser session '],
+  [/\b(?:hosted|remote|live|cloud|interactive)\s+browser(?:\s+session)?\b/gi, ' interact browser session '],
   // `the pros and cons of four-day weeks`: research.
   [/\bpros\s+and\s+cons\b/gi, ' research compare '],
   // `replace bootstrap.sh entirely`: a file written anew.
@@ -342,6 +342,20 @@ export const IDIOMS: readonly Rewrite[] = [
   [/\b(?:so\s+as\s+|in\s+order\s+)?to\s+(?:check|see|verify|confirm|find\s+out|make\s+sure)\s+(?:which|whether|if|what|how|that)\b/gi, ' '],
   // `have it return my text unchanged`: an echo.
   [/\b(?:return|send|give|hand|repeat|reflect)\w*\s+(?:it\s+|my\s+|the\s+|this\s+|that\s+)?(?:text|message|input|string|words|payload)\s+(?:back\s+)?(?:unchanged|verbatim|as[- ]is|untouched|intact|back)\b/gi, ' echo '],
+  // `send "ping" and check it comes back unchanged`: an echo.
+  [/\b(?:comes?|came|coming|gets?\s+sent|is\s+returned|bounces?)\s+back\s+(?:unchanged|verbatim|as[- ]is|intact|untouched|the\s+same|identical)\b/gi, ' echo '],
+  // `I'm a project coordinator`, `as a release manager`: who asks, not what is asked.
+  [/\b(?:(?:i'm|i\s+am|we're|we\s+are)\s+(?:an?\s+)?|as\s+an?\s+)(?:[\w-]+\s+){0,3}?(?:manager|coordinator|engineer|developer|analyst|designer|lead|director|officer|administrator|admin|producer|writer|editor|assistant|specialist|consultant|owner|planner|researcher|scientist|teacher|nurse|agent|student|founder)s?\b/gi, ' '],
+  // `at a glance`: its details.
+  [/\bat\s+a\s+glance\b/gi, ' get details '],
+  // `the latest on the EU AI Act vote`: the news.
+  [/^\s*(?:the\s+)?latest\s+(?:on|about|with|regarding)\b|\bwhat(?:'s|s|\s+is)\s+the\s+latest\s+(?:on|about|with|regarding)\b|\bany\s+(?:updates?|news)\s+(?:on|about)\b/gi, ' news web search '],
+  // `finished yet or still going?`: its status.
+  [/\b(?:finished|done|complete|completed|ready|over)\s+yet\b|\bstill\s+(?:going|running|working|in\s+progress|processing|crawling)\b/gi, ' status progress '],
+  // `see both files at the same time`: several at once.
+  [/\b(?:in|at)\s+(?:the\s+)?same\s+time\b/gi, ' multiple simultaneously '],
+  // `the last 100 messages in C02STANDUP`: a channel's history.
+  [/\b(?:last|latest|recent|past)\s+(?:[\w-]+\s+)?messages\b(?=[^.;]*\b(?:in|from|of)\s+(?:#|id\b|the\s+[\w-]+\s+channel\b))/gi, ' recent messages channel history '],
   // `look in notion for the agenda`: a search there.
   [/\blook\s+(?:in|through|inside|around|across)\b([^.;]*?)\bfor\b/gi, ' search $1 for '],
   // `unlink them`: a relation to remove.

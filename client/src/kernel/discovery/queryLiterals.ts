@@ -37,11 +37,16 @@ const URL_PAGE_WORDS: Readonly<Record<string, string>> = {
 };
 
 /** A URL as words: `url`, its site's name (`github`, `notion`) and what its path says the page is. */
+/** Platforms whose subdomains are their users' own sites. */
+const SITE_HOSTS = new Set(['github.io', 'gitlab.io', 'netlify.app', 'vercel.app', 'pages.dev', 'herokuapp.com', 'web.app', 'firebaseapp.com', 'substack.com', 'medium.com', 'wordpress.com', 'blogspot.com']);
+
 function urlWords(url: string): string {
   const match = /^(?:[a-z]+:\/\/)?([^/?#:]+)([^?#]*)/i.exec(url);
   const labels = (match?.[1] ?? '').toLowerCase().split('.').filter((l) => l !== 'www');
   // `example.com` and its kin (RFC 2606) stand for any site.
-  const site = labels.length >= 2 && labels[labels.length - 2] !== 'example' ? labels[labels.length - 2] : '';
+  // A site on a hosting platform (`lilianweng.github.io`) is its owner's, not the platform's.
+  const own = labels.length >= 3 && SITE_HOSTS.has(labels.slice(-2).join('.')) ? 3 : 2;
+  const site = labels.length >= own && labels[labels.length - 2] !== 'example' ? labels[labels.length - own] : '';
   const page = (match?.[2] ?? '').split('/').map((part) => URL_PAGE_WORDS[part.toLowerCase()]).filter(Boolean);
   return ` url ${site} ${page.join(' ')} `;
 }

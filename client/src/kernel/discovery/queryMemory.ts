@@ -18,6 +18,10 @@ export const MEMORY_REQUESTS: readonly Rewrite[] = [
   [/\b(?:remembered|stored|saved|memorized|recorded|noted) (?:about|on)\b(?!\s+(?:the\s+|my\s+|our\s+)?(?:disk|drive|server|machine|computer|laptop|device|filesystem|file system|s3)\b)/gi, ' memory knowledge '],
   // `what have you got stored that mentions kubernetes`, `look through what you've retained`: what the memory holds.
   [/\b(?:you|u)(?:'ve|\s+have)?\s+(?:got\s+)?(?:stored|retained|memori[sz]ed|on\s+record)\b|\bhave\s+(?:you|u)\s+(?:already\s+|ever\s+)?(?:stored|remembered|memori[sz]ed|recorded|noted|retained|kept)\b|\bkeep\s+(?:[\w-]+\s+){0,3}?with\s+you\b/gi, ' memory knowledge '],
+  // `so it persists into the next session`, `from earlier sessions`: what an assistant keeps between conversations.
+  [/\b(?:persists?|survives?|carries?\s+over|stays?|is\s+kept|sticks?)\s+(?:into|to|across|for|until|in)\s+(?:the\s+)?(?:next|future|later|other|all)\s+(?:sessions?|conversations?|chats?)\b|\bacross\s+(?:sessions|conversations|chats)\b|\b(?:from|in)\s+(?:earlier|previous|past|prior|other|older)\s+(?:sessions|conversations|chats)\b|\b(?:i|we)\s+already\s+know\b/gi, ' memory knowledge remember '],
+  // `load the "Kenji" and "Aiko" records by exact name`: entities opened by their names.
+  [/\bby\s+(?:their\s+|its\s+)?exact\s+names?\b/gi, ' open nodes names '],
   // `start keeping track of the vendors… give each their own record`: entities for the memory.
   [/\b(?:start|begin)\s+(?:keeping|to\s+keep)\s+track\s+of\b|\b(?:its|their)\s+own\s+(?:record|entry|entity|node)\b/gi, ' remember memory create entities '],
   [/\bforget (everything|all|what)\b/gi, ' forget memory knowledge '],

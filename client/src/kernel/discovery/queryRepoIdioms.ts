@@ -8,6 +8,8 @@ export const REPO_IDIOMS: readonly Rewrite[] = [
   [/\b(?:is|are|was|fell|falling|fallen|got|gotten)\s+(?:\w+\s+)?behind\s+(?:main|master|develop|trunk|upstream|(?:the\s+)?base(?:\s+branch)?)\b|\bcatch\s+(?:it|this|that|them|the\s+branch|the\s+pr)\s+up\b/gi, ' update branch latest base '],
   // `the automated checks on PR #23`, `its pass/fail state`: the status of its checks.
   [/\b(?:automated\s+|ci\s+|status\s+)?checks\s+(?:on|for|of)\s+(?:the\s+|that\s+|this\s+)?(?:pr|pull\s+request|mr|merge\s+request|commit)\b|\bpass\/fail\b/gi, ' $& status checks ci '],
+  // `microsoft/vscode#3021`: an issue or a pull request of that repository.
+  [/\b[\w.-]+\/[\w.-]+#\d+\b/g, ' $& issue pull request '],
   // `the lowdown on pull request 58`: its details.
   [/\b(?:the\s+)?(?:lowdown|low-down|rundown|run-down|specifics|particulars|full\s+story)\s+on\b/gi, ' get details of '],
   // `oldest first`: a list in an order.

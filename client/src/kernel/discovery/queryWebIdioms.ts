@@ -3,7 +3,7 @@ import { inClauseWith, type Rewrite } from './rewrite';
 /** The web and the map in their users' words: research across many sites, the companies in a field, a grid of drive times. */
 export const WEB_IDIOMS: readonly Rewrite[] = [
   // `you'll have to dig across a bunch of sites`: research left to an agent.
-  [/\b(?:dig|search|look|hunt|poke|trawl|comb|crawl|go)\w*\s+(?:across|through|around|over)\s+(?:a\s+(?:bunch|lot|ton|number|pile|handful)\s+of|many|lots\s+of|multiple|several|various|dozens\s+of|loads\s+of|a\s+few|different|lots\s+of\s+different)\s+(?:web\s*)?(?:sites|websites|pages|sources)\b/gi, ' autonomous web research agent '],
+  [/\b(?:dig|search|look|hunt|poke|trawl|comb|crawl|go)\w*\s+(?:across|through|around|over)\s+(?:a\s+(?:bunch|lot|ton|number|pile|handful)\s+of|many|lots\s+of|multiple|several|various|dozens\s+of|loads\s+of|a\s+few|different|lots\s+of\s+different)\s+(?:web\s*)?(?:sites|websites|pages|sources)\b|\b(?:gathered|collected|compiled|pulled|found)\s+(?:from\s+|across\s+)(?:sites|websites|the\s+web|the\s+internet|online\s+sources)\b/gi, ' autonomous web research agent '],
   // `startups making solid state batteries`: companies found by a web search.
   [/\b(?:startups|companies|firms|vendors|makers|manufacturers|suppliers|labs|brands|businesses)\s+(?:making|building|doing|selling|developing|producing|working\s+on|that\s+(?:make|build|sell|develop|produce|do))\b/gi, ' web search companies '],
   // `the company name and tax number of these pages as structured JSON`: data extracted from the pages.
