@@ -8,4 +8,6 @@ export const FILE_IDIOMS: readonly Rewrite[] = [
   [/\b(?:permitted|allowed|authori[sz]ed|cleared)\s+to\s+(?:get\s+into|go\s+into|get\s+at|access|reach|touch|read|open|see|look\s+(?:at|in|into))\b|\b(?:been|was|were)\s+granted\b/gi, ' allowed access directories '],
   // `save this as a fresh document at /events/run_of_show.md`: a file written.
   [/\b(?:as|at|into)\s+(?:a\s+)?(?:fresh|new|brand[- ]new|separate)\s+(?:document|doc|file|note)\b/gi, ' write new file '],
+  // `see both files at the same time`: several at once.
+  [/\b(?:in|at)\s+(?:the\s+)?same\s+time\b/gi, ' multiple simultaneously '],
 ];

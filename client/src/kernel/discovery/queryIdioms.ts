@@ -348,12 +348,8 @@ export const IDIOMS: readonly Rewrite[] = [
   [/\b(?:(?:i'm|i\s+am|we're|we\s+are)\s+(?:an?\s+)?|as\s+an?\s+)(?:[\w-]+\s+){0,3}?(?:manager|coordinator|engineer|developer|analyst|designer|lead|director|officer|administrator|admin|producer|writer|editor|assistant|specialist|consultant|owner|planner|researcher|scientist|teacher|nurse|agent|student|founder)s?\b/gi, ' '],
   // `at a glance`: its details.
   [/\bat\s+a\s+glance\b/gi, ' get details '],
-  // `the latest on the EU AI Act vote`: the news.
-  [/^\s*(?:the\s+)?latest\s+(?:on|about|with|regarding)\b|\bwhat(?:'s|s|\s+is)\s+the\s+latest\s+(?:on|about|with|regarding)\b|\bany\s+(?:updates?|news)\s+(?:on|about)\b/gi, ' news web search '],
   // `finished yet or still going?`: its status.
   [/\b(?:finished|done|complete|completed|ready|over)\s+yet\b|\bstill\s+(?:going|running|working|in\s+progress|processing|crawling)\b/gi, ' status progress '],
-  // `see both files at the same time`: several at once.
-  [/\b(?:in|at)\s+(?:the\s+)?same\s+time\b/gi, ' multiple simultaneously '],
   // `the last 100 messages in C02STANDUP`: a channel's history.
   [/\b(?:last|latest|recent|past)\s+(?:[\w-]+\s+)?messages\b(?=[^.;]*\b(?:in|from|of)\s+(?:#|id\b|the\s+[\w-]+\s+channel\b))/gi, ' recent messages channel history '],
   // `look in notion for the agenda`: a search there.

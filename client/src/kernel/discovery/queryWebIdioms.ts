@@ -13,4 +13,6 @@ export const WEB_IDIOMS: readonly Rewrite[] = [
   [/\bmileage\b/gi, ' distance '],
   // `24 hr pharmacy open now`: a local business by its hours.
   [/\bopen\s+(?:now|right\s+now|late|tonight|24\/7|all\s+night)\b|\b24\s*(?:hr|hrs|hour|hours|h)\b/gi, ' local business open '],
+  // `the latest on the EU AI Act vote`: the news.
+  [/^\s*(?:the\s+)?latest\s+(?:on|about|with|regarding)\b|\bwhat(?:'s|s|\s+is)\s+the\s+latest\s+(?:on|about|with|regarding)\b|\bany\s+(?:updates?|news)\s+(?:on|about)\b/gi, ' news web search '],
 ];
