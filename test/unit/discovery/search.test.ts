@@ -344,6 +344,34 @@ describe('discovery: search strategies and filters', () => {
     assert.ok(top(index, 'read https://karpathy.github.io/2019/04/25/recipe/', 3).some((id) => /scrape|fetch|extract/.test(id)), 'a site on a hosting platform is not the platform');
   });
 
+  it('keyword: requests of people outside software, in the words of their own world', () => {
+    assert.ok(top(index, 'Remember that Lena is their landlord', 3).includes('memory.create_relations'));
+    assert.ok(top(index, 'The café you know about, add that it closes early on Sundays', 3).includes('memory.add_observations'));
+    assert.ok(top(index, 'Forget only that detail about Omar moving to Leeds, keep the rest', 3).includes('memory.delete_observations'));
+    assert.ok(top(index, 'what have you got on record for "Aunt May" and "Ben"', 3).includes('memory.open_nodes'));
+    assert.ok(top(index, 'Which reported bugs labelled with the "ui" tag are still outstanding in octo/app?', 3).includes('github.list_issues'));
+    assert.ok(top(index, 'thank the person who reported #90 in octo/app and say it is fixed', 3).includes('github.add_issue_comment'));
+    assert.ok(top(index, 'are the automatic tests on proposal #12 in octo/app passing', 3).includes('github.get_pull_request_status'));
+    assert.ok(top(index, 'suggest merging the "spring" branch into main of octo/app', 3).includes('github.create_pull_request'));
+    assert.ok(top(index, 'make a new working copy "draft-2" from main in octo/app', 3).includes('github.create_branch'));
+    assert.ok(top(index, 'a window popped up asking to leave the page, say yes', 3).includes('playwright.browser_handle_dialog'));
+    assert.ok(top(index, 'the file chooser is open now, give it /scans/id.pdf', 3).includes('playwright.browser_file_upload'));
+    assert.ok(top(index, 'keep this page and open the returns policy in another tab', 3).includes('playwright.browser_tabs'));
+    assert.ok(top(index, 'grab a picture of the entire checkout screen as it is now', 3).includes('playwright.browser_take_screenshot'));
+    assert.ok(top(index, 'hold off until "Done" appears on the page', 3).includes('playwright.browser_wait_for'));
+    assert.ok(top(index, 'drop the two files /a/1.png and /a/2.png onto the upload area of the page', 3).includes('playwright.browser_drop'));
+    assert.ok(top(index, 'which of my folders can it access? is it able to get into Documents', 3).includes('filesystem.list_allowed_directories'));
+    assert.ok(top(index, 'when was /photos/cat.jpg taken, without opening it', 3).includes('filesystem.get_file_info'));
+    assert.ok(top(index, 'our shop database has a sales table: how much did we sell in May', 3).includes('postgres.query'));
+    assert.ok(top(index, 'put a new table in my Notion page "Garden" to track plants', 3).includes('notion.API-create-a-data-source'));
+    assert.ok(top(index, 'what ready-made layouts does my Notion recipes database offer', 3).includes('notion.API-list-data-source-templates'));
+    assert.ok(top(index, 'read https://shop.example/terms as plain text', 3).some((id) => /scrape|extract|fetch/.test(id)));
+    assert.ok(top(index, 'pull the opening hours of these venue pages into a neat table: https://a.example/x https://b.example/y', 3).some((id) => /scrape|extract/.test(id)));
+    assert.ok(top(index, 'that scrape was a bad result, it missed the prices', 3).includes('firecrawl.firecrawl_feedback'));
+    assert.ok(top(index, 'which id does the documentation service give the numpy library', 3).includes('context7.resolve-library-id'));
+    assert.ok(top(index, 'I need the latitude and longitude of 12 Rose Terrace, Bath', 3).includes('google-maps.maps_geocode'));
+  });
+
   it('keyword: what is stored on disk is a file, not the memory', () => {
     assert.ok(!normalizeQuery('look at this png picture stored on disk').includes('memory'));
     assert.ok(normalizeQuery('what have we stored on Priya').includes('memory'));

@@ -113,7 +113,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `as it would print`, `print preview`: the print media.
   [/\bas it would print\b|\bprint\s+(?:preview|styles?|stylesheet|media|layout|view)\b/gi, ' emulate media print '],
   // `hold until the button is enabled`: a wait.
-  [/\b(?:hold|hang on|hold on|stand by|pause|sit tight)\s+(?:un)?til\b/gi, ' wait until '],
+  [/\b(?:hold|hold off|hang on|hold on|stand by|pause|sit tight)\s+(?:un)?til\b/gi, ' wait until '],
   // `let #frontend know`: to notify them.
   [/\blet\s+(\S+)\s+know\b/gi, ' notify $1 '],
   // `respond to the discussion on issue 90`: a comment on it.
@@ -151,7 +151,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `pull the price from the page`: to fetch it (a pull request is named as one).
   [/\bpull(?!\s+(?:requests?|reqs?|prs?|it|them|this|that|up|in|together|down|out)\b|-)\b(?=[^.;]*\b(?:from|out\s+of)\b)/gi, ' fetch '],
   // `anything in memory about the setup`: a search.
-  [/\b(?:anything|something)\b(?=[^.;?]*?\b(?:about|on|regarding|related to|concerning)\b)/gi, ' search '],
+  [/\b(?:anything|something)\b(?=[^.;?]*?\b(?:about|on|regarding|related to|concerning|to\s+do\s+with)\b)/gi, ' search '],
   // `rows of the tracker where priority is High`: a filtered query.
   [/\b(?:rows|entries|items|records|tasks|cards|tickets|deals|leads|contacts|candidates|orders|accounts|customers|projects|bugs)\b(?=[^.;]*?\b(?:where|whose|with status|that are|which are)\b)/gi, ' $& query filter '],
   // `a list of 20 startups with their founders`: structured data gathered from the web.
@@ -174,7 +174,7 @@ export const IDIOMS: readonly Rewrite[] = [
   [/\bbefore\s+\w+ing\b|\bbefore\s+(?:i|we)\s+\w+(?:\s+(?:it|them|this|that|anything))?\b|\b(?:i|we)\s+(?:just\s+)?(?:updated|changed|edited|created|deleted|removed|added|fixed|wrote|pushed|merged|moved|renamed|uploaded|generated|built|produced|drafted)\b/gi, ' '],
   // `for the audit, load…`, `since the deploy failed on a missing key, read .env.example`: the purpose and the background of a
   // request (what happened in it, not the names it gives), not the request.
-  [/(?:^|(?<=[.;!?]\s*))\s*for\b(?![^,;.?!]*\b(?:i|we|me|us)\b)[^,;.?!]{3,50}?,/gi, ' '],
+  [/(?:^|(?<=[.;!?]\s*))\s*for\b(?![^,;.?!]*\b(?:i|we|me|us|you|you've|you're)\b)[^,;.?!]{3,50}?,/gi, ' '],
   [/(?:^|(?<=[.;!?]\s*))\s*(?:since|now that|because|given that|seeing as)\b[^,;.?!]{3,100}?,/gi, (clause) => clause.replace(PAST_EVENT, ' ')],
   // `check the current docs, not your memory`: what not to use is not asked for.
   [/,\s*(?:and\s+)?not\s+(?:from\s+|in\s+|with\s+|by\s+)?(?:your|my|our|the|a|an)\s+(?:own\s+)?[\w-]+\b/gi, ' '],
@@ -199,6 +199,8 @@ export const IDIOMS: readonly Rewrite[] = [
   [/\bwho\s+(?:won|founded|invented|discovered|directed|starred\s+in|is\s+the\s+(?:ceo|cto|founder|president|head|owner)\s+of)\b/gi, ' web search who '],
   // `photorealistic`, `a minimalist vector icon`, `watercolor`: the style of an image to make.
   [/\b(?:photo-?realistic|hyper-?realistic|watercolou?r|oil\s+painting|pixel\s+art|vector\s+(?:art|illustration|graphic|icon|logo)|isometric|3d\s+render(?:ing)?|concept\s+art|digital\s+art|line\s+art|hero\s+(?:visual|art|illustration))\b/gi, ' generate image art '],
+  // `take a picture of the whole confirmation page`: a screenshot, not an image to make.
+  [/\b(?:picture|image|photo|capture|snapshot|shot)\s+of\s+(?:the\s+|this\s+|that\s+)?(?:whole\s+|entire\s+|full\s+|current\s+)?(?:[\w-]+\s+){0,2}?(?:page|screen|site|window|tab)\b/gi, ' screenshot '],
   // `an illustration of a bustling Roman forum`: what the new image shows is its subject, not the need.
   [/\b(?:a|an|some|three|two|four)\s+(?:[\w-]+\s+){0,2}?(illustrations?|images?|pictures?|drawings?|paintings?|renders?|renderings?|visuals?|icons?|logos?|posters?|artworks?|sketch(?:es)?)\s+(?:of|showing|depicting)\b[^.;?!]*/gi, ' generate $1 '],
   // `what is 1287 added to 3456`: a sum.
@@ -236,7 +238,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `break the migration into steps`: thinking it through.
   [/\bbreak\b[^.;]*?\binto\s+(?:small(?:er)?\s+|clear\s+|concrete\s+)?(?:steps|stages|phases|chunks|pieces)\b|\bchange\s+(?:my|our)\s+minds?\b|\brevisit(?:ing)?\s+(?:earlier|previous|prior|my|your|our|the)\s+(?:assumptions|steps|conclusions|thoughts|decisions)\b|\bwork\s+through\b(?=[^.;]*\b(?:carefully|methodically|systematically|step\s+by\s+step)\b)/gi, ' plan step by step revise '],
   // `1600 Amphitheatre Pkwy`: a street address.
-  [/\b\d{1,5}\s+(?:[A-Z][\w'.-]*\s+){1,4}(?:St|Street|Ave|Avenue|Blvd|Boulevard|Rd|Road|Pkwy|Parkway|Ln|Lane|Dr|Drive|Way|Pl|Place|Ct|Court|Sq|Square|Hwy|Highway)\b\.?/g, ' street address '],
+  [/\b\d{1,5}\s+(?:[A-Z][\w'.-]*\s+){1,4}(?:St|Street|Ave|Avenue|Blvd|Boulevard|Rd|Road|Pkwy|Parkway|Ln|Lane|Dr|Drive|Way|Pl|Place|Ct|Court|Sq|Square|Hwy|Highway|Ter|Terrace|Cres|Crescent|Cir|Circle|Trl|Trail|Row|Close|Plaza|Alley)\b\.?/g, ' street address '],
   // `a list of fintech startups with founders and funding`: structured data gathered from the web.
   [/\b(?:a\s+)?(?:list|table|spreadsheet|dataset)\s+of\s+(?:every\s+|all\s+)?(?:the\s+)?(?:top\s+)?(?:\d+\s+)?(?:[\w-]+\s+){0,3}?(?:companies|startups?|cos|firms|vendors|competitors|brands|organi[sz]ations|orgs|products|investors|funds|universities)\b/gi, ' structured data web research '],
   // `anyone hit this error with next 14?`: a search of reported issues.
@@ -250,7 +252,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `when it was created`: a date.
   [/\bwhen\s+(?:it|they|this|that|[\w.-]+)\s+(?:was|were)\s+(?:created|modified|changed|updated|edited|written|made|touched|last\s+\w+)\b/gi, ' timestamp '],
   // `what do you have on file about…`: the memory.
-  [/\b(?:you|u|we)\s+have\s+on\s+file\b|\bkeep\s+(?:\w+\s+){0,2}?on\s+file\b/gi, ' memory knowledge '],
+  [/\b(?:you|u|we)(?:'ve|\s+have)\s+(?:got\s+)?on\s+(?:file|record)\b|\bkeep\s+(?:\w+\s+){0,2}?on\s+file\b/gi, ' memory knowledge '],
   // `everything you've been tracking for me`, `the sources you've noted for me`: the memory.
   [/\b(?:you|u)(?:'ve|\s+have)?\s+(?:been\s+)?(?:tracking|tracked|noted|noting|keeping|kept|recorded|recording|saved|stored|remembered|logged)\s+(?:for|about)\s+(?:me|us)\b/gi, ' memory knowledge '],
   // `proposed code changes`: pull requests.
@@ -272,7 +274,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `I no longer need the watcher`: to delete it.
   [/\bno longer\s+(?:need|want|use|require)\b/gi, ' delete '],
   // `all the help-center articles on support.example.com`: a crawl.
-  [/\b(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:articles?|pages?|posts?|docs?|entries|entry)\s+(?:on|from|of|under|across|in)\b/gi, ' crawl all pages '],
+  [/\b(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:articles?|pages?|posts?|docs?|entries|entry)\s+(?:on|from|of|under|across|in)\b(?!\s+(?:it|them)\b|\s+(?:this|that)\s*(?:[.,;:!?]|$))/gi, ' crawl all pages '],
   // `remember: Tomasz = our contact at Baltic`: a fact for the memory.
   [/\b(?:remember|memori[sz]e|note|jot down|keep in mind)\s*:/gi, ' remember memory knowledge '],
   // `Priority = High`, `status='refunded'`: a condition to filter by.
@@ -292,7 +294,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `the whole layout of my thesis project`: its tree.
   [/\b(?:layout|structure|skeleton|shape|outline)\s+of\s+(?:my\s+|the\s+|our\s+|this\s+)?(?:[\w-]+\s+){0,2}?(?:project|repo|repository|folder|directory|codebase|workspace)\b|\bevery\s+sub-?folder\b|\ball\s+(?:the\s+)?sub-?folders\b/gi, ' directory tree '],
   // `the Falcon project is owned by Growth`: a relation between two things.
-  [/\bis\s+(?:owned|managed|run|led|maintained)\s+by\b|\bbelongs\s+to\b|\breports\s+to\b|\bworks\s+(?:for|at)\b/gi, ' relation '],
+  [/\bis\s+(?:owned|managed|run|led|maintained|funded|backed|sponsored|founded|employed)\s+by\b|\b(?:is|are)\s+(?:his|her|their|my|our)\s+(?:sister|brother|mother|father|son|daughter|wife|husband|partner|cousin|aunt|uncle|niece|nephew|boss|manager|colleague|friend|neighbou?r|mentor|landlord|tenant|client|employer)s?\b|\bbelongs\s+to\b|\breports\s+to\b|\bworks\s+(?:for|at)\b/gi, ' relation '],
   // `report the broken filters in our GitLab project`: an issue to raise.
   [/\breport\s+(?:the|this|that)\b(?=[^.;]*\b(?:github|gitlab|project|repo)\b)/gi, ' create issue '],
   // `run a little script on the page`: JavaScript evaluated there.

@@ -22,6 +22,11 @@ export const MEMORY_REQUESTS: readonly Rewrite[] = [
   [/\b(?:persists?|survives?|carries?\s+over|stays?|is\s+kept|sticks?)\s+(?:into|to|across|for|until|in)\s+(?:the\s+)?(?:next|future|later|other|all)\s+(?:sessions?|conversations?|chats?)\b|\bacross\s+(?:sessions|conversations|chats)\b|\b(?:from|in)\s+(?:earlier|previous|past|prior|other|older)\s+(?:sessions|conversations|chats)\b|\b(?:i|we)\s+already\s+know\b/gi, ' memory knowledge remember '],
   // `load the "Kenji" and "Aiko" records by exact name`: entities opened by their names.
   [/\bby\s+(?:their\s+|its\s+)?exact\s+names?\b/gi, ' open nodes names '],
+  // `what have you got on record for "Rosa" and "Emil"`: entities opened by their names.
+  [/\bmemory knowledge\s+(?:for|on|about)\s+text(?:\s*(?:,|and)\s*text)+/gi, ' memory open nodes names '],
+  // `add that the roof was replaced`, `remove just that detail`: a fact of an entity, added or removed.
+  [/\badd\s+(?:that|the\s+fact\s+that)\b/gi, ' add observation fact '],
+  [/\b(?:remove|delete|drop|forget|strike)\s+(?:just\s+|only\s+)?(?:that|this|the)\s+(?:detail|fact|bit|note|line|observation)\b/gi, ' delete observation '],
   // `start keeping track of the vendors… give each their own record`: entities for the memory.
   [/\b(?:start|begin)\s+(?:keeping|to\s+keep)\s+track\s+of\b|\b(?:its|their)\s+own\s+(?:record|entry|entity|node)\b/gi, ' remember memory create entities '],
   [/\bforget (everything|all|what)\b/gi, ' forget memory knowledge '],

@@ -7,7 +7,7 @@ export const REPO_IDIOMS: readonly Rewrite[] = [
   // `PR 31 is behind main, catch it up`: its branch updated from the base.
   [/\b(?:is|are|was|fell|falling|fallen|got|gotten)\s+(?:\w+\s+)?behind\s+(?:main|master|develop|trunk|upstream|(?:the\s+)?base(?:\s+branch)?)\b|\bcatch\s+(?:it|this|that|them|the\s+branch|the\s+pr)\s+up\b/gi, ' update branch latest base '],
   // `the automated checks on PR #23`, `its pass/fail state`: the status of its checks.
-  [/\b(?:automated\s+|ci\s+|status\s+)?checks\s+(?:on|for|of)\s+(?:the\s+|that\s+|this\s+)?(?:pr|pull\s+request|mr|merge\s+request|commit)\b|\bpass\/fail\b/gi, ' $& status checks ci '],
+  [/\b(?:automated\s+|automatic\s+|ci\s+|status\s+)?(?:checks|tests)\s+(?:on|for|of)\s+(?:the\s+|that\s+|this\s+)?(?:pr|pull\s+request|mr|merge\s+request|commit|change|proposal)\b|\bpass\/fail\b|\b(?:are|is)\s+(?:they|it)\s+(?:passing|green|failing|red)\b/gi, ' $& status checks ci '],
   // `microsoft/vscode#3021`: an issue or a pull request of that repository.
   [/\b[\w.-]+\/[\w.-]+#\d+\b/g, ' $& issue pull request '],
   // `the lowdown on pull request 58`: its details.
@@ -16,4 +16,18 @@ export const REPO_IDIOMS: readonly Rewrite[] = [
   [/\b(?:oldest|newest|latest|most\s+recent|least\s+recent|earliest)\s+first\b/gi, ' list sort '],
   // `everything still open that's tagged needs-repro`: the open issues with a label.
   [/\b(?:everything|anything|all|whatever(?:'s)?)\s+(?:that's\s+|that\s+is\s+)?(?:still\s+)?open\b(?=[^.;]*\b(?:tagged|labell?ed)\b)/gi, ' list open issues labels '],
+  // `her proposal #45`, `change #45`: a pull request.
+  [/\b(?:proposal|proposed\s+change|change|changeset|contribution|submission)\s+(?=#\d)/gi, ' pull request '],
+  // `reported problems … still outstanding`: the open issues.
+  [/\breported\s+(?:problems|bugs|issues|defects)\b/gi, ' issues '],
+  [/\b(?:still\s+)?outstanding\b/gi, ' open '],
+  [/\b(?:carrying|bearing|having|with)\s+(?:the\s+)?(?:text|[\w-]+)\s+(?:tag|label)\b/gi, ' labels '],
+  // `thank whoever reported #312 and tell them…`: a comment on it.
+  [/\b(?:thank|tell|answer|update|reply\s+to)\s+(?:whoever|the\s+(?:person|people|folks?)\s+who|the\s+(?:reporter|author|submitter))(?:\s+(?:reported|opened|filed|raised|wrote|submitted))?\b/gi, ' add comment reply on issue '],
+  // `propose bringing them into main`: a pull request.
+  [/\b(?:propose|suggest|request)\s+(?:bringing|merging|pulling|folding|moving|getting)\b/gi, ' create pull request merge '],
+  // `a separate working copy called summer-menu from main`: a branch.
+  [/\b(?:separate|new|own|parallel)\s+(?:working\s+)?(?:copy|version|line\s+of\s+work)\b(?=[^.;]*\bfrom\s+(?:main|master|develop|trunk)\b)/gi, ' create branch '],
+  // `which projects have the phrase "…" inside a LICENSE file`: code searched.
+  [/\bthe\s+(?:phrase|string|snippet|line)\s+(?=text\b)/gi, ' search code '],
 ];

@@ -7,7 +7,18 @@ export const WEB_IDIOMS: readonly Rewrite[] = [
   // `startups making solid state batteries`: companies found by a web search.
   [/\b(?:startups|companies|firms|vendors|makers|manufacturers|suppliers|labs|brands|businesses)\s+(?:making|building|doing|selling|developing|producing|working\s+on|that\s+(?:make|build|sell|develop|produce|do))\b/gi, ' web search companies '],
   // `the company name and tax number of these pages as structured JSON`: data extracted from the pages.
-  inClauseWith(/\b(?:urls?|pages?|site|website)\b/i, /\bas\s+(?:structured\s+)?json\b/gi, ' extract structured data json '),
+  inClauseWith(/\b(?:urls?|pages?|site|website)\b/i, /\b(?:as|into|in)\s+(?:a\s+)?(?:structured\s+|neat\s+|clean\s+|tidy\s+)?(?:json|table|spreadsheet|csv)\b/gi, ' extract structured data json '),
+  // `the price list, https://…, as plain readable text`: the page's content.
+  inClauseWith(/\burl\b/i, /\bas\s+(?:(?:plain|clean|readable|simple)\s+){1,3}text\b|\bas\s+markdown\b/gi, ' scrape content markdown '),
+  // `a ready data source I can hook into`: a data provider.
+  [/\b(?:ready|ready-made|existing|off-the-shelf|prebuilt|pre-built)\s+(?:data\s+source|dataset|data\s+feed|feed|data\s+provider)\b/gi, ' data provider find tools '],
+  // `log that it was a bad result`: feedback on a result.
+  [/\b(?:was|is)\s+a\s+(?:bad|poor|useless|wrong|junk|good|great|helpful)\s+(?:result|scrape|answer|grab|search|job)\b/gi, ' feedback quality '],
+  [/\bpage\s+grab\b/gi, ' scrape '],
+  // `what identifier does the documentation service use for pandas`: a library's id.
+  inClauseWith(/\b(?:documentation|docs)\b/i, /\b(?:identifier|id)\b/gi, ' library id resolve '),
+  // `its exact latitude and longitude`: an address geocoded.
+  [/\b(?:its|the|exact)\s+(?:exact\s+)?(?:latitude\s+and\s+longitude|lat(?:itude)?\s*\/\s*long?(?:itude)?|lat\s*\/?\s*lng)\b/gi, ' geocode coordinates address '],
   // `drive time and mileage from every DC to every store`: a matrix of distances.
   [/\bfrom\s+(?:every|each|all(?:\s+the)?|any\s+of\s+the)\b(?=[^.;]*?\bto\s+(?:every|each|all(?:\s+the)?)\b)/gi, ' distance matrix from '],
   [/\bmileage\b/gi, ' distance '],

@@ -1,4 +1,4 @@
-import type { Rewrite } from './rewrite';
+import { inClauseWith, type Rewrite } from './rewrite';
 
 /** Pages, databases and accounts of a workspace in their users' words: where a block goes, a database's fields, who one is signed in as. */
 export const WORKSPACE_IDIOMS: readonly Rewrite[] = [
@@ -7,11 +7,17 @@ export const WORKSPACE_IDIOMS: readonly Rewrite[] = [
   // `which integration am I authed as`: the account itself.
   [/\b(?:am\s+i|are\s+we|i'm|i\s+am|we're|we\s+are|is\s+(?:it|this|that))\s+(?:currently\s+|actually\s+)?(?:authed|authenticated|logged\s+in|signed\s+in|connected|running)\s+as\b/gi, ' whoami '],
   // `what fields the tracker has and what kind each one is`: its schema.
-  [/\bwhat\s+(?:fields|columns|properties)\b(?=[^.;?]*\b(?:has|have|contains?|holds?|there\s+are)\b)|\bwhat\s+(?:kind|type)\s+(?:each|every)\s+(?:one|field|column|property)\s+is\b/gi, ' $& schema '],
+  [/\bwhat\s+(?:fields|columns|properties)\b(?=[^.;?]*\b(?:has|have|contains?|holds?|there\s+are|are\s+in)\b)|\bwhat\s+(?:kind|type)\s+(?:each|every)\s+(?:one|field|column|property)\s+is\b/gi, ' $& schema '],
   // `the showings linked through that relation`: a page's relation property, read in full.
   [/\b(?:through|via|using|by)\s+(?:that|the|this|its)\s+(?:[\w-]+\s+)?relation(?:\s+property)?\b/gi, ' page property relation '],
   // `add status column to the bug tracker`: a change of the database's schema.
-  [/\badd\s+(?:[\w-]+\s+){1,2}?(?:column|field|property)\s+(?:to|in|on)\b(?=[^.;]*\b(?:db|database|tracker|board|data\s+source)\b)/gi, ' update data source schema add property '],
+  [/\badd\s+(?:[\w-]+\s+){1,2}?(?:column|field|property)(?:\s+named)?\s+(?:to|in|on)\b(?=[^.;]*\b(?:db|database|tracker|board|data\s+source)\b)/gi, ' update data source schema add property '],
   // `q3 roadmap page where` (a search box): where it is.
   [/\bwhere\s*\??\s*$/gi, ' locate search '],
+  // `a new table inside our farm's Notion page`: a database.
+  inClauseWith(/\bnotion\b/i, /\bnew\s+(?:table|database|tracker|db)\b/gi, ' new database data source '),
+  // `our sales database has an orders table`: an SQL table.
+  [/\b(?:database|db)\s+(?:has|with|contains)\s+(?:an?\s+|the\s+)?[\w-]+\s+table\b(?![^.;?]*\bnotion\b)/gi, ' sql table database '],
+  // `ready-made page layouts`: templates.
+  [/\bready[- ]made\s+(?:page\s+)?(?:layouts?|pages?|formats?)\b|\bpage\s+layouts\b/gi, ' templates '],
 ];
