@@ -372,6 +372,25 @@ describe('discovery: search strategies and filters', () => {
     assert.ok(top(index, 'I need the latitude and longitude of 12 Rose Terrace, Bath', 3).includes('google-maps.maps_geocode'));
   });
 
+  it('keyword: more of the words of people outside software, and of chat', () => {
+    assert.ok(top(index, 'branch off a new line of work named "fall-sale" off of main in shopco/site', 3).includes('github.create_branch'));
+    assert.ok(top(index, 'which fields does the Notion "Clients" tracker have, and of what kind', 3).includes('notion.API-retrieve-a-data-source'));
+    assert.ok(top(index, 'accept pull request 14 in shopco/site, squash it', 3).includes('github.merge_pull_request'));
+    assert.ok(top(index, 'tell me how this page is laid out so you know where to click', 3).includes('playwright.browser_snapshot'));
+    assert.ok(!normalizeQuery('so you know where to click').includes('memory'), '`so you know` is a purpose, not the memory');
+    assert.ok(top(index, 'which site watchers have we got', 3).includes('firecrawl.firecrawl_monitor_list'));
+    assert.ok(top(index, 'has someone already reported that the export crashes in acme/tool on GitHub', 3).includes('github.search_issues'));
+    assert.ok(top(index, 'the console: show the warnings and errors the checkout page logged', 3).includes('playwright.browser_console_messages'));
+    assert.ok(top(index, 'keep in mind these new clients: Ada, a baker, and Tom, a roofer', 3).includes('memory.create_entities'));
+    assert.ok(top(index, 'remember that Acme supplies our steel', 3).includes('memory.create_relations'));
+    assert.ok(top(index, 'how many miles from Leeds and York to each of Hull and Bath', 3).includes('google-maps.maps_distance_matrix'));
+    assert.ok(top(index, 'the tool miscounts rows; report it to its maintainers at tabby/rows', 3).includes('github.create_issue'));
+    assert.ok(top(index, 'network reqs the page sent to /graphql', 3).includes('playwright.browser_network_requests'));
+    assert.ok(top(index, 'set prop Status = Done on pg 9ab3c1 in notion', 3).includes('notion.API-patch-page'));
+    assert.ok(top(index, 'what are analysts saying about lithium prices this year', 3).some((id) => /search/.test(id)));
+    assert.ok(top(index, 'dump everything in your memory, every entity and every relation', 3).includes('memory.read_graph'));
+  });
+
   it('keyword: what is stored on disk is a file, not the memory', () => {
     assert.ok(!normalizeQuery('look at this png picture stored on disk').includes('memory'));
     assert.ok(normalizeQuery('what have we stored on Priya').includes('memory'));

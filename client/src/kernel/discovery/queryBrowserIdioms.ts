@@ -19,4 +19,8 @@ export const BROWSER_IDIOMS: readonly Rewrite[] = [
   [/\b(?:file\s+(?:picker|chooser|dialog|selector|browser)|upload\s+(?:box|field|button|window))\s+(?:is\s+)?(?:open|showing|up)\b/gi, ' upload file picker '],
   // `open the baggage rules alongside it`: another tab.
   [/\bopen\b(?=[^.;]*\b(?:alongside|in\s+(?:another|a\s+(?:new|second|separate|different|other))\s+(?:tab|window))\b)/gi, ' new tab open '],
+  // `how the open page is laid out`: its structure.
+  [/\b(?:page|screen|site|form)\s+is\s+(?:laid\s+out|structured|organi[sz]ed|arranged)\b|\blaid\s+out\b/gi, ' page structure snapshot '],
+  // `the errors and warnings it logged behind the scenes`: the console.
+  [/\b(?:errors?\s+and\s+warnings|warnings\s+and\s+errors)\b(?=[^.;]*\blogged\b)|\blogged\s+behind\s+the\s+scenes\b/gi, ' console messages '],
 ];

@@ -240,9 +240,9 @@ export const IDIOMS: readonly Rewrite[] = [
   // `1600 Amphitheatre Pkwy`: a street address.
   [/\b\d{1,5}\s+(?:[A-Z][\w'.-]*\s+){1,4}(?:St|Street|Ave|Avenue|Blvd|Boulevard|Rd|Road|Pkwy|Parkway|Ln|Lane|Dr|Drive|Way|Pl|Place|Ct|Court|Sq|Square|Hwy|Highway|Ter|Terrace|Cres|Crescent|Cir|Circle|Trl|Trail|Row|Close|Plaza|Alley)\b\.?/g, ' street address '],
   // `a list of fintech startups with founders and funding`: structured data gathered from the web.
-  [/\b(?:a\s+)?(?:list|table|spreadsheet|dataset)\s+of\s+(?:every\s+|all\s+)?(?:the\s+)?(?:top\s+)?(?:\d+\s+)?(?:[\w-]+\s+){0,3}?(?:companies|startups?|cos|firms|vendors|competitors|brands|organi[sz]ations|orgs|products|investors|funds|universities)\b/gi, ' structured data web research '],
+  [/\b(?:a\s+)?(?:list|table|spreadsheet|dataset)\s+of\s+(?:every\s+|all\s+)?(?:the\s+)?(?:top\s+)?(?:\d+\s+)?(?:[\w-]+\s+){0,3}?(?:companies|startups?|cos|firms|foundations|charities|nonprofits|non-profits|ngos|agencies|publishers|vendors|competitors|brands|organi[sz]ations|orgs|products|investors|funds|universities)\b/gi, ' structured data web research '],
   // `anyone hit this error with next 14?`: a search of reported issues.
-  [/\b(?:anyone|anybody|someone|others?)\s+(?:else\s+)?(?:hit|seen|seeing|reported|report|filed|opened|raised|logged|run\s+into|ran\s+into|had|having|get|got|getting)\b|\bknown\s+(?:bug\s+reports?|bugs|issues|problems)\b/gi, ' search issues reported '],
+  [/\b(?:anyone|anybody|someone|others?)\s+(?:else\s+)?(?:already\s+)?(?:hit|seen|seeing|reported|report|filed|opened|raised|logged|run\s+into|ran\s+into|had|having|get|got|getting)\b|\bknown\s+(?:bug\s+reports?|bugs|issues|problems)\b/gi, ' search issues reported '],
   // `mark the search as bad`: feedback on its quality.
   [/\bmark\b(?=[^.;]*?\bas\s+(?:bad|good|wrong|useless|helpful|irrelevant|junk|spam|incorrect|poor|unhelpful)\b)/gi, ' feedback quality '],
   // `a deep dive with sources`: research.
@@ -252,7 +252,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `when it was created`: a date.
   [/\bwhen\s+(?:it|they|this|that|[\w.-]+)\s+(?:was|were)\s+(?:created|modified|changed|updated|edited|written|made|touched|last\s+\w+)\b/gi, ' timestamp '],
   // `what do you have on file about…`: the memory.
-  [/\b(?:you|u|we)(?:'ve|\s+have)\s+(?:got\s+)?on\s+(?:file|record)\b|\bkeep\s+(?:\w+\s+){0,2}?on\s+file\b/gi, ' memory knowledge '],
+  [/\b(?:you|u|we)(?:'ve|\s+(?:already\s+)?have)\s+(?:already\s+)?(?:got\s+)?on\s+(?:file|record)\b|\bkeep\s+(?:\w+\s+){0,2}?on\s+file\b/gi, ' memory knowledge '],
   // `everything you've been tracking for me`, `the sources you've noted for me`: the memory.
   [/\b(?:you|u)(?:'ve|\s+have)?\s+(?:been\s+)?(?:tracking|tracked|noted|noting|keeping|kept|recorded|recording|saved|stored|remembered|logged)\s+(?:for|about)\s+(?:me|us)\b/gi, ' memory knowledge '],
   // `proposed code changes`: pull requests.
@@ -278,6 +278,8 @@ export const IDIOMS: readonly Rewrite[] = [
   // `remember: Tomasz = our contact at Baltic`: a fact for the memory.
   [/\b(?:remember|memori[sz]e|note|jot down|keep in mind)\s*:/gi, ' remember memory knowledge '],
   // `Priority = High`, `status='refunded'`: a condition to filter by.
+  // `set property Priority = High`: a value to set, not a condition.
+  [/\b(?:set|change|update|make)\s+(?:the\s+)?(?:property\s+|field\s+|column\s+)?[a-z][\w.]*\s*=\s*(?:'[^']*'|"[^"]*"|[\w.-]+)/gi, ' update set property value '],
   [/\b[a-z][\w.]*\s*(?:=|!=|<>|>=|<=)\s*(?:'[^']*'|"[^"]*"|[\w.-]+)/gi, ' filter condition query '],
   // `mark the card Done`: a property to set.
   [/\bmark\b(?=[^.;]*?\b(?:done|complete|completed|resolved|finished|closed|in progress)\b)/gi, ' update set property status '],
@@ -314,7 +316,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `pushed to next Friday`: a date moved.
   [/\b(?:push(?:ed)?|move[ds]?|bump(?:ed)?)\s+(?:back\s+)?(?:to|until)\s+(?:next|later|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/gi, ' postpone update date '],
   // `which watchers do we have`: a list of them.
-  [/\b(?:which|what)\s+((?:[\w-]+\s+){1,3}?)do\s+(?:we|i|you)\s+(?:have|own|run)\b/gi, ' list $1 '],
+  [/\b(?:which|what)\s+((?:[\w-]+\s+){1,3}?)(?:(?:have|'ve)\s+(?:we|i|you)\s+got\b|do\s+(?:we|i|you)\s+(?:have|own|run)\b)/gi, ' list $1 '],
   // `what exactly changed`: the differences.
   [/\bwhat\s+(?:exactly\s+|actually\s+)?changed\b/gi, ' diff changes '],
   // `a spreadsheet-style list of bookstores with their websites`: structured data gathered from the web.

@@ -1,7 +1,7 @@
 import type { Rewrite } from './rewrite';
 
 /** Relations between two things told to the memory (`Heron depends on Lattice`, `Canopy was replaced by Arbor`). */
-const RELATION_PHRASES = /\b(?:depends|relies|builds|runs)\s+on\b|\b(?:(?:was|is|got|has\s+been)\s+)?(?:replaced|superseded|succeeded|acquired|bought)\s+by\b|\bis\s+(?:a\s+)?part\s+of\b/gi;
+const RELATION_PHRASES = /\b(?:depends|relies|builds|runs)\s+on\b|\b(?:ships|sells|supplies|delivers|distributes|lends|reports|answers)\s+(?:to|for)\b|\b(?:partners|works|collaborates|competes)\s+with\b|\b(?:supplies|distributes)\b|\b(?:(?:was|is|got|has\s+been)\s+)?(?:replaced|superseded|succeeded|acquired|bought)\s+by\b|\bis\s+(?:a\s+)?part\s+of\b/gi;
 
 /**
  * Requests about an assistant's memory (`remember that…`, `what do you know about…`, `forget
@@ -14,7 +14,7 @@ export const MEMORY_REQUESTS: readonly Rewrite[] = [
   [/\bmemory knowledge\b[^.;]*/gi, (fact) => fact.replace(RELATION_PHRASES, ' relation ')],
   // `what you have on him`: what the memory holds about someone.
   [/\b(?:what|everything|anything|all)\s+(?:you|u)\s+(?:have|know|got)\s+(?:on|about)\b/gi, ' memory knowledge observation '],
-  [/\b(?:do )?(?:you|u|we) (?:already |still )?(?:know|remember|recall|have (?:stored|remembered|saved|memori[sz]ed|recorded|noted))(?: about)?\b|\byou've (?:stored|remembered|saved|memori[sz]ed|recorded|noted)\b/gi, ' memory knowledge '],
+  [/(?<!\bso\s+(?:that\s+)?)\b(?:do )?(?:you|u|we) (?:already |still )?(?:know|remember|recall|have (?:stored|remembered|saved|memori[sz]ed|recorded|noted))(?: about)?\b|\byou've (?:stored|remembered|saved|memori[sz]ed|recorded|noted)\b/gi, ' memory knowledge '],
   [/\b(?:remembered|stored|saved|memorized|recorded|noted) (?:about|on)\b(?!\s+(?:the\s+|my\s+|our\s+)?(?:disk|drive|server|machine|computer|laptop|device|filesystem|file system|s3)\b)/gi, ' memory knowledge '],
   // `what have you got stored that mentions kubernetes`, `look through what you've retained`: what the memory holds.
   [/\b(?:you|u)(?:'ve|\s+have)?\s+(?:got\s+)?(?:stored|retained|memori[sz]ed|on\s+record)\b|\bhave\s+(?:you|u)\s+(?:already\s+|ever\s+)?(?:stored|remembered|memori[sz]ed|recorded|noted|retained|kept)\b|\bkeep\s+(?:[\w-]+\s+){0,3}?with\s+you\b/gi, ' memory knowledge '],
@@ -27,6 +27,10 @@ export const MEMORY_REQUESTS: readonly Rewrite[] = [
   // `add that the roof was replaced`, `remove just that detail`: a fact of an entity, added or removed.
   [/\badd\s+(?:that|the\s+fact\s+that)\b/gi, ' add observation fact '],
   [/\b(?:remove|delete|drop|forget|strike)\s+(?:just\s+|only\s+)?(?:that|this|the)\s+(?:detail|fact|bit|note|line|observation)\b/gi, ' delete observation '],
+  // `keep in mind two newcomers: Dana…, and Marco…`: people for the memory.
+  [/\bkeep\s+in\s+mind\s+(?:[\w-]+\s+){0,2}?(?:people|persons|newcomers|contacts|clients|customers|vendors|suppliers|volunteers|members|names|folks|players|students|patients|guests)\b/gi, ' remember memory create entities people '],
+  // `every node and every link`, `dump all of it`: the whole graph.
+  [/\bevery\s+(?:node|entity)\s+and\s+every\s+(?:link|edge|relation)s?\b|\b(?:dump|export)\s+(?:all|everything|the\s+whole)\b/gi, ' read entire graph '],
   // `start keeping track of the vendors… give each their own record`: entities for the memory.
   [/\b(?:start|begin)\s+(?:keeping|to\s+keep)\s+track\s+of\b|\b(?:its|their)\s+own\s+(?:record|entry|entity|node)\b/gi, ' remember memory create entities '],
   [/\bforget (everything|all|what)\b/gi, ' forget memory knowledge '],

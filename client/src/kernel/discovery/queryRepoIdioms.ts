@@ -17,7 +17,9 @@ export const REPO_IDIOMS: readonly Rewrite[] = [
   // `everything still open that's tagged needs-repro`: the open issues with a label.
   [/\b(?:everything|anything|all|whatever(?:'s)?)\s+(?:that's\s+|that\s+is\s+)?(?:still\s+)?open\b(?=[^.;]*\b(?:tagged|labell?ed)\b)/gi, ' list open issues labels '],
   // `her proposal #45`, `change #45`: a pull request.
-  [/\b(?:proposal|proposed\s+change|change|changeset|contribution|submission)\s+(?=#\d)/gi, ' pull request '],
+  [/\b(?:proposal|proposed\s+change|change(?:\s+request)?|changeset|contribution|submission)\s+(?=#\d)/gi, ' pull request '],
+  // `accept change request #3`: a merge.
+  [/\baccept\b(?=[^.;]*\b(?:pull\s+request|pr|merge\s+request|mr)\b)/gi, ' merge '],
   // `reported problems … still outstanding`: the open issues.
   [/\breported\s+(?:problems|bugs|issues|defects)\b/gi, ' issues '],
   [/\b(?:still\s+)?outstanding\b/gi, ' open '],
@@ -27,7 +29,9 @@ export const REPO_IDIOMS: readonly Rewrite[] = [
   // `propose bringing them into main`: a pull request.
   [/\b(?:propose|suggest|request)\s+(?:bringing|merging|pulling|folding|moving|getting)\b/gi, ' create pull request merge '],
   // `a separate working copy called summer-menu from main`: a branch.
-  [/\b(?:separate|new|own|parallel)\s+(?:working\s+)?(?:copy|version|line\s+of\s+work)\b(?=[^.;]*\bfrom\s+(?:main|master|develop|trunk)\b)/gi, ' create branch '],
+  [/\b(?:separate|new|own|parallel)\s+(?:working\s+)?(?:copy|version|line\s+of\s+work)\b(?=[^.;]*\b(?:from|off(?:\s+of)?)\s+(?:main|master|develop|trunk)\b)/gi, ' create branch '],
   // `which projects have the phrase "…" inside a LICENSE file`: code searched.
   [/\bthe\s+(?:phrase|string|snippet|line)\s+(?=text\b)/gi, ' search code '],
+  // `report it to its developers`: an issue.
+  [/\breport\s+(?:it|this|that|the\s+(?:bug|problem|issue|error))\s+to\s+(?:its|the|their)\s+(?:developers|devs|maintainers|authors|team|makers|creators)\b/gi, ' create issue '],
 ];

@@ -21,9 +21,12 @@ export const WEB_IDIOMS: readonly Rewrite[] = [
   [/\b(?:its|the|exact)\s+(?:exact\s+)?(?:latitude\s+and\s+longitude|lat(?:itude)?\s*\/\s*long?(?:itude)?|lat\s*\/?\s*lng)\b/gi, ' geocode coordinates address '],
   // `drive time and mileage from every DC to every store`: a matrix of distances.
   [/\bfrom\s+(?:every|each|all(?:\s+the)?|any\s+of\s+the)\b(?=[^.;]*?\bto\s+(?:every|each|all(?:\s+the)?)\b)/gi, ' distance matrix from '],
-  [/\bmileage\b/gi, ' distance '],
+  [/\bmileage\b|\bhow\s+many\s+(?:miles|kilometers|kilometres|km)\b/gi, ' distance '],
+  [/\bfrom\b(?=[^.;?]*?\bto\s+(?:each|every|all)\s+of\b)|\bevery\s+(?:pairing|pair|combination)\b/gi, ' distance matrix '],
   // `24 hr pharmacy open now`: a local business by its hours.
   [/\bopen\s+(?:now|right\s+now|late|tonight|24\/7|all\s+night)\b|\b24\s*(?:hr|hrs|hour|hours|h)\b/gi, ' local business open '],
   // `the latest on the EU AI Act vote`: the news.
   [/^\s*(?:the\s+)?latest\s+(?:on|about|with|regarding)\b|\bwhat(?:'s|s|\s+is)\s+the\s+latest\s+(?:on|about|with|regarding)\b|\bany\s+(?:updates?|news)\s+(?:on|about)\b/gi, ' news web search '],
+  // `what are forecasters saying about mortgage rates`: opinions on the web.
+  [/\bwhat\s+(?:are|is)\s+(?:people|experts|analysts|forecasters|economists|critics|reviewers|users|folks|others|commentators|pundits)\s+(?:[\w-]+\s+){0,3}?saying\s+(?:about|on|regarding)\b/gi, ' web search news '],
 ];

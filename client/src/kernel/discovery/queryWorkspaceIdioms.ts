@@ -7,7 +7,8 @@ export const WORKSPACE_IDIOMS: readonly Rewrite[] = [
   // `which integration am I authed as`: the account itself.
   [/\b(?:am\s+i|are\s+we|i'm|i\s+am|we're|we\s+are|is\s+(?:it|this|that))\s+(?:currently\s+|actually\s+)?(?:authed|authenticated|logged\s+in|signed\s+in|connected|running)\s+as\b/gi, ' whoami '],
   // `what fields the tracker has and what kind each one is`: its schema.
-  [/\bwhat\s+(?:fields|columns|properties)\b(?=[^.;?]*\b(?:has|have|contains?|holds?|there\s+are|are\s+in)\b)|\bwhat\s+(?:kind|type)\s+(?:each|every)\s+(?:one|field|column|property)\s+is\b/gi, ' $& schema '],
+  inClauseWith(/\bnotion\b/i, /\b(?:what|which)\s+(?:fields|columns|properties)\b(?=[^.;?]*\b(?:has|have|contains?|holds?|there\s+are|are\s+in)\b)|\bwhat\s+(?:kind|type)\s+(?:each|every)\s+(?:one|field|column|property)\s+is\b/gi, ' $& schema data source '),
+  [/\b(?:what|which)\s+(?:fields|columns|properties)\b(?=[^.;?]*\b(?:has|have|contains?|holds?|there\s+are|are\s+in)\b)|\bwhat\s+(?:kind|type)\s+(?:each|every)\s+(?:one|field|column|property)\s+is\b/gi, ' $& schema '],
   // `the showings linked through that relation`: a page's relation property, read in full.
   [/\b(?:through|via|using|by)\s+(?:that|the|this|its)\s+(?:[\w-]+\s+)?relation(?:\s+property)?\b/gi, ' page property relation '],
   // `add status column to the bug tracker`: a change of the database's schema.
