@@ -391,6 +391,28 @@ describe('discovery: search strategies and filters', () => {
     assert.ok(top(index, 'dump everything in your memory, every entity and every relation', 3).includes('memory.read_graph'));
   });
 
+  it('keyword: a library by its id, a pasted JSON object, a new name, relations fitted together, and more words of people outside software', () => {
+    assert.ok(top(index, '/remix-run/react-router how do loaders work', 3).includes('context7.query-docs'));
+    assert.ok(normalizeQuery('/home/ana/notes how do I sort them').includes('directory path'), 'a folder of a disk stays a folder');
+    assert.ok(top(index, 'fetch {"resourceType":"Text","resourceId":7}', 3).includes('everything.get-resource-reference'));
+    assert.ok(top(index, '/photos/img_01.jpg should be called beach.jpg, same folder', 3).includes('filesystem.move_file'));
+    assert.ok(top(index, 'remember how these tie together: Ana manages Leo, and Leo works at Brightside', 3).includes('memory.create_relations'));
+    assert.ok(top(index, "show me the whole lot you've kept on my customers, every person and every connection", 3).includes('memory.read_graph'));
+    assert.ok(top(index, 'in acme/site, report that the footer shows 2023 instead of 2025', 3).includes('github.create_issue'));
+    assert.ok(top(index, 'issue 7 in acme/site is fixed: close it and set jo-b as the person responsible', 3).includes('github.update_issue'));
+    assert.ok(top(index, 'has anyone put our API key into code anywhere on GitHub', 3).includes('github.search_code'));
+    assert.ok(top(index, 'what got pushed to the main line of acme/site this week, who changed what', 3).includes('github.list_commits'));
+    assert.ok(top(index, 'propose that the fix-typos branch be merged into main of acme/site', 3).includes('github.create_pull_request'));
+    assert.ok(top(index, 'bakeries within 2 km of Alexanderplatz', 3).some((id) => /search_places|local_search/.test(id)));
+    assert.ok(top(index, 'how many rows in the refunds table were made in March', 3).includes('postgres.query'));
+    assert.ok(top(index, 'type the code 4471 into the voucher box on the page', 3).includes('playwright.browser_type'));
+    assert.ok(top(index, 'list its headings and links, rather than a screenshot', 3).includes('playwright.browser_snapshot'));
+    assert.ok(top(index, 'in the Notion tasks table show only the ones marked Blocked, latest due first', 3).includes('notion.API-query-data-source'));
+    assert.ok(top(index, 'what price is recorded on the Notion page "Order 17"', 3).includes('notion.API-retrieve-a-page'));
+    assert.ok(top(index, 'make /docs/offer.pdf into plain text', 3).includes('firecrawl.firecrawl_parse'));
+    assert.ok(top(index, 'is there a ready-made data feed for shipping rates I could use', 3).includes('firecrawl.firecrawl_find_tools'));
+  });
+
   it('keyword: what is stored on disk is a file, not the memory', () => {
     assert.ok(!normalizeQuery('look at this png picture stored on disk').includes('memory'));
     assert.ok(normalizeQuery('what have we stored on Priya').includes('memory'));

@@ -23,4 +23,7 @@ export const BROWSER_IDIOMS: readonly Rewrite[] = [
   [/\b(?:page|screen|site|form)\s+is\s+(?:laid\s+out|structured|organi[sz]ed|arranged)\b|\blaid\s+out\b/gi, ' page structure snapshot '],
   // `the errors and warnings it logged behind the scenes`: the console.
   [/\b(?:errors?\s+and\s+warnings|warnings\s+and\s+errors)\b(?=[^.;]*\blogged\b)|\blogged\s+behind\s+the\s+scenes\b/gi, ' console messages '],
+  // `a text outline of its headings, buttons and links`: the page's elements.
+  [/\b(?:headings|buttons|links|fields|controls)(?:\s*,\s*|\s+and\s+)(?:headings|buttons|links|fields|controls|inputs)\b/gi, ' page snapshot elements '],
+  [/\b(?:rather\s+than|instead\s+of)\s+(?:a\s+)?(?:picture|screenshot|image|photo)\b/gi, ' '],
 ];

@@ -68,7 +68,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `press the Continue control on the form`: a click, not a key.
   [/\b(?:press|hit|tap|push)\s+(?:on\s+)?(?:the\s+)?(?:"[^"]*"|'[^']*'|[\w-]+)\s+(?:button|control|link|icon)\b/gi, ' click '],
   // `put my name in the username box`: typing into a field.
-  [/\b(?:put|enter|write|insert|fill)\b[^.;]*?\b(?:in|into)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:box|field|input|textbox|textarea)\b/gi, ' type text field '],
+  [/\b(?:put|enter|write|insert|fill|key|type)\b[^.;]*?\b(?:in|into)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:box|field|input|textbox|textarea)\b/gi, ' type text field '],
   // `put these notes into a new file`: to write one.
   [/\b(?:into|in|to)\s+(?:a\s+)?(?:new\s+)?file\b/gi, ' write file '],
   // `what the page looks like`: to see it.
@@ -90,7 +90,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `where the seed script lives`: to locate it.
   [/\bwhere\b[^?.;]*?\blives?\b|\blost track of\b/gi, ' locate '],
   // `create .eslintrc.json` (a file literal by now): a new file to write.
-  [/\b(?:create|make|add)\s+(?:a\s+)?(?:new\s+)?file\b|\b(?:drop|put|stick|place|save)\s+(?:a\s+)?(?:new\s+)?file\b(?![^.;]*\b(?:onto|dropzone|drop\s+zone|upload|element|area|field|input|page)\b)/gi, ' write new file '],
+  [/\b(?:create|make|add)\s+(?:a\s+)?(?:new\s+)?file\b(?!\s+[\w\s-]*\binto\b)|\b(?:drop|put|stick|place|save)\s+(?:a\s+)?(?:new\s+)?file\b(?![^.;]*\b(?:onto|dropzone|drop\s+zone|upload|element|area|field|input|page)\b)/gi, ' write new file '],
   // `mark the task as blocked`: a property to set.
   [/\bmark\b[^.;]*?\bas\b(?!\s+(?:bad|good|wrong|useless|helpful|irrelevant|junk|spam|incorrect|poor|unhelpful)\b)/gi, ' update set property '],
   // `pending merge`, `awaiting review`: open pull requests.
@@ -131,6 +131,8 @@ export const IDIOMS: readonly Rewrite[] = [
   // `dump the report into report.html`: to write it there.
   [/\b(?:dump|pipe|output|spit|stick)\b(?=[^.;]*\b(?:into|to|as)\b[^.;]*\bfile\b)/gi, ' write '],
   // `the year in the footer needs to be 2026`: a value to change.
+  // `ought to be called intake_final.docx`: a new name.
+  [/\b(?:ought\s+to|should|needs?\s+to|has\s+to|must)\s+be\s+(?:called|named|renamed|titled)\b|\bmislabell?ed\b/gi, ' rename '],
   [/\b(?:needs|has|ought)\s+to\s+(?:be|say|read)\b|\b(?:need|have)\s+to\s+be\b|\bshould\s+(?:be|say|read)\b|\bmust\s+(?:be|say)\b/gi, ' change to '],
   // `which yaml files mention redis`: files searched for what they contain.
   [/\b(files|docs|documents|scripts|configs)\b(?=[^.;?]*\b(?:mention|mentions|contain|contains|reference|references|refer to|refers to)\b)/gi, ' $1 search '],
@@ -139,7 +141,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `extract the text from the uploaded pdf brochure`: a document to parse, not a page to scrape.
   [/\b(?:text|content|contents|tables?|data|figures)\s+(?:out\s+)?(?:of|from|in)\s+(?:the\s+|a\s+|an\s+|this\s+|that\s+|my\s+|our\s+)?(?:[\w-]+\s+){0,2}?(?:pdf|docx?|word\s+document|word\s+file|spreadsheet|document|scan)\b/gi, ' $& parse document '],
   // `turn this PDF of the annual report into markdown`: a document to parse.
-  [/\b(?:turn|convert|transform|change)\b(?=[^.;]*?\b(?:pdf|docx?|word\s+document|spreadsheet|document|scan(?:ned)?|brochure|invoice|contract|agreement)\b[^.;]*?\binto\b)/gi, ' parse document '],
+  [/\b(?:turn|convert|transform|change|make)\b(?=[^.;]*?\b(?:pdf|docx?|word\s+document|spreadsheet|document|scan(?:ned)?|brochure|invoice|contract|agreement)\b[^.;]*?\binto\b)/gi, ' parse document '],
   // `did any return 500`: an HTTP status.
   [/\b(?:return(?:s|ed)?|respond(?:s|ed)?\s+with|came back|fail(?:s|ed)?\s+with|got|gave)\s+(?:a\s+|an\s+)?[1-5]\d\d\b/gi, ' http status '],
   // `send hello and expect hello back`: an echo.
@@ -165,7 +167,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `close #450`, `reopen the issue`: a change of the issue's state.
   inClauseWith(/\b(?:issue|ticket|bug|pr|pull request)\b|#\d/i, /\b(?:close|reopen)\b/gi, ' $& update state '),
   // `everything that landed on main`: its commits.
-  [/\b(?:landed|merged|pushed|went\s+in|got\s+in|shipped)\s+(?:on|in|to|into)\s+(?:main|master|develop|trunk|the\s+[\w./-]+\s+branch)\b/gi, ' list commits history '],
+  [/(?<!\b(?:be|get|to)\s+)\b(?:landed|merged|pushed|went\s+in|got\s+in|shipped)\s+(?:on|in|to|into)\s+(?:main|master|develop|trunk|the\s+[\w./-]+\s+branch)\b/gi, ' list commits history '],
   // `how long is the drive from SFO`: a route's travel time.
   [/\bhow\s+long\s+(?:is|does|will|would|'s)\s+(?:it\s+take\s+(?:to\s+)?)?(?:the\s+)?(?:drive|walk|ride|trip|commute|journey|flight|bike ride|cycle)\b/gi, ' travel time directions '],
   // `is there a "Forgot password" link on this page`: a search of the page.
@@ -220,7 +222,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `save a new contact`: a person for the memory.
   [/\b(?:save|add|store|remember|create|record)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:contact|person|client|customer|candidate|vendor|supplier|lead)\b/gi, ' create memory entity person '],
   // `dig across whatever sites you need`: research left to an agent.
-  [/\b(?:whatever|any|all\s+the|as\s+many)\s+(?:sites|sources|websites|pages)\s+(?:you\s+|it\s+)?(?:need|want|can\s+find|takes?)\b|\b(?:wherever|anywhere)\s+(?:it|they|that|this)\s+(?:lives?|is|are|can\s+be\s+found)\s+online\b/gi, ' autonomous web research agent '],
+  [/\b(?:whatever|any|all\s+the|as\s+many)\s+(?:sites|sources|websites|pages)\s+(?:you\s+|it\s+)?(?:need|want|can\s+find|takes?|carry|carries|have|list|mention)\b|\b(?:wherever|anywhere)\s+(?:it|they|that|this)\s+(?:lives?|is|are|can\s+be\s+found)\s+online\b/gi, ' autonomous web research agent '],
   // `do not open it, there's PII inside`: what not to do is not asked for.
   [/\b(?:do\s+not|don't|never)\s+(?:open|read|change|modify|edit|touch|delete|remove|move|download|scrape|fetch)\b(?:\s+(?:it|them|this|that|the\s+file))?/gi, ' '],
   // `file it into Stories/housing`: a move.
@@ -254,7 +256,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `what do you have on file about…`: the memory.
   [/\b(?:you|u|we)(?:'ve|\s+(?:already\s+)?have)\s+(?:already\s+)?(?:got\s+)?on\s+(?:file|record)\b|\bkeep\s+(?:\w+\s+){0,2}?on\s+file\b/gi, ' memory knowledge '],
   // `everything you've been tracking for me`, `the sources you've noted for me`: the memory.
-  [/\b(?:you|u)(?:'ve|\s+have)?\s+(?:been\s+)?(?:tracking|tracked|noted|noting|keeping|kept|recorded|recording|saved|stored|remembered|logged)\s+(?:for|about)\s+(?:me|us)\b/gi, ' memory knowledge '],
+  [/\b(?:you|u)(?:'ve|\s+have)?\s+(?:been\s+)?(?:tracking|tracked|noted|noting|keeping|kept|recorded|recording|saved|stored|remembered|logged)\s+(?:for|about|on)\s+(?:me|us|my|our)\b/gi, ' memory knowledge '],
   // `proposed code changes`: pull requests.
   [/\b(?:proposed|suggested|pending)\s+(?:code\s+)?changes\b/gi, ' pull requests '],
   // `the history of saved changes`: the commits.
@@ -339,7 +341,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `log this in the team's repository`: an issue.
   [/\b(?:log|file|raise|report|track)\s+(?:this|that|it)\s+(?:in|on|against|to)\s+(?:[\w']+\s+){0,3}?(?:repo|repository|project|tracker|board)\b/gi, ' create issue '],
   // `pull that from our database`: an SQL query (a Notion database is named as one).
-  [/\b(?:from|in|query)\s+(?:our|the|my)\s+(?:database|db)\b(?![^.;]*\bnotion\b)/gi, ' sql query database '],
+  [/\b(?:from|in|query|to)\s+(?:our|the|my)\s+(?:[\w-]+\s+)?(?:database|db)\b(?![^.;]*\bnotion\b)/gi, ' sql query database '],
   // `pull the key terms out of the contract PDF`: a document to parse.
   [/\b(?:fetch|pull|extract|get|grab)\b[^.;]*?\b(?:out\s+of|from)\s+(?:the\s+|a\s+|this\s+|that\s+|my\s+|our\s+)?(?:[\w-]+\s+){0,3}?(?:pdf|docx?|document|contract|invoice|spreadsheet|scan)\b/gi, ' $& parse document '],
   // `… to check which log level is set`: why, not what.

@@ -51,6 +51,11 @@ function urlWords(url: string): string {
   return ` url ${site} ${page.join(' ')} `;
 }
 
+/** A JSON key's words (`resourceType` → `resource type`), so that it is read as words and not as a code symbol. */
+function keyWords(key: string): string {
+  return key.replace(/([a-z\d])([A-Z])/g, '$1 $2').replace(/[_.-]+/g, ' ').toLowerCase();
+}
+
 /** A file literal's words: `file`, and the kind of content its extension says. */
 export function fileWords(name: string): string {
   return ` file ${CONTENT_KINDS[name.slice(name.lastIndexOf('.') + 1).toLowerCase()] ?? ''} `;
@@ -68,6 +73,11 @@ export const LITERALS: ReadonlyArray<[RegExp, (match: string) => string]> = [
   [/\b(?:https?|ftp|wss?):\/\/[^\s<>"'`]+|\bwww\.[a-z0-9-]+\.[^\s<>"'`]+/gi, urlWords],
   // A site's address written without its scheme (`acme.io/pricing`, `danluu.com/cocktail-ideas`): a URL, not a folder.
   [new RegExp(`(?<![\\w./@-])${DOMAIN}\\/[^\\s<>"'\`]*[^\\s<>"'\`.,;:!?)]`, 'gi'), urlWords],
+  // A library's id asked about (`/vercel/next.js how do I…`, `the guidance from /vercel/next.js on…`): two parts from the root
+  // that are no folder of a disk, before the name reads as a file.
+  [/(?<![\w./~-])\/(?!(?:home|users|usr|var|tmp|etc|opt|srv|mnt|root|data|docs|documents|downloads|desktop|projects|workspace|app|src|lib|bin|media|volumes|private|public|static|assets|api)\/)[a-z0-9_-]+\/[a-z0-9_-]+(?:\.[a-z]{1,4})?(?=[\s,;:?)]|$)(?=[^.;?]*\b(?:how|docs?|documentation|guidance|guide|api|reference|examples?|usage|configure|set\s+up|setup|on\s+\w+ing)\b)/gi, () => ' library documentation '],
+  // A JSON object pasted (`{"resourceType":"Blob","resourceId":4}`): its keys say what it is, its values are values.
+  [/\{\s*"[^{}]{1,400}\}/g, (json) => ` ${[...json.matchAll(/"([^"]+)"\s*:/g)].map((m) => keyWords(m[1])).join(' ')} `],
   // Quoted text is the value to use (a message, a label, a search term), not words of the need.
   [/(?:^|(?<=[\s(:=]))(['"“‘`])[^'"“”‘’`\n]+?(?:\1|[”’])(?=$|[\s,.;:!?)])/g, () => ' text '],
   [/\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+\b/gi, () => ' email address '],

@@ -27,10 +27,12 @@ export const MEMORY_REQUESTS: readonly Rewrite[] = [
   // `add that the roof was replaced`, `remove just that detail`: a fact of an entity, added or removed.
   [/\badd\s+(?:that|the\s+fact\s+that)\b/gi, ' add observation fact '],
   [/\b(?:remove|delete|drop|forget|strike)\s+(?:just\s+|only\s+)?(?:that|this|the)\s+(?:detail|fact|bit|note|line|observation)\b/gi, ' delete observation '],
+  // `remember how those fit together: Diaz leads the Tigers`: relations.
+  [/\bhow\s+(?:those|these|they|the\s+[\w-]+|it\s+all)\s+(?:fit|tie|link|hang|connect)s?\s+together\b|\bhow\s+(?:they|those|these)\s+(?:are\s+)?(?:related|connected|linked)\b/gi, ' relations between '],
   // `keep in mind two newcomers: Dana…, and Marco…`: people for the memory.
   [/\bkeep\s+in\s+mind\s+(?:[\w-]+\s+){0,2}?(?:people|persons|newcomers|contacts|clients|customers|vendors|suppliers|volunteers|members|names|folks|players|students|patients|guests)\b/gi, ' remember memory create entities people '],
   // `every node and every link`, `dump all of it`: the whole graph.
-  [/\bevery\s+(?:node|entity)\s+and\s+every\s+(?:link|edge|relation)s?\b|\b(?:dump|export)\s+(?:all|everything|the\s+whole)\b/gi, ' read entire graph '],
+  [/\bevery\s+(?:node|entity|person|thing|item|record)\s+and\s+every\s+(?:link|edge|relation|relationship|connection)s?\b|\bthe\s+whole\s+lot\b|\b(?:dump|export)\s+(?:all|everything|the\s+whole)\b/gi, ' read entire graph '],
   // `start keeping track of the vendors… give each their own record`: entities for the memory.
   [/\b(?:start|begin)\s+(?:keeping|to\s+keep)\s+track\s+of\b|\b(?:its|their)\s+own\s+(?:record|entry|entity|node)\b/gi, ' remember memory create entities '],
   [/\bforget (everything|all|what)\b/gi, ' forget memory knowledge '],

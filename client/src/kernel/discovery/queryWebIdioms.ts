@@ -11,7 +11,7 @@ export const WEB_IDIOMS: readonly Rewrite[] = [
   // `the price list, https://…, as plain readable text`: the page's content.
   inClauseWith(/\burl\b/i, /\bas\s+(?:(?:plain|clean|readable|simple)\s+){1,3}text\b|\bas\s+markdown\b/gi, ' scrape content markdown '),
   // `a ready data source I can hook into`: a data provider.
-  [/\b(?:ready|ready-made|existing|off-the-shelf|prebuilt|pre-built)\s+(?:data\s+source|dataset|data\s+feed|feed|data\s+provider)\b/gi, ' data provider find tools '],
+  [/\b(?:ready|ready-made|existing|off-the-shelf|prebuilt|pre-built)\s+(?:data\s+sources?|datasets?|data\s+feeds?|feeds?|data\s+providers?)\b/gi, ' data provider find tools '],
   // `log that it was a bad result`: feedback on a result.
   [/\b(?:was|is)\s+a\s+(?:bad|poor|useless|wrong|junk|good|great|helpful)\s+(?:result|scrape|answer|grab|search|job)\b/gi, ' feedback quality '],
   [/\bpage\s+grab\b/gi, ' scrape '],
@@ -29,4 +29,6 @@ export const WEB_IDIOMS: readonly Rewrite[] = [
   [/^\s*(?:the\s+)?latest\s+(?:on|about|with|regarding)\b|\bwhat(?:'s|s|\s+is)\s+the\s+latest\s+(?:on|about|with|regarding)\b|\bany\s+(?:updates?|news)\s+(?:on|about)\b/gi, ' news web search '],
   // `what are forecasters saying about mortgage rates`: opinions on the web.
   [/\bwhat\s+(?:are|is)\s+(?:people|experts|analysts|forecasters|economists|critics|reviewers|users|folks|others|commentators|pundits)\s+(?:[\w-]+\s+){0,3}?saying\s+(?:about|on|regarding)\b/gi, ' web search news '],
+  // `garden centres within 5 km of downtown Portland`: places nearby.
+  [/\bwithin\s+(?:\S+\s+)?(?:km|kilometers|kilometres|miles?|mi|blocks|minutes?)\s+(?:of|from)\b/gi, ' nearby places near '],
 ];

@@ -21,4 +21,10 @@ export const WORKSPACE_IDIOMS: readonly Rewrite[] = [
   [/\b(?:database|db)\s+(?:has|with|contains)\s+(?:an?\s+|the\s+)?[\w-]+\s+table\b(?![^.;?]*\bnotion\b)/gi, ' sql table database '],
   // `ready-made page layouts`: templates.
   [/\bready[- ]made\s+(?:page\s+)?(?:layouts?|pages?|formats?)\b|\bpage\s+layouts\b/gi, ' templates '],
+  // `the amount and status recorded on the Notion page "Invoice 2291"`: the page's properties.
+  [/\b(?:recorded|stored|listed|entered|filled\s+in)\s+on\s+(?:the\s+)?(?:notion\s+)?page\b/gi, ' page properties retrieve '],
+  // `rows in the invoices table`: an SQL table.
+  [/\brows\s+(?:in|of|from)\s+the\s+[\w-]+\s+table\b(?![^.;?]*\bnotion\b)/gi, ' sql table rows '],
+  // `show only cases marked Awaiting`: a filtered view.
+  [/\b(?:show|list|give)\s+(?:me\s+)?only\b(?!\s+(?:the\s+)?(?:first|last|top|bottom|head|tail|final)\b)/gi, ' list filter query '],
 ];
