@@ -6,6 +6,14 @@ import { corpusIndex, queries, tool } from './fixtures';
 
 const top = (index: ToolIndex, query: string, n = 5, filter = {}) => keywordSearch(index, query, filter).results.slice(0, n).map((r) => r.entry.tool_id);
 
+/** Each query finds its tool (an id, or a pattern some id matches) among the first three; the message names what came instead. */
+function foundInTop3(index: ToolIndex, cases: ReadonlyArray<[string, string | RegExp, string?]>): void {
+  for (const [query, want, why] of cases) {
+    const ids = top(index, query, 3);
+    assert.ok(typeof want === 'string' ? ids.includes(want) : ids.some((id) => want.test(id)), `${why ?? query}: got ${ids.join(', ')}`);
+  }
+}
+
 describe('discovery: search strategies and filters', () => {
   const index = corpusIndex();
 
@@ -302,115 +310,147 @@ describe('discovery: search strategies and filters', () => {
   });
 
   it('keyword: a page at the screen, a code host, a workspace, files, the web and the map in their users\' words', () => {
-    assert.ok(top(index, 'park the cursor over the avatar so its menu drops down', 3).includes('playwright.browser_hover'));
-    assert.ok(top(index, "slide the 'Backlog' card over onto the 'Doing' lane of the open board", 3).includes('playwright.browser_drag'));
-    assert.ok(top(index, 'wrong product page. head back to the listing we were on', 3).includes('playwright.browser_navigate_back'));
-    assert.ok(top(index, 'switch that tab off, shut the checkout page down', 3).includes('playwright.browser_close'));
-    assert.ok(top(index, 'show open issues on acme/api', 3).includes('github.list_issues'));
-    assert.ok(top(index, 'branch of PR 77 fell way behind master, refresh it', 3).includes('github.update_pull_request_branch'));
-    assert.ok(top(index, 'are the checks on pull request 12 in octo/app green', 3).includes('github.get_pull_request_status'));
-    assert.ok(top(index, 'give me the rundown on PR 9 in octo/app', 3).includes('github.get_pull_request'));
-    assert.ok(top(index, 'what went in on the hotfix-2.1 branch of octo/app last week, newest first', 3).includes('github.list_commits'));
-    assert.ok(top(index, 'put a checklist at the very end of my Notion packing page', 3).some((id) => /block-children|page-markdown/.test(id)));
-    assert.ok(top(index, 'who are we logged in as on notion', 3).includes('notion.API-get-self'));
-    assert.ok(top(index, 'add priority field to the notion issues database', 3).includes('notion.API-update-a-data-source'));
-    assert.ok(top(index, 'grab the first fifty lines of /var/log/app.log', 3).some((id) => /read_(?:text_)?file/.test(id)));
-    assert.ok(top(index, 'which folders are you allowed to touch', 3).includes('filesystem.list_allowed_directories'));
-    assert.ok(top(index, 'store the agenda as a brand-new document at /notes/agenda.md', 3).includes('filesystem.write_file'));
-    assert.ok(top(index, 'which videos in ~/Movies are the chunkiest', 3).includes('filesystem.list_directory_with_sizes'));
-    assert.ok(top(index, 'find every climate fund with its partners, you may need to comb through lots of different sources', 3).some((id) => /agent|research/.test(id)));
+    foundInTop3(index, [
+      ['park the cursor over the avatar so its menu drops down', 'playwright.browser_hover'],
+      ["slide the 'Backlog' card over onto the 'Doing' lane of the open board", 'playwright.browser_drag'],
+      ['wrong product page. head back to the listing we were on', 'playwright.browser_navigate_back'],
+      ['switch that tab off, shut the checkout page down', 'playwright.browser_close'],
+      ['show open issues on acme/api', 'github.list_issues'],
+      ['branch of PR 77 fell way behind master, refresh it', 'github.update_pull_request_branch'],
+      ['are the checks on pull request 12 in octo/app green', 'github.get_pull_request_status'],
+      ['give me the rundown on PR 9 in octo/app', 'github.get_pull_request'],
+      ['what went in on the hotfix-2.1 branch of octo/app last week, newest first', 'github.list_commits'],
+      ['put a checklist at the very end of my Notion packing page', /block-children|page-markdown/],
+      ['who are we logged in as on notion', 'notion.API-get-self'],
+      ['add priority field to the notion issues database', 'notion.API-update-a-data-source'],
+      ['grab the first fifty lines of /var/log/app.log', /read_(?:text_)?file/],
+      ['which folders are you allowed to touch', 'filesystem.list_allowed_directories'],
+      ['store the agenda as a brand-new document at /notes/agenda.md', 'filesystem.write_file'],
+      ['which videos in ~/Movies are the chunkiest', 'filesystem.list_directory_with_sizes'],
+      ['find every climate fund with its partners, you may need to comb through lots of different sources', /agent|research/],
+      ['cycling times from each of our three depots to all the shops', 'google-maps.maps_distance_matrix'],
+      ['vet clinic open late near 94110', /local_search|search_places/],
+      ['Pull up every reply posted under the CEO\'s announcement in #general', 'slack.slack_get_thread_replies'],
+      ['Work through the seating plan carefully and revisit earlier assumptions if a guest conflict shows up', 'sequential-thinking.sequentialthinking'],
+      ['have you stored anything about the Lisbon office', 'memory.search_nodes'],
+      ['begin keeping track of my landlords: Ana, Joe and Mr. Ruiz, each with their own entry', 'memory.create_entities'],
+    ]);
     assert.ok(top(index, 'companies developing heat pumps in Poland', 5).some((id) => /search/.test(id)));
-    assert.ok(top(index, 'cycling times from each of our three depots to all the shops', 3).includes('google-maps.maps_distance_matrix'));
-    assert.ok(top(index, 'vet clinic open late near 94110', 3).some((id) => /local_search|search_places/.test(id)));
-    assert.ok(top(index, 'Pull up every reply posted under the CEO\'s announcement in #general', 3).includes('slack.slack_get_thread_replies'));
-    assert.ok(top(index, 'Work through the seating plan carefully and revisit earlier assumptions if a guest conflict shows up', 3).includes('sequential-thinking.sequentialthinking'));
-    assert.ok(top(index, 'have you stored anything about the Lisbon office', 3).includes('memory.search_nodes'));
-    assert.ok(top(index, 'begin keeping track of my landlords: Ana, Joe and Mr. Ruiz, each with their own entry', 3).includes('memory.create_entities'));
   });
 
   it('keyword: an agent between sessions, who is asking, an item by its owner/repo#N, news, a status asked as a question', () => {
-    assert.ok(top(index, 'the user prefers tabs over spaces; keep that so it carries over to future conversations', 3).some((id) => id.startsWith('memory.')));
-    assert.ok(top(index, 'open the entities "Ana" and "Joe" by exact name', 3).includes('memory.open_nodes'));
-    assert.ok(top(index, 'golang/go#61234 show it with its labels', 3).some((id) => /get_issue|get_pull_request$/.test(id)));
-    assert.ok(top(index, 'As a support lead I need the text of issue 88 in acme/app', 3).includes('github.get_issue'));
+    foundInTop3(index, [
+      ['the user prefers tabs over spaces; keep that so it carries over to future conversations', /^memory\./],
+      ['open the entities "Ana" and "Joe" by exact name', 'memory.open_nodes'],
+      ['golang/go#61234 show it with its labels', /get_issue|get_pull_request$/],
+      ['As a support lead I need the text of issue 88 in acme/app', 'github.get_issue'],
+      ['whats the latest on the mars sample return mission', /search/],
+      ['is crawl job 51ab done yet', 'firecrawl.firecrawl_check_crawl_status'],
+      ['open a.txt and b.txt at the same time', 'filesystem.read_multiple_files'],
+      ['read the last 50 messages from #design', 'slack.slack_get_channel_history'],
+      ['post "ping 42" and make sure it bounces back identical', 'everything.echo'],
+      ['make a database "Reading List" under page 77aa with Title, Author and Owner fields', 'notion.API-create-a-data-source'],
+      ['stop the remote browser you opened for scrape 9f1', 'firecrawl.firecrawl_interact_stop'],
+      ['read https://karpathy.github.io/2019/04/25/recipe/', /scrape|fetch|extract/, 'a site on a hosting platform is not the platform'],
+    ]);
     assert.ok(!normalizeQuery('set Maria as the owner of the task').trim().startsWith('set Maria  '), 'a role given is no speaker');
-    assert.ok(top(index, 'whats the latest on the mars sample return mission', 3).some((id) => /search/.test(id)));
-    assert.ok(top(index, 'is crawl job 51ab done yet', 3).includes('firecrawl.firecrawl_check_crawl_status'));
-    assert.ok(top(index, 'open a.txt and b.txt at the same time', 3).includes('filesystem.read_multiple_files'));
-    assert.ok(top(index, 'read the last 50 messages from #design', 3).includes('slack.slack_get_channel_history'));
-    assert.ok(top(index, 'post "ping 42" and make sure it bounces back identical', 3).includes('everything.echo'));
-    assert.ok(top(index, 'make a database "Reading List" under page 77aa with Title, Author and Owner fields', 3).includes('notion.API-create-a-data-source'));
-    assert.ok(top(index, 'stop the remote browser you opened for scrape 9f1', 3).includes('firecrawl.firecrawl_interact_stop'));
-    assert.ok(top(index, 'read https://karpathy.github.io/2019/04/25/recipe/', 3).some((id) => /scrape|fetch|extract/.test(id)), 'a site on a hosting platform is not the platform');
   });
 
   it('keyword: requests of people outside software, in the words of their own world', () => {
-    assert.ok(top(index, 'Remember that Lena is their landlord', 3).includes('memory.create_relations'));
-    assert.ok(top(index, 'The café you know about, add that it closes early on Sundays', 3).includes('memory.add_observations'));
-    assert.ok(top(index, 'Forget only that detail about Omar moving to Leeds, keep the rest', 3).includes('memory.delete_observations'));
-    assert.ok(top(index, 'what have you got on record for "Aunt May" and "Ben"', 3).includes('memory.open_nodes'));
-    assert.ok(top(index, 'Which reported bugs labelled with the "ui" tag are still outstanding in octo/app?', 3).includes('github.list_issues'));
-    assert.ok(top(index, 'thank the person who reported #90 in octo/app and say it is fixed', 3).includes('github.add_issue_comment'));
-    assert.ok(top(index, 'are the automatic tests on proposal #12 in octo/app passing', 3).includes('github.get_pull_request_status'));
-    assert.ok(top(index, 'suggest merging the "spring" branch into main of octo/app', 3).includes('github.create_pull_request'));
-    assert.ok(top(index, 'make a new working copy "draft-2" from main in octo/app', 3).includes('github.create_branch'));
-    assert.ok(top(index, 'a window popped up asking to leave the page, say yes', 3).includes('playwright.browser_handle_dialog'));
-    assert.ok(top(index, 'the file chooser is open now, give it /scans/id.pdf', 3).includes('playwright.browser_file_upload'));
-    assert.ok(top(index, 'keep this page and open the returns policy in another tab', 3).includes('playwright.browser_tabs'));
-    assert.ok(top(index, 'grab a picture of the entire checkout screen as it is now', 3).includes('playwright.browser_take_screenshot'));
-    assert.ok(top(index, 'hold off until "Done" appears on the page', 3).includes('playwright.browser_wait_for'));
-    assert.ok(top(index, 'drop the two files /a/1.png and /a/2.png onto the upload area of the page', 3).includes('playwright.browser_drop'));
-    assert.ok(top(index, 'which of my folders can it access? is it able to get into Documents', 3).includes('filesystem.list_allowed_directories'));
-    assert.ok(top(index, 'when was /photos/cat.jpg taken, without opening it', 3).includes('filesystem.get_file_info'));
-    assert.ok(top(index, 'our shop database has a sales table: how much did we sell in May', 3).includes('postgres.query'));
-    assert.ok(top(index, 'put a new table in my Notion page "Garden" to track plants', 3).includes('notion.API-create-a-data-source'));
-    assert.ok(top(index, 'what ready-made layouts does my Notion recipes database offer', 3).includes('notion.API-list-data-source-templates'));
-    assert.ok(top(index, 'read https://shop.example/terms as plain text', 3).some((id) => /scrape|extract|fetch/.test(id)));
-    assert.ok(top(index, 'pull the opening hours of these venue pages into a neat table: https://a.example/x https://b.example/y', 3).some((id) => /scrape|extract/.test(id)));
-    assert.ok(top(index, 'that scrape was a bad result, it missed the prices', 3).includes('firecrawl.firecrawl_feedback'));
-    assert.ok(top(index, 'which id does the documentation service give the numpy library', 3).includes('context7.resolve-library-id'));
-    assert.ok(top(index, 'I need the latitude and longitude of 12 Rose Terrace, Bath', 3).includes('google-maps.maps_geocode'));
+    foundInTop3(index, [
+      ['Remember that Lena is their landlord', 'memory.create_relations'],
+      ['The café you know about, add that it closes early on Sundays', 'memory.add_observations'],
+      ['Forget only that detail about Omar moving to Leeds, keep the rest', 'memory.delete_observations'],
+      ['what have you got on record for "Aunt May" and "Ben"', 'memory.open_nodes'],
+      ['Which reported bugs labelled with the "ui" tag are still outstanding in octo/app?', 'github.list_issues'],
+      ['thank the person who reported #90 in octo/app and say it is fixed', 'github.add_issue_comment'],
+      ['are the automatic tests on proposal #12 in octo/app passing', 'github.get_pull_request_status'],
+      ['suggest merging the "spring" branch into main of octo/app', 'github.create_pull_request'],
+      ['make a new working copy "draft-2" from main in octo/app', 'github.create_branch'],
+      ['a window popped up asking to leave the page, say yes', 'playwright.browser_handle_dialog'],
+      ['the file chooser is open now, give it /scans/id.pdf', 'playwright.browser_file_upload'],
+      ['keep this page and open the returns policy in another tab', 'playwright.browser_tabs'],
+      ['grab a picture of the entire checkout screen as it is now', 'playwright.browser_take_screenshot'],
+      ['hold off until "Done" appears on the page', 'playwright.browser_wait_for'],
+      ['drop the two files /a/1.png and /a/2.png onto the upload area of the page', 'playwright.browser_drop'],
+      ['which of my folders can it access? is it able to get into Documents', 'filesystem.list_allowed_directories'],
+      ['when was /photos/cat.jpg taken, without opening it', 'filesystem.get_file_info'],
+      ['our shop database has a sales table: how much did we sell in May', 'postgres.query'],
+      ['put a new table in my Notion page "Garden" to track plants', 'notion.API-create-a-data-source'],
+      ['what ready-made layouts does my Notion recipes database offer', 'notion.API-list-data-source-templates'],
+      ['read https://shop.example/terms as plain text', /scrape|extract|fetch/],
+      ['pull the opening hours of these venue pages into a neat table: https://a.example/x https://b.example/y', /scrape|extract/],
+      ['that scrape was a bad result, it missed the prices', 'firecrawl.firecrawl_feedback'],
+      ['which id does the documentation service give the numpy library', 'context7.resolve-library-id'],
+      ['I need the latitude and longitude of 12 Rose Terrace, Bath', 'google-maps.maps_geocode'],
+    ]);
   });
 
   it('keyword: more of the words of people outside software, and of chat', () => {
-    assert.ok(top(index, 'branch off a new line of work named "fall-sale" off of main in shopco/site', 3).includes('github.create_branch'));
-    assert.ok(top(index, 'which fields does the Notion "Clients" tracker have, and of what kind', 3).includes('notion.API-retrieve-a-data-source'));
-    assert.ok(top(index, 'accept pull request 14 in shopco/site, squash it', 3).includes('github.merge_pull_request'));
-    assert.ok(top(index, 'tell me how this page is laid out so you know where to click', 3).includes('playwright.browser_snapshot'));
+    foundInTop3(index, [
+      ['branch off a new line of work named "fall-sale" off of main in shopco/site', 'github.create_branch'],
+      ['which fields does the Notion "Clients" tracker have, and of what kind', 'notion.API-retrieve-a-data-source'],
+      ['accept pull request 14 in shopco/site, squash it', 'github.merge_pull_request'],
+      ['tell me how this page is laid out so you know where to click', 'playwright.browser_snapshot'],
+      ['which site watchers have we got', 'firecrawl.firecrawl_monitor_list'],
+      ['has someone already reported that the export crashes in acme/tool on GitHub', 'github.search_issues'],
+      ['the console: show the warnings and errors the checkout page logged', 'playwright.browser_console_messages'],
+      ['keep in mind these new clients: Ada, a baker, and Tom, a roofer', 'memory.create_entities'],
+      ['remember that Acme supplies our steel', 'memory.create_relations'],
+      ['how many miles from Leeds and York to each of Hull and Bath', 'google-maps.maps_distance_matrix'],
+      ['the tool miscounts rows; report it to its maintainers at tabby/rows', 'github.create_issue'],
+      ['network reqs the page sent to /graphql', 'playwright.browser_network_requests'],
+      ['set prop Status = Done on pg 9ab3c1 in notion', 'notion.API-patch-page'],
+      ['what are analysts saying about lithium prices this year', /search/],
+      ['dump everything in your memory, every entity and every relation', 'memory.read_graph'],
+    ]);
     assert.ok(!normalizeQuery('so you know where to click').includes('memory'), '`so you know` is a purpose, not the memory');
-    assert.ok(top(index, 'which site watchers have we got', 3).includes('firecrawl.firecrawl_monitor_list'));
-    assert.ok(top(index, 'has someone already reported that the export crashes in acme/tool on GitHub', 3).includes('github.search_issues'));
-    assert.ok(top(index, 'the console: show the warnings and errors the checkout page logged', 3).includes('playwright.browser_console_messages'));
-    assert.ok(top(index, 'keep in mind these new clients: Ada, a baker, and Tom, a roofer', 3).includes('memory.create_entities'));
-    assert.ok(top(index, 'remember that Acme supplies our steel', 3).includes('memory.create_relations'));
-    assert.ok(top(index, 'how many miles from Leeds and York to each of Hull and Bath', 3).includes('google-maps.maps_distance_matrix'));
-    assert.ok(top(index, 'the tool miscounts rows; report it to its maintainers at tabby/rows', 3).includes('github.create_issue'));
-    assert.ok(top(index, 'network reqs the page sent to /graphql', 3).includes('playwright.browser_network_requests'));
-    assert.ok(top(index, 'set prop Status = Done on pg 9ab3c1 in notion', 3).includes('notion.API-patch-page'));
-    assert.ok(top(index, 'what are analysts saying about lithium prices this year', 3).some((id) => /search/.test(id)));
-    assert.ok(top(index, 'dump everything in your memory, every entity and every relation', 3).includes('memory.read_graph'));
   });
 
   it('keyword: a library by its id, a pasted JSON object, a new name, relations fitted together, and more words of people outside software', () => {
-    assert.ok(top(index, '/remix-run/react-router how do loaders work', 3).includes('context7.query-docs'));
+    foundInTop3(index, [
+      ['/remix-run/react-router how do loaders work', 'context7.query-docs'],
+      ['fetch {"resourceType":"Text","resourceId":7}', 'everything.get-resource-reference'],
+      ['/photos/img_01.jpg should be called beach.jpg, same folder', 'filesystem.move_file'],
+      ['remember how these tie together: Ana manages Leo, and Leo works at Brightside', 'memory.create_relations'],
+      ["show me the whole lot you've kept on my customers, every person and every connection", 'memory.read_graph'],
+      ['in acme/site, report that the footer shows 2023 instead of 2025', 'github.create_issue'],
+      ['issue 7 in acme/site is fixed: close it and set jo-b as the person responsible', 'github.update_issue'],
+      ['has anyone put our API key into code anywhere on GitHub', 'github.search_code'],
+      ['what got pushed to the main line of acme/site this week, who changed what', 'github.list_commits'],
+      ['propose that the fix-typos branch be merged into main of acme/site', 'github.create_pull_request'],
+      ['bakeries within 2 km of Alexanderplatz', /search_places|local_search/],
+      ['how many rows in the refunds table were made in March', 'postgres.query'],
+      ['type the code 4471 into the voucher box on the page', 'playwright.browser_type'],
+      ['list its headings and links, rather than a screenshot', 'playwright.browser_snapshot'],
+      ['in the Notion tasks table show only the ones marked Blocked, latest due first', 'notion.API-query-data-source'],
+      ['what price is recorded on the Notion page "Order 17"', 'notion.API-retrieve-a-page'],
+      ['make /docs/offer.pdf into plain text', 'firecrawl.firecrawl_parse'],
+      ['is there a ready-made data feed for shipping rates I could use', 'firecrawl.firecrawl_find_tools'],
+    ]);
     assert.ok(normalizeQuery('/home/ana/notes how do I sort them').includes('directory path'), 'a folder of a disk stays a folder');
-    assert.ok(top(index, 'fetch {"resourceType":"Text","resourceId":7}', 3).includes('everything.get-resource-reference'));
-    assert.ok(top(index, '/photos/img_01.jpg should be called beach.jpg, same folder', 3).includes('filesystem.move_file'));
-    assert.ok(top(index, 'remember how these tie together: Ana manages Leo, and Leo works at Brightside', 3).includes('memory.create_relations'));
-    assert.ok(top(index, "show me the whole lot you've kept on my customers, every person and every connection", 3).includes('memory.read_graph'));
-    assert.ok(top(index, 'in acme/site, report that the footer shows 2023 instead of 2025', 3).includes('github.create_issue'));
-    assert.ok(top(index, 'issue 7 in acme/site is fixed: close it and set jo-b as the person responsible', 3).includes('github.update_issue'));
-    assert.ok(top(index, 'has anyone put our API key into code anywhere on GitHub', 3).includes('github.search_code'));
-    assert.ok(top(index, 'what got pushed to the main line of acme/site this week, who changed what', 3).includes('github.list_commits'));
-    assert.ok(top(index, 'propose that the fix-typos branch be merged into main of acme/site', 3).includes('github.create_pull_request'));
-    assert.ok(top(index, 'bakeries within 2 km of Alexanderplatz', 3).some((id) => /search_places|local_search/.test(id)));
-    assert.ok(top(index, 'how many rows in the refunds table were made in March', 3).includes('postgres.query'));
-    assert.ok(top(index, 'type the code 4471 into the voucher box on the page', 3).includes('playwright.browser_type'));
-    assert.ok(top(index, 'list its headings and links, rather than a screenshot', 3).includes('playwright.browser_snapshot'));
-    assert.ok(top(index, 'in the Notion tasks table show only the ones marked Blocked, latest due first', 3).includes('notion.API-query-data-source'));
-    assert.ok(top(index, 'what price is recorded on the Notion page "Order 17"', 3).includes('notion.API-retrieve-a-page'));
-    assert.ok(top(index, 'make /docs/offer.pdf into plain text', 3).includes('firecrawl.firecrawl_parse'));
-    assert.ok(top(index, 'is there a ready-made data feed for shipping rates I could use', 3).includes('firecrawl.firecrawl_find_tools'));
+  });
+
+  it('keyword: what was done before the request, a title abbreviated, live facts and the law from the web', () => {
+    foundInTop3(index, [
+      ['I scanned the contract to scans/c1.png. Bring the actual image up for me', 'filesystem.read_media_file'],
+      ['begin a blank note called todo/list.md containing "milk"', 'filesystem.write_file'],
+      ['what are the current regulations in Texas about drone flights over farms', /search/],
+      ['switch the site to dark mode so I can check the contrast', 'playwright.browser_emulate_media'],
+      ['pop my postcode into the delivery box on the page', 'playwright.browser_type'],
+      ['On the floor plan, drag Dr. Ito\'s desk icon over onto Room 5.', 'playwright.browser_drag'],
+      ['stick a "Done?" checkbox column into my Notion chores table', 'notion.API-update-a-data-source'],
+      ['has research job 77af come back yet', 'firecrawl.firecrawl_agent_status'],
+      ['peer-reviewed studies on sleep and memory since 2019', /paper/],
+      ['~/Downloads/bill.png what is on this image', 'filesystem.read_media_file'],
+      ['open your saved records for exactly "Ana" and "Leo"', 'memory.open_nodes'],
+      ['exchange rate dollar to yen today', /search/],
+      ['which tables are in the public schema', 'postgres.query'],
+      ['show me the errors the page logged', 'playwright.browser_console_messages'],
+      ['add a row to my Notion reading database with title "Dune"', 'notion.API-post-page'],
+      ['give the scrape job 4c2 a bad rating, it returned a login wall', 'firecrawl.firecrawl_feedback'],
+      ['founders and funding for ten climate startups as JSON', /agent|research/],
+    ]);
   });
 
   it('keyword: what is stored on disk is a file, not the memory', () => {

@@ -26,4 +26,8 @@ export const BROWSER_IDIOMS: readonly Rewrite[] = [
   // `a text outline of its headings, buttons and links`: the page's elements.
   [/\b(?:headings|buttons|links|fields|controls)(?:\s*,\s*|\s+and\s+)(?:headings|buttons|links|fields|controls|inputs)\b/gi, ' page snapshot elements '],
   [/\b(?:rather\s+than|instead\s+of)\s+(?:a\s+)?(?:picture|screenshot|image|photo)\b/gi, ' '],
+  // `flip the page into dark mode`: an emulated color scheme.
+  [/\b(?:into|to|in)\s+(?:dark|light)\s+mode\b/gi, ' emulate media color scheme '],
+  // `the errors the page logged`, `Uncaught TypeError`: the console.
+  [/\b(?:the\s+)?(?:page|site|app|browser|tab)\s+(?:logged|printed|threw)\b|\buncaught\s+\w*error\b/gi, ' console messages errors '],
 ];

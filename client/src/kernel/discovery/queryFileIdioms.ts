@@ -13,4 +13,8 @@ export const FILE_IDIOMS: readonly Rewrite[] = [
   // `when the photo was created, without opening it`: its metadata.
   inClauseWith(/\bwhen\b/i, /\b(?:was|were|got)\s+(?:created|made|taken|written|saved)\b/gi, ' creation timestamp '),
   [/\bwithout\s+opening\b/gi, ' metadata info '],
+  // `start a fresh note called notes.txt`: a file written.
+  [/\b(?:start|begin)\s+(?:a\s+)?(?:fresh|new|blank|empty)\s+(?:note|file|document|doc|text\s+file)\b/gi, ' write new file '],
+  // `what's on this picture`: an image read.
+  [/\bwhat(?:'s|\s+is)\s+(?:on|in)\s+(?:this|that|the)\s+(?:picture|photo|image|scan|screenshot)\b/gi, ' read media image view '],
 ];

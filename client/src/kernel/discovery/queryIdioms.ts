@@ -8,13 +8,13 @@ import { inClauseWith, type Rewrite } from './rewrite';
 
 /**
  * A phrase's words as a pattern; a phrasal verb may have its object between (`track it down`, `look
- * them up`), and one of up, down, out and off a noun too (`shut that page down`, `bring the render up`).
+ * them up`), and one of up, down, out and off a noun of a word or two too (`shut that page down`, `bring the actual render up`).
  */
 function phrasePattern(phrase: string): string {
   const words = phrase.split(' ');
   const particle = words.length === 2 ? words[1] : '';
   const pronoun = '\\s+(?:it|them|this|that|these|those)';
-  const object = NOUN_PARTICLES.has(particle) ? `(?:${pronoun}|\\s+(?:the|this|that|these|those|my|our|your)\\s+[\\w-]+)?` : PARTICLES.has(particle) ? `(?:${pronoun})?` : '';
+  const object = NOUN_PARTICLES.has(particle) ? `(?:${pronoun}|\\s+(?:the|this|that|these|those|my|our|your)\\s+(?:[\\w-]+\\s+)?[\\w-]+)?` : PARTICLES.has(particle) ? `(?:${pronoun})?` : '';
   return words[0] + object + words.slice(1).map((w) => `\\s+${w}`).join('');
 }
 
@@ -68,7 +68,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `press the Continue control on the form`: a click, not a key.
   [/\b(?:press|hit|tap|push)\s+(?:on\s+)?(?:the\s+)?(?:"[^"]*"|'[^']*'|[\w-]+)\s+(?:button|control|link|icon)\b/gi, ' click '],
   // `put my name in the username box`: typing into a field.
-  [/\b(?:put|enter|write|insert|fill|key|type)\b[^.;]*?\b(?:in|into)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:box|field|input|textbox|textarea)\b/gi, ' type text field '],
+  [/\b(?:put|enter|write|insert|fill|key|type|pop|paste|stick|plug|drop)\b[^.;]*?\b(?:in|into)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:box|field|input|textbox|textarea)\b/gi, ' type text field '],
   // `put these notes into a new file`: to write one.
   [/\b(?:into|in|to)\s+(?:a\s+)?(?:new\s+)?file\b/gi, ' write file '],
   // `what the page looks like`: to see it.
@@ -92,7 +92,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `create .eslintrc.json` (a file literal by now): a new file to write.
   [/\b(?:create|make|add)\s+(?:a\s+)?(?:new\s+)?file\b(?!\s+[\w\s-]*\binto\b)|\b(?:drop|put|stick|place|save)\s+(?:a\s+)?(?:new\s+)?file\b(?![^.;]*\b(?:onto|dropzone|drop\s+zone|upload|element|area|field|input|page)\b)/gi, ' write new file '],
   // `mark the task as blocked`: a property to set.
-  [/\bmark\b[^.;]*?\bas\b(?!\s+(?:bad|good|wrong|useless|helpful|irrelevant|junk|spam|incorrect|poor|unhelpful)\b)/gi, ' update set property '],
+  [/\bmark\b[^.;]*?\bas\b(?!\s+(?:bad|good|partial|wrong|useless|helpful|irrelevant|junk|spam|incorrect|poor|unhelpful)\b)/gi, ' update set property '],
   // `pending merge`, `awaiting review`: open pull requests.
   [/\b(?:pending|awaiting|waiting on|waiting for)\s+(?:merge|review)\b|\b(?:waiting|wait)\s+(?:on|for)\s+(?:someone|somebody|anyone|anybody|a reviewer|review)\s+to\s+(?:look at|review|check|approve)\b/gi, ' open pull requests review '],
   // `what's inside it`: its contents (a folder's are listed, not read).
@@ -173,7 +173,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `is there a "Forgot password" link on this page`: a search of the page.
   [/\bis\s+there\s+(?:a|an|any)\b(?=[^.;?]*?\bon\s+(?:this|the)\s+(?:page|site|screen)\b)/gi, ' find on page '],
   // `before querying, …`, `I updated the page, so…`: what was or will be done around the request, not the request.
-  [/\bbefore\s+\w+ing\b|\bbefore\s+(?:i|we)\s+\w+(?:\s+(?:it|them|this|that|anything))?\b|\b(?:i|we)\s+(?:just\s+)?(?:updated|changed|edited|created|deleted|removed|added|fixed|wrote|pushed|merged|moved|renamed|uploaded|generated|built|produced|drafted)\b/gi, ' '],
+  [/\bbefore\s+\w+ing\b|\bbefore\s+(?:i|we)\s+\w+(?:\s+(?:it|them|this|that|anything))?\b|\b(?:i|we)\s+(?:just\s+)?(?:updated|changed|edited|created|deleted|removed|added|fixed|wrote|pushed|merged|moved|renamed|uploaded|generated|built|produced|drafted|exported|rendered|scanned|downloaded|photographed|shot)\b/gi, ' '],
   // `for the audit, load…`, `since the deploy failed on a missing key, read .env.example`: the purpose and the background of a
   // request (what happened in it, not the names it gives), not the request.
   [/(?:^|(?<=[.;!?]\s*))\s*for\b(?![^,;.?!]*\b(?:i|we|me|us|you|you've|you're)\b)[^,;.?!]{3,50}?,/gi, ' '],
@@ -246,7 +246,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `anyone hit this error with next 14?`: a search of reported issues.
   [/\b(?:anyone|anybody|someone|others?)\s+(?:else\s+)?(?:already\s+)?(?:hit|seen|seeing|reported|report|filed|opened|raised|logged|run\s+into|ran\s+into|had|having|get|got|getting)\b|\bknown\s+(?:bug\s+reports?|bugs|issues|problems)\b/gi, ' search issues reported '],
   // `mark the search as bad`: feedback on its quality.
-  [/\bmark\b(?=[^.;]*?\bas\s+(?:bad|good|wrong|useless|helpful|irrelevant|junk|spam|incorrect|poor|unhelpful)\b)/gi, ' feedback quality '],
+  [/\bmark\b(?=[^.;]*?\bas\s+(?:bad|good|partial|wrong|useless|helpful|irrelevant|junk|spam|incorrect|poor|unhelpful)\b)/gi, ' feedback quality '],
   // `a deep dive with sources`: research.
   [/\bdeep[- ]dive\b|\bin[- ]depth\s+(?:look|review|analysis|report)\b/gi, ' research report '],
   // `what's written in the notes file`: its contents.
@@ -314,7 +314,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `a ready-made data source instead of scraping`: a data provider.
   [/\b(?:instead\s+of|rather\s+than|without\s+having\s+to|so\s+(?:i|we)\s+(?:don't|do\s+not|won't)\s+have\s+to)\s+(?:scrap(?:e|ing)|copy(?:ing)?)\b/gi, ' data provider structured '],
   // `is that research job finished`: its status.
-  [/(?<!\b(?:pretend|simulated?|fake|demo|mock)\b[^.;]*)\b(?:research|agent)\s+(?:job|task|run)\b(?=[^.;?]*\b(?:finished|done|ready|status|progress|complete)\b)(?![^.;]*\b(?:pretend|simulat\w*|fake|demo|mock)\b)/gi, ' agent status '],
+  [/(?<!\b(?:pretend|simulated?|fake|demo|mock)\b[^.;]*)\b(?:research|agent)\s+(?:job|task|run)\b(?=[^.;?]*\b(?:finished|done|ready|status|progress|complete|come\s+back|back\s+yet|returned)\b)(?![^.;]*\b(?:pretend|simulat\w*|fake|demo|mock)\b)/gi, ' agent status '],
   // `pushed to next Friday`: a date moved.
   [/\b(?:push(?:ed)?|move[ds]?|bump(?:ed)?)\s+(?:back\s+)?(?:to|until)\s+(?:next|later|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/gi, ' postpone update date '],
   // `which watchers do we have`: a list of them.
@@ -341,7 +341,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `log this in the team's repository`: an issue.
   [/\b(?:log|file|raise|report|track)\s+(?:this|that|it)\s+(?:in|on|against|to)\s+(?:[\w']+\s+){0,3}?(?:repo|repository|project|tracker|board)\b/gi, ' create issue '],
   // `pull that from our database`: an SQL query (a Notion database is named as one).
-  [/\b(?:from|in|query|to)\s+(?:our|the|my)\s+(?:[\w-]+\s+)?(?:database|db)\b(?![^.;]*\bnotion\b)/gi, ' sql query database '],
+  [/(?<!\bpage\s+)\b(?:from|in|query|to)\s+(?:our|the|my)\s+(?:[\w-]+\s+)?(?:database|db)\b(?![^.;]*\bnotion\b)/gi, ' sql query database '],
   // `pull the key terms out of the contract PDF`: a document to parse.
   [/\b(?:fetch|pull|extract|get|grab)\b[^.;]*?\b(?:out\s+of|from)\s+(?:the\s+|a\s+|this\s+|that\s+|my\s+|our\s+)?(?:[\w-]+\s+){0,3}?(?:pdf|docx?|document|contract|invoice|spreadsheet|scan)\b/gi, ' $& parse document '],
   // `… to check which log level is set`: why, not what.

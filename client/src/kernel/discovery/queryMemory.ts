@@ -21,7 +21,8 @@ export const MEMORY_REQUESTS: readonly Rewrite[] = [
   // `so it persists into the next session`, `from earlier sessions`: what an assistant keeps between conversations.
   [/\b(?:persists?|survives?|carries?\s+over|stays?|is\s+kept|sticks?)\s+(?:into|to|across|for|until|in)\s+(?:the\s+)?(?:next|future|later|other|all)\s+(?:sessions?|conversations?|chats?)\b|\bacross\s+(?:sessions|conversations|chats)\b|\b(?:from|in)\s+(?:earlier|previous|past|prior|other|older)\s+(?:sessions|conversations|chats)\b|\b(?:i|we)\s+already\s+know\b/gi, ' memory knowledge remember '],
   // `load the "Kenji" and "Aiko" records by exact name`: entities opened by their names.
-  [/\bby\s+(?:their\s+|its\s+)?exact\s+names?\b/gi, ' open nodes names '],
+  [/\bby\s+(?:their\s+|its\s+)?exact\s+names?\b|\b(?:for|named|called)\s+exactly\b/gi, ' open nodes names '],
+  [/\byour\s+(?:saved\s+|stored\s+)(?:records|notes|facts)\b/gi, ' memory knowledge '],
   // `what have you got on record for "Rosa" and "Emil"`: entities opened by their names.
   [/\bmemory knowledge\s+(?:for|on|about)\s+text(?:\s*(?:,|and)\s*text)+/gi, ' memory open nodes names '],
   // `add that the roof was replaced`, `remove just that detail`: a fact of an entity, added or removed.

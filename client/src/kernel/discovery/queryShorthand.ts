@@ -8,6 +8,8 @@ export const CHAT_SHORTHAND: ReadonlyArray<[RegExp, string]> = [
   [/(?<![\w/])w\/(?![\w/])/gi, ' with '],
   [/(?<=[a-z])\s+\+\s+(?=[a-z])/gi, ' and '],
   [/\s+->\s+/g, ' to '],
+  // A title's abbreviation (`Mrs. Alvarez`) ends no sentence.
+  [/\b(Mrs|Mr|Ms|Dr|Prof|St|Mt|Jr|Sr)\.(?=\s+[A-Z])/g, '$1'],
   [/\b(landing|home|web|this|the|that|next|previous|prev|settings|login|pricing)\s+pg\b|\b(on|to|of|in|from)\s+pg(?=\s+[0-9a-f-]{4,}\b)/gi, ' $1$2 page '],
   ...Object.entries({
     abt: 'about', thru: 'through', pls: 'please', plz: 'please', rn: 'right now', ppl: 'people', prob: 'probably', bc: 'because',

@@ -31,4 +31,15 @@ export const WEB_IDIOMS: readonly Rewrite[] = [
   [/\bwhat\s+(?:are|is)\s+(?:people|experts|analysts|forecasters|economists|critics|reviewers|users|folks|others|commentators|pundits)\s+(?:[\w-]+\s+){0,3}?saying\s+(?:about|on|regarding)\b/gi, ' web search news '],
   // `garden centres within 5 km of downtown Portland`: places nearby.
   [/\bwithin\s+(?:\S+\s+)?(?:km|kilometers|kilometres|miles?|mi|blocks|minutes?)\s+(?:of|from)\b/gi, ' nearby places near '],
+  // `the current rules in Ontario about…`, `how green burial is regulated`: the law, from the web.
+  [/\bwhat\s+are\s+the\s+(?:current\s+|latest\s+)?(?:rules|regulations|laws|requirements|guidelines)\b|\bhow\s+(?:is|are)\s+(?:[\w-]+\s+){1,4}?regulated\b/gi, ' web search regulations '],
+  [/\b(?:properly\s+|well\s+|fully\s+)?sourced\s+(?:overview|summary|report|brief|write-?up|explainer)\b/gi, ' research report with sources '],
+  // `the exchange rate from euro to zloty`: a live fact from the web.
+  [/\bexchange\s+rates?\b|\b(?:stock|share)\s+prices?\b/gi, ' web search current '],
+  // `pricing and founders for ten vector-database startups`: structured data from the web.
+  [/\bfor\s+(?:\d+|ten|twenty|five|fifteen|a\s+dozen|several|many)\s+(?:[\w-]+\s+){0,3}?(?:companies|startups|firms|vendors|competitors|brands)\b(?![^.?]*\b(?:data\s+provider|provider|dataset|api)\b)/gi, ' structured data web research '],
+  // `log a bad rating`: feedback on a result.
+  [/\b(?:bad|good|poor|partial|negative|positive)\s+rating\b/gi, ' feedback quality rating '],
+  // `peer-reviewed studies on…`: scholarly papers.
+  [/\bpeer[- ]reviewed\b/gi, ' scholarly papers '],
 ];

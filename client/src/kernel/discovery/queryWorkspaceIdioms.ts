@@ -12,7 +12,7 @@ export const WORKSPACE_IDIOMS: readonly Rewrite[] = [
   // `the showings linked through that relation`: a page's relation property, read in full.
   [/\b(?:through|via|using|by)\s+(?:that|the|this|its)\s+(?:[\w-]+\s+)?relation(?:\s+property)?\b/gi, ' page property relation '],
   // `add status column to the bug tracker`: a change of the database's schema.
-  [/\badd\s+(?:[\w-]+\s+){1,2}?(?:column|field|property)(?:\s+named)?\s+(?:to|in|on)\b(?=[^.;]*\b(?:db|database|tracker|board|data\s+source)\b)/gi, ' update data source schema add property '],
+  [/\b(?:add|put|insert|stick|include)\s+(?:[\w-]+\s+){1,3}?(?:column|field|property)(?:\s+named)?\s+(?:to|in|on|into)\b(?=[^.;]*\b(?:db|database|tracker|board|data\s+source|notion)\b)/gi, ' update data source schema add property '],
   // `q3 roadmap page where` (a search box): where it is.
   [/\bwhere\s*\??\s*$/gi, ' locate search '],
   // `a new table inside our farm's Notion page`: a database.
@@ -27,4 +27,8 @@ export const WORKSPACE_IDIOMS: readonly Rewrite[] = [
   [/\brows\s+(?:in|of|from)\s+the\s+[\w-]+\s+table\b(?![^.;?]*\bnotion\b)/gi, ' sql table rows '],
   // `show only cases marked Awaiting`: a filtered view.
   [/\b(?:show|list|give)\s+(?:me\s+)?only\b(?!\s+(?:the\s+)?(?:first|last|top|bottom|head|tail|final)\b)/gi, ' list filter query '],
+  // `list the tables in the public schema`, `relation "orders" does not exist`: the SQL database.
+  [/\b(?:tables|views)\s+in\s+(?:the\s+)?(?:[\w-]+\s+)?schema\b|\bpublic\s+schema\b|\brelation\s+text\s+does\s+not\s+exist\b/gi, ' sql tables information schema '],
+  // `GET database 8a9b…`: retrieved.
+  [/\bGET\s+(?=(?:database|page|block|user|comment|data\s+source)\b)/g, ' retrieve '],
 ];
