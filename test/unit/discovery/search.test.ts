@@ -283,30 +283,34 @@ describe('discovery: search strategies and filters', () => {
   });
 
   it('keyword: dictated and search-box requests', () => {
-    assert.ok(top(index, 'open a p r from hotfix slash login dash timeout into main on acme slash portal', 3).includes('github.create_pull_request'));
-    assert.ok(top(index, 'what place is at fifty one point five oh seven north zero point one two eight west', 3).includes('google-maps.maps_reverse_geocode'));
-    assert.ok(top(index, 'push readme dot md and main dot py to my repo on main in one commit', 3).includes('github.push_files'));
-    assert.ok(top(index, 'largest files in my videos folder', 3).includes('filesystem.list_directory_with_sizes'));
-    assert.ok(top(index, 'python testing libs on github', 3).includes('github.search_repositories'));
-    assert.ok(top(index, 'devs in nairobi who write rust on github', 3).includes('github.search_users'));
-    assert.ok(top(index, 'which change alerts are set up', 3).includes('firecrawl.firecrawl_monitor_list'));
+    foundInTop3(index, [
+      ['open a p r from hotfix slash login dash timeout into main on acme slash portal', 'github.create_pull_request'],
+      ['what place is at fifty one point five oh seven north zero point one two eight west', 'google-maps.maps_reverse_geocode'],
+      ['push readme dot md and main dot py to my repo on main in one commit', 'github.push_files'],
+      ['largest files in my videos folder', 'filesystem.list_directory_with_sizes'],
+      ['python testing libs on github', 'github.search_repositories'],
+      ['devs in nairobi who write rust on github', 'github.search_users'],
+      ['which change alerts are set up', 'firecrawl.firecrawl_monitor_list'],
+      ['add new contact maria ruiz plumber', 'memory.create_entities'],
+      ['acme.io/blog/launch read it', /scrape|fetch|extract/, 'a site address without its scheme is a URL'],
+    ]);
     assert.ok(top(index, 'linkedin product designers berlin', 5).includes('brave-search.brave_web_search'));
-    assert.ok(top(index, 'add new contact maria ruiz plumber', 3).includes('memory.create_entities'));
-    assert.ok(top(index, 'acme.io/blog/launch read it', 3).some((id) => /scrape|fetch|extract/.test(id)), 'a site address without its scheme is a URL');
   });
 
   it('keyword: requests of people of many trades, after their background', () => {
-    assert.ok(top(index, 'The signed lease came in as /Users/li/Downloads/lease.pdf. File it into /Users/li/Clients/lease/ please.', 3).includes('filesystem.move_file'));
-    assert.ok(top(index, 'I have the place ID ChIJ2eUgeAK6j4ARbn5u_wAGqWA from the search. Get its hours and phone number.', 3).includes('google-maps.maps_place_details'));
-    assert.ok(top(index, 'My Notion recipe page has a toggle, ID 7d1f. What is nested inside it?', 3).includes('notion.API-get-block-children'));
-    assert.ok(top(index, 'Under my Notion page "Inventory" I need a new table with columns for Item, Count and Shelf.', 3).includes('notion.API-create-a-data-source'));
-    assert.ok(top(index, 'Gather the article text across that help center, support.acme.com, capped at 50 pages.', 3).some((id) => /crawl/.test(id)));
-    assert.ok(top(index, 'The permit site only lists results after a form. Open a live session on that URL and submit it for Ward 3.', 3).includes('firecrawl.firecrawl_interact'));
-    assert.ok(top(index, 'For our spring gala poster I need a hero visual: lanterns over a lake at dusk, watercolor.', 3).includes('everart.generate_image'));
-    assert.ok(top(index, 'Could you make an illustration of a fox reading under a tree for the cover?', 3).includes('everart.generate_image'));
-    assert.ok(top(index, 'Quick sanity check on my invoice math: what is 4210 added to 785?', 3).includes('everything.get-sum'));
-    assert.ok(top(index, 'Three suspects for the outage. Go through them methodically, one at a time, and backtrack if needed.', 3).includes('sequential-thinking.sequentialthinking'));
-    assert.ok(top(index, "Of the vendors you've been tracking for me, which ones mention Lisbon?", 3).includes('memory.search_nodes'));
+    foundInTop3(index, [
+      ['The signed lease came in as /Users/li/Downloads/lease.pdf. File it into /Users/li/Clients/lease/ please.', 'filesystem.move_file'],
+      ['I have the place ID ChIJ2eUgeAK6j4ARbn5u_wAGqWA from the search. Get its hours and phone number.', 'google-maps.maps_place_details'],
+      ['My Notion recipe page has a toggle, ID 7d1f. What is nested inside it?', 'notion.API-get-block-children'],
+      ['Under my Notion page "Inventory" I need a new table with columns for Item, Count and Shelf.', 'notion.API-create-a-data-source'],
+      ['Gather the article text across that help center, support.acme.com, capped at 50 pages.', /crawl/],
+      ['The permit site only lists results after a form. Open a live session on that URL and submit it for Ward 3.', 'firecrawl.firecrawl_interact'],
+      ['For our spring gala poster I need a hero visual: lanterns over a lake at dusk, watercolor.', 'everart.generate_image'],
+      ['Could you make an illustration of a fox reading under a tree for the cover?', 'everart.generate_image'],
+      ['Quick sanity check on my invoice math: what is 4210 added to 785?', 'everything.get-sum'],
+      ['Three suspects for the outage. Go through them methodically, one at a time, and backtrack if needed.', 'sequential-thinking.sequentialthinking'],
+      ["Of the vendors you've been tracking for me, which ones mention Lisbon?", 'memory.search_nodes'],
+    ]);
   });
 
   it('keyword: a page at the screen, a code host, a workspace, files, the web and the map in their users\' words', () => {
