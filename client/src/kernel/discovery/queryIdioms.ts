@@ -59,8 +59,6 @@ export const IDIOMS: readonly Rewrite[] = [
   [/\bwhat\s+does\b([^?]*?)\bsay\b|\bwhat\b([^?.;]*?)\bsays\b/gi, ' read $1$2 '],
   // `is local.yml newer than prod.yml`: a question of dates.
   [/\b(?:newer|older|more recent)\s+than\b/gi, ' modified timestamp '],
-  // `break the tie between Hank and Globex`: to delete a relation.
-  [/\b(?:break|cut|sever)\s+(?:the\s+)?(?:tie|link|connection|relation|relationship)\b/gi, ' delete relation '],
   // `how do I get from Heathrow to Soho`: directions.
   [/\bhow\s+(?:do|can|should|would)\s+(?:i|we)\s+get\s+(?:from|to)\b/gi, ' directions '],
   // `hit the back button`: the browser's history, not a click on the page.
@@ -219,8 +217,6 @@ export const IDIOMS: readonly Rewrite[] = [
   [/\b(?:change|changes|update|diff)\s+(?:alerts?|notifications?|watch(?:ers|es)?|trackers?)\b/gi, ' monitors changes '],
   // `LinkedIn heads of growth in London`: people found by a web search.
   [/\blinkedin\b/gi, ' linkedin web search people '],
-  // `save a new contact`: a person for the memory.
-  [/\b(?:save|add|store|remember|create|record)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:contact|person|client|customer|candidate|vendor|supplier|lead)\b/gi, ' create memory entity person '],
   // `dig across whatever sites you need`: research left to an agent.
   [/\b(?:whatever|any|all\s+the|as\s+many)\s+(?:sites|sources|websites|pages)\s+(?:you\s+|it\s+)?(?:need|want|can\s+find|takes?|carry|carries|have|list|mention)\b|\b(?:wherever|anywhere)\s+(?:it|they|that|this)\s+(?:lives?|is|are|can\s+be\s+found)\s+online\b/gi, ' autonomous web research agent '],
   // `do not open it, there's PII inside`: what not to do is not asked for.
@@ -232,7 +228,7 @@ export const IDIOMS: readonly Rewrite[] = [
   // `two levels deep`, `capped at 100 pages`: a crawl.
   [/\b[\w-]+\s+levels?\s+deep\b|\b(?:capped|limited)\s+at\s+\d+\s+pages\b|\bacross\s+(?:that|the|this|their|our)\s+(?:help\s+center|site|website|docs|documentation|wiki|knowledge\s+base)\b/gi, ' crawl pages '],
   // `a live session on that URL`: a browser session of the scraping service.
-  [/\b(?:live|interactive|hosted|remote)\s+session\b/gi, ' interact browser session '],
+  [/\b(?:hosted|remote|live|cloud|interactive)\s+(?:browser(?:\s+session)?|session)\b/gi, ' interact browser session '],
   // `a place ID from the map lookup`: the place's details.
   [/\bplace[_\s-]?ids?\b/gi, ' place details '],
   // `a new reading-log table with columns for Student and Book`: a database to create.
@@ -253,10 +249,6 @@ export const IDIOMS: readonly Rewrite[] = [
   [/\bwhat(?:'s| is)\s+written\s+(?:in|on)\b/gi, ' read contents of '],
   // `when it was created`: a date.
   [/\bwhen\s+(?:it|they|this|that|[\w.-]+)\s+(?:was|were)\s+(?:created|modified|changed|updated|edited|written|made|touched|last\s+\w+)\b/gi, ' timestamp '],
-  // `what do you have on file about…`: the memory.
-  [/\b(?:you|u|we)(?:'ve|\s+(?:already\s+)?have)\s+(?:already\s+)?(?:got\s+)?on\s+(?:file|record)\b|\bkeep\s+(?:\w+\s+){0,2}?on\s+file\b/gi, ' memory knowledge '],
-  // `everything you've been tracking for me`, `the sources you've noted for me`: the memory.
-  [/\b(?:you|u)(?:'ve|\s+have)?\s+(?:been\s+)?(?:tracking|tracked|noted|noting|keeping|kept|recorded|recording|saved|stored|remembered|logged)\s+(?:for|about|on)\s+(?:me|us|my|our)\b/gi, ' memory knowledge '],
   // `proposed code changes`: pull requests.
   [/\b(?:proposed|suggested|pending)\s+(?:code\s+)?changes\b/gi, ' pull requests '],
   // `the history of saved changes`: the commits.
@@ -277,8 +269,6 @@ export const IDIOMS: readonly Rewrite[] = [
   [/\bno longer\s+(?:need|want|use|require)\b/gi, ' delete '],
   // `all the help-center articles on support.example.com`: a crawl.
   [/\b(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:articles?|pages?|posts?|docs?|entries|entry)\s+(?:on|from|of|under|across|in)\b(?!\s+(?:it|them)\b|\s+(?:this|that)\s*(?:[.,;:!?]|$))/gi, ' crawl all pages '],
-  // `remember: Tomasz = our contact at Baltic`: a fact for the memory.
-  [/\b(?:remember|memori[sz]e|note|jot down|keep in mind)\s*:/gi, ' remember memory knowledge '],
   // `Priority = High`, `status='refunded'`: a condition to filter by.
   // `set property Priority = High`: a value to set, not a condition.
   [/\b(?:set|change|update|make)\s+(?:the\s+)?(?:property\s+|field\s+|column\s+)?[a-z][\w.]*\s*=\s*(?:'[^']*'|"[^"]*"|[\w.-]+)/gi, ' update set property value '],
@@ -297,8 +287,6 @@ export const IDIOMS: readonly Rewrite[] = [
   [/\bwith\s+text\s+in\s+(?:its|their|the)\s+names?\b|\b(?:named|called)\s+like\b/gi, ' search name pattern '],
   // `the whole layout of my thesis project`: its tree.
   [/\b(?:layout|structure|skeleton|shape|outline)\s+of\s+(?:my\s+|the\s+|our\s+|this\s+)?(?:[\w-]+\s+){0,2}?(?:project|repo|repository|folder|directory|codebase|workspace)\b|\bevery\s+sub-?folder\b|\ball\s+(?:the\s+)?sub-?folders\b/gi, ' directory tree '],
-  // `the Falcon project is owned by Growth`: a relation between two things.
-  [/\bis\s+(?:owned|managed|run|led|maintained|funded|backed|sponsored|founded|employed)\s+by\b|\b(?:is|are)\s+(?:his|her|their|my|our)\s+(?:sister|brother|mother|father|son|daughter|wife|husband|partner|cousin|aunt|uncle|niece|nephew|boss|manager|colleague|friend|neighbou?r|mentor|landlord|tenant|client|employer)s?\b|\bbelongs\s+to\b|\breports\s+to\b|\bworks\s+(?:for|at)\b/gi, ' relation '],
   // `report the broken filters in our GitLab project`: an issue to raise.
   [/\breport\s+(?:the|this|that)\b(?=[^.;]*\b(?:github|gitlab|project|repo)\b)/gi, ' create issue '],
   // `run a little script on the page`: JavaScript evaluated there.
@@ -323,8 +311,6 @@ export const IDIOMS: readonly Rewrite[] = [
   [/\bwhat\s+(?:exactly\s+|actually\s+)?changed\b/gi, ' diff changes '],
   // `a spreadsheet-style list of bookstores with their websites`: structured data gathered from the web.
   [/\b(?:list|table|spreadsheet)\s+of\b(?=[^.;]*?\bwith\s+(?:their|its|the)\b)(?![^.;]*\b(?:files?|folders?|directories|dirs?|issues|commits|messages|channels|users|members|tabs)\b)/gi, ' structured data web research '],
-  // `that hosted browser session`: a live session of the scraping service.
-  [/\b(?:hosted|remote|live|cloud|interactive)\s+browser(?:\s+session)?\b/gi, ' interact browser session '],
   // `the pros and cons of four-day weeks`: research.
   [/\bpros\s+and\s+cons\b/gi, ' research compare '],
   // `replace bootstrap.sh entirely`: a file written anew.
@@ -332,10 +318,6 @@ export const IDIOMS: readonly Rewrite[] = [
   // `what's sitting in db/migrations`: a folder's listing.
   [/\bwhat(?:'s| is| are)\s+(?:sitting\s+|lying\s+|currently\s+|stored\s+)?in\s+(?:the\s+)?[\w.-]+\/[\w./-]*/gi, ' list directory contents '],
   [/\btop[- ]level\s+only\b|\bnot\s+recursive(?:ly)?\b|\bnon[- ]recursive\b/gi, ' list directory '],
-  // `persist some facts for later`: the memory.
-  [/\b(?:persist|save|store|keep|record)\s+(?:some\s+|these\s+|a\s+few\s+|the\s+)?(?:facts?|notes?|details?)\s+(?:for\s+later|for\s+the\s+future|for\s+next\s+time|about)\b/gi, ' remember memory knowledge '],
-  // `anything I saved earlier`: the memory.
-  [/\b(?:i|we)\s+(?:saved|stored|noted|told\s+you|asked\s+you\s+to\s+remember)\s+(?:earlier|before|previously|last\s+time)\b/gi, ' memory knowledge '],
   // `which pull requests are waiting`: a list of them.
   [/\b(?:which|what)\s+(?:open\s+|other\s+)?(?:pull requests|prs|issues|merge requests|mrs|branches|commits|repos|repositories|channels|users|monitors|pages|tabs)\b/gi, ' list $& '],
   // `log this in the team's repository`: an issue.
@@ -360,8 +342,6 @@ export const IDIOMS: readonly Rewrite[] = [
   [/\b(?:last|latest|recent|past)\s+(?:[\w-]+\s+)?messages\b(?=[^.;]*\b(?:in|from|of)\s+(?:#|id\b|the\s+[\w-]+\s+channel\b))/gi, ' recent messages channel history '],
   // `look in notion for the agenda`: a search there.
   [/\blook\s+(?:in|through|inside|around|across)\b([^.;]*?)\bfor\b/gi, ' search $1 for '],
-  // `unlink them`: a relation to remove.
-  [/\b(?:unlink|disassociate|decouple)\b/gi, ' delete relation '],
   // `open the staging site in a headless browser`: to navigate there.
   [/\b(?:open|load|bring up|pull up)\b(?=[^.;]*\bin\s+(?:a|the)\s+(?:headless\s+)?browser\b)/gi, ' navigate '],
 ];

@@ -8,6 +8,24 @@ const RELATION_PHRASES = /\b(?:depends|relies|builds|runs)\s+on\b|\b(?:ships|sel
  * everything about…`) name neither a tool nor its objects: they ask for the memory, a knowledge graph.
  */
 export const MEMORY_REQUESTS: readonly Rewrite[] = [
+  // `break the tie between Hank and Globex`: to delete a relation.
+  [/\b(?:break|cut|sever)\s+(?:the\s+)?(?:tie|link|connection|relation|relationship)\b/gi, ' delete relation '],
+  // `save a new contact`: a person for the memory.
+  [/\b(?:save|add|store|remember|create|record)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:contact|person|client|customer|candidate|vendor|supplier|lead)\b/gi, ' create memory entity person '],
+  // `what do you have on file about…`: the memory.
+  [/\b(?:you|u|we)(?:'ve|\s+(?:already\s+)?have)\s+(?:already\s+)?(?:got\s+)?on\s+(?:file|record)\b|\bkeep\s+(?:\w+\s+){0,2}?on\s+file\b/gi, ' memory knowledge '],
+  // `everything you've been tracking for me`, `the sources you've noted for me`: the memory.
+  [/\b(?:you|u)(?:'ve|\s+have)?\s+(?:been\s+)?(?:tracking|tracked|noted|noting|keeping|kept|recorded|recording|saved|stored|remembered|logged)\s+(?:for|about|on)\s+(?:me|us|my|our)\b/gi, ' memory knowledge '],
+  // `remember: Tomasz = our contact at Baltic`: a fact for the memory.
+  [/\b(?:remember|memori[sz]e|note|jot down|keep in mind)\s*:/gi, ' remember memory knowledge '],
+  // `the Falcon project is owned by Growth`: a relation between two things.
+  [/\bis\s+(?:owned|managed|run|led|maintained|funded|backed|sponsored|founded|employed)\s+by\b|\b(?:is|are)\s+(?:his|her|their|my|our)\s+(?:sister|brother|mother|father|son|daughter|wife|husband|partner|cousin|aunt|uncle|niece|nephew|boss|manager|colleague|friend|neighbou?r|mentor|landlord|tenant|client|employer)s?\b|\bbelongs\s+to\b|\breports\s+to\b|\bworks\s+(?:for|at)\b/gi, ' relation '],
+  // `persist some facts for later`: the memory.
+  [/\b(?:persist|save|store|keep|record)\s+(?:some\s+|these\s+|a\s+few\s+|the\s+)?(?:facts?|notes?|details?)\s+(?:for\s+later|for\s+the\s+future|for\s+next\s+time|about)\b/gi, ' remember memory knowledge '],
+  // `anything I saved earlier`: the memory.
+  [/\b(?:i|we)\s+(?:saved|stored|noted|told\s+you|asked\s+you\s+to\s+remember)\s+(?:earlier|before|previously|last\s+time)\b/gi, ' memory knowledge '],
+  // `unlink them`: a relation to remove.
+  [/\b(?:unlink|disassociate|decouple)\b/gi, ' delete relation '],
   // `rememb…`: `remember`, and typos of its ending such as `remembr`.
   [/\b(rememb\w*|memori[sz]e|record|note|note down|jot down|write down|keep in mind|bear in mind)(?:\s+(?:in|to)\s+(?:your\s+|the\s+)?memory)?(?:\s+(?:from now on|going forward|for the future|for later|for next time))? that\b/gi, ' $1 memory knowledge '],
   // `… that Heron depends on Lattice`, `… that Canopy was replaced by Arbor`: a relation between two things remembered.

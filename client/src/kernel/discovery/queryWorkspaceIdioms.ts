@@ -1,5 +1,8 @@
 import { inClauseWith, type Rewrite } from './rewrite';
 
+/** `what fields the tracker has`, `what kind each one is`: a question of a database's schema (in Notion, of its data source). */
+const SCHEMA_QUESTION = /\b(?:what|which)\s+(?:fields|columns|properties)\b(?=[^.;?]*\b(?:has|have|contains?|holds?|there\s+are|are\s+in)\b)|\bwhat\s+(?:kind|type)\s+(?:each|every)\s+(?:one|field|column|property)\s+is\b/gi;
+
 /** Pages, databases and accounts of a workspace in their users' words: where a block goes, a database's fields, who one is signed in as. */
 export const WORKSPACE_IDIOMS: readonly Rewrite[] = [
   // `at the bottom of my grocery page`: blocks appended.
@@ -7,8 +10,7 @@ export const WORKSPACE_IDIOMS: readonly Rewrite[] = [
   // `which integration am I authed as`: the account itself.
   [/\b(?:am\s+i|are\s+we|i'm|i\s+am|we're|we\s+are|is\s+(?:it|this|that))\s+(?:currently\s+|actually\s+)?(?:authed|authenticated|logged\s+in|signed\s+in|connected|running)\s+as\b/gi, ' whoami '],
   // `what fields the tracker has and what kind each one is`: its schema.
-  inClauseWith(/\bnotion\b/i, /\b(?:what|which)\s+(?:fields|columns|properties)\b(?=[^.;?]*\b(?:has|have|contains?|holds?|there\s+are|are\s+in)\b)|\bwhat\s+(?:kind|type)\s+(?:each|every)\s+(?:one|field|column|property)\s+is\b/gi, ' $& schema data source '),
-  [/\b(?:what|which)\s+(?:fields|columns|properties)\b(?=[^.;?]*\b(?:has|have|contains?|holds?|there\s+are|are\s+in)\b)|\bwhat\s+(?:kind|type)\s+(?:each|every)\s+(?:one|field|column|property)\s+is\b/gi, ' $& schema '],
+  [/[^.;]+/g, (clause) => clause.replace(SCHEMA_QUESTION, /\bnotion\b/i.test(clause) ? ' $& schema data source ' : ' $& schema ')],
   // `the showings linked through that relation`: a page's relation property, read in full.
   [/\b(?:through|via|using|by)\s+(?:that|the|this|its)\s+(?:[\w-]+\s+)?relation(?:\s+property)?\b/gi, ' page property relation '],
   // `add status column to the bug tracker`: a change of the database's schema.

@@ -153,7 +153,6 @@ export class ToolTexts {
     return this.distinctTermsOf(serverId).filter((t) => !PRONOUNS.has(t));
   }
 
-
   /** The entry of a listed tool, categories and keywords derived from its words. */
   entry(serverId: string, tool: ServerTool, status: ToolStatus, kernel: boolean, words: ToolWords): ToolIndexEntry {
     return entryOf(serverId, tool, status, kernel, words);
