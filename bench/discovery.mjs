@@ -17,7 +17,11 @@
 // Baseline, in the same run and on the same texts: plain BM25 (one field, lower-cased words, no
 // stemming, no camelCase splitting, no field weights, no synonyms, no category inference, no typo
 // tolerance, no thesaurus, no query literals or filler words, no word groups or coverage, no name,
-// server or phrase gains, no action factor), built by the same code (PLAIN_ANALYSIS, PLAIN_SEARCH).
+// server or phrase gains, no action factor, no example requests), built by the same code
+// (PLAIN_ANALYSIS, PLAIN_SEARCH). The example requests of the corpus's tools (toolExamplesData.ts) come
+// from the studied sets only; the bench also measures without them (what a tool no examples were
+// written for gets), and leaves each server's examples out in turn (whether they push down a server
+// that has none).
 //
 // Run: node bench/discovery.mjs [--runs N]     (N = passes over the query set for latency, default 10)
 import * as esbuild from 'esbuild';
@@ -185,6 +189,28 @@ async function semantic() {
 }
 
 /**
+ * Whether the example requests push down the tools that have none: each server in turn keeps its tools
+ * but not their examples (its tools' names in capitals: the ranking reads them the same, and a record
+ * goes only to a tool of its exact name), and its queries are measured with the examples and without.
+ */
+function leaveEachServerOut(set) {
+  const id = (toolId) => toolId.toLowerCase();
+  let withExamples = 0, without = 0, n = 0;
+  for (const server of corpus) {
+    const asked = set.filter((q) => q.expected.some((e) => e.startsWith(`${server.id}.`)));
+    if (!asked.length) continue;
+    const index = buildIndex(corpus.map((s) => (s === server ? { ...s, tools: s.tools.map((t) => ({ ...t, name: t.name.toUpperCase() })) } : s)), {});
+    const hit = (q, examples) => d.keywordSearch(index, q.query, {}, { limit: 5, examples }).results.some((r) => q.expected.map(id).includes(id(r.entry.tool_id)));
+    for (const q of asked) {
+      if (hit(q, true)) withExamples++;
+      if (hit(q, false)) without++;
+      n++;
+    }
+  }
+  return { withExamples: withExamples / n, without: without / n, n };
+}
+
+/**
  * Tool-context tokens at 500 tools. All in context: every tool's JSON definition. Discovery: the two
  * meta-tools, plus a session of 10 intents (seeded) where each intent's discovery answer (top 5,
  * trimmed to the discovery reserve) is in context and its first tool is used, so it joins the cache
@@ -218,8 +244,12 @@ async function tokens(servers) {
 const at1k = scaleCorpus(corpus, 1000);
 const at10k = scaleCorpus(corpus, 10000);
 const firstStart = now();
-buildIndex(at10k, {});
+const first10k = buildIndex(at10k, {});
 const firstBuild = now() - firstStart;
+// The first search of a process indexes the example requests; the first after tools are listed matches them to those with examples.
+const firstQueryStart = now();
+d.keywordSearch(first10k, 'read a file', {}, { limit: 5 });
+const firstQuery = now() - firstQueryStart;
 const at500 = scaleCorpus(corpus, 500);
 const count = (servers) => servers.reduce((n, s) => n + s.tools.length, 0);
 const results = {};
@@ -234,6 +264,9 @@ for (const [name, variant] of Object.entries(variants)) {
     all: quality(variant, 'all'),
   };
 }
+const withoutExamples = { analysis: {}, search: { examples: false } };
+const bare = Object.fromEntries(['dev', 'test', ...heldNames].map((name) => [name, quality(withoutExamples, name)]));
+const fairness = leaveEachServerOut(unstudied.flatMap((name) => querySet(name)));
 const tok = await tokens(at500);
 const sem = await semantic();
 // Each row adds one stage to the one above; the last is the ranker as shipped.
@@ -246,6 +279,7 @@ const stages = [
   ['+ word groups, coverage', { grouping: true, coverage: d.COVERAGE }],
   ['+ name, server, phrase gains', { nameBoost: d.NAME_BOOST, serverBoost: d.SERVER_BOOST, phraseBoost: d.PHRASE_BOOST }],
   ['+ action factor', { actionMismatch: d.ACTION_MISMATCH }],
+  ['+ example requests', { examples: true }],
 ];
 let cumulative = { ...PLAIN_SEARCH };
 const ablations = stages.map(([label, step]) => {
@@ -259,11 +293,11 @@ const o = results.ours, p = results.plain;
 const q = (r) => `hit@1 ${f3(r.hit1)}  hit@5 ${f3(r.hit5)}  MRR ${f3(r.mrr)}`;
 const short = (r) => `${f3(r.hit1)} ${f3(r.hit5)} ${f3(r.mrr)}`;
 const reduction = (x) => (1 - x / tok.all) * 100;
-console.log(`corpus: ${corpus.length} servers, ${count(corpus)} real tools; scaled to ${count(at1k)} and ${count(at10k)}; ${queries.length} queries (${o.dev.n} dev, ${o.test.n} test), ${heldNames.map((name) => heldOut.get(name).length).join(' + ')} held out`);
+console.log(`corpus: ${corpus.length} servers, ${count(corpus)} real tools; scaled to ${count(at1k)} and ${count(at10k)}; ${queries.length} queries (${o.dev.n} dev, ${o.test.n} test), ${heldNames.map((name) => heldOut.get(name).queries.length).join(' + ')} held out`);
 console.log(`latency: ${o.lat1k.n} discover calls per size (${RUNS} passes over the query set), max_results 5`);
 console.log(`ablations, hit@1 hit@5 MRR (dev | test | holdout 1 to ${heldNames.length}):`);
 for (const [label, ...sets] of ablations) console.log(`  ${label.padEnd(32)} ${sets.map(short).join('  |  ')}`);
-console.log(`first index build in this process (10k tools, JIT cold): ${f2(firstBuild)} ms; cl100k tokenizer from its ${d.tokenizerSource()}`);
+console.log(`first index build in this process (10k tools, JIT cold): ${f2(firstBuild)} ms; its first query, which indexes the example requests and matches the 10k tools to them: ${f2(firstQuery)} ms; cl100k tokenizer from its ${d.tokenizerSource()}`);
 console.log(`machine: node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(2)} at the end`);
 console.log('');
 console.log('discovery                         ours                 plain BM25           ratio plain/ours');
@@ -280,6 +314,8 @@ for (const name of heldNames) console.log(`  quality ${heldLabel(name).padEnd(10
 const fresh = pooled(unstudied.map((name) => o[name]));
 console.log(`  quality never studied, pooled (${fresh.n}) ours ${q(fresh)}   plain ${q(pooled(unstudied.map((name) => p[name])))}   (${unstudied.map(heldLabel).join(', ')})`);
 console.log(`  quality all     (${o.all.n})  ours ${q(o.all)}   plain ${q(p.all)}   (dev + test)`);
+console.log(`  without the example requests (tools no examples were written for), never studied, pooled: ours ${q(pooled(unstudied.map((name) => bare[name])))}`);
+console.log(`  a server whose tools have no examples, among servers whose tools have them (each in turn; ${fairness.n} never-studied queries): hit@5 ${f3(fairness.withExamples)} with the others' examples, ${f3(fairness.without)} with no examples at all`);
 console.log(`  tokens at ${tok.tools} tools (cl100k): all in context ${tok.all}; meta-tools ${tok.meta}; meta + one answer (median) ${tok.answer} (${reduction(tok.answer).toFixed(1)}% fewer); 10-intent session peak, meta + cache + answer (median) ${tok.session} (${reduction(tok.session).toFixed(1)}% fewer)`);
 if (sem) {
   console.log('');

@@ -117,7 +117,7 @@ function gainsOf(index: ToolIndex, plan: readonly WeightedTerm[], asked: Action 
  * have ceilings, so a score times the ceilings still to come bounds what it can become.
  * `matched` counts every document that passed the filter either way.
  */
-export function rank(index: ToolIndex, query: Query, keep: ((e: ToolIndexEntry) => boolean) | undefined, options: SearchOptions, limit = Infinity): { results: ScoredEntry[]; matched: number } {
+export function rank(index: ToolIndex, query: Query, keep: ((e: ToolIndexEntry) => boolean) | undefined, options: SearchOptions, limit = Infinity): Ranking {
   const { plan, asked } = query;
   const gains = gainsOf(index, plan, asked, options);
   // The best a document could score: every query term saturated in it, and every gain.
@@ -126,8 +126,31 @@ export function rank(index: ToolIndex, query: Query, keep: ((e: ToolIndexEntry) 
   const candidates = withNameAndServer(index, gains, kept, limit);
   const results = withPhrases(index, gains, candidates, ceiling, limit);
   for (const id of gains.ids) gains.weights[id] = 0;
-  return { results, matched: kept.count };
+  return { results, matched: kept.count, scoresBeforeGains: { marks: matchMarks, scores: matchScores, epoch: matchEpoch } };
 }
+
+export interface Ranking {
+  /** The best `limit` documents, best first. */
+  results: ScoredEntry[];
+  /** How many documents passed the filter and matched. */
+  matched: number;
+  /**
+   * The matched documents' scores before the gains (BM25F times coverage): `scores[doc]` where
+   * `marks[doc] === epoch`. Valid only until the next `rank`, which reuses the arrays.
+   */
+  scoresBeforeGains: ScoresBeforeGains;
+}
+
+export interface ScoresBeforeGains {
+  marks: Int32Array;
+  scores: Float64Array;
+  epoch: number;
+}
+
+/** The documents the last `rank` matched are marked with its epoch, with their scores before the gains. */
+let matchMarks: Int32Array = new Int32Array(0);
+let matchScores: Float64Array = new Float64Array(0);
+let matchEpoch = 0;
 
 /** 1. The documents that pass the filter (into the scratch), with their scores times the coverage to the power. */
 function filtered(index: ToolIndex, plan: readonly WeightedTerm[], keep: ((e: ToolIndexEntry) => boolean) | undefined, power: number, limit: number): { count: number; least: number } {
@@ -138,10 +161,14 @@ function filtered(index: ToolIndex, plan: readonly WeightedTerm[], keep: ((e: To
   }
   const top = new Floor(limit);
   let count = 0;
+  matchEpoch++;
   for (const doc of docs) {
     const entry = keep && index.entryAt(doc);
     if (keep ? !(entry && keep(entry)) : !index.visibleAt(doc)) continue;
     const score = power === 0 ? scores[doc] : power === 0.5 ? scores[doc] * Math.sqrt(coverage[doc]) : scores[doc] * coverage[doc] ** power;
+    if (doc >= matchMarks.length) growMarks(doc);
+    matchMarks[doc] = matchEpoch;
+    matchScores[doc] = score;
     keptDocs[count] = doc;
     keptScores[count++] = score;
     if (limit !== Infinity) top.offer(score);
@@ -161,7 +188,7 @@ function withNameAndServer(index: ToolIndex, gains: Gains, kept: { count: number
     if (score < cut) continue;
     const doc = keptDocs[i];
     if (gains.server) score *= 1 + gains.server * index.serverShareAt(doc, gains.weights);
-    score *= 1 + gains.name * index.nameCoverageAt(doc, gains.weights);
+    if (gains.name) score *= 1 + gains.name * index.nameCoverageAt(doc, gains.weights);
     if (gains.asked && actionsDiffer(gains.asked, index.actionAt(doc))) score *= gains.mismatch;
     keptDocs[count] = doc;
     keptScores[count++] = score;
@@ -194,4 +221,14 @@ function withPhrases(index: ToolIndex, gains: Gains, candidates: { count: number
     if (best.length > limit) best.pop();
   }
   return limit === Infinity ? best.sort(byScore) : best;
+}
+
+function growMarks(doc: number): void {
+  const size = Math.max(2 * matchMarks.length, doc + 1024);
+  const marks = new Int32Array(size);
+  marks.set(matchMarks);
+  matchMarks = marks;
+  const scores = new Float64Array(size);
+  scores.set(matchScores);
+  matchScores = scores;
 }

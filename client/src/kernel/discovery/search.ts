@@ -5,11 +5,13 @@
 import { RISK_ORDER } from '../security/types';
 import { requestAction } from './actions';
 import { categoryStems } from './categories';
+import { fuseExamples } from './exampleFusion';
 import { maxEditsFor } from './fuzzy';
 import { boundedQuery, normalizeQuery } from './queryText';
 import { expandTerms } from './synonyms';
 import { splitWords, stem } from './text';
 import { relatedStems } from './thesaurus';
+import { exampleIndex, matchExamples } from './toolExamples';
 import type { ToolIndex } from './toolIndex';
 import type { WeightedTerm } from './bm25';
 import type { DiscoverFilter, RiskLevel, SearchStrategy, ToolIndexEntry } from './types';
@@ -47,6 +49,8 @@ export interface QueryPlanOptions {
   coverage?: number;
   /** Factor of the score of a tool whose action (read, write, delete) the request does not ask for (default ACTION_MISMATCH; 1 turns it off). */
   actionMismatch?: number;
+  /** Rank well-known tools by their example requests too (toolExamples.ts; default true). */
+  examples?: boolean;
 }
 
 /**
@@ -103,7 +107,26 @@ export function filterPredicate(filter: DiscoverFilter = {}): (entry: ToolIndexE
 /** The textbook baseline the benchmark compares with: the query's words only, summed, no gains. */
 export const PLAIN_SEARCH: Readonly<SearchOptions> = Object.freeze({
   fuzzy: false, expansion: false, thesaurus: false, literals: false, grouping: false, nameBoost: 0, serverBoost: 0, phraseBoost: 0, coverage: 0, actionMismatch: 1,
+  examples: false,
 });
+
+/** Tools with examples whose examples' ranking counts (the rest match them too little to matter). */
+const EXAMPLE_RESULTS = 5;
+
+/** The best of the keyword ranking that the examples re-rank, and the most tools they bring from lower down. */
+const EXAMPLE_POOL = 5;
+
+/**
+ * The best example documents for the query, when some tools of the index have examples. They are
+ * matched by the request's own words, without the synonyms and related words the plan adds for the
+ * tools' texts: the examples hold other wordings already. No gains: their names are the tools'.
+ */
+function rankExamples(index: ToolIndex, query: Query, options: SearchOptions): { ranked: ScoredEntry[]; matches: ReturnType<typeof matchExamples> } | undefined {
+  const matches = matchExamples(index);
+  if (!matches.exampleOf.size) return undefined;
+  const ownWords = { ...query, plan: query.plan.filter((t) => t.weight >= 1) };
+  return { ranked: rank(exampleIndex(index.analysis), ownWords, undefined, { ...options, nameBoost: 0, serverBoost: 0, phraseBoost: 0 }, EXAMPLE_RESULTS).results, matches };
+}
 
 /** Weight of a general thesaurus word for a query word the index does not know. */
 export const THESAURUS_WEIGHT = 0.5;
@@ -183,7 +206,18 @@ export function keywordSearch(index: ToolIndex, query: string, filter: DiscoverF
   const keep = (e: ToolIndexEntry) => pass(e) && discoverable(e);
   const pass = filterPredicate(filter);
   const byDefault = !filter.categories?.length && !filter.risk_level_max && filter.status !== 'all';
-  const { results, matched } = rank(index, queryOf(index, query, options), byDefault ? undefined : keep, options, options.limit);
+  const plan = queryOf(index, query, options);
+  const examples = options.examples === false ? undefined : rankExamples(index, plan, options);
+  const ranked = rank(index, plan, byDefault ? undefined : keep, options, examples ? Math.max(options.limit ?? Infinity, EXAMPLE_POOL) : options.limit);
+  const { matched } = ranked;
+  let { results } = ranked;
+  if (examples) {
+    // The best of the keyword ranking, with the tools the examples bring from lower down, in their fused
+    // order; then the rest in keyword order. The same for any limit: the pool does not depend on it.
+    const fused = fuseExamples(results.slice(0, EXAMPLE_POOL), examples.ranked, examples.matches, ranked.scoresBeforeGains, EXAMPLE_POOL);
+    const inFused = new Set(fused.map((s) => s.entry));
+    results = fused.concat(results.slice(EXAMPLE_POOL).filter((s) => !inFused.has(s.entry))).slice(0, options.limit);
+  }
   // A query that is exactly a tool's name or id asks for that tool.
   const exact = index.findByName(query.trim()).find(keep);
   if (exact) {

@@ -320,6 +320,12 @@ export class ToolIndex {
     return this.slots.get(toolId)?.entry;
   }
 
+  /** The BM25 slot of an entry of this index. */
+  docOf(entry: ToolIndexEntry): number | undefined {
+    const slot = this.slots.get(entry.tool_id);
+    return slot?.entry === entry ? slot.doc : undefined;
+  }
+
   /** The entry at a BM25 slot. */
   entryAt(doc: number): ToolIndexEntry | undefined {
     return this.byDoc[doc]?.entry;
