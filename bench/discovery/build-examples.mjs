@@ -30,6 +30,7 @@ const studied = [
   ...read('queries.json').queries,
   ...readdirSync(fixtures)
     .filter((name) => /^queries-holdout\d*\.json$/.test(name))
+    .sort()
     .map(read)
     .filter((set) => set.studied === true)
     .flatMap((set) => set.queries),
