@@ -41,7 +41,8 @@ export function exampleIndex(analysis: AnalysisOptions): ToolIndex {
   const key = JSON.stringify(analysis);
   let index = exampleIndexes.get(key);
   if (!index) {
-    index = new ToolIndex({ analysis });
+    // Every example weighs the same: the first, which the index reads as the description's lead, as much as the rest.
+    index = new ToolIndex({ analysis: { ...analysis, weights: { ...analysis.weights, description: analysis.weights.details } } });
     const byServer = new Map<string, Array<{ name: string; description: string }>>();
     for (const r of TOOL_EXAMPLES) {
       const tools = byServer.get(r.server) ?? [];
