@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { KernelSettings } from './config/model';
-import type { ServerTool } from './discovery';
+import type { SearchOptions, ServerTool } from './discovery';
 import { createDiscoveryTools, createToolIndex, discoverable, DiscoveryTools, EmbeddingRanker, KERNEL_DISCOVERY_TOOL_SCHEMAS, SessionToolCache, ToolCreationOptions, ToolIndex, ToolIndexEntry } from './discovery';
 import { openAiEmbeddings, type EmbeddingEndpointOptions } from './models/openAiEmbeddings';
 import type { KernelTool, KernelToolRegistry } from './kernelTools/registry';
@@ -63,8 +63,19 @@ export class ToolDiscovery {
       cache: this.cache,
       needsApproval: (entry) => !entry.kernel && this.deps.needsApproval(entry.server_id, entry.name),
       toolCreation,
-      search: { semantic: { name: 'embeddings', available: () => this.semantic?.available() ?? false, rank: (query, entries) => this.semantic!.rank(query, entries) } },
+      search: this.searchOptions(),
     });
+  }
+
+  /** Search options that follow the config: `[kernel] discovery_examples` is read at each search. */
+  private searchOptions(): SearchOptions {
+    const settings = () => this.deps.settings();
+    return {
+      semantic: { name: 'embeddings', available: () => this.semantic?.available() ?? false, rank: (query, entries) => this.semantic!.rank(query, entries) },
+      get examples() {
+        return settings().discoveryExamples;
+      },
+    };
   }
 
   /**

@@ -198,6 +198,15 @@ export const kernelSchema: JsonSchema = {
         'Whether `mgp.tools.request` may answer `creating` and generate a tool when none matches (MGP §16.6). **Off by default**; when on, all six guardrails of §16.6 apply (strict code safety, operator approval, session-scoped tools, `TOOL_CREATED_DYNAMIC` audit events).',
       ),
     },
+    discovery_examples: {
+      type: 'boolean',
+      default: true,
+      ...described(
+        'Whether tool discovery also finds the tools of well-known npm MCP servers by example requests written for them; on by default (MGP §16.4).',
+        'Whether `mgp.tools.discover` and `mgp.tools.request` also rank the tools of seventeen widely used npm MCP servers (filesystem, GitHub, Playwright, Notion, Firecrawl, …) by some 4,900 example requests written for them, ' +
+          'under whatever id you give the server (MGP §16.4). On by default; tools of other servers keep their own ranking. Off: the keyword ranking of the tools\' own texts alone.',
+      ),
+    },
     keep_registered_servers: {
       type: 'boolean',
       default: false,

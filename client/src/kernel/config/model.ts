@@ -90,6 +90,7 @@ export interface KernelSettings {
   pinnedTools: string[];
   toolContextBudget: ContextBudget;
   toolCreation: boolean;
+  discoveryExamples: boolean;
   keepRegisteredServers: boolean;
   audit: AuditSettings;
 }

@@ -15,6 +15,7 @@ export const DEFAULT_KERNEL_SETTINGS: KernelSettings = {
   pinnedTools: [],
   toolContextBudget: { max_tokens: 8000, pinned_reserve: 2000, discovery_reserve: 3000, cache_limit: 3000 },
   toolCreation: false,
+  discoveryExamples: true,
   keepRegisteredServers: false,
   audit: { retention: { policy: 'keep_all' }, rotateBytes: 10 * 1024 * 1024 },
 };
@@ -86,6 +87,7 @@ export function kernelTable(value: unknown): Partial<KernelSettings> | undefined
   if (Array.isArray(value.pinned_tools)) kernel.pinnedTools = strings(value.pinned_tools);
   if (isTable(value.tool_context_budget)) kernel.toolContextBudget = { ...DEFAULT_KERNEL_SETTINGS.toolContextBudget, ...(value.tool_context_budget as Partial<KernelSettings['toolContextBudget']>) };
   if (typeof value.tool_creation === 'boolean') kernel.toolCreation = value.tool_creation;
+  if (typeof value.discovery_examples === 'boolean') kernel.discoveryExamples = value.discovery_examples;
   if (typeof value.keep_registered_servers === 'boolean') kernel.keepRegisteredServers = value.keep_registered_servers;
   const audit = auditSettings(value.audit);
   if (audit) kernel.audit = { ...DEFAULT_KERNEL_SETTINGS.audit, ...audit };
