@@ -6,7 +6,7 @@
  * of servers no examples were written for are not pushed down by the ones that have them (the benchmark
  * leaves each server's examples out in turn: its tools then rank about as well as with no examples at all).
  */
-import { byScore, type ScoredEntry, type ScoresBeforeGains } from './ranking';
+import { byScore, type ScoredEntry } from './ranking';
 import type { ToolIndexEntry } from './types';
 
 /** Weight of the examples' ranking against the tools' own. */
@@ -19,16 +19,24 @@ export interface ExampleMatches {
   exampleOf: ReadonlyMap<ToolIndexEntry, string>;
 }
 
+/** The slots of the tools that take the examples of these example documents, in their order (whose scores `fuseExamples` reads). */
+export function exampleTakerDocs(examples: readonly ScoredEntry[], matches: ExampleMatches): number[] {
+  const docs: number[] = [];
+  for (const e of examples) for (const doc of matches.byExample.get(e.entry.tool_id)?.docs ?? []) docs.push(doc);
+  return docs;
+}
+
 /**
  * `tools`: the best of the keyword ranking of the tools (best first); `examples`: the ranking of the
  * example documents, whose tool ids are the records'. The examples bring other tools that the keyword
- * ranking matched too, by their scores before the gains (`before`), the best `limit` of them. Best first.
+ * ranking matched too, the best `limit` of them: `before` holds the keyword scores before the gains of
+ * the tools `exampleTakerDocs` lists, in its order (NaN for a tool not matched). Best first.
  */
 export function fuseExamples(
   tools: readonly ScoredEntry[],
   examples: readonly ScoredEntry[],
   matches: ExampleMatches,
-  before: ScoresBeforeGains,
+  before: readonly number[],
   limit = Infinity,
   weight = EXAMPLE_WEIGHT,
 ): ScoredEntry[] {
@@ -46,19 +54,14 @@ export function fuseExamples(
     ranked.add(t.entry);
   }
   const brought: ScoredEntry[] = [];
+  let at = 0;
   for (const e of examples) {
     const share = toolTop * weight * (e.score / exampleTop);
-    const takers = matches.byExample.get(e.entry.tool_id);
-    if (!takers) continue;
-    const { docs, entries } = takers;
-    const { marks, scores, epoch } = before;
-    for (let i = 0; i < docs.length; i++) {
-      const doc = docs[i];
-      if (marks[doc] !== epoch) continue;
+    for (const entry of matches.byExample.get(e.entry.tool_id)?.entries ?? []) {
+      const score = before[at++] + share;
       // Many tools can take one record's examples (a server deployed several times): most score too little.
-      const score = scores[doc] + share;
-      if (brought.length >= limit && score < brought[brought.length - 1].score) continue;
-      if (!ranked.has(entries[i])) keepBest(brought, { entry: entries[i], score, relevance: e.relevance }, limit);
+      if (Number.isNaN(score) || (brought.length >= limit && score < brought[brought.length - 1].score)) continue;
+      if (!ranked.has(entry)) keepBest(brought, { entry, score, relevance: e.relevance }, limit);
     }
   }
   return results.concat(brought).sort(byScore);

@@ -117,16 +117,17 @@ function gainsOf(index: ToolIndex, plan: readonly WeightedTerm[], asked: Action 
  * have ceilings, so a score times the ceilings still to come bounds what it can become.
  * `matched` counts every document that passed the filter either way.
  */
-export function rank(index: ToolIndex, query: Query, keep: ((e: ToolIndexEntry) => boolean) | undefined, options: SearchOptions, limit = Infinity): Ranking {
+export function rank(index: ToolIndex, query: Query, keep: ((e: ToolIndexEntry) => boolean) | undefined, options: SearchOptions, limit = Infinity, wanted?: readonly number[]): Ranking {
   const { plan, asked } = query;
   const gains = gainsOf(index, plan, asked, options);
   // The best a document could score: every query term saturated in it, and every gain.
   const ceiling = gains.headroom * (plan.reduce((sum, t) => sum + (t.weight >= 1 ? index.scorer.maxContribution(t.term, 1) : 0), 0) || 1);
-  const kept = filtered(index, plan, keep, options.coverage ?? COVERAGE, limit);
+  const wantedScores: number[] = [];
+  const kept = filtered(index, plan, keep, options.coverage ?? COVERAGE, limit, wanted, wantedScores);
   const candidates = withNameAndServer(index, gains, kept, limit);
   const results = withPhrases(index, gains, candidates, ceiling, limit);
   for (const id of gains.ids) gains.weights[id] = 0;
-  return { results, matched: kept.count, scoresBeforeGains: { marks: matchMarks, scores: matchScores, epoch: matchEpoch } };
+  return { results, matched: kept.count, wantedScores };
 }
 
 export interface Ranking {
@@ -134,41 +135,39 @@ export interface Ranking {
   results: ScoredEntry[];
   /** How many documents passed the filter and matched. */
   matched: number;
-  /**
-   * The matched documents' scores before the gains (BM25F times coverage): `scores[doc]` where
-   * `marks[doc] === epoch`. Valid only until the next `rank`, which reuses the arrays.
-   */
-  scoresBeforeGains: ScoresBeforeGains;
+  /** The scores before the gains (BM25F times coverage) of the `wanted` documents, in their order; NaN for one not matched. */
+  wantedScores: number[];
 }
-
-export interface ScoresBeforeGains {
-  marks: Int32Array;
-  scores: Float64Array;
-  epoch: number;
-}
-
-/** The documents the last `rank` matched are marked with its epoch, with their scores before the gains. */
-let matchMarks: Int32Array = new Int32Array(0);
-let matchScores: Float64Array = new Float64Array(0);
-let matchEpoch = 0;
 
 /** 1. The documents that pass the filter (into the scratch), with their scores times the coverage to the power. */
-function filtered(index: ToolIndex, plan: readonly WeightedTerm[], keep: ((e: ToolIndexEntry) => boolean) | undefined, power: number, limit: number): { count: number; least: number } {
+function filtered(
+  index: ToolIndex,
+  plan: readonly WeightedTerm[],
+  keep: ((e: ToolIndexEntry) => boolean) | undefined,
+  power: number,
+  limit: number,
+  wanted: readonly number[] | undefined,
+  wantedScores: number[],
+): { count: number; least: number } {
   const { docs, scores, coverage } = index.scorer.score(plan);
   if (keptDocs.length < docs.length) {
     keptDocs = new Int32Array(docs.length * 2);
     keptScores = new Float64Array(docs.length * 2);
   }
+  // Read before the scores are cleared: only documents some query term reached have one.
+  if (wanted) {
+    for (const doc of wanted) {
+      const entry = keep && index.entryAt(doc);
+      const passes = doc >= 0 && scores[doc] > 0 && (keep ? !!(entry && keep(entry)) : index.visibleAt(doc));
+      wantedScores.push(passes ? withCoverage(scores[doc], coverage[doc], power) : NaN);
+    }
+  }
   const top = new Floor(limit);
   let count = 0;
-  matchEpoch++;
   for (const doc of docs) {
     const entry = keep && index.entryAt(doc);
     if (keep ? !(entry && keep(entry)) : !index.visibleAt(doc)) continue;
-    const score = power === 0 ? scores[doc] : power === 0.5 ? scores[doc] * Math.sqrt(coverage[doc]) : scores[doc] * coverage[doc] ** power;
-    if (doc >= matchMarks.length) growMarks(doc);
-    matchMarks[doc] = matchEpoch;
-    matchScores[doc] = score;
+    const score = withCoverage(scores[doc], coverage[doc], power);
     keptDocs[count] = doc;
     keptScores[count++] = score;
     if (limit !== Infinity) top.offer(score);
@@ -177,8 +176,15 @@ function filtered(index: ToolIndex, plan: readonly WeightedTerm[], keep: ((e: To
   return { count, least: top.least };
 }
 
+/** A score times the query's coverage to the power (the usual powers without `**`, which costs more). */
+function withCoverage(score: number, coverage: number, power: number): number {
+  return power === 0 ? score : power === 0.5 ? score * Math.sqrt(coverage) : score * coverage ** power;
+}
+
 /** 2. The server and name gains and the action factor, for the documents that could still make the top with every gain (compacted in the scratch). */
 function withNameAndServer(index: ToolIndex, gains: Gains, kept: { count: number; least: number }, limit: number): { count: number; least: number } {
+  // No gain to work out: the phrase stage cuts by the same bound.
+  if (!gains.server && !gains.name && !gains.asked) return kept;
   // The kept best can lose the action factor: a document that cannot reach what they keep then is out.
   const cut = (kept.least * (gains.asked ? Math.min(1, gains.mismatch) : 1)) / gains.headroom;
   const top = new Floor(limit);
@@ -221,14 +227,4 @@ function withPhrases(index: ToolIndex, gains: Gains, candidates: { count: number
     if (best.length > limit) best.pop();
   }
   return limit === Infinity ? best.sort(byScore) : best;
-}
-
-function growMarks(doc: number): void {
-  const size = Math.max(2 * matchMarks.length, doc + 1024);
-  const marks = new Int32Array(size);
-  marks.set(matchMarks);
-  matchMarks = marks;
-  const scores = new Float64Array(size);
-  scores.set(matchScores);
-  matchScores = scores;
 }

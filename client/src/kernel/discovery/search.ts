@@ -5,7 +5,7 @@
 import { RISK_ORDER } from '../security/types';
 import { requestAction } from './actions';
 import { categoryStems } from './categories';
-import { fuseExamples } from './exampleFusion';
+import { exampleTakerDocs, fuseExamples } from './exampleFusion';
 import { maxEditsFor } from './fuzzy';
 import { boundedQuery, normalizeQuery } from './queryText';
 import { expandTerms } from './synonyms';
@@ -208,13 +208,14 @@ export function keywordSearch(index: ToolIndex, query: string, filter: DiscoverF
   const byDefault = !filter.categories?.length && !filter.risk_level_max && filter.status !== 'all';
   const plan = queryOf(index, query, options);
   const examples = options.examples === false ? undefined : rankExamples(index, plan, options);
-  const ranked = rank(index, plan, byDefault ? undefined : keep, options, examples ? Math.max(options.limit ?? Infinity, EXAMPLE_POOL) : options.limit);
+  const takers = examples && exampleTakerDocs(examples.ranked, examples.matches);
+  const ranked = rank(index, plan, byDefault ? undefined : keep, options, examples ? Math.max(options.limit ?? Infinity, EXAMPLE_POOL) : options.limit, takers);
   const { matched } = ranked;
   let { results } = ranked;
   if (examples) {
     // The best of the keyword ranking, with the tools the examples bring from lower down, in their fused
     // order; then the rest in keyword order. The same for any limit: the pool does not depend on it.
-    const fused = fuseExamples(results.slice(0, EXAMPLE_POOL), examples.ranked, examples.matches, ranked.scoresBeforeGains, EXAMPLE_POOL);
+    const fused = fuseExamples(results.slice(0, EXAMPLE_POOL), examples.ranked, examples.matches, ranked.wantedScores, EXAMPLE_POOL);
     const inFused = new Set(fused.map((s) => s.entry));
     results = fused.concat(results.slice(EXAMPLE_POOL).filter((s) => !inFused.has(s.entry))).slice(0, options.limit);
   }
