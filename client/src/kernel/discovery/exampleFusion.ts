@@ -12,9 +12,15 @@ import type { ToolIndexEntry } from './types';
 /** Weight of the examples' ranking against the tools' own. */
 export const EXAMPLE_WEIGHT = 1;
 
+/** The indexed entries that take a record's examples, and their BM25 slots (in the same order). */
+export interface ExampleTakers {
+  entries: ToolIndexEntry[];
+  docs: number[];
+}
+
 export interface ExampleMatches {
-  /** The indexed entries that take each record's examples, and their BM25 slots, by the record's tool id (`github.create_issue`). */
-  byExample: ReadonlyMap<string, { entries: readonly ToolIndexEntry[]; docs: readonly number[] }>;
+  /** The entries that take each record's examples, by the record's tool id (`github.create_issue`). */
+  byExample: ReadonlyMap<string, ExampleTakers>;
   /** The record's tool id of each entry that has examples. */
   exampleOf: ReadonlyMap<ToolIndexEntry, string>;
 }

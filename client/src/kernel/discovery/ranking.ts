@@ -156,17 +156,12 @@ function filtered(
   }
   // Read before the scores are cleared: only documents some query term reached have one.
   if (wanted) {
-    for (const doc of wanted) {
-      const entry = keep && index.entryAt(doc);
-      const passes = doc >= 0 && scores[doc] > 0 && (keep ? !!(entry && keep(entry)) : index.visibleAt(doc));
-      wantedScores.push(passes ? withCoverage(scores[doc], coverage[doc], power) : NaN);
-    }
+    for (const doc of wanted) wantedScores.push(doc >= 0 && scores[doc] > 0 && passes(index, keep, doc) ? withCoverage(scores[doc], coverage[doc], power) : NaN);
   }
   const top = new Floor(limit);
   let count = 0;
   for (const doc of docs) {
-    const entry = keep && index.entryAt(doc);
-    if (keep ? !(entry && keep(entry)) : !index.visibleAt(doc)) continue;
+    if (!passes(index, keep, doc)) continue;
     const score = withCoverage(scores[doc], coverage[doc], power);
     keptDocs[count] = doc;
     keptScores[count++] = score;
@@ -174,6 +169,13 @@ function filtered(
   }
   index.scorer.reset(docs);
   return { count, least: top.least };
+}
+
+/** Whether the document passes the filter: `keep`, or without one the default discovery filter. */
+function passes(index: ToolIndex, keep: ((e: ToolIndexEntry) => boolean) | undefined, doc: number): boolean {
+  if (!keep) return index.visibleAt(doc);
+  const entry = index.entryAt(doc);
+  return !!entry && keep(entry);
 }
 
 /** A score times the query's coverage to the power (the usual powers without `**`, which costs more). */

@@ -11,7 +11,7 @@ import { boundedQuery, normalizeQuery } from './queryText';
 import { expandTerms } from './synonyms';
 import { splitWords, stem } from './text';
 import { relatedStems } from './thesaurus';
-import { exampleIndex, matchExamples } from './toolExamples';
+import { exampleIndex, matchExamples, type ExampleMatching } from './toolExamples';
 import type { ToolIndex } from './toolIndex';
 import type { WeightedTerm } from './bm25';
 import type { DiscoverFilter, RiskLevel, SearchStrategy, ToolIndexEntry } from './types';
@@ -121,7 +121,7 @@ const EXAMPLE_POOL = 5;
  * matched by the request's own words, without the synonyms and related words the plan adds for the
  * tools' texts: the examples hold other wordings already. No gains: their names are the tools'.
  */
-function rankExamples(index: ToolIndex, query: Query, options: SearchOptions): { ranked: ScoredEntry[]; matches: ReturnType<typeof matchExamples> } | undefined {
+function rankExamples(index: ToolIndex, query: Query, options: SearchOptions): { ranked: ScoredEntry[]; matches: ExampleMatching } | undefined {
   const matches = matchExamples(index);
   if (!matches.exampleOf.size) return undefined;
   const ownWords = { ...query, plan: query.plan.filter((t) => t.weight >= 1) };

@@ -12,6 +12,7 @@
  * description shares most words with the record's: the same tool of the same server, under whatever
  * id the user gave the server, and not a tool of another server that happens to share the name.
  */
+import type { ExampleMatches, ExampleTakers } from './exampleFusion';
 import { splitWords } from './text';
 import { ToolIndex, type AnalysisOptions } from './toolIndex';
 import { splitLead } from './toolText';
@@ -57,33 +58,25 @@ export function exampleIndex(analysis: AnalysisOptions): ToolIndex {
 }
 
 /** Which indexed entries take which record's examples, as of one revision of the index. */
-interface Matching {
+export interface ExampleMatching extends ExampleMatches {
   revision: number;
-  /** The entries that take each record's examples, by the record's tool id (`github.create_issue`). */
   byExample: Map<string, ExampleTakers>;
-  /** The example tool id of each entry that has examples. */
   exampleOf: Map<ToolIndexEntry, string>;
   /** The entries that have none. */
   without: Set<ToolIndexEntry>;
 }
 
-/** The indexed entries that take a record's examples, and their BM25 slots (in the same order). */
-export interface ExampleTakers {
-  entries: ToolIndexEntry[];
-  docs: number[];
-}
-
-const matchings = new WeakMap<ToolIndex, Matching>();
+const matchings = new WeakMap<ToolIndex, ExampleMatching>();
 let recordsByName: Map<string, Array<{ id: string; lead: Set<string> }>> | undefined;
 
 /**
  * The entries of `index` that have examples, by example tool id; brought up to date when the index
  * changes (an entry is replaced, never changed, when its tool changes: only new entries are matched).
  */
-export function matchExamples(index: ToolIndex): Matching {
+export function matchExamples(index: ToolIndex): ExampleMatching {
   const known = matchings.get(index);
   if (known && known.revision === index.revision) return known;
-  const matching: Matching = { revision: index.revision, byExample: new Map(), exampleOf: new Map(), without: new Set() };
+  const matching: ExampleMatching = { revision: index.revision, byExample: new Map(), exampleOf: new Map(), without: new Set() };
   for (const entry of index.list()) {
     const id = known?.exampleOf.get(entry) ?? (known?.without.has(entry) ? null : examplesOf(entry));
     if (id === null) {
