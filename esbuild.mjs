@@ -52,9 +52,17 @@ function bundles() {
       banner: { js: '#!/usr/bin/env node' },
     },
     // The cl100k tokenizer (~1 MB) once for the extension and the CLI: loaded at first use from next to them.
-    { ...nodeBundle, entryPoints: { tokenizer: 'client/src/kernel/discovery/cl100k.ts' }, outdir: 'dist' },
+    {
+      ...nodeBundle,
+      entryPoints: { tokenizer: 'client/src/kernel/discovery/cl100k.ts' },
+      outdir: 'dist',
+    },
     // The audit log's writer thread (client/src/kernel/audit/auditWorker.ts): started from next to the bundles.
-    { ...nodeBundle, entryPoints: { auditWorker: 'client/src/kernel/audit/auditWorker.ts' }, outdir: 'dist' },
+    {
+      ...nodeBundle,
+      entryPoints: { auditWorker: 'client/src/kernel/audit/auditWorker.ts' },
+      outdir: 'dist',
+    },
     { ...nodeBundle, entryPoints: exampleServerEntries(), outdir: 'examples/servers/dist' },
     {
       bundle: true,
@@ -90,8 +98,9 @@ async function buildTests() {
   const outdir = testOutDir();
   rmSync(join(root, outdir), { recursive: true, force: true });
   const skip = ['test/fixtures', 'test/vscode/harness', 'media'];
-  const entryPoints = ['client/src', 'server/src', 'shared/src', 'test']
-    .flatMap((d) => listTypeScript(d, skip));
+  const entryPoints = ['client/src', 'server/src', 'shared/src', 'test'].flatMap((d) =>
+    listTypeScript(d, skip),
+  );
   await esbuild.build({
     entryPoints,
     outdir,
@@ -103,7 +112,9 @@ async function buildTests() {
     define,
     logLevel: 'warning',
   });
-  console.log(`transpiled ${entryPoints.length} files into ${relative(process.cwd(), join(root, outdir)) || outdir}/`);
+  console.log(
+    `transpiled ${entryPoints.length} files into ${relative(process.cwd(), join(root, outdir)) || outdir}/`,
+  );
 }
 
 async function main() {
@@ -119,9 +130,12 @@ async function main() {
     return;
   }
   const started = Date.now();
-  for (const dir of ['dist', 'media/dist', 'examples/servers/dist']) rmSync(join(root, dir), { recursive: true, force: true });
+  for (const dir of ['dist', 'media/dist', 'examples/servers/dist'])
+    rmSync(join(root, dir), { recursive: true, force: true });
   await Promise.all(bundles().map((options) => esbuild.build(options)));
-  console.log(`built extension, language server, cli, webviews and example servers in ${Date.now() - started} ms`);
+  console.log(
+    `built extension, language server, cli, webviews and example servers in ${Date.now() - started} ms`,
+  );
 }
 
 main().catch((error) => {

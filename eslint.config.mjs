@@ -2,21 +2,52 @@
 import tseslint from 'typescript-eslint';
 
 /** The protocol core, the CLI, the language server and the shared contracts run without VS Code. */
-export const VSCODE_FREE = ['client/src/kernel/**/*.ts', 'client/src/cli/**/*.ts', 'server/**/*.ts', 'shared/**/*.ts'];
+export const VSCODE_FREE = [
+  'client/src/kernel/**/*.ts',
+  'client/src/cli/**/*.ts',
+  'server/**/*.ts',
+  'shared/**/*.ts',
+];
 
 export const noVscodeImport = {
   files: VSCODE_FREE,
   rules: {
-    'no-restricted-imports': ['error', {
-      paths: [{ name: 'vscode', message: 'kernel/, cli/, server/ and shared/ must run without VS Code: move this code to client/src/vscode/.' }],
-      patterns: [{ group: ['vscode-languageclient', 'vscode-languageclient/*'], message: 'the language client belongs to client/src/vscode/.' }],
-    }],
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: [
+          {
+            name: 'vscode',
+            message:
+              'kernel/, cli/, server/ and shared/ must run without VS Code: move this code to client/src/vscode/.',
+          },
+        ],
+        patterns: [
+          {
+            group: ['vscode-languageclient', 'vscode-languageclient/*'],
+            message: 'the language client belongs to client/src/vscode/.',
+          },
+        ],
+      },
+    ],
     '@typescript-eslint/no-require-imports': 'error',
   },
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'out/', 'media/dist/', 'examples/servers/dist/', 'tools/', 'test-results/', '.scratch/', 'test/fixtures/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'out/',
+      'media/dist/',
+      'examples/servers/dist/',
+      'tools/',
+      'test-results/',
+      '.scratch/',
+      'test/fixtures/',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -15,7 +15,16 @@
 // on the disk you care about, since fsync on tmpfs costs nothing). Builds what it needs with esbuild,
 // so no `npm run build` first; everything is written under a temp folder and removed afterwards.
 import * as esbuild from 'esbuild';
-import { appendFileSync, closeSync, fsyncSync, mkdtempSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  fsyncSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,25 +49,44 @@ async function loadAudit() {
   const outfile = join(work, 'audit.cjs');
   await esbuild.build({
     stdin: {
-      contents: "export * from './client/src/kernel/audit';\nexport { openSegmentFile } from './client/src/kernel/audit/segmentFile';\n",
+      contents:
+        "export * from './client/src/kernel/audit';\nexport { openSegmentFile } from './client/src/kernel/audit/segmentFile';\n",
       resolveDir: root,
       sourcefile: 'bench-audit-entry.ts',
       loader: 'ts',
     },
-    bundle: true, platform: 'node', format: 'cjs', target: 'node20',
-    outfile, logLevel: 'silent', define: { __MGP_VERSION__: '"bench"' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile,
+    logLevel: 'silent',
+    define: { __MGP_VERSION__: '"bench"' },
   });
   // The writer thread's script, next to the bundle that starts it (as dist/auditWorker.js is).
   await esbuild.build({
     entryPoints: { auditWorker: join(root, 'client/src/kernel/audit/auditWorker.ts') },
-    bundle: true, platform: 'node', format: 'cjs', target: 'node20', outdir: work, logLevel: 'silent',
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outdir: work,
+    logLevel: 'silent',
   });
   return createRequire(import.meta.url)(outfile);
 }
 
 // ── 2. Realistic events (seeded) ────────────────────────────────────────────────────────────────
 const servers = ['tool.terminal', 'files', 'git', 'memory.recall', 'browser', 'tickets'];
-const tools = ['execute_command', 'read_file', 'write_file', 'search', 'commit', 'fetch_page', 'create_issue'];
+const tools = [
+  'execute_command',
+  'read_file',
+  'write_file',
+  'search',
+  'commit',
+  'fetch_page',
+  'create_issue',
+];
 const results = ['SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS', 'FAILURE', 'BLOCKED'];
 function event(i) {
   const server = servers[i % servers.length];
@@ -72,7 +100,10 @@ function event(i) {
       risk_level: i % 3 ? 'moderate' : 'dangerous',
       validator_applied: 'sandbox',
       duration_ms: (i * 37) % 4000,
-      arguments: i % 2 ? { command: `npm test -- --grep "case ${i % 97}"` } : { path: `src/module-${i % 500}/index.ts` },
+      arguments:
+        i % 2
+          ? { command: `npm test -- --grep "case ${i % 97}"` }
+          : { path: `src/module-${i % 500}/index.ts` },
     },
   };
 }
@@ -87,7 +118,9 @@ const int = (x) => Math.round(x).toLocaleString('en-US');
 
 async function ours(audit, run) {
   const directory = join(work, `log-${run}`);
-  const redactor = new audit.Redactor({ secrets: ['ghp_benchmarkToken0123456789', 'sk-live-0123456789abcdef'] });
+  const redactor = new audit.Redactor({
+    secrets: ['ghp_benchmarkToken0123456789', 'sk-live-0123456789abcdef'],
+  });
   const log = await audit.AuditLog.open({ directory, redactor, writer: WRITER });
   // The records of one write+fsync are told to listeners together, in one task.
   let fsyncs = 0;
@@ -107,7 +140,9 @@ async function ours(audit, run) {
   await Promise.all(Array.from({ length: PRODUCERS }, producer));
   const elapsed = seconds(start);
   await log.close();
-  const bytes = readdirSync(directory).filter((f) => f.endsWith('.jsonl')).reduce((sum, f) => sum + statSync(join(directory, f)).size, 0);
+  const bytes = readdirSync(directory)
+    .filter((f) => f.endsWith('.jsonl'))
+    .reduce((sum, f) => sum + statSync(join(directory, f)).size, 0);
   return { rate: EVENTS / elapsed, elapsed, fsyncs, bytes, directory, writer };
 }
 
@@ -127,7 +162,10 @@ function baseline(run) {
   const start = process.hrtime.bigint();
   for (let i = 0; i < BASELINE_EVENTS; i++) {
     const e = event(i);
-    appendFileSync(fd, `${JSON.stringify({ timestamp: new Date().toISOString(), trace_id: `t-${i}`, ...e })}\n`);
+    appendFileSync(
+      fd,
+      `${JSON.stringify({ timestamp: new Date().toISOString(), trace_id: `t-${i}`, ...e })}\n`,
+    );
     fsyncSync(fd);
   }
   const rate = BASELINE_EVENTS / seconds(start);
@@ -158,16 +196,42 @@ const verifyMs = seconds(verifyStart) * 1000;
 // ── 4. Figures ──────────────────────────────────────────────────────────────────────────────────
 const rate = median(runs.map((r) => r.rate));
 const naive = median(baselines);
-const eventBytes = median(Array.from({ length: 1000 }, (_, i) => JSON.stringify({ timestamp: new Date().toISOString(), trace_id: audit.newTraceId(), ...event(i) }).length));
-console.log(`events: ${int(EVENTS)} per run from ${PRODUCERS} concurrent producers, ${RUNS} runs; events of ~${int(eventBytes)} bytes as JSON, records of ${int(last.bytes / EVENTS)} bytes on disk (with seq, prev_hash, hash)`);
-console.log(`group commit: median ${int(median(runs.map((r) => r.fsyncs)))} write+fsync rounds per run (≈ ${int(EVENTS / median(runs.map((r) => r.fsyncs)))} records per fsync)`);
-console.log(`verify of the last run: ${report.ok ? 'ok' : `BROKEN (${report.problem?.reason})`}, ${int(report.records)} records in ${int(verifyMs)} ms`);
-console.log(`one producer awaiting each append: ${int(single)} events/s (one fsync per event, as the baseline)`);
+const eventBytes = median(
+  Array.from(
+    { length: 1000 },
+    (_, i) =>
+      JSON.stringify({
+        timestamp: new Date().toISOString(),
+        trace_id: audit.newTraceId(),
+        ...event(i),
+      }).length,
+  ),
+);
+console.log(
+  `events: ${int(EVENTS)} per run from ${PRODUCERS} concurrent producers, ${RUNS} runs; events of ~${int(eventBytes)} bytes as JSON, records of ${int(last.bytes / EVENTS)} bytes on disk (with seq, prev_hash, hash)`,
+);
+console.log(
+  `group commit: median ${int(median(runs.map((r) => r.fsyncs)))} write+fsync rounds per run (≈ ${int(EVENTS / median(runs.map((r) => r.fsyncs)))} records per fsync)`,
+);
+console.log(
+  `verify of the last run: ${report.ok ? 'ok' : `BROKEN (${report.problem?.reason})`}, ${int(report.records)} records in ${int(verifyMs)} ms`,
+);
+console.log(
+  `one producer awaiting each append: ${int(single)} events/s (one fsync per event, as the baseline)`,
+);
 console.log(`logs written under ${work}`);
-console.log(`machine: node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(2)} at the end`);
+console.log(
+  `machine: node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(2)} at the end`,
+);
 console.log('');
-console.log(`audit-append: durable events per second (acknowledged only after fsync), written by the ${last.writer === 'thread' ? "log's writer thread" : 'calling thread'}`);
-console.log(`  AuditLog.append, group commit   median ${int(rate)}/s  min ${int(Math.min(...runs.map((r) => r.rate)))}/s  max ${int(Math.max(...runs.map((r) => r.rate)))}/s  (${RUNS} runs × ${int(EVENTS)})`);
-console.log(`  appendFileSync + fsyncSync      median ${int(naive)}/s  (${RUNS} runs × ${int(BASELINE_EVENTS)})`);
+console.log(
+  `audit-append: durable events per second (acknowledged only after fsync), written by the ${last.writer === 'thread' ? "log's writer thread" : 'calling thread'}`,
+);
+console.log(
+  `  AuditLog.append, group commit   median ${int(rate)}/s  min ${int(Math.min(...runs.map((r) => r.rate)))}/s  max ${int(Math.max(...runs.map((r) => r.rate)))}/s  (${RUNS} runs × ${int(EVENTS)})`,
+);
+console.log(
+  `  appendFileSync + fsyncSync      median ${int(naive)}/s  (${RUNS} runs × ${int(BASELINE_EVENTS)})`,
+);
 console.log(`  ratio group commit / naive: ${(rate / naive).toFixed(1)}×`);
 console.log(`  goal median ≥ 50,000/s: ${rate >= 50_000 ? 'met' : 'not met'}`);

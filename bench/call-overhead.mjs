@@ -24,7 +24,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const arg = (name, fallback) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback);
+const arg = (name, fallback) =>
+  process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback;
 const CALLS = arg('--calls', 2000);
 const BLOCK = arg('--block', 100);
 // Both sides take about 1,500 calls to reach their steady speed (V8 compiles the hot paths as they run;
@@ -55,12 +56,23 @@ async function build() {
       sourcefile: 'bench-calls-entry.ts',
       loader: 'ts',
     },
-    bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'silent', define: { __MGP_VERSION__: '"bench"' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile,
+    logLevel: 'silent',
+    define: { __MGP_VERSION__: '"bench"' },
   });
   // The audit log's writer thread, next to the bundle that starts it (as dist/auditWorker.js is).
   await esbuild.build({
     entryPoints: { auditWorker: join(root, 'client/src/kernel/audit/auditWorker.ts') },
-    bundle: true, platform: 'node', format: 'cjs', target: 'node20', outdir: work, logLevel: 'silent',
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outdir: work,
+    logLevel: 'silent',
   });
   return createRequire(import.meta.url)(outfile);
 }
@@ -68,30 +80,53 @@ async function build() {
 async function kernelCaller(m) {
   const path = join(work, 'mgp.toml');
   const toml = `[[servers]]\nid = "everything"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(everything)}, "stdio"]\n`;
-  const config = m.mergeConfigFiles([m.parseConfigText(toml, { path, format: 'mgp', origin: 'workspace' })]);
+  const config = m.mergeConfigFiles([
+    m.parseConfigText(toml, { path, format: 'mgp', origin: 'workspace' }),
+  ]);
   // As the editor and the CLI open it (commit delay included).
-  const trail = IN_MEMORY ? undefined : new m.AuditTrail(await m.AuditLog.open({ directory: join(work, 'audit'), commitDelayMs: m.KERNEL_AUDIT_COMMIT_DELAY_MS, writer: INLINE ? 'inline' : undefined }));
+  const trail = IN_MEMORY
+    ? undefined
+    : new m.AuditTrail(
+        await m.AuditLog.open({
+          directory: join(work, 'audit'),
+          commitDelayMs: m.KERNEL_AUDIT_COMMIT_DELAY_MS,
+          writer: INLINE ? 'inline' : undefined,
+        }),
+      );
   const memory = new m.MemoryAuditSink();
   const kernel = new m.Kernel({
-    hostEnv: { PATH: process.env.PATH }, secrets: { get: async () => undefined }, interaction: m.NOBODY_TO_ASK, audit: trail ?? memory,
-    stateDir: join(work, 'state'), operator: { agentId: 'agent.bench', kind: 'operator' },
+    hostEnv: { PATH: process.env.PATH },
+    secrets: { get: async () => undefined },
+    interaction: m.NOBODY_TO_ASK,
+    audit: trail ?? memory,
+    stateDir: join(work, 'state'),
+    operator: { agentId: 'agent.bench', kind: 'operator' },
   });
   await kernel.apply(config);
-  if (kernel.manager.get('everything').state !== 'connected') throw new Error('server-everything did not connect through the kernel');
+  if (kernel.manager.get('everything').state !== 'connected')
+    throw new Error('server-everything did not connect through the kernel');
   const sameServer = kernel.manager.get('everything').liveConnection.client;
   return {
-    call: (i) => kernel.call({ serverId: 'everything', toolName: 'echo', args: { message: `call ${i}` } }),
+    call: (i) =>
+      kernel.call({ serverId: 'everything', toolName: 'echo', args: { message: `call ${i}` } }),
     // Audit records still being made and written at the end of a block: their work belongs to this side.
     settle: () => trail?.flush(),
-    bareOnSameServer: { call: (i) => sameServer.callTool({ name: 'echo', arguments: { message: `call ${i}` } }) },
+    bareOnSameServer: {
+      call: (i) => sameServer.callTool({ name: 'echo', arguments: { message: `call ${i}` } }),
+    },
     close: async () => {
       if (!trail) {
         await kernel.dispose();
-        return { audited: memory.ofType('TOOL_EXECUTED').length, chainOk: 'n/a (in memory)', writer: 'none' };
+        return {
+          audited: memory.ofType('TOOL_EXECUTED').length,
+          chainOk: 'n/a (in memory)',
+          writer: 'none',
+        };
       }
       await trail.flush();
       const records = [];
-      for await (const record of trail.log.records({ types: ['TOOL_EXECUTED'] })) records.push(record);
+      for await (const record of trail.log.records({ types: ['TOOL_EXECUTED'] }))
+        records.push(record);
       const report = await trail.log.verify();
       await kernel.dispose();
       await trail.close();
@@ -102,8 +137,18 @@ async function kernelCaller(m) {
 
 async function bareCaller(m) {
   const client = new m.Client({ name: 'bench', version: '1' });
-  await client.connect(new m.StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], env: { PATH: process.env.PATH }, stderr: 'ignore' }));
-  return { call: (i) => client.callTool({ name: 'echo', arguments: { message: `call ${i}` } }), close: async () => client.close() };
+  await client.connect(
+    new m.StdioClientTransport({
+      command: process.execPath,
+      args: [everything, 'stdio'],
+      env: { PATH: process.env.PATH },
+      stderr: 'ignore',
+    }),
+  );
+  return {
+    call: (i) => client.callTool({ name: 'echo', arguments: { message: `call ${i}` } }),
+    close: async () => client.close(),
+  };
 }
 
 function median(values) {
@@ -154,7 +199,10 @@ async function round(m, index) {
   const kernel = await kernelCaller(m);
   const bare = await bareCaller(m);
   for (let i = 0; i < WARMUP; i++) {
-    for (const [name, caller] of [['kernel', kernel], ['bare', bare]]) {
+    for (const [name, caller] of [
+      ['kernel', kernel],
+      ['bare', bare],
+    ]) {
       const started = process.hrtime.bigint();
       await caller.call(i);
       warm[name].push(Number(process.hrtime.bigint() - started) / 1000);
@@ -163,7 +211,10 @@ async function round(m, index) {
   }
   const times = { kernel: [], bare: [], kernelSame: [], sameBare: [] };
   // The two comparisons take turns going first, round by round.
-  const phases = [() => alternate({ kernel, bare }, index, times), () => alternate({ kernelSame: kernel, sameBare: kernel.bareOnSameServer }, index, times)];
+  const phases = [
+    () => alternate({ kernel, bare }, index, times),
+    () => alternate({ kernelSame: kernel, sameBare: kernel.bareOnSameServer }, index, times),
+  ];
   for (const phase of index % 2 === 0 ? phases : phases.reverse()) await phase();
   const audit = await kernel.close();
   await bare.close();
@@ -186,27 +237,50 @@ for (let r = 0; r < ROUNDS; r++) {
 const fmt = (us) => `${us.toFixed(0)} µs`;
 const kernelMedian = median(all.kernel);
 const bareMedian = median(all.bare);
-console.log(`call overhead: ${ROUNDS} rounds × ${CALLS} sequential tools/call of server-everything echo over stdio, blocks of ${BLOCK}, alternating;`);
-console.log('each round starts a fresh kernel and a fresh bare client, each with its own server process');
+console.log(
+  `call overhead: ${ROUNDS} rounds × ${CALLS} sequential tools/call of server-everything echo over stdio, blocks of ${BLOCK}, alternating;`,
+);
+console.log(
+  'each round starts a fresh kernel and a fresh bare client, each with its own server process',
+);
 console.log(`machine: ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(1)}`);
-console.log(`audit: ${audit.audited} TOOL_EXECUTED records ${IN_MEMORY ? "in memory (last round)" : `on disk after all rounds, written by the ${audit.writer === 'thread' ? "log's writer thread" : 'calling thread'}`} (warm-up included), chain verified: ${audit.chainOk}`);
+console.log(
+  `audit: ${audit.audited} TOOL_EXECUTED records ${IN_MEMORY ? 'in memory (last round)' : `on disk after all rounds, written by the ${audit.writer === 'thread' ? "log's writer thread" : 'calling thread'}`} (warm-up included), chain verified: ${audit.chainOk}`,
+);
 console.log('');
-const row = (label, times) => `${label.padEnd(22)}${fmt(median(times)).padEnd(11)} ${fmt(percentile(times, 90)).padEnd(10)} ${fmt(percentile(times, 99)).padEnd(10)} ${fmt(mean(times))}`;
+const row = (label, times) =>
+  `${label.padEnd(22)}${fmt(median(times)).padEnd(11)} ${fmt(percentile(times, 90)).padEnd(10)} ${fmt(percentile(times, 99)).padEnd(10)} ${fmt(mean(times))}`;
 console.log('                      median      p90        p99        mean');
 console.log(row('kernel (all checks)', all.kernel));
 console.log(row('bare SDK Client', all.bare));
 console.log('');
-console.log(`CPU of this process per call: kernel ${fmt(cpu.kernel / (CALLS * ROUNDS))}, bare ${fmt(cpu.bare / (CALLS * ROUNDS))} (the server's own CPU not included)`);
+console.log(
+  `CPU of this process per call: kernel ${fmt(cpu.kernel / (CALLS * ROUNDS))}, bare ${fmt(cpu.bare / (CALLS * ROUNDS))} (the server's own CPU not included)`,
+);
 console.log(`per-round median ratios: ${ratios.map((r) => r.toFixed(2)).join(', ')}`);
-console.log(`kernel / bare: ${(kernelMedian / bareMedian).toFixed(3)}× (pooled medians), ${median(ratios).toFixed(3)}× (median of rounds)   goal ≤ 1.05×`);
+console.log(
+  `kernel / bare: ${(kernelMedian / bareMedian).toFixed(3)}× (pooled medians), ${median(ratios).toFixed(3)}× (median of rounds)   goal ≤ 1.05×`,
+);
 console.log('');
-console.log("the same server process: Kernel.call against the kernel's own SDK Client calling callTool on the same connection");
+console.log(
+  "the same server process: Kernel.call against the kernel's own SDK Client calling callTool on the same connection",
+);
 console.log(row('kernel (all checks)', all.kernelSame));
 console.log(row('SDK Client, same pipe', all.sameBare));
-console.log(`CPU of this process per call: kernel ${fmt(cpu.kernelSame / (CALLS * ROUNDS))}, SDK Client ${fmt(cpu.sameBare / (CALLS * ROUNDS))}`);
+console.log(
+  `CPU of this process per call: kernel ${fmt(cpu.kernelSame / (CALLS * ROUNDS))}, SDK Client ${fmt(cpu.sameBare / (CALLS * ROUNDS))}`,
+);
 console.log(`per-round median ratios: ${sameRatios.map((r) => r.toFixed(2)).join(', ')}`);
-console.log(`kernel / SDK Client on the same server: ${(median(all.kernelSame) / median(all.sameBare)).toFixed(3)}× (pooled medians), ${median(sameRatios).toFixed(3)}× (median of rounds)   goal ≤ 1.05×`);
-console.log(`means (every call, slow ones included): kernel / bare ${(mean(all.kernel) / mean(all.bare)).toFixed(3)}×, kernel / SDK Client on the same server ${(mean(all.kernelSame) / mean(all.sameBare)).toFixed(3)}×`);
+console.log(
+  `kernel / SDK Client on the same server: ${(median(all.kernelSame) / median(all.sameBare)).toFixed(3)}× (pooled medians), ${median(sameRatios).toFixed(3)}× (median of rounds)   goal ≤ 1.05×`,
+);
+console.log(
+  `means (every call, slow ones included): kernel / bare ${(mean(all.kernel) / mean(all.bare)).toFixed(3)}×, kernel / SDK Client on the same server ${(mean(all.kernelSame) / mean(all.sameBare)).toFixed(3)}×`,
+);
 console.log('');
-console.log(`the ${WARMUP} warm-up calls of each round, before either side runs at its steady speed (not counted above):`);
-console.log(`kernel ${fmt(median(warm.kernel))}, bare SDK Client ${fmt(median(warm.bare))} (medians): ${(median(warm.kernel) / median(warm.bare)).toFixed(3)}×`);
+console.log(
+  `the ${WARMUP} warm-up calls of each round, before either side runs at its steady speed (not counted above):`,
+);
+console.log(
+  `kernel ${fmt(median(warm.kernel))}, bare SDK Client ${fmt(median(warm.bare))} (medians): ${(median(warm.kernel) / median(warm.bare)).toFixed(3)}×`,
+);

@@ -41,21 +41,45 @@ process.on('SIGINT', () => process.exit(130));
 // ── 1. Build the front end and the batcher for the browser ──────────────────────────────────────
 async function build() {
   const common = { bundle: true, platform: 'browser', target: 'es2022', logLevel: 'silent' };
-  await esbuild.build({ ...common, entryPoints: [join(root, 'media/src/streams/main.ts')], format: 'iife', outfile: join(work, 'streams.js') });
-  await esbuild.build({ ...common, entryPoints: [join(root, 'client/src/vscode/toolPanels/streamBatcher.ts')], format: 'iife', globalName: 'Batching', outfile: join(work, 'batcher.js') });
+  await esbuild.build({
+    ...common,
+    entryPoints: [join(root, 'media/src/streams/main.ts')],
+    format: 'iife',
+    outfile: join(work, 'streams.js'),
+  });
+  await esbuild.build({
+    ...common,
+    entryPoints: [join(root, 'client/src/vscode/toolPanels/streamBatcher.ts')],
+    format: 'iife',
+    globalName: 'Batching',
+    outfile: join(work, 'batcher.js'),
+  });
   // The panel's stylesheets in one file (the @imports resolved), with a dark theme's variables.
-  const css = ['panel.css', 'toolPanels.css', 'streams.css'].map((f) => readFileSync(join(root, 'media', f), 'utf8').replace(/@import[^;]+;/g, '')).join('\n');
-  const theme = ':root { --vscode-foreground: #cccccc; --vscode-editor-background: #1f1f1f; --vscode-editor-foreground: #cccccc; --vscode-descriptionForeground: #9d9d9d; --vscode-font-family: system-ui, sans-serif; --vscode-font-size: 13px; --vscode-editor-font-family: monospace; --vscode-editor-font-size: 14px; --vscode-button-background: #0078d4; --vscode-button-foreground: #ffffff; --vscode-textCodeBlock-background: #2b2b2b; --vscode-widget-border: #313131; --vscode-focusBorder: #0078d4; --vscode-progressBar-background: #0078d4; }';
+  const css = ['panel.css', 'toolPanels.css', 'streams.css']
+    .map((f) => readFileSync(join(root, 'media', f), 'utf8').replace(/@import[^;]+;/g, ''))
+    .join('\n');
+  const theme =
+    ':root { --vscode-foreground: #cccccc; --vscode-editor-background: #1f1f1f; --vscode-editor-foreground: #cccccc; --vscode-descriptionForeground: #9d9d9d; --vscode-font-family: system-ui, sans-serif; --vscode-font-size: 13px; --vscode-editor-font-family: monospace; --vscode-editor-font-size: 14px; --vscode-button-background: #0078d4; --vscode-button-foreground: #ffffff; --vscode-textCodeBlock-background: #2b2b2b; --vscode-widget-border: #313131; --vscode-focusBorder: #0078d4; --vscode-progressBar-background: #0078d4; }';
   writeFileSync(join(work, 'streams.css'), `${theme}\n${css}`);
-  const frameStyle = '<style>html,body,iframe{margin:0;border:0;width:100%;height:100%;display:block}</style>';
-  writeFileSync(join(work, 'workbench.html'), `<!DOCTYPE html><html><head><meta charset="utf-8"><title>workbench</title>${frameStyle}</head><body><iframe id="host"></iframe><script src="workbench.js"></script></body></html>`);
+  const frameStyle =
+    '<style>html,body,iframe{margin:0;border:0;width:100%;height:100%;display:block}</style>';
+  writeFileSync(
+    join(work, 'workbench.html'),
+    `<!DOCTYPE html><html><head><meta charset="utf-8"><title>workbench</title>${frameStyle}</head><body><iframe id="host"></iframe><script src="workbench.js"></script></body></html>`,
+  );
   writeFileSync(join(work, 'workbench.js'), WORKBENCH);
-  writeFileSync(join(work, 'host.html'), `<!DOCTYPE html><html><head><meta charset="utf-8"><title>webview host</title>${frameStyle}</head><body><iframe id="active-frame" src="content.html"></iframe>
-<script>const inner = document.getElementById('active-frame'); window.addEventListener('message', (e) => inner.contentWindow.postMessage(e.data, '*'));</script></body></html>`);
-  writeFileSync(join(work, 'content.html'), `<!DOCTYPE html><html><head><meta charset="utf-8"><link rel="stylesheet" href="streams.css"><title>Streaming Output</title></head>
+  writeFileSync(
+    join(work, 'host.html'),
+    `<!DOCTYPE html><html><head><meta charset="utf-8"><title>webview host</title>${frameStyle}</head><body><iframe id="active-frame" src="content.html"></iframe>
+<script>const inner = document.getElementById('active-frame'); window.addEventListener('message', (e) => inner.contentWindow.postMessage(e.data, '*'));</script></body></html>`,
+  );
+  writeFileSync(
+    join(work, 'content.html'),
+    `<!DOCTYPE html><html><head><meta charset="utf-8"><link rel="stylesheet" href="streams.css"><title>Streaming Output</title></head>
 <body><main id="app"></main>
 <script>window.acquireVsCodeApi = () => ({ postMessage: () => {} });</script>
-<script src="probe.js"></script><script src="streams.js"></script></body></html>`);
+<script src="probe.js"></script><script src="streams.js"></script></body></html>`,
+  );
   writeFileSync(join(work, 'probe.js'), PROBE);
   writeFileSync(join(work, 'producer.js'), PRODUCER);
 }
@@ -128,7 +152,10 @@ onmessage = ({ data: { mode, rate, seconds } }) => {
 function serve() {
   const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
   const server = createServer((request, response) => {
-    const file = join(work, new URL(request.url, 'http://x').pathname.replace(/^\/+/, '') || 'workbench.html');
+    const file = join(
+      work,
+      new URL(request.url, 'http://x').pathname.replace(/^\/+/, '') || 'workbench.html',
+    );
     let body;
     try {
       body = readFileSync(file);
@@ -154,37 +181,68 @@ async function measure(browser, url, mode) {
   const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
   await page.goto(url);
   let content;
-  while (!(content = page.frames().find((f) => f.url().endsWith('/content.html')))) await page.waitForTimeout(50);
+  while (!(content = page.frames().find((f) => f.url().endsWith('/content.html'))))
+    await page.waitForTimeout(50);
   await content.waitForFunction(() => document.querySelector('h1'));
   // The webview's frames run in their own renderer (a cross-origin iframe): its main thread is measured.
   const cdp = await page.context().newCDPSession(content.parentFrame());
   await cdp.send('Performance.enable');
-  const metric = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+  const metric = async () =>
+    Object.fromEntries(
+      (await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]),
+    );
   const before = await metric();
   const started = Date.now();
   await page.evaluate(([m, r, s]) => window.startStream(m, r, s), [mode, RATE, SECONDS]);
-  await content.waitForFunction(() => window.bench.done, undefined, { timeout: (SECONDS + 60) * 1000, polling: 200 });
+  await content.waitForFunction(() => window.bench.done, undefined, {
+    timeout: (SECONDS + 60) * 1000,
+    polling: 200,
+  });
   const wall = (Date.now() - started) / 1000;
   const after = await metric();
   const data = await content.evaluate(() => {
     const b = window.bench;
     const panel = document.querySelector('section.stream');
-    return { frames: b.frames, shown: b.shown, t0: b.t0, produced: b.produced, messages: b.messages, longTasks: b.longTasks,
-      finalChunks: Number(panel?.dataset.chunks ?? 0), state: panel?.dataset.state, domChars: panel?.querySelector('.output-text')?.textContent.length ?? 0,
-      note: panel?.querySelector('.tail-note')?.hidden === false };
+    return {
+      frames: b.frames,
+      shown: b.shown,
+      t0: b.t0,
+      produced: b.produced,
+      messages: b.messages,
+      longTasks: b.longTasks,
+      finalChunks: Number(panel?.dataset.chunks ?? 0),
+      state: panel?.dataset.state,
+      domChars: panel?.querySelector('.output-text')?.textContent.length ?? 0,
+      note: panel?.querySelector('.tail-note')?.hidden === false,
+    };
   });
   await page.close();
   const intervals = data.frames.slice(1).map((t, i) => t - data.frames[i]);
   // Lag: a frame showing chunk n, at time T, shows it T − (t0 + n/rate) after it was produced.
-  const lags = data.shown.filter(([, n]) => n > 0).map(([at, n]) => at - (data.t0 + (n * 1000) / RATE));
+  const lags = data.shown
+    .filter(([, n]) => n > 0)
+    .map(([at, n]) => at - (data.t0 + (n * 1000) / RATE));
   return {
-    frameMedian: median(intervals), frameP95: quantile(intervals, 0.95), frameMax: Math.max(...intervals), frames: intervals.length,
-    lagMedian: median(lags), lagP95: quantile(lags, 0.95),
+    frameMedian: median(intervals),
+    frameP95: quantile(intervals, 0.95),
+    frameMax: Math.max(...intervals),
+    frames: intervals.length,
+    lagMedian: median(lags),
+    lagP95: quantile(lags, 0.95),
     busy: (after.TaskDuration - before.TaskDuration) / wall,
     script: (after.ScriptDuration - before.ScriptDuration) / wall,
-    layout: (after.LayoutDuration - before.LayoutDuration + after.RecalcStyleDuration - before.RecalcStyleDuration) / wall,
-    messagesPerSecond: data.messages / SECONDS, longTasks: data.longTasks.length,
-    complete: data.finalChunks === data.produced && data.state === 'done', produced: data.produced, domChars: data.domChars, capped: data.note,
+    layout:
+      (after.LayoutDuration -
+        before.LayoutDuration +
+        after.RecalcStyleDuration -
+        before.RecalcStyleDuration) /
+      wall,
+    messagesPerSecond: data.messages / SECONDS,
+    longTasks: data.longTasks.length,
+    complete: data.finalChunks === data.produced && data.state === 'done',
+    produced: data.produced,
+    domChars: data.domChars,
+    capped: data.note,
   };
 }
 
@@ -197,34 +255,66 @@ const { chromium } = require('playwright-core');
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--site-per-process'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--site-per-process',
+  ],
 });
 const version = browser.version();
 const results = { batched: [], unbatched: [], idle: [] };
 for (let run = 0; run < RUNS; run += 1) {
-  for (const mode of run % 2 ? ['unbatched', 'batched', 'idle'] : ['idle', 'batched', 'unbatched']) {
+  for (const mode of run % 2
+    ? ['unbatched', 'batched', 'idle']
+    : ['idle', 'batched', 'unbatched']) {
     const result = await measure(browser, url, mode);
     results[mode].push(result);
-    console.log(`run ${run + 1} ${mode.padEnd(9)} frames p95 ${result.frameP95.toFixed(1)} ms, longest ${result.frameMax.toFixed(1)} ms, lag p95 ${result.lagP95.toFixed(0)} ms, busy ${(result.busy * 100).toFixed(0)}% (script ${(result.script * 100).toFixed(0)}%, style+layout ${(result.layout * 100).toFixed(0)}%), ${result.complete ? 'all chunks shown' : 'NOT all chunks shown'}`);
+    console.log(
+      `run ${run + 1} ${mode.padEnd(9)} frames p95 ${result.frameP95.toFixed(1)} ms, longest ${result.frameMax.toFixed(1)} ms, lag p95 ${result.lagP95.toFixed(0)} ms, busy ${(result.busy * 100).toFixed(0)}% (script ${(result.script * 100).toFixed(0)}%, style+layout ${(result.layout * 100).toFixed(0)}%), ${result.complete ? 'all chunks shown' : 'NOT all chunks shown'}`,
+    );
   }
 }
 await browser.close();
 server.close();
 
-const summary = (list) => Object.fromEntries(Object.keys(list[0]).map((k) => [k, typeof list[0][k] === 'number' ? median(list.map((r) => r[k])) : list.every((r) => r[k])]));
+const summary = (list) =>
+  Object.fromEntries(
+    Object.keys(list[0]).map((k) => [
+      k,
+      typeof list[0][k] === 'number' ? median(list.map((r) => r[k])) : list.every((r) => r[k]),
+    ]),
+  );
 const b = summary(results.batched);
 const u = summary(results.unbatched);
 const idle = summary(results.idle);
 const f1 = (n) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
-const line = (name, r) => `  ${name.padEnd(30)} frames median ${f1(r.frameMedian)} ms  p95 ${f1(r.frameP95)} ms  longest ${f1(r.frameMax)} ms · lag median ${f1(r.lagMedian)} ms  p95 ${f1(r.lagP95)} ms · main thread busy ${(r.busy * 100).toFixed(0)}% · ${Math.round(r.messagesPerSecond).toLocaleString('en-US')} messages/s · long tasks ${r.longTasks} · ${r.complete ? 'every chunk shown' : 'chunks missing'}`;
+const line = (name, r) =>
+  `  ${name.padEnd(30)} frames median ${f1(r.frameMedian)} ms  p95 ${f1(r.frameP95)} ms  longest ${f1(r.frameMax)} ms · lag median ${f1(r.lagMedian)} ms  p95 ${f1(r.lagP95)} ms · main thread busy ${(r.busy * 100).toFixed(0)}% · ${Math.round(r.messagesPerSecond).toLocaleString('en-US')} messages/s · long tasks ${r.longTasks} · ${r.complete ? 'every chunk shown' : 'chunks missing'}`;
 const met = b.frameP95 <= 20 && b.frameMax <= 100 && b.lagP95 <= 100 && b.complete;
 console.log('');
-console.log(`machine: node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(2)} at the end; chromium ${version}, headless, software rendering`);
-console.log(`the text kept in the DOM: ${b.domChars.toLocaleString('en-US')} characters (cap 200,000; tail note shown: ${b.capped ? 'yes' : 'no'})`);
+console.log(
+  `machine: node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(2)} at the end; chromium ${version}, headless, software rendering`,
+);
+console.log(
+  `the text kept in the DOM: ${b.domChars.toLocaleString('en-US')} characters (cap 200,000; tail note shown: ${b.capped ? 'yes' : 'no'})`,
+);
 console.log('');
-console.log(`streaming-panel: ${RATE.toLocaleString('en-US')} chunks/s for ${SECONDS} s (${(RATE * SECONDS).toLocaleString('en-US')} chunks), medians of ${RUNS} runs each`);
+console.log(
+  `streaming-panel: ${RATE.toLocaleString('en-US')} chunks/s for ${SECONDS} s (${(RATE * SECONDS).toLocaleString('en-US')} chunks), medians of ${RUNS} runs each`,
+);
 console.log(line('batched (≤ 1 message / 16 ms)', b));
 console.log(line('unbatched (1 message / chunk)', u));
-console.log(`  ${'idle page (no chunks)'.padEnd(30)} frames median ${f1(idle.frameMedian)} ms  p95 ${f1(idle.frameP95)} ms  longest ${f1(idle.frameMax)} ms · main thread busy ${(idle.busy * 100).toFixed(0)}%  (this machine's floor)`);
-console.log(`  ratio unbatched/batched: p95 frame ${(u.frameP95 / b.frameP95).toFixed(2)}×, longest frame ${(u.frameMax / b.frameMax).toFixed(2)}×, p95 lag ${(u.lagP95 / b.lagP95).toFixed(2)}×, main thread busy ${(u.busy / b.busy).toFixed(2)}×`);
-console.log(`  goal (batched): p95 frame ≤ 20 ms, longest ≤ 100 ms, p95 lag ≤ 100 ms, every chunk shown: ${met ? 'met' : 'not met'}`);
+console.log(
+  `  ${'idle page (no chunks)'.padEnd(30)} frames median ${f1(idle.frameMedian)} ms  p95 ${f1(idle.frameP95)} ms  longest ${f1(idle.frameMax)} ms · main thread busy ${(idle.busy * 100).toFixed(0)}%  (this machine's floor)`,
+);
+console.log(
+  `  ratio unbatched/batched: p95 frame ${(u.frameP95 / b.frameP95).toFixed(2)}×, longest frame ${(u.frameMax / b.frameMax).toFixed(2)}×, p95 lag ${(u.lagP95 / b.lagP95).toFixed(2)}×, main thread busy ${(u.busy / b.busy).toFixed(2)}×`,
+);
+console.log(
+  `  goal (batched): p95 frame ≤ 20 ms, longest ≤ 100 ms, p95 lag ≤ 100 ms, every chunk shown: ${met ? 'met' : 'not met'}`,
+);

@@ -11,11 +11,19 @@ const vsix = `${name}-${version}.vsix`;
 const run = (command, args) => execFileSync(command, args, { cwd: root, stdio: 'inherit' });
 
 run(process.execPath, ['esbuild.mjs', '--production']);
-run(process.execPath, [join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--out', vsix]);
+run(process.execPath, [
+  join(root, 'node_modules/@vscode/vsce/vsce'),
+  'package',
+  '--no-dependencies',
+  '--out',
+  vsix,
+]);
 
 const bytes = statSync(join(root, vsix)).size;
 console.log(`${vsix}: ${(bytes / 1024).toFixed(1)} KiB (limit ${MAX_BYTES / 1024} KiB)`);
 if (bytes > MAX_BYTES) {
-  console.error(`${vsix} is over 2 MB: look at what .vscodeignore lets in, or what the bundles pull in.`);
+  console.error(
+    `${vsix} is over 2 MB: look at what .vscodeignore lets in, or what the bundles pull in.`,
+  );
   process.exit(1);
 }

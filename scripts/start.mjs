@@ -3,12 +3,25 @@
 // PORT picks the port (default 8080, or a free one if that is taken).
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { freePort, installVsix, prepareProfile, startCodeServer } from '../test/vscode/harness/codeServer.mjs';
-import { assertToolsInstalled, repo, scratchRoot, vsixPath } from '../test/vscode/harness/paths.mjs';
+import {
+  freePort,
+  installVsix,
+  prepareProfile,
+  startCodeServer,
+} from '../test/vscode/harness/codeServer.mjs';
+import {
+  assertToolsInstalled,
+  repo,
+  scratchRoot,
+  vsixPath,
+} from '../test/vscode/harness/paths.mjs';
 
 async function choosePort() {
   const wanted = Number(process.env.PORT ?? 8080);
-  const probe = await fetch(`http://127.0.0.1:${wanted}/`).then(() => true, () => false);
+  const probe = await fetch(`http://127.0.0.1:${wanted}/`).then(
+    () => true,
+    () => false,
+  );
   return probe ? freePort() : wanted;
 }
 

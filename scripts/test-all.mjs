@@ -6,23 +6,49 @@ const root = new URL('..', import.meta.url).pathname;
 const npx = (bin, ...args) => [process.execPath, [`node_modules/${bin}`, ...args]];
 
 const steps = [
-  { name: 'typecheck', kind: 'check', command: npx('typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json') },
+  {
+    name: 'typecheck',
+    kind: 'check',
+    command: npx('typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json'),
+  },
   { name: 'lint', kind: 'check', command: npx('eslint/bin/eslint.js', '.') },
+  {
+    name: 'format',
+    kind: 'check',
+    command: npx('prettier/bin/prettier.cjs', '--check', '--log-level', 'warn', '.'),
+  },
   { name: 'package', kind: 'check', command: [process.execPath, ['scripts/package.mjs']] },
-  { name: 'transpile tests', kind: 'check', command: [process.execPath, ['esbuild.mjs', '--tests']] },
-  { name: 'unit', kind: 'mocha', command: npx('mocha/bin/mocha.js', '--config', 'test/unit/.mocharc.json') },
-  { name: 'interop', kind: 'mocha', command: npx('mocha/bin/mocha.js', '--config', 'test/interop/.mocharc.json') },
-  { name: 'real VS Code', kind: 'harness', command: [process.execPath, ['test/vscode/harness/run.mjs', '--no-package']] },
+  {
+    name: 'transpile tests',
+    kind: 'check',
+    command: [process.execPath, ['esbuild.mjs', '--tests']],
+  },
+  {
+    name: 'unit',
+    kind: 'mocha',
+    command: npx('mocha/bin/mocha.js', '--config', 'test/unit/.mocharc.json'),
+  },
+  {
+    name: 'interop',
+    kind: 'mocha',
+    command: npx('mocha/bin/mocha.js', '--config', 'test/interop/.mocharc.json'),
+  },
+  {
+    name: 'real VS Code',
+    kind: 'harness',
+    command: [process.execPath, ['test/vscode/harness/run.mjs', '--no-package']],
+  },
 ];
 
 function run([command, args]) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    const tee = (stream, sink) => stream.on('data', (chunk) => {
-      output += chunk;
-      sink.write(chunk);
-    });
+    const tee = (stream, sink) =>
+      stream.on('data', (chunk) => {
+        output += chunk;
+        sink.write(chunk);
+      });
     tee(child.stdout, process.stdout);
     tee(child.stderr, process.stderr);
     child.on('close', (code) => resolve({ code: code ?? 1, output }));
@@ -53,8 +79,12 @@ for (const step of steps) {
   const result = counts(step, await run(step.command));
   totals.passed += result.passed;
   totals.failed += result.failed;
-  summary.push(`${result.failed ? '✘' : '✔'} ${step.name.padEnd(16)} ${result.passed} passed, ${result.failed} failed  (${((Date.now() - stepStarted) / 1000).toFixed(1)} s)`);
+  summary.push(
+    `${result.failed ? '✘' : '✔'} ${step.name.padEnd(16)} ${result.passed} passed, ${result.failed} failed  (${((Date.now() - stepStarted) / 1000).toFixed(1)} s)`,
+  );
 }
-console.log(`\n━━ summary (${((Date.now() - started) / 1000).toFixed(0)} s) ━━\n${summary.join('\n')}\n`);
+console.log(
+  `\n━━ summary (${((Date.now() - started) / 1000).toFixed(0)} s) ━━\n${summary.join('\n')}\n`,
+);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exitCode = totals.failed > 0 ? 1 : 0;

@@ -22,11 +22,21 @@ process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 /** id (the server_id in the index), npm package, extra arguments, dummy environment. */
 const SERVERS = [
   ['filesystem', '@modelcontextprotocol/server-filesystem', [work]],
-  ['memory', '@modelcontextprotocol/server-memory', [], { MEMORY_FILE_PATH: join(work, 'memory.jsonl') }],
+  [
+    'memory',
+    '@modelcontextprotocol/server-memory',
+    [],
+    { MEMORY_FILE_PATH: join(work, 'memory.jsonl') },
+  ],
   ['sequential-thinking', '@modelcontextprotocol/server-sequential-thinking', []],
   ['github', '@modelcontextprotocol/server-github', [], { GITHUB_PERSONAL_ACCESS_TOKEN: 'dummy' }],
   ['gitlab', '@modelcontextprotocol/server-gitlab', [], { GITLAB_PERSONAL_ACCESS_TOKEN: 'dummy' }],
-  ['slack', '@modelcontextprotocol/server-slack', [], { SLACK_BOT_TOKEN: 'xoxb-dummy', SLACK_TEAM_ID: 'T00000000' }],
+  [
+    'slack',
+    '@modelcontextprotocol/server-slack',
+    [],
+    { SLACK_BOT_TOKEN: 'xoxb-dummy', SLACK_TEAM_ID: 'T00000000' },
+  ],
   ['brave-search', '@modelcontextprotocol/server-brave-search', [], { BRAVE_API_KEY: 'dummy' }],
   ['google-maps', '@modelcontextprotocol/server-google-maps', [], { GOOGLE_MAPS_API_KEY: 'dummy' }],
   // Lists its one tool without connecting; the URL points at a closed local port.
@@ -41,7 +51,10 @@ const SERVERS = [
   ['everything', '@modelcontextprotocol/server-everything', ['stdio']],
 ];
 
-const ListToolsResult = z.looseObject({ tools: z.array(z.looseObject({ name: z.string() })), nextCursor: z.string().optional() });
+const ListToolsResult = z.looseObject({
+  tools: z.array(z.looseObject({ name: z.string() })),
+  nextCursor: z.string().optional(),
+});
 
 function entryOf(pkg) {
   const dir = join(root, 'node_modules', pkg);
@@ -62,7 +75,9 @@ async function listServer([id, pkg, args, env = {}]) {
     stderr: 'pipe',
   });
   let stderr = '';
-  transport.stderr?.on('data', (chunk) => { stderr += chunk; });
+  transport.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
   const client = new Client({ name: 'mgp-corpus', version: '0' });
   const timer = setTimeout(() => transport.close(), 30000);
   try {
@@ -70,13 +85,23 @@ async function listServer([id, pkg, args, env = {}]) {
     const tools = [];
     let cursor;
     do {
-      const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ListToolsResult);
+      const page = await client.request(
+        { method: 'tools/list', params: cursor ? { cursor } : {} },
+        ListToolsResult,
+      );
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor);
     return {
-      id, package: pkg, version,
-      tools: tools.map((t) => ({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema ?? { type: 'object' }, ...(t.annotations ? { annotations: t.annotations } : {}) })),
+      id,
+      package: pkg,
+      version,
+      tools: tools.map((t) => ({
+        name: t.name,
+        description: t.description ?? '',
+        inputSchema: t.inputSchema ?? { type: 'object' },
+        ...(t.annotations ? { annotations: t.annotations } : {}),
+      })),
     };
   } catch (error) {
     throw new Error(`${pkg}: ${error.message}\n${stderr.slice(-1000)}`);
@@ -93,7 +118,8 @@ for (const spec of SERVERS) {
   servers.push(server);
 }
 const corpus = {
-  description: 'Tools listed over stdio from MCP servers published on npm (bench/discovery/build-corpus.mjs). Regenerate with that script; do not edit by hand.',
+  description:
+    'Tools listed over stdio from MCP servers published on npm (bench/discovery/build-corpus.mjs). Regenerate with that script; do not edit by hand.',
   servers,
 };
 mkdirSync(dirname(out), { recursive: true });

@@ -5,16 +5,42 @@
 // (get → fetch, delete → remove …), a deployment note in a few templates, occasional versioned names.
 // The real servers come first, unchanged, so the first 178 tools are the real ones.
 
-const REPLICAS = ['enterprise', 'eu', 'us', 'staging', 'internal', 'sandbox', 'team', 'legacy', 'mirror', 'partner', 'archive', 'lab'];
+const REPLICAS = [
+  'enterprise',
+  'eu',
+  'us',
+  'staging',
+  'internal',
+  'sandbox',
+  'team',
+  'legacy',
+  'mirror',
+  'partner',
+  'archive',
+  'lab',
+];
 const VERB_SWAPS = {
-  get: ['fetch', 'retrieve', 'read'], list: ['enumerate', 'show', 'browse'], create: ['add', 'new', 'make'],
-  delete: ['remove', 'drop', 'erase'], update: ['edit', 'modify', 'patch'], search: ['find', 'query', 'lookup'],
-  read: ['load', 'open', 'get'], write: ['save', 'store', 'put'], send: ['post', 'deliver'], post: ['send', 'publish'],
+  get: ['fetch', 'retrieve', 'read'],
+  list: ['enumerate', 'show', 'browse'],
+  create: ['add', 'new', 'make'],
+  delete: ['remove', 'drop', 'erase'],
+  update: ['edit', 'modify', 'patch'],
+  search: ['find', 'query', 'lookup'],
+  read: ['load', 'open', 'get'],
+  write: ['save', 'store', 'put'],
+  send: ['post', 'deliver'],
+  post: ['send', 'publish'],
 };
 const DESCRIPTION_SWAPS = [
-  [/\bGet\b/g, ['Fetch', 'Retrieve', 'Obtain']], [/\bCreate\b/g, ['Add', 'Make', 'Set up']], [/\bDelete\b/g, ['Remove', 'Erase']],
-  [/\bList\b/g, ['Enumerate', 'Show', 'Return']], [/\bSearch\b/g, ['Look up', 'Find', 'Query']], [/\bUpdate\b/g, ['Modify', 'Change', 'Edit']],
-  [/\bRead\b/g, ['Load', 'Open']], [/\bfile\b/g, ['file', 'document']], [/\brepository\b/g, ['repository', 'repo', 'project']],
+  [/\bGet\b/g, ['Fetch', 'Retrieve', 'Obtain']],
+  [/\bCreate\b/g, ['Add', 'Make', 'Set up']],
+  [/\bDelete\b/g, ['Remove', 'Erase']],
+  [/\bList\b/g, ['Enumerate', 'Show', 'Return']],
+  [/\bSearch\b/g, ['Look up', 'Find', 'Query']],
+  [/\bUpdate\b/g, ['Modify', 'Change', 'Edit']],
+  [/\bRead\b/g, ['Load', 'Open']],
+  [/\bfile\b/g, ['file', 'document']],
+  [/\brepository\b/g, ['repository', 'repo', 'project']],
 ];
 const TEMPLATES = [
   (d) => d,
@@ -46,7 +72,8 @@ function paraphraseName(name, random, pick) {
 
 function paraphraseDescription(description, tag, random, pick) {
   let d = description;
-  for (const [pattern, choices] of DESCRIPTION_SWAPS) if (random() < 0.5) d = d.replace(pattern, () => pick(choices));
+  for (const [pattern, choices] of DESCRIPTION_SWAPS)
+    if (random() < 0.5) d = d.replace(pattern, () => pick(choices));
   return pick(TEMPLATES)(d, tag);
 }
 
@@ -68,7 +95,11 @@ export function scaleCorpus(servers, total, seed = 20261122) {
         let name = paraphraseName(tool.name, random, pick);
         if (names.has(name)) name = tool.name;
         names.add(name);
-        tools.push({ ...tool, name, description: paraphraseDescription(tool.description, tag, random, pick) });
+        tools.push({
+          ...tool,
+          name,
+          description: paraphraseDescription(tool.description, tag, random, pick),
+        });
         count++;
       }
       out.push({ id, tools });

@@ -44,18 +44,46 @@ function analyze(path: string, version: number, text: string): Analysis {
   if (!format) return { version, text, diagnostics: [] };
   const origin = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   if (text.length > MAX_CHECKED_BYTES) {
-    return { version, text, format, diagnostics: [notice(origin, `this file is ${(text.length / 1048576).toFixed(1)} MB: config files over ${MAX_CHECKED_BYTES / 1048576} MB are not checked`)] };
+    return {
+      version,
+      text,
+      format,
+      diagnostics: [
+        notice(
+          origin,
+          `this file is ${(text.length / 1048576).toFixed(1)} MB: config files over ${MAX_CHECKED_BYTES / 1048576} MB are not checked`,
+        ),
+      ],
+    };
   }
   try {
     return analyzeFormat(path, version, text, format);
   } catch (error) {
     // Pathological input (say, thousands of nested inline tables) must cost a diagnostic, not the server.
-    const reason = error instanceof RangeError ? 'it is nested too deeply' : `of an internal error: ${error instanceof Error ? error.message : String(error)}`;
-    return { version, text, format, diagnostics: [{ ...notice(origin, `this file could not be checked because ${reason}`), severity: 'error' }] };
+    const reason =
+      error instanceof RangeError
+        ? 'it is nested too deeply'
+        : `of an internal error: ${error instanceof Error ? error.message : String(error)}`;
+    return {
+      version,
+      text,
+      format,
+      diagnostics: [
+        {
+          ...notice(origin, `this file could not be checked because ${reason}`),
+          severity: 'error',
+        },
+      ],
+    };
   }
 }
 
-function analyzeFormat(path: string, version: number, text: string, format: ConfigFormat): Analysis {
+function analyzeFormat(
+  path: string,
+  version: number,
+  text: string,
+  format: ConfigFormat,
+): Analysis {
   const parsed = parseTomlDocument(text);
   const { diagnostics, pointers } = checkParsed(format, parsed, text, { path });
   if (!parsed.ok) return { version, text, format, diagnostics };

@@ -41,7 +41,14 @@ function analysisOf(document: TextDocument): Analysis {
 }
 
 function toLsp(d: CheckDiagnostic): Diagnostic {
-  return { range: d.range, severity: SEVERITY[d.severity], code: d.code, source: 'mgp', message: d.message, ...(d.data ? { data: d.data } : {}) };
+  return {
+    range: d.range,
+    severity: SEVERITY[d.severity],
+    code: d.code,
+    source: 'mgp',
+    message: d.message,
+    ...(d.data ? { data: d.data } : {}),
+  };
 }
 
 const VALIDATION_DELAY_MS = 120;
@@ -50,17 +57,27 @@ const pending = new Map<string, NodeJS.Timeout>();
 /** Checks after a short pause in typing, so a burst of edits costs one pass. */
 function scheduleValidation(document: TextDocument): void {
   clearTimeout(pending.get(document.uri));
-  pending.set(document.uri, setTimeout(() => {
-    pending.delete(document.uri);
-    const current = documents.get(document.uri);
-    if (current) validate(current);
-  }, VALIDATION_DELAY_MS));
+  pending.set(
+    document.uri,
+    setTimeout(() => {
+      pending.delete(document.uri);
+      const current = documents.get(document.uri);
+      if (current) validate(current);
+    }, VALIDATION_DELAY_MS),
+  );
 }
 
 function validate(document: TextDocument): void {
   const analysis = analysisOf(document);
-  const all = [...analysis.diagnostics, ...liveDiagnostics(analysis, pathOf(document.uri), kernelState)];
-  void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: all.map(toLsp) });
+  const all = [
+    ...analysis.diagnostics,
+    ...liveDiagnostics(analysis, pathOf(document.uri), kernelState),
+  ];
+  void connection.sendDiagnostics({
+    uri: document.uri,
+    version: document.version,
+    diagnostics: all.map(toLsp),
+  });
 }
 
 function serverIds(): string[] {
@@ -68,7 +85,10 @@ function serverIds(): string[] {
   for (const document of documents.all()) {
     const value = analysisOf(document).value;
     for (const list of [value?.servers, value?.mcp_servers]) {
-      if (Array.isArray(list)) for (const table of list) if (isTable(table) && typeof (table.id ?? table.name) === 'string') ids.add(String(table.id ?? table.name));
+      if (Array.isArray(list))
+        for (const table of list)
+          if (isTable(table) && typeof (table.id ?? table.name) === 'string')
+            ids.add(String(table.id ?? table.name));
     }
   }
   return [...ids];
@@ -106,11 +126,25 @@ connection.onCompletion(({ textDocument, position }) => {
   if (!analysis.format) return [];
   const present = (tablePath: (string | number)[]) => {
     let node: unknown = analysis.value;
-    for (const part of tablePath) node = isTable(node) || Array.isArray(node) ? (node as Record<string, unknown>)[part] : undefined;
+    for (const part of tablePath)
+      node =
+        isTable(node) || Array.isArray(node) ? (node as Record<string, unknown>)[part] : undefined;
     return new Set(isTable(node) ? Object.keys(node) : []);
   };
-  const serverIdAt = (tablePath: (string | number)[]) => serverIdInText(document.getText(), tablePath);
-  return completions({ format: analysis.format, text: document.getText(), line: position.line, character: position.character, serverIds: serverIds(), state: kernelState }, present, serverIdAt);
+  const serverIdAt = (tablePath: (string | number)[]) =>
+    serverIdInText(document.getText(), tablePath);
+  return completions(
+    {
+      format: analysis.format,
+      text: document.getText(),
+      line: position.line,
+      character: position.character,
+      serverIds: serverIds(),
+      state: kernelState,
+    },
+    present,
+    serverIdAt,
+  );
 });
 
 connection.onHover(({ textDocument, position }) => {

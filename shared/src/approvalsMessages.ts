@@ -49,7 +49,13 @@ export type RevokeTarget =
   | { kind: 'session'; serverId: string; toolName: string }
   | { kind: 'server_session'; serverId: string }
   | { kind: 'permission'; serverId: string; permission: string }
-  | { kind: 'access'; agentId: string; serverId: string; entryType: 'server_grant' | 'tool_grant'; toolName?: string };
+  | {
+      kind: 'access';
+      agentId: string;
+      serverId: string;
+      entryType: 'server_grant' | 'tool_grant';
+      toolName?: string;
+    };
 
 export type GrantSection = 'tools' | 'permissions' | 'access';
 
@@ -110,7 +116,13 @@ export function isRevokeTarget(value: unknown): value is RevokeTarget {
     case 'permission':
       return isString(t.serverId) && isString(t.permission);
     case 'access':
-      return isString(t.agentId) && isString(t.serverId) && (t.entryType === 'server_grant' || (t.entryType === 'tool_grant' && isString(t.toolName))) && (t.toolName === undefined || isString(t.toolName));
+      return (
+        isString(t.agentId) &&
+        isString(t.serverId) &&
+        (t.entryType === 'server_grant' ||
+          (t.entryType === 'tool_grant' && isString(t.toolName))) &&
+        (t.toolName === undefined || isString(t.toolName))
+      );
     default:
       return false;
   }

@@ -73,8 +73,22 @@ export interface AuditFacets {
 
 export type VerifyState =
   | { state: 'running' }
-  | { state: 'verified'; records: number; lastSeq: number | null; headHash: string | null; at: string }
-  | { state: 'broken'; seq: number | null; kind: string; reason: string; file: string | null; line: number | null; at: string }
+  | {
+      state: 'verified';
+      records: number;
+      lastSeq: number | null;
+      headHash: string | null;
+      at: string;
+    }
+  | {
+      state: 'broken';
+      seq: number | null;
+      kind: string;
+      reason: string;
+      file: string | null;
+      line: number | null;
+      at: string;
+    }
   | { state: 'failed'; reason: string; at: string };
 
 export interface AuditSourceInfo {
@@ -130,14 +144,26 @@ export type AuditFromWebview =
 export const PAGE_SIZE = 100;
 
 const optionalString = (value: unknown) => value === undefined || typeof value === 'string';
-const optionalDate = (value: unknown) => value === undefined || (typeof value === 'string' && !Number.isNaN(Date.parse(value)));
-const count = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+const optionalDate = (value: unknown) =>
+  value === undefined || (typeof value === 'string' && !Number.isNaN(Date.parse(value)));
+const count = (value: unknown) =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
 export function isAuditViewFilter(value: unknown): value is AuditViewFilter {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const f = value as Record<string, unknown>;
-  const types = f.types === undefined || (Array.isArray(f.types) && f.types.every((t) => typeof t === 'string'));
-  return types && optionalString(f.serverId) && optionalString(f.toolName) && optionalString(f.result) && optionalString(f.traceId) && optionalDate(f.since) && optionalDate(f.until);
+  const types =
+    f.types === undefined ||
+    (Array.isArray(f.types) && f.types.every((t) => typeof t === 'string'));
+  return (
+    types &&
+    optionalString(f.serverId) &&
+    optionalString(f.toolName) &&
+    optionalString(f.result) &&
+    optionalString(f.traceId) &&
+    optionalDate(f.since) &&
+    optionalDate(f.until)
+  );
 }
 
 export function isAuditViewOptions(value: unknown): value is AuditViewOptions {
@@ -197,7 +223,11 @@ export interface RowWindow {
   scrollHeight: number;
 }
 
-export function scrollHeightFor(total: number, rowHeight: number, maxScrollHeight = MAX_SCROLL_HEIGHT): number {
+export function scrollHeightFor(
+  total: number,
+  rowHeight: number,
+  maxScrollHeight = MAX_SCROLL_HEIGHT,
+): number {
   return Math.min(total * rowHeight, maxScrollHeight);
 }
 
@@ -207,9 +237,18 @@ interface Scale {
   realMax: number;
 }
 
-function scale(viewportHeight: number, rowHeight: number, total: number, maxScrollHeight?: number): Scale {
+function scale(
+  viewportHeight: number,
+  rowHeight: number,
+  total: number,
+  maxScrollHeight?: number,
+): Scale {
   const height = scrollHeightFor(total, rowHeight, maxScrollHeight);
-  return { height, maxScroll: Math.max(0, height - viewportHeight), realMax: Math.max(0, total * rowHeight - viewportHeight) };
+  return {
+    height,
+    maxScroll: Math.max(0, height - viewportHeight),
+    realMax: Math.max(0, total * rowHeight - viewportHeight),
+  };
 }
 
 /**
@@ -231,7 +270,11 @@ export function rowWindow(input: WindowInput): RowWindow {
 }
 
 /** The scroll position that shows row `index` at the top (`start`) or the bottom (`end`) of the viewport. */
-export function scrollTopFor(index: number, align: 'start' | 'end', input: Omit<WindowInput, 'scrollTop' | 'overscan'>): number {
+export function scrollTopFor(
+  index: number,
+  align: 'start' | 'end',
+  input: Omit<WindowInput, 'scrollTop' | 'overscan'>,
+): number {
   const { viewportHeight, rowHeight, total } = input;
   const s = scale(viewportHeight, rowHeight, total, input.maxScrollHeight);
   const wanted = align === 'start' ? index * rowHeight : (index + 1) * rowHeight - viewportHeight;

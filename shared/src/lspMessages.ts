@@ -32,7 +32,9 @@ export interface KernelStateParams {
 }
 
 /** Client → server: the kernel's live view of the configured servers, sent on every change. */
-export const KernelStateNotification = new NotificationType<KernelStateParams>('mgp/updateKernelState');
+export const KernelStateNotification = new NotificationType<KernelStateParams>(
+  'mgp/updateKernelState',
+);
 
 /** The client command a "move secret to secret storage" code action runs (arguments: MoveSecretArgs). */
 export const MOVE_SECRET_COMMAND = 'mgp.moveSecretToStorage';

@@ -245,9 +245,12 @@ export type StreamsFromWebview =
 
 type Loose = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Loose => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= 1000;
-const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+const isObject = (value: unknown): value is Loose =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isText = (value: unknown): value is string =>
+  typeof value === 'string' && value.length > 0 && value.length <= 1000;
+const isCount = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 const isToolKey = (m: Loose) => isText(m.serverId) && isText(m.toolName);
 
 export function isRunFromWebview(value: unknown): value is RunFromWebview {
@@ -256,7 +259,12 @@ export function isRunFromWebview(value: unknown): value is RunFromWebview {
     case 'validate':
       return isToolKey(value) && isCount(value.seq) && 'args' in value;
     case 'run':
-      return isToolKey(value) && isCount(value.runId) && isObject(value.args) && typeof value.stream === 'boolean';
+      return (
+        isToolKey(value) &&
+        isCount(value.runId) &&
+        isObject(value.args) &&
+        typeof value.stream === 'boolean'
+      );
     case 'cancelRun':
       return isCount(value.runId);
     case 'showStreams':
@@ -274,7 +282,11 @@ function isSearchFilter(value: unknown): value is SearchFilterView {
   if (!isObject(value)) return false;
   const { risk_level_max: risk, categories, status } = value;
   if (risk !== undefined && !RISK_LEVELS.includes(risk as never)) return false;
-  if (categories !== undefined && !(Array.isArray(categories) && categories.length <= 100 && categories.every(isText))) return false;
+  if (
+    categories !== undefined &&
+    !(Array.isArray(categories) && categories.length <= 100 && categories.every(isText))
+  )
+    return false;
   return status === undefined || status === 'connected' || status === 'all';
 }
 
@@ -284,10 +296,17 @@ export function isDiscoveryFromWebview(value: unknown): value is DiscoveryFromWe
     case 'ready':
       return true;
     case 'search':
-      return isCount(value.seq) && typeof value.query === 'string' && value.query.length <= 1000
-        && SEARCH_STRATEGIES.includes(value.strategy as never)
-        && typeof value.maxResults === 'number' && Number.isInteger(value.maxResults) && value.maxResults >= 1 && value.maxResults <= 50
-        && isSearchFilter(value.filter);
+      return (
+        isCount(value.seq) &&
+        typeof value.query === 'string' &&
+        value.query.length <= 1000 &&
+        SEARCH_STRATEGIES.includes(value.strategy as never) &&
+        typeof value.maxResults === 'number' &&
+        Number.isInteger(value.maxResults) &&
+        value.maxResults >= 1 &&
+        value.maxResults <= 50 &&
+        isSearchFilter(value.filter)
+      );
     case 'pin':
     case 'unpin':
       return isText(value.toolId);

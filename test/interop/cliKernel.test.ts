@@ -8,11 +8,17 @@ import { repoRoot } from '../repoRoot';
 
 const root = repoRoot();
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string; written: string }> {
+async function run(
+  args: string[],
+): Promise<{ code: number; out: string; err: string; written: string }> {
   let out = '';
   let err = '';
   let written = '';
-  const code = await runCli(args, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`), write: (t) => (written += t) });
+  const code = await runCli(args, {
+    out: (t) => (out += `${t}\n`),
+    err: (t) => (err += `${t}\n`),
+    write: (t) => (written += t),
+  });
   return { code, out, err, written };
 }
 
@@ -28,7 +34,10 @@ describe('mgp CLI on the same kernel (real servers)', function () {
     process.env.XDG_STATE_HOME = join(dir, 'state');
     config = join(dir, 'mgp.toml');
     const example = JSON.stringify(join(root, 'examples/servers/dist/mgp-example-server.js'));
-    writeFileSync(config, `[[servers]]\nid = "example"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${example}, "--heartbeat-ms", "100"]\napproved_tools = ["write_note"]\n\n[[servers]]\nid = "broken"\ncommand = ${JSON.stringify(process.execPath)}\nargs = ["-e", "process.exit(4)"]\n[servers.mgp]\nrestart_policy = "never"\n`);
+    writeFileSync(
+      config,
+      `[[servers]]\nid = "example"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${example}, "--heartbeat-ms", "100"]\napproved_tools = ["write_note"]\n\n[[servers]]\nid = "broken"\ncommand = ${JSON.stringify(process.execPath)}\nargs = ["-e", "process.exit(4)"]\n[servers.mgp]\nrestart_policy = "never"\n`,
+    );
   });
   after(() => {
     if (stateHome === undefined) delete process.env.XDG_STATE_HOME;
@@ -39,7 +48,11 @@ describe('mgp CLI on the same kernel (real servers)', function () {
   it('lists tools as stable JSON with their effective security, and exits 1 because one server failed', async () => {
     const { code, out, err } = await run(['tools', '--config', config, '--json']);
     assert.equal(code, 1);
-    const tools = JSON.parse(out) as { name: string; security: { risk_level: string }; security_sources: { risk_level: string } }[];
+    const tools = JSON.parse(out) as {
+      name: string;
+      security: { risk_level: string };
+      security_sources: { risk_level: string };
+    }[];
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     assert.equal(byName['example.echo'].security.risk_level, 'safe');
     assert.equal(byName['example.delete_notes'].security.risk_level, 'dangerous');
@@ -51,17 +64,37 @@ describe('mgp CLI on the same kernel (real servers)', function () {
     const openfang = join(dir, 'openfang', 'config.toml');
     mkdirSync(join(dir, 'openfang'), { recursive: true });
     const example = JSON.stringify(join(root, 'examples/servers/dist/mgp-example-server.js'));
-    writeFileSync(openfang, `[[mcp_servers]]\nname = "Example Notes"\ntimeout_secs = 20\n[mcp_servers.transport]\ntype = "stdio"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${example}]\n`);
+    writeFileSync(
+      openfang,
+      `[[mcp_servers]]\nname = "Example Notes"\ntimeout_secs = 20\n[mcp_servers.transport]\ntype = "stdio"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${example}]\n`,
+    );
     const tools = await run(['tools', '--config', openfang, '--json']);
     assert.equal(tools.code, 0, tools.err);
     const names = (JSON.parse(tools.out) as { name: string }[]).map((t) => t.name);
     assert.ok(names.includes('mcp_example_notes_echo'), names.join(', '));
-    const call = await run(['call', 'Example Notes', 'echo', '--config', openfang, '--args', '{"text":"from openfang"}']);
+    const call = await run([
+      'call',
+      'Example Notes',
+      'echo',
+      '--config',
+      openfang,
+      '--args',
+      '{"text":"from openfang"}',
+    ]);
     assert.match(call.out, /from openfang/);
   });
 
   it('calls a tool with --args through the kernel and prints its result', async () => {
-    const { code, out } = await run(['call', 'example', 'add', '--config', config, '--args', '{"a":20,"b":22}', '--json']);
+    const { code, out } = await run([
+      'call',
+      'example',
+      'add',
+      '--config',
+      config,
+      '--args',
+      '{"a":20,"b":22}',
+      '--json',
+    ]);
     assert.equal(code, 0);
     const result = JSON.parse(out);
     assert.deepEqual(result.structuredContent, { sum: 42 });
@@ -71,29 +104,69 @@ describe('mgp CLI on the same kernel (real servers)', function () {
   it('refuses a call that needs approval when there is no terminal, saying how; runs it with --approve once', async () => {
     const denied = await run(['call', 'example', 'delete_notes', '--config', config]);
     assert.equal(denied.code, 1);
-    assert.match(denied.err, /example asks for memory\.write.* and there is no terminal to ask on: they are denied for this run/);
+    assert.match(
+      denied.err,
+      /example asks for memory\.write.* and there is no terminal to ask on: they are denied for this run/,
+    );
     assert.match(denied.err, /1000 PERMISSION_DENIED/);
     // Nothing denied without asking was kept: with --approve the permissions and the call go through.
-    const approved = await run(['call', 'example', 'delete_notes', '--config', config, '--approve', 'once']);
+    const approved = await run([
+      'call',
+      'example',
+      'delete_notes',
+      '--config',
+      config,
+      '--approve',
+      'once',
+    ]);
     assert.equal(approved.code, 0, approved.err);
     assert.match(approved.out, /Deleted 0 notes/);
   });
 
   it('exits 1 with the MGP code when arguments do not fit the schema, and 2 on bad --args', async () => {
-    const invalid = await run(['call', 'example', 'add', '--config', config, '--args', '{"a":"x","b":1}']);
+    const invalid = await run([
+      'call',
+      'example',
+      'add',
+      '--config',
+      config,
+      '--args',
+      '{"a":"x","b":1}',
+    ]);
     assert.equal(invalid.code, 1);
     assert.match(invalid.err, /4000 INVALID_TOOL_ARGS/);
-    assert.equal((await run(['call', 'example', 'add', '--config', config, '--args', '{nope'])).code, 2);
+    assert.equal(
+      (await run(['call', 'example', 'add', '--config', config, '--args', '{nope'])).code,
+      2,
+    );
   });
 
   it('calls kernel tools under the server "mgp"', async () => {
-    const { code, out } = await run(['call', 'mgp', 'mgp.health.ping', '--config', config, '--args', '{"server_id":"example"}', '--json']);
+    const { code, out } = await run([
+      'call',
+      'mgp',
+      'mgp.health.ping',
+      '--config',
+      config,
+      '--args',
+      '{"server_id":"example"}',
+      '--json',
+    ]);
     assert.equal(code, 0);
     assert.equal(JSON.parse(out).structuredContent.status, 'healthy');
   });
 
-  it('streams a tool\'s output as it arrives with --stream', async () => {
-    const { code, written, err } = await run(['call', 'example', 'stream_text', '--config', config, '--args', '{"text":"alpha beta gamma delta","delay_ms":5}', '--stream']);
+  it("streams a tool's output as it arrives with --stream", async () => {
+    const { code, written, err } = await run([
+      'call',
+      'example',
+      'stream_text',
+      '--config',
+      config,
+      '--args',
+      '{"text":"alpha beta gamma delta","delay_ms":5}',
+      '--stream',
+    ]);
     assert.equal(code, 0, err);
     assert.equal(written.trim(), 'alpha beta gamma delta');
     assert.match(err, /done: \d+ chunks/);
@@ -107,21 +180,58 @@ describe('mgp CLI on the same kernel (real servers)', function () {
 
   it('discovers by embeddings from MGP_EMBEDDING_MODEL at MGP_MODEL_URL, and by keywords when the endpoint refuses', async () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const fixture = require(join(root, 'test/fixtures/models/embeddingModel.js')) as { startEmbeddingModel(o: { apiKey: string }): Promise<{ url: string; requests: { model: string; input: string[] }[]; close(): Promise<void> }> };
+    const fixture = require(join(root, 'test/fixtures/models/embeddingModel.js')) as {
+      startEmbeddingModel(o: { apiKey: string }): Promise<{
+        url: string;
+        requests: { model: string; input: string[] }[];
+        close(): Promise<void>;
+      }>;
+    };
     const model = await fixture.startEmbeddingModel({ apiKey: 'sk-cli' });
-    const saved = { url: process.env.MGP_MODEL_URL, model: process.env.MGP_EMBEDDING_MODEL, key: process.env.MGP_MODEL_KEY };
-    const restore = (name: string, value: string | undefined) => (value === undefined ? delete process.env[name] : (process.env[name] = value));
+    const saved = {
+      url: process.env.MGP_MODEL_URL,
+      model: process.env.MGP_EMBEDDING_MODEL,
+      key: process.env.MGP_MODEL_KEY,
+    };
+    const restore = (name: string, value: string | undefined) =>
+      value === undefined ? delete process.env[name] : (process.env[name] = value);
     try {
-      Object.assign(process.env, { MGP_MODEL_URL: model.url, MGP_EMBEDDING_MODEL: 'use', MGP_MODEL_KEY: 'sk-cli' });
-      const semantic = await run(['discover', 'sum of two values', '--strategy', 'semantic', '--config', config, '--json']);
+      Object.assign(process.env, {
+        MGP_MODEL_URL: model.url,
+        MGP_EMBEDDING_MODEL: 'use',
+        MGP_MODEL_KEY: 'sk-cli',
+      });
+      const semantic = await run([
+        'discover',
+        'sum of two values',
+        '--strategy',
+        'semantic',
+        '--config',
+        config,
+        '--json',
+      ]);
       assert.equal(semantic.code, 0, semantic.err);
-      const answer = JSON.parse(semantic.out) as { search_strategy: string; fallback_strategy?: string; tools: { tool_id: string }[] };
+      const answer = JSON.parse(semantic.out) as {
+        search_strategy: string;
+        fallback_strategy?: string;
+        tools: { tool_id: string }[];
+      };
       assert.equal(answer.search_strategy, 'semantic');
       assert.equal(answer.fallback_strategy, undefined);
       assert.equal(answer.tools[0].tool_id, 'example.add');
-      assert.ok(model.requests.some((r) => r.input.includes('sum of two values')) && model.requests.every((r) => r.model === 'use'));
+      assert.ok(
+        model.requests.some((r) => r.input.includes('sum of two values')) &&
+          model.requests.every((r) => r.model === 'use'),
+      );
       process.env.MGP_MODEL_KEY = 'wrong';
-      const refused = await run(['discover', 'sum of two values', '--strategy', 'semantic', '--config', config]);
+      const refused = await run([
+        'discover',
+        'sum of two values',
+        '--strategy',
+        'semantic',
+        '--config',
+        config,
+      ]);
       assert.equal(refused.code, 0, refused.err);
       assert.match(refused.err, /semantic \(fell back to keyword\)/);
       assert.match(refused.out, /example\.add/);
@@ -134,24 +244,102 @@ describe('mgp CLI on the same kernel (real servers)', function () {
   });
 
   it('follows events', async () => {
-    const { code, out } = await run(['events', '--config', config, '--channels', 'system.*', '--count', '2', '--json']);
+    const { code, out } = await run([
+      'events',
+      '--config',
+      config,
+      '--channels',
+      'system.*',
+      '--count',
+      '2',
+      '--json',
+    ]);
     assert.equal(code, 0);
-    const events = out.trim().split('\n').map((line) => JSON.parse(line));
-    assert.deepEqual(events.map((e) => e.channel), ['system.heartbeat', 'system.heartbeat']);
+    const events = out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.deepEqual(
+      events.map((e) => e.channel),
+      ['system.heartbeat', 'system.heartbeat'],
+    );
   });
 
   it('grants, queries and revokes access (MGP §5)', async () => {
-    assert.equal((await run(['access', 'grant', '--agent', 'agent.research', '--server', 'example', '--tool', 'echo', '--permission', 'deny', '--config', config])).code, 0);
-    const query = await run(['access', 'query', '--agent', 'agent.research', '--server', 'example', '--tool', 'echo', '--config', config, '--json']);
-    assert.deepEqual([JSON.parse(query.out).permission, JSON.parse(query.out).source], ['deny', 'tool_grant']);
-    assert.equal((await run(['access', 'revoke', '--agent', 'agent.research', '--server', 'example', '--tool', 'echo', '--config', config])).code, 0);
+    assert.equal(
+      (
+        await run([
+          'access',
+          'grant',
+          '--agent',
+          'agent.research',
+          '--server',
+          'example',
+          '--tool',
+          'echo',
+          '--permission',
+          'deny',
+          '--config',
+          config,
+        ])
+      ).code,
+      0,
+    );
+    const query = await run([
+      'access',
+      'query',
+      '--agent',
+      'agent.research',
+      '--server',
+      'example',
+      '--tool',
+      'echo',
+      '--config',
+      config,
+      '--json',
+    ]);
+    assert.deepEqual(
+      [JSON.parse(query.out).permission, JSON.parse(query.out).source],
+      ['deny', 'tool_grant'],
+    );
+    assert.equal(
+      (
+        await run([
+          'access',
+          'revoke',
+          '--agent',
+          'agent.research',
+          '--server',
+          'example',
+          '--tool',
+          'echo',
+          '--config',
+          config,
+        ])
+      ).code,
+      0,
+    );
   });
 
-  it('records everything in the workspace\'s audit log, which tails and verifies', async () => {
+  it("records everything in the workspace's audit log, which tails and verifies", async () => {
     const tail = await run(['audit', 'tail', '-n', '200', '--json', '--cwd', dir]);
     assert.equal(tail.code, 0, tail.err);
-    const types = new Set(tail.out.trim().split('\n').map((line) => JSON.parse(line).event_type));
-    for (const type of ['TOOL_EXECUTED', 'TOOL_BLOCKED', 'PERMISSION_DENIED', 'PERMISSION_GRANTED', 'ACCESS_GRANTED', 'ACCESS_REVOKED', 'SERVER_CONNECTED']) assert.ok(types.has(type), `${type} in ${[...types].join(', ')}`);
+    const types = new Set(
+      tail.out
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).event_type),
+    );
+    for (const type of [
+      'TOOL_EXECUTED',
+      'TOOL_BLOCKED',
+      'PERMISSION_DENIED',
+      'PERMISSION_GRANTED',
+      'ACCESS_GRANTED',
+      'ACCESS_REVOKED',
+      'SERVER_CONNECTED',
+    ])
+      assert.ok(types.has(type), `${type} in ${[...types].join(', ')}`);
     const verify = await run(['audit', 'verify', '--json', '--cwd', dir]);
     assert.equal(verify.code, 0, verify.out);
     assert.equal(JSON.parse(verify.out).ok, true);
@@ -160,7 +348,10 @@ describe('mgp CLI on the same kernel (real servers)', function () {
   it('lists resources and prompts of one server', async () => {
     const resources = await run(['resources', '--server', 'example', '--config', config, '--json']);
     assert.equal(resources.code, 0);
-    assert.deepEqual(JSON.parse(resources.out).map((r: { server: string; uri: string }) => [r.server, r.uri]), [['example', 'mgp-example://about']]);
+    assert.deepEqual(
+      JSON.parse(resources.out).map((r: { server: string; uri: string }) => [r.server, r.uri]),
+      [['example', 'mgp-example://about']],
+    );
     const prompts = await run(['prompts', '--server', 'example', '--config', config]);
     assert.match(prompts.out, /^example\tsummarize-notes\t/m);
   });
@@ -169,12 +360,22 @@ describe('mgp CLI on the same kernel (real servers)', function () {
     const cli = join(root, 'dist/cli.js');
     const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} call example delete_notes --config ${JSON.stringify(config)}`;
     // Four permissions of the example server first (y y y y), then the call itself (o: once).
-    const answered = spawnSync('script', ['-qfec', command, '/dev/null'], { input: 'y\ny\ny\ny\no\n', encoding: 'utf8', env: { ...process.env, XDG_STATE_HOME: join(dir, 'state') }, timeout: 30000 });
+    const answered = spawnSync('script', ['-qfec', command, '/dev/null'], {
+      input: 'y\ny\ny\ny\no\n',
+      encoding: 'utf8',
+      env: { ...process.env, XDG_STATE_HOME: join(dir, 'state') },
+      timeout: 30000,
+    });
     assert.match(answered.stdout, /example wants to run delete_notes/);
     assert.match(answered.stdout, /risk: dangerous/);
     assert.match(answered.stdout, /description \(from the server, untrusted\)/);
     assert.match(answered.stdout, /Deleted \d+ notes?/);
-    const refused = spawnSync('script', ['-qfec', command, '/dev/null'], { input: 'd\n', encoding: 'utf8', env: { ...process.env, XDG_STATE_HOME: join(dir, 'state') }, timeout: 30000 });
+    const refused = spawnSync('script', ['-qfec', command, '/dev/null'], {
+      input: 'd\n',
+      encoding: 'utf8',
+      env: { ...process.env, XDG_STATE_HOME: join(dir, 'state') },
+      timeout: 30000,
+    });
     assert.match(refused.stdout, /1000 PERMISSION_DENIED/);
   });
 });

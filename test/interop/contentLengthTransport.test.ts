@@ -1,8 +1,16 @@
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, ListResourcesResultSchema, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { FramedStdioClientTransport, type FramedStdioOptions } from '../../client/src/kernel/transport/contentLengthStdio';
+import {
+  ErrorCode,
+  ListResourcesResultSchema,
+  McpError,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  FramedStdioClientTransport,
+  type FramedStdioOptions,
+} from '../../client/src/kernel/transport/contentLengthStdio';
 import type { Framing, FramingMode } from '../../client/src/kernel/transport/framing';
 import { repoRoot } from '../repoRoot';
 
@@ -12,12 +20,18 @@ const exampleServer = join(root, 'examples/servers/dist/mgp-example-server.js');
 
 function text(result: unknown): string {
   const content = (result as { content: { type: string; text?: string }[] }).content;
-  return content.filter((c) => c.type === 'text').map((c) => c.text).join('');
+  return content
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('');
 }
 
 function assertGone(pid: number | null): void {
   assert.ok(pid, 'the transport gave a pid');
-  assert.throws(() => process.kill(pid, 0), (error: NodeJS.ErrnoException) => error.code === 'ESRCH');
+  assert.throws(
+    () => process.kill(pid, 0),
+    (error: NodeJS.ErrnoException) => error.code === 'ESRCH',
+  );
 }
 
 async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
@@ -30,7 +44,12 @@ async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
 
 /** A transport for `node -e script`, with what it reports collected. */
 function nodeScript(script: string, options: Partial<FramedStdioOptions> = {}) {
-  const seen = { messages: [] as JSONRPCMessage[], errors: [] as Error[], closes: 0, stderr: [] as string[] };
+  const seen = {
+    messages: [] as JSONRPCMessage[],
+    errors: [] as Error[],
+    closes: 0,
+    stderr: [] as string[],
+  };
   const transport = new FramedStdioClientTransport({
     command: process.execPath,
     args: ['-e', script],
@@ -44,10 +63,34 @@ function nodeScript(script: string, options: Partial<FramedStdioOptions> = {}) {
   return { transport, seen };
 }
 
-const cases: { server: string; script: string; framing: FramingMode; detected: Framing; name: string }[] = [
-  { server: 'content-length-server.js', script: contentLengthServer, framing: 'auto', detected: 'content-length', name: 'content-length-server' },
-  { server: 'content-length-server.js', script: contentLengthServer, framing: 'content-length', detected: 'content-length', name: 'content-length-server' },
-  { server: 'the example server (newline)', script: exampleServer, framing: 'auto', detected: 'newline', name: 'mgp-example-server' },
+const cases: {
+  server: string;
+  script: string;
+  framing: FramingMode;
+  detected: Framing;
+  name: string;
+}[] = [
+  {
+    server: 'content-length-server.js',
+    script: contentLengthServer,
+    framing: 'auto',
+    detected: 'content-length',
+    name: 'content-length-server',
+  },
+  {
+    server: 'content-length-server.js',
+    script: contentLengthServer,
+    framing: 'content-length',
+    detected: 'content-length',
+    name: 'content-length-server',
+  },
+  {
+    server: 'the example server (newline)',
+    script: exampleServer,
+    framing: 'auto',
+    detected: 'newline',
+    name: 'mgp-example-server',
+  },
 ];
 
 for (const c of cases) {
@@ -88,7 +131,11 @@ for (const c of cases) {
     it('calls echo, multibyte text included', async () => {
       const sent = 'héllo € 𝄞 日本 — ok';
       assert.equal(text(await client.callTool({ name: 'echo', arguments: { text: sent } })), sent);
-      assert.equal(text(await client.callTool({ name: 'echo', arguments: { text: 'x'.repeat(100_000) } })).length, 100_000);
+      assert.equal(
+        text(await client.callTool({ name: 'echo', arguments: { text: 'x'.repeat(100_000) } }))
+          .length,
+        100_000,
+      );
     });
 
     it('answers ping', async () => {
@@ -97,8 +144,10 @@ for (const c of cases) {
 
     if (c.name === 'content-length-server') {
       it('answers an unknown method with -32601, and logs to stderr', async () => {
-        await assert.rejects(client.request({ method: 'resources/list' }, ListResourcesResultSchema),
-          (error: unknown) => error instanceof McpError && error.code === ErrorCode.MethodNotFound);
+        await assert.rejects(
+          client.request({ method: 'resources/list' }, ListResourcesResultSchema),
+          (error: unknown) => error instanceof McpError && error.code === ErrorCode.MethodNotFound,
+        );
         assert.ok(stderr.includes('content-length-server: ready'), stderr.join('\n'));
       });
     }
@@ -119,7 +168,10 @@ for (const c of cases) {
 describe('FramedStdioClientTransport lifecycle', () => {
   it('rejects start() for a missing command, naming it', async () => {
     const { transport, seen } = nodeScript('', { command: 'mgp-no-such-server-4711' });
-    await assert.rejects(transport.start(), /cannot start MCP server "mgp-no-such-server-4711": command not found \(ENOENT\)/);
+    await assert.rejects(
+      transport.start(),
+      /cannot start MCP server "mgp-no-such-server-4711": command not found \(ENOENT\)/,
+    );
     await transport.close();
     assert.equal(seen.closes, 1);
   });
@@ -130,7 +182,10 @@ describe('FramedStdioClientTransport lifecycle', () => {
     await waitFor(() => seen.closes > 0);
     await transport.close();
     assert.equal(seen.closes, 1);
-    await assert.rejects(transport.send({ jsonrpc: '2.0', method: 'ping', id: 1 }), /Not connected/);
+    await assert.rejects(
+      transport.send({ jsonrpc: '2.0', method: 'ping', id: 1 }),
+      /Not connected/,
+    );
   });
 
   it('sends a message that is not JSON-RPC to onerror, not onmessage', async () => {
@@ -141,7 +196,9 @@ describe('FramedStdioClientTransport lifecycle', () => {
     await transport.start();
     await waitFor(() => seen.closes > 0);
     assert.equal(transport.framing, 'content-length');
-    assert.deepEqual(seen.messages, [{ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'ü' } }]);
+    assert.deepEqual(seen.messages, [
+      { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'ü' } },
+    ]);
     assert.equal(seen.errors.length, 1);
     assert.match(seen.errors[0].message, /not JSON-RPC 2\.0/);
     assert.deepEqual(seen.stderr, ['warn: first', 'second']);
@@ -161,7 +218,9 @@ describe('FramedStdioClientTransport lifecycle', () => {
 
   it('closes a server that ignores SIGTERM with SIGKILL', async function () {
     this.timeout(15_000);
-    const { transport, seen } = nodeScript("process.on('SIGTERM', () => {}); setInterval(() => {}, 1000); console.error('up')");
+    const { transport, seen } = nodeScript(
+      "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000); console.error('up')",
+    );
     await transport.start();
     await waitFor(() => seen.stderr.includes('up'));
     const pid = transport.pid;

@@ -24,7 +24,10 @@ describe('language server under bad input (the real process)', function () {
     dir = mkdtempSync(join(tmpdir(), 'mgp-lsp-bad-'));
     server = new LanguageServerProcess();
     await server.initialize();
-    probe = await server.open(join(dir, 'probe', 'mgp.toml'), '[[servers]]\nid = "probe"\ncommand = "node"\n');
+    probe = await server.open(
+      join(dir, 'probe', 'mgp.toml'),
+      '[[servers]]\nid = "probe"\ncommand = "node"\n',
+    );
   });
   after(async () => {
     await server.stop();
@@ -42,7 +45,10 @@ describe('language server under bad input (the real process)', function () {
   });
 
   it('reports binary garbage as a syntax error', async () => {
-    const uri = await server.open(join(dir, 'binary', 'mgp.toml'), randomBytes(64 * 1024).toString('latin1'));
+    const uri = await server.open(
+      join(dir, 'binary', 'mgp.toml'),
+      randomBytes(64 * 1024).toString('latin1'),
+    );
     const diagnostics = await server.diagnosticsFor(uri, (d) => d.length > 0);
     assert.equal(diagnostics[0].code, 'toml-syntax');
     assert.ok((await assertResponsive(server, probe)) < 2000);
@@ -74,8 +80,16 @@ describe('language server under bad input (the real process)', function () {
   it('keeps up with a burst of 200 edits and publishes for the last one', async () => {
     const uri = await server.open(join(dir, 'burst', 'mgp.toml'), '');
     let version = 1;
-    for (let i = 0; i < 200; i++) version = await server.change(uri, `[[servers]]\nid = "s${i}"\ncommand = "node"\ntransport = "${i === 199 ? 'bogus' : 'stdio'}"\n`);
-    const diagnostics = await server.diagnosticsFor(uri, (d) => d.some((x) => x.code === 'schema/enum'), version);
+    for (let i = 0; i < 200; i++)
+      version = await server.change(
+        uri,
+        `[[servers]]\nid = "s${i}"\ncommand = "node"\ntransport = "${i === 199 ? 'bogus' : 'stdio'}"\n`,
+      );
+    const diagnostics = await server.diagnosticsFor(
+      uri,
+      (d) => d.some((x) => x.code === 'schema/enum'),
+      version,
+    );
     assert.equal(diagnostics.length, 1);
   });
 });

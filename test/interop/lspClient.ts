@@ -21,18 +21,30 @@ export class LanguageServerProcess {
   stderr = '';
 
   constructor() {
-    this.child = spawn(process.execPath, [join(repoRoot(), 'dist/server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    this.child.stderr?.on('data', (chunk) => (this.stderr += chunk));
-    this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
-    this.connection.onNotification(PublishDiagnosticsNotification.type, ({ uri, version, diagnostics }) => {
-      this.diagnostics.set(uri, { version, diagnostics });
-      this.waiters.splice(0).forEach((wake) => wake());
+    this.child = spawn(process.execPath, [join(repoRoot(), 'dist/server.js'), '--stdio'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
+    this.child.stderr?.on('data', (chunk) => (this.stderr += chunk));
+    this.connection = createProtocolConnection(
+      new StreamMessageReader(this.child.stdout!),
+      new StreamMessageWriter(this.child.stdin!),
+    );
+    this.connection.onNotification(
+      PublishDiagnosticsNotification.type,
+      ({ uri, version, diagnostics }) => {
+        this.diagnostics.set(uri, { version, diagnostics });
+        this.waiters.splice(0).forEach((wake) => wake());
+      },
+    );
     this.connection.listen();
   }
 
   async initialize(): Promise<void> {
-    await this.connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
+    await this.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: {},
+    });
     await this.connection.sendNotification('initialized', {});
   }
 
@@ -44,25 +56,43 @@ export class LanguageServerProcess {
     const uri = this.uriOf(path);
     this.versions.set(uri, 1);
     this.diagnostics.delete(uri);
-    await this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'toml', version: 1, text } });
+    await this.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'toml', version: 1, text },
+    });
     return uri;
   }
 
   async change(uri: string, text: string): Promise<number> {
     const version = (this.versions.get(uri) ?? 1) + 1;
     this.versions.set(uri, version);
-    await this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+    await this.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version },
+      contentChanges: [{ text }],
+    });
     return version;
   }
 
   /** Waits for diagnostics of `uri` (at least `version` when given) that satisfy `accept`. */
-  async diagnosticsFor(uri: string, accept: (d: Diagnostic[]) => boolean = () => true, version?: number, timeoutMs = 10000): Promise<Diagnostic[]> {
+  async diagnosticsFor(
+    uri: string,
+    accept: (d: Diagnostic[]) => boolean = () => true,
+    version?: number,
+    timeoutMs = 10000,
+  ): Promise<Diagnostic[]> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const entry = this.diagnostics.get(uri);
-      if (entry && (version === undefined || (entry.version ?? 0) >= version) && accept(entry.diagnostics)) return entry.diagnostics;
+      if (
+        entry &&
+        (version === undefined || (entry.version ?? 0) >= version) &&
+        accept(entry.diagnostics)
+      )
+        return entry.diagnostics;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no matching diagnostics for ${uri} within ${timeoutMs} ms; last: ${JSON.stringify(entry)}`);
+      if (left <= 0)
+        throw new Error(
+          `no matching diagnostics for ${uri} within ${timeoutMs} ms; last: ${JSON.stringify(entry)}`,
+        );
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {
@@ -79,7 +109,10 @@ export class LanguageServerProcess {
 
   async stop(): Promise<void> {
     try {
-      await Promise.race([this.connection.sendRequest('shutdown'), new Promise((r) => setTimeout(r, 2000))]);
+      await Promise.race([
+        this.connection.sendRequest('shutdown'),
+        new Promise((r) => setTimeout(r, 2000)),
+      ]);
       await this.connection.sendNotification('exit');
     } catch {
       // already gone

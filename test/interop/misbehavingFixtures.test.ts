@@ -4,8 +4,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ErrorCode, LoggingMessageNotificationSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  StdioClientTransport,
+  type StdioServerParameters,
+} from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  ErrorCode,
+  LoggingMessageNotificationSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import { repoRoot } from '../repoRoot';
 
 // Proves that each fixture in test/fixtures/servers misbehaves exactly as its README line says, as
@@ -61,7 +68,11 @@ interface Fixture {
 
 const started: Fixture[] = [];
 
-function fixture(script: string, args: string[] = [], extra: Partial<StdioServerParameters> = {}): Fixture {
+function fixture(
+  script: string,
+  args: string[] = [],
+  extra: Partial<StdioServerParameters> = {},
+): Fixture {
   const transport = new ObservedTransport({
     command: process.execPath,
     args: [join(fixtures, script), ...args],
@@ -76,7 +87,14 @@ function fixture(script: string, args: string[] = [], extra: Partial<StdioServer
   const client = new Client({ name: 'mgp-kernel-misbehaving-fixtures', version: '0.0.0' });
   const errors: Error[] = [];
   const clientClosed = new Promise<void>((resolve) => (client.onclose = resolve));
-  const f: Fixture = { client, transport, errors, transportClosed, clientClosed, stderr: () => stderr };
+  const f: Fixture = {
+    client,
+    transport,
+    errors,
+    transportClosed,
+    clientClosed,
+    stderr: () => stderr,
+  };
   client.onerror = (error) => {
     f.firstErrorAt ??= Date.now();
     errors.push(error);
@@ -121,11 +139,18 @@ async function cleanUp(): Promise<void> {
 
 function text(result: unknown): string {
   const content = (result as { content: { type: string; text?: string }[] }).content;
-  return content.filter((c) => c.type === 'text').map((c) => c.text).join('');
+  return content
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('');
 }
 
 function echo(client: Client, value: string, timeout?: number) {
-  return client.callTool({ name: 'echo', arguments: { text: value } }, undefined, timeout === undefined ? undefined : { timeout });
+  return client.callTool(
+    { name: 'echo', arguments: { text: value } },
+    undefined,
+    timeout === undefined ? undefined : { timeout },
+  );
 }
 
 function mcpError(code: ErrorCode, message?: RegExp) {
@@ -146,7 +171,10 @@ describe('interop: misbehaving MCP server fixtures under the SDK client', functi
   describe('crash-on-start.js', () => {
     it('makes connect reject with "Connection closed"; the process exits with code 3 and says why on stderr', async () => {
       const f = fixture('crash-on-start.js');
-      await assert.rejects(within(f.client.connect(f.transport), 5000, 'connect'), mcpError(ErrorCode.ConnectionClosed));
+      await assert.rejects(
+        within(f.client.connect(f.transport), 5000, 'connect'),
+        mcpError(ErrorCode.ConnectionClosed),
+      );
       const exit = await within(f.transport.exited, 5000, 'exit');
       assert.deepEqual(exit, { code: 3, signal: null });
       await within(f.transportClosed, 1000, 'transport onclose');
@@ -163,10 +191,16 @@ describe('interop: misbehaving MCP server fixtures under the SDK client', functi
     it('answers 2 calls, then the 3rd rejects, the transport closes and the exit code is 1 (default N = 3)', async () => {
       const f = fixture('crash-after-calls.js');
       await within(f.client.connect(f.transport), 5000, 'connect');
-      assert.deepEqual((await f.client.listTools()).tools.map((t) => t.name), ['echo']);
+      assert.deepEqual(
+        (await f.client.listTools()).tools.map((t) => t.name),
+        ['echo'],
+      );
       assert.equal(text(await echo(f.client, 'one')), 'one');
       assert.equal(text(await echo(f.client, 'two')), 'two');
-      await assert.rejects(within(echo(f.client, 'three'), 5000, 'third call'), mcpError(ErrorCode.ConnectionClosed));
+      await assert.rejects(
+        within(echo(f.client, 'three'), 5000, 'third call'),
+        mcpError(ErrorCode.ConnectionClosed),
+      );
       await within(f.transportClosed, 1000, 'transport onclose');
       assert.deepEqual(await f.transport.exited, { code: 1, signal: null });
       await settle();
@@ -180,7 +214,10 @@ describe('interop: misbehaving MCP server fixtures under the SDK client', functi
         const f = fixture('crash-after-calls.js', ['1', '--state-file', stateFile]);
         await within(f.client.connect(f.transport), 5000, 'connect');
         assert.deepEqual(await f.client.ping(), {});
-        await assert.rejects(within(echo(f.client, 'first'), 5000, 'first call'), mcpError(ErrorCode.ConnectionClosed));
+        await assert.rejects(
+          within(echo(f.client, 'first'), 5000, 'first call'),
+          mcpError(ErrorCode.ConnectionClosed),
+        );
         assert.equal((await within(f.transport.exited, 5000, 'exit')).code, 1);
         const lines = readFileSync(stateFile, 'utf8').split('\n').filter(Boolean);
         assert.equal(lines.length, start);
@@ -194,9 +231,15 @@ describe('interop: misbehaving MCP server fixtures under the SDK client', functi
       const f = fixture('hang.js');
       await within(f.client.connect(f.transport), 5000, 'connect');
       assert.equal(f.client.getServerVersion()?.name, 'hang');
-      assert.deepEqual((await f.client.listTools()).tools.map((t) => t.name), ['echo']);
+      assert.deepEqual(
+        (await f.client.listTools()).tools.map((t) => t.name),
+        ['echo'],
+      );
       const t0 = Date.now();
-      await assert.rejects(echo(f.client, 'anyone?', 500), mcpError(ErrorCode.RequestTimeout, /Request timed out/));
+      await assert.rejects(
+        echo(f.client, 'anyone?', 500),
+        mcpError(ErrorCode.RequestTimeout, /Request timed out/),
+      );
       const waited = Date.now() - t0;
       assert.ok(waited >= 490 && waited < 3000, `timed out after ${waited} ms`);
       await f.client.ping(); // the connection survives a timed-out call
@@ -214,7 +257,10 @@ describe('interop: misbehaving MCP server fixtures under the SDK client', functi
     it('--hang-initialize: connect with { timeout: 500 } rejects with a timeout, and the process exits 0 on close', async () => {
       const f = fixture('hang.js', ['--hang-initialize']);
       const t0 = Date.now();
-      await assert.rejects(within(f.client.connect(f.transport, { timeout: 500 }), 5000, 'connect'), mcpError(ErrorCode.RequestTimeout));
+      await assert.rejects(
+        within(f.client.connect(f.transport, { timeout: 500 }), 5000, 'connect'),
+        mcpError(ErrorCode.RequestTimeout),
+      );
       assert.ok(Date.now() - t0 < 3000);
       // The SDK closes the transport itself when initialization fails.
       await within(f.transportClosed, 5000, 'transport onclose');
@@ -228,15 +274,24 @@ describe('interop: misbehaving MCP server fixtures under the SDK client', functi
       const f = fixture('huge-message.js');
       await within(f.client.connect(f.transport), 5000, 'connect');
       const t0 = Date.now();
-      await assert.rejects(within(echo(f.client, 'big'), 20000, 'huge call'), mcpError(ErrorCode.ConnectionClosed));
+      await assert.rejects(
+        within(echo(f.client, 'big'), 20000, 'huge call'),
+        mcpError(ErrorCode.ConnectionClosed),
+      );
       const rejectedAfter = Date.now() - t0;
       await within(f.transportClosed, 15000, 'transport onclose');
       // The SDK ends stdin and, if the process is still there 2 s later, sends SIGTERM. The server
       // flushes its 50 MB line before leaving, so which of the two happens depends on how fast the
       // SDK drains the rest of the line (see the console line below).
       const exit = await within(f.transport.exited, 5000, 'exit');
-      assert.ok((exit.code === 0 && exit.signal === null) || (exit.code === null && exit.signal === 'SIGTERM'), JSON.stringify(exit));
-      const overflow = f.errors.filter((e) => /ReadBuffer exceeded maximum size of 10485760 bytes/.test(e.message));
+      assert.ok(
+        (exit.code === 0 && exit.signal === null) ||
+          (exit.code === null && exit.signal === 'SIGTERM'),
+        JSON.stringify(exit),
+      );
+      const overflow = f.errors.filter((e) =>
+        /ReadBuffer exceeded maximum size of 10485760 bytes/.test(e.message),
+      );
       assert.ok(overflow.length >= 1, f.errors.map((e) => e.message).join('\n'));
       console.log(
         `      huge-message, default buffer: first onerror after ${(f.firstErrorAt ?? NaN) - t0} ms, call rejected after ${rejectedAfter} ms, process ended ${JSON.stringify(exit)} after ${Date.now() - t0} ms; ` +
@@ -259,7 +314,9 @@ describe('interop: misbehaving MCP server fixtures under the SDK client', functi
       assert.equal(received, 'x'.repeat(HUGE_TEXT_LENGTH));
       assert.deepEqual(await f.client.ping(), {});
       assert.deepEqual(f.errors, []);
-      console.log(`      huge-message, 64 MB buffer: ${received.length} characters in ${elapsed} ms`);
+      console.log(
+        `      huge-message, 64 MB buffer: ${received.length} characters in ${elapsed} ms`,
+      );
     });
   });
 
@@ -268,13 +325,18 @@ describe('interop: misbehaving MCP server fixtures under the SDK client', functi
       const f = fixture('invalid-json.js');
       await within(f.client.connect(f.transport), 5000, 'connect');
       assert.equal(f.errors.length, 0);
-      assert.equal(text(await within(echo(f.client, 'after garbage'), 5000, 'call')), 'after garbage');
+      assert.equal(
+        text(await within(echo(f.client, 'after garbage'), 5000, 'call')),
+        'after garbage',
+      );
       assert.equal(f.errors.length, 1);
       assert.ok(f.errors[0] instanceof SyntaxError, String(f.errors[0]));
       assert.equal(text(await within(echo(f.client, 'again'), 5000, 'call')), 'again');
       assert.equal(f.errors.length, 2);
       await f.client.ping();
-      console.log(`      invalid-json: ${f.errors.length} onerror reports for 2 calls, e.g. ${f.errors[0].name}: ${f.errors[0].message}`);
+      console.log(
+        `      invalid-json: ${f.errors.length} onerror reports for 2 calls, e.g. ${f.errors[0].name}: ${f.errors[0].message}`,
+      );
     });
 
     it('--only-garbage: three errors are reported, the call times out, and the connection stays usable', async () => {
@@ -284,7 +346,9 @@ describe('interop: misbehaving MCP server fixtures under the SDK client', functi
       assert.equal(f.errors.length, 3, f.errors.map((e) => e.message).join('\n'));
       assert.ok(f.errors.every((e) => e instanceof SyntaxError));
       assert.deepEqual(await f.client.ping(), {});
-      console.log(`      invalid-json --only-garbage: ${f.errors.map((e) => `${e.name}: ${e.message}`).join(' | ')}`);
+      console.log(
+        `      invalid-json --only-garbage: ${f.errors.map((e) => `${e.name}: ${e.message}`).join(' | ')}`,
+      );
     });
   });
 
@@ -296,19 +360,26 @@ describe('interop: misbehaving MCP server fixtures under the SDK client', functi
       let allArrived!: () => void;
       const done = new Promise<void>((resolve) => (allArrived = resolve));
       f.client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
-        if (notification.params.data !== `flood ${count}` || notification.params.level !== 'info') outOfOrder++;
+        if (notification.params.data !== `flood ${count}` || notification.params.level !== 'info')
+          outOfOrder++;
         if (++count === FLOOD_COUNT) allArrived();
       });
       const t0 = Date.now();
       await within(f.client.connect(f.transport), 5000, 'connect');
       assert.deepEqual(f.client.getServerCapabilities()?.logging, {});
       // Sent right after initialization, i.e. while the flood is under way.
-      assert.equal(text(await within(echo(f.client, 'during'), 20000, 'call during the flood')), 'during');
+      assert.equal(
+        text(await within(echo(f.client, 'during'), 20000, 'call during the flood')),
+        'during',
+      );
       const countAtFirstAnswer = count;
       assert.ok(countAtFirstAnswer < FLOOD_COUNT, 'the call was answered only after the flood');
       await within(done, 25000, `${FLOOD_COUNT} notifications (got ${count})`);
       const floodMs = Date.now() - t0;
-      assert.equal(text(await within(echo(f.client, 'after'), 5000, 'call after the flood')), 'after');
+      assert.equal(
+        text(await within(echo(f.client, 'after'), 5000, 'call after the flood')),
+        'after',
+      );
       await new Promise((resolve) => setTimeout(resolve, 200));
       assert.equal(count, FLOOD_COUNT);
       assert.equal(outOfOrder, 0);
@@ -324,7 +395,10 @@ describe('interop: misbehaving MCP server fixtures under the SDK client', functi
     it('the call rejects with "Connection closed", onclose fires, exit code 0 and a partial stderr line', async () => {
       const f = fixture('exit-during-call.js');
       await within(f.client.connect(f.transport), 5000, 'connect');
-      await assert.rejects(within(echo(f.client, 'bye?'), 5000, 'call'), mcpError(ErrorCode.ConnectionClosed));
+      await assert.rejects(
+        within(echo(f.client, 'bye?'), 5000, 'call'),
+        mcpError(ErrorCode.ConnectionClosed),
+      );
       await within(f.transportClosed, 1000, 'transport onclose');
       await within(f.clientClosed, 1000, 'client onclose');
       assert.deepEqual(await f.transport.exited, { code: 0, signal: null });

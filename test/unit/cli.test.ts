@@ -18,31 +18,49 @@ describe('mgp CLI', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('lists servers as JSON for scripts', async () => {
-    writeFileSync(join(dir, 'mgp.toml'), '[[servers]]\nid = "a"\ncommand = "node"\nargs = ["s.js"]\n');
+    writeFileSync(
+      join(dir, 'mgp.toml'),
+      '[[servers]]\nid = "a"\ncommand = "node"\nargs = ["s.js"]\n',
+    );
     const { code, out } = await run(['servers', '--json', '--cwd', dir]);
     assert.equal(code, 0);
-    assert.deepEqual(JSON.parse(out), [{ id: 'a', transport: 'stdio', command: 'node', args: ['s.js'], source: { file: join(dir, 'mgp.toml'), line: 1, format: 'mgp' } }]);
+    assert.deepEqual(JSON.parse(out), [
+      {
+        id: 'a',
+        transport: 'stdio',
+        command: 'node',
+        args: ['s.js'],
+        source: { file: join(dir, 'mgp.toml'), line: 1, format: 'mgp' },
+      },
+    ]);
   });
 
   it('exits 1 and names file, line and column when a config has an error', async () => {
     writeFileSync(join(dir, 'mgp.toml'), '[[servers]]\nid = "a\n');
     const { code, err } = await run(['servers', '--cwd', dir]);
     assert.equal(code, 1);
-    assert.match(err, new RegExp(`^${join(dir, 'mgp.toml').replace(/[.]/g, '\\.')}:2:\\d+: error: TOML syntax error`));
+    assert.match(
+      err,
+      new RegExp(
+        `^${join(dir, 'mgp.toml').replace(/[.]/g, '\\.')}:2:\\d+: error: TOML syntax error`,
+      ),
+    );
   });
 
-  it('checks files with the language server\'s diagnostics, as stable JSON with 0-based positions', async () => {
+  it("checks files with the language server's diagnostics, as stable JSON with 0-based positions", async () => {
     const file = join(dir, 'mgp.toml');
     writeFileSync(file, '[[servers]]\nid = "a"\ncommand = "node"\ntransport = "carrier-pigeon"\n');
     const { code, out } = await run(['check', file, '--json']);
     assert.equal(code, 1);
-    assert.deepEqual(JSON.parse(out), [{
-      file,
-      range: { start: { line: 3, character: 12 }, end: { line: 3, character: 28 } },
-      severity: 'error',
-      code: 'schema/enum',
-      message: 'transport must be one of stdio, http, sse; got "carrier-pigeon"',
-    }]);
+    assert.deepEqual(JSON.parse(out), [
+      {
+        file,
+        range: { start: { line: 3, character: 12 }, end: { line: 3, character: 28 } },
+        severity: 'error',
+        code: 'schema/enum',
+        message: 'transport must be one of stdio, http, sse; got "carrier-pigeon"',
+      },
+    ]);
   });
 
   it('checks several files in human form and exits 0 when there are only warnings', async () => {
@@ -52,7 +70,10 @@ describe('mgp CLI', () => {
     writeFileSync(cargo, '[build]\ntarget = "x\n');
     const { code, out, err } = await run(['check', mgp, cargo]);
     assert.equal(code, 0);
-    assert.equal(out.trim(), `${mgp}:3:11: warning: command "not-a-real-command-anywhere" is not found on PATH [semantic/command-not-found]`);
+    assert.equal(
+      out.trim(),
+      `${mgp}:3:11: warning: command "not-a-real-command-anywhere" is not found on PATH [semantic/command-not-found]`,
+    );
     assert.match(err, /2 file\(s\) checked: 0 error\(s\), 1 warning\(s\)/);
   });
 
@@ -75,6 +96,10 @@ describe('mgp CLI', () => {
     if (result.error) throw result.error;
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout.trim(), /^\d+\.\d+\.\d+$/);
-    assert.ok(execFileSync('head', ['-c', '19', cli], { encoding: 'utf8' }).startsWith('#!/usr/bin/env node'));
+    assert.ok(
+      execFileSync('head', ['-c', '19', cli], { encoding: 'utf8' }).startsWith(
+        '#!/usr/bin/env node',
+      ),
+    );
   });
 });

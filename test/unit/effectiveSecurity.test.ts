@@ -2,11 +2,25 @@ import { strict as assert } from 'node:assert';
 import { effectiveSecurity } from '../../client/src/kernel/security/effectiveSecurity';
 import { nameWords, riskFromName } from '../../client/src/kernel/security/nameHeuristics';
 
-const tool = (name: string, extra: Record<string, unknown> = {}) => ({ name, inputSchema: { type: 'object' }, ...extra });
+const tool = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  inputSchema: { type: 'object' },
+  ...extra,
+});
 
 describe('effective security metadata (MGP §4)', () => {
-  it('takes the server\'s own security object when nothing says more', () => {
-    const s = effectiveSecurity(tool('lookup', { security: { risk_level: 'moderate', permissions_required: ['network.outbound'], side_effects: ['network'], validator: 'network_restricted' } }), undefined);
+  it("takes the server's own security object when nothing says more", () => {
+    const s = effectiveSecurity(
+      tool('lookup', {
+        security: {
+          risk_level: 'moderate',
+          permissions_required: ['network.outbound'],
+          side_effects: ['network'],
+          validator: 'network_restricted',
+        },
+      }),
+      undefined,
+    );
     assert.equal(s.risk_level, 'moderate');
     assert.deepEqual(s.permissions_required, ['network.outbound']);
     assert.equal(s.validator, 'network_restricted');
@@ -14,30 +28,63 @@ describe('effective security metadata (MGP §4)', () => {
   });
 
   it('reads MCP annotations: read-only is safe, destructive is dangerous, open world means network', () => {
-    assert.equal(effectiveSecurity(tool('peek', { annotations: { readOnlyHint: true } }), undefined).risk_level, 'safe');
-    const destructive = effectiveSecurity(tool('wipe_cache_entry', { annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true } }), undefined);
+    assert.equal(
+      effectiveSecurity(tool('peek', { annotations: { readOnlyHint: true } }), undefined)
+        .risk_level,
+      'safe',
+    );
+    const destructive = effectiveSecurity(
+      tool('wipe_cache_entry', {
+        annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+      }),
+      undefined,
+    );
     assert.equal(destructive.risk_level, 'dangerous');
     assert.equal(destructive.reversible, false);
     assert.deepEqual(destructive.side_effects, ['network']);
-    assert.equal(effectiveSecurity(tool('tweak', { annotations: { readOnlyHint: false, destructiveHint: false } }), undefined).risk_level, 'moderate');
+    assert.equal(
+      effectiveSecurity(
+        tool('tweak', { annotations: { readOnlyHint: false, destructiveHint: false } }),
+        undefined,
+      ).risk_level,
+      'moderate',
+    );
   });
 
   it('the highest risk among server, annotations and name wins: a lying server cannot talk it down', () => {
-    const lying = effectiveSecurity(tool('delete_all_records', { annotations: { readOnlyHint: true }, security: { risk_level: 'safe' } }), undefined);
+    const lying = effectiveSecurity(
+      tool('delete_all_records', {
+        annotations: { readOnlyHint: true },
+        security: { risk_level: 'safe' },
+      }),
+      undefined,
+    );
     assert.equal(lying.risk_level, 'dangerous');
     assert.equal(lying.sources.risk_level, 'heuristic');
     assert.equal(lying.serverClaim, 'safe');
   });
 
   it('config always wins, field by field, and may lower or raise what the server says', () => {
-    const raised = effectiveSecurity(tool('peek_notes', { annotations: { readOnlyHint: true }, security: { risk_level: 'safe' } }), { risk_level: 'dangerous', side_effects: ['filesystem'] });
+    const raised = effectiveSecurity(
+      tool('peek_notes', { annotations: { readOnlyHint: true }, security: { risk_level: 'safe' } }),
+      { risk_level: 'dangerous', side_effects: ['filesystem'] },
+    );
     assert.equal(raised.risk_level, 'dangerous');
     assert.equal(raised.sources.risk_level, 'config');
     assert.deepEqual(raised.side_effects, ['filesystem']);
     assert.equal(raised.serverClaim, 'safe');
-    const lowered = effectiveSecurity(tool('delete_tmp', { security: { risk_level: 'dangerous', permissions_required: ['filesystem.write'] } }), { risk_level: 'moderate' });
+    const lowered = effectiveSecurity(
+      tool('delete_tmp', {
+        security: { risk_level: 'dangerous', permissions_required: ['filesystem.write'] },
+      }),
+      { risk_level: 'moderate' },
+    );
     assert.equal(lowered.risk_level, 'moderate');
-    assert.deepEqual(lowered.permissions_required, ['filesystem.write'], 'fields config leaves out keep the server\'s');
+    assert.deepEqual(
+      lowered.permissions_required,
+      ['filesystem.write'],
+      "fields config leaves out keep the server's",
+    );
   });
 
   it('a tool nobody says anything about is moderate, by default', () => {
@@ -47,7 +94,16 @@ describe('effective security metadata (MGP §4)', () => {
   });
 
   it('ignores malformed security fields instead of trusting them', () => {
-    const s = effectiveSecurity(tool('x', { security: { risk_level: 'harmless', side_effects: ['filesystem', 'teleport'], validator: 'trust-me' } }), undefined);
+    const s = effectiveSecurity(
+      tool('x', {
+        security: {
+          risk_level: 'harmless',
+          side_effects: ['filesystem', 'teleport'],
+          validator: 'trust-me',
+        },
+      }),
+      undefined,
+    );
     assert.equal(s.risk_level, 'moderate');
     assert.deepEqual(s.side_effects, ['filesystem']);
     assert.equal(s.validator, undefined);

@@ -28,10 +28,17 @@ describe('golden diagnostics for fixture files', () => {
     if (!file) continue;
     it(`${folder}/${file}`, () => {
       const text = readFileSync(join(dir, file), 'utf8');
-      const actual = checkConfigText(text, { path: join(dir, file), environment: environment(dir) }).map(({ range, severity, code, message }) => ({ range, severity, code, message }));
+      const actual = checkConfigText(text, {
+        path: join(dir, file),
+        environment: environment(dir),
+      }).map(({ range, severity, code, message }) => ({ range, severity, code, message }));
       const expectedFile = join(dir, 'expected.json');
-      if (process.env.UPDATE_GOLDEN) writeFileSync(expectedFile, `${JSON.stringify(actual, null, 2)}\n`);
-      assert.ok(existsSync(expectedFile), `${expectedFile} is missing: run with UPDATE_GOLDEN=1 and review it`);
+      if (process.env.UPDATE_GOLDEN)
+        writeFileSync(expectedFile, `${JSON.stringify(actual, null, 2)}\n`);
+      assert.ok(
+        existsSync(expectedFile),
+        `${expectedFile} is missing: run with UPDATE_GOLDEN=1 and review it`,
+      );
       assert.deepEqual(actual, JSON.parse(readFileSync(expectedFile, 'utf8')));
     });
   }

@@ -1,8 +1,18 @@
 import { strict as assert } from 'node:assert';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { KernelError, SERVER_DRAINING } from '../../client/src/kernel/errors';
-import { categoryOf, maxRetriesOf, retryDelayMs, wireErrorOf } from '../../client/src/kernel/mgp/mgpErrors';
-import { compareVersions, KERNEL_EXTENSIONS, mgpOffer, negotiate } from '../../client/src/kernel/mgp/negotiation';
+import {
+  categoryOf,
+  maxRetriesOf,
+  retryDelayMs,
+  wireErrorOf,
+} from '../../client/src/kernel/mgp/mgpErrors';
+import {
+  compareVersions,
+  KERNEL_EXTENSIONS,
+  mgpOffer,
+  negotiate,
+} from '../../client/src/kernel/mgp/negotiation';
 import { RetriesExhausted, retryAfterFirst } from '../../client/src/kernel/pipeline/retry';
 
 describe('MGP negotiation (§2)', () => {
@@ -12,8 +22,14 @@ describe('MGP negotiation (§2)', () => {
     assert.deepEqual(offer.tool_creation, { enabled: false });
   });
 
-  it('activates the intersection of ours and the server\'s', () => {
-    const { mgp } = negotiate(mgpOffer(), { version: '0.5.2', extensions: ['security', 'streaming', 'teleportation'], permissions_required: ['shell.execute'], trust_level: 'standard', event_channels: ['system.heartbeat'] });
+  it("activates the intersection of ours and the server's", () => {
+    const { mgp } = negotiate(mgpOffer(), {
+      version: '0.5.2',
+      extensions: ['security', 'streaming', 'teleportation'],
+      permissions_required: ['shell.execute'],
+      trust_level: 'standard',
+      event_channels: ['system.heartbeat'],
+    });
     assert.deepEqual([...(mgp?.extensions ?? [])], ['security', 'streaming']);
     assert.deepEqual(mgp?.permissionsRequired, ['shell.execute']);
     assert.deepEqual(mgp?.eventChannels, ['system.heartbeat']);
@@ -44,42 +60,83 @@ describe('MGP negotiation (§2)', () => {
 
 describe('MGP structured errors and retries (§14)', () => {
   it('reads codes and _mgp recovery data from wire errors and kernel errors alike', () => {
-    const wire = wireErrorOf(new McpError(3000, 'slow down', { _mgp: { category: 'resource', retryable: true, retry_after_ms: 50, retry_strategy: 'fixed_delay', max_retries: 2, fallback_tool: 'echo' } }));
+    const wire = wireErrorOf(
+      new McpError(3000, 'slow down', {
+        _mgp: {
+          category: 'resource',
+          retryable: true,
+          retry_after_ms: 50,
+          retry_strategy: 'fixed_delay',
+          max_retries: 2,
+          fallback_tool: 'echo',
+        },
+      }),
+    );
     assert.equal(wire?.name, 'RATE_LIMITED');
     assert.equal(wire?.recovery?.fallback_tool, 'echo');
     const local = wireErrorOf(new KernelError('ServerDraining', 'draining', SERVER_DRAINING));
-    assert.deepEqual([local?.code, local?.name, local?.recovery?.category], [2001, 'SERVER_DRAINING', 'lifecycle']);
+    assert.deepEqual(
+      [local?.code, local?.name, local?.recovery?.category],
+      [2001, 'SERVER_DRAINING', 'lifecycle'],
+    );
     assert.equal(categoryOf(5002), 'external');
   });
 
   it('spaces retries by strategy and caps them', () => {
     assert.equal(retryDelayMs({ retry_after_ms: 200, retry_strategy: 'fixed_delay' }, 3), 200);
-    assert.equal(retryDelayMs({ retry_after_ms: 200, retry_strategy: 'exponential_backoff' }, 3), 800);
+    assert.equal(
+      retryDelayMs({ retry_after_ms: 200, retry_strategy: 'exponential_backoff' }, 3),
+      800,
+    );
     assert.equal(retryDelayMs({ retry_strategy: 'immediate' }, 2), 0);
-    assert.equal(retryDelayMs({ retry_after_ms: 10_000_000, retry_strategy: 'exponential_backoff' }, 5), 60_000);
+    assert.equal(
+      retryDelayMs({ retry_after_ms: 10_000_000, retry_strategy: 'exponential_backoff' }, 5),
+      60_000,
+    );
     assert.equal(maxRetriesOf({ retryable: false, max_retries: 5 }), 0);
   });
 
   it('retries a retryable error up to max_retries, reporting each retry', async () => {
     let calls = 1; // the first attempt failed with `error`
     const retries: number[] = [];
-    const error = new McpError(3000, 'busy', { _mgp: { retryable: true, retry_strategy: 'immediate', max_retries: 3 } });
-    const { value, attempts } = await retryAfterFirst(async () => (++calls < 3 ? Promise.reject(error) : 'done'), { retrying: (attempt) => void retries.push(attempt) }, error);
+    const error = new McpError(3000, 'busy', {
+      _mgp: { retryable: true, retry_strategy: 'immediate', max_retries: 3 },
+    });
+    const { value, attempts } = await retryAfterFirst(
+      async () => (++calls < 3 ? Promise.reject(error) : 'done'),
+      { retrying: (attempt) => void retries.push(attempt) },
+      error,
+    );
     assert.deepEqual([value, attempts, retries], ['done', 3, [1, 2]]);
   });
 
   it('never retries an error that is not retryable', async () => {
     let calls = 0;
-    const error = new McpError(5000, 'upstream broke', { _mgp: { retryable: false, fallback_tool: 'other' } });
-    await assert.rejects(retryAfterFirst(async () => {
-      calls++;
-      throw error;
-    }, { retrying: () => undefined }, error), /upstream broke/);
+    const error = new McpError(5000, 'upstream broke', {
+      _mgp: { retryable: false, fallback_tool: 'other' },
+    });
+    await assert.rejects(
+      retryAfterFirst(
+        async () => {
+          calls++;
+          throw error;
+        },
+        { retrying: () => undefined },
+        error,
+      ),
+      /upstream broke/,
+    );
     assert.equal(calls, 0);
   });
 
   it('gives up after max_retries and names the fallback tool', async () => {
-    const error = new McpError(3000, 'busy', { _mgp: { retryable: true, retry_strategy: 'immediate', max_retries: 1, fallback_tool: 'echo' } });
-    await assert.rejects(retryAfterFirst(() => Promise.reject(error), { retrying: () => undefined }, error), (e: unknown) => e instanceof RetriesExhausted && e.attempts === 2 && e.fallbackTool === 'echo');
+    const error = new McpError(3000, 'busy', {
+      _mgp: { retryable: true, retry_strategy: 'immediate', max_retries: 1, fallback_tool: 'echo' },
+    });
+    await assert.rejects(
+      retryAfterFirst(() => Promise.reject(error), { retrying: () => undefined }, error),
+      (e: unknown) =>
+        e instanceof RetriesExhausted && e.attempts === 2 && e.fallbackTool === 'echo',
+    );
   });
 });

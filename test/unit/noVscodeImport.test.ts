@@ -8,7 +8,11 @@ const root = repoRoot();
 const offender = "import * as vscode from 'vscode';\nexport const version = vscode.version;\n";
 
 function restrictedImportErrors(results: ESLint.LintResult[]): string[] {
-  return results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => `${r.filePath}: ${m.message}`));
+  return results.flatMap((r) =>
+    r.messages
+      .filter((m) => m.ruleId === 'no-restricted-imports')
+      .map((m) => `${r.filePath}: ${m.message}`),
+  );
 }
 
 describe('lint: no vscode import outside client/src/vscode', function () {
@@ -24,7 +28,9 @@ describe('lint: no vscode import outside client/src/vscode', function () {
   }
 
   it('allows it in client/src/vscode', async () => {
-    const results = await eslint.lintText(offender, { filePath: join(root, 'client/src/vscode/offender.ts') });
+    const results = await eslint.lintText(offender, {
+      filePath: join(root, 'client/src/vscode/offender.ts'),
+    });
     assert.deepEqual(restrictedImportErrors(results), []);
   });
 

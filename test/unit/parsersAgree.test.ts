@@ -13,9 +13,11 @@ function outcome<T>(read: () => T): { ok: true; value: T } | { ok: false } {
 
 /** Local dates and times are Date objects in both, serialised differently: compare the rest exactly. */
 function plain(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value, function (this: Record<string, unknown>, key) {
-    return this[key] instanceof Date ? '<date-time>' : this[key];
-  }));
+  return JSON.parse(
+    JSON.stringify(value, function (this: Record<string, unknown>, key) {
+      return this[key] instanceof Date ? '<date-time>' : this[key];
+    }),
+  );
 }
 
 /**
@@ -31,7 +33,11 @@ describe('both TOML parsers agree on every fixture', () => {
     it(name, () => {
       const reference = outcome(() => parse(text));
       const ours = outcome(() => getStaticTOMLValue(parseTOML(text)));
-      assert.equal(ours.ok, reference.ok, `valid according to smol-toml: ${reference.ok}, to toml-eslint-parser: ${ours.ok}`);
+      assert.equal(
+        ours.ok,
+        reference.ok,
+        `valid according to smol-toml: ${reference.ok}, to toml-eslint-parser: ${ours.ok}`,
+      );
       if (ours.ok && reference.ok) assert.deepEqual(plain(ours.value), plain(reference.value));
     });
   }

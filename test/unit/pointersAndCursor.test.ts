@@ -10,8 +10,11 @@ function mapOf(text: string) {
   return parsed.pointers;
 }
 
-const span = (r: { start: { line: number; character: number }; end: { line: number; character: number } } | undefined) =>
-  r && `${r.start.line}:${r.start.character}-${r.end.line}:${r.end.character}`;
+const span = (
+  r:
+    | { start: { line: number; character: number }; end: { line: number; character: number } }
+    | undefined,
+) => r && `${r.start.line}:${r.start.character}-${r.end.line}:${r.end.character}`;
 
 describe('TOML parsing with ranges', () => {
   it('reports a syntax error at its 0-based position', () => {
@@ -21,7 +24,9 @@ describe('TOML parsing with ranges', () => {
   });
 
   it('maps keys, values and headers of array tables, sub-tables, dotted keys, arrays and inline tables', () => {
-    const map = mapOf('[[servers]]\nid = "a"\nenv.X = "1"\nargs = ["p", { k = 2 }]\n[servers.mgp]\ntrust_level = "standard"\n[[servers]]\nid = "b"\n');
+    const map = mapOf(
+      '[[servers]]\nid = "a"\nenv.X = "1"\nargs = ["p", { k = 2 }]\n[servers.mgp]\ntrust_level = "standard"\n[[servers]]\nid = "b"\n',
+    );
     assert.equal(span(map.get('/servers/0')?.header), '0:0-0:11');
     assert.equal(span(map.get('/servers/0/id')?.key), '1:0-1:2');
     assert.equal(span(map.get('/servers/0/id')?.value), '1:5-1:8');
@@ -40,7 +45,8 @@ describe('TOML parsing with ranges', () => {
 });
 
 describe('cursor context (works on text that does not parse)', () => {
-  const text = '[[servers]]\nid = "a"\n[[servers]]\nid = "b"\n[servers.mgp]\nrestart_policy = "on\n\n';
+  const text =
+    '[[servers]]\nid = "a"\n[[servers]]\nid = "b"\n[servers.mgp]\nrestart_policy = "on\n\n';
 
   it('resolves array tables to their index', () => {
     assert.deepEqual(tablePathAt(text.split('\n'), 1), ['servers', 0]);
@@ -49,17 +55,45 @@ describe('cursor context (works on text that does not parse)', () => {
   });
 
   it('tells keys from values', () => {
-    assert.deepEqual(cursorContext(text, 6, 0), { kind: 'key', tablePath: ['servers', 1, 'mgp'], prefix: '' });
-    assert.deepEqual(cursorContext(text, 5, 20), { kind: 'value', tablePath: ['servers', 1, 'mgp'], keyPath: ['restart_policy'], inArray: false, prefix: 'on' });
-    assert.deepEqual(cursorContext('a = ["x", "y', 0, 12), { kind: 'value', tablePath: [], keyPath: ['a'], inArray: true, prefix: 'y' });
+    assert.deepEqual(cursorContext(text, 6, 0), {
+      kind: 'key',
+      tablePath: ['servers', 1, 'mgp'],
+      prefix: '',
+    });
+    assert.deepEqual(cursorContext(text, 5, 20), {
+      kind: 'value',
+      tablePath: ['servers', 1, 'mgp'],
+      keyPath: ['restart_policy'],
+      inArray: false,
+      prefix: 'on',
+    });
+    assert.deepEqual(cursorContext('a = ["x", "y', 0, 12), {
+      kind: 'value',
+      tablePath: [],
+      keyPath: ['a'],
+      inArray: true,
+      prefix: 'y',
+    });
     assert.equal(cursorContext('[serv', 0, 5).kind, 'header');
-    const multiLine = '[[servers]]\nid = "a"\n[servers.mgp]\nextensions = [\n  "security",\n  "str\n';
-    assert.deepEqual(cursorContext(multiLine, 5, 6), { kind: 'value', tablePath: ['servers', 0, 'mgp'], keyPath: ['extensions'], inArray: true, prefix: 'str' });
+    const multiLine =
+      '[[servers]]\nid = "a"\n[servers.mgp]\nextensions = [\n  "security",\n  "str\n';
+    assert.deepEqual(cursorContext(multiLine, 5, 6), {
+      kind: 'value',
+      tablePath: ['servers', 0, 'mgp'],
+      keyPath: ['extensions'],
+      inArray: true,
+      prefix: 'str',
+    });
     assert.equal(cursorContext('a = [1, 2]\n\n', 1, 0).kind, 'key');
   });
 
   it('splits dotted and quoted keys', () => {
-    assert.deepEqual(splitDottedKey('servers.mcpl.scopes."files.edit"'), ['servers', 'mcpl', 'scopes', 'files.edit']);
+    assert.deepEqual(splitDottedKey('servers.mcpl.scopes."files.edit"'), [
+      'servers',
+      'mcpl',
+      'scopes',
+      'files.edit',
+    ]);
   });
 });
 

@@ -34,7 +34,8 @@ describe('range scanner agrees with a full TOML AST', () => {
     ...EDGE_CASES.map((text, index) => ({ name: `edge case ${index + 1}`, text })),
   ].filter((doc) => isValid(doc.text));
 
-  it('has many valid documents to compare', () => assert.ok(documents.length >= 30, `${documents.length}`));
+  it('has many valid documents to compare', () =>
+    assert.ok(documents.length >= 30, `${documents.length}`));
 
   for (const { name, text } of documents) {
     it(name, () => {

@@ -1,6 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { mergeConfigFiles, parseConfigText } from '../../client/src/kernel/config/load';
-import { displayPath, summarizeConfigFiles, summarizeServers } from '../../client/src/kernel/status';
+import {
+  displayPath,
+  summarizeConfigFiles,
+  summarizeServers,
+} from '../../client/src/kernel/status';
 import { isAboutFromWebview } from '../../shared/src/aboutMessages';
 
 describe('kernel status for the About panel', () => {
@@ -13,16 +17,35 @@ describe('kernel status for the About panel', () => {
   });
 
   it('summarizes files and servers, including overridden ones', () => {
-    const near = parseConfigText('[[servers]]\nid = "a"\ncommand = "node"\nargs = ["s.js"]\n', { path: '/w/mgp.toml', format: 'mgp', origin: 'workspace' });
-    const far = parseConfigText('[[servers]]\nid = "a"\nurl = "https://x.test/mcp"\n', { path: '/h/.config/mgp/servers.toml', format: 'mgp', origin: 'user' });
+    const near = parseConfigText('[[servers]]\nid = "a"\ncommand = "node"\nargs = ["s.js"]\n', {
+      path: '/w/mgp.toml',
+      format: 'mgp',
+      origin: 'workspace',
+    });
+    const far = parseConfigText('[[servers]]\nid = "a"\nurl = "https://x.test/mcp"\n', {
+      path: '/h/.config/mgp/servers.toml',
+      format: 'mgp',
+      origin: 'user',
+    });
     const config = mergeConfigFiles([near, far]);
     assert.deepEqual(summarizeConfigFiles(config, paths), [
       { displayPath: 'mgp.toml', format: 'mgp', serverCount: 1, error: undefined },
-      { displayPath: '~/.config/mgp/servers.toml', format: 'mgp', serverCount: 1, error: undefined },
+      {
+        displayPath: '~/.config/mgp/servers.toml',
+        format: 'mgp',
+        serverCount: 1,
+        error: undefined,
+      },
     ]);
     assert.deepEqual(summarizeServers(config, paths), [
       { id: 'a', transport: 'stdio', target: 'node s.js', source: 'mgp.toml:1' },
-      { id: 'a', transport: 'http', target: 'https://x.test/mcp', source: '~/.config/mgp/servers.toml:1', shadowedBy: 'mgp.toml:1' },
+      {
+        id: 'a',
+        transport: 'http',
+        target: 'https://x.test/mcp',
+        source: '~/.config/mgp/servers.toml:1',
+        shadowedBy: 'mgp.toml:1',
+      },
     ]);
   });
 

@@ -79,13 +79,20 @@ function parse(command: string, args: string[]): ParsedArgs {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   const unknown = [...parsed.flags.keys()].find((flag) => !ALLOWED[command].includes(flag));
-  if (unknown) throw new UsageError(`unknown option ${unknown === '--lines' ? '-n' : unknown} for "mgp audit ${command}"`);
-  if (parsed.positional.length) throw new UsageError(`unexpected argument "${parsed.positional[0]}"`);
+  if (unknown)
+    throw new UsageError(
+      `unknown option ${unknown === '--lines' ? '-n' : unknown} for "mgp audit ${command}"`,
+    );
+  if (parsed.positional.length)
+    throw new UsageError(`unexpected argument "${parsed.positional[0]}"`);
   return parsed;
 }
 
 function filterOf(parsed: ParsedArgs): AuditFilter {
-  const types = stringFlag(parsed, '--type')?.split(',').map((t) => t.trim()).filter(Boolean);
+  const types = stringFlag(parsed, '--type')
+    ?.split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   const filter: AuditFilter = {
     types,
     serverId: stringFlag(parsed, '--server'),
@@ -107,33 +114,61 @@ function logDirectory(parsed: ParsedArgs, options: AuditCommandOptions): string 
   const dir = stringFlag(parsed, '--dir');
   if (dir) return resolve(dir);
   const workspaceFolder = resolve(stringFlag(parsed, '--cwd') ?? process.cwd());
-  return auditDirectory({ workspaceFolder, env: options.env ?? process.env, home: options.home ?? homedir() });
+  return auditDirectory({
+    workspaceFolder,
+    env: options.env ?? process.env,
+    home: options.home ?? homedir(),
+  });
 }
 
 /** One record for people: seq, time, type, result, target, actor, trace id, details. */
 export function formatRecord(record: AuditRecord): string {
-  const target = [record.target?.server_id, record.target?.tool_name].filter(Boolean).join('/') || '-';
-  return [record.seq, record.timestamp, record.event_type, record.result, target, `${record.actor?.type}:${record.actor?.id}`, record.trace_id, canonicalJson(record.details ?? {})].join('\t');
+  const target =
+    [record.target?.server_id, record.target?.tool_name].filter(Boolean).join('/') || '-';
+  return [
+    record.seq,
+    record.timestamp,
+    record.event_type,
+    record.result,
+    target,
+    `${record.actor?.type}:${record.actor?.id}`,
+    record.trace_id,
+    canonicalJson(record.details ?? {}),
+  ].join('\t');
 }
 
-async function tail(dir: string, parsed: ParsedArgs, io: Io, options: AuditCommandOptions): Promise<number> {
+async function tail(
+  dir: string,
+  parsed: ParsedArgs,
+  io: Io,
+  options: AuditCommandOptions,
+): Promise<number> {
   const raw = stringFlag(parsed, '--lines') ?? '20';
   const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 0) throw new UsageError(`-n needs a whole number, got "${raw}"`);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new UsageError(`-n needs a whole number, got "${raw}"`);
   const filter = filterOf(parsed);
-  const print = parsed.flags.has('--json') ? (r: AuditRecord) => io.out(recordLine(r).slice(0, -1)) : (r: AuditRecord) => io.out(formatRecord(r));
+  const print = parsed.flags.has('--json')
+    ? (r: AuditRecord) => io.out(recordLine(r).slice(0, -1))
+    : (r: AuditRecord) => io.out(formatRecord(r));
   const newest = (await tailRecords(dir, 1))[0]?.seq ?? 0;
   const records = await tailRecords(dir, n, filter);
   records.forEach(print);
   if (!parsed.flags.has('--follow')) return 0;
   const afterSeq = Math.max(newest, records[records.length - 1]?.seq ?? 0);
-  for await (const record of followRecords(dir, filter, { afterSeq, signal: options.signal, pollMs: options.pollMs })) print(record);
+  for await (const record of followRecords(dir, filter, {
+    afterSeq,
+    signal: options.signal,
+    pollMs: options.pollMs,
+  }))
+    print(record);
   return 0;
 }
 
 async function exportLog(dir: string, parsed: ParsedArgs, io: Io): Promise<number> {
   const format = (stringFlag(parsed, '--format') ?? 'jsonl') as ExportFormat;
-  if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`--format must be jsonl or csv, got "${format}"`);
+  if (!EXPORT_FORMATS.includes(format))
+    throw new UsageError(`--format must be jsonl or csv, got "${format}"`);
   const records = readRecords(dir, filterOf(parsed));
   const out = stringFlag(parsed, '--out');
   if (!out) {
@@ -163,7 +198,17 @@ async function exportLog(dir: string, parsed: ParsedArgs, io: Io): Promise<numbe
 /** `verify --json`'s object (see the module comment). */
 export function verifyJson(report: VerifyReport): Record<string, unknown> {
   const { ok, directory, files, records, firstSeq, lastSeq, headHash, problem, notes } = report;
-  return { ok, directory, files, records, first_seq: firstSeq, last_seq: lastSeq, head_hash: headHash, problem, notes };
+  return {
+    ok,
+    directory,
+    files,
+    records,
+    first_seq: firstSeq,
+    last_seq: lastSeq,
+    head_hash: headHash,
+    problem,
+    notes,
+  };
 }
 
 async function verify(dir: string, parsed: ParsedArgs, io: Io): Promise<number> {
@@ -179,14 +224,26 @@ async function verify(dir: string, parsed: ParsedArgs, io: Io): Promise<number> 
     io.out(`audit log BROKEN at seq ${p.seq ?? '?'}: ${where}: ${p.reason} [${p.kind}]`);
     return 1;
   }
-  const range = report.records ? ` (seq ${report.firstSeq}–${report.lastSeq}), head ${report.headHash}` : '';
+  const range = report.records
+    ? ` (seq ${report.firstSeq}–${report.lastSeq}), head ${report.headHash}`
+    : '';
   io.out(`audit log OK: ${report.records} record(s) in ${report.files.length} file(s)${range}`);
   return 0;
 }
 
-export async function runAudit(args: string[], io: Io, options: AuditCommandOptions = {}): Promise<number> {
+export async function runAudit(
+  args: string[],
+  io: Io,
+  options: AuditCommandOptions = {},
+): Promise<number> {
   const [command, ...rest] = args;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help' || rest.includes('--help')) {
+  if (
+    command === undefined ||
+    command === '--help' ||
+    command === '-h' ||
+    command === 'help' ||
+    rest.includes('--help')
+  ) {
     io.out(AUDIT_USAGE);
     return command === undefined ? 2 : 0;
   }

@@ -21,11 +21,29 @@ export async function checkFiles(files: string[]): Promise<CheckReportEntry[]> {
     try {
       text = await readFile(path, 'utf8');
     } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : error instanceof Error ? error.message : String(error);
-      entries.push({ file: path, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: 'error', code: 'file-unreadable', message: `cannot read ${file}: ${reason}` });
+      const reason =
+        (error as NodeJS.ErrnoException).code === 'ENOENT'
+          ? 'no such file'
+          : error instanceof Error
+            ? error.message
+            : String(error);
+      entries.push({
+        file: path,
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        severity: 'error',
+        code: 'file-unreadable',
+        message: `cannot read ${file}: ${reason}`,
+      });
       continue;
     }
-    for (const d of checkConfigText(text, { path })) entries.push({ file: path, range: d.range, severity: d.severity, code: d.code, message: d.message });
+    for (const d of checkConfigText(text, { path }))
+      entries.push({
+        file: path,
+        range: d.range,
+        severity: d.severity,
+        code: d.code,
+        message: d.message,
+      });
   }
   return entries;
 }
@@ -36,16 +54,25 @@ export async function runCheck(args: string[], io: Io): Promise<number> {
   const files = args.filter((arg) => arg !== '--json');
   const unknown = files.filter((f) => f.startsWith('--'));
   if (unknown.length || files.length === 0) {
-    io.err(unknown.length ? `mgp check: unknown option ${unknown[0]}` : 'mgp check: name at least one config file, e.g. mgp check mgp.toml');
+    io.err(
+      unknown.length
+        ? `mgp check: unknown option ${unknown[0]}`
+        : 'mgp check: name at least one config file, e.g. mgp check mgp.toml',
+    );
     return 2;
   }
   const entries = await checkFiles(files);
   if (json) {
     io.out(JSON.stringify(entries, null, 2));
   } else {
-    for (const e of entries) io.out(`${e.file}:${e.range.start.line + 1}:${e.range.start.character + 1}: ${e.severity}: ${e.message} [${e.code}]`);
+    for (const e of entries)
+      io.out(
+        `${e.file}:${e.range.start.line + 1}:${e.range.start.character + 1}: ${e.severity}: ${e.message} [${e.code}]`,
+      );
     const count = (severity: string) => entries.filter((e) => e.severity === severity).length;
-    io.err(`${files.length} file(s) checked: ${count('error')} error(s), ${count('warning')} warning(s), ${count('information')} information`);
+    io.err(
+      `${files.length} file(s) checked: ${count('error')} error(s), ${count('warning')} warning(s), ${count('information')} information`,
+    );
   }
   return entries.some((e) => e.severity === 'error') ? 1 : 0;
 }

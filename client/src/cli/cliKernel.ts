@@ -38,7 +38,9 @@ export interface CliEnvironment {
 /** The workspace folder the state belongs to: --cwd, the folder of --config, or the current one. */
 export function workspaceFolderOf(parsed: ParsedArgs): string {
   const config = stringFlag(parsed, '--config');
-  return resolve(stringFlag(parsed, '--cwd') ?? (config ? dirname(resolve(config)) : process.cwd()));
+  return resolve(
+    stringFlag(parsed, '--cwd') ?? (config ? dirname(resolve(config)) : process.cwd()),
+  );
 }
 
 function approveFlag(parsed: ParsedArgs): ApproveFlag | undefined {
@@ -49,35 +51,74 @@ function approveFlag(parsed: ParsedArgs): ApproveFlag | undefined {
 }
 
 /** The workspace's log; when the editor holds it, a log of the CLI's own beside it (two writers would fork the chain). */
-async function openAuditLog(stateDir: string, config: KernelConfig, redactor: Redactor, io: Io, workspaceDir: string): Promise<AuditLog> {
-  const options = { rotateBytes: config.kernel.audit.rotateBytes, retention: config.kernel.audit.retention, redactor, commitDelayMs: KERNEL_AUDIT_COMMIT_DELAY_MS, onProblem: (message: string) => io.err(`mgp: audit: ${message}`) };
+async function openAuditLog(
+  stateDir: string,
+  config: KernelConfig,
+  redactor: Redactor,
+  io: Io,
+  workspaceDir: string,
+): Promise<AuditLog> {
+  const options = {
+    rotateBytes: config.kernel.audit.rotateBytes,
+    retention: config.kernel.audit.retention,
+    redactor,
+    commitDelayMs: KERNEL_AUDIT_COMMIT_DELAY_MS,
+    onProblem: (message: string) => io.err(`mgp: audit: ${message}`),
+  };
   try {
     return await AuditLog.open({ directory: workspaceDir, ...options });
   } catch (error) {
     if (!(error instanceof AuditError) || error.code !== 'Locked') throw error;
     const own = join(stateDir, 'audit-cli');
-    io.err(`mgp: the workspace's audit log is held by another process (the editor?); recording to ${own}`);
+    io.err(
+      `mgp: the workspace's audit log is held by another process (the editor?); recording to ${own}`,
+    );
     return AuditLog.open({ directory: own, ...options });
   }
 }
 
 /** Starts the servers a command needs (`only`, else all) in a kernel with an audit trail. */
-export async function startCliKernel(parsed: ParsedArgs, io: Io, only: string | undefined, environment: CliEnvironment = {}): Promise<CliKernel> {
+export async function startCliKernel(
+  parsed: ParsedArgs,
+  io: Io,
+  only: string | undefined,
+  environment: CliEnvironment = {},
+): Promise<CliKernel> {
   const config = await loadCliConfig(parsed);
-  for (const problem of config.problems.filter((p) => p.severity === 'error')) io.err(`${problem.file}:${problem.line}:${problem.column}: error: ${problem.message}${problem.key ? ` [${problem.key}]` : ''}`);
-  const chosen = only ? { ...config, servers: config.servers.filter((s) => s.id === only) } : config;
-  if (only && only !== 'mgp' && chosen.servers.length === 0) throw new Error(`no server "${only}" is configured`);
-  const location = { workspaceFolder: workspaceFolderOf(parsed), env: environment.env ?? process.env, home: environment.home ?? homedir() };
+  for (const problem of config.problems.filter((p) => p.severity === 'error'))
+    io.err(
+      `${problem.file}:${problem.line}:${problem.column}: error: ${problem.message}${problem.key ? ` [${problem.key}]` : ''}`,
+    );
+  const chosen = only
+    ? { ...config, servers: config.servers.filter((s) => s.id === only) }
+    : config;
+  if (only && only !== 'mgp' && chosen.servers.length === 0)
+    throw new Error(`no server "${only}" is configured`);
+  const location = {
+    workspaceFolder: workspaceFolderOf(parsed),
+    env: environment.env ?? process.env,
+    home: environment.home ?? homedir(),
+  };
   const stateDir = stateDirectory(location);
   const redactor = new Redactor();
-  const trail = new AuditTrail(await openAuditLog(stateDir, config, redactor, io, auditDirectory(location)));
+  const trail = new AuditTrail(
+    await openAuditLog(stateDir, config, redactor, io, auditDirectory(location)),
+  );
   const flag = approveFlag(parsed);
-  const interactive = environment.interactive ?? Boolean(process.stdin.isTTY && process.stderr.isTTY);
+  const interactive =
+    environment.interactive ?? Boolean(process.stdin.isTTY && process.stderr.isTTY);
   const refused = (request: ToolApprovalRequest) =>
-    io.err(`mgp: ${request.serverId}.${request.toolName} needs approval (risk ${request.security.risk_level}) and there is no terminal to ask on: run it in a terminal, or pass --approve once|session`);
+    io.err(
+      `mgp: ${request.serverId}.${request.toolName} needs approval (risk ${request.security.risk_level}) and there is no terminal to ask on: run it in a terminal, or pass --approve once|session`,
+    );
   const refusedPermissions = (request: PermissionRequest) =>
-    io.err(`mgp: ${request.serverId} asks for ${request.permissions.map((p) => p.name).join(', ')} and there is no terminal to ask on: they are denied for this run (run it in a terminal, or pass --approve once|session)`);
-  const terminal = interactive && !flag ? terminalInteraction({ input: process.stdin, output: process.stderr }) : undefined;
+    io.err(
+      `mgp: ${request.serverId} asks for ${request.permissions.map((p) => p.name).join(', ')} and there is no terminal to ask on: they are denied for this run (run it in a terminal, or pass --approve once|session)`,
+    );
+  const terminal =
+    interactive && !flag
+      ? terminalInteraction({ input: process.stdin, output: process.stderr })
+      : undefined;
   const kernel = new Kernel({
     hostEnv: process.env,
     secrets: environmentSecrets(process.env),
@@ -91,14 +132,30 @@ export async function startCliKernel(parsed: ParsedArgs, io: Io, only: string | 
   });
   const env = environment.env ?? process.env;
   const modelUrl = env.MGP_MODEL_URL;
-  if (modelUrl) kernel.models.setProviders([new OpenAiCompatibleProvider({ baseUrl: modelUrl, model: env.MGP_MODEL ?? 'default', apiKey: env.MGP_MODEL_KEY })]);
+  if (modelUrl)
+    kernel.models.setProviders([
+      new OpenAiCompatibleProvider({
+        baseUrl: modelUrl,
+        model: env.MGP_MODEL ?? 'default',
+        apiKey: env.MGP_MODEL_KEY,
+      }),
+    ]);
   // The semantic discovery strategy's embeddings: the same endpoint's embedding model.
-  if (modelUrl && env.MGP_EMBEDDING_MODEL) kernel.discovery.useEmbeddings({ baseUrl: modelUrl, model: env.MGP_EMBEDDING_MODEL, apiKey: env.MGP_MODEL_KEY });
+  if (modelUrl && env.MGP_EMBEDDING_MODEL)
+    kernel.discovery.useEmbeddings({
+      baseUrl: modelUrl,
+      model: env.MGP_EMBEDDING_MODEL,
+      apiKey: env.MGP_MODEL_KEY,
+    });
   kernel.manager.bus.on('log', (line) => {
-    if (line.level === 'error' || line.level === 'warning') io.err(`[${line.server_id}] ${line.message}`);
+    if (line.level === 'error' || line.level === 'warning')
+      io.err(`[${line.server_id}] ${line.message}`);
   });
   await kernel.apply(chosen);
-  const failed = kernel.manager.list().filter((s) => s.state !== 'connected').map((s) => s.id);
+  const failed = kernel.manager
+    .list()
+    .filter((s) => s.state !== 'connected')
+    .map((s) => s.id);
   for (const id of failed) {
     const server = kernel.manager.get(id);
     io.err(`${id}: ${server.state}${server.lastError ? `: ${server.lastError}` : ''}`);

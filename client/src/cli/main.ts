@@ -44,7 +44,6 @@ DIR/mcp.toml, ~/.config/mgp/servers.toml, $MGP_CONFIG_PATH, DIR/config.toml and
 code, message}] with 0-based positions: a stable interface for scripts.
 Exit status: 0 on success, 1 when a config file has errors, 2 on bad usage.`;
 
-
 const KERNEL_FLAGS = ['--json', '--help', '--kernel-tools'];
 
 function formatProblem(problem: ConfigProblem): string {
@@ -55,13 +54,22 @@ async function listServers(parsed: ParsedArgs, io: Io): Promise<number> {
   const config = await loadCliConfig(parsed);
   for (const problem of config.problems) io.err(formatProblem(problem));
   if (parsed.flags.has('--json')) {
-    const servers = config.servers.map(({ id, transport, command, args, url, source }) => ({ id, transport, command, args, url, source }));
+    const servers = config.servers.map(({ id, transport, command, args, url, source }) => ({
+      id,
+      transport,
+      command,
+      args,
+      url,
+      source,
+    }));
     io.out(JSON.stringify(servers, null, 2));
   } else if (config.servers.length === 0) {
     io.out('no servers configured');
   } else {
     for (const server of config.servers) {
-      io.out(`${server.id}\t${server.transport}\t${serverTarget(server)}\t(${server.source.file}:${server.source.line})`);
+      io.out(
+        `${server.id}\t${server.transport}\t${serverTarget(server)}\t(${server.source.file}:${server.source.line})`,
+      );
     }
   }
   return config.problems.some((p) => p.severity === 'error') ? 1 : 0;

@@ -11,7 +11,10 @@ export interface ParsedArgs {
 }
 
 /** `--name value` and `--flag` options; `--json`, `--help` and the like take no value. */
-export function parseArgs(args: string[], booleans: readonly string[] = ['--json', '--help']): ParsedArgs {
+export function parseArgs(
+  args: string[],
+  booleans: readonly string[] = ['--json', '--help'],
+): ParsedArgs {
   const positional: string[] = [];
   const flags = new Map<string, string | true>();
   for (let i = 0; i < args.length; i++) {

@@ -6,7 +6,13 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { Interaction, NOBODY_TO_ASK, PermissionRequest, ToolApprovalAnswer, ToolApprovalRequest } from '../kernel/host/interaction';
+import {
+  Interaction,
+  NOBODY_TO_ASK,
+  PermissionRequest,
+  ToolApprovalAnswer,
+  ToolApprovalRequest,
+} from '../kernel/host/interaction';
 
 export type ApproveFlag = 'once' | 'session';
 
@@ -15,7 +21,14 @@ export interface TerminalStreams {
   output: Writable;
 }
 
-const ANSWERS: Record<string, ToolApprovalAnswer> = { o: 'once', s: 'session', a: 'always', S: 'server_session', d: 'deny', '': 'deny' };
+const ANSWERS: Record<string, ToolApprovalAnswer> = {
+  o: 'once',
+  s: 'session',
+  a: 'always',
+  S: 'server_session',
+  d: 'deny',
+  '': 'deny',
+};
 
 export function approvalText(request: ToolApprovalRequest): string {
   const s = request.security;
@@ -24,11 +37,16 @@ export function approvalText(request: ToolApprovalRequest): string {
     `${request.serverId} wants to run ${request.toolName} (requested by ${request.agentId})`,
     `  risk: ${s.risk_level} (from ${s.sources.risk_level ?? 'default'})${s.serverClaim ? `; the server itself says ${s.serverClaim}` : ''}`,
     `  side effects: ${s.side_effects.length ? s.side_effects.join(', ') : 'none declared'}${s.reversible === false ? '; not reversible' : ''}`,
-    ...(s.permissions_required.length ? [`  permissions: ${s.permissions_required.join(', ')}`] : []),
+    ...(s.permissions_required.length
+      ? [`  permissions: ${s.permissions_required.join(', ')}`]
+      : []),
     '  arguments:',
-    ...JSON.stringify(request.args, null, 2).split('\n').map((line) => `    ${line}`),
+    ...JSON.stringify(request.args, null, 2)
+      .split('\n')
+      .map((line) => `    ${line}`),
   ];
-  if (request.description) lines.push(`  description (from the server, untrusted): ${request.description.split('\n')[0]}`);
+  if (request.description)
+    lines.push(`  description (from the server, untrusted): ${request.description.split('\n')[0]}`);
   return lines.join('\n');
 }
 
@@ -46,7 +64,9 @@ class LineReader {
   next(): Promise<string> {
     this.reader ??= this.open();
     const line = this.lines.shift();
-    return line !== undefined ? Promise.resolve(line) : new Promise((resolve) => this.waiting.push(resolve));
+    return line !== undefined
+      ? Promise.resolve(line)
+      : new Promise((resolve) => this.waiting.push(resolve));
   }
 
   private open(): Interface {
@@ -76,24 +96,35 @@ export function terminalInteraction(streams: TerminalStreams): Interaction & { c
     ...NOBODY_TO_ASK,
     async approveToolCall(request) {
       streams.output.write(`${approvalText(request)}\n`);
-      const answer = await ask('Allow? [o]nce, [s]ession, [a]lways, [S]erver for the session, [d]eny (default deny): ');
+      const answer = await ask(
+        'Allow? [o]nce, [s]ession, [a]lways, [S]erver for the session, [d]eny (default deny): ',
+      );
       return ANSWERS[answer] ?? 'deny';
     },
     async approvePermissions(request: PermissionRequest) {
       const decisions: Record<string, 'approved' | 'denied'> = {};
       streams.output.write(`\n${request.serverId} asks for permissions (MGP §3):\n`);
       for (const permission of request.permissions) {
-        const answer = await ask(`  ${permission.name} (risk ${permission.risk ?? 'unknown'}) — approve? [y/N] `);
+        const answer = await ask(
+          `  ${permission.name} (risk ${permission.risk ?? 'unknown'}) — approve? [y/N] `,
+        );
         decisions[permission.name] = /^y(es)?$/i.test(answer) ? 'approved' : 'denied';
       }
       return { decisions };
     },
     async reviewSampling(serverId, params) {
       const last = params.messages[params.messages.length - 1];
-      const text = last && !Array.isArray(last.content) && last.content.type === 'text' ? last.content.text : '(non-text content)';
-      streams.output.write(`\n${serverId} asks the model (up to ${params.maxTokens} tokens):\n  ${text}\n`);
+      const text =
+        last && !Array.isArray(last.content) && last.content.type === 'text'
+          ? last.content.text
+          : '(non-text content)';
+      streams.output.write(
+        `\n${serverId} asks the model (up to ${params.maxTokens} tokens):\n  ${text}\n`,
+      );
       const answer = await ask('Send it to the model? [y/N] ');
-      return /^y(es)?$/i.test(answer) ? { action: 'approve', params } : { action: 'reject', reason: 'rejected at the terminal' };
+      return /^y(es)?$/i.test(answer)
+        ? { action: 'approve', params }
+        : { action: 'reject', reason: 'rejected at the terminal' };
     },
     async elicit(serverId, params): Promise<ElicitResult> {
       if (params.mode === 'url') {
@@ -104,9 +135,16 @@ export function terminalInteraction(streams: TerminalStreams): Interaction & { c
       streams.output.write(`\n${serverId} asks: ${params.message}\n`);
       const content: Record<string, string | number | boolean> = {};
       for (const [name, property] of Object.entries(params.requestedSchema.properties)) {
-        const answer = await ask(`  ${property.title ?? name}${property.description ? ` (${property.description})` : ''}: `);
+        const answer = await ask(
+          `  ${property.title ?? name}${property.description ? ` (${property.description})` : ''}: `,
+        );
         if (answer === '') continue;
-        content[name] = property.type === 'number' || property.type === 'integer' ? Number(answer) : property.type === 'boolean' ? /^(y|yes|true)$/i.test(answer) : answer;
+        content[name] =
+          property.type === 'number' || property.type === 'integer'
+            ? Number(answer)
+            : property.type === 'boolean'
+              ? /^(y|yes|true)$/i.test(answer)
+              : answer;
       }
       return { action: 'accept', content };
     },
@@ -120,7 +158,9 @@ export function terminalInteraction(streams: TerminalStreams): Interaction & { c
       return answer || undefined;
     },
     async approveRegistration(request) {
-      const answer = await ask(`\nRegister server ${request.id} (${request.command} ${request.args.join(' ')}, trust ${request.trustLevel})? [y/N] `);
+      const answer = await ask(
+        `\nRegister server ${request.id} (${request.command} ${request.args.join(' ')}, trust ${request.trustLevel})? [y/N] `,
+      );
       return /^y(es)?$/i.test(answer);
     },
     close: () => reader.close(),
@@ -128,7 +168,11 @@ export function terminalInteraction(streams: TerminalStreams): Interaction & { c
 }
 
 /** No terminal: approve tool calls and permissions as `--approve` says, refuse everything else. */
-export function flagInteraction(flag: ApproveFlag | undefined, onRefused: (request: ToolApprovalRequest) => void, onPermissionsRefused: (request: PermissionRequest) => void): Interaction {
+export function flagInteraction(
+  flag: ApproveFlag | undefined,
+  onRefused: (request: ToolApprovalRequest) => void,
+  onPermissionsRefused: (request: PermissionRequest) => void,
+): Interaction {
   return {
     ...NOBODY_TO_ASK,
     async approveToolCall(request) {
@@ -139,7 +183,10 @@ export function flagInteraction(flag: ApproveFlag | undefined, onRefused: (reque
     async approvePermissions(request) {
       if (!flag) onPermissionsRefused(request);
       const decision = flag ? 'approved' : 'denied';
-      return { decisions: Object.fromEntries(request.permissions.map((p) => [p.name, decision])), persist: false };
+      return {
+        decisions: Object.fromEntries(request.permissions.map((p) => [p.name, decision])),
+        persist: false,
+      };
     },
   };
 }

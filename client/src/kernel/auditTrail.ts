@@ -39,7 +39,10 @@ export class AuditTrail implements AuditSink {
     try {
       await this.log.append(event);
     } catch (error) {
-      this.appended.emit('problem', `audit event ${event.event_type} could not be recorded: ${error instanceof Error ? error.message : String(error)}`);
+      this.appended.emit(
+        'problem',
+        `audit event ${event.event_type} could not be recorded: ${error instanceof Error ? error.message : String(error)}`,
+      );
       throw error;
     }
   }
@@ -80,30 +83,60 @@ export class AuditTrail implements AuditSink {
   private forward(record: AuditRecord): void {
     if (!this.forwardTo) return;
     const { manager, mgp } = this.forwardTo;
-    const event: AuditEvent = { timestamp: record.timestamp, trace_id: record.trace_id, event_type: record.event_type, actor: record.actor, target: record.target, result: record.result, details: record.details };
+    const event: AuditEvent = {
+      timestamp: record.timestamp,
+      trace_id: record.trace_id,
+      event_type: record.event_type,
+      actor: record.actor,
+      target: record.target,
+      result: record.result,
+      details: record.details,
+    };
     for (const server of manager.list()) {
       const connection = server.liveConnection;
       // A server's own reports are not echoed back to it.
-      if (!connection || !mgp.active(server.id, 'audit') || record.details.reported_by === server.id) continue;
-      connection.notify('notifications/mgp.audit', event as unknown as Record<string, unknown>).catch(() => undefined);
+      if (
+        !connection ||
+        !mgp.active(server.id, 'audit') ||
+        record.details.reported_by === server.id
+      )
+        continue;
+      connection
+        .notify('notifications/mgp.audit', event as unknown as Record<string, unknown>)
+        .catch(() => undefined);
     }
   }
 
   private async fromServer(session: ServerSession, params: Record<string, unknown>): Promise<void> {
-    const type = typeof params.event_type === 'string' && isValidEventType(params.event_type) ? params.event_type : undefined;
+    const type =
+      typeof params.event_type === 'string' && isValidEventType(params.event_type)
+        ? params.event_type
+        : undefined;
     if (!type) {
-      session.log('warning', `ignored notifications/mgp.audit with an invalid event_type: ${JSON.stringify(params.event_type)}`);
+      session.log(
+        'warning',
+        `ignored notifications/mgp.audit with an invalid event_type: ${JSON.stringify(params.event_type)}`,
+      );
       return;
     }
     const target = (params.target ?? {}) as { server_id?: string; tool_name?: string };
     await this.record({
       event_type: type,
       trace_id: typeof params.trace_id === 'string' ? params.trace_id : undefined,
-      timestamp: typeof params.timestamp === 'string' && !Number.isNaN(Date.parse(params.timestamp)) ? params.timestamp : undefined,
+      timestamp:
+        typeof params.timestamp === 'string' && !Number.isNaN(Date.parse(params.timestamp))
+          ? params.timestamp
+          : undefined,
       actor: { type: 'server', id: session.id },
       target: { server_id: target.server_id ?? session.id, tool_name: target.tool_name },
       result: typeof params.result === 'string' && params.result ? params.result : 'REPORTED',
-      details: { ...(typeof params.details === 'object' && params.details !== null ? (params.details as Record<string, unknown>) : {}), reported_by: session.id, reported_actor: params.actor },
+      details: {
+        ...(typeof params.details === 'object' && params.details !== null
+          ? (params.details as Record<string, unknown>)
+          : {}),
+        reported_by: session.id,
+        reported_actor: params.actor,
+      },
     }).catch((error: unknown) => session.log('warning', String(error)));
   }
 

@@ -25,7 +25,12 @@ export type KernelErrorCode =
   | 'Cancelled';
 
 export class KernelError extends Error {
-  constructor(readonly code: KernelErrorCode, message: string, readonly wireCode?: number, readonly data?: Record<string, unknown>) {
+  constructor(
+    readonly code: KernelErrorCode,
+    message: string,
+    readonly wireCode?: number,
+    readonly data?: Record<string, unknown>,
+  ) {
     super(message);
     this.name = 'KernelError';
   }

@@ -11,7 +11,11 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuditEventInput } from './audit/auditEvent';
 import type { ConfiguredServer, KernelSettings } from './config/model';
-import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_TOOL_RESULT_MAX_CHARS } from './config/settings';
+import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_TOOL_RESULT_MAX_CHARS,
+} from './config/settings';
 import type { EphemeralTool, GeneratedTool, ToolCreationOptions } from './discovery';
 import type { CreationRequest } from './discovery/toolCreation';
 import type { AuditSink } from './host/auditSink';
@@ -40,12 +44,28 @@ const INSTRUCTIONS = `You write one tool for an MCP server, in JavaScript. Answe
 It runs with no require, no import, no process, no file or network access: pure computation on args, with JSON and Math.`;
 
 function parseGenerated(text: string): GeneratedTool {
-  const json = text.replace(/^```(?:json)?\s*/i, '').replace(/```\s*$/, '').trim();
-  const value = JSON.parse(json.slice(json.indexOf('{'), json.lastIndexOf('}') + 1)) as Partial<GeneratedTool>;
-  if (typeof value.name !== 'string' || !NAME.test(value.name)) throw new Error(`the model's tool name ${JSON.stringify(value.name)} is not snake_case`);
-  if (typeof value.code !== 'string' || !value.code.trim()) throw new Error('the model gave no code');
-  const inputSchema = typeof value.inputSchema === 'object' && value.inputSchema !== null ? value.inputSchema : { type: 'object' };
-  return { name: value.name, description: typeof value.description === 'string' ? value.description : value.name, inputSchema, code: value.code, language: 'javascript' };
+  const json = text
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/```\s*$/, '')
+    .trim();
+  const value = JSON.parse(
+    json.slice(json.indexOf('{'), json.lastIndexOf('}') + 1),
+  ) as Partial<GeneratedTool>;
+  if (typeof value.name !== 'string' || !NAME.test(value.name))
+    throw new Error(`the model's tool name ${JSON.stringify(value.name)} is not snake_case`);
+  if (typeof value.code !== 'string' || !value.code.trim())
+    throw new Error('the model gave no code');
+  const inputSchema =
+    typeof value.inputSchema === 'object' && value.inputSchema !== null
+      ? value.inputSchema
+      : { type: 'object' };
+  return {
+    name: value.name,
+    description: typeof value.description === 'string' ? value.description : value.name,
+    inputSchema,
+    code: value.code,
+    language: 'javascript',
+  };
 }
 
 export function generatedServerId(name: string): string {
@@ -73,13 +93,24 @@ export class GeneratedTools {
       register: (tool) => void this.register(tool),
       unregister: (name) => void this.unregister(name),
       audit: (event: AuditEventInput) => void this.deps.audit.record(event),
-      onSettled: (outcome) => this.deps.log(`tool creation ${outcome.creation_id}: ${outcome.status}${'reason' in outcome ? ` (${outcome.reason})` : ''}`),
+      onSettled: (outcome) =>
+        this.deps.log(
+          `tool creation ${outcome.creation_id}: ${outcome.status}${'reason' in outcome ? ` (${outcome.reason})` : ''}`,
+        ),
     };
   }
 
   private async generate(request: CreationRequest): Promise<GeneratedTool> {
-    const want = [request.context, ...request.capabilities.map((c) => `capability: ${c}`), ...request.input_types.map((t) => `input: ${t}`), ...request.output_types.map((t) => `output: ${t}`)].join('\n');
-    const answer = await this.deps.models.complete({ systemPrompt: INSTRUCTIONS, messages: [{ role: 'user', content: want }], maxTokens: 2000 }, AbortSignal.timeout(120_000));
+    const want = [
+      request.context,
+      ...request.capabilities.map((c) => `capability: ${c}`),
+      ...request.input_types.map((t) => `input: ${t}`),
+      ...request.output_types.map((t) => `output: ${t}`),
+    ].join('\n');
+    const answer = await this.deps.models.complete(
+      { systemPrompt: INSTRUCTIONS, messages: [{ role: 'user', content: want }], maxTokens: 2000 },
+      AbortSignal.timeout(120_000),
+    );
     return parseGenerated(answer.content);
   }
 
@@ -88,12 +119,28 @@ export class GeneratedTools {
     const outcome = await runValidators(['code_safety'], {
       toolName: 'generated_tool',
       args: { code },
-      security: { risk_level: 'dangerous', permissions_required: ['code_execution'], side_effects: [], code_safety: { level: 'strict', language: 'javascript', allowed_imports: [], max_code_size_bytes: 20_000 } },
+      security: {
+        risk_level: 'dangerous',
+        permissions_required: ['code_execution'],
+        side_effects: [],
+        code_safety: {
+          level: 'strict',
+          language: 'javascript',
+          allowed_imports: [],
+          max_code_size_bytes: 20_000,
+        },
+      },
     });
-    return { passed: outcome.ok, violations: outcome.codeRejection?.violations ?? outcome.violations.map((v) => v.message) };
+    return {
+      passed: outcome.ok,
+      violations: outcome.codeRejection?.violations ?? outcome.violations.map((v) => v.message),
+    };
   }
 
-  private approve(tool: GeneratedTool & { code_sha256: string }, agentId: string): Promise<boolean> {
+  private approve(
+    tool: GeneratedTool & { code_sha256: string },
+    agentId: string,
+  ): Promise<boolean> {
     return this.deps.interaction.approveRegistration({
       id: generatedServerId(tool.name),
       command: `generated tool (sha256 ${tool.code_sha256.slice(0, 16)}…)`,
@@ -108,26 +155,58 @@ export class GeneratedTools {
   private async register(tool: EphemeralTool): Promise<void> {
     mkdirSync(this.folder, { recursive: true, mode: 0o700 });
     const file = join(this.folder, `${tool.code_sha256}.js`);
-    writeFileSync(file, GENERATED_SERVER_SOURCE.replace('__TOOL__', JSON.stringify({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, code: tool.code })), { mode: 0o600 });
+    writeFileSync(
+      file,
+      GENERATED_SERVER_SOURCE.replace(
+        '__TOOL__',
+        JSON.stringify({
+          name: tool.name,
+          description: tool.description,
+          inputSchema: tool.inputSchema,
+          code: tool.code,
+        }),
+      ),
+      { mode: 0o600 },
+    );
     const server: ConfiguredServer = {
       id: generatedServerId(tool.name),
       transport: 'stdio',
       command: process.execPath,
       args: [file],
       settings: {
-        env: {}, passEnv: [], headers: {}, cwd: this.folder, framing: 'newline',
-        requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS, connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS, toolResultMaxChars: DEFAULT_TOOL_RESULT_MAX_CHARS,
+        env: {},
+        passEnv: [],
+        headers: {},
+        cwd: this.folder,
+        framing: 'newline',
+        requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS,
+        connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
+        toolResultMaxChars: DEFAULT_TOOL_RESULT_MAX_CHARS,
         restart: { ...DEFAULT_RESTART, policy: 'never' },
       },
-      policy: { toolOverrides: { [tool.name]: { risk_level: 'moderate', validator: 'sandbox' } }, approvedTools: [], accessGrants: [], negotiate: false, permissions: [], trustLevel: 'sandboxed', pinnedTools: [] },
+      policy: {
+        toolOverrides: { [tool.name]: { risk_level: 'moderate', validator: 'sandbox' } },
+        approvedTools: [],
+        accessGrants: [],
+        negotiate: false,
+        permissions: [],
+        trustLevel: 'sandboxed',
+        pinnedTools: [],
+      },
       source: { file: `generated (creation ${tool.creation_id})`, line: 0, format: 'mgp' },
       origin: 'runtime',
     };
-    await this.deps.manager.register(server).catch((error: unknown) => this.deps.log(`starting generated tool ${tool.name} failed: ${String(error)}`));
+    await this.deps.manager
+      .register(server)
+      .catch((error: unknown) =>
+        this.deps.log(`starting generated tool ${tool.name} failed: ${String(error)}`),
+      );
   }
 
   private async unregister(name: string): Promise<void> {
-    await this.deps.manager.deregister(generatedServerId(name), 'operator_request').catch(() => undefined);
+    await this.deps.manager
+      .deregister(generatedServerId(name), 'operator_request')
+      .catch(() => undefined);
   }
 
   /** Removes the generated servers' files (at kernel shutdown, after their servers stopped). */

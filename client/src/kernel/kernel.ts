@@ -7,7 +7,12 @@ import type { LoggingLevel, Root } from '@modelcontextprotocol/sdk/types.js';
 import { AccessControl, accessStore } from './access/accessControl';
 import { AuditTrail } from './auditTrail';
 import type { SecretSource } from './config/interpolate';
-import type { ConfiguredGrant, ConfiguredServer, KernelConfig, KernelSettings } from './config/model';
+import type {
+  ConfiguredGrant,
+  ConfiguredServer,
+  KernelConfig,
+  KernelSettings,
+} from './config/model';
 import { DEFAULT_KERNEL_SETTINGS } from './config/policy';
 import type { ListedTool } from './connection/toolResults';
 import type { AuditSink } from './host/auditSink';
@@ -70,7 +75,13 @@ export interface KernelToolEntry {
   kernel: boolean;
 }
 
-const EMPTY_CONFIG: KernelConfig = { files: [], servers: [], shadowed: [], problems: [], kernel: DEFAULT_KERNEL_SETTINGS };
+const EMPTY_CONFIG: KernelConfig = {
+  files: [],
+  servers: [],
+  shadowed: [],
+  problems: [],
+  kernel: DEFAULT_KERNEL_SETTINGS,
+};
 
 export class Kernel {
   readonly manager: ServerManager;
@@ -88,16 +99,30 @@ export class Kernel {
   private readonly generated: GeneratedTools;
   private readonly registered: RegisteredServers;
   private config: KernelConfig = EMPTY_CONFIG;
-  private readonly securityCache = new WeakMap<ListedTool, { override: unknown; security: EffectiveSecurity }>();
+  private readonly securityCache = new WeakMap<
+    ListedTool,
+    { override: unknown; security: EffectiveSecurity }
+  >();
 
   constructor(readonly options: KernelOptions) {
     const approvals = approvalStore(options.stateDir);
     this.mgp = new MgpSessions(() => this.settings.toolCreation);
-    this.access = new AccessControl(accessStore(options.stateDir), {
-      configGrants: () => this.configGrants(),
-      defaultPolicy: (serverId) => this.manager.find(serverId)?.config.policy.defaultAccessPolicy ?? this.settings.defaultAccessPolicy,
-    }, options.audit);
-    this.approvals = new ToolApprovals(approvals, options.interaction, options.audit, options.operator.agentId);
+    this.access = new AccessControl(
+      accessStore(options.stateDir),
+      {
+        configGrants: () => this.configGrants(),
+        defaultPolicy: (serverId) =>
+          this.manager.find(serverId)?.config.policy.defaultAccessPolicy ??
+          this.settings.defaultAccessPolicy,
+      },
+      options.audit,
+    );
+    this.approvals = new ToolApprovals(
+      approvals,
+      options.interaction,
+      options.audit,
+      options.operator.agentId,
+    );
     this.permissions = new ServerPermissions({
       store: approvals,
       interaction: options.interaction,
@@ -114,14 +139,28 @@ export class Kernel {
       mayStart: options.mayStart,
       session: {
         services: [this.mgp, this.permissions],
-        clientHandlers: (server) => clientHandlers(server.id, { interaction: options.interaction, models: this.models, roots: options.roots ?? (() => []), audit: options.audit }),
+        clientHandlers: (server) =>
+          clientHandlers(server.id, {
+            interaction: options.interaction,
+            models: this.models,
+            roots: options.roots ?? (() => []),
+            audit: options.audit,
+          }),
         logLevel: options.logLevel ?? 'info',
         trace: options.trace ?? (() => false),
         onSecrets: options.onSecrets,
       },
     });
-    this.events = new EventHub(this.mgp, () => this.manager.list().flatMap((server) => this.mgp.of(server.id)?.eventChannels ?? []));
-    this.callbacks = new Callbacks({ mgp: this.mgp, interaction: options.interaction, models: this.models, audit: options.audit, access: this.access });
+    this.events = new EventHub(this.mgp, () =>
+      this.manager.list().flatMap((server) => this.mgp.of(server.id)?.eventChannels ?? []),
+    );
+    this.callbacks = new Callbacks({
+      mgp: this.mgp,
+      interaction: options.interaction,
+      models: this.models,
+      audit: options.audit,
+      access: this.access,
+    });
     this.registered = new RegisteredServers(options.stateDir, this.manager);
     this.kernelTools.register(...this.builtInKernelTools(options));
     this.generated = new GeneratedTools({
@@ -161,7 +200,8 @@ export class Kernel {
         audit: options.audit,
         settings: () => this.settings,
         workingFolder: options.workingFolder ?? options.stateDir,
-        onRegistrationsChanged: (servers) => void this.registered.save(servers, this.settings.keepRegisteredServers),
+        onRegistrationsChanged: (servers) =>
+          void this.registered.save(servers, this.settings.keepRegisteredServers),
       }),
     ];
   }
@@ -206,17 +246,24 @@ export class Kernel {
   call(request: Omit<ToolCallRequest, 'caller'> & { caller?: Caller }): Promise<ToolCallOutcome> {
     // Object.assign, not a spread: V8 gives a spread copy a shape that made every later step of the
     // pipeline slower (about 1.4 µs a call, bench/call-overhead.mjs).
-    return this.pipeline.call(Object.assign({}, request, { caller: request.caller ?? this.options.operator }));
+    return this.pipeline.call(
+      Object.assign({}, request, { caller: request.caller ?? this.options.operator }),
+    );
   }
 
   /**
    * A call whose output streams (MGP §12): chunks, progress and the end go through `streams`, and
    * `streams.cancel(stream.id)` stops it, keeping the partial result.
    */
-  stream(request: Omit<ToolCallRequest, 'caller' | 'stream'> & { caller?: Caller }): { stream: ActiveStream; outcome: Promise<ToolCallOutcome> } {
+  stream(request: Omit<ToolCallRequest, 'caller' | 'stream'> & { caller?: Caller }): {
+    stream: ActiveStream;
+    outcome: Promise<ToolCallOutcome>;
+  } {
     const traceId = request.traceId ?? newTraceId();
     const stream = this.streams.begin(request.serverId, request.toolName, traceId);
-    const signal = request.signal ? AbortSignal.any([request.signal, stream.abort.signal]) : stream.abort.signal;
+    const signal = request.signal
+      ? AbortSignal.any([request.signal, stream.abort.signal])
+      : stream.abort.signal;
     const outcome = this.call({
       ...request,
       traceId,
@@ -228,16 +275,32 @@ export class Kernel {
       },
     }).then(
       (result) => {
-        const finalText = (result.result.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('');
-        if (!stream.assembler.text && finalText) this.streams.emit('text', { id: stream.id, appended: finalText, chunks: 0 });
+        const finalText = (result.result.content ?? [])
+          .filter((c) => c.type === 'text')
+          .map((c) => c.text)
+          .join('');
+        if (!stream.assembler.text && finalText)
+          this.streams.emit('text', { id: stream.id, appended: finalText, chunks: 0 });
         const mgp = (result.result as { _mgp?: { streamed?: boolean; cancelled?: boolean } })._mgp;
-        this.streams.end(stream, mgp?.cancelled ? 'cancelled' : 'done', undefined, mgp?.streamed === true);
+        this.streams.end(
+          stream,
+          mgp?.cancelled ? 'cancelled' : 'done',
+          undefined,
+          mgp?.streamed === true,
+        );
         return result;
       },
       (error: unknown) => {
         if (stream.state === 'cancelled') {
           const text = stream.assembler.text;
-          return { result: { content: [{ type: 'text' as const, text }], _mgp: { cancelled: true } }, traceId, serverId: request.serverId, toolName: request.toolName, attempts: 1, durationMs: Date.now() - stream.startedAt };
+          return {
+            result: { content: [{ type: 'text' as const, text }], _mgp: { cancelled: true } },
+            traceId,
+            serverId: request.serverId,
+            toolName: request.toolName,
+            attempts: 1,
+            durationMs: Date.now() - stream.startedAt,
+          };
         }
         this.streams.end(stream, 'error', error instanceof Error ? error.message : String(error));
         throw error;
@@ -250,7 +313,14 @@ export class Kernel {
 
   /** The config's access grants, `[kernel]` ones and each server's, read once per config. */
   private configGrants(): ConfiguredGrant[] {
-    if (this.grantsOf?.config !== this.config) this.grantsOf = { config: this.config, grants: [...this.settings.accessGrants, ...this.config.servers.flatMap((s) => s.policy.accessGrants)] };
+    if (this.grantsOf?.config !== this.config)
+      this.grantsOf = {
+        config: this.config,
+        grants: [
+          ...this.settings.accessGrants,
+          ...this.config.servers.flatMap((s) => s.policy.accessGrants),
+        ],
+      };
     return this.grantsOf.grants;
   }
 
@@ -262,14 +332,28 @@ export class Kernel {
     const security = this.securityOf(server, tool);
     const policy = server.config.policy.approvalPolicy ?? this.settings.approvalPolicy;
     const held = this.approvals.held(serverId, toolName);
-    const verdict = decideApproval(policy, needsApproval(security, this.settings.moderateToolsRequireApproval), { ...held, configRule: configApproves(server.config.policy.approvedTools, toolName, security) });
+    const verdict = decideApproval(
+      policy,
+      needsApproval(security, this.settings.moderateToolsRequireApproval),
+      {
+        ...held,
+        configRule: configApproves(server.config.policy.approvedTools, toolName, security),
+      },
+    );
     return verdict.kind !== 'allow';
   }
 
   private sessionOf(id: string): ServerSession | undefined {
     const server = this.manager.find(id);
     const connection = server?.liveConnection;
-    return server && connection ? { id, config: server.config, connection, log: (level, message) => server.log(level, message) } : undefined;
+    return server && connection
+      ? {
+          id,
+          config: server.config,
+          connection,
+          log: (level, message) => server.log(level, message),
+        }
+      : undefined;
   }
 
   securityOf(server: SupervisedServer, tool: ListedTool): EffectiveSecurity {
@@ -283,12 +367,29 @@ export class Kernel {
 
   /** Every tool of every connected server, then the kernel's own (MGP §16.8: listed for discoverability). */
   tools(): KernelToolEntry[] {
-    const fromServers = this.manager.list().flatMap((server) => server.tools.map((tool) => ({ serverId: server.id, name: tool.name, tool, security: this.securityOf(server, tool), kernel: false })));
+    const fromServers = this.manager.list().flatMap((server) =>
+      server.tools.map((tool) => ({
+        serverId: server.id,
+        name: tool.name,
+        tool,
+        security: this.securityOf(server, tool),
+        kernel: false,
+      })),
+    );
     const ownTools = this.kernelTools.list().map((tool) => ({
       serverId: KERNEL_SERVER_ID,
       name: tool.name,
-      tool: { name: tool.name, description: tool.description, inputSchema: tool.inputSchema as ListedTool['inputSchema'] },
-      security: { risk_level: tool.risk, permissions_required: [], side_effects: [], sources: { risk_level: 'config' as const } },
+      tool: {
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema as ListedTool['inputSchema'],
+      },
+      security: {
+        risk_level: tool.risk,
+        permissions_required: [],
+        side_effects: [],
+        sources: { risk_level: 'config' as const },
+      },
       kernel: true,
     }));
     return [...fromServers, ...ownTools];
@@ -302,7 +403,9 @@ export class Kernel {
     this.manager.bus.on('transition', (transition) => {
       const connection = this.manager.find(transition.server_id)?.liveConnection;
       if (!connection || !this.mgp.active(transition.server_id, 'lifecycle')) return;
-      void connection.notify('notifications/mgp.lifecycle', { ...transition }).catch(() => undefined);
+      void connection
+        .notify('notifications/mgp.lifecycle', { ...transition })
+        .catch(() => undefined);
     });
   }
 
@@ -313,7 +416,10 @@ export class Kernel {
         event_type: event.type,
         actor: { type: 'kernel', id: 'mgp-kernel' },
         target: { server_id: event.server_id },
-        result: event.type === 'SERVER_CONNECTED' ? 'SUCCESS' : String(event.detail?.reason ?? 'DISCONNECTED').toUpperCase(),
+        result:
+          event.type === 'SERVER_CONNECTED'
+            ? 'SUCCESS'
+            : String(event.detail?.reason ?? 'DISCONNECTED').toUpperCase(),
         details: event.detail ?? {},
         timestamp: event.timestamp,
       });

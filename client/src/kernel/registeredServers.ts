@@ -16,11 +16,18 @@ export class RegisteredServers {
   private readonly store: JsonStore<RegistrationsDocument>;
   private restored = false;
 
-  constructor(stateDir: string, private readonly manager: ServerManager) {
+  constructor(
+    stateDir: string,
+    private readonly manager: ServerManager,
+  ) {
     this.store = new JsonStore<RegistrationsDocument>({
       path: join(stateDir, 'registered-servers.json'),
       defaultValue: () => ({ version: 1, servers: [] }),
-      validate: (value): value is RegistrationsDocument => typeof value === 'object' && value !== null && (value as RegistrationsDocument).version === 1 && Array.isArray((value as RegistrationsDocument).servers),
+      validate: (value): value is RegistrationsDocument =>
+        typeof value === 'object' &&
+        value !== null &&
+        (value as RegistrationsDocument).version === 1 &&
+        Array.isArray((value as RegistrationsDocument).servers),
     });
   }
 

@@ -17,7 +17,9 @@ export interface ManagerOptions {
 }
 
 /** A client that has nobody to ask and no model: roots empty, sampling refused, elicitation declined. */
-export function headlessClientHandlers(roots: { uri: string; name?: string }[] = []): ClientRequestHandlers {
+export function headlessClientHandlers(
+  roots: { uri: string; name?: string }[] = [],
+): ClientRequestHandlers {
   return {
     roots: () => roots,
     createMessage: async () => {
@@ -28,7 +30,12 @@ export function headlessClientHandlers(roots: { uri: string; name?: string }[] =
 }
 
 export function plainSession(): SessionEnvironment {
-  return { services: [], clientHandlers: () => headlessClientHandlers(), logLevel: 'info', trace: () => false };
+  return {
+    services: [],
+    clientHandlers: () => headlessClientHandlers(),
+    logLevel: 'info',
+    trace: () => false,
+  };
 }
 
 /** A tool under the name the kernel exposes: unique across servers. */
@@ -44,7 +51,9 @@ function openFangName(part: string): string {
 }
 
 export function qualifiedToolName(server: ConfiguredServer, tool: string): string {
-  return server.source.format === 'openfang' ? `mcp_${openFangName(server.id)}_${openFangName(tool)}` : `${server.id}.${tool}`;
+  return server.source.format === 'openfang'
+    ? `mcp_${openFangName(server.id)}_${openFangName(tool)}`
+    : `${server.id}.${tool}`;
 }
 
 /** What decides whether a running server must restart after a config change. */
@@ -65,7 +74,12 @@ export class ServerManager {
   }
 
   private supervise(server: ConfiguredServer): SupervisedServer {
-    return new SupervisedServer(server, { bus: this.bus, hostEnv: this.options.hostEnv, secrets: this.options.secrets, session: this.session });
+    return new SupervisedServer(server, {
+      bus: this.bus,
+      hostEnv: this.options.hostEnv,
+      secrets: this.options.secrets,
+      session: this.session,
+    });
   }
 
   list(): SupervisedServer[] {
@@ -74,7 +88,8 @@ export class ServerManager {
 
   get(id: string): SupervisedServer {
     const server = this.servers.get(id);
-    if (!server) throw new KernelError('UnknownServer', `no server "${id}" is configured`, TOOL_NOT_FOUND);
+    if (!server)
+      throw new KernelError('UnknownServer', `no server "${id}" is configured`, TOOL_NOT_FOUND);
     return server;
   }
 
@@ -99,7 +114,13 @@ export class ServerManager {
       } else if (fingerprint(next) !== fingerprint(running.config)) {
         const replacement = this.supervise(next);
         this.servers.set(id, replacement);
-        work.push(running.stop('configuration_change').then(() => (autoStart ? this.startServer(replacement, 'configuration_change') : undefined)));
+        work.push(
+          running
+            .stop('configuration_change')
+            .then(() =>
+              autoStart ? this.startServer(replacement, 'configuration_change') : undefined,
+            ),
+        );
       } else {
         // Same launch settings: the server keeps running, and takes the new policy (tool overrides,
         // approved tools, grants…) at once.
@@ -119,7 +140,11 @@ export class ServerManager {
     const allowed = this.options.mayStart?.(server.config) ?? true;
     if (allowed !== true) {
       server.lastError = allowed;
-      this.bus.emit('log', { server_id: server.id, level: 'warning', message: `not started: ${allowed}` });
+      this.bus.emit('log', {
+        server_id: server.id,
+        level: 'warning',
+        message: `not started: ${allowed}`,
+      });
       return;
     }
     await server.start(reason);
@@ -127,7 +152,8 @@ export class ServerManager {
 
   /** MGP §15.4: adds and starts a server registered at run time. */
   async register(server: ConfiguredServer): Promise<SupervisedServer> {
-    if (this.servers.has(server.id)) throw new KernelError('StartFailed', `a server "${server.id}" already exists`);
+    if (this.servers.has(server.id))
+      throw new KernelError('StartFailed', `a server "${server.id}" already exists`);
     const supervised = this.supervise({ ...server, origin: 'runtime' });
     this.servers.set(server.id, supervised);
     await supervised.start('operator_request');
@@ -137,7 +163,11 @@ export class ServerManager {
   /** Stops and removes a server registered at run time; configured servers are removed by editing the config. */
   async deregister(id: string, reason = 'operator_request'): Promise<void> {
     const server = this.get(id);
-    if (server.config.origin !== 'runtime') throw new KernelError('Unsupported', `"${id}" comes from ${server.config.source.file}; remove it there`);
+    if (server.config.origin !== 'runtime')
+      throw new KernelError(
+        'Unsupported',
+        `"${id}" comes from ${server.config.source.file}; remove it there`,
+      );
     this.servers.delete(id);
     await server.stop(reason);
   }
@@ -155,15 +185,28 @@ export class ServerManager {
   }
 
   tools(): QualifiedTool[] {
-    return this.list().flatMap((server) => server.tools.map((tool) => ({ qualifiedName: qualifiedToolName(server.config, tool.name), serverId: server.id, tool })));
+    return this.list().flatMap((server) =>
+      server.tools.map((tool) => ({
+        qualifiedName: qualifiedToolName(server.config, tool.name),
+        serverId: server.id,
+        tool,
+      })),
+    );
   }
 
   /** Forwards a call with no checks: the kernel's call pipeline is the one caller that should use it. */
-  callTool(serverId: string, tool: string, args: Record<string, unknown>, options?: CallOptions): Promise<CappedResult> {
+  callTool(
+    serverId: string,
+    tool: string,
+    args: Record<string, unknown>,
+    options?: CallOptions,
+  ): Promise<CappedResult> {
     const server = this.get(serverId);
     const listed = server.tools.find((t) => t.name === tool);
     if (server.state === 'connected' && !listed) {
-      return Promise.reject(new KernelError('UnknownTool', `${serverId} has no tool "${tool}"`, TOOL_NOT_FOUND));
+      return Promise.reject(
+        new KernelError('UnknownTool', `${serverId} has no tool "${tool}"`, TOOL_NOT_FOUND),
+      );
     }
     return server.callTool(listed ?? tool, args, options);
   }

@@ -23,7 +23,10 @@ export function serverTarget(server: ConfiguredServer): string {
   return server.url ?? '';
 }
 
-export function summarizeConfigFiles(config: KernelConfig, context: PathContext): ConfigFileSummary[] {
+export function summarizeConfigFiles(
+  config: KernelConfig,
+  context: PathContext,
+): ConfigFileSummary[] {
   return config.files
     .filter((file) => !file.ignored)
     .map((file) => {
@@ -38,7 +41,8 @@ export function summarizeConfigFiles(config: KernelConfig, context: PathContext)
 }
 
 export function summarizeServers(config: KernelConfig, context: PathContext): ServerSummary[] {
-  const where = (server: ConfiguredServer) => `${displayPath(server.source.file, context)}:${server.source.line}`;
+  const where = (server: ConfiguredServer) =>
+    `${displayPath(server.source.file, context)}:${server.source.line}`;
   return [
     ...config.servers.map((server) => ({
       id: server.id,

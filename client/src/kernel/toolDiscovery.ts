@@ -6,7 +6,18 @@
 import { EventEmitter } from 'node:events';
 import type { KernelSettings } from './config/model';
 import type { SearchOptions, ServerTool } from './discovery';
-import { createDiscoveryTools, createToolIndex, discoverable, DiscoveryTools, EmbeddingRanker, KERNEL_DISCOVERY_TOOL_SCHEMAS, SessionToolCache, ToolCreationOptions, ToolIndex, ToolIndexEntry } from './discovery';
+import {
+  createDiscoveryTools,
+  createToolIndex,
+  discoverable,
+  DiscoveryTools,
+  EmbeddingRanker,
+  KERNEL_DISCOVERY_TOOL_SCHEMAS,
+  SessionToolCache,
+  ToolCreationOptions,
+  ToolIndex,
+  ToolIndexEntry,
+} from './discovery';
 import { openAiEmbeddings, type EmbeddingEndpointOptions } from './models/openAiEmbeddings';
 import type { KernelTool, KernelToolRegistry } from './kernelTools/registry';
 import type { SupervisedServer } from './lifecycle/supervisedServer';
@@ -26,15 +37,33 @@ export interface ToolDiscoveryDeps {
 }
 
 const DESCRIPTIONS: Record<string, string> = {
-  'mgp.tools.discover': 'Search every connected server\'s tools by what you need, in plain words; answers with full schemas so the tools can be called at once (MGP §16.5).',
-  'mgp.tools.request': 'Ask the kernel for tools that fill a capability gap during a task; matching tools are loaded into the session (MGP §16.6).',
-  'mgp.tools.session': 'The tools loaded in this session: pinned and cached, with their token cost against the context budget (MGP §16.7).',
-  'mgp.tools.session.evict': 'Remove tools from the session cache to free context space; pinned tools stay (MGP §16.7).',
+  'mgp.tools.discover':
+    "Search every connected server's tools by what you need, in plain words; answers with full schemas so the tools can be called at once (MGP §16.5).",
+  'mgp.tools.request':
+    'Ask the kernel for tools that fill a capability gap during a task; matching tools are loaded into the session (MGP §16.6).',
+  'mgp.tools.session':
+    'The tools loaded in this session: pinned and cached, with their token cost against the context budget (MGP §16.7).',
+  'mgp.tools.session.evict':
+    'Remove tools from the session cache to free context space; pinned tools stay (MGP §16.7).',
 };
 
 function serverTool(tool: ListedTool, security: EffectiveSecurity): ServerTool {
-  const plain = { risk_level: security.risk_level, permissions_required: security.permissions_required, side_effects: security.side_effects, validator: security.validator, reversible: security.reversible, confirmation_required: security.confirmation_required };
-  return { name: tool.name, title: tool.title, description: tool.description, inputSchema: tool.inputSchema as Record<string, unknown> | undefined, annotations: tool.annotations as ServerTool['annotations'], security: plain };
+  const plain = {
+    risk_level: security.risk_level,
+    permissions_required: security.permissions_required,
+    side_effects: security.side_effects,
+    validator: security.validator,
+    reversible: security.reversible,
+    confirmation_required: security.confirmation_required,
+  };
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema as Record<string, unknown> | undefined,
+    annotations: tool.annotations as ServerTool['annotations'],
+    security: plain,
+  };
 }
 
 export class ToolDiscovery {
@@ -50,9 +79,14 @@ export class ToolDiscovery {
     this.index = createToolIndex();
     this.cache = new SessionToolCache({ budget: deps.settings().toolContextBudget });
     this.tools = this.createTools();
-    deps.kernelTools.register(...Object.keys(KERNEL_DISCOVERY_TOOL_SCHEMAS).map((name) => this.kernelTool(name)));
+    deps.kernelTools.register(
+      ...Object.keys(KERNEL_DISCOVERY_TOOL_SCHEMAS).map((name) => this.kernelTool(name)),
+    );
     deps.manager.bus.on('transition', (t) => this.follow(t.server_id));
-    deps.manager.bus.on('listChanged', ({ server_id, kind }) => kind === 'tools' && this.follow(server_id));
+    deps.manager.bus.on(
+      'listChanged',
+      ({ server_id, kind }) => kind === 'tools' && this.follow(server_id),
+    );
   }
 
   private createTools(): DiscoveryTools {
@@ -61,7 +95,8 @@ export class ToolDiscovery {
     return createDiscoveryTools({
       index: this.index,
       cache: this.cache,
-      needsApproval: (entry) => !entry.kernel && this.deps.needsApproval(entry.server_id, entry.name),
+      needsApproval: (entry) =>
+        !entry.kernel && this.deps.needsApproval(entry.server_id, entry.name),
       toolCreation,
       search: this.searchOptions(),
     });
@@ -71,7 +106,11 @@ export class ToolDiscovery {
   private searchOptions(): SearchOptions {
     const settings = () => this.deps.settings();
     return {
-      semantic: { name: 'embeddings', available: () => this.semantic?.available() ?? false, rank: (query, entries) => this.semantic!.rank(query, entries) },
+      semantic: {
+        name: 'embeddings',
+        available: () => this.semantic?.available() ?? false,
+        rank: (query, entries) => this.semantic!.rank(query, entries),
+      },
       get examples() {
         return settings().discoveryExamples;
       },
@@ -83,7 +122,11 @@ export class ToolDiscovery {
    * without one; the tools' vectors are computed now, not at the first query.
    */
   useEmbeddings(endpoint: EmbeddingEndpointOptions | undefined): void {
-    this.semantic = endpoint && new EmbeddingRanker(openAiEmbeddings(endpoint), { name: `${endpoint.model} at ${endpoint.baseUrl}` });
+    this.semantic =
+      endpoint &&
+      new EmbeddingRanker(openAiEmbeddings(endpoint), {
+        name: `${endpoint.model} at ${endpoint.baseUrl}`,
+      });
     this.warmSemantic();
   }
 
@@ -112,7 +155,12 @@ export class ToolDiscovery {
 
   /** Indexes every kernel tool (MGP §16.8: listed, searchable; only the meta-tools go to the model). */
   indexKernelTools(): void {
-    const tools = this.deps.kernelTools.list().map((tool): ServerTool => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, security: { risk_level: tool.risk, permissions_required: [], side_effects: [] } }));
+    const tools = this.deps.kernelTools.list().map((tool): ServerTool => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      security: { risk_level: tool.risk, permissions_required: [], side_effects: [] },
+    }));
     this.index.upsertServer('mgp', tools, 'connected', true);
   }
 
@@ -130,7 +178,12 @@ export class ToolDiscovery {
   private follow(serverId: string): void {
     const server = this.deps.manager.find(serverId);
     if (!server) this.index.removeServer(serverId);
-    else if (server.state === 'connected') this.index.upsertServer(serverId, server.tools.map((tool) => serverTool(tool, this.deps.securityOf(server, tool))), 'connected');
+    else if (server.state === 'connected')
+      this.index.upsertServer(
+        serverId,
+        server.tools.map((tool) => serverTool(tool, this.deps.securityOf(server, tool))),
+        'connected',
+      );
     else this.index.setServerStatus(serverId, 'disconnected');
     this.refreshPins();
     this.warmSemantic();
@@ -141,7 +194,11 @@ export class ToolDiscovery {
   refreshPins(): void {
     const wanted = new Set([
       ...this.deps.settings().pinnedTools,
-      ...this.deps.manager.list().flatMap((server) => server.config.policy.pinnedTools.map((tool) => `${server.id}.${tool}`)),
+      ...this.deps.manager
+        .list()
+        .flatMap((server) =>
+          server.config.policy.pinnedTools.map((tool) => `${server.id}.${tool}`),
+        ),
     ]);
     for (const id of wanted) {
       const entry = this.index.get(id);

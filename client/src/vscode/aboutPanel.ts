@@ -1,6 +1,10 @@
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import { AboutToWebview, isAboutFromWebview, KernelStatus } from '../../../shared/src/aboutMessages';
+import {
+  AboutToWebview,
+  isAboutFromWebview,
+  KernelStatus,
+} from '../../../shared/src/aboutMessages';
 import { displayPath, summarizeConfigFiles, summarizeServers } from '../kernel/status';
 import type { ConfigService } from './configService';
 import type { LanguageServerHost } from './languageClient';
@@ -12,12 +16,21 @@ export class AboutPanel implements vscode.Disposable {
   private static current: AboutPanel | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
-  static show(extension: vscode.ExtensionContext, configs: ConfigService, languageServer: LanguageServerHost): AboutPanel {
+  static show(
+    extension: vscode.ExtensionContext,
+    configs: ConfigService,
+    languageServer: LanguageServerHost,
+  ): AboutPanel {
     if (AboutPanel.current) {
       AboutPanel.current.panel.reveal();
       return AboutPanel.current;
     }
-    const panel = vscode.window.createWebviewPanel(AboutPanel.viewType, 'About MGP Kernel', vscode.ViewColumn.Active, webviewOptions(extension.extensionUri));
+    const panel = vscode.window.createWebviewPanel(
+      AboutPanel.viewType,
+      'About MGP Kernel',
+      vscode.ViewColumn.Active,
+      webviewOptions(extension.extensionUri),
+    );
     AboutPanel.current = new AboutPanel(panel, extension, configs, languageServer);
     return AboutPanel.current;
   }
@@ -29,7 +42,11 @@ export class AboutPanel implements vscode.Disposable {
     private readonly languageServer: LanguageServerHost,
   ) {
     panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
-    panel.webview.html = webviewHtml(panel.webview, extension.extensionUri, { title: 'About MGP Kernel', script: 'dist/about.js', stylesheet: 'about.css' });
+    panel.webview.html = webviewHtml(panel.webview, extension.extensionUri, {
+      title: 'About MGP Kernel',
+      script: 'dist/about.js',
+      stylesheet: 'about.css',
+    });
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
       panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
@@ -52,8 +69,15 @@ export class AboutPanel implements vscode.Disposable {
         return;
       case 'openConfig': {
         const config = await this.configs.config;
-        const file = config.files.find((f) => displayPath(f.location.path, this.configs.pathContext()) === message.displayPath);
-        if (file) await vscode.commands.executeCommand('mgp.openConfig', vscode.Uri.file(file.location.path), 1);
+        const file = config.files.find(
+          (f) => displayPath(f.location.path, this.configs.pathContext()) === message.displayPath,
+        );
+        if (file)
+          await vscode.commands.executeCommand(
+            'mgp.openConfig',
+            vscode.Uri.file(file.location.path),
+            1,
+          );
         return;
       }
     }

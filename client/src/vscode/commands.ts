@@ -21,15 +21,25 @@ export interface CommandDeps {
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const { extension, configs, languageServer, log } = deps;
   return [
-    vscode.commands.registerCommand('mgp.showAbout', () => AboutPanel.show(extension, configs, languageServer)),
+    vscode.commands.registerCommand('mgp.showAbout', () =>
+      AboutPanel.show(extension, configs, languageServer),
+    ),
     vscode.commands.registerCommand('mgp.refreshServers', () => configs.reload()),
     vscode.commands.registerCommand('mgp.showLog', () => log.show()),
-    vscode.commands.registerCommand('mgp.openConfig', (target?: vscode.Uri | { server?: unknown }, line?: number) => openConfig(configs, target, line)),
+    vscode.commands.registerCommand(
+      'mgp.openConfig',
+      (target?: vscode.Uri | { server?: unknown }, line?: number) =>
+        openConfig(configs, target, line),
+    ),
     vscode.commands.registerCommand('mgp.createConfig', () => createConfig(configs)),
   ];
 }
 
-async function openConfig(configs: ConfigService, target: unknown, line: number | undefined): Promise<void> {
+async function openConfig(
+  configs: ConfigService,
+  target: unknown,
+  line: number | undefined,
+): Promise<void> {
   let uri = target instanceof vscode.Uri ? target : undefined;
   let at = line;
   if (!uri && isServerNode(target)) {
@@ -39,7 +49,10 @@ async function openConfig(configs: ConfigService, target: unknown, line: number 
   if (!uri) {
     const files = (await configs.config).files.filter((f) => !f.ignored);
     if (files.length === 0) {
-      const choice = await vscode.window.showInformationMessage('No MGP server configuration was found in this workspace.', 'Create mgp.toml');
+      const choice = await vscode.window.showInformationMessage(
+        'No MGP server configuration was found in this workspace.',
+        'Create mgp.toml',
+      );
       if (choice) await vscode.commands.executeCommand('mgp.createConfig');
       return;
     }
@@ -49,7 +62,9 @@ async function openConfig(configs: ConfigService, target: unknown, line: number 
   await vscode.window.showTextDocument(uri, { selection: new vscode.Range(position, position) });
 }
 
-function isServerNode(value: unknown): value is { server: { source: { file: string; line: number } } } {
+function isServerNode(
+  value: unknown,
+): value is { server: { source: { file: string; line: number } } } {
   const server = (value as { server?: { source?: { file?: unknown } } } | undefined)?.server;
   return typeof server?.source?.file === 'string';
 }
@@ -57,7 +72,9 @@ function isServerNode(value: unknown): value is { server: { source: { file: stri
 async function createConfig(configs: ConfigService): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) {
-    void vscode.window.showWarningMessage('Open a folder first: mgp.toml lives at the root of a workspace folder.');
+    void vscode.window.showWarningMessage(
+      'Open a folder first: mgp.toml lives at the root of a workspace folder.',
+    );
     return;
   }
   const uri = vscode.Uri.joinPath(folder.uri, 'mgp.toml');

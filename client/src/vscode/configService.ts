@@ -17,7 +17,12 @@ export class ConfigService implements vscode.Disposable {
     this.current = this.load();
     const watchers = [
       vscode.workspace.createFileSystemWatcher(`**/${WATCHED}`),
-      vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(homedir()), '{.config/mgp/servers.toml,.openfang/config.toml}')),
+      vscode.workspace.createFileSystemWatcher(
+        new vscode.RelativePattern(
+          vscode.Uri.file(homedir()),
+          '{.config/mgp/servers.toml,.openfang/config.toml}',
+        ),
+      ),
     ];
     for (const watcher of watchers) {
       this.disposables.push(
@@ -47,7 +52,10 @@ export class ConfigService implements vscode.Disposable {
   private async load(): Promise<KernelConfig> {
     const config = await loadKernelConfig({ ...this.pathContext(), env: process.env });
     const used = config.files.filter((file) => !file.ignored);
-    this.log.info(`config: ${used.length} file(s), ${config.servers.length} server(s)` + (used.length ? `: ${used.map((f) => f.location.path).join(', ')}` : ''));
+    this.log.info(
+      `config: ${used.length} file(s), ${config.servers.length} server(s)` +
+        (used.length ? `: ${used.map((f) => f.location.path).join(', ')}` : ''),
+    );
     for (const problem of config.problems) {
       const text = `${problem.file}:${problem.line}:${problem.column}${problem.key ? ` (${problem.key})` : ''}: ${problem.message}`;
       if (problem.severity === 'error') this.log.warn(text);
@@ -62,5 +70,7 @@ export class ConfigService implements vscode.Disposable {
 }
 
 export function workspaceFolderPaths(): string[] {
-  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  return (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === 'file')
+    .map((f) => f.uri.fsPath);
 }

@@ -42,11 +42,15 @@ export class EventsView implements vscode.TreeDataProvider<ServerEvent>, vscode.
     const [icon, colour] = ICONS[event.severity];
     item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(colour));
     const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendMarkdown(`**${event.channel}** from \`${event.server_id}\` — ${event.severity}, ${event.timestamp}\n\n`);
+    tooltip.appendMarkdown(
+      `**${event.channel}** from \`${event.server_id}\` — ${event.severity}, ${event.timestamp}\n\n`,
+    );
     tooltip.appendCodeblock(JSON.stringify(event.data, null, 2) ?? 'null', 'json');
     item.tooltip = tooltip;
     item.contextValue = 'mgp.event';
-    item.accessibilityInformation = { label: `Event ${event.channel} from ${event.server_id}, ${event.severity}` };
+    item.accessibilityInformation = {
+      label: `Event ${event.channel} from ${event.server_id}, ${event.severity}`,
+    };
     return item;
   }
 

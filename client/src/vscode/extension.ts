@@ -35,18 +35,34 @@ export interface MgpKernelApi {
 export async function activate(extension: vscode.ExtensionContext): Promise<MgpKernelApi> {
   const log = vscode.window.createOutputChannel('MGP Kernel', { log: true });
   const version = extension.extension.packageJSON.version as string;
-  log.info(`MGP Kernel ${version} activating (VS Code ${vscode.version}, Node ${process.versions.node}, workspace ${vscode.workspace.isTrusted ? 'trusted' : 'untrusted'})`);
+  log.info(
+    `MGP Kernel ${version} activating (VS Code ${vscode.version}, Node ${process.versions.node}, workspace ${vscode.workspace.isTrusted ? 'trusted' : 'untrusted'})`,
+  );
 
   const configs = new ConfigService(log);
   const secrets = new SecretStore(extension.secrets);
   const serverLogs = new ServerLogs();
-  const kernel = await KernelHost.create(extension, secrets, serverLogs, log, await configs.config.catch(() => undefined));
+  const kernel = await KernelHost.create(
+    extension,
+    secrets,
+    serverLogs,
+    log,
+    await configs.config.catch(() => undefined),
+  );
   const languageServer = new LanguageServerHost(extension, log, configs, kernel.manager);
-  const serversView = new ServersView(configs, kernel.manager, (server, tool) => kernel.kernel.securityOf(server, tool));
+  const serversView = new ServersView(configs, kernel.manager, (server, tool) =>
+    kernel.kernel.securityOf(server, tool),
+  );
   const eventsView = new EventsView(kernel.kernel.events);
   let applying: Promise<void> = Promise.resolve();
   const apply = (config: KernelConfig) => {
-    applying = applying.then(() => kernel.apply(config)).catch((error: unknown) => log.error(`applying the config failed: ${error instanceof Error ? error.message : String(error)}`));
+    applying = applying
+      .then(() => kernel.apply(config))
+      .catch((error: unknown) =>
+        log.error(
+          `applying the config failed: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
     return applying;
   };
   extension.subscriptions.push(
@@ -63,10 +79,24 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     vscode.commands.registerCommand('mgp.clearEvents', () => eventsView.clear()),
     vscode.commands.registerCommand('mgp.allowWorkspaceServers', async () => {
       const waiting = kernel.unapproved((await configs.config).servers);
-      if (waiting.length === 0) return void vscode.window.showInformationMessage('Every workspace server is allowed to start.');
+      if (waiting.length === 0)
+        return void vscode.window.showInformationMessage(
+          'Every workspace server is allowed to start.',
+        );
       const picked = await vscode.window.showQuickPick(
-        waiting.map((server) => ({ label: server.id, description: server.transport, detail: server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url, server, picked: true })),
-        { canPickMany: true, title: 'Allow these workspace servers to start?', placeHolder: 'They run with your permissions: allow only servers you trust' },
+        waiting.map((server) => ({
+          label: server.id,
+          description: server.transport,
+          detail:
+            server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url,
+          server,
+          picked: true,
+        })),
+        {
+          canPickMany: true,
+          title: 'Allow these workspace servers to start?',
+          placeHolder: 'They run with your permissions: allow only servers you trust',
+        },
       );
       if (!picked?.length) return;
       await kernel.approve(picked.map((item) => item.server));

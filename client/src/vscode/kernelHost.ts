@@ -19,16 +19,36 @@ import { ServerLogs } from './serverLogs';
 const APPROVALS_KEY = 'mgp.approvedWorkspaceServers';
 
 function isWorkspaceServer(server: ConfiguredServer): boolean {
-  return workspaceFolderPaths().some((folder) => server.source.file.startsWith(`${folder}/`) || server.source.file.startsWith(`${folder}\\`));
+  return workspaceFolderPaths().some(
+    (folder) =>
+      server.source.file.startsWith(`${folder}/`) || server.source.file.startsWith(`${folder}\\`),
+  );
 }
 
 /** What the user approved a workspace server to run: asked again when any of it changes. */
 function launchFingerprint(server: ConfiguredServer): string {
-  return JSON.stringify({ command: server.command, args: server.args, url: server.url, env: server.settings.env, cwd: server.settings.cwd });
+  return JSON.stringify({
+    command: server.command,
+    args: server.args,
+    url: server.url,
+    env: server.settings.env,
+    cwd: server.settings.cwd,
+  });
 }
 
-async function openAuditLog(dir: string, config: KernelConfig | undefined, redactor: Redactor, log: vscode.LogOutputChannel): Promise<AuditLog> {
-  const options = { rotateBytes: config?.kernel.audit.rotateBytes, retention: config?.kernel.audit.retention, redactor, commitDelayMs: KERNEL_AUDIT_COMMIT_DELAY_MS, onProblem: (message: string) => log.error(`audit: ${message}`) };
+async function openAuditLog(
+  dir: string,
+  config: KernelConfig | undefined,
+  redactor: Redactor,
+  log: vscode.LogOutputChannel,
+): Promise<AuditLog> {
+  const options = {
+    rotateBytes: config?.kernel.audit.rotateBytes,
+    retention: config?.kernel.audit.retention,
+    redactor,
+    commitDelayMs: KERNEL_AUDIT_COMMIT_DELAY_MS,
+    onProblem: (message: string) => log.error(`audit: ${message}`),
+  };
   try {
     return await AuditLog.open({ directory: dir, ...options });
   } catch (error) {
@@ -54,11 +74,23 @@ export class KernelHost implements vscode.Disposable {
     readonly stateDir: string,
   ) {}
 
-  static async create(extension: vscode.ExtensionContext, secrets: SecretStore, logs: ServerLogs, log: vscode.LogOutputChannel, config: KernelConfig | undefined): Promise<KernelHost> {
-    const location = { workspaceFolder: workspaceFolderPaths()[0], env: process.env, home: homedir() };
+  static async create(
+    extension: vscode.ExtensionContext,
+    secrets: SecretStore,
+    logs: ServerLogs,
+    log: vscode.LogOutputChannel,
+    config: KernelConfig | undefined,
+  ): Promise<KernelHost> {
+    const location = {
+      workspaceFolder: workspaceFolderPaths()[0],
+      env: process.env,
+      home: homedir(),
+    };
     const stateDir = stateDirectory(location);
     const redactor = new Redactor();
-    const trail = new AuditTrail(await openAuditLog(auditDirectory(location), config, redactor, log));
+    const trail = new AuditTrail(
+      await openAuditLog(auditDirectory(location), config, redactor, log),
+    );
     const interaction = new EditorInteraction(log);
     const kernel: Kernel = new Kernel({
       hostEnv: process.env,
@@ -68,10 +100,16 @@ export class KernelHost implements vscode.Disposable {
       stateDir,
       workingFolder: location.workspaceFolder,
       operator: EDITOR_OPERATOR,
-      roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
+      roots: () =>
+        (vscode.workspace.workspaceFolders ?? []).map((f) => ({
+          uri: f.uri.toString(),
+          name: f.name,
+        })),
       mayStart: (server) => host.mayStart(server),
       trace: (serverId) => logs.tracing(serverId),
-      logLevel: vscode.workspace.getConfiguration('mgp').get<LoggingLevel>('serverLogLevel', 'info'),
+      logLevel: vscode.workspace
+        .getConfiguration('mgp')
+        .get<LoggingLevel>('serverLogLevel', 'info'),
       onSecrets: (values) => values.forEach((value) => redactor.addSecret(value)),
     });
     const host: KernelHost = new KernelHost(extension, kernel, trail, interaction, stateDir);
@@ -87,11 +125,25 @@ export class KernelHost implements vscode.Disposable {
   private wireLogs(logs: ServerLogs): void {
     const bus = this.kernel.manager.bus;
     bus.on('log', (line) => logs.append(line.server_id, line.level, line.message));
-    bus.on('trace', (line) => logs.trace(line.server_id, `${line.direction === 'send' ? '→' : '←'} ${JSON.stringify(line.message)}`));
-    bus.on('transition', (t: LifecycleTransition) => logs.append(t.server_id, t.new_state === 'error' ? 'error' : 'info', `${t.previous_state} → ${t.new_state} (${t.reason})${t.error ? `: ${t.error}` : ''}`));
-    this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(() => {
-      for (const server of this.kernel.manager.list()) void server.liveConnection?.sendRootsListChanged().catch(() => undefined);
-    }));
+    bus.on('trace', (line) =>
+      logs.trace(
+        line.server_id,
+        `${line.direction === 'send' ? '→' : '←'} ${JSON.stringify(line.message)}`,
+      ),
+    );
+    bus.on('transition', (t: LifecycleTransition) =>
+      logs.append(
+        t.server_id,
+        t.new_state === 'error' ? 'error' : 'info',
+        `${t.previous_state} → ${t.new_state} (${t.reason})${t.error ? `: ${t.error}` : ''}`,
+      ),
+    );
+    this.disposables.push(
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        for (const server of this.kernel.manager.list())
+          void server.liveConnection?.sendRootsListChanged().catch(() => undefined);
+      }),
+    );
   }
 
   private approvals(): Record<string, string> {
@@ -103,7 +155,10 @@ export class KernelHost implements vscode.Disposable {
    * person who started the editor approves up front, for unattended runs where no dialog can be shown.
    */
   private preapproved(server: ConfiguredServer): boolean {
-    const ids = (process.env.MGP_PREAPPROVED_SERVERS ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+    const ids = (process.env.MGP_PREAPPROVED_SERVERS ?? '')
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean);
     return ids.includes('*') || ids.includes(server.id);
   }
 
@@ -120,13 +175,21 @@ export class KernelHost implements vscode.Disposable {
   /** Workspace servers whose current command line is not approved. */
   unapproved(servers: readonly ConfiguredServer[]): ConfiguredServer[] {
     const approvals = this.approvals();
-    return servers.filter((server) => isWorkspaceServer(server) && approvals[server.id] !== launchFingerprint(server) && !this.preapproved(server));
+    return servers.filter(
+      (server) =>
+        isWorkspaceServer(server) &&
+        approvals[server.id] !== launchFingerprint(server) &&
+        !this.preapproved(server),
+    );
   }
 
   mayStart(server: ConfiguredServer): true | string {
     if (!isWorkspaceServer(server)) return true;
-    if (!vscode.workspace.isTrusted) return 'the workspace is not trusted (Restricted Mode): servers from workspace configs do not start';
-    return this.approvals()[server.id] === launchFingerprint(server) || this.preapproved(server) ? true : 'its command line is not approved yet: run "MGP: Allow Workspace Servers to Start"';
+    if (!vscode.workspace.isTrusted)
+      return 'the workspace is not trusted (Restricted Mode): servers from workspace configs do not start';
+    return this.approvals()[server.id] === launchFingerprint(server) || this.preapproved(server)
+      ? true
+      : 'its command line is not approved yet: run "MGP: Allow Workspace Servers to Start"';
   }
 
   /** Command lines the person declined in this window: not asked again until they change. */
@@ -139,13 +202,19 @@ export class KernelHost implements vscode.Disposable {
     for (const server of this.unapproved(config.servers)) {
       const fingerprint = launchFingerprint(server);
       if (this.declined.get(server.id) === fingerprint) continue;
-      const what = server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url;
+      const what =
+        server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url;
       const changed = approvals[server.id] !== undefined;
-      const choice = await Promise.resolve(vscode.window.showWarningMessage(
-        `${changed ? 'The command line of' : 'Start'} MCP server "${server.id}" ${changed ? 'changed. Start it now?' : 'from this workspace?'}`,
-        { modal: true, detail: `${server.transport}: ${what}\n\nDeclared in ${vscode.workspace.asRelativePath(server.source.file)}:${server.source.line}. Only start servers you trust: they run with your permissions.` },
-        'Start',
-      )).catch(() => undefined);
+      const choice = await Promise.resolve(
+        vscode.window.showWarningMessage(
+          `${changed ? 'The command line of' : 'Start'} MCP server "${server.id}" ${changed ? 'changed. Start it now?' : 'from this workspace?'}`,
+          {
+            modal: true,
+            detail: `${server.transport}: ${what}\n\nDeclared in ${vscode.workspace.asRelativePath(server.source.file)}:${server.source.line}. Only start servers you trust: they run with your permissions.`,
+          },
+          'Start',
+        ),
+      ).catch(() => undefined);
       if (choice === 'Start') approvals[server.id] = fingerprint;
       else this.declined.set(server.id, fingerprint);
     }
@@ -155,15 +224,19 @@ export class KernelHost implements vscode.Disposable {
   /** Applies the config: asks for approvals, then starts, stops and restarts servers with a progress notice. */
   async apply(config: KernelConfig): Promise<void> {
     await this.askApprovals(config);
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'MGP: starting servers' }, async (progress) => {
-      const subscription = (t: LifecycleTransition) => t.new_state === 'connecting' && progress.report({ message: t.server_id });
-      this.kernel.manager.bus.on('transition', subscription);
-      try {
-        await this.kernel.apply(config);
-      } finally {
-        this.kernel.manager.bus.off('transition', subscription);
-      }
-    });
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'MGP: starting servers' },
+      async (progress) => {
+        const subscription = (t: LifecycleTransition) =>
+          t.new_state === 'connecting' && progress.report({ message: t.server_id });
+        this.kernel.manager.bus.on('transition', subscription);
+        try {
+          await this.kernel.apply(config);
+        } finally {
+          this.kernel.manager.bus.off('transition', subscription);
+        }
+      },
+    );
   }
 
   dispose(): void {

@@ -1,5 +1,11 @@
 import * as vscode from 'vscode';
-import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from 'vscode-languageclient/node';
+import {
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  State,
+  TransportKind,
+} from 'vscode-languageclient/node';
 import { CONFIG_BASENAMES } from '../../../shared/src/configFiles';
 import { KernelStateNotification, KernelStateParams } from '../../../shared/src/lspMessages';
 import type { KernelConfig } from '../kernel/config/model';
@@ -28,14 +34,32 @@ export class LanguageServerHost implements vscode.Disposable {
     const module = vscode.Uri.joinPath(this.extension.extensionUri, 'dist', 'server.js').fsPath;
     const serverOptions: ServerOptions = {
       run: { module, transport: TransportKind.ipc },
-      debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+      debug: {
+        module,
+        transport: TransportKind.ipc,
+        options: { execArgv: ['--nolazy', '--inspect=6019'] },
+      },
     };
     const clientOptions: LanguageClientOptions = {
-      documentSelector: CONFIG_BASENAMES.map((name) => ({ language: 'toml', pattern: `**/${name}` })),
+      documentSelector: CONFIG_BASENAMES.map((name) => ({
+        language: 'toml',
+        pattern: `**/${name}`,
+      })),
     };
-    this.client = new LanguageClient('mgp.languageServer', 'MGP Config Language Server', serverOptions, clientOptions);
+    this.client = new LanguageClient(
+      'mgp.languageServer',
+      'MGP Config Language Server',
+      serverOptions,
+      clientOptions,
+    );
     this.client.onDidChangeState(({ newState }) => {
-      this.setState(newState === State.Running ? 'running' : newState === State.Starting ? 'starting' : 'stopped');
+      this.setState(
+        newState === State.Running
+          ? 'running'
+          : newState === State.Starting
+            ? 'starting'
+            : 'stopped',
+      );
     });
     this.setState('starting');
     try {
@@ -47,7 +71,9 @@ export class LanguageServerHost implements vscode.Disposable {
       await send();
     } catch (error) {
       this.setState('failed');
-      this.log.error(`language server failed to start: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.error(
+        `language server failed to start: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -55,10 +81,23 @@ export class LanguageServerHost implements vscode.Disposable {
   private async sendKernelState(config: KernelConfig): Promise<void> {
     const state: KernelStateParams = {
       servers: config.servers.map((server) => {
-        const live = this.manager.list().find((s) => s.id === server.id && s.config.source.file === server.source.file);
-        return { id: server.id, file: server.source.file, state: live?.state ?? 'registered', error: live?.state === 'error' ? live.lastError : undefined, toolCount: live?.state === 'connected' ? live.tools.length : undefined };
+        const live = this.manager
+          .list()
+          .find((s) => s.id === server.id && s.config.source.file === server.source.file);
+        return {
+          id: server.id,
+          file: server.source.file,
+          state: live?.state ?? 'registered',
+          error: live?.state === 'error' ? live.lastError : undefined,
+          toolCount: live?.state === 'connected' ? live.tools.length : undefined,
+        };
       }),
-      shadowed: config.shadowed.map(({ server, winner }) => ({ id: server.id, file: server.source.file, winnerFile: winner.source.file, winnerLine: winner.source.line })),
+      shadowed: config.shadowed.map(({ server, winner }) => ({
+        id: server.id,
+        file: server.source.file,
+        winnerFile: winner.source.file,
+        winnerLine: winner.source.line,
+      })),
     };
     await this.client?.sendNotification(KernelStateNotification, state);
   }

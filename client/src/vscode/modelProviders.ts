@@ -5,7 +5,12 @@
  * strategy ranks with. Rebuilt when the settings change.
  */
 import * as vscode from 'vscode';
-import type { CompletionRequest, CompletionResult, ModelHints, ModelProvider } from '../kernel/models/modelProvider';
+import type {
+  CompletionRequest,
+  CompletionResult,
+  ModelHints,
+  ModelProvider,
+} from '../kernel/models/modelProvider';
 import type { ModelRouter } from '../kernel/models/modelRouter';
 import { OpenAiCompatibleProvider } from '../kernel/models/openAiCompatible';
 import type { EmbeddingEndpointOptions } from '../kernel/models/openAiEmbeddings';
@@ -23,16 +28,29 @@ class LanguageModelProvider implements ModelProvider {
   }
 
   async complete(request: CompletionRequest, signal: AbortSignal): Promise<CompletionResult> {
-    const [model] = await vscode.lm.selectChatModels(request.hints?.names?.length ? { family: request.hints.names[0] } : {});
+    const [model] = await vscode.lm.selectChatModels(
+      request.hints?.names?.length ? { family: request.hints.names[0] } : {},
+    );
     const chosen = model ?? (await vscode.lm.selectChatModels({}))[0];
-    if (!chosen) throw new Error('no VS Code language model is available (install or sign in to a model provider)');
+    if (!chosen)
+      throw new Error(
+        'no VS Code language model is available (install or sign in to a model provider)',
+      );
     const messages = [
       ...(request.systemPrompt ? [vscode.LanguageModelChatMessage.User(request.systemPrompt)] : []),
-      ...request.messages.map((m) => (m.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(m.content) : vscode.LanguageModelChatMessage.User(m.content))),
+      ...request.messages.map((m) =>
+        m.role === 'assistant'
+          ? vscode.LanguageModelChatMessage.Assistant(m.content)
+          : vscode.LanguageModelChatMessage.User(m.content),
+      ),
     ];
     const cancellation = new vscode.CancellationTokenSource();
     signal.addEventListener('abort', () => cancellation.cancel(), { once: true });
-    const response = await chosen.sendRequest(messages, { justification: 'An MCP server asked MGP Kernel for a completion, and you approved it.' }, cancellation.token);
+    const response = await chosen.sendRequest(
+      messages,
+      { justification: 'An MCP server asked MGP Kernel for a completion, and you approved it.' },
+      cancellation.token,
+    );
     let text = '';
     for await (const part of response.text) text += part;
     return { content: text, model: `${chosen.vendor}/${chosen.family}`, stopReason: 'endTurn' };
@@ -44,39 +62,84 @@ async function providersFromSettings(secrets: SecretStore): Promise<ModelProvide
   const providers: ModelProvider[] = [];
   const url = settings.get<string>('openaiCompatible.url', '').trim();
   const model = settings.get<string>('openaiCompatible.model', '').trim();
-  if (url && model) providers.push(new OpenAiCompatibleProvider({ baseUrl: url, model, apiKey: await secrets.getRaw(MODEL_KEY_SECRET) }));
-  if (settings.get<boolean>('useLanguageModels', true) && typeof vscode.lm?.selectChatModels === 'function') providers.push(new LanguageModelProvider());
+  if (url && model)
+    providers.push(
+      new OpenAiCompatibleProvider({
+        baseUrl: url,
+        model,
+        apiKey: await secrets.getRaw(MODEL_KEY_SECRET),
+      }),
+    );
+  if (
+    settings.get<boolean>('useLanguageModels', true) &&
+    typeof vscode.lm?.selectChatModels === 'function'
+  )
+    providers.push(new LanguageModelProvider());
   return providers;
 }
 
 /** The embeddings endpoint of the settings (the endpoint's embedding model), or none. */
-async function embeddingsFromSettings(secrets: SecretStore): Promise<EmbeddingEndpointOptions | undefined> {
+async function embeddingsFromSettings(
+  secrets: SecretStore,
+): Promise<EmbeddingEndpointOptions | undefined> {
   const settings = vscode.workspace.getConfiguration('mgp.models');
   const url = settings.get<string>('openaiCompatible.url', '').trim();
   const model = settings.get<string>('openaiCompatible.embeddingModel', '').trim();
-  return url && model ? { baseUrl: url, model, apiKey: await secrets.getRaw(MODEL_KEY_SECRET) } : undefined;
+  return url && model
+    ? { baseUrl: url, model, apiKey: await secrets.getRaw(MODEL_KEY_SECRET) }
+    : undefined;
 }
 
-export function watchModelSettings(router: ModelRouter, discovery: ToolDiscovery, secrets: SecretStore, log: vscode.LogOutputChannel): vscode.Disposable {
+export function watchModelSettings(
+  router: ModelRouter,
+  discovery: ToolDiscovery,
+  secrets: SecretStore,
+  log: vscode.LogOutputChannel,
+): vscode.Disposable {
   const apply = async () => {
     router.setProviders(await providersFromSettings(secrets));
     discovery.useEmbeddings(await embeddingsFromSettings(secrets));
-    log.info(`models: ${router.available.map((p) => p.label).join(', ') || 'none configured'}; semantic discovery: ${discovery.semanticRanker ?? 'keywords only'}`);
+    log.info(
+      `models: ${router.available.map((p) => p.label).join(', ') || 'none configured'}; semantic discovery: ${discovery.semanticRanker ?? 'keywords only'}`,
+    );
   };
   void apply();
   return vscode.Disposable.from(
-    vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration('mgp.models') && void apply()),
+    vscode.workspace.onDidChangeConfiguration(
+      (event) => event.affectsConfiguration('mgp.models') && void apply(),
+    ),
     secrets.onDidChange(() => void apply()),
     vscode.commands.registerCommand('mgp.configureModel', async () => {
       const current = vscode.workspace.getConfiguration('mgp.models');
-      const url = await vscode.window.showInputBox({ title: 'OpenAI-compatible endpoint (1/3)', prompt: 'Base URL, e.g. http://localhost:11434/v1', value: current.get<string>('openaiCompatible.url', ''), ignoreFocusOut: true, validateInput: (v) => (/^https?:\/\/\S+$/.test(v) ? undefined : 'enter an http(s) URL') });
+      const url = await vscode.window.showInputBox({
+        title: 'OpenAI-compatible endpoint (1/3)',
+        prompt: 'Base URL, e.g. http://localhost:11434/v1',
+        value: current.get<string>('openaiCompatible.url', ''),
+        ignoreFocusOut: true,
+        validateInput: (v) => (/^https?:\/\/\S+$/.test(v) ? undefined : 'enter an http(s) URL'),
+      });
       if (url === undefined) return;
-      const model = await vscode.window.showInputBox({ title: 'OpenAI-compatible endpoint (2/3)', prompt: 'Model name', value: current.get<string>('openaiCompatible.model', ''), ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'enter a model name') });
+      const model = await vscode.window.showInputBox({
+        title: 'OpenAI-compatible endpoint (2/3)',
+        prompt: 'Model name',
+        value: current.get<string>('openaiCompatible.model', ''),
+        ignoreFocusOut: true,
+        validateInput: (v) => (v.trim() ? undefined : 'enter a model name'),
+      });
       if (model === undefined) return;
-      const key = await vscode.window.showInputBox({ title: 'OpenAI-compatible endpoint (3/3)', prompt: 'API key (kept in secret storage; leave empty for none)', password: true, ignoreFocusOut: true });
+      const key = await vscode.window.showInputBox({
+        title: 'OpenAI-compatible endpoint (3/3)',
+        prompt: 'API key (kept in secret storage; leave empty for none)',
+        password: true,
+        ignoreFocusOut: true,
+      });
       if (key === undefined) return;
       await current.update('openaiCompatible.url', url, vscode.ConfigurationTarget.Global);
-      await current.update('openaiCompatible.model', model.trim(), vscode.ConfigurationTarget.Global);
+      await current.update(
+        'openaiCompatible.model',
+        model.trim(),
+        vscode.ConfigurationTarget.Global,
+      );
       await secrets.storeRaw(MODEL_KEY_SECRET, key);
       await apply();
     }),

@@ -35,19 +35,32 @@ export class SecretStore implements SecretSource {
  * The quick fix for a literal secret: stores the text under the diagnostic's range and replaces it
  * with a `${secret:NAME}` reference. The secret never passes through a log or the language server.
  */
-export function registerMoveSecretCommand(secrets: SecretStore, log: vscode.LogOutputChannel): vscode.Disposable {
+export function registerMoveSecretCommand(
+  secrets: SecretStore,
+  log: vscode.LogOutputChannel,
+): vscode.Disposable {
   return vscode.commands.registerCommand(MOVE_SECRET_COMMAND, async (args: MoveSecretArgs) => {
-    if (!NAME.test(args.secretName)) throw new Error(`"${args.secretName}" is not a valid secret name`);
+    if (!NAME.test(args.secretName))
+      throw new Error(`"${args.secretName}" is not a valid secret name`);
     const uri = vscode.Uri.parse(args.uri);
     const document = await vscode.workspace.openTextDocument(uri);
-    const range = new vscode.Range(args.range.start.line, args.range.start.character, args.range.end.line, args.range.end.character);
+    const range = new vscode.Range(
+      args.range.start.line,
+      args.range.start.character,
+      args.range.end.line,
+      args.range.end.character,
+    );
     const secret = document.getText(range);
     if (!secret || secret.includes('${')) return;
     await secrets.store(args.secretName, secret);
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, range, `\${secret:${args.secretName}}`);
     await vscode.workspace.applyEdit(edit);
-    log.info(`stored a secret as \${secret:${args.secretName}} and replaced the literal in ${uri.fsPath}`);
-    void vscode.window.showInformationMessage(`Stored the secret as \${secret:${args.secretName}} in VS Code's secret storage. Save the file to keep the change.`);
+    log.info(
+      `stored a secret as \${secret:${args.secretName}} and replaced the literal in ${uri.fsPath}`,
+    );
+    void vscode.window.showInformationMessage(
+      `Stored the secret as \${secret:${args.secretName}} in VS Code's secret storage. Save the file to keep the change.`,
+    );
   });
 }

@@ -6,7 +6,11 @@ export class ServerLogs implements vscode.Disposable {
 
   channel(serverId: string): vscode.LogOutputChannel {
     let channel = this.channels.get(serverId);
-    if (!channel) this.channels.set(serverId, (channel = vscode.window.createOutputChannel(`MGP: ${serverId}`, { log: true })));
+    if (!channel)
+      this.channels.set(
+        serverId,
+        (channel = vscode.window.createOutputChannel(`MGP: ${serverId}`, { log: true })),
+      );
     return channel;
   }
 

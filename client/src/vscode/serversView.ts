@@ -13,7 +13,15 @@ type Group = 'tools' | 'resources' | 'prompts';
 export type ServerNode =
   | { kind: 'server'; server: ConfiguredServer; shadowedBy?: ConfiguredServer }
   | { kind: 'group'; serverId: string; group: Group }
-  | { kind: 'item'; serverId: string; group: Group; name: string; description?: string; uri?: string; security?: EffectiveSecurity }
+  | {
+      kind: 'item';
+      serverId: string;
+      group: Group;
+      name: string;
+      description?: string;
+      uri?: string;
+      security?: EffectiveSecurity;
+    }
   | { kind: 'problem'; problem: ConfigProblem };
 
 const STATE_ICONS: Record<ServerState, [string, string?]> = {
@@ -32,12 +40,18 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor(private readonly configs: ConfigService, private readonly manager: ServerManager, private readonly securityOf?: (server: SupervisedServer, tool: ListedTool) => EffectiveSecurity) {
+  constructor(
+    private readonly configs: ConfigService,
+    private readonly manager: ServerManager,
+    private readonly securityOf?: (server: SupervisedServer, tool: ListedTool) => EffectiveSecurity,
+  ) {
     const refresh = () => this.changed.fire();
     this.subscriptions.push(configs.onDidChange(refresh));
     manager.bus.on('transition', refresh);
     manager.bus.on('listChanged', refresh);
-    this.subscriptions.push({ dispose: () => manager.bus.off('transition', refresh).off('listChanged', refresh) });
+    this.subscriptions.push({
+      dispose: () => manager.bus.off('transition', refresh).off('listChanged', refresh),
+    });
   }
 
   private live(id: string): SupervisedServer | undefined {
@@ -48,24 +62,59 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     if (!parent) {
       const config: KernelConfig = await this.configs.config;
       return [
-        ...config.problems.filter((p) => p.severity === 'error').map((problem): ServerNode => ({ kind: 'problem', problem })),
+        ...config.problems
+          .filter((p) => p.severity === 'error')
+          .map((problem): ServerNode => ({ kind: 'problem', problem })),
         ...config.servers.map((server): ServerNode => ({ kind: 'server', server })),
         // Servers registered at run time (MGP §15.4) are in no config file.
-        ...this.manager.list().filter((s) => s.config.origin === 'runtime').map((s): ServerNode => ({ kind: 'server', server: s.config })),
-        ...config.shadowed.map(({ server, winner }): ServerNode => ({ kind: 'server', server, shadowedBy: winner })),
+        ...this.manager
+          .list()
+          .filter((s) => s.config.origin === 'runtime')
+          .map((s): ServerNode => ({ kind: 'server', server: s.config })),
+        ...config.shadowed.map(({ server, winner }): ServerNode => ({
+          kind: 'server',
+          server,
+          shadowedBy: winner,
+        })),
       ];
     }
     if (parent.kind === 'server') {
       const live = this.live(parent.server.id);
       if (parent.shadowedBy || !live || live.state !== 'connected') return [];
-      return (['tools', 'resources', 'prompts'] as const).map((group) => ({ kind: 'group', serverId: parent.server.id, group }));
+      return (['tools', 'resources', 'prompts'] as const).map((group) => ({
+        kind: 'group',
+        serverId: parent.server.id,
+        group,
+      }));
     }
     if (parent.kind === 'group') {
       const live = this.live(parent.serverId);
       if (!live) return [];
-      if (parent.group === 'tools') return live.tools.map((t) => ({ kind: 'item', serverId: live.id, group: 'tools', name: t.name, description: t.description, security: this.securityOf?.(live, t) }));
-      if (parent.group === 'resources') return live.resources.map((r) => ({ kind: 'item', serverId: live.id, group: 'resources', name: r.name, description: r.description, uri: r.uri }));
-      return live.prompts.map((p) => ({ kind: 'item', serverId: live.id, group: 'prompts', name: p.name, description: p.description }));
+      if (parent.group === 'tools')
+        return live.tools.map((t) => ({
+          kind: 'item',
+          serverId: live.id,
+          group: 'tools',
+          name: t.name,
+          description: t.description,
+          security: this.securityOf?.(live, t),
+        }));
+      if (parent.group === 'resources')
+        return live.resources.map((r) => ({
+          kind: 'item',
+          serverId: live.id,
+          group: 'resources',
+          name: r.name,
+          description: r.description,
+          uri: r.uri,
+        }));
+      return live.prompts.map((p) => ({
+        kind: 'item',
+        serverId: live.id,
+        group: 'prompts',
+        name: p.name,
+        description: p.description,
+      }));
     }
     return [];
   }
@@ -89,11 +138,18 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     this.changed.dispose();
   }
 
-  private serverItem(server: ConfiguredServer, shadowedBy: ConfiguredServer | undefined, paths: PathContext): vscode.TreeItem {
+  private serverItem(
+    server: ConfiguredServer,
+    shadowedBy: ConfiguredServer | undefined,
+    paths: PathContext,
+  ): vscode.TreeItem {
     const live = this.live(server.id);
-    const state: ServerState = shadowedBy ? 'disconnected' : live?.state ?? 'registered';
+    const state: ServerState = shadowedBy ? 'disconnected' : (live?.state ?? 'registered');
     const connected = state === 'connected' && !shadowedBy;
-    const item = new vscode.TreeItem(server.id, connected ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      server.id,
+      connected ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+    );
     const where = `${displayPath(server.source.file, paths)}:${server.source.line}`;
     item.id = `server:${server.id}:${where}`;
     const [icon, color] = STATE_ICONS[state];
@@ -110,18 +166,28 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     if (live?.lastError) tooltip.appendMarkdown(`\n**Last error:** ${live.lastError}\n`);
     tooltip.appendMarkdown(`\nDeclared in \`${where}\``);
     item.tooltip = tooltip;
-    item.accessibilityInformation = { label: `Server ${server.id}, ${state}, declared in ${where}` };
+    item.accessibilityInformation = {
+      label: `Server ${server.id}, ${state}, declared in ${where}`,
+    };
     return item;
   }
 }
 
-function groupItem(node: Extract<ServerNode, { kind: 'group' }>, live: SupervisedServer | undefined): vscode.TreeItem {
+function groupItem(
+  node: Extract<ServerNode, { kind: 'group' }>,
+  live: SupervisedServer | undefined,
+): vscode.TreeItem {
   const count = live ? live[node.group].length : 0;
   const label = { tools: 'Tools', resources: 'Resources', prompts: 'Prompts' }[node.group];
-  const item = new vscode.TreeItem(label, count ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(
+    label,
+    count ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+  );
   item.id = `group:${node.serverId}:${node.group}`;
   item.description = String(count);
-  item.iconPath = new vscode.ThemeIcon({ tools: 'tools', resources: 'file-text', prompts: 'comment-discussion' }[node.group]);
+  item.iconPath = new vscode.ThemeIcon(
+    { tools: 'tools', resources: 'file-text', prompts: 'comment-discussion' }[node.group],
+  );
   return item;
 }
 
@@ -132,13 +198,25 @@ const RISK_ICONS: Record<string, [string, string]> = {
 };
 
 /** A tool's tooltip: its effective security metadata and where each part came from (MGP §4). */
-function securityTooltip(node: Extract<ServerNode, { kind: 'item' }>, security: EffectiveSecurity): vscode.MarkdownString {
+function securityTooltip(
+  node: Extract<ServerNode, { kind: 'item' }>,
+  security: EffectiveSecurity,
+): vscode.MarkdownString {
   const text = new vscode.MarkdownString(undefined, true);
-  text.appendMarkdown(`**${node.name}** — risk **${security.risk_level}** (from ${security.sources.risk_level ?? 'default'})\n\n`);
-  if (security.serverClaim) text.appendMarkdown(`$(warning) The server itself claims **${security.serverClaim}**.\n\n`);
-  text.appendMarkdown(`Side effects: ${security.side_effects.length ? security.side_effects.join(', ') : 'none declared'}${security.reversible === false ? ' · not reversible' : ''}\n\n`);
-  if (security.permissions_required.length) text.appendMarkdown(`Permissions: ${security.permissions_required.join(', ')}\n\n`);
-  if (security.validator) text.appendMarkdown(`Validator: ${security.validator} (from ${security.sources.validator ?? 'server'})\n\n`);
+  text.appendMarkdown(
+    `**${node.name}** — risk **${security.risk_level}** (from ${security.sources.risk_level ?? 'default'})\n\n`,
+  );
+  if (security.serverClaim)
+    text.appendMarkdown(`$(warning) The server itself claims **${security.serverClaim}**.\n\n`);
+  text.appendMarkdown(
+    `Side effects: ${security.side_effects.length ? security.side_effects.join(', ') : 'none declared'}${security.reversible === false ? ' · not reversible' : ''}\n\n`,
+  );
+  if (security.permissions_required.length)
+    text.appendMarkdown(`Permissions: ${security.permissions_required.join(', ')}\n\n`);
+  if (security.validator)
+    text.appendMarkdown(
+      `Validator: ${security.validator} (from ${security.sources.validator ?? 'server'})\n\n`,
+    );
   if (security.confirmation_required) text.appendMarkdown('Asks before each call.\n\n');
   if (node.description) {
     text.appendMarkdown('---\n\n*Description from the server (untrusted):*\n\n');
@@ -150,15 +228,24 @@ function securityTooltip(node: Extract<ServerNode, { kind: 'item' }>, security: 
 function leafItem(node: Extract<ServerNode, { kind: 'item' }>): vscode.TreeItem {
   const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.None);
   item.id = `${node.group}:${node.serverId}:${node.uri ?? node.name}`;
-  item.description = node.security ? `${node.security.risk_level} · ${node.description?.split('\n')[0] ?? ''}` : node.description?.split('\n')[0];
+  item.description = node.security
+    ? `${node.security.risk_level} · ${node.description?.split('\n')[0] ?? ''}`
+    : node.description?.split('\n')[0];
   item.tooltip = node.security ? securityTooltip(node, node.security) : node.description;
   item.contextValue = `mgp.${node.group.slice(0, -1)}`;
-  const [icon, colour] = node.security ? RISK_ICONS[node.security.risk_level] : [{ tools: 'symbol-method', resources: 'file', prompts: 'comment' }[node.group], undefined];
+  const [icon, colour] = node.security
+    ? RISK_ICONS[node.security.risk_level]
+    : [{ tools: 'symbol-method', resources: 'file', prompts: 'comment' }[node.group], undefined];
   item.iconPath = new vscode.ThemeIcon(icon, colour ? new vscode.ThemeColor(colour) : undefined);
-  item.accessibilityInformation = { label: `${node.group === 'tools' ? 'Tool' : node.group === 'resources' ? 'Resource' : 'Prompt'} ${node.name}${node.security ? `, risk ${node.security.risk_level}` : ''}` };
-  if (node.group === 'tools') item.command = { command: 'mgp.runTool', title: 'Run Tool', arguments: [node] };
-  if (node.group === 'resources') item.command = { command: 'mgp.readResource', title: 'Read Resource', arguments: [node] };
-  if (node.group === 'prompts') item.command = { command: 'mgp.usePrompt', title: 'Use Prompt', arguments: [node] };
+  item.accessibilityInformation = {
+    label: `${node.group === 'tools' ? 'Tool' : node.group === 'resources' ? 'Resource' : 'Prompt'} ${node.name}${node.security ? `, risk ${node.security.risk_level}` : ''}`,
+  };
+  if (node.group === 'tools')
+    item.command = { command: 'mgp.runTool', title: 'Run Tool', arguments: [node] };
+  if (node.group === 'resources')
+    item.command = { command: 'mgp.readResource', title: 'Read Resource', arguments: [node] };
+  if (node.group === 'prompts')
+    item.command = { command: 'mgp.usePrompt', title: 'Use Prompt', arguments: [node] };
   return item;
 }
 
@@ -167,9 +254,16 @@ function problemItem(problem: ConfigProblem, paths: PathContext): vscode.TreeIte
   const item = new vscode.TreeItem(problem.message, vscode.TreeItemCollapsibleState.None);
   item.id = `problem:${where}:${problem.column}:${problem.message}`;
   item.description = where;
-  item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'));
+  item.iconPath = new vscode.ThemeIcon(
+    'error',
+    new vscode.ThemeColor('problemsErrorIcon.foreground'),
+  );
   item.contextValue = 'mgp.configProblem';
   item.tooltip = `${where}:${problem.column}${problem.key ? ` (${problem.key})` : ''}: ${problem.message}`;
-  item.command = { command: 'mgp.openConfig', title: 'Open Configuration', arguments: [vscode.Uri.file(problem.file), problem.line] };
+  item.command = {
+    command: 'mgp.openConfig',
+    title: 'Open Configuration',
+    arguments: [vscode.Uri.file(problem.file), problem.line],
+  };
   return item;
 }

@@ -3,7 +3,11 @@ import type { ServerManager } from '../kernel/serverManager';
 
 /** "MGP 2/3": connected servers of all started; red when one is failing. Click: the Servers view. */
 export class KernelStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('mgp.status', vscode.StatusBarAlignment.Left, 50);
+  private readonly item = vscode.window.createStatusBarItem(
+    'mgp.status',
+    vscode.StatusBarAlignment.Left,
+    50,
+  );
   private readonly update = () => this.render();
 
   constructor(private readonly manager: ServerManager) {
@@ -22,7 +26,9 @@ export class KernelStatusBar implements vscode.Disposable {
     const connected = servers.filter((s) => s.state === 'connected').length;
     const failing = servers.filter((s) => s.state === 'error');
     this.item.text = `$(${failing.length ? 'error' : 'server-process'}) MGP ${connected}/${servers.length}`;
-    this.item.backgroundColor = failing.length ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    this.item.backgroundColor = failing.length
+      ? new vscode.ThemeColor('statusBarItem.errorBackground')
+      : undefined;
     this.item.tooltip = failing.length
       ? `MGP Kernel: ${failing.map((s) => `${s.id} failed${s.lastError ? ` (${s.lastError})` : ''}`).join('; ')}`
       : `MGP Kernel: ${connected} of ${servers.length} servers connected`;

@@ -9,7 +9,9 @@ export interface WebviewPage {
 }
 
 /** Options for a panel of ours: scripts on, resources only from media/. */
-export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+export function webviewOptions(
+  extensionUri: vscode.Uri,
+): vscode.WebviewPanelOptions & vscode.WebviewOptions {
   return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')] };
 }
 
@@ -17,9 +19,14 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOpt
  * The shell every panel shares: CSP `default-src 'none'`, the script allowed by a fresh nonce, styles
  * only from the extension's media folder, codicon font included; content is rendered by the script.
  */
-export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: WebviewPage): string {
+export function webviewHtml(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  page: WebviewPage,
+): string {
   const nonce = randomBytes(16).toString('base64');
-  const media = (path: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', path)).toString();
+  const media = (path: string) =>
+    webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', path)).toString();
   const csp = [
     "default-src 'none'",
     `style-src ${webview.cspSource}`,

@@ -1,4 +1,8 @@
-import type { AboutFromWebview, AboutToWebview, KernelStatus } from '../../../shared/src/aboutMessages';
+import type {
+  AboutFromWebview,
+  AboutToWebview,
+  KernelStatus,
+} from '../../../shared/src/aboutMessages';
 
 declare function acquireVsCodeApi(): { postMessage(message: AboutFromWebview): void };
 
@@ -7,14 +11,22 @@ const app = document.getElementById('app') as HTMLElement;
 
 type Child = Node | string;
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
   node.append(...children);
   return node;
 }
 
-function button(label: string, message: AboutFromWebview, attrs: Record<string, string> = {}): HTMLButtonElement {
+function button(
+  label: string,
+  message: AboutFromWebview,
+  attrs: Record<string, string> = {},
+): HTMLButtonElement {
   const node = el('button', { type: 'button', ...attrs }, label);
   node.addEventListener('click', () => vscode.postMessage(message));
   return node;
@@ -25,48 +37,105 @@ function facts(status: KernelStatus): HTMLElement {
     ['Version', status.version, 'version'],
     ['VS Code', status.vscodeVersion, 'vscode-version'],
     ['Extension host', `Node ${status.extensionHostNode}`, 'node-version'],
-    ['Workspace', status.workspaceTrusted ? 'Trusted' : 'Restricted mode: servers from workspace configs will not start', 'trust'],
+    [
+      'Workspace',
+      status.workspaceTrusted
+        ? 'Trusted'
+        : 'Restricted mode: servers from workspace configs will not start',
+      'trust',
+    ],
     ['Config language server', status.languageServer, 'language-server'],
   ];
-  return el('dl', { class: 'facts' }, ...rows.flatMap(([term, value, id]) => [el('dt', {}, term), el('dd', { 'data-fact': id }, value)]));
+  return el(
+    'dl',
+    { class: 'facts' },
+    ...rows.flatMap(([term, value, id]) => [
+      el('dt', {}, term),
+      el('dd', { 'data-fact': id }, value),
+    ]),
+  );
 }
 
 function configFiles(status: KernelStatus): HTMLElement {
   if (status.configFiles.length === 0) {
-    return el('p', { class: 'empty' }, 'No config file found. MGP Kernel reads mgp.toml, mcp.toml, ~/.config/mgp/servers.toml, $MGP_CONFIG_PATH and OpenFang config.toml.');
+    return el(
+      'p',
+      { class: 'empty' },
+      'No config file found. MGP Kernel reads mgp.toml, mcp.toml, ~/.config/mgp/servers.toml, $MGP_CONFIG_PATH and OpenFang config.toml.',
+    );
   }
-  return el('ul', { class: 'files' }, ...status.configFiles.map((file) =>
-    el('li', {},
-      button(file.displayPath, { type: 'openConfig', displayPath: file.displayPath }, { class: 'link', title: `Open ${file.displayPath}` }),
-      el('span', { class: 'badge' }, file.format === 'openfang' ? 'OpenFang' : 'MGP'),
-      el('span', { class: 'muted' }, `${file.serverCount} server${file.serverCount === 1 ? '' : 's'}`),
-      ...(file.error ? [el('div', { class: 'error', role: 'alert' }, file.error)] : []),
-    )));
+  return el(
+    'ul',
+    { class: 'files' },
+    ...status.configFiles.map((file) =>
+      el(
+        'li',
+        {},
+        button(
+          file.displayPath,
+          { type: 'openConfig', displayPath: file.displayPath },
+          { class: 'link', title: `Open ${file.displayPath}` },
+        ),
+        el('span', { class: 'badge' }, file.format === 'openfang' ? 'OpenFang' : 'MGP'),
+        el(
+          'span',
+          { class: 'muted' },
+          `${file.serverCount} server${file.serverCount === 1 ? '' : 's'}`,
+        ),
+        ...(file.error ? [el('div', { class: 'error', role: 'alert' }, file.error)] : []),
+      ),
+    ),
+  );
 }
 
 function servers(status: KernelStatus): HTMLElement {
   if (status.servers.length === 0) return el('p', { class: 'empty' }, 'No servers configured.');
-  const head = el('tr', {}, ...['Server', 'Transport', 'Command or URL', 'Declared in'].map((h) => el('th', { scope: 'col' }, h)));
+  const head = el(
+    'tr',
+    {},
+    ...['Server', 'Transport', 'Command or URL', 'Declared in'].map((h) =>
+      el('th', { scope: 'col' }, h),
+    ),
+  );
   const rows = status.servers.map((server) =>
-    el('tr', { class: server.shadowedBy ? 'shadowed' : '', 'data-server': server.id },
+    el(
+      'tr',
+      { class: server.shadowedBy ? 'shadowed' : '', 'data-server': server.id },
       el('td', {}, server.id),
       el('td', {}, server.transport),
       el('td', {}, el('code', {}, server.target)),
-      el('td', {}, server.source, ...(server.shadowedBy ? [el('div', { class: 'muted' }, `overridden by ${server.shadowedBy}`)] : [])),
-    ));
+      el(
+        'td',
+        {},
+        server.source,
+        ...(server.shadowedBy
+          ? [el('div', { class: 'muted' }, `overridden by ${server.shadowedBy}`)]
+          : []),
+      ),
+    ),
+  );
   return el('table', { class: 'servers' }, el('thead', {}, head), el('tbody', {}, ...rows));
 }
 
 function render(status: KernelStatus): void {
   app.replaceChildren(
-    el('header', {},
+    el(
+      'header',
+      {},
       el('h1', {}, 'MGP Kernel'),
       el('p', { class: 'muted' }, 'A secure, observable host for MCP, MGP and MCPL tool servers.'),
     ),
     facts(status),
     el('section', {}, el('h2', {}, 'Config files'), configFiles(status)),
-    el('section', {}, el('h2', {}, `Servers (${status.servers.filter((s) => !s.shadowedBy).length})`), servers(status)),
-    el('div', { class: 'actions' },
+    el(
+      'section',
+      {},
+      el('h2', {}, `Servers (${status.servers.filter((s) => !s.shadowedBy).length})`),
+      servers(status),
+    ),
+    el(
+      'div',
+      { class: 'actions' },
       button('Reload configuration', { type: 'refresh' }, { id: 'refresh' }),
       button('Show kernel log', { type: 'showLog' }, { class: 'secondary' }),
     ),

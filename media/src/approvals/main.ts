@@ -1,5 +1,14 @@
 import { el, focusedHere, type Child } from '../shared/dom';
-import type { ApprovalAnswer, ApprovalsFromWebview, ApprovalsState, ApprovalsToWebview, DecisionView, GrantSection, GrantView, PendingRequestView } from '../../../shared/src/approvalsMessages';
+import type {
+  ApprovalAnswer,
+  ApprovalsFromWebview,
+  ApprovalsState,
+  ApprovalsToWebview,
+  DecisionView,
+  GrantSection,
+  GrantView,
+  PendingRequestView,
+} from '../../../shared/src/approvalsMessages';
 
 declare function acquireVsCodeApi(): { postMessage(message: ApprovalsFromWebview): void };
 
@@ -8,7 +17,12 @@ const app = document.getElementById('app') as HTMLElement;
 app.removeAttribute('aria-live'); // the whole panel re-renders on each change: only the notice announces itself
 
 /** A button that posts `message`; `focusKey` lets focus survive a re-render. */
-function button(label: string, message: ApprovalsFromWebview, focusKey: string, attrs: Record<string, string | undefined> = {}): HTMLButtonElement {
+function button(
+  label: string,
+  message: ApprovalsFromWebview,
+  focusKey: string,
+  attrs: Record<string, string | undefined> = {},
+): HTMLButtonElement {
   const node = el('button', { type: 'button', 'data-focus-key': focusKey, ...attrs }, label);
   node.addEventListener('click', () => {
     node.disabled = true;
@@ -20,7 +34,11 @@ function button(label: string, message: ApprovalsFromWebview, focusKey: string, 
 const RISK_MARK: Record<string, string> = { safe: '●', moderate: '◆', dangerous: '▲' };
 
 function riskBadge(risk: string): HTMLElement {
-  return el('span', { class: `risk risk-${risk}`, 'data-risk': risk }, `${RISK_MARK[risk] ?? '◆'} ${risk}`);
+  return el(
+    'span',
+    { class: `risk risk-${risk}`, 'data-risk': risk },
+    `${RISK_MARK[risk] ?? '◆'} ${risk}`,
+  );
 }
 
 function when(iso: string | undefined): string {
@@ -28,14 +46,29 @@ function when(iso: string | undefined): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   const today = new Date().toDateString() === date.toDateString();
-  return today ? date.toLocaleTimeString() : date.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return today
+    ? date.toLocaleTimeString()
+    : date.toLocaleString(undefined, {
+        month: 'short',
+        day: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+      });
 }
 
-const ANSWERS: { answer: ApprovalAnswer; label: (r: PendingRequestView) => string; kind: string }[] = [
+const ANSWERS: {
+  answer: ApprovalAnswer;
+  label: (r: PendingRequestView) => string;
+  kind: string;
+}[] = [
   { answer: 'once', label: () => 'Allow once', kind: 'primary' },
   { answer: 'session', label: () => 'Allow for session', kind: 'secondary' },
   { answer: 'always', label: () => 'Always allow', kind: 'secondary' },
-  { answer: 'server_session', label: (r) => `Allow all of "${r.serverId}" for session`, kind: 'secondary' },
+  {
+    answer: 'server_session',
+    label: (r) => `Allow all of "${r.serverId}" for session`,
+    kind: 'secondary',
+  },
   { answer: 'deny', label: () => 'Deny', kind: 'deny' },
 ];
 
@@ -55,37 +88,110 @@ function fact(term: string, ...value: Child[]): Node[] {
 function pendingCard(request: PendingRequestView): HTMLElement {
   const heading = `request-${request.id}`;
   const sideEffects = request.sideEffects.length ? request.sideEffects.join(', ') : 'none declared';
-  return el('article', { class: `request risk-edge-${request.risk}`, 'aria-labelledby': heading, 'data-request': request.id, 'data-server': request.serverId, 'data-tool': request.toolName },
-    el('h3', { id: heading }, el('span', { class: 'server' }, request.serverId), ' · ', el('span', { class: 'tool' }, request.toolName)),
-    el('dl', { class: 'facts' },
-      ...fact('Risk', riskBadge(request.risk), el('span', { class: 'muted' }, ` from ${request.riskSource}`), ...(request.serverClaim ? [el('span', { class: 'claim' }, ` — the server claims "${request.serverClaim}"`)] : [])),
-      ...fact('Side effects', `${sideEffects}${request.reversible === false ? ' · not reversible' : ''}`),
+  return el(
+    'article',
+    {
+      class: `request risk-edge-${request.risk}`,
+      'aria-labelledby': heading,
+      'data-request': request.id,
+      'data-server': request.serverId,
+      'data-tool': request.toolName,
+    },
+    el(
+      'h3',
+      { id: heading },
+      el('span', { class: 'server' }, request.serverId),
+      ' · ',
+      el('span', { class: 'tool' }, request.toolName),
+    ),
+    el(
+      'dl',
+      { class: 'facts' },
+      ...fact(
+        'Risk',
+        riskBadge(request.risk),
+        el('span', { class: 'muted' }, ` from ${request.riskSource}`),
+        ...(request.serverClaim
+          ? [el('span', { class: 'claim' }, ` — the server claims "${request.serverClaim}"`)]
+          : []),
+      ),
+      ...fact(
+        'Side effects',
+        `${sideEffects}${request.reversible === false ? ' · not reversible' : ''}`,
+      ),
       ...(request.permissions.length ? fact('Permissions', request.permissions.join(', ')) : []),
-      ...fact('Requested by', request.agentId, el('span', { class: 'muted' }, ` at ${when(request.requestedAt)}`)),
+      ...fact(
+        'Requested by',
+        request.agentId,
+        el('span', { class: 'muted' }, ` at ${when(request.requestedAt)}`),
+      ),
       ...fact('Trace', el('code', {}, request.traceId)),
     ),
     el('div', { class: 'label' }, `Arguments${request.argsTruncated ? ' (shortened)' : ''}`),
-    el('pre', { class: 'args', tabindex: '0', 'aria-label': `Arguments of ${request.toolName}` }, request.argsText),
-    el('div', { class: 'untrusted', role: 'note' },
-      el('strong', {}, 'From the server — untrusted: '),
-      request.description ? el('span', { class: 'description' }, request.description) : el('span', { class: 'muted' }, 'no description given.'),
-      el('div', { class: 'muted' }, 'Tool names and descriptions come from the server and may be misleading.'),
+    el(
+      'pre',
+      { class: 'args', tabindex: '0', 'aria-label': `Arguments of ${request.toolName}` },
+      request.argsText,
     ),
-    el('div', { class: 'actions', role: 'group', 'aria-label': `Answer for ${request.serverId} · ${request.toolName}` },
-      ...ANSWERS.map((a) => button(a.label(request), { type: 'answer', requestId: request.id, answer: a.answer }, `answer:${request.id}:${a.answer}`, { class: a.kind, 'data-answer': a.answer }))),
+    el(
+      'div',
+      { class: 'untrusted', role: 'note' },
+      el('strong', {}, 'From the server — untrusted: '),
+      request.description
+        ? el('span', { class: 'description' }, request.description)
+        : el('span', { class: 'muted' }, 'no description given.'),
+      el(
+        'div',
+        { class: 'muted' },
+        'Tool names and descriptions come from the server and may be misleading.',
+      ),
+    ),
+    el(
+      'div',
+      {
+        class: 'actions',
+        role: 'group',
+        'aria-label': `Answer for ${request.serverId} · ${request.toolName}`,
+      },
+      ...ANSWERS.map((a) =>
+        button(
+          a.label(request),
+          { type: 'answer', requestId: request.id, answer: a.answer },
+          `answer:${request.id}:${a.answer}`,
+          { class: a.kind, 'data-answer': a.answer },
+        ),
+      ),
+    ),
   );
 }
 
 function pendingSection(pending: PendingRequestView[]): HTMLElement {
-  return el('section', { 'aria-labelledby': 'pending-heading', id: 'pending' },
-    el('h2', { id: 'pending-heading', tabindex: '-1' }, `Waiting for your answer (${pending.length})`),
-    ...(pending.length ? pending.map(pendingCard) : [el('p', { class: 'empty' }, 'No tool call is waiting for approval.')]),
+  return el(
+    'section',
+    { 'aria-labelledby': 'pending-heading', id: 'pending' },
+    el(
+      'h2',
+      { id: 'pending-heading', tabindex: '-1' },
+      `Waiting for your answer (${pending.length})`,
+    ),
+    ...(pending.length
+      ? pending.map(pendingCard)
+      : [el('p', { class: 'empty' }, 'No tool call is waiting for approval.')]),
   );
 }
 
 /** A table that scrolls sideways on its own when the panel is narrow. */
 function table(headers: string[], rows: HTMLTableRowElement[]): HTMLElement {
-  return el('div', { class: 'table-wrap' }, el('table', {}, el('thead', {}, el('tr', {}, ...headers.map((h) => el('th', { scope: 'col' }, h)))), el('tbody', {}, ...rows)));
+  return el(
+    'div',
+    { class: 'table-wrap' },
+    el(
+      'table',
+      {},
+      el('thead', {}, el('tr', {}, ...headers.map((h) => el('th', { scope: 'col' }, h)))),
+      el('tbody', {}, ...rows),
+    ),
+  );
 }
 
 const SECTIONS: { section: GrantSection; title: string; subject: string }[] = [
@@ -95,45 +201,113 @@ const SECTIONS: { section: GrantSection; title: string; subject: string }[] = [
 ];
 
 function grantRow(grant: GrantView): HTMLTableRowElement {
-  const expiry = grant.expiresAt ? `${grant.expired ? 'expired ' : ''}${when(grant.expiresAt)}` : grant.section === 'tools' && grant.scope !== 'Always allowed' ? 'end of session' : 'until revoked';
+  const expiry = grant.expiresAt
+    ? `${grant.expired ? 'expired ' : ''}${when(grant.expiresAt)}`
+    : grant.section === 'tools' && grant.scope !== 'Always allowed'
+      ? 'end of session'
+      : 'until revoked';
   const granted = [grant.grantedBy, when(grant.grantedAt)].filter(Boolean).join(', ');
-  return el('tr', { 'data-grant': grant.key, class: grant.expired ? 'expired' : undefined },
+  return el(
+    'tr',
+    { 'data-grant': grant.key, class: grant.expired ? 'expired' : undefined },
     el('td', {}, grant.serverId),
-    el('td', {}, grant.subject === '*' ? el('span', { class: 'muted' }, 'every tool') : el('code', {}, grant.subject)),
-    el('td', {}, el('span', { class: `effect effect-${grant.effect}` }, grant.scope), ...(grant.note ? [el('div', { class: 'muted' }, grant.note)] : [])),
+    el(
+      'td',
+      {},
+      grant.subject === '*'
+        ? el('span', { class: 'muted' }, 'every tool')
+        : el('code', {}, grant.subject),
+    ),
+    el(
+      'td',
+      {},
+      el('span', { class: `effect effect-${grant.effect}` }, grant.scope),
+      ...(grant.note ? [el('div', { class: 'muted' }, grant.note)] : []),
+    ),
     el('td', {}, granted || el('span', { class: 'muted' }, '—')),
     el('td', {}, expiry),
-    el('td', { class: 'action' }, grant.revoke ? button('Revoke', { type: 'revoke', target: grant.revoke }, `revoke:${grant.key}`, { class: 'secondary small', 'aria-label': `Revoke ${grant.scope.toLowerCase()} of ${grant.serverId} ${grant.subject === '*' ? '' : grant.subject}`.trim() }) : ''),
+    el(
+      'td',
+      { class: 'action' },
+      grant.revoke
+        ? button('Revoke', { type: 'revoke', target: grant.revoke }, `revoke:${grant.key}`, {
+            class: 'secondary small',
+            'aria-label':
+              `Revoke ${grant.scope.toLowerCase()} of ${grant.serverId} ${grant.subject === '*' ? '' : grant.subject}`.trim(),
+          })
+        : '',
+    ),
   );
 }
 
 function grantsSection(grants: GrantView[]): HTMLElement {
   const parts = SECTIONS.map(({ section, title, subject }) => {
     const mine = grants.filter((g) => g.section === section);
-    return el('div', { class: 'grants', 'data-section': section },
+    return el(
+      'div',
+      { class: 'grants', 'data-section': section },
       el('h3', {}, `${title} (${mine.length})`),
-      mine.length ? table(['Server', subject, 'Grant', 'Granted', 'Expires', ''], mine.map(grantRow)) : el('p', { class: 'empty' }, 'None.'));
+      mine.length
+        ? table(['Server', subject, 'Grant', 'Granted', 'Expires', ''], mine.map(grantRow))
+        : el('p', { class: 'empty' }, 'None.'),
+    );
   });
-  return el('section', { 'aria-labelledby': 'grants-heading', id: 'grants' }, el('h2', { id: 'grants-heading' }, 'Standing grants'), ...parts);
+  return el(
+    'section',
+    { 'aria-labelledby': 'grants-heading', id: 'grants' },
+    el('h2', { id: 'grants-heading' }, 'Standing grants'),
+    ...parts,
+  );
 }
 
 function historyRow(decision: DecisionView): HTMLTableRowElement {
   const denied = decision.answer === 'deny' || decision.answer === 'policy_denied';
-  return el('tr', { 'data-decision': decision.id, 'data-answer': decision.answer },
+  return el(
+    'tr',
+    { 'data-decision': decision.id, 'data-answer': decision.answer },
     el('td', {}, when(decision.decidedAt)),
     el('td', {}, decision.serverId),
     el('td', {}, el('code', {}, decision.toolName)),
     el('td', {}, riskBadge(decision.risk)),
-    el('td', {}, el('span', { class: `effect effect-${denied ? 'deny' : 'allow'}` }, ANSWER_TEXT[decision.answer])),
+    el(
+      'td',
+      {},
+      el(
+        'span',
+        { class: `effect effect-${denied ? 'deny' : 'allow'}` },
+        ANSWER_TEXT[decision.answer],
+      ),
+    ),
     el('td', {}, decision.agentId),
-    el('td', { class: 'action' }, button('Audit trail', { type: 'showTrace', traceId: decision.traceId }, `trace:${decision.id}`, { class: 'link', title: `Show trace ${decision.traceId} in the audit trail`, 'aria-label': `Show the audit events of this ${decision.toolName} call` })),
+    el(
+      'td',
+      { class: 'action' },
+      button(
+        'Audit trail',
+        { type: 'showTrace', traceId: decision.traceId },
+        `trace:${decision.id}`,
+        {
+          class: 'link',
+          title: `Show trace ${decision.traceId} in the audit trail`,
+          'aria-label': `Show the audit events of this ${decision.toolName} call`,
+        },
+      ),
+    ),
   );
 }
 
 function historySection(history: DecisionView[]): HTMLElement {
-  return el('section', { 'aria-labelledby': 'history-heading', id: 'history' },
+  return el(
+    'section',
+    { 'aria-labelledby': 'history-heading', id: 'history' },
     el('h2', { id: 'history-heading' }, `Past decisions (${history.length})`),
-    history.length ? table(['Time', 'Server', 'Tool', 'Risk', 'Answer', 'Requested by', ''], history.map(historyRow)) : el('p', { class: 'empty' }, 'No decision yet in this session.'));
+    history.length
+      ? table(
+          ['Time', 'Server', 'Tool', 'Risk', 'Answer', 'Requested by', ''],
+          history.map(historyRow),
+        )
+      : el('p', { class: 'empty' }, 'No decision yet in this session.'),
+  );
 }
 
 const notice = el('div', { class: 'notice', role: 'status', 'aria-live': 'polite' });
@@ -145,17 +319,35 @@ function render(state: ApprovalsState): void {
   const arrived = state.pending.find((p) => !hadPending.has(p.id));
   lastState = state;
   app.replaceChildren(
-    el('header', {}, el('h1', {}, 'Approvals'), el('p', { class: 'muted' }, 'Tool calls that need your answer, what you decided, and what stays allowed until you revoke it.')),
+    el(
+      'header',
+      {},
+      el('h1', {}, 'Approvals'),
+      el(
+        'p',
+        { class: 'muted' },
+        'Tool calls that need your answer, what you decided, and what stays allowed until you revoke it.',
+      ),
+    ),
     notice,
     pendingSection(state.pending),
     grantsSection(state.grants),
     historySection(state.history),
   );
   app.dataset.state = 'ready';
-  const again = focused ? document.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(focused)}"]`) : null;
+  const again = focused
+    ? document.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(focused)}"]`)
+    : null;
   if (again) again.focus();
-  else if (focused?.startsWith('answer:')) (document.querySelector<HTMLElement>('#pending [data-answer="once"]') ?? document.getElementById('pending-heading'))?.focus();
-  if (arrived) document.querySelector(`[data-request="${CSS.escape(arrived.id)}"]`)?.scrollIntoView({ block: 'nearest' });
+  else if (focused?.startsWith('answer:'))
+    (
+      document.querySelector<HTMLElement>('#pending [data-answer="once"]') ??
+      document.getElementById('pending-heading')
+    )?.focus();
+  if (arrived)
+    document
+      .querySelector(`[data-request="${CSS.escape(arrived.id)}"]`)
+      ?.scrollIntoView({ block: 'nearest' });
 }
 
 window.addEventListener('message', (event: MessageEvent<ApprovalsToWebview>) => {

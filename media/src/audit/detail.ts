@@ -14,13 +14,36 @@ export class DetailPane {
   seq: number | undefined;
 
   constructor(events: DetailEvents) {
-    const close = el('button', { type: 'button', class: 'secondary small', 'data-action': 'close-detail', 'aria-label': 'Close the record' }, 'Close');
+    const close = el(
+      'button',
+      {
+        type: 'button',
+        class: 'secondary small',
+        'data-action': 'close-detail',
+        'aria-label': 'Close the record',
+      },
+      'Close',
+    );
     close.addEventListener('click', () => events.close());
-    const trace = el('button', { type: 'button', class: 'secondary small', 'data-action': 'filter-trace' }, 'Only this trace');
+    const trace = el(
+      'button',
+      { type: 'button', class: 'secondary small', 'data-action': 'filter-trace' },
+      'Only this trace',
+    );
     trace.addEventListener('click', () => this.traceId && events.filterTrace(this.traceId));
-    this.element = el('aside', { class: 'detail', 'aria-labelledby': 'detail-heading', hidden: '' },
-      el('div', { class: 'detail-head' }, this.heading, el('span', { class: 'spring' }), trace, close),
-      this.body);
+    this.element = el(
+      'aside',
+      { class: 'detail', 'aria-labelledby': 'detail-heading', hidden: '' },
+      el(
+        'div',
+        { class: 'detail-head' },
+        this.heading,
+        el('span', { class: 'spring' }),
+        trace,
+        close,
+      ),
+      this.body,
+    );
     this.element.addEventListener('keydown', (event) => {
       if (event.key !== 'Escape') return;
       event.preventDefault();
@@ -35,18 +58,39 @@ export class DetailPane {
     this.body.replaceChildren(el('p', { class: 'muted' }, 'Reading the record…'));
   }
 
-  show(seq: number, record: Record<string, unknown> | undefined, problem: string | undefined): void {
+  show(
+    seq: number,
+    record: Record<string, unknown> | undefined,
+    problem: string | undefined,
+  ): void {
     if (seq !== this.seq) return;
     if (!record) {
-      this.body.replaceChildren(el('p', { class: 'empty' }, problem ?? 'The record could not be read.'));
+      this.body.replaceChildren(
+        el('p', { class: 'empty' }, problem ?? 'The record could not be read.'),
+      );
       return;
     }
     this.traceId = typeof record.trace_id === 'string' ? record.trace_id : '';
-    const field = (name: string, value: unknown) => [el('dt', {}, name), el('dd', {}, el('code', { 'data-field': name }, String(value ?? '—')))];
+    const field = (name: string, value: unknown) => [
+      el('dt', {}, name),
+      el('dd', {}, el('code', { 'data-field': name }, String(value ?? '—'))),
+    ];
     this.heading.textContent = `Record ${seq} · ${String(record.event_type ?? '')}`;
     this.body.replaceChildren(
-      el('dl', { class: 'hashes' }, ...field('seq', record.seq), ...field('timestamp', record.timestamp), ...field('trace_id', record.trace_id), ...field('hash', record.hash), ...field('prev_hash', record.prev_hash)),
-      el('pre', { class: 'record-json', tabindex: '0', 'aria-label': 'The whole record as JSON' }, JSON.stringify(record, null, 2)),
+      el(
+        'dl',
+        { class: 'hashes' },
+        ...field('seq', record.seq),
+        ...field('timestamp', record.timestamp),
+        ...field('trace_id', record.trace_id),
+        ...field('hash', record.hash),
+        ...field('prev_hash', record.prev_hash),
+      ),
+      el(
+        'pre',
+        { class: 'record-json', tabindex: '0', 'aria-label': 'The whole record as JSON' },
+        JSON.stringify(record, null, 2),
+      ),
     );
   }
 

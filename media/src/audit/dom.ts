@@ -1,9 +1,14 @@
 /** Small DOM and formatting helpers of the Audit Trail webview. */
 export type Child = Node | string;
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string | undefined> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | undefined> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) if (value !== undefined) node.setAttribute(name, value);
+  for (const [name, value] of Object.entries(attrs))
+    if (value !== undefined) node.setAttribute(name, value);
   node.append(...children);
   return node;
 }
@@ -37,10 +42,20 @@ export function formatCount(n: number): string {
 }
 
 export function formatBytes(n: number): string {
-  return n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1024))} KB`;
+  return n >= 1024 * 1024
+    ? `${(n / (1024 * 1024)).toFixed(1)} MB`
+    : `${Math.max(1, Math.round(n / 1024))} KB`;
 }
 
-const PROBLEMS = new Set(['denied', 'blocked', 'failure', 'error', 'rejected', 'invalid', 'not_found']);
+const PROBLEMS = new Set([
+  'denied',
+  'blocked',
+  'failure',
+  'error',
+  'rejected',
+  'invalid',
+  'not_found',
+]);
 
 export function isProblemResult(result: string): boolean {
   return PROBLEMS.has(result.toLowerCase());

@@ -9,7 +9,11 @@ interface SavedState {
   scrollTop?: number;
 }
 
-declare function acquireVsCodeApi(): { postMessage(message: AuditFromWebview): void; getState(): SavedState | undefined; setState(state: SavedState): void };
+declare function acquireVsCodeApi(): {
+  postMessage(message: AuditFromWebview): void;
+  getState(): SavedState | undefined;
+  setState(state: SavedState): void;
+};
 
 const vscode = acquireVsCodeApi();
 const post = (message: AuditFromWebview) => vscode.postMessage(message);
@@ -25,7 +29,8 @@ const detail = new DetailPane({
     table.setSelected(undefined);
     table.focus();
   },
-  filterTrace: (traceId) => post({ type: 'setOptions', options: { ...toolbar.options, filter: { traceId } } }),
+  filterTrace: (traceId) =>
+    post({ type: 'setOptions', options: { ...toolbar.options, filter: { traceId } } }),
 });
 
 const table = new VirtualTable({
@@ -56,7 +61,11 @@ const toolbar = new Toolbar({
 
 const notice = el('div', { class: 'notice', role: 'status' });
 let noticeTimer = 0;
-app.replaceChildren(toolbar.element, notice, el('div', { class: 'content' }, table.element, detail.element));
+app.replaceChildren(
+  toolbar.element,
+  notice,
+  el('div', { class: 'content' }, table.element, detail.element),
+);
 table.measure();
 table.follow = saved.follow ?? false;
 toolbar.setFollow(table.follow);

@@ -6,7 +6,12 @@
  * the active row (aria-activedescendant), Enter opens a record or a group, Left/Right close and open.
  */
 import type { AuditItem, AuditViewState } from '../../../shared/src/auditMessages';
-import { PAGE_SIZE, pagesCovering, rowWindow, scrollTopFor } from '../../../shared/src/auditMessages';
+import {
+  PAGE_SIZE,
+  pagesCovering,
+  rowWindow,
+  scrollTopFor,
+} from '../../../shared/src/auditMessages';
 import { el, isProblemResult, localTime } from './dom';
 
 const OVERSCAN = 10;
@@ -43,11 +48,28 @@ export class VirtualTable {
   follow = false;
 
   constructor(private readonly events: TableEvents) {
-    this.header = el('div', { class: 'row header', role: 'row', 'aria-rowindex': '1' }, ...COLUMNS.map((c) => el('div', { class: 'cell', role: 'columnheader' }, c)));
+    this.header = el(
+      'div',
+      { class: 'row header', role: 'row', 'aria-rowindex': '1' },
+      ...COLUMNS.map((c) => el('div', { class: 'cell', role: 'columnheader' }, c)),
+    );
     this.window = el('div', { class: 'window', role: 'rowgroup' });
     this.spacer = el('div', { class: 'spacer' }, this.window);
     this.empty = el('div', { class: 'empty-table', hidden: '' }, 'No record matches the filter.');
-    this.viewport = el('div', { class: 'viewport', tabindex: '0', role: 'grid', 'aria-label': 'Audit records', 'aria-rowcount': '1', 'aria-colcount': String(COLUMNS.length) }, this.header, this.spacer, this.empty);
+    this.viewport = el(
+      'div',
+      {
+        class: 'viewport',
+        tabindex: '0',
+        role: 'grid',
+        'aria-label': 'Audit records',
+        'aria-rowcount': '1',
+        'aria-colcount': String(COLUMNS.length),
+      },
+      this.header,
+      this.spacer,
+      this.empty,
+    );
     this.element = el('div', { class: 'table' }, this.viewport);
     this.viewport.addEventListener('scroll', () => this.onScroll());
     this.viewport.addEventListener('keydown', (event) => this.onKey(event));
@@ -71,10 +93,12 @@ export class VirtualTable {
 
   setView(view: AuditViewState): void {
     const previous = this.view;
-    const sameOptions = previous !== undefined && JSON.stringify(previous.options) === JSON.stringify(view.options);
+    const sameOptions =
+      previous !== undefined && JSON.stringify(previous.options) === JSON.stringify(view.options);
     const kept = new Map<number, AuditItem[]>();
     const dropped = new Map<number, AuditItem[]>();
-    for (const [page, items] of this.pages) ((page + 1) * PAGE_SIZE <= view.stable ? kept : dropped).set(page, items);
+    for (const [page, items] of this.pages)
+      ((page + 1) * PAGE_SIZE <= view.stable ? kept : dropped).set(page, items);
     this.pages = kept;
     // Rows that may have moved stay on screen until their fresh copy arrives (no flicker on a live append).
     this.stale = sameOptions ? new Map([...this.stale, ...dropped]) : new Map();
@@ -112,7 +136,13 @@ export class VirtualTable {
   }
 
   scrollToEnd(): void {
-    this.scrollTo(scrollTopFor(this.total - 1, 'end', { viewportHeight: this.bodyHeight, rowHeight: this.rowHeight, total: this.total }));
+    this.scrollTo(
+      scrollTopFor(this.total - 1, 'end', {
+        viewportHeight: this.bodyHeight,
+        rowHeight: this.rowHeight,
+        total: this.total,
+      }),
+    );
   }
 
   get scrollTop(): number {
@@ -130,7 +160,9 @@ export class VirtualTable {
   }
 
   private onScroll(): void {
-    const ours = this.expectedScrollTop !== undefined && Math.abs(this.viewport.scrollTop - this.expectedScrollTop) < 2;
+    const ours =
+      this.expectedScrollTop !== undefined &&
+      Math.abs(this.viewport.scrollTop - this.expectedScrollTop) < 2;
     this.expectedScrollTop = undefined;
     if (!ours) {
       this.scrolledAt ??= performance.now();
@@ -153,7 +185,13 @@ export class VirtualTable {
 
   private render(): void {
     const total = this.total;
-    const w = rowWindow({ scrollTop: this.viewport.scrollTop, viewportHeight: this.bodyHeight, rowHeight: this.rowHeight, total, overscan: OVERSCAN });
+    const w = rowWindow({
+      scrollTop: this.viewport.scrollTop,
+      viewportHeight: this.bodyHeight,
+      rowHeight: this.rowHeight,
+      total,
+      overscan: OVERSCAN,
+    });
     this.request(w.start, w.end);
     this.window.style.transform = `translateY(${w.top}px)`;
     const count = w.end - w.start;
@@ -163,11 +201,19 @@ export class VirtualTable {
       const row = this.pool[k];
       const index = w.start + k;
       const item = this.item(index);
-      if (!item && index >= w.first && index < w.first + Math.ceil(this.bodyHeight / this.rowHeight)) complete = false;
+      if (
+        !item &&
+        index >= w.first &&
+        index < w.first + Math.ceil(this.bodyHeight / this.rowHeight)
+      )
+        complete = false;
       this.fill(row, index, item);
     }
     while (this.pool.length > count) this.pool.pop()?.remove();
-    this.viewport.setAttribute('aria-activedescendant', this.active >= w.start && this.active < w.end ? `row-${this.active}` : '');
+    this.viewport.setAttribute(
+      'aria-activedescendant',
+      this.active >= w.start && this.active < w.end ? `row-${this.active}` : '',
+    );
     this.element.dataset.first = String(w.first);
     this.element.dataset.rendered = String(count);
     if (complete && this.scrolledAt !== undefined) {
@@ -180,7 +226,10 @@ export class VirtualTable {
   private request(start: number, end: number): void {
     const view = this.view;
     if (!view) return;
-    const wanted = pagesCovering(Math.max(0, start - PAGE_SIZE / 2), Math.min(view.total, end + PAGE_SIZE / 2));
+    const wanted = pagesCovering(
+      Math.max(0, start - PAGE_SIZE / 2),
+      Math.min(view.total, end + PAGE_SIZE / 2),
+    );
     for (const page of wanted) {
       if (this.pages.has(page) || this.requested.has(page)) continue;
       this.requested.add(page);
@@ -188,13 +237,19 @@ export class VirtualTable {
     }
     if (this.pages.size > MAX_PAGES) {
       const centre = wanted[0] ?? 0;
-      const far = [...this.pages.keys()].sort((a, b) => Math.abs(b - centre) - Math.abs(a - centre));
+      const far = [...this.pages.keys()].sort(
+        (a, b) => Math.abs(b - centre) - Math.abs(a - centre),
+      );
       for (const page of far.slice(0, this.pages.size - MAX_PAGES)) this.pages.delete(page);
     }
   }
 
   private newRow(): HTMLElement {
-    return el('div', { class: 'row', role: 'row' }, ...COLUMNS.map(() => el('div', { class: 'cell', role: 'gridcell' })));
+    return el(
+      'div',
+      { class: 'row', role: 'row' },
+      ...COLUMNS.map(() => el('div', { class: 'cell', role: 'gridcell' })),
+    );
   }
 
   private fill(row: HTMLElement, index: number, item: AuditItem | undefined): void {
@@ -210,13 +265,31 @@ export class VirtualTable {
       delete row.dataset.seq;
       delete row.dataset.trace;
     } else if (item.kind === 'group') {
-      texts = [`${item.expanded ? '▾' : '▸'} ${item.count}`, localTime(item.first), item.types.join(' → '), item.server, item.tool, `${item.problem ? '✗ ' : ''}${item.result}`, `${item.count} event${item.count === 1 ? '' : 's'}`, item.trace];
+      texts = [
+        `${item.expanded ? '▾' : '▸'} ${item.count}`,
+        localTime(item.first),
+        item.types.join(' → '),
+        item.server,
+        item.tool,
+        `${item.problem ? '✗ ' : ''}${item.result}`,
+        `${item.count} event${item.count === 1 ? '' : 's'}`,
+        item.trace,
+      ];
       kind = `row group${item.problem ? ' problem' : ''}`;
       row.dataset.trace = item.trace;
       delete row.dataset.seq;
     } else {
       const problem = isProblemResult(item.result);
-      texts = [String(item.seq), localTime(item.time), item.type, item.server, item.tool, `${problem ? '✗ ' : ''}${item.result}`, item.actor, item.trace];
+      texts = [
+        String(item.seq),
+        localTime(item.time),
+        item.type,
+        item.server,
+        item.tool,
+        `${problem ? '✗ ' : ''}${item.result}`,
+        item.actor,
+        item.trace,
+      ];
       kind = `row${item.inGroup ? ' member' : ''}${problem ? ' problem' : ''}`;
       row.dataset.seq = String(item.seq);
       row.dataset.trace = item.trace;
@@ -226,7 +299,8 @@ export class VirtualTable {
     const selected = item?.kind === 'row' && item.seq === this.selectedSeq;
     row.className = `${kind}${index === this.active ? ' active' : ''}${selected ? ' selected' : ''}`;
     row.setAttribute('aria-selected', String(selected));
-    for (let c = 0; c < texts.length; c++) if (cells[c].textContent !== texts[c]) cells[c].textContent = texts[c];
+    for (let c = 0; c < texts.length; c++)
+      if (cells[c].textContent !== texts[c]) cells[c].textContent = texts[c];
     // The cells most often cut short say all of it on hover.
     cells[2].title = item?.kind === 'group' ? texts[2] : '';
     cells[7].title = texts[7];
@@ -250,12 +324,18 @@ export class VirtualTable {
   private setActive(index: number): void {
     if (this.total === 0) return;
     this.active = Math.max(0, Math.min(this.total - 1, index));
-    const geometry = { viewportHeight: this.bodyHeight, rowHeight: this.rowHeight, total: this.total };
+    const geometry = {
+      viewportHeight: this.bodyHeight,
+      rowHeight: this.rowHeight,
+      total: this.total,
+    };
     const top = this.viewport.scrollTop;
     const shown = rowWindow({ ...geometry, scrollTop: top, overscan: 0 });
     const firstCut = top > scrollTopFor(shown.first, 'start', geometry) + 1;
-    const lastFull = shown.first + Math.floor(this.bodyHeight / this.rowHeight) - (firstCut ? 0 : 1);
-    if (this.active < shown.first || (this.active === shown.first && firstCut)) this.scrollTo(scrollTopFor(this.active, 'start', geometry));
+    const lastFull =
+      shown.first + Math.floor(this.bodyHeight / this.rowHeight) - (firstCut ? 0 : 1);
+    if (this.active < shown.first || (this.active === shown.first && firstCut))
+      this.scrollTo(scrollTopFor(this.active, 'start', geometry));
     else if (this.active > lastFull) this.scrollTo(scrollTopFor(this.active, 'end', geometry));
     this.schedule();
   }
@@ -272,8 +352,10 @@ export class VirtualTable {
       End: () => this.setActive(this.total - 1),
       Enter: () => this.activate(Math.max(0, this.active)),
       ' ': () => item?.kind === 'group' && this.events.toggleGroup(item.trace),
-      ArrowRight: () => item?.kind === 'group' && !item.expanded && this.events.toggleGroup(item.trace),
-      ArrowLeft: () => item?.kind === 'group' && item.expanded && this.events.toggleGroup(item.trace),
+      ArrowRight: () =>
+        item?.kind === 'group' && !item.expanded && this.events.toggleGroup(item.trace),
+      ArrowLeft: () =>
+        item?.kind === 'group' && item.expanded && this.events.toggleGroup(item.trace),
     };
     const move = moves[event.key];
     if (!move) return;

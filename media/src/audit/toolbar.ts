@@ -2,7 +2,15 @@
  * The Audit Trail's controls: filters (type, server, tool, result, trace id, time range), grouping,
  * follow, export, the chain-verified badge and the status line.
  */
-import type { AuditFacets, AuditSourceInfo, AuditViewFilter, AuditViewOptions, AuditViewState, ExportFormatName, VerifyState } from '../../../shared/src/auditMessages';
+import type {
+  AuditFacets,
+  AuditSourceInfo,
+  AuditViewFilter,
+  AuditViewOptions,
+  AuditViewState,
+  ExportFormatName,
+  VerifyState,
+} from '../../../shared/src/auditMessages';
 import { el, formatBytes, formatCount, fromLocalInput, toLocalInput } from './dom';
 
 export interface ToolbarEvents {
@@ -27,7 +35,11 @@ function checkbox(id: string, text: string): { label: HTMLElement; input: HTMLIn
 export class Toolbar {
   readonly element: HTMLElement;
   private readonly source = el('span', { class: 'source muted' });
-  private readonly badge = el('span', { class: 'badge verify', role: 'status', 'data-state': 'none' }, 'Not verified yet');
+  private readonly badge = el(
+    'span',
+    { class: 'badge verify', role: 'status', 'data-state': 'none' },
+    'Not verified yet',
+  );
   /** The reason of a broken chain, spelled out under the toolbar (not only in a tooltip). */
   private readonly reason = el('div', { class: 'verify-reason', role: 'alert' });
   private readonly status = el('span', { class: 'status muted', role: 'status' });
@@ -37,9 +49,23 @@ export class Toolbar {
     tools: el('select', { 'data-filter': 'tool' }),
     results: el('select', { 'data-filter': 'result' }),
   };
-  private readonly trace = el('input', { type: 'search', 'data-filter': 'trace', placeholder: 'trace id', spellcheck: 'false', size: '24' });
-  private readonly since = el('input', { type: 'datetime-local', step: '1', 'data-filter': 'since' });
-  private readonly until = el('input', { type: 'datetime-local', step: '1', 'data-filter': 'until' });
+  private readonly trace = el('input', {
+    type: 'search',
+    'data-filter': 'trace',
+    placeholder: 'trace id',
+    spellcheck: 'false',
+    size: '24',
+  });
+  private readonly since = el('input', {
+    type: 'datetime-local',
+    step: '1',
+    'data-filter': 'since',
+  });
+  private readonly until = el('input', {
+    type: 'datetime-local',
+    step: '1',
+    'data-filter': 'until',
+  });
   private readonly group = checkbox('group-by-trace', 'Group by trace');
   private readonly followBox = checkbox('follow', 'Follow');
   private readonly expandButtons: HTMLElement;
@@ -47,7 +73,12 @@ export class Toolbar {
   private traceTimer = 0;
 
   constructor(private readonly events: ToolbarEvents) {
-    const anyLabel: Record<FacetKey, string> = { types: 'All types', servers: 'All servers', tools: 'All tools', results: 'All results' };
+    const anyLabel: Record<FacetKey, string> = {
+      types: 'All types',
+      servers: 'All servers',
+      tools: 'All tools',
+      results: 'All results',
+    };
     for (const [key, select] of Object.entries(this.selects) as [FacetKey, HTMLSelectElement][]) {
       select.append(el('option', { value: '' }, anyLabel[key]));
       select.addEventListener('change', () => this.changed());
@@ -57,29 +88,78 @@ export class Toolbar {
       this.traceTimer = window.setTimeout(() => this.changed(), 400);
     });
     this.trace.addEventListener('change', () => this.changed());
-    for (const input of [this.since, this.until]) input.addEventListener('change', () => this.changed());
+    for (const input of [this.since, this.until])
+      input.addEventListener('change', () => this.changed());
     this.group.input.addEventListener('change', () => this.changed());
-    this.followBox.input.addEventListener('change', () => events.followChanged(this.followBox.input.checked));
+    this.followBox.input.addEventListener('change', () =>
+      events.followChanged(this.followBox.input.checked),
+    );
     const button = (text: string, attrs: Record<string, string>, action: () => void) => {
       const node = el('button', { type: 'button', class: 'secondary small', ...attrs }, text);
       node.addEventListener('click', action);
       return node;
     };
-    this.expandButtons = el('span', { class: 'expand', hidden: '' },
+    this.expandButtons = el(
+      'span',
+      { class: 'expand', hidden: '' },
       button('Expand all', { 'data-action': 'expand-all' }, () => events.expandAll(true)),
-      button('Collapse all', { 'data-action': 'collapse-all' }, () => events.expandAll(false)));
-    this.element = el('header', { class: 'toolbar' },
-      el('div', { class: 'line title' },
-        el('h1', {}, 'Audit Trail'), this.source, this.badge,
-        button('Verify chain', { 'data-action': 'verify', title: 'Check every record\'s hash and the chain linking them' }, () => events.verify()),
+      button('Collapse all', { 'data-action': 'collapse-all' }, () => events.expandAll(false)),
+    );
+    this.element = el(
+      'header',
+      { class: 'toolbar' },
+      el(
+        'div',
+        { class: 'line title' },
+        el('h1', {}, 'Audit Trail'),
+        this.source,
+        this.badge,
+        button(
+          'Verify chain',
+          {
+            'data-action': 'verify',
+            title: "Check every record's hash and the chain linking them",
+          },
+          () => events.verify(),
+        ),
         el('span', { class: 'spring' }),
-        button('Export CSV', { 'data-action': 'export-csv', title: 'Export the records that pass the filter' }, () => events.export('csv')),
-        button('Export JSONL', { 'data-action': 'export-jsonl', title: 'Export the records that pass the filter, as the log stores them' }, () => events.export('jsonl'))),
-      el('div', { class: 'line filters', role: 'group', 'aria-label': 'Filters' },
-        labelled('Type', this.selects.types), labelled('Server', this.selects.servers), labelled('Tool', this.selects.tools), labelled('Result', this.selects.results),
-        labelled('Trace', this.trace), labelled('From', this.since), labelled('Before', this.until),
-        button('Clear filters', { 'data-action': 'clear' }, () => this.apply({ filter: {}, groupByTrace: this.group.input.checked }, true))),
-      el('div', { class: 'line options' }, this.group.label, this.expandButtons, this.followBox.label, el('span', { class: 'spring' }), this.status),
+        button(
+          'Export CSV',
+          { 'data-action': 'export-csv', title: 'Export the records that pass the filter' },
+          () => events.export('csv'),
+        ),
+        button(
+          'Export JSONL',
+          {
+            'data-action': 'export-jsonl',
+            title: 'Export the records that pass the filter, as the log stores them',
+          },
+          () => events.export('jsonl'),
+        ),
+      ),
+      el(
+        'div',
+        { class: 'line filters', role: 'group', 'aria-label': 'Filters' },
+        labelled('Type', this.selects.types),
+        labelled('Server', this.selects.servers),
+        labelled('Tool', this.selects.tools),
+        labelled('Result', this.selects.results),
+        labelled('Trace', this.trace),
+        labelled('From', this.since),
+        labelled('Before', this.until),
+        button('Clear filters', { 'data-action': 'clear' }, () =>
+          this.apply({ filter: {}, groupByTrace: this.group.input.checked }, true),
+        ),
+      ),
+      el(
+        'div',
+        { class: 'line options' },
+        this.group.label,
+        this.expandButtons,
+        this.followBox.label,
+        el('span', { class: 'spring' }),
+        this.status,
+      ),
       this.reason,
     );
   }
@@ -103,7 +183,8 @@ export class Toolbar {
     filter.traceId = this.trace.value.trim() || undefined;
     filter.since = fromLocalInput(this.since.value);
     filter.until = fromLocalInput(this.until.value);
-    for (const key of Object.keys(filter) as (keyof AuditViewFilter)[]) if (filter[key] === undefined) delete filter[key];
+    for (const key of Object.keys(filter) as (keyof AuditViewFilter)[])
+      if (filter[key] === undefined) delete filter[key];
     return { filter, groupByTrace: this.group.input.checked };
   }
 
@@ -122,7 +203,8 @@ export class Toolbar {
     const f = options.filter;
     const pick = (key: FacetKey, value: string | undefined) => {
       const select = this.selects[key];
-      if (value && !Array.from(select.options).some((o) => o.value === value)) select.append(el('option', { value }, value));
+      if (value && !Array.from(select.options).some((o) => o.value === value))
+        select.append(el('option', { value }, value));
       select.value = value ?? '';
     };
     pick('types', f.types?.[0]);
@@ -142,10 +224,16 @@ export class Toolbar {
     for (const [key, select] of Object.entries(this.selects) as [FacetKey, HTMLSelectElement][]) {
       const values = facets[key];
       const current = select.value;
-      const existing = Array.from(select.options).slice(1).map((o) => o.value);
+      const existing = Array.from(select.options)
+        .slice(1)
+        .map((o) => o.value);
       if (existing.length === values.length && existing.every((v, i) => v === values[i])) continue;
-      select.replaceChildren(select.options[0], ...values.map((v) => el('option', { value: v }, v)));
-      if (current && !values.includes(current)) select.append(el('option', { value: current }, current));
+      select.replaceChildren(
+        select.options[0],
+        ...values.map((v) => el('option', { value: v }, v)),
+      );
+      if (current && !values.includes(current))
+        select.append(el('option', { value: current }, current));
       select.value = current;
     }
   }
@@ -154,7 +242,9 @@ export class Toolbar {
     this.setFacets(view.facets);
     // Options the host changed (a trace opened from the Approvals panel) show in the controls.
     if (JSON.stringify(view.options) !== this.sentOptions) this.apply(view.options, false);
-    const shown = view.options.groupByTrace ? `${formatCount(view.matched)} matching in ${formatCount(view.groups)} trace${view.groups === 1 ? '' : 's'}` : `${formatCount(view.matched)} matching`;
+    const shown = view.options.groupByTrace
+      ? `${formatCount(view.matched)} matching in ${formatCount(view.groups)} trace${view.groups === 1 ? '' : 's'}`
+      : `${formatCount(view.matched)} matching`;
     this.status.textContent = `${formatCount(view.records)} records · ${shown} · index ${formatBytes(view.indexBytes)}`;
   }
 
@@ -166,12 +256,27 @@ export class Toolbar {
     this.badge.dataset.state = verify.state;
     const text: Record<VerifyState['state'], () => string> = {
       running: () => 'Verifying the chain…',
-      verified: () => (verify.state === 'verified' ? `✓ Chain verified · ${formatCount(verify.records)} records` : ''),
+      verified: () =>
+        verify.state === 'verified'
+          ? `✓ Chain verified · ${formatCount(verify.records)} records`
+          : '',
       broken: () => (verify.state === 'broken' ? `✗ Chain broken at seq ${verify.seq ?? '?'}` : ''),
       failed: () => (verify.state === 'failed' ? `✗ Verification failed` : ''),
     };
     this.badge.textContent = text[verify.state]();
-    this.badge.title = verify.state === 'broken' ? `${verify.reason}${verify.file ? ` (${verify.file}${verify.line ? `:${verify.line}` : ''})` : ''}` : verify.state === 'failed' ? verify.reason : verify.state === 'verified' ? `Every record's hash and link checked${verify.lastSeq ? ` up to seq ${formatCount(verify.lastSeq)}` : ''} at ${new Date(verify.at).toLocaleTimeString()}; head hash ${verify.headHash ?? '—'}` : '';
-    this.reason.textContent = verify.state === 'broken' ? `Why: ${verify.reason}` : verify.state === 'failed' ? verify.reason : '';
+    this.badge.title =
+      verify.state === 'broken'
+        ? `${verify.reason}${verify.file ? ` (${verify.file}${verify.line ? `:${verify.line}` : ''})` : ''}`
+        : verify.state === 'failed'
+          ? verify.reason
+          : verify.state === 'verified'
+            ? `Every record's hash and link checked${verify.lastSeq ? ` up to seq ${formatCount(verify.lastSeq)}` : ''} at ${new Date(verify.at).toLocaleTimeString()}; head hash ${verify.headHash ?? '—'}`
+            : '';
+    this.reason.textContent =
+      verify.state === 'broken'
+        ? `Why: ${verify.reason}`
+        : verify.state === 'failed'
+          ? verify.reason
+          : '';
   }
 }

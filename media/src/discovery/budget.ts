@@ -23,38 +23,108 @@ export function budgetSegments(s: SessionView): BudgetSegment[] {
   const free = Math.max(0, max - pinnedArea - cache - discovery);
   const share = (n: number) => Math.max(0, Math.min(1, n / max));
   return [
-    { key: 'pinned', width: share(pinnedArea), fill: pinnedArea ? Math.min(1, s.pinnedTokens / pinnedArea) : 0 },
+    {
+      key: 'pinned',
+      width: share(pinnedArea),
+      fill: pinnedArea ? Math.min(1, s.pinnedTokens / pinnedArea) : 0,
+    },
     { key: 'cache', width: share(cache), fill: cache ? Math.min(1, s.cachedTokens / cache) : 0 },
     { key: 'discovery', width: share(discovery), fill: 0 },
     { key: 'free', width: share(free), fill: 0 },
   ].filter((segment) => segment.width > 0) as BudgetSegment[];
 }
 
-const LABELS: Record<BudgetSegment['key'], string> = { pinned: 'Pinned', cache: 'Cache', discovery: 'Discovery reserve', free: 'Unused' };
+const LABELS: Record<BudgetSegment['key'], string> = {
+  pinned: 'Pinned',
+  cache: 'Cache',
+  discovery: 'Discovery reserve',
+  free: 'Unused',
+};
 
-function toolList(title: string, tools: SessionToolView[], unpin?: (toolId: string) => void): HTMLElement {
-  if (!tools.length) return el('div', {}, el('h3', {}, title), el('p', { class: 'empty' }, 'None.'));
-  return el('div', {},
+function toolList(
+  title: string,
+  tools: SessionToolView[],
+  unpin?: (toolId: string) => void,
+): HTMLElement {
+  if (!tools.length)
+    return el('div', {}, el('h3', {}, title), el('p', { class: 'empty' }, 'None.'));
+  return el(
+    'div',
+    {},
     el('h3', {}, `${title} (${tools.length})`),
-    el('ul', { class: 'session-tools' }, ...tools.map((t) => el('li', { 'data-tool-id': t.toolId },
-      el('span', { class: 'name' }, t.toolName), el('span', { class: 'muted' }, ` · ${t.serverId} · ${formatCount(t.tokens)} tokens`),
-      ...(unpin ? [' ', button('Unpin', () => unpin(t.toolId), { class: 'link', 'aria-label': `Unpin ${t.toolName}` })] : [])))));
+    el(
+      'ul',
+      { class: 'session-tools' },
+      ...tools.map((t) =>
+        el(
+          'li',
+          { 'data-tool-id': t.toolId },
+          el('span', { class: 'name' }, t.toolName),
+          el('span', { class: 'muted' }, ` · ${t.serverId} · ${formatCount(t.tokens)} tokens`),
+          ...(unpin
+            ? [
+                ' ',
+                button('Unpin', () => unpin(t.toolId), {
+                  class: 'link',
+                  'aria-label': `Unpin ${t.toolName}`,
+                }),
+              ]
+            : []),
+        ),
+      ),
+    ),
+  );
 }
 
 export function sessionNode(s: SessionView, unpin: (toolId: string) => void): HTMLElement {
   const total = s.pinnedTokens + s.cachedTokens;
-  const bar = el('div', { class: 'budget-bar', role: 'img', 'aria-label': `${formatCount(total)} of ${formatCount(s.maxTokens)} tokens used: pinned ${formatCount(s.pinnedTokens)}, cached ${formatCount(s.cachedTokens)}, discovery reserve ${formatCount(s.discoveryReserve)}` });
+  const bar = el('div', {
+    class: 'budget-bar',
+    role: 'img',
+    'aria-label': `${formatCount(total)} of ${formatCount(s.maxTokens)} tokens used: pinned ${formatCount(s.pinnedTokens)}, cached ${formatCount(s.cachedTokens)}, discovery reserve ${formatCount(s.discoveryReserve)}`,
+  });
   for (const segment of budgetSegments(s)) {
     const fill = el('div', { class: 'budget-fill' });
     fill.style.width = `${(segment.fill * 100).toFixed(2)}%`;
-    const part = el('div', { class: `budget-segment budget-${segment.key}`, title: LABELS[segment.key], 'data-segment': segment.key }, fill);
+    const part = el(
+      'div',
+      {
+        class: `budget-segment budget-${segment.key}`,
+        title: LABELS[segment.key],
+        'data-segment': segment.key,
+      },
+      fill,
+    );
     part.style.flexBasis = `${(segment.width * 100).toFixed(2)}%`;
     bar.append(part);
   }
-  const legend = el('dl', { class: 'budget-legend' },
-    el('dt', {}, el('span', { class: 'swatch budget-pinned', 'aria-hidden': 'true' }), 'Pinned'), el('dd', {}, `${formatCount(s.pinnedTokens)} tokens (reserve ${formatCount(s.pinnedReserve)})`),
-    el('dt', {}, el('span', { class: 'swatch budget-cache', 'aria-hidden': 'true' }), 'Cached'), el('dd', {}, `${formatCount(s.cachedTokens)} of ${formatCount(s.cacheLimit)} tokens`),
-    el('dt', {}, el('span', { class: 'swatch budget-discovery', 'aria-hidden': 'true' }), 'Discovery reserve'), el('dd', {}, `${formatCount(s.discoveryReserve)} tokens`),
-    el('dt', {}, 'Total'), el('dd', { 'data-total': String(total) }, `${formatCount(total)} of ${formatCount(s.maxTokens)} tokens`));
-  return el('div', { class: 'session' }, bar, legend, toolList('Pinned', s.pinned, unpin), toolList('Cached (most recent first)', s.cached));
+  const legend = el(
+    'dl',
+    { class: 'budget-legend' },
+    el('dt', {}, el('span', { class: 'swatch budget-pinned', 'aria-hidden': 'true' }), 'Pinned'),
+    el('dd', {}, `${formatCount(s.pinnedTokens)} tokens (reserve ${formatCount(s.pinnedReserve)})`),
+    el('dt', {}, el('span', { class: 'swatch budget-cache', 'aria-hidden': 'true' }), 'Cached'),
+    el('dd', {}, `${formatCount(s.cachedTokens)} of ${formatCount(s.cacheLimit)} tokens`),
+    el(
+      'dt',
+      {},
+      el('span', { class: 'swatch budget-discovery', 'aria-hidden': 'true' }),
+      'Discovery reserve',
+    ),
+    el('dd', {}, `${formatCount(s.discoveryReserve)} tokens`),
+    el('dt', {}, 'Total'),
+    el(
+      'dd',
+      { 'data-total': String(total) },
+      `${formatCount(total)} of ${formatCount(s.maxTokens)} tokens`,
+    ),
+  );
+  return el(
+    'div',
+    { class: 'session' },
+    bar,
+    legend,
+    toolList('Pinned', s.pinned, unpin),
+    toolList('Cached (most recent first)', s.cached),
+  );
 }

@@ -2,7 +2,14 @@
  * The Tool Discovery panel: search as you type (debounced) with strategy, max results and filters;
  * results as cards (resultCard.ts); the session cache with its token budget (budget.ts).
  */
-import type { CategoryView, DiscoveryFromWebview, DiscoveryResultView, DiscoveryToWebview, SearchFilterView, SearchStrategyName } from '../../../shared/src/toolPanelMessages';
+import type {
+  CategoryView,
+  DiscoveryFromWebview,
+  DiscoveryResultView,
+  DiscoveryToWebview,
+  SearchFilterView,
+  SearchStrategyName,
+} from '../../../shared/src/toolPanelMessages';
 import { debounce, el, focusedHere, formatCount } from '../shared/dom';
 import { sessionNode } from './budget';
 import { ResultCard } from './resultCard';
@@ -13,11 +20,37 @@ const vscode = acquireVsCodeApi();
 const post = (message: DiscoveryFromWebview) => vscode.postMessage(message);
 const app = document.getElementById('app') as HTMLElement;
 
-const query = el('input', { type: 'search', id: 'query', placeholder: 'e.g. add numbers, read a file, send a message', autocomplete: 'off', spellcheck: 'false' });
-const strategy = el('select', { id: 'strategy' }, ...['keyword', 'category', 'semantic'].map((s) => el('option', { value: s }, s)));
-const maxResults = el('input', { type: 'number', id: 'max-results', min: '1', max: '50', value: '10' });
-const risk = el('select', { id: 'risk' }, el('option', { value: '' }, 'any'), ...['safe', 'moderate', 'dangerous'].map((r) => el('option', { value: r }, `up to ${r}`)));
-const status = el('select', { id: 'status' }, el('option', { value: 'connected' }, 'connected servers'), el('option', { value: 'all' }, 'all servers'));
+const query = el('input', {
+  type: 'search',
+  id: 'query',
+  placeholder: 'e.g. add numbers, read a file, send a message',
+  autocomplete: 'off',
+  spellcheck: 'false',
+});
+const strategy = el(
+  'select',
+  { id: 'strategy' },
+  ...['keyword', 'category', 'semantic'].map((s) => el('option', { value: s }, s)),
+);
+const maxResults = el('input', {
+  type: 'number',
+  id: 'max-results',
+  min: '1',
+  max: '50',
+  value: '10',
+});
+const risk = el(
+  'select',
+  { id: 'risk' },
+  el('option', { value: '' }, 'any'),
+  ...['safe', 'moderate', 'dangerous'].map((r) => el('option', { value: r }, `up to ${r}`)),
+);
+const status = el(
+  'select',
+  { id: 'status' },
+  el('option', { value: 'connected' }, 'connected servers'),
+  el('option', { value: 'all' }, 'all servers'),
+);
 const categoryBox = el('div', { class: 'category-options' });
 const categorySummary = el('summary', {}, 'Categories: any');
 const meta = el('div', { class: 'search-meta', 'aria-live': 'polite' });
@@ -32,7 +65,10 @@ function field(label: string, control: HTMLElement): HTMLElement {
 }
 
 function chosenCategories(): string[] {
-  return Array.from(categoryBox.querySelectorAll<HTMLInputElement>('input:checked'), (c) => c.value);
+  return Array.from(
+    categoryBox.querySelectorAll<HTMLInputElement>('input:checked'),
+    (c) => c.value,
+  );
 }
 
 function filter(): SearchFilterView {
@@ -47,23 +83,37 @@ function filter(): SearchFilterView {
 function search(): void {
   seq += 1;
   const max = Math.min(50, Math.max(1, Math.floor(Number(maxResults.value) || 10)));
-  post({ type: 'search', seq, query: query.value, strategy: strategy.value as SearchStrategyName, maxResults: max, filter: filter() });
+  post({
+    type: 'search',
+    seq,
+    query: query.value,
+    strategy: strategy.value as SearchStrategyName,
+    maxResults: max,
+    filter: filter(),
+  });
   app.dataset.searching = String(seq);
 }
 
 const searchSoon = debounce(search, 150);
 
 function showCategories(categories: CategoryView[]): void {
-  categoryBox.replaceChildren(...categories.map((c) => {
-    const id = `category-${c.name}`;
-    const box = el('input', { type: 'checkbox', id, value: c.name });
-    box.addEventListener('change', () => {
-      const chosen = chosenCategories();
-      categorySummary.textContent = `Categories: ${chosen.length ? chosen.join(', ') : 'any'}`;
-      search();
-    });
-    return el('div', { class: `category-option${c.parent ? ' child' : ''}` }, box, el('label', { for: id, title: c.description }, c.name));
-  }));
+  categoryBox.replaceChildren(
+    ...categories.map((c) => {
+      const id = `category-${c.name}`;
+      const box = el('input', { type: 'checkbox', id, value: c.name });
+      box.addEventListener('change', () => {
+        const chosen = chosenCategories();
+        categorySummary.textContent = `Categories: ${chosen.length ? chosen.join(', ') : 'any'}`;
+        search();
+      });
+      return el(
+        'div',
+        { class: `category-option${c.parent ? ' child' : ''}` },
+        box,
+        el('label', { for: id, title: c.description }, c.name),
+      );
+    }),
+  );
 }
 
 function showResults(result: DiscoveryResultView): void {
@@ -75,7 +125,9 @@ function showResults(result: DiscoveryResultView): void {
   });
   cards.clear();
   next.forEach((card) => cards.set(card.toolId, card));
-  const sameOrder = list.children.length === next.length && next.every((card, i) => list.children[i] === card.element);
+  const sameOrder =
+    list.children.length === next.length &&
+    next.every((card, i) => list.children[i] === card.element);
   if (!sameOrder) list.replaceChildren(...next.map((card) => card.element));
   if (focused && focused !== document.activeElement && focused.isConnected) focused.focus();
   const shown = result.tools.length;
@@ -84,9 +136,18 @@ function showResults(result: DiscoveryResultView): void {
     : `Type what you need. ${shown ? `${shown} tools shown` : ''}`;
   meta.dataset.queryTimeMs = String(result.queryTimeMs);
   fallback.hidden = !result.fallbackStrategy;
-  fallback.textContent = result.fallbackStrategy ? `${result.strategy} search is not available here (no embeddings): answered with ${result.fallbackStrategy} search instead (fallback_strategy, MGP §16.4).` : '';
+  fallback.textContent = result.fallbackStrategy
+    ? `${result.strategy} search is not available here (no embeddings): answered with ${result.fallbackStrategy} search instead (fallback_strategy, MGP §16.4).`
+    : '';
   app.dataset.results = String(shown);
-  if (!shown && query.value.trim()) list.replaceChildren(el('li', { class: 'empty' }, 'No tool matches. Try other words, another strategy, or fewer filters.'));
+  if (!shown && query.value.trim())
+    list.replaceChildren(
+      el(
+        'li',
+        { class: 'empty' },
+        'No tool matches. Try other words, another strategy, or fewer filters.',
+      ),
+    );
 }
 
 window.addEventListener('message', (event: MessageEvent<DiscoveryToWebview>) => {
@@ -102,7 +163,9 @@ window.addEventListener('message', (event: MessageEvent<DiscoveryToWebview>) => 
       if (message.seq === seq) meta.textContent = `The search failed: ${message.message}`;
       return;
     case 'session':
-      session.replaceChildren(sessionNode(message.session, (toolId) => post({ type: 'unpin', toolId })));
+      session.replaceChildren(
+        sessionNode(message.session, (toolId) => post({ type: 'unpin', toolId })),
+      );
       return;
     default:
       if (message) for (const card of cards.values()) if (card.runner?.handle(message)) return;
@@ -114,16 +177,52 @@ for (const control of [strategy, risk, status]) control.addEventListener('change
 maxResults.addEventListener('change', search);
 
 app.replaceChildren(
-  el('header', {}, el('h1', {}, 'Tool Discovery'), el('p', { class: 'muted' }, 'Search every connected server\'s tools by what you need (mgp.tools.discover, MGP §16).')),
-  el('div', { class: 'layout' },
-    el('div', { class: 'main-column' },
-      el('div', { class: 'search', role: 'search' },
-        el('div', { class: 'control query' }, el('label', { for: 'query' }, 'What do you need?'), query),
-        el('div', { class: 'controls' },
-          field('Strategy', strategy), field('Max results', maxResults), field('Risk', risk), field('Servers', status),
-          el('details', { class: 'categories-filter' }, categorySummary, categoryBox))),
-      meta, fallback, list),
-    el('aside', { class: 'side-column', 'aria-labelledby': 'session-heading' }, el('h2', { id: 'session-heading' }, 'Session tool cache'), session)),
+  el(
+    'header',
+    {},
+    el('h1', {}, 'Tool Discovery'),
+    el(
+      'p',
+      { class: 'muted' },
+      "Search every connected server's tools by what you need (mgp.tools.discover, MGP §16).",
+    ),
+  ),
+  el(
+    'div',
+    { class: 'layout' },
+    el(
+      'div',
+      { class: 'main-column' },
+      el(
+        'div',
+        { class: 'search', role: 'search' },
+        el(
+          'div',
+          { class: 'control query' },
+          el('label', { for: 'query' }, 'What do you need?'),
+          query,
+        ),
+        el(
+          'div',
+          { class: 'controls' },
+          field('Strategy', strategy),
+          field('Max results', maxResults),
+          field('Risk', risk),
+          field('Servers', status),
+          el('details', { class: 'categories-filter' }, categorySummary, categoryBox),
+        ),
+      ),
+      meta,
+      fallback,
+      list,
+    ),
+    el(
+      'aside',
+      { class: 'side-column', 'aria-labelledby': 'session-heading' },
+      el('h2', { id: 'session-heading' }, 'Session tool cache'),
+      session,
+    ),
+  ),
 );
 post({ type: 'ready' });
 search();

@@ -1,5 +1,9 @@
 /** The Run Tool panel: one tool, its effective security, a form from its inputSchema, Run, the result. */
-import type { RunToolFromWebview, RunToolToWebview, ToolView } from '../../../shared/src/toolPanelMessages';
+import type {
+  RunToolFromWebview,
+  RunToolToWebview,
+  ToolView,
+} from '../../../shared/src/toolPanelMessages';
 import { el } from '../shared/dom';
 import { ToolRun } from '../shared/toolRun';
 import { securityFacts, untrustedDescription } from '../shared/toolParts';
@@ -16,14 +20,41 @@ function render(tool: ToolView): void {
   const key = JSON.stringify(tool);
   if (key === shownTool) return;
   shownTool = key;
-  run = new ToolRun(tool, { post: (m) => vscode.postMessage(m), stream: tool.kernel ? 'never' : 'checkbox', runLabel: 'Run' });
+  run = new ToolRun(tool, {
+    post: (m) => vscode.postMessage(m),
+    stream: tool.kernel ? 'never' : 'checkbox',
+    runLabel: 'Run',
+  });
   app.replaceChildren(
-    el('header', {},
-      el('h1', {}, el('span', { class: 'tool-name' }, tool.toolName), tool.title ? el('span', { class: 'muted tool-title' }, ` — ${tool.title}`) : ''),
-      el('p', { class: 'muted' }, tool.kernel ? 'A kernel tool' : 'On server ', tool.kernel ? '' : el('code', { class: 'server-id' }, tool.serverId))),
+    el(
+      'header',
+      {},
+      el(
+        'h1',
+        {},
+        el('span', { class: 'tool-name' }, tool.toolName),
+        tool.title ? el('span', { class: 'muted tool-title' }, ` — ${tool.title}`) : '',
+      ),
+      el(
+        'p',
+        { class: 'muted' },
+        tool.kernel ? 'A kernel tool' : 'On server ',
+        tool.kernel ? '' : el('code', { class: 'server-id' }, tool.serverId),
+      ),
+    ),
     untrustedDescription(tool.description),
-    el('section', { 'aria-labelledby': 'security-heading' }, el('h2', { id: 'security-heading' }, 'Security (effective)'), securityFacts(tool.security)),
-    el('section', { 'aria-labelledby': 'args-heading' }, el('h2', { id: 'args-heading' }, 'Arguments'), run.element),
+    el(
+      'section',
+      { 'aria-labelledby': 'security-heading' },
+      el('h2', { id: 'security-heading' }, 'Security (effective)'),
+      securityFacts(tool.security),
+    ),
+    el(
+      'section',
+      { 'aria-labelledby': 'args-heading' },
+      el('h2', { id: 'args-heading' }, 'Arguments'),
+      run.element,
+    ),
   );
   app.dataset.state = 'ready';
 }

@@ -2,9 +2,14 @@
 export type Child = Node | string;
 export type Attrs = Record<string, string | undefined | false>;
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) if (value !== undefined && value !== false) node.setAttribute(name, value);
+  for (const [name, value] of Object.entries(attrs))
+    if (value !== undefined && value !== false) node.setAttribute(name, value);
   node.append(...children);
   return node;
 }
@@ -18,7 +23,11 @@ export function focusedHere(): HTMLElement | null {
   return document.hasFocus() ? (document.activeElement as HTMLElement | null) : null;
 }
 
-export function button(label: Child, onClick: (event: MouseEvent) => void, attrs: Attrs = {}): HTMLButtonElement {
+export function button(
+  label: Child,
+  onClick: (event: MouseEvent) => void,
+  attrs: Attrs = {},
+): HTMLButtonElement {
   const node = el('button', { type: 'button', ...attrs }, label);
   node.addEventListener('click', onClick);
   return node;
@@ -50,7 +59,10 @@ export function formatDuration(ms: number): string {
 }
 
 /** Calls `fn` once `ms` after the last call. */
-export function debounce<A extends unknown[]>(fn: (...args: A) => void, ms: number): (...args: A) => void {
+export function debounce<A extends unknown[]>(
+  fn: (...args: A) => void,
+  ms: number,
+): (...args: A) => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   return (...args: A) => {
     if (timer !== undefined) clearTimeout(timer);

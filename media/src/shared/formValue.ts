@@ -11,10 +11,20 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => deepEqual(v, (b as unknown[])[i]));
+  if (Array.isArray(a))
+    return (
+      a.length === (b as unknown[]).length && a.every((v, i) => deepEqual(v, (b as unknown[])[i]))
+    );
   const ka = Object.keys(a);
   const kb = Object.keys(b as object);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every(
+      (k) =>
+        Object.prototype.hasOwnProperty.call(b, k) &&
+        deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+    )
+  );
 }
 
 function typeOfValue(value: unknown): string {
@@ -43,7 +53,10 @@ export function fits(field: FieldModel, value: unknown): boolean {
     case 'array':
       return type === 'array';
     case 'object':
-      return type === 'object' && Object.keys(value as object).every((k) => field.fields.some((f) => f.key === k));
+      return (
+        type === 'object' &&
+        Object.keys(value as object).every((k) => field.fields.some((f) => f.key === k))
+      );
     case 'choice':
       return field.options.some((o) => fits(o.field, value));
     case 'json':
@@ -56,27 +69,60 @@ export function initialState(field: FieldModel, value?: unknown): FieldState {
   const v = value !== undefined ? value : field.default;
   switch (field.kind) {
     case 'string':
-      return { kind: 'string', text: v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v) };
+      return {
+        kind: 'string',
+        text: v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v),
+      };
     case 'number':
-      return { kind: 'number', text: v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v) };
+      return {
+        kind: 'number',
+        text: v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v),
+      };
     case 'boolean':
-      return { kind: 'boolean', value: typeof v === 'boolean' ? v : field.tristate ? undefined : false };
+      return {
+        kind: 'boolean',
+        value: typeof v === 'boolean' ? v : field.tristate ? undefined : false,
+      };
     case 'enum': {
       const index = field.values.findIndex((candidate) => deepEqual(candidate, v));
-      return { kind: 'enum', index: index >= 0 ? index : field.required && v === undefined ? 0 : -1 };
+      return {
+        kind: 'enum',
+        index: index >= 0 ? index : field.required && v === undefined ? 0 : -1,
+      };
     }
     case 'const':
     case 'null':
       return { kind: field.kind };
     case 'array':
-      return { kind: 'array', items: (Array.isArray(v) ? v : []).map((item) => initialState(field.items, item)) };
+      return {
+        kind: 'array',
+        items: (Array.isArray(v) ? v : []).map((item) => initialState(field.items, item)),
+      };
     case 'object': {
-      const object = typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-      return { kind: 'object', fields: Object.fromEntries(field.fields.map((f) => [f.key, initialState(f, object[f.key])])) };
+      const object =
+        typeof v === 'object' && v !== null && !Array.isArray(v)
+          ? (v as Record<string, unknown>)
+          : {};
+      return {
+        kind: 'object',
+        fields: Object.fromEntries(
+          field.fields.map((f) => [f.key, initialState(f, object[f.key])]),
+        ),
+      };
     }
     case 'choice': {
-      const chosen = v === undefined ? 0 : Math.max(0, field.options.findIndex((o) => fits(o.field, v)));
-      return { kind: 'choice', index: chosen, options: field.options.map((o, i) => initialState(o.field, i === chosen ? v : undefined)) };
+      const chosen =
+        v === undefined
+          ? 0
+          : Math.max(
+              0,
+              field.options.findIndex((o) => fits(o.field, v)),
+            );
+      return {
+        kind: 'choice',
+        index: chosen,
+        options: field.options.map((o, i) => initialState(o.field, i === chosen ? v : undefined)),
+      };
     }
     case 'json':
       return { kind: 'json', text: v === undefined ? '' : JSON.stringify(v, null, 2) };
@@ -90,7 +136,11 @@ export interface Assembled {
 }
 
 const absent = (problems: FormProblem[] = []): Assembled => ({ present: false, problems });
-const present = (value: unknown, problems: FormProblem[] = []): Assembled => ({ present: true, value, problems });
+const present = (value: unknown, problems: FormProblem[] = []): Assembled => ({
+  present: true,
+  value,
+  problems,
+});
 
 function assembleText(field: FieldModel & { kind: 'string' | 'number' }, text: string): Assembled {
   if (field.kind === 'string') {
@@ -112,7 +162,9 @@ export function assemble(field: FieldModel, state: FieldState, pointer = ''): As
     case 'boolean':
       return state.value === undefined ? absent() : present(state.value);
     case 'enum':
-      return state.index < 0 || field.kind !== 'enum' ? absent() : present(field.values[state.index]);
+      return state.index < 0 || field.kind !== 'enum'
+        ? absent()
+        : present(field.values[state.index]);
     case 'const':
       return field.kind === 'const' ? present(field.value) : absent();
     case 'null':
@@ -130,7 +182,11 @@ export function assemble(field: FieldModel, state: FieldState, pointer = ''): As
   }
 }
 
-function assembleArray(field: FieldModel, state: FieldState & { kind: 'array' }, pointer: string): Assembled {
+function assembleArray(
+  field: FieldModel,
+  state: FieldState & { kind: 'array' },
+  pointer: string,
+): Assembled {
   if (field.kind !== 'array') return absent();
   const problems: FormProblem[] = [];
   const value: unknown[] = [];
@@ -139,13 +195,18 @@ function assembleArray(field: FieldModel, state: FieldState & { kind: 'array' },
     const part = assemble(field.items, item, at);
     problems.push(...part.problems);
     if (part.present) value.push(part.value);
-    else if (part.problems.length === 0) problems.push({ pointer: at, message: 'empty: fill it in or remove it' });
+    else if (part.problems.length === 0)
+      problems.push({ pointer: at, message: 'empty: fill it in or remove it' });
   });
   if (value.length === 0 && problems.length === 0 && !field.required) return absent();
   return present(value, problems);
 }
 
-function assembleObject(field: FieldModel, state: FieldState & { kind: 'object' }, pointer: string): Assembled {
+function assembleObject(
+  field: FieldModel,
+  state: FieldState & { kind: 'object' },
+  pointer: string,
+): Assembled {
   if (field.kind !== 'object') return absent();
   const problems: FormProblem[] = [];
   const value: Record<string, unknown> = {};
@@ -155,7 +216,8 @@ function assembleObject(field: FieldModel, state: FieldState & { kind: 'object' 
     if (part.present) value[child.key] = part.value;
   }
   // An optional nested object nobody filled in stays out, rather than sending {} with missing fields.
-  if (Object.keys(value).length === 0 && problems.length === 0 && !field.required && pointer !== '') return absent();
+  if (Object.keys(value).length === 0 && problems.length === 0 && !field.required && pointer !== '')
+    return absent();
   return present(value, problems);
 }
 
@@ -164,13 +226,24 @@ function assembleJson(text: string, pointer: string): Assembled {
   try {
     return present(JSON.parse(text));
   } catch (error) {
-    return absent([{ pointer, message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` }]);
+    return absent([
+      {
+        pointer,
+        message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    ]);
   }
 }
 
 /** The value with the defaults the form fills in for properties it leaves out (the same call either way). */
 function withDefaults(field: FieldModel, value: unknown): unknown {
-  if (field.kind !== 'object' || typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  if (
+    field.kind !== 'object' ||
+    typeof value !== 'object' ||
+    value === null ||
+    Array.isArray(value)
+  )
+    return value;
   const object = { ...(value as Record<string, unknown>) };
   for (const child of field.fields) {
     if (child.key in object) object[child.key] = withDefaults(child, object[child.key]);
@@ -182,5 +255,9 @@ function withDefaults(field: FieldModel, value: unknown): unknown {
 /** Whether the form can show `value` exactly, defaults aside (else the JSON view keeps it: nothing is lost). */
 export function roundTrips(field: FieldModel, value: unknown): boolean {
   const again = assemble(field, initialState(field, value));
-  return again.problems.length === 0 && again.present && deepEqual(again.value, withDefaults(field, value));
+  return (
+    again.problems.length === 0 &&
+    again.present &&
+    deepEqual(again.value, withDefaults(field, value))
+  );
 }

@@ -7,7 +7,14 @@
  */
 import { button, el, focusedHere, uniqueId, type Child } from './dom';
 import { assemble, initialState, roundTrips } from './formValue';
-import { childPointer, fieldModel, type FieldModel, type FieldState, type FormProblem, type Schema } from './schemaModel';
+import {
+  childPointer,
+  fieldModel,
+  type FieldModel,
+  type FieldState,
+  type FormProblem,
+  type Schema,
+} from './schemaModel';
 
 export interface SchemaFormOptions {
   /** Called after every edit (the owner debounces and asks the host to check). */
@@ -26,8 +33,20 @@ interface Slot {
   control?: HTMLElement;
 }
 
-const INPUT_TYPES: Record<string, string> = { email: 'email', url: 'url', date: 'date', time: 'text', datetime: 'text', text: 'text' };
-const PLACEHOLDERS: Record<string, string> = { datetime: '2025-01-31T09:30:00Z', time: '09:30:00Z', url: 'https://…', email: 'name@example.com' };
+const INPUT_TYPES: Record<string, string> = {
+  email: 'email',
+  url: 'url',
+  date: 'date',
+  time: 'text',
+  datetime: 'text',
+  text: 'text',
+};
+const PLACEHOLDERS: Record<string, string> = {
+  datetime: '2025-01-31T09:30:00Z',
+  time: '09:30:00Z',
+  url: 'https://…',
+  email: 'name@example.com',
+};
 
 function decodeSegment(segment: string): string {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
@@ -35,7 +54,15 @@ function decodeSegment(segment: string): string {
 
 /** "/a/0/b" → "a[0].b", for messages about a part of a JSON field. */
 export function pointerLabel(pointer: string): string {
-  return pointer.split('/').slice(1).map(decodeSegment).reduce((label, part) => (/^\d+$/.test(part) ? `${label}[${part}]` : label ? `${label}.${part}` : part), '');
+  return pointer
+    .split('/')
+    .slice(1)
+    .map(decodeSegment)
+    .reduce(
+      (label, part) =>
+        /^\d+$/.test(part) ? `${label}[${part}]` : label ? `${label}.${part}` : part,
+      '',
+    );
 }
 
 /** Hints under a field: kind, range, length, format, default. */
@@ -48,18 +75,27 @@ function hints(field: FieldModel): string[] {
     const lowWord = field.exclusiveMinimum !== undefined ? 'above' : 'from';
     const highWord = field.exclusiveMaximum !== undefined ? 'below' : 'to';
     if (low !== undefined && high !== undefined) out.push(`${lowWord} ${low} ${highWord} ${high}`);
-    else if (low !== undefined) out.push(field.exclusiveMinimum !== undefined ? `above ${low}` : `at least ${low}`);
-    else if (high !== undefined) out.push(field.exclusiveMaximum !== undefined ? `below ${high}` : `at most ${high}`);
+    else if (low !== undefined)
+      out.push(field.exclusiveMinimum !== undefined ? `above ${low}` : `at least ${low}`);
+    else if (high !== undefined)
+      out.push(field.exclusiveMaximum !== undefined ? `below ${high}` : `at most ${high}`);
     if (field.multipleOf !== undefined) out.push(`multiple of ${field.multipleOf}`);
   }
   if (field.kind === 'string') {
     if (field.format) out.push(`format: ${field.format}`);
-    if (field.minLength !== undefined && field.minLength > 1) out.push(`at least ${field.minLength} characters`);
+    if (field.minLength !== undefined && field.minLength > 1)
+      out.push(`at least ${field.minLength} characters`);
     if (field.maxLength !== undefined) out.push(`at most ${field.maxLength} characters`);
     if (field.pattern) out.push(`pattern ${field.pattern}`);
   }
   if (field.kind === 'array' && (field.minItems !== undefined || field.maxItems !== undefined)) {
-    out.push(field.minItems !== undefined && field.maxItems !== undefined ? `${field.minItems} to ${field.maxItems} items` : field.minItems !== undefined ? `at least ${field.minItems} items` : `at most ${field.maxItems} items`);
+    out.push(
+      field.minItems !== undefined && field.maxItems !== undefined
+        ? `${field.minItems} to ${field.maxItems} items`
+        : field.minItems !== undefined
+          ? `at least ${field.minItems} items`
+          : `at most ${field.maxItems} items`,
+    );
   }
   if (field.kind === 'json') out.push(`JSON (${field.reason})`);
   if (field.nullable) out.push('may be null');
@@ -82,12 +118,22 @@ export class SchemaForm {
   private readonly toggle: HTMLButtonElement;
   private readonly notice = el('div', { class: 'notice warning', role: 'status' });
 
-  constructor(schema: Schema, private readonly options: SchemaFormOptions) {
+  constructor(
+    schema: Schema,
+    private readonly options: SchemaFormOptions,
+  ) {
     this.model = fieldModel(schema);
     this.state = initialState(this.model, options.initial);
-    this.toggle = button('Edit as JSON', () => this.switchMode(), { class: 'secondary small json-toggle', 'aria-pressed': 'false' });
+    this.toggle = button('Edit as JSON', () => this.switchMode(), {
+      class: 'secondary small json-toggle',
+      'aria-pressed': 'false',
+    });
     const noArguments = this.model.kind === 'object' && this.model.fields.length === 0;
-    this.element.append(...(noArguments ? [] : [el('div', { class: 'form-tools' }, this.toggle)]), this.notice, this.body);
+    this.element.append(
+      ...(noArguments ? [] : [el('div', { class: 'form-tools' }, this.toggle)]),
+      this.notice,
+      this.body,
+    );
     this.render();
   }
 
@@ -96,14 +142,30 @@ export class SchemaForm {
     if (this.mode === 'json') {
       try {
         const value: unknown = this.jsonText.trim() ? JSON.parse(this.jsonText) : {};
-        if (typeof value !== 'object' || value === null || Array.isArray(value)) return { problems: [{ pointer: '', message: 'the arguments must be a JSON object ({…})' }] };
+        if (typeof value !== 'object' || value === null || Array.isArray(value))
+          return {
+            problems: [{ pointer: '', message: 'the arguments must be a JSON object ({…})' }],
+          };
         return { value: value as Record<string, unknown>, problems: [] };
       } catch (error) {
-        return { problems: [{ pointer: '', message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` }] };
+        return {
+          problems: [
+            {
+              pointer: '',
+              message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+            },
+          ],
+        };
       }
     }
     const assembled = assemble(this.model, this.state);
-    const value = assembled.present && typeof assembled.value === 'object' && assembled.value !== null && !Array.isArray(assembled.value) ? (assembled.value as Record<string, unknown>) : {};
+    const value =
+      assembled.present &&
+      typeof assembled.value === 'object' &&
+      assembled.value !== null &&
+      !Array.isArray(assembled.value)
+        ? (assembled.value as Record<string, unknown>)
+        : {};
     return { value, problems: assembled.problems };
   }
 
@@ -115,7 +177,8 @@ export class SchemaForm {
 
   private visible(error: FormProblem): boolean {
     if (this.revealed || this.mode === 'json') return true;
-    for (const pointer of this.touched) if (error.pointer === pointer || error.pointer.startsWith(`${pointer}/`)) return true;
+    for (const pointer of this.touched)
+      if (error.pointer === pointer || error.pointer.startsWith(`${pointer}/`)) return true;
     return false;
   }
 
@@ -129,7 +192,8 @@ export class SchemaForm {
     const grouped = new Map<Slot, string[]>();
     for (const error of errors.filter((e) => this.visible(e))) {
       let pointer = this.mode === 'json' ? '' : error.pointer;
-      while (!this.slots.has(pointer) && pointer !== '') pointer = pointer.slice(0, pointer.lastIndexOf('/'));
+      while (!this.slots.has(pointer) && pointer !== '')
+        pointer = pointer.slice(0, pointer.lastIndexOf('/'));
       const slot = this.slots.get(pointer) ?? this.slots.get('');
       if (!slot) continue;
       const rest = error.pointer.slice(pointer.length);
@@ -163,11 +227,15 @@ export class SchemaForm {
       try {
         parsed = this.jsonText.trim() ? JSON.parse(this.jsonText) : {};
       } catch (error) {
-        this.notice.append(`Fix the JSON before going back to the form: ${error instanceof Error ? error.message : String(error)}`);
+        this.notice.append(
+          `Fix the JSON before going back to the form: ${error instanceof Error ? error.message : String(error)}`,
+        );
         return;
       }
       if (!roundTrips(this.model, parsed)) {
-        this.notice.append('The form cannot show these arguments exactly (a field it does not know, or a value of another type). Keep editing them as JSON, or clear what the form cannot show.');
+        this.notice.append(
+          'The form cannot show these arguments exactly (a field it does not know, or a value of another type). Keep editing them as JSON, or clear what the form cannot show.',
+        );
         return;
       }
       this.state = initialState(this.model, parsed);
@@ -186,66 +254,158 @@ export class SchemaForm {
     this.slots.set('', { message: formErrors });
     if (this.mode === 'json') {
       const id = uniqueId('json');
-      const editor = el('textarea', { id, class: 'json-editor', rows: '12', spellcheck: 'false', 'data-focus': 'json-editor', 'aria-describedby': `${id}-help` }, this.jsonText);
+      const editor = el(
+        'textarea',
+        {
+          id,
+          class: 'json-editor',
+          rows: '12',
+          spellcheck: 'false',
+          'data-focus': 'json-editor',
+          'aria-describedby': `${id}-help`,
+        },
+        this.jsonText,
+      );
       editor.addEventListener('input', () => {
         this.jsonText = editor.value;
         this.changed();
       });
       this.slots.set('', { message: formErrors, control: editor });
-      this.body.replaceChildren(el('label', { for: id }, 'Arguments (JSON)'), editor, el('div', { class: 'help', id: `${id}-help` }, 'The whole arguments object, checked against the tool\'s input schema.'), formErrors);
+      this.body.replaceChildren(
+        el('label', { for: id }, 'Arguments (JSON)'),
+        editor,
+        el(
+          'div',
+          { class: 'help', id: `${id}-help` },
+          "The whole arguments object, checked against the tool's input schema.",
+        ),
+        formErrors,
+      );
     } else if (this.model.kind === 'object') {
-      const fields = this.model.fields.map((f) => this.field(f, (this.state as FieldState & { kind: 'object' }).fields[f.key], childPointer('', f.key)));
-      this.body.replaceChildren(...(fields.length ? fields : [el('p', { class: 'muted' }, 'This tool takes no arguments.')]), formErrors);
+      const fields = this.model.fields.map((f) =>
+        this.field(
+          f,
+          (this.state as FieldState & { kind: 'object' }).fields[f.key],
+          childPointer('', f.key),
+        ),
+      );
+      this.body.replaceChildren(
+        ...(fields.length
+          ? fields
+          : [el('p', { class: 'muted' }, 'This tool takes no arguments.')]),
+        formErrors,
+      );
     } else {
       this.body.replaceChildren(this.field(this.model, this.state, ''), formErrors);
     }
     this.showErrors(this.errors);
-    if (active) this.element.querySelector<HTMLElement>(`[data-focus="${CSS.escape(active)}"]`)?.focus();
+    if (active)
+      this.element.querySelector<HTMLElement>(`[data-focus="${CSS.escape(active)}"]`)?.focus();
   }
 
   /** One field with its label, control, help and error slot. */
-  private field(field: FieldModel, state: FieldState, pointer: string, labelText?: string): HTMLElement {
-    if (field.kind === 'object' || field.kind === 'array' || field.kind === 'choice') return this.group(field, state, pointer, labelText);
+  private field(
+    field: FieldModel,
+    state: FieldState,
+    pointer: string,
+    labelText?: string,
+  ): HTMLElement {
+    if (field.kind === 'object' || field.kind === 'array' || field.kind === 'choice')
+      return this.group(field, state, pointer, labelText);
     const id = uniqueId('f');
     const helpId = `${id}-help`;
     const errorId = `${id}-error`;
     const help = hints(field);
-    const describedBy = [field.description || help.length ? helpId : '', errorId].filter(Boolean).join(' ');
+    const describedBy = [field.description || help.length ? helpId : '', errorId]
+      .filter(Boolean)
+      .join(' ');
     const control = this.control(field, state, id, pointer, describedBy);
     const message = el('div', { class: 'field-error', id: errorId });
     this.slots.set(pointer, { message, control });
     const label = this.label(field, labelText, id);
-    const helpNode = field.description || help.length ? el('div', { class: 'help', id: helpId }, ...(field.description ? [el('span', { class: 'description' }, field.description)] : []), ...(help.length ? [el('span', { class: 'hints' }, help.join(' · '))] : [])) : '';
+    const helpNode =
+      field.description || help.length
+        ? el(
+            'div',
+            { class: 'help', id: helpId },
+            ...(field.description ? [el('span', { class: 'description' }, field.description)] : []),
+            ...(help.length ? [el('span', { class: 'hints' }, help.join(' · '))] : []),
+          )
+        : '';
     const inline = field.kind === 'boolean' && !field.tristate;
-    return el('div', { class: `field field-${field.kind}${inline ? ' inline' : ''}`, 'data-pointer': pointer }, ...(inline ? [control, label] : [label, control]), helpNode, message);
+    return el(
+      'div',
+      { class: `field field-${field.kind}${inline ? ' inline' : ''}`, 'data-pointer': pointer },
+      ...(inline ? [control, label] : [label, control]),
+      helpNode,
+      message,
+    );
   }
 
   private label(field: FieldModel, labelText: string | undefined, forId: string): HTMLElement {
     const text = labelText ?? field.label;
-    return el('label', { for: forId }, text, ...(field.required && field.key ? [el('span', { class: 'required', 'aria-hidden': 'true' }, ' *')] : []));
+    return el(
+      'label',
+      { for: forId },
+      text,
+      ...(field.required && field.key
+        ? [el('span', { class: 'required', 'aria-hidden': 'true' }, ' *')]
+        : []),
+    );
   }
 
-  private control(field: FieldModel, state: FieldState, id: string, pointer: string, describedBy: string): HTMLElement {
-    const common = { id, 'aria-describedby': describedBy || undefined, 'aria-required': field.required && field.key ? 'true' : undefined, 'data-focus': `${pointer}#control` };
+  private control(
+    field: FieldModel,
+    state: FieldState,
+    id: string,
+    pointer: string,
+    describedBy: string,
+  ): HTMLElement {
+    const common = {
+      id,
+      'aria-describedby': describedBy || undefined,
+      'aria-required': field.required && field.key ? 'true' : undefined,
+      'data-focus': `${pointer}#control`,
+    };
     switch (field.kind) {
       case 'string': {
         const s = state as FieldState & { kind: 'string' };
-        const node = field.widget === 'textarea'
-          ? el('textarea', { ...common, rows: '4' }, s.text)
-          : el('input', { ...common, type: INPUT_TYPES[field.widget] ?? 'text', value: s.text, placeholder: PLACEHOLDERS[field.widget], maxlength: field.maxLength !== undefined ? String(field.maxLength) : undefined });
+        const node =
+          field.widget === 'textarea'
+            ? el('textarea', { ...common, rows: '4' }, s.text)
+            : el('input', {
+                ...common,
+                type: INPUT_TYPES[field.widget] ?? 'text',
+                value: s.text,
+                placeholder: PLACEHOLDERS[field.widget],
+                maxlength: field.maxLength !== undefined ? String(field.maxLength) : undefined,
+              });
         if (node instanceof HTMLInputElement) node.value = s.text;
-        node.addEventListener('input', () => ((s.text = (node as HTMLInputElement).value), this.changed(pointer)));
+        node.addEventListener(
+          'input',
+          () => ((s.text = (node as HTMLInputElement).value), this.changed(pointer)),
+        );
         return node;
       }
       case 'number': {
         const s = state as FieldState & { kind: 'number' };
-        const node = el('input', { ...common, type: 'text', inputmode: field.integer ? 'numeric' : 'decimal', autocomplete: 'off' });
+        const node = el('input', {
+          ...common,
+          type: 'text',
+          inputmode: field.integer ? 'numeric' : 'decimal',
+          autocomplete: 'off',
+        });
         node.value = s.text;
         node.addEventListener('input', () => ((s.text = node.value), this.changed(pointer)));
         return node;
       }
       case 'boolean':
-        return this.booleanControl(field, state as FieldState & { kind: 'boolean' }, common, pointer);
+        return this.booleanControl(
+          field,
+          state as FieldState & { kind: 'boolean' },
+          common,
+          pointer,
+        );
       case 'enum':
         return this.enumControl(field, state as FieldState & { kind: 'enum' }, common, pointer);
       case 'const':
@@ -254,18 +414,39 @@ export class SchemaForm {
         return el('code', { ...common, tabindex: '0' }, 'null');
       default: {
         const s = state as FieldState & { kind: 'json' };
-        const node = el('textarea', { ...common, class: 'json-editor', rows: '3', spellcheck: 'false' }, s.text);
+        const node = el(
+          'textarea',
+          { ...common, class: 'json-editor', rows: '3', spellcheck: 'false' },
+          s.text,
+        );
         node.addEventListener('input', () => ((s.text = node.value), this.changed(pointer)));
         return node;
       }
     }
   }
 
-  private booleanControl(field: FieldModel & { kind: 'boolean' }, s: FieldState & { kind: 'boolean' }, common: Record<string, string | undefined>, pointer: string): HTMLElement {
+  private booleanControl(
+    field: FieldModel & { kind: 'boolean' },
+    s: FieldState & { kind: 'boolean' },
+    common: Record<string, string | undefined>,
+    pointer: string,
+  ): HTMLElement {
     if (field.tristate) {
-      const node = el('select', common, el('option', { value: '' }, '— not set —'), el('option', { value: 'true' }, 'true'), el('option', { value: 'false' }, 'false'));
+      const node = el(
+        'select',
+        common,
+        el('option', { value: '' }, '— not set —'),
+        el('option', { value: 'true' }, 'true'),
+        el('option', { value: 'false' }, 'false'),
+      );
       node.value = s.value === undefined ? '' : String(s.value);
-      node.addEventListener('change', () => ((s.value = node.value === '' ? undefined : node.value === 'true'), this.changed(pointer)));
+      node.addEventListener(
+        'change',
+        () => (
+          (s.value = node.value === '' ? undefined : node.value === 'true'),
+          this.changed(pointer)
+        ),
+      );
       return node;
     }
     const node = el('input', { ...common, type: 'checkbox' });
@@ -274,26 +455,69 @@ export class SchemaForm {
     return node;
   }
 
-  private enumControl(field: FieldModel & { kind: 'enum' }, s: FieldState & { kind: 'enum' }, common: Record<string, string | undefined>, pointer: string): HTMLElement {
-    const options: Child[] = field.values.map((v, i) => el('option', { value: String(i) }, typeof v === 'string' ? v : JSON.stringify(v)));
+  private enumControl(
+    field: FieldModel & { kind: 'enum' },
+    s: FieldState & { kind: 'enum' },
+    common: Record<string, string | undefined>,
+    pointer: string,
+  ): HTMLElement {
+    const options: Child[] = field.values.map((v, i) =>
+      el('option', { value: String(i) }, typeof v === 'string' ? v : JSON.stringify(v)),
+    );
     const notSet = !field.required || s.index < 0;
-    const node = el('select', common, ...(notSet ? [el('option', { value: '-1' }, '— not set —')] : []), ...options);
+    const node = el(
+      'select',
+      common,
+      ...(notSet ? [el('option', { value: '-1' }, '— not set —')] : []),
+      ...options,
+    );
     node.value = String(s.index);
     node.addEventListener('change', () => ((s.index = Number(node.value)), this.changed(pointer)));
     return node;
   }
 
   /** Nested objects, lists and choices: a fieldset with a legend. */
-  private group(field: FieldModel, state: FieldState, pointer: string, labelText?: string): HTMLElement {
+  private group(
+    field: FieldModel,
+    state: FieldState,
+    pointer: string,
+    labelText?: string,
+  ): HTMLElement {
     const message = el('div', { class: 'field-error', id: uniqueId('group-error') });
-    const legend = el('legend', {}, labelText ?? field.label, ...(field.required && field.key ? [el('span', { class: 'required', 'aria-hidden': 'true' }, ' *')] : []));
+    const legend = el(
+      'legend',
+      {},
+      labelText ?? field.label,
+      ...(field.required && field.key
+        ? [el('span', { class: 'required', 'aria-hidden': 'true' }, ' *')]
+        : []),
+    );
     const help = hints(field);
-    const helpNode = field.description || help.length ? el('div', { class: 'help' }, ...(field.description ? [el('span', { class: 'description' }, field.description)] : []), ...(help.length ? [el('span', { class: 'hints' }, help.join(' · '))] : [])) : '';
-    const set = el('fieldset', { class: `field group field-${field.kind}`, 'data-pointer': pointer, 'aria-describedby': message.id }, legend, helpNode);
+    const helpNode =
+      field.description || help.length
+        ? el(
+            'div',
+            { class: 'help' },
+            ...(field.description ? [el('span', { class: 'description' }, field.description)] : []),
+            ...(help.length ? [el('span', { class: 'hints' }, help.join(' · '))] : []),
+          )
+        : '';
+    const set = el(
+      'fieldset',
+      {
+        class: `field group field-${field.kind}`,
+        'data-pointer': pointer,
+        'aria-describedby': message.id,
+      },
+      legend,
+      helpNode,
+    );
     this.slots.set(pointer, { message, control: set });
     if (field.kind === 'object') {
       const s = state as FieldState & { kind: 'object' };
-      set.append(...field.fields.map((f) => this.field(f, s.fields[f.key], childPointer(pointer, f.key))));
+      set.append(
+        ...field.fields.map((f) => this.field(f, s.fields[f.key], childPointer(pointer, f.key))),
+      );
     } else if (field.kind === 'array') {
       set.append(...this.rows(field, state as FieldState & { kind: 'array' }, pointer));
     } else if (field.kind === 'choice') {
@@ -303,28 +527,65 @@ export class SchemaForm {
     return set;
   }
 
-  private rows(field: FieldModel & { kind: 'array' }, s: FieldState & { kind: 'array' }, pointer: string): HTMLElement[] {
+  private rows(
+    field: FieldModel & { kind: 'array' },
+    s: FieldState & { kind: 'array' },
+    pointer: string,
+  ): HTMLElement[] {
     const rows = s.items.map((item, index) => {
       const at = childPointer(pointer, index);
-      const remove = button('Remove', () => {
-        s.items.splice(index, 1);
-        this.render(s.items.length ? `${childPointer(pointer, Math.min(index, s.items.length - 1))}#remove` : `${pointer}#add`);
-        this.changed(pointer);
-      }, { class: 'secondary small', 'aria-label': `Remove ${field.label} item ${index + 1}`, 'data-focus': `${at}#remove` });
-      return el('div', { class: 'array-row' }, this.field(field.items, item, at, `${field.label} ${index + 1}`), remove);
+      const remove = button(
+        'Remove',
+        () => {
+          s.items.splice(index, 1);
+          this.render(
+            s.items.length
+              ? `${childPointer(pointer, Math.min(index, s.items.length - 1))}#remove`
+              : `${pointer}#add`,
+          );
+          this.changed(pointer);
+        },
+        {
+          class: 'secondary small',
+          'aria-label': `Remove ${field.label} item ${index + 1}`,
+          'data-focus': `${at}#remove`,
+        },
+      );
+      return el(
+        'div',
+        { class: 'array-row' },
+        this.field(field.items, item, at, `${field.label} ${index + 1}`),
+        remove,
+      );
     });
     const full = field.maxItems !== undefined && s.items.length >= field.maxItems;
-    const add = button(`Add ${field.label === 'item' ? 'an item' : `to ${field.label}`}`, () => {
-      s.items.push(initialState(field.items));
-      this.render(`${childPointer(pointer, s.items.length - 1)}#control`);
-      this.changed(pointer);
-    }, { class: 'secondary small', 'data-focus': `${pointer}#add`, disabled: full ? 'true' : undefined });
+    const add = button(
+      `Add ${field.label === 'item' ? 'an item' : `to ${field.label}`}`,
+      () => {
+        s.items.push(initialState(field.items));
+        this.render(`${childPointer(pointer, s.items.length - 1)}#control`);
+        this.changed(pointer);
+      },
+      {
+        class: 'secondary small',
+        'data-focus': `${pointer}#add`,
+        disabled: full ? 'true' : undefined,
+      },
+    );
     return [...(rows.length ? rows : [el('div', { class: 'muted empty-list' }, 'No items.')]), add];
   }
 
-  private choice(field: FieldModel & { kind: 'choice' }, s: FieldState & { kind: 'choice' }, pointer: string): HTMLElement[] {
+  private choice(
+    field: FieldModel & { kind: 'choice' },
+    s: FieldState & { kind: 'choice' },
+    pointer: string,
+  ): HTMLElement[] {
     const id = uniqueId('choice');
-    const select = el('select', { id, 'data-focus': `${pointer}#choice` }, ...field.options.map((o, i) => el('option', { value: String(i) }, o.label)));
+    const select = el(
+      'select',
+      { id, 'data-focus': `${pointer}#choice` },
+      ...field.options.map((o, i) => el('option', { value: String(i) }, o.label)),
+    );
     select.value = String(s.index);
     select.addEventListener('change', () => {
       s.index = Number(select.value);
@@ -333,7 +594,12 @@ export class SchemaForm {
     });
     const option = field.options[s.index];
     return [
-      el('div', { class: 'choice-select' }, el('label', { for: id }, `Kind (${field.keyword === 'oneOf' ? 'one of' : 'any of'})`), select),
+      el(
+        'div',
+        { class: 'choice-select' },
+        el('label', { for: id }, `Kind (${field.keyword === 'oneOf' ? 'one of' : 'any of'})`),
+        select,
+      ),
       this.field(option.field, s.options[s.index], pointer, 'Value'),
     ];
   }

@@ -3,13 +3,27 @@
  * untrusted description, a call's result (text, images, resources, links, structured content, isError,
  * truncation), an MGP error, and a progress bar. Meaning never rests on colour alone: a mark and a word too.
  */
-import type { ErrorView, ProgressView, ResultItemView, ResultView, SecurityView } from '../../../shared/src/toolPanelMessages';
+import type {
+  ErrorView,
+  ProgressView,
+  ResultItemView,
+  ResultView,
+  SecurityView,
+} from '../../../shared/src/toolPanelMessages';
 import { el, formatBytes, formatCount, formatDuration, type Child } from './dom';
 
 const RISK_MARK: Record<string, string> = { safe: '●', moderate: '◆', dangerous: '▲' };
 
 export function riskBadge(risk: string, source?: string): HTMLElement {
-  return el('span', { class: `risk risk-${risk}`, 'data-risk': risk, title: source ? `Effective risk, decided by ${source}` : undefined }, `${RISK_MARK[risk] ?? '◆'} ${risk}${source ? ` · from ${source}` : ''}`);
+  return el(
+    'span',
+    {
+      class: `risk risk-${risk}`,
+      'data-risk': risk,
+      title: source ? `Effective risk, decided by ${source}` : undefined,
+    },
+    `${RISK_MARK[risk] ?? '◆'} ${risk}${source ? ` · from ${source}` : ''}`,
+  );
 }
 
 function fact(term: string, ...value: Child[]): Node[] {
@@ -19,48 +33,106 @@ function fact(term: string, ...value: Child[]): Node[] {
 /** Risk with its source, side effects, permissions, reversibility, validator; a warning when the server claims otherwise. */
 export function securityFacts(security: SecurityView): HTMLElement {
   const effects = security.sideEffects.length ? security.sideEffects.join(', ') : 'none declared';
-  const list = el('dl', { class: 'facts security-facts' },
+  const list = el(
+    'dl',
+    { class: 'facts security-facts' },
     ...fact('Risk', riskBadge(security.risk, security.riskSource)),
-    ...fact('Side effects', effects, ...(security.sideEffectsSource ? [el('span', { class: 'muted' }, ` · from ${security.sideEffectsSource}`)] : [])),
+    ...fact(
+      'Side effects',
+      effects,
+      ...(security.sideEffectsSource
+        ? [el('span', { class: 'muted' }, ` · from ${security.sideEffectsSource}`)]
+        : []),
+    ),
     ...fact('Permissions', security.permissions.length ? security.permissions.join(', ') : 'none'),
-    ...(security.reversible !== undefined ? fact('Reversible', security.reversible ? 'yes' : 'no') : []),
+    ...(security.reversible !== undefined
+      ? fact('Reversible', security.reversible ? 'yes' : 'no')
+      : []),
     ...(security.confirmationRequired ? fact('Confirmation', 'required before each call') : []),
     ...(security.validator ? fact('Validator', security.validator) : []),
   );
   const claim = security.serverClaim
-    ? el('div', { class: 'notice warning claim', role: 'note', 'data-claim': security.serverClaim },
-      el('strong', {}, 'The server claims otherwise: '),
-      `it declares this tool "${security.serverClaim}", but the kernel treats it as "${security.risk}" (from ${security.riskSource}). The server's claim is not trusted.`)
+    ? el(
+        'div',
+        { class: 'notice warning claim', role: 'note', 'data-claim': security.serverClaim },
+        el('strong', {}, 'The server claims otherwise: '),
+        `it declares this tool "${security.serverClaim}", but the kernel treats it as "${security.risk}" (from ${security.riskSource}). The server's claim is not trusted.`,
+      )
     : '';
   return el('div', { class: 'security' }, list, claim);
 }
 
 export function untrustedDescription(description: string | undefined): HTMLElement {
-  return el('div', { class: 'untrusted', role: 'note' },
+  return el(
+    'div',
+    { class: 'untrusted', role: 'note' },
     el('strong', {}, 'From the server — untrusted: '),
-    description ? el('span', { class: 'description' }, description) : el('span', { class: 'muted' }, 'no description given.'),
+    description
+      ? el('span', { class: 'description' }, description)
+      : el('span', { class: 'muted' }, 'no description given.'),
   );
 }
 
 function itemNode(item: ResultItemView, index: number): HTMLElement {
   switch (item.kind) {
     case 'text':
-      return el('pre', { class: 'result-text', tabindex: '0', 'aria-label': `Text ${index + 1}` }, item.text);
+      return el(
+        'pre',
+        { class: 'result-text', tabindex: '0', 'aria-label': `Text ${index + 1}` },
+        item.text,
+      );
     case 'image':
-      return el('figure', { class: 'result-image' },
-        item.data ? el('img', { src: `data:${item.mimeType};base64,${item.data}`, alt: `Image from the tool (${item.mimeType})` }) : el('div', { class: 'muted' }, 'Not shown here (open the tool in the Run Tool panel to see images).'),
-        el('figcaption', { class: 'muted' }, `Image · ${item.mimeType} · ${formatBytes(item.bytes)}`));
+      return el(
+        'figure',
+        { class: 'result-image' },
+        item.data
+          ? el('img', {
+              src: `data:${item.mimeType};base64,${item.data}`,
+              alt: `Image from the tool (${item.mimeType})`,
+            })
+          : el(
+              'div',
+              { class: 'muted' },
+              'Not shown here (open the tool in the Run Tool panel to see images).',
+            ),
+        el(
+          'figcaption',
+          { class: 'muted' },
+          `Image · ${item.mimeType} · ${formatBytes(item.bytes)}`,
+        ),
+      );
     case 'audio':
-      return el('div', { class: 'result-note' }, `Audio · ${item.mimeType} · ${formatBytes(item.bytes)} (not played here)`);
+      return el(
+        'div',
+        { class: 'result-note' },
+        `Audio · ${item.mimeType} · ${formatBytes(item.bytes)} (not played here)`,
+      );
     case 'resource':
-      return el('div', { class: 'result-resource' },
-        el('div', {}, el('strong', {}, 'Resource '), el('code', {}, item.uri), item.mimeType ? el('span', { class: 'muted' }, ` · ${item.mimeType}`) : ''),
-        item.text !== undefined ? el('pre', { tabindex: '0' }, item.text) : el('div', { class: 'muted' }, `Binary content, ${formatBytes(item.bytes ?? 0)}`));
+      return el(
+        'div',
+        { class: 'result-resource' },
+        el(
+          'div',
+          {},
+          el('strong', {}, 'Resource '),
+          el('code', {}, item.uri),
+          item.mimeType ? el('span', { class: 'muted' }, ` · ${item.mimeType}`) : '',
+        ),
+        item.text !== undefined
+          ? el('pre', { tabindex: '0' }, item.text)
+          : el('div', { class: 'muted' }, `Binary content, ${formatBytes(item.bytes ?? 0)}`),
+      );
     case 'resource_link':
-      return el('div', { class: 'result-link' },
-        el('strong', {}, 'Resource link '), el('span', {}, item.name), ' ', el('code', {}, item.uri),
+      return el(
+        'div',
+        { class: 'result-link' },
+        el('strong', {}, 'Resource link '),
+        el('span', {}, item.name),
+        ' ',
+        el('code', {}, item.uri),
         item.mimeType ? el('span', { class: 'muted' }, ` · ${item.mimeType}`) : '',
-        item.description ? el('div', { class: 'muted' }, item.description) : '');
+        item.description ? el('div', { class: 'muted' }, item.description) : '',
+      );
     case 'other':
       return el('pre', { class: 'result-other', tabindex: '0' }, item.json);
   }
@@ -71,24 +143,65 @@ export function resultNode(result: ResultView): HTMLElement {
   const state = result.cancelled ? 'cancelled' : result.isError ? 'error' : 'ok';
   const headline = result.cancelled
     ? '⊘ Cancelled — the partial output is kept'
-    : result.isError ? '✗ The tool reported an error (isError)' : '✓ Succeeded';
+    : result.isError
+      ? '✗ The tool reported an error (isError)'
+      : '✓ Succeeded';
   const items = result.items.map(itemNode);
-  return el('section', { class: `result result-${state}`, 'data-state': state, 'aria-label': 'Result' },
-    el('div', { class: 'result-head' },
+  return el(
+    'section',
+    { class: `result result-${state}`, 'data-state': state, 'aria-label': 'Result' },
+    el(
+      'div',
+      { class: 'result-head' },
       el('strong', { class: 'result-state' }, headline),
-      el('span', { class: 'muted' }, ` · ${formatDuration(result.durationMs)}${result.streamed ? ' · streamed' : ''} · trace `), el('code', {}, result.traceId)),
+      el(
+        'span',
+        { class: 'muted' },
+        ` · ${formatDuration(result.durationMs)}${result.streamed ? ' · streamed' : ''} · trace `,
+      ),
+      el('code', {}, result.traceId),
+    ),
     ...(items.length ? items : [el('div', { class: 'muted' }, 'No content.')]),
-    ...(result.structured !== undefined ? [el('div', { class: 'label' }, 'Structured content'), el('pre', { class: 'result-structured', tabindex: '0', 'aria-label': 'Structured content' }, result.structured)] : []),
-    ...(result.truncated ? [el('div', { class: 'notice warning' }, `The text was cut to ${formatCount(result.truncated.keptChars)} of ${formatCount(result.truncated.originalChars)} characters (the server's tool_result_max_chars).`)] : []),
+    ...(result.structured !== undefined
+      ? [
+          el('div', { class: 'label' }, 'Structured content'),
+          el(
+            'pre',
+            { class: 'result-structured', tabindex: '0', 'aria-label': 'Structured content' },
+            result.structured,
+          ),
+        ]
+      : []),
+    ...(result.truncated
+      ? [
+          el(
+            'div',
+            { class: 'notice warning' },
+            `The text was cut to ${formatCount(result.truncated.keptChars)} of ${formatCount(result.truncated.originalChars)} characters (the server's tool_result_max_chars).`,
+          ),
+        ]
+      : []),
   );
 }
 
 /** "1000 PERMISSION_DENIED — message", or a local error's name. */
 export function errorNode(error: ErrorView): HTMLElement {
-  const code = [error.code !== undefined ? String(error.code) : '', error.name ?? ''].filter(Boolean).join(' ');
-  return el('section', { class: 'result result-failed', 'data-state': 'failed', role: 'alert' },
+  const code = [error.code !== undefined ? String(error.code) : '', error.name ?? '']
+    .filter(Boolean)
+    .join(' ');
+  return el(
+    'section',
+    { class: 'result result-failed', 'data-state': 'failed', role: 'alert' },
     el('div', { class: 'result-head' }, el('strong', {}, '✗ The call failed')),
-    el('div', { class: 'mgp-error' }, ...(code ? [el('code', { class: 'error-code', 'data-code': String(error.code ?? '') }, code), ' '] : []), el('span', {}, error.message)));
+    el(
+      'div',
+      { class: 'mgp-error' },
+      ...(code
+        ? [el('code', { class: 'error-code', 'data-code': String(error.code ?? '') }, code), ' ']
+        : []),
+      el('span', {}, error.message),
+    ),
+  );
 }
 
 export interface ProgressBar {
@@ -99,10 +212,25 @@ export interface ProgressBar {
 /** A bar with its message and time left (counted down between reports). */
 export function progressBar(label: string): ProgressBar {
   const fill = el('div', { class: 'progress-fill' });
-  const track = el('div', { class: 'progress-track', role: 'progressbar', 'aria-label': label, 'aria-valuemin': '0', 'aria-valuemax': '100' }, fill);
+  const track = el(
+    'div',
+    {
+      class: 'progress-track',
+      role: 'progressbar',
+      'aria-label': label,
+      'aria-valuemin': '0',
+      'aria-valuemax': '100',
+    },
+    fill,
+  );
   const text = el('span', { class: 'progress-text' });
   const eta = el('span', { class: 'progress-eta muted' });
-  const element = el('div', { class: 'progress', hidden: 'true' }, track, el('div', { class: 'progress-line' }, text, eta));
+  const element = el(
+    'div',
+    { class: 'progress', hidden: 'true' },
+    track,
+    el('div', { class: 'progress-line' }, text, eta),
+  );
   return {
     element,
     update(progress, receivedAt, now) {
@@ -116,7 +244,10 @@ export function progressBar(label: string): ProgressBar {
         track.setAttribute('aria-valuenow', String(percent));
       } else track.removeAttribute('aria-valuenow');
       text.textContent = `${known ? `${Math.round((progress.fraction as number) * 100)}%` : 'Working'}${progress.message ? ` · ${progress.message}` : ''}`;
-      const left = progress.estimatedRemainingMs !== undefined ? Math.max(0, progress.estimatedRemainingMs - (now - receivedAt)) : undefined;
+      const left =
+        progress.estimatedRemainingMs !== undefined
+          ? Math.max(0, progress.estimatedRemainingMs - (now - receivedAt))
+          : undefined;
       eta.textContent = left !== undefined ? ` · about ${formatDuration(left)} left` : '';
       eta.dataset.remainingMs = left !== undefined ? String(Math.round(left)) : '';
     },

@@ -3,7 +3,12 @@
  * Discovery panel share. The arguments are checked by the host (ajv against the inputSchema) as the
  * person types and again at Run; nothing is sent while a problem remains.
  */
-import type { FieldError, RunFromWebview, RunToWebview, ToolView } from '../../../shared/src/toolPanelMessages';
+import type {
+  FieldError,
+  RunFromWebview,
+  RunToWebview,
+  ToolView,
+} from '../../../shared/src/toolPanelMessages';
 import { button, debounce, el, formatCount, uniqueId } from './dom';
 import { SchemaForm } from './schemaForm';
 import { errorNode, progressBar, resultNode, type ProgressBar } from './toolParts';
@@ -31,30 +36,78 @@ export class ToolRun {
   private readonly cancelButton: HTMLButtonElement;
   private readonly streamBox: HTMLInputElement | undefined;
   private readonly status = el('div', { class: 'run-status', 'aria-live': 'polite' });
-  private readonly live = el('section', { class: 'live', hidden: 'true', 'aria-label': 'Live output' });
+  private readonly live = el('section', {
+    class: 'live',
+    hidden: 'true',
+    'aria-label': 'Live output',
+  });
   private readonly liveText = document.createTextNode('');
   private readonly liveCount = el('span', { class: 'muted live-count' });
   private readonly progress: ProgressBar = progressBar('Progress of the call');
   private readonly outcome = el('div', { class: 'outcome' });
   private readonly scheduleCheck: () => void;
 
-  constructor(private readonly tool: ToolView, private readonly options: ToolRunOptions) {
+  constructor(
+    private readonly tool: ToolView,
+    private readonly options: ToolRunOptions,
+  ) {
     this.scheduleCheck = debounce(() => this.check(), 200);
     this.form = new SchemaForm(tool.inputSchema, { onChange: () => this.scheduleCheck() });
     this.runButton = button(options.runLabel, () => this.run(), { class: 'run' });
-    this.cancelButton = button('Cancel', () => this.cancel(), { class: 'secondary', hidden: 'true' });
+    this.cancelButton = button('Cancel', () => this.cancel(), {
+      class: 'secondary',
+      hidden: 'true',
+    });
     const controls: Node[] = [this.runButton, this.cancelButton];
     if (options.stream === 'checkbox') {
       const id = uniqueId('stream');
       this.streamBox = el('input', { type: 'checkbox', id, class: 'stream-box' });
       // Checked for tools that say they stream; any call can stream (the text then arrives at the end).
-      this.streamBox.checked = tool.streaming && /stream/i.test(`${tool.toolName} ${tool.title ?? ''} ${tool.description ?? ''}`);
-      controls.push(el('span', { class: 'stream-choice' }, this.streamBox, el('label', { for: id }, 'Stream the output'),
-        el('span', { class: 'muted' }, tool.streaming ? ' (live, also in the Streaming panel)' : ' (the server did not negotiate MGP streaming: the text arrives at the end)')));
+      this.streamBox.checked =
+        tool.streaming &&
+        /stream/i.test(`${tool.toolName} ${tool.title ?? ''} ${tool.description ?? ''}`);
+      controls.push(
+        el(
+          'span',
+          { class: 'stream-choice' },
+          this.streamBox,
+          el('label', { for: id }, 'Stream the output'),
+          el(
+            'span',
+            { class: 'muted' },
+            tool.streaming
+              ? ' (live, also in the Streaming panel)'
+              : ' (the server did not negotiate MGP streaming: the text arrives at the end)',
+          ),
+        ),
+      );
     }
-    const streamsLink = button('Show in the Streaming panel', () => options.post({ type: 'showStreams', streamId: this.streamId }), { class: 'link' });
-    this.live.append(el('div', { class: 'live-head' }, el('strong', {}, 'Live output '), this.liveCount, ' ', streamsLink), el('pre', { class: 'live-text', tabindex: '0' }, this.liveText));
-    this.element = el('div', { class: 'tool-run' }, this.form.element, el('div', { class: 'run-controls' }, ...controls), this.status, this.progress.element, this.live, this.outcome);
+    const streamsLink = button(
+      'Show in the Streaming panel',
+      () => options.post({ type: 'showStreams', streamId: this.streamId }),
+      { class: 'link' },
+    );
+    this.live.append(
+      el(
+        'div',
+        { class: 'live-head' },
+        el('strong', {}, 'Live output '),
+        this.liveCount,
+        ' ',
+        streamsLink,
+      ),
+      el('pre', { class: 'live-text', tabindex: '0' }, this.liveText),
+    );
+    this.element = el(
+      'div',
+      { class: 'tool-run' },
+      this.form.element,
+      el('div', { class: 'run-controls' }, ...controls),
+      this.status,
+      this.progress.element,
+      this.live,
+      this.outcome,
+    );
     this.check();
   }
 
@@ -70,7 +123,13 @@ export class ToolRun {
     this.showProblems();
     if (problems.length === 0 && value) {
       this.seq += 1;
-      this.options.post({ type: 'validate', serverId: this.tool.serverId, toolName: this.tool.toolName, seq: this.seq, args: value });
+      this.options.post({
+        type: 'validate',
+        serverId: this.tool.serverId,
+        toolName: this.tool.toolName,
+        seq: this.seq,
+        args: value,
+      });
     }
   }
 
@@ -81,15 +140,26 @@ export class ToolRun {
     if (problems.length || !value) {
       this.localProblems = problems;
       this.showProblems();
-      this.setStatus(`Not run: ${problems.length === 1 ? 'a problem' : `${problems.length} problems`} to fix first.`);
+      this.setStatus(
+        `Not run: ${problems.length === 1 ? 'a problem' : `${problems.length} problems`} to fix first.`,
+      );
       this.form.focusFirstError();
       return;
     }
-    const stream = this.options.stream === 'always' || (this.options.stream === 'checkbox' && this.streamBox?.checked === true);
+    const stream =
+      this.options.stream === 'always' ||
+      (this.options.stream === 'checkbox' && this.streamBox?.checked === true);
     this.runId = nextRunId++;
     this.setRunning(true);
     this.setStatus('Checking the arguments…');
-    this.options.post({ type: 'run', runId: this.runId, serverId: this.tool.serverId, toolName: this.tool.toolName, args: value, stream });
+    this.options.post({
+      type: 'run',
+      runId: this.runId,
+      serverId: this.tool.serverId,
+      toolName: this.tool.toolName,
+      args: value,
+      stream,
+    });
   }
 
   private cancel(): void {
@@ -122,14 +192,20 @@ export class ToolRun {
 
   /** Handles a message about this tool or its current run; false when it is someone else's. */
   handle(message: RunToWebview): boolean {
-    const mine = 'serverId' in message ? message.serverId === this.tool.serverId && message.toolName === this.tool.toolName : message.runId === this.runId;
+    const mine =
+      'serverId' in message
+        ? message.serverId === this.tool.serverId && message.toolName === this.tool.toolName
+        : message.runId === this.runId;
     if (!mine) return false;
     switch (message.type) {
       case 'validation':
         if (message.seq !== this.seq) return true;
         this.hostErrors = message.errors;
         this.showProblems();
-        if (message.schemaProblem) this.setStatus(`The tool's input schema could not be compiled (${message.schemaProblem}); arguments are checked by the server only.`);
+        if (message.schemaProblem)
+          this.setStatus(
+            `The tool's input schema could not be compiled (${message.schemaProblem}); arguments are checked by the server only.`,
+          );
         return true;
       case 'runRejected':
         if (message.runId !== this.runId) return true;
@@ -137,7 +213,7 @@ export class ToolRun {
         this.setRunning(false);
         this.hostErrors = message.errors;
         this.showProblems();
-        this.setStatus('Not run: the arguments do not fit the tool\'s input schema.');
+        this.setStatus("Not run: the arguments do not fit the tool's input schema.");
         this.form.focusFirstError();
         return true;
       case 'runStarted':
@@ -156,7 +232,14 @@ export class ToolRun {
         this.progress.update(message.progress, Date.now(), Date.now());
         return true;
       case 'runResult':
-        this.finish(resultNode(message.result), message.result.cancelled ? 'Cancelled.' : message.result.isError ? 'The tool reported an error.' : 'Done.');
+        this.finish(
+          resultNode(message.result),
+          message.result.cancelled
+            ? 'Cancelled.'
+            : message.result.isError
+              ? 'The tool reported an error.'
+              : 'Done.',
+        );
         return true;
       case 'runError':
         this.finish(errorNode(message.error), 'The call failed.');
@@ -166,7 +249,10 @@ export class ToolRun {
 
   private appendLive(text: string, chunks: number): void {
     this.liveText.appendData(text);
-    if (this.liveText.length > LIVE_CAP) this.liveText.deleteData(0, this.liveText.length - LIVE_CAP);
-    this.liveCount.textContent = chunks ? `(${formatCount(chunks)} chunk${chunks === 1 ? '' : 's'})` : '';
+    if (this.liveText.length > LIVE_CAP)
+      this.liveText.deleteData(0, this.liveText.length - LIVE_CAP);
+    this.liveCount.textContent = chunks
+      ? `(${formatCount(chunks)} chunk${chunks === 1 ? '' : 's'})`
+      : '';
   }
 }

@@ -2,7 +2,12 @@
  * The Streaming Output panel: one tab per stream. Batches from the host are taken in as they come and
  * drawn once per animation frame; the DOM keeps at most CAP characters per stream.
  */
-import type { StreamsFromWebview, StreamsToWebview, StreamUpdate, StreamView } from '../../../shared/src/toolPanelMessages';
+import type {
+  StreamsFromWebview,
+  StreamsToWebview,
+  StreamUpdate,
+  StreamView,
+} from '../../../shared/src/toolPanelMessages';
 import { el } from '../shared/dom';
 import { StreamTab } from './streamTab';
 
@@ -16,7 +21,11 @@ const app = document.getElementById('app') as HTMLElement;
 const tabs = new Map<string, StreamTab>();
 const tabList = el('div', { role: 'tablist', class: 'tabs', 'aria-label': 'Streams' });
 const panels = el('div', { class: 'panels' });
-const empty = el('p', { class: 'empty' }, 'No streams yet. Run a tool with "Stream the output" in the Run Tool panel, or "Try it" in Tool Discovery: its output shows here live.');
+const empty = el(
+  'p',
+  { class: 'empty' },
+  'No streams yet. Run a tool with "Stream the output" in the Run Tool panel, or "Try it" in Tool Discovery: its output shows here live.',
+);
 let selected: StreamTab | undefined;
 let ready = false;
 let frame = 0;
@@ -74,7 +83,8 @@ function apply(update: StreamUpdate, at: number): void {
   switch (update.kind) {
     case 'started': {
       const tab = add(update.stream);
-      if (!selected || (!pinnedByUser && !selected.running) || (!pinnedByUser && selected === tab)) select(tab);
+      if (!selected || (!pinnedByUser && !selected.running) || (!pinnedByUser && selected === tab))
+        select(tab);
       return;
     }
     case 'text':
@@ -103,7 +113,9 @@ function onKey(event: KeyboardEvent): void {
   const ordered = [...tabs.values()];
   const index = ordered.findIndex((t) => t.tab === event.target);
   if (index < 0) return;
-  const target = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: ordered.length - 1 }[event.key];
+  const target = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: ordered.length - 1 }[
+    event.key
+  ];
   if (target === undefined) return;
   event.preventDefault();
   actions.select(ordered[(target + ordered.length) % ordered.length]);

@@ -12,7 +12,12 @@
  * each next piece starts a new one. A segment past `segmentChars` ends after a newline (looked for up
  * to twice that size); without one it grows until `maxChars`, then ends after its last space (else hard).
  */
-export function splitForSegments(current: number, text: string, segmentChars: number, maxChars = segmentChars * 8): string[] {
+export function splitForSegments(
+  current: number,
+  text: string,
+  segmentChars: number,
+  maxChars = segmentChars * 8,
+): string[] {
   const pieces: string[] = [];
   let length = current;
   let rest = text;
@@ -22,7 +27,8 @@ export function splitForSegments(current: number, text: string, segmentChars: nu
     const newline = newlineTo > 0 ? rest.lastIndexOf('\n', newlineTo - 1) : -1;
     let cut: number;
     if (newline >= from) cut = newline + 1;
-    else if (length + rest.length <= maxChars) break; // no newline yet: wait for one
+    else if (length + rest.length <= maxChars)
+      break; // no newline yet: wait for one
     else {
       const to = maxChars - length;
       if (to <= 0) {
@@ -58,7 +64,12 @@ export class TailOutput {
   /** Characters no longer in the DOM (dropped past the cap, or never sent: the host keeps a tail too). */
   dropped = 0;
 
-  constructor(readonly element: HTMLElement, private readonly cap: number, private readonly segmentChars = 2048, private readonly maxChars = segmentChars * 8) {}
+  constructor(
+    readonly element: HTMLElement,
+    private readonly cap: number,
+    private readonly segmentChars = 2048,
+    private readonly maxChars = segmentChars * 8,
+  ) {}
 
   get shownChars(): number {
     return this.shown;
@@ -67,7 +78,12 @@ export class TailOutput {
   append(text: string): void {
     if (!text) return;
     const last = this.segments[this.segments.length - 1];
-    const pieces = splitForSegments(last ? last.text.length : 0, text, this.segmentChars, this.maxChars);
+    const pieces = splitForSegments(
+      last ? last.text.length : 0,
+      text,
+      this.segmentChars,
+      this.maxChars,
+    );
     const fragment = document.createDocumentFragment();
     pieces.forEach((piece, index) => {
       if (index === 0 && last) {
@@ -89,7 +105,10 @@ export class TailOutput {
 
   private trim(): void {
     if (this.shown <= this.cap) return;
-    const drop = segmentsToDrop(this.segments.map((s) => s.text.length), this.cap);
+    const drop = segmentsToDrop(
+      this.segments.map((s) => s.text.length),
+      this.cap,
+    );
     for (const segment of this.segments.splice(0, drop)) {
       segment.node.remove();
       this.shown -= segment.text.length;
@@ -109,7 +128,8 @@ export class RateMeter {
     // Keep one sample older than the window as the baseline.
     const start = at - this.windowMs;
     let keepFrom = 0;
-    while (keepFrom + 1 < this.samples.length && this.samples[keepFrom + 1].at <= start) keepFrom += 1;
+    while (keepFrom + 1 < this.samples.length && this.samples[keepFrom + 1].at <= start)
+      keepFrom += 1;
     if (keepFrom) this.samples = this.samples.slice(keepFrom);
   }
 

@@ -34,30 +34,94 @@ export class StreamTab {
   view: StreamView;
   totalChars: number;
 
-  constructor(view: StreamView, private readonly cap: number, actions: StreamTabActions) {
+  constructor(
+    view: StreamView,
+    private readonly cap: number,
+    actions: StreamTabActions,
+  ) {
     this.view = view;
     this.totalChars = view.textLength;
     const tabId = `tab-${view.id}`;
     const panelId = `panel-${view.id}`;
-    this.tab = el('button', { type: 'button', role: 'tab', id: tabId, 'aria-controls': panelId, 'aria-selected': 'false', tabindex: '-1', class: 'tab', 'data-stream-id': view.id },
-      this.tabMark, ` ${view.serverId} · ${view.toolName}`);
+    this.tab = el(
+      'button',
+      {
+        type: 'button',
+        role: 'tab',
+        id: tabId,
+        'aria-controls': panelId,
+        'aria-selected': 'false',
+        tabindex: '-1',
+        class: 'tab',
+        'data-stream-id': view.id,
+      },
+      this.tabMark,
+      ` ${view.serverId} · ${view.toolName}`,
+    );
     this.tab.addEventListener('click', () => actions.select(this));
     const pre = el('div', { class: 'output-text' });
-    this.scroller = el('div', { class: 'output', tabindex: '0', role: 'log', 'aria-label': `Output of ${view.toolName}`, 'aria-live': 'off' }, pre);
+    this.scroller = el(
+      'div',
+      {
+        class: 'output',
+        tabindex: '0',
+        role: 'log',
+        'aria-label': `Output of ${view.toolName}`,
+        'aria-live': 'off',
+      },
+      pre,
+    );
     this.output = new TailOutput(pre, cap);
-    this.cancelButton = button('Cancel', () => {
-      this.cancelButton.disabled = true;
-      actions.cancel(view.id);
-    }, { class: 'secondary cancel' });
-    this.closeButton = button('Close', () => actions.close(this), { class: 'secondary close', hidden: 'true' });
-    const openText = button('Open the whole text in an editor', () => actions.openText(view.id), { class: 'link' });
+    this.cancelButton = button(
+      'Cancel',
+      () => {
+        this.cancelButton.disabled = true;
+        actions.cancel(view.id);
+      },
+      { class: 'secondary cancel' },
+    );
+    this.closeButton = button('Close', () => actions.close(this), {
+      class: 'secondary close',
+      hidden: 'true',
+    });
+    const openText = button('Open the whole text in an editor', () => actions.openText(view.id), {
+      class: 'link',
+    });
     this.note.append(el('span', { class: 'tail-words' }), ' ', openText);
-    this.panel = el('section', { role: 'tabpanel', id: panelId, 'aria-labelledby': tabId, class: 'stream', hidden: 'true', 'data-stream-id': view.id },
-      el('div', { class: 'stream-head' },
-        el('h2', {}, el('span', { class: 'tool' }, view.toolName), el('span', { class: 'muted' }, ' on '), el('code', {}, view.serverId)),
-        el('div', { class: 'stream-actions' }, this.cancelButton, this.closeButton)),
-      el('div', { class: 'stream-meta' }, this.stats, el('span', { class: 'muted trace' }, ' · trace '), el('code', {}, view.traceId)),
-      this.bar.element, this.stateLine, this.note, this.scroller);
+    this.panel = el(
+      'section',
+      {
+        role: 'tabpanel',
+        id: panelId,
+        'aria-labelledby': tabId,
+        class: 'stream',
+        hidden: 'true',
+        'data-stream-id': view.id,
+      },
+      el(
+        'div',
+        { class: 'stream-head' },
+        el(
+          'h2',
+          {},
+          el('span', { class: 'tool' }, view.toolName),
+          el('span', { class: 'muted' }, ' on '),
+          el('code', {}, view.serverId),
+        ),
+        el('div', { class: 'stream-actions' }, this.cancelButton, this.closeButton),
+      ),
+      el(
+        'div',
+        { class: 'stream-meta' },
+        this.stats,
+        el('span', { class: 'muted trace' }, ' · trace '),
+        el('code', {}, view.traceId),
+      ),
+      this.bar.element,
+      this.stateLine,
+      this.note,
+      this.scroller,
+    );
     if (view.text) this.pushText(view.text, view.chunks, view.startedAt);
     this.totalChars = view.textLength;
     this.output.dropped = Math.max(0, view.textLength - view.text.length);
@@ -110,7 +174,9 @@ export class StreamTab {
   /** Once per frame: appends what arrived, then updates the figures. */
   render(now: number): void {
     if (this.pendingChars) {
-      const follow = !this.panel.hidden && this.scroller.scrollHeight - this.scroller.scrollTop - this.scroller.clientHeight < 32;
+      const follow =
+        !this.panel.hidden &&
+        this.scroller.scrollHeight - this.scroller.scrollTop - this.scroller.clientHeight < 32;
       this.output.append(this.pending.length === 1 ? this.pending[0] : this.pending.join(''));
       this.pending = [];
       this.pendingChars = 0;
@@ -139,7 +205,9 @@ export class StreamTab {
     this.stateLine.dataset.state = v.state;
     const dropped = this.output.dropped;
     this.note.hidden = dropped === 0;
-    if (dropped) (this.note.querySelector('.tail-words') as HTMLElement).textContent = `Showing the last ${formatCount(this.output.shownChars)} characters; the first ${formatBytes(dropped)} are not kept in this panel.`;
+    if (dropped)
+      (this.note.querySelector('.tail-words') as HTMLElement).textContent =
+        `Showing the last ${formatCount(this.output.shownChars)} characters; the first ${formatBytes(dropped)} are not kept in this panel.`;
   }
 
   private finalWords(): string {

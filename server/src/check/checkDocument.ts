@@ -1,5 +1,9 @@
 import { dirname } from 'node:path';
-import { ConfigFormat, formatOfConfigFile, looksLikeOpenFangConfig } from '../../../shared/src/configFiles';
+import {
+  ConfigFormat,
+  formatOfConfigFile,
+  looksLikeOpenFangConfig,
+} from '../../../shared/src/configFiles';
 import { CheckDiagnostic } from './diagnostic';
 import { ParsedToml, parseTomlDocument } from './parse';
 import type { PointerMap } from './pointers';
@@ -33,13 +37,21 @@ export function checkConfigText(text: string, options: CheckOptions): CheckDiagn
 }
 
 /** Checks an already parsed document; returns the pointer map built on the way for reuse. */
-export function checkParsed(format: ConfigFormat, parsed: ParsedToml, text: string, options: CheckOptions): { diagnostics: CheckDiagnostic[]; pointers?: PointerMap } {
+export function checkParsed(
+  format: ConfigFormat,
+  parsed: ParsedToml,
+  text: string,
+  options: CheckOptions,
+): { diagnostics: CheckDiagnostic[]; pointers?: PointerMap } {
   if (!parsed.ok) return { diagnostics: [parsed.diagnostic] };
   const pointers = parsed.pointers;
   const environment = options.environment ?? defaultEnvironment(dirname(options.path));
   const diagnostics = [
     ...checkAgainstSchema(format, parsed.value, pointers),
     ...runSemanticRules(format, parsed.value, pointers, environment, text),
-  ].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  ].sort(
+    (a, b) =>
+      a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
+  );
   return { diagnostics, pointers };
 }

@@ -5,7 +5,13 @@
 export type CursorContext =
   | { kind: 'header'; tablePath: (string | number)[]; prefix: string }
   | { kind: 'key'; tablePath: (string | number)[]; prefix: string }
-  | { kind: 'value'; tablePath: (string | number)[]; keyPath: string[]; inArray: boolean; prefix: string };
+  | {
+      kind: 'value';
+      tablePath: (string | number)[];
+      keyPath: string[];
+      inArray: boolean;
+      prefix: string;
+    };
 
 const HEADER = /^\s*(\[\[?)\s*([^\]#]*?)\s*\]\]?\s*(#.*)?$/;
 
@@ -62,11 +68,21 @@ export function cursorContext(text: string, line: number, character: number): Cu
   const before = (lines[line] ?? '').slice(0, character);
   const headerMatch = /^\s*\[\[?\s*([^\]]*)$/.exec(before);
   if (headerMatch) return { kind: 'header', tablePath: [], prefix: headerMatch[1] };
-  const tablePath = tablePathAt(lines, line - 1 >= 0 && HEADER.test(lines[line] ?? '') ? line - 1 : line);
+  const tablePath = tablePathAt(
+    lines,
+    line - 1 >= 0 && HEADER.test(lines[line] ?? '') ? line - 1 : line,
+  );
   const equals = before.indexOf('=');
   if (equals < 0) {
     const open = openArrayAbove(lines, line, before);
-    if (open) return { kind: 'value', tablePath, keyPath: open, inArray: true, prefix: /["']?([^"',\[\s]*)$/.exec(before)?.[1] ?? '' };
+    if (open)
+      return {
+        kind: 'value',
+        tablePath,
+        keyPath: open,
+        inArray: true,
+        prefix: /["']?([^"',\[\s]*)$/.exec(before)?.[1] ?? '',
+      };
     return { kind: 'key', tablePath, prefix: before.trim() };
   }
   const keyPath = splitDottedKey(before.slice(0, equals));
@@ -77,7 +93,11 @@ export function cursorContext(text: string, line: number, character: number): Cu
 }
 
 /** The key of a multi-line array that is still open at the cursor (`key = [` on an earlier line). */
-function openArrayAbove(lines: readonly string[], line: number, before: string): string[] | undefined {
+function openArrayAbove(
+  lines: readonly string[],
+  line: number,
+  before: string,
+): string[] | undefined {
   let depth = bracketBalance(before);
   for (let i = line - 1; i >= 0 && i >= line - 200; i--) {
     if (HEADER.test(lines[i])) return undefined;
@@ -107,7 +127,10 @@ function bracketBalance(text: string): number {
  * The id (or OpenFang name) of the server whose table `tablePath` is in, read from the text so that it
  * works while the document does not parse.
  */
-export function serverIdInText(text: string, tablePath: readonly (string | number)[]): string | undefined {
+export function serverIdInText(
+  text: string,
+  tablePath: readonly (string | number)[],
+): string | undefined {
   const [list, index] = tablePath;
   if ((list !== 'servers' && list !== 'mcp_servers') || typeof index !== 'number') return undefined;
   const lines = text.split(/\r?\n/);

@@ -26,7 +26,10 @@ export interface CheckDiagnostic {
 export const ORIGIN: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
 /** toml-eslint-parser locations: 1-based line, 0-based column. */
-export function rangeOfLoc(loc: { start: { line: number; column: number }; end: { line: number; column: number } }): Range {
+export function rangeOfLoc(loc: {
+  start: { line: number; column: number };
+  end: { line: number; column: number };
+}): Range {
   return {
     start: { line: loc.start.line - 1, character: loc.start.column },
     end: { line: loc.end.line - 1, character: loc.end.column },

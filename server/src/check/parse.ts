@@ -21,7 +21,12 @@ export function parseTomlDocument(text: string): ParsedToml {
     if (!(error instanceof TomlError)) return { ok: false, diagnostic: internalError(error) };
     const line = Math.max(0, error.line - 1);
     const character = Math.max(0, error.column - 1);
-    const message = humanSyntaxMessage(error.message.split('\n')[0].replace(/^Invalid TOML document: /, ''), text, line, character);
+    const message = humanSyntaxMessage(
+      error.message.split('\n')[0].replace(/^Invalid TOML document: /, ''),
+      text,
+      line,
+      character,
+    );
     return {
       ok: false,
       diagnostic: {
@@ -35,13 +40,27 @@ export function parseTomlDocument(text: string): ParsedToml {
 }
 
 /** smol-toml names the symptom; at the end of a line the cause is an unterminated string. */
-function humanSyntaxMessage(message: string, text: string, line: number, character: number): string {
+function humanSyntaxMessage(
+  message: string,
+  text: string,
+  line: number,
+  character: number,
+): string {
   const atLineEnd = character >= (text.split('\n')[line] ?? '').replace(/\r$/, '').length;
-  if (atLineEnd && /control characters are not allowed in strings/.test(message)) return 'unterminated string: the closing quote is missing at the end of this line';
+  if (atLineEnd && /control characters are not allowed in strings/.test(message))
+    return 'unterminated string: the closing quote is missing at the end of this line';
   return message;
 }
 
 function internalError(error: unknown): CheckDiagnostic {
-  const message = error instanceof RangeError ? 'the document is nested too deeply to check' : `the document could not be parsed: ${String(error)}`;
-  return { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: 'error', code: 'toml-syntax', message };
+  const message =
+    error instanceof RangeError
+      ? 'the document is nested too deeply to check'
+      : `the document could not be parsed: ${String(error)}`;
+  return {
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: 'error',
+    code: 'toml-syntax',
+    message,
+  };
 }

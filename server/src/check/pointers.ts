@@ -28,7 +28,11 @@ export class PointerMap {
 }
 
 /** The best range for a pointer: the wanted part, else the nearest ancestor that has one. */
-export function locate(map: PointerMap, pointer: string, prefer: (keyof PointerLocation)[]): Range | undefined {
+export function locate(
+  map: PointerMap,
+  pointer: string,
+  prefer: (keyof PointerLocation)[],
+): Range | undefined {
   let current = pointer;
   for (;;) {
     const location = map.get(current);

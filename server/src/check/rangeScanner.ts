@@ -8,10 +8,11 @@ export interface PointerLocation {
   header?: Range;
 }
 
-
 function escapePart(part: string | number): string {
   const text = String(part);
-  return text.includes('~') || text.includes('/') ? text.replace(/~/g, '~0').replace(/\//g, '~1') : text;
+  return text.includes('~') || text.includes('/')
+    ? text.replace(/~/g, '~0').replace(/\//g, '~1')
+    : text;
 }
 
 export function pointerOf(path: readonly (string | number)[]): string {
@@ -22,12 +23,27 @@ export function pointerOf(path: readonly (string | number)[]): string {
 
 /** A-Z a-z 0-9 _ - */
 function isBareKeyChar(code: number): boolean {
-  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 95 || code === 45;
+  return (
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 45
+  );
 }
 
 /** Whitespace , ] } # end a number, boolean or date. */
 function isScalarEnd(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 13 || code === 44 || code === 93 || code === 125 || code === 35;
+  return (
+    code === 32 ||
+    code === 9 ||
+    code === 10 ||
+    code === 13 ||
+    code === 44 ||
+    code === 93 ||
+    code === 125 ||
+    code === 35
+  );
 }
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -40,8 +56,12 @@ class Scanner {
   private i = 0;
   private readonly lineStarts: number[] = [0];
 
-  constructor(private readonly text: string, private readonly into: Map<string, PointerLocation>) {
-    for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) this.lineStarts.push(at + 1);
+  constructor(
+    private readonly text: string,
+    private readonly into: Map<string, PointerLocation>,
+  ) {
+    for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1))
+      this.lineStarts.push(at + 1);
   }
 
   /** The position of the scan offset, by binary search in the line table. */
@@ -74,8 +94,7 @@ class Scanner {
       else if (c === '#') {
         const end = this.text.indexOf('\n', this.i);
         this.i = end < 0 ? this.text.length : end;
-      }
-      else return;
+      } else return;
     }
   }
 
@@ -129,7 +148,8 @@ class Scanner {
       }
       this.i = at + closing.length;
       // Up to two quotes may stand right before a closing delimiter: `"""a""""` ends after four.
-      for (let extra = 0; triple && extra < 2 && this.text[this.i] === quote; extra++) this.advance();
+      for (let extra = 0; triple && extra < 2 && this.text[this.i] === quote; extra++)
+        this.advance();
       return;
     }
   }
@@ -148,7 +168,10 @@ class Scanner {
     const from = this.i;
     while (this.i < this.text.length && !isScalarEnd(this.text.charCodeAt(this.i))) this.i++;
     // A date and a time may be separated by one space: `1979-05-27 07:32:00Z`.
-    if (DATE_ONLY.test(this.text.slice(from, this.i)) && /^ \d\d:/.test(this.text.slice(this.i, this.i + 4))) {
+    if (
+      DATE_ONLY.test(this.text.slice(from, this.i)) &&
+      /^ \d\d:/.test(this.text.slice(this.i, this.i + 4))
+    ) {
       this.advance();
       while (this.i < this.text.length && !isScalarEnd(this.text.charCodeAt(this.i))) this.i++;
     }
@@ -186,7 +209,10 @@ class Scanner {
     let pointer = base;
     parts.forEach((part, index) => {
       pointer += `/${escapePart(part.name)}`;
-      const range = index === parts.length - 1 ? { start: parts[0].range.start, end: part.range.end } : part.range;
+      const range =
+        index === parts.length - 1
+          ? { start: parts[0].range.start, end: part.range.end }
+          : part.range;
       this.entry(pointer).key ??= range;
     });
     this.skipBlank(false);
@@ -260,7 +286,14 @@ function escaped(text: string, at: number): boolean {
 function decodeBasic(raw: string): string {
   return raw.replace(/\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)/g, (_, escape: string) => {
     if (escape.length > 1) return String.fromCodePoint(parseInt(escape.slice(1), 16));
-    return ({ b: '\b', t: '\t', n: '\n', f: '\f', r: '\r', '"': '"', '\\': '\\' } as Record<string, string>)[escape] ?? escape;
+    return (
+      (
+        { b: '\b', t: '\t', n: '\n', f: '\f', r: '\r', '"': '"', '\\': '\\' } as Record<
+          string,
+          string
+        >
+      )[escape] ?? escape
+    );
   });
 }
 

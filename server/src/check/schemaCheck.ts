@@ -10,7 +10,8 @@ const validators = new Map<ConfigFormat, ValidateFunction>();
 
 function validatorFor(format: ConfigFormat): ValidateFunction {
   let validator = validators.get(format);
-  if (!validator) validators.set(format, (validator = createConfigValidator(schemaForFormat(format))));
+  if (!validator)
+    validators.set(format, (validator = createConfigValidator(schemaForFormat(format))));
   return validator;
 }
 
@@ -18,7 +19,10 @@ function valueAt(root: unknown, pointer: string): unknown {
   let current = root;
   for (const part of pointer.split('/').slice(1)) {
     const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
-    current = current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined;
+    current =
+      current !== null && typeof current === 'object'
+        ? (current as Record<string, unknown>)[key]
+        : undefined;
   }
   return current;
 }
@@ -26,14 +30,22 @@ function valueAt(root: unknown, pointer: string): unknown {
 /** Where each kind of schema error belongs: an unknown key on the key, a missing one on the table header. */
 function placement(error: ErrorObject): { pointer: string; prefer: (keyof PointerLocation)[] } {
   if (error.keyword === 'additionalProperties') {
-    return { pointer: `${error.instancePath}/${String(error.params.additionalProperty).replace(/~/g, '~0').replace(/\//g, '~1')}`, prefer: ['key'] };
+    return {
+      pointer: `${error.instancePath}/${String(error.params.additionalProperty).replace(/~/g, '~0').replace(/\//g, '~1')}`,
+      prefer: ['key'],
+    };
   }
-  if (error.keyword === 'required') return { pointer: error.instancePath, prefer: ['header', 'key'] };
+  if (error.keyword === 'required')
+    return { pointer: error.instancePath, prefer: ['header', 'key'] };
   return { pointer: error.instancePath, prefer: ['value'] };
 }
 
 /** The format's JSON Schema (one source of truth, shared/src/schemas) applied with exact ranges. */
-export function checkAgainstSchema(format: ConfigFormat, value: unknown, map: PointerMap): CheckDiagnostic[] {
+export function checkAgainstSchema(
+  format: ConfigFormat,
+  value: unknown,
+  map: PointerMap,
+): CheckDiagnostic[] {
   const validate = validatorFor(format);
   if (validate(value)) return [];
   const seen = new Set<string>();
@@ -52,7 +64,11 @@ export function checkAgainstSchema(format: ConfigFormat, value: unknown, map: Po
       code: `schema/${error.keyword}`,
       message,
       path: pointer,
-      ...(suggestion ? { data: { suggestion } } : error.keyword === 'required' ? { data: { missingKey: error.params.missingProperty } } : {}),
+      ...(suggestion
+        ? { data: { suggestion } }
+        : error.keyword === 'required'
+          ? { data: { missingKey: error.params.missingProperty } }
+          : {}),
     });
   }
   return diagnostics;

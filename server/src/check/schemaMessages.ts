@@ -28,10 +28,19 @@ function typeOf(value: unknown): string {
 }
 
 function shown(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return typeof value === 'string'
+    ? JSON.stringify(value)
+    : (JSON.stringify(value) ?? String(value));
 }
 
-const TYPE_WORDS: Record<string, string> = { string: 'a string', integer: 'an integer', number: 'a number', boolean: 'a boolean (true or false)', array: 'an array', object: 'a table' };
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'a boolean (true or false)',
+  array: 'an array',
+  object: 'a table',
+};
 
 export interface HumanMessage {
   message: string;
@@ -47,29 +56,48 @@ export function humanMessage(error: ErrorObject, data: unknown): HumanMessage {
     case 'enum': {
       const allowed = (params.allowedValues as unknown[]).map(String);
       const suggestion = typeof data === 'string' ? suggest(data, allowed) : undefined;
-      return { message: `${key} must be one of ${allowed.join(', ')}; got ${shown(data)}${suggestion ? `. Did you mean "${suggestion}"?` : ''}`, suggestion };
+      return {
+        message: `${key} must be one of ${allowed.join(', ')}; got ${shown(data)}${suggestion ? `. Did you mean "${suggestion}"?` : ''}`,
+        suggestion,
+      };
     }
     case 'type': {
-      const wanted = String(params.type).split(',').map((t) => TYPE_WORDS[t] ?? t).join(' or ');
+      const wanted = String(params.type)
+        .split(',')
+        .map((t) => TYPE_WORDS[t] ?? t)
+        .join(' or ');
       return { message: `${key} must be ${wanted}; got ${typeOf(data)}` };
     }
     case 'additionalProperties': {
       const extra = String(params.additionalProperty);
-      const known = Object.keys((error.parentSchema?.properties as Record<string, unknown> | undefined) ?? {});
+      const known = Object.keys(
+        (error.parentSchema?.properties as Record<string, unknown> | undefined) ?? {},
+      );
       const suggestion = suggest(extra, known);
-      return { message: `unknown key "${extra}" in ${tableName(error.instancePath)}${suggestion ? `. Did you mean "${suggestion}"?` : known.length ? `; known keys: ${known.join(', ')}` : ''}`, suggestion };
+      return {
+        message: `unknown key "${extra}" in ${tableName(error.instancePath)}${suggestion ? `. Did you mean "${suggestion}"?` : known.length ? `; known keys: ${known.join(', ')}` : ''}`,
+        suggestion,
+      };
     }
     case 'required':
-      return { message: `${tableName(error.instancePath)} is missing the required key "${String(params.missingProperty)}"` };
+      return {
+        message: `${tableName(error.instancePath)} is missing the required key "${String(params.missingProperty)}"`,
+      };
     case 'format':
-      return { message: `${key} must be ${params.format === 'uri' ? 'an absolute URL (like https://host/path)' : params.format === 'date-time' ? 'a date-time (like 2026-12-31T23:59:59Z)' : `in ${String(params.format)} format`}; got ${shown(data)}` };
+      return {
+        message: `${key} must be ${params.format === 'uri' ? 'an absolute URL (like https://host/path)' : params.format === 'date-time' ? 'a date-time (like 2026-12-31T23:59:59Z)' : `in ${String(params.format)} format`}; got ${shown(data)}`,
+      };
     case 'pattern':
-      return { message: `${key} ${shown(data)} is not well formed: ${error.parentSchema?.description ?? `it must match ${String(params.pattern)}`}` };
+      return {
+        message: `${key} ${shown(data)} is not well formed: ${error.parentSchema?.description ?? `it must match ${String(params.pattern)}`}`,
+      };
     case 'minimum':
     case 'exclusiveMinimum':
     case 'maximum':
     case 'exclusiveMaximum':
-      return { message: `${key} must be ${String(params.comparison)} ${String(params.limit)}; got ${shown(data)}` };
+      return {
+        message: `${key} must be ${String(params.comparison)} ${String(params.limit)}; got ${shown(data)}`,
+      };
     case 'minItems':
       return { message: `${key} must have at least ${String(params.limit)} item(s)` };
     case 'minLength':

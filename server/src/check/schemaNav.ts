@@ -18,7 +18,10 @@ export interface SchemaNode {
 }
 
 /** The schema for one child (a key of a table, or an item of an array). */
-export function childSchema(schema: SchemaNode | undefined, part: string | number): SchemaNode | undefined {
+export function childSchema(
+  schema: SchemaNode | undefined,
+  part: string | number,
+): SchemaNode | undefined {
   if (!schema) return undefined;
   if (typeof part === 'number') return schema.items ?? firstVariant(schema, (s) => s.items);
   const direct = schema.properties?.[part];
@@ -30,15 +33,25 @@ export function childSchema(schema: SchemaNode | undefined, part: string | numbe
   return firstVariant(schema, (s) => childSchema(s, part));
 }
 
-function firstVariant<T>(schema: SchemaNode, pick: (s: SchemaNode) => T | undefined): T | undefined {
-  for (const variant of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) {
+function firstVariant<T>(
+  schema: SchemaNode,
+  pick: (s: SchemaNode) => T | undefined,
+): T | undefined {
+  for (const variant of [
+    ...(schema.anyOf ?? []),
+    ...(schema.oneOf ?? []),
+    ...(schema.allOf ?? []),
+  ]) {
     const found = pick(variant);
     if (found) return found;
   }
   return undefined;
 }
 
-export function schemaAt(root: SchemaNode, path: readonly (string | number)[]): SchemaNode | undefined {
+export function schemaAt(
+  root: SchemaNode,
+  path: readonly (string | number)[],
+): SchemaNode | undefined {
   let current: SchemaNode | undefined = root;
   for (const part of path) current = childSchema(current, part);
   return current;

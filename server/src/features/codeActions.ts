@@ -19,7 +19,8 @@ export function codeActions(uri: string, text: string, diagnostics: Diagnostic[]
     const data = (diagnostic.data ?? {}) as ActionData;
     const code = String(diagnostic.code ?? '');
     if (data.suggestion) {
-      const quoted = code === 'schema/additionalProperties' ? data.suggestion : `"${data.suggestion}"`;
+      const quoted =
+        code === 'schema/additionalProperties' ? data.suggestion : `"${data.suggestion}"`;
       actions.push({
         title: `Change to ${quoted}`,
         kind: CodeActionKind.QuickFix,
@@ -47,7 +48,11 @@ export function codeActions(uri: string, text: string, diagnostics: Diagnostic[]
         kind: CodeActionKind.QuickFix,
         diagnostics: [diagnostic],
         isPreferred: true,
-        command: { title: 'Move secret to secret storage', command: MOVE_SECRET_COMMAND, arguments: [args] },
+        command: {
+          title: 'Move secret to secret storage',
+          command: MOVE_SECRET_COMMAND,
+          arguments: [args],
+        },
       });
     }
   }

@@ -1,4 +1,9 @@
-import { CompletionItem, CompletionItemKind, InsertTextFormat, MarkupKind } from 'vscode-languageserver/node';
+import {
+  CompletionItem,
+  CompletionItemKind,
+  InsertTextFormat,
+  MarkupKind,
+} from 'vscode-languageserver/node';
 import type { ConfigFormat } from '../../../shared/src/configFiles';
 import type { KernelStateParams } from '../../../shared/src/lspMessages';
 import { schemaForFormat } from '../../../shared/src/schemas';
@@ -35,7 +40,11 @@ function keyItems(table: SchemaNode | undefined, present: Set<string>): Completi
   return Object.entries(table?.properties ?? {})
     .filter(([name]) => !present.has(name))
     .map(([name, schema]) => {
-      const isTable = typesOf(schema).includes('object') || (typesOf(schema).includes('array') && schema.items && typesOf(schema.items).includes('object'));
+      const isTable =
+        typesOf(schema).includes('object') ||
+        (typesOf(schema).includes('array') &&
+          schema.items &&
+          typesOf(schema.items).includes('object'));
       return {
         label: name,
         kind: isTable ? CompletionItemKind.Module : CompletionItemKind.Property,
@@ -48,33 +57,75 @@ function keyItems(table: SchemaNode | undefined, present: Set<string>): Completi
     });
 }
 
-function valueItems(input: CompletionInput, schema: SchemaNode | undefined, keyPath: string[], inArray: boolean, serverIdOfTable?: string): CompletionItem[] {
+function valueItems(
+  input: CompletionInput,
+  schema: SchemaNode | undefined,
+  keyPath: string[],
+  inArray: boolean,
+  serverIdOfTable?: string,
+): CompletionItem[] {
   const key = keyPath[keyPath.length - 1] ?? '';
   const target = inArray ? schema?.items : schema;
-  const quoteIfNeeded = (value: string) => (inArray || typesOf(target ?? {}).includes('string') ? value : value);
+  const quoteIfNeeded = (value: string) =>
+    inArray || typesOf(target ?? {}).includes('string') ? value : value;
   if (key === 'permissions_required') {
-    return STANDARD_PERMISSIONS.map((p) => ({ label: p.name, kind: CompletionItemKind.EnumMember, detail: `risk: ${p.risk ?? 'n/a'}`, documentation: p.description }));
+    return STANDARD_PERMISSIONS.map((p) => ({
+      label: p.name,
+      kind: CompletionItemKind.EnumMember,
+      detail: `risk: ${p.risk ?? 'n/a'}`,
+      documentation: p.description,
+    }));
   }
   if (key === 'enabled_feature_sets' || key === 'disabled_feature_sets') {
     const live = input.state.servers.find((s) => s.id === serverIdOfTable);
-    return (live?.featureSets ?? []).map((f) => ({ label: f.name, kind: CompletionItemKind.EnumMember, detail: `declared by ${live?.id}`, documentation: f.description }));
+    return (live?.featureSets ?? []).map((f) => ({
+      label: f.name,
+      kind: CompletionItemKind.EnumMember,
+      detail: `declared by ${live?.id}`,
+      documentation: f.description,
+    }));
   }
   if (key === 'server_id' || key === 'pinned_tools') {
-    return input.serverIds.map((id) => ({ label: key === 'pinned_tools' ? `${id}.` : id, kind: CompletionItemKind.Reference, detail: 'configured server' }));
+    return input.serverIds.map((id) => ({
+      label: key === 'pinned_tools' ? `${id}.` : id,
+      kind: CompletionItemKind.Reference,
+      detail: 'configured server',
+    }));
   }
-  if (target?.enum) return target.enum.map((value) => ({ label: quoteIfNeeded(String(value)), kind: CompletionItemKind.EnumMember }));
-  if (target && typesOf(target).includes('boolean')) return ['true', 'false'].map((label) => ({ label, kind: CompletionItemKind.Value }));
+  if (target?.enum)
+    return target.enum.map((value) => ({
+      label: quoteIfNeeded(String(value)),
+      kind: CompletionItemKind.EnumMember,
+    }));
+  if (target && typesOf(target).includes('boolean'))
+    return ['true', 'false'].map((label) => ({ label, kind: CompletionItemKind.Value }));
   return [];
 }
 
-export function completions(input: CompletionInput, presentKeys: (tablePath: (string | number)[]) => Set<string>, serverIdAt: (tablePath: (string | number)[]) => string | undefined): CompletionItem[] {
+export function completions(
+  input: CompletionInput,
+  presentKeys: (tablePath: (string | number)[]) => Set<string>,
+  serverIdAt: (tablePath: (string | number)[]) => string | undefined,
+): CompletionItem[] {
   const context = cursorContext(input.text, input.line, input.character);
   const root = rootSchema(input.format);
   if (context.kind === 'header') {
-    const tables = input.format === 'openfang' ? ['mcp_servers', 'mcp_servers.transport', 'a2a', 'a2a.external_agents'] : ['servers', 'servers.mgp', 'servers.env', 'servers.headers', 'servers.mcpl', 'kernel', 'kernel.tool_context_budget'];
+    const tables =
+      input.format === 'openfang'
+        ? ['mcp_servers', 'mcp_servers.transport', 'a2a', 'a2a.external_agents']
+        : [
+            'servers',
+            'servers.mgp',
+            'servers.env',
+            'servers.headers',
+            'servers.mcpl',
+            'kernel',
+            'kernel.tool_context_budget',
+          ];
     return tables.map((label) => ({ label, kind: CompletionItemKind.Module }));
   }
-  if (context.kind === 'key') return keyItems(schemaAt(root, context.tablePath), presentKeys(context.tablePath));
+  if (context.kind === 'key')
+    return keyItems(schemaAt(root, context.tablePath), presentKeys(context.tablePath));
   const schema = schemaAt(root, [...context.tablePath, ...context.keyPath]);
   return valueItems(input, schema, context.keyPath, context.inArray, serverIdAt(context.tablePath));
 }

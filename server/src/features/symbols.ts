@@ -16,21 +16,39 @@ export function documentSymbols(analysis: Analysis): DocumentSymbol[] {
     if (!isTable(table)) return;
     const path = [listKey, index];
     const range = locate(pointers, pointerOf(path), ['value']);
-    const selection = locate(pointers, pointerOf([...path, openfang ? 'name' : 'id']), ['value']) ?? locate(pointers, pointerOf(path), ['header']);
+    const selection =
+      locate(pointers, pointerOf([...path, openfang ? 'name' : 'id']), ['value']) ??
+      locate(pointers, pointerOf(path), ['header']);
     if (!range || !selection) return;
     const transport = isTable(table.transport) ? table.transport : table;
-    const kind = asString(openfang ? transport.type : table.transport) ?? (asString(transport.url) ? 'http' : 'stdio');
+    const kind =
+      asString(openfang ? transport.type : table.transport) ??
+      (asString(transport.url) ? 'http' : 'stdio');
     const target = asString(transport.command) ?? asString(transport.url) ?? '';
     const children = Object.keys(table)
       .filter((key) => isTable(table[key]))
       .flatMap((key): DocumentSymbol[] => {
         const childRange = locate(pointers, pointerOf([...path, key]), ['value']);
         const childSelection = locate(pointers, pointerOf([...path, key]), ['key', 'header']);
-        return childRange && childSelection ? [{ name: key, kind: SymbolKind.Namespace, range: childRange, selectionRange: childSelection }] : [];
+        return childRange && childSelection
+          ? [
+              {
+                name: key,
+                kind: SymbolKind.Namespace,
+                range: childRange,
+                selectionRange: childSelection,
+              },
+            ]
+          : [];
       });
-    const end = children.reduce((last, child) => (child.range.end.line > last.line ? child.range.end : last), range.end);
+    const end = children.reduce(
+      (last, child) => (child.range.end.line > last.line ? child.range.end : last),
+      range.end,
+    );
     symbols.push({
-      name: asString(openfang ? table.name : table.id) ?? `(server ${index + 1} without ${openfang ? 'name' : 'id'})`,
+      name:
+        asString(openfang ? table.name : table.id) ??
+        `(server ${index + 1} without ${openfang ? 'name' : 'id'})`,
       detail: `${kind}${target ? ` · ${target}` : ''}`,
       kind: SymbolKind.Module,
       range: { start: range.start, end },
@@ -41,7 +59,8 @@ export function documentSymbols(analysis: Analysis): DocumentSymbol[] {
   for (const key of openfang ? ['a2a'] : ['kernel']) {
     const range = locate(pointers, pointerOf([key]), ['value']);
     const selection = locate(pointers, pointerOf([key]), ['header', 'key']);
-    if (range && selection && isTable(value[key])) symbols.push({ name: key, kind: SymbolKind.Namespace, range, selectionRange: selection });
+    if (range && selection && isTable(value[key]))
+      symbols.push({ name: key, kind: SymbolKind.Namespace, range, selectionRange: selection });
   }
   return symbols;
 }

@@ -8,7 +8,14 @@ import addFormats from 'ajv-formats';
 import type { JsonSchema } from './schemaTypes';
 
 /** Keywords VS Code reads in JSON Schemas; ajv's strict mode accepts them as annotations. */
-export const VSCODE_SCHEMA_KEYWORDS = ['markdownDescription', 'deprecationMessage', 'enumDescriptions', 'markdownEnumDescriptions', 'defaultSnippets', 'errorMessage'];
+export const VSCODE_SCHEMA_KEYWORDS = [
+  'markdownDescription',
+  'deprecationMessage',
+  'enumDescriptions',
+  'markdownEnumDescriptions',
+  'defaultSnippets',
+  'errorMessage',
+];
 
 /** `${VAR}` and `${secret:NAME}`, the references config values may hold (resolved when a server starts). */
 const REFERENCE = /\$\{(?:secret:)?[A-Za-z_][A-Za-z0-9_.-]*\}/g;
@@ -16,8 +23,10 @@ const LEADING_REFERENCE = /^\$\{(?:secret:)?[A-Za-z_][A-Za-z0-9_.-]*\}/;
 
 function testerOf(format: unknown): (value: string) => boolean {
   if (format instanceof RegExp) return (value) => format.test(value);
-  if (typeof format === 'function') return (value) => Boolean((format as (value: string) => unknown)(value));
-  if (format !== null && typeof format === 'object' && 'validate' in format) return testerOf(format.validate);
+  if (typeof format === 'function')
+    return (value) => Boolean((format as (value: string) => unknown)(value));
+  if (format !== null && typeof format === 'object' && 'validate' in format)
+    return testerOf(format.validate);
   throw new Error('ajv-formats did not define the "uri" format');
 }
 

@@ -14,6 +14,9 @@ export type { JsonSchema, SchemaType } from './schemaTypes';
 export * from './vocabulary';
 
 export function schemaForFormat(format: 'mgp' | 'openfang'): JsonSchema {
-  const schemas: Record<ConfigFormat, JsonSchema> = { mgp: mgpConfigSchema, openfang: openfangConfigSchema };
+  const schemas: Record<ConfigFormat, JsonSchema> = {
+    mgp: mgpConfigSchema,
+    openfang: openfangConfigSchema,
+  };
   return schemas[format];
 }

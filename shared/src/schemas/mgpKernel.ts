@@ -2,18 +2,27 @@
  * `[kernel]` of mgp.toml, and the policy and access-grant fields that `[[servers]]` shares with it.
  */
 import { described, enumOf, JsonSchema, patternOf } from './schemaTypes';
-import { ACCESS_POLICIES, APPROVAL_POLICIES, AUDIT_RETENTIONS, GRANT_PERMISSIONS, SERVER_ID, TOOL_NAME } from './vocabulary';
+import {
+  ACCESS_POLICIES,
+  APPROVAL_POLICIES,
+  AUDIT_RETENTIONS,
+  GRANT_PERMISSIONS,
+  SERVER_ID,
+  TOOL_NAME,
+} from './vocabulary';
 
 type Scope = 'kernel' | 'server';
 
 /** MGP §3.3, for `[kernel]` or, overriding it, one server. */
 export function approvalPolicySchema(scope: Scope): JsonSchema {
-  const plain = scope === 'kernel'
-    ? 'How the kernel answers servers\' permission requests, unless a server overrides it: interactive, auto_approve, deny_all or config_only (MGP §3.3).'
-    : 'How the kernel answers this server\'s permission requests, overriding [kernel] approval_policy: interactive, auto_approve, deny_all or config_only (MGP §3.3).';
-  const lead = scope === 'kernel'
-    ? 'How the kernel answers servers\' permission requests, unless a server sets its own `approval_policy`'
-    : 'How the kernel answers this server\'s permission requests, overriding `[kernel] approval_policy`';
+  const plain =
+    scope === 'kernel'
+      ? "How the kernel answers servers' permission requests, unless a server overrides it: interactive, auto_approve, deny_all or config_only (MGP §3.3)."
+      : "How the kernel answers this server's permission requests, overriding [kernel] approval_policy: interactive, auto_approve, deny_all or config_only (MGP §3.3).";
+  const lead =
+    scope === 'kernel'
+      ? "How the kernel answers servers' permission requests, unless a server sets its own `approval_policy`"
+      : "How the kernel answers this server's permission requests, overriding `[kernel] approval_policy`";
   return {
     type: 'string',
     ...enumOf(APPROVAL_POLICIES),
@@ -31,12 +40,14 @@ export function approvalPolicySchema(scope: Scope): JsonSchema {
 
 /** MGP §5.5, for `[kernel]` or, overriding it, one server. */
 export function accessPolicySchema(scope: Scope): JsonSchema {
-  const plain = scope === 'kernel'
-    ? 'Whether agents may use a server\'s tools when no access grant decides, unless the server overrides it: opt-in denies, opt-out allows (MGP §5.2, §5.5).'
-    : 'Whether agents may use this server\'s tools when no access grant decides, overriding [kernel] default_access_policy: opt-in denies, opt-out allows (MGP §5.2, §5.5).';
-  const lead = scope === 'kernel'
-    ? 'Whether agents may use a server\'s tools when no access grant decides, unless the server sets its own `default_access_policy`'
-    : 'Whether agents may use this server\'s tools when no access grant decides, overriding `[kernel] default_access_policy`';
+  const plain =
+    scope === 'kernel'
+      ? "Whether agents may use a server's tools when no access grant decides, unless the server overrides it: opt-in denies, opt-out allows (MGP §5.2, §5.5)."
+      : "Whether agents may use this server's tools when no access grant decides, overriding [kernel] default_access_policy: opt-in denies, opt-out allows (MGP §5.2, §5.5).";
+  const lead =
+    scope === 'kernel'
+      ? "Whether agents may use a server's tools when no access grant decides, unless the server sets its own `default_access_policy`"
+      : "Whether agents may use this server's tools when no access grant decides, overriding `[kernel] default_access_policy`";
   return {
     type: 'string',
     ...enumOf(ACCESS_POLICIES),
@@ -56,7 +67,10 @@ export function accessGrantSchema(scope: Scope): JsonSchema {
     agent_id: {
       type: 'string',
       minLength: 1,
-      ...described('The agent the entry is for (MGP §5.4).', 'The agent the entry is for, as in `mgp.access.grant` `agent_id` (MGP §5.4).'),
+      ...described(
+        'The agent the entry is for (MGP §5.4).',
+        'The agent the entry is for, as in `mgp.access.grant` `agent_id` (MGP §5.4).',
+      ),
       examples: ['research-agent'],
     },
   };
@@ -64,7 +78,10 @@ export function accessGrantSchema(scope: Scope): JsonSchema {
     properties.server_id = {
       type: 'string',
       pattern: patternOf(SERVER_ID),
-      ...described('The id of the [[servers]] entry the grant is about (MGP §5.4).', 'The `id` of the `[[servers]]` entry the grant is about, as in `mgp.access.grant` `server_id` (MGP §5.4).'),
+      ...described(
+        'The id of the [[servers]] entry the grant is about (MGP §5.4).',
+        'The `id` of the `[[servers]]` entry the grant is about, as in `mgp.access.grant` `server_id` (MGP §5.4).',
+      ),
       examples: ['mind.cerebras'],
     };
   }
@@ -73,7 +90,7 @@ export function accessGrantSchema(scope: Scope): JsonSchema {
       type: 'string',
       pattern: patternOf(TOOL_NAME),
       ...described(
-        'One tool of the server: the entry is then a tool_grant, which outranks a server_grant; without it the entry is a server_grant for all the server\'s tools (MGP §5.2, §5.3).',
+        "One tool of the server: the entry is then a tool_grant, which outranks a server_grant; without it the entry is a server_grant for all the server's tools (MGP §5.2, §5.3).",
         'One tool of the server (MCP tool name). With it the entry is a **`tool_grant`** (single tool); without it, a **`server_grant`** (all tools on the server). ' +
           'A tool grant outranks a server grant, which outranks the default policy (MGP §5.2, §5.3).',
       ),
@@ -91,7 +108,10 @@ export function accessGrantSchema(scope: Scope): JsonSchema {
     },
     justification: {
       type: 'string',
-      ...described('Why the access was granted, recorded with the grant (MGP §5.4).', 'Why the access was granted, kept with the entry and shown in the audit trail, as in `mgp.access.grant` `justification` (MGP §5.4).'),
+      ...described(
+        'Why the access was granted, recorded with the grant (MGP §5.4).',
+        'Why the access was granted, kept with the entry and shown in the audit trail, as in `mgp.access.grant` `justification` (MGP §5.4).',
+      ),
     },
     expires_at: {
       type: 'string',
@@ -144,10 +164,26 @@ const toolContextBudget: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    max_tokens: budgetField(8000, 'Tokens of tool definitions allowed in the model context in all', 'Tokens of tool definitions the model context may hold in all'),
-    pinned_reserve: budgetField(2000, 'Tokens kept for pinned tools, which are never evicted', 'Tokens kept for **pinned tools**, which are never evicted'),
-    discovery_reserve: budgetField(3000, 'Tokens kept for discovery results; results beyond it are truncated', 'Tokens kept for **discovery results**; results that would exceed the budget are truncated (fewer results returned)'),
-    cache_limit: budgetField(3000, 'Tokens the session tool cache may use before least-recently-used tools are evicted', 'Tokens the **session tool cache** may use; beyond it the least-recently-used cached tools are evicted, see the session tool cache of MGP §16.7'),
+    max_tokens: budgetField(
+      8000,
+      'Tokens of tool definitions allowed in the model context in all',
+      'Tokens of tool definitions the model context may hold in all',
+    ),
+    pinned_reserve: budgetField(
+      2000,
+      'Tokens kept for pinned tools, which are never evicted',
+      'Tokens kept for **pinned tools**, which are never evicted',
+    ),
+    discovery_reserve: budgetField(
+      3000,
+      'Tokens kept for discovery results; results beyond it are truncated',
+      'Tokens kept for **discovery results**; results that would exceed the budget are truncated (fewer results returned)',
+    ),
+    cache_limit: budgetField(
+      3000,
+      'Tokens the session tool cache may use before least-recently-used tools are evicted',
+      'Tokens the **session tool cache** may use; beyond it the least-recently-used cached tools are evicted, see the session tool cache of MGP §16.7',
+    ),
   },
   ...described(
     'The context budget for tool definitions: the kernel evicts least-recently-used cached tools when it is exceeded (MGP §16.8).',
@@ -164,11 +200,39 @@ const auditSchema: JsonSchema = {
       type: 'string',
       ...enumOf(AUDIT_RETENTIONS),
       default: 'keep_all',
-      ...described('What the local audit log keeps: keep_all, time_based or size_based (MGP §19.4).', 'What the local audit log keeps (MGP §19.4): `keep_all`, `time_based` (`retention_days`) or `size_based` (`retention_mb`). Default: `keep_all`.'),
+      ...described(
+        'What the local audit log keeps: keep_all, time_based or size_based (MGP §19.4).',
+        'What the local audit log keeps (MGP §19.4): `keep_all`, `time_based` (`retention_days`) or `size_based` (`retention_mb`). Default: `keep_all`.',
+      ),
     },
-    retention_days: { type: 'integer', minimum: 1, ...described('Days of audit files kept under time_based retention (MGP §19.4).', 'Days of audit files kept under `time_based` retention (MGP §19.4).'), examples: [90] },
-    retention_mb: { type: 'integer', minimum: 1, ...described('Megabytes of audit files kept under size_based retention (MGP §19.4).', 'Megabytes of audit files kept under `size_based` retention (MGP §19.4).'), examples: [500] },
-    rotate_mb: { type: 'integer', minimum: 1, default: 10, ...described('Size in megabytes at which the audit log starts a new file (MGP §6).', 'Size in megabytes at which the audit log starts a new file; the hash chain continues across files (MGP §6). Default: `10`.'), examples: [10] },
+    retention_days: {
+      type: 'integer',
+      minimum: 1,
+      ...described(
+        'Days of audit files kept under time_based retention (MGP §19.4).',
+        'Days of audit files kept under `time_based` retention (MGP §19.4).',
+      ),
+      examples: [90],
+    },
+    retention_mb: {
+      type: 'integer',
+      minimum: 1,
+      ...described(
+        'Megabytes of audit files kept under size_based retention (MGP §19.4).',
+        'Megabytes of audit files kept under `size_based` retention (MGP §19.4).',
+      ),
+      examples: [500],
+    },
+    rotate_mb: {
+      type: 'integer',
+      minimum: 1,
+      default: 10,
+      ...described(
+        'Size in megabytes at which the audit log starts a new file (MGP §6).',
+        'Size in megabytes at which the audit log starts a new file; the hash chain continues across files (MGP §6). Default: `10`.',
+      ),
+      examples: [10],
+    },
   },
   ...described(
     'The local audit log: append-only, hash-chained JSONL per workspace, with rotation and retention (MGP §6, §19.4).',
@@ -185,8 +249,8 @@ export const kernelSchema: JsonSchema = {
     moderate_tools_require_approval: {
       type: 'boolean',
       ...described(
-        'Whether tools of risk level moderate wait for the operator\'s confirmation; the spec makes it optional (MGP §4.4).',
-        'Whether tools whose `risk_level` is `moderate` wait for the operator\'s confirmation before they run. ' +
+        "Whether tools of risk level moderate wait for the operator's confirmation; the spec makes it optional (MGP §4.4).",
+        "Whether tools whose `risk_level` is `moderate` wait for the operator's confirmation before they run. " +
           'MGP §4.4 runs `safe` tools without confirmation, `moderate` ones "with optional confirmation" (this switch) and `dangerous` ones only with explicit confirmation or permission.',
       ),
     },
@@ -204,7 +268,7 @@ export const kernelSchema: JsonSchema = {
       ...described(
         'Whether tool discovery also finds the tools of well-known npm MCP servers by example requests written for them; on by default (MGP §16.4).',
         'Whether `mgp.tools.discover` and `mgp.tools.request` also rank the tools of seventeen widely used npm MCP servers (filesystem, GitHub, Playwright, Notion, Firecrawl, …) by some 4,900 example requests written for them, ' +
-          'under whatever id you give the server (MGP §16.4). On by default; tools of other servers keep their own ranking. Off: the keyword ranking of the tools\' own texts alone.',
+          "under whatever id you give the server (MGP §16.4). On by default; tools of other servers keep their own ranking. Off: the keyword ranking of the tools' own texts alone.",
       ),
     },
     keep_registered_servers: {

@@ -21,21 +21,31 @@ function featureSetList(which: 'enabled' | 'disabled'): JsonSchema {
       `Feature sets the host ${verb} for this server, by name or wildcard; sent as featureSets/update "${which}" (MCPL §5.3, §6.3).`,
       `Feature sets the host ${verb} for this server, sent after initialization as the \`${which}\` list of \`featureSets/update\` (MCPL §5.3, §6.7). ` +
         'Names are dot-separated (`memory.retrieval`); a wildcard `memory.*` covers every `memory.` set (MCPL §6.3). ' +
-        (which === 'disabled' ? 'A set both enabled and disabled stays disabled.' : 'A server-initiated message tagged with a set that is not enabled is rejected (MCPL §6.6).'),
+        (which === 'disabled'
+          ? 'A set both enabled and disabled stays disabled.'
+          : 'A server-initiated message tagged with a set that is not enabled is rejected (MCPL §6.6).'),
     ),
-    examples: [which === 'enabled' ? ['memory.retrieval', 'memory.extraction'] : ['memory.consolidation']],
+    examples: [
+      which === 'enabled' ? ['memory.retrieval', 'memory.extraction'] : ['memory.consolidation'],
+    ],
   };
 }
 
 function scopeList(which: 'whitelist' | 'blacklist'): JsonSchema {
-  const effect = which === 'whitelist' ? 'approved without asking' : 'denied, even when a whitelist pattern also matches';
+  const effect =
+    which === 'whitelist'
+      ? 'approved without asking'
+      : 'denied, even when a whitelist pattern also matches';
   return {
     type: 'array',
     uniqueItems: true,
     items: {
       type: 'string',
       minLength: 1,
-      ...described('A pattern matched against scope labels, e.g. /project/** or #dev-* (MCPL §7.2, §7.3).', 'A pattern matched against scope **labels**, e.g. `/project/**` or `#dev-*` (MCPL §7.2, §7.3).'),
+      ...described(
+        'A pattern matched against scope labels, e.g. /project/** or #dev-* (MCPL §7.2, §7.3).',
+        'A pattern matched against scope **labels**, e.g. `/project/**` or `#dev-*` (MCPL §7.2, §7.3).',
+      ),
     },
     ...described(
       `Scope label patterns whose elevation requests are ${effect} (MCPL §7.2, §7.6).`,

@@ -7,9 +7,15 @@ import { serverMgpSchema, serverToolsSchema } from './mgpSecurity';
 import { described, enumOf, JsonSchema, patternOf } from './schemaTypes';
 import { FRAMINGS, SERVER_ID, TOOL_NAME, TRANSPORTS } from './vocabulary';
 
-const REFERENCES = 'Values may refer to `${VAR}` (environment) and `${secret:NAME}` (secret storage), resolved when the server starts.';
+const REFERENCES =
+  'Values may refer to `${VAR}` (environment) and `${secret:NAME}` (secret storage), resolved when the server starts.';
 
-function stringMap(plain: string, markdown: string, value: [string, string], example: Record<string, string>): JsonSchema {
+function stringMap(
+  plain: string,
+  markdown: string,
+  value: [string, string],
+  example: Record<string, string>,
+): JsonSchema {
   return {
     type: 'object',
     additionalProperties: { type: 'string', ...described(...value) },
@@ -19,7 +25,12 @@ function stringMap(plain: string, markdown: string, value: [string, string], exa
 }
 
 function seconds(plain: string, markdown: string, example: number): JsonSchema {
-  return { type: 'number', exclusiveMinimum: 0, ...described(plain, markdown), examples: [example] };
+  return {
+    type: 'number',
+    exclusiveMinimum: 0,
+    ...described(plain, markdown),
+    examples: [example],
+  };
 }
 
 export const serverSchema: JsonSchema = {
@@ -40,13 +51,25 @@ export const serverSchema: JsonSchema = {
     command: {
       type: 'string',
       minLength: 1,
-      ...described('The program the kernel starts for the stdio transport (MGP §15.2, MCP §3.1).', 'The program the kernel starts for the `stdio` transport, e.g. `python` or `npx` (MGP §15.2; MCP §3.1). Required when the transport is `stdio`.'),
+      ...described(
+        'The program the kernel starts for the stdio transport (MGP §15.2, MCP §3.1).',
+        'The program the kernel starts for the `stdio` transport, e.g. `python` or `npx` (MGP §15.2; MCP §3.1). Required when the transport is `stdio`.',
+      ),
       examples: ['python', 'npx'],
     },
     args: {
       type: 'array',
-      items: { type: 'string', ...described('One command-line argument (MGP §15.2).', 'One command-line argument, passed as is: no shell splitting (MGP §15.2).') },
-      ...described('Arguments passed to command (MGP §15.2).', `Arguments passed to \`command\`, one string each (MGP §15.2). ${REFERENCES}`),
+      items: {
+        type: 'string',
+        ...described(
+          'One command-line argument (MGP §15.2).',
+          'One command-line argument, passed as is: no shell splitting (MGP §15.2).',
+        ),
+      },
+      ...described(
+        'Arguments passed to command (MGP §15.2).',
+        `Arguments passed to \`command\`, one string each (MGP §15.2). ${REFERENCES}`,
+      ),
       examples: [['mcp-servers/cerebras/server.py']],
     },
     transport: {
@@ -54,7 +77,7 @@ export const serverSchema: JsonSchema = {
       ...enumOf(TRANSPORTS),
       ...described(
         'How the kernel talks to the server: stdio, http or sse; left out, stdio, or http when only url is given (MGP §1.4, §15.2).',
-        'How the kernel talks to the server (MGP §1.4: MGP inherits MCP\'s transports; MCP §3):\n\n' +
+        "How the kernel talks to the server (MGP §1.4: MGP inherits MCP's transports; MCP §3):\n\n" +
           '- `stdio`: spawn `command` and use stdin/stdout\n- `http`: Streamable HTTP at `url`\n- `sse`: the deprecated HTTP+SSE transport at `url`\n\n' +
           'Left out, it is `stdio`, or `http` when the server has a `url` and no `command`.',
       ),
@@ -62,25 +85,37 @@ export const serverSchema: JsonSchema = {
     url: {
       type: 'string',
       format: 'uri',
-      ...described('The endpoint of an http or sse server, an absolute URL (MGP §1.4, MCP §3.2–3.3).', `The endpoint of an \`http\` or \`sse\` server, an absolute URL such as \`https://tools.example.com/mcp\` (MGP §1.4; MCP §3.2, §3.3). ${REFERENCES}`),
+      ...described(
+        'The endpoint of an http or sse server, an absolute URL (MGP §1.4, MCP §3.2–3.3).',
+        `The endpoint of an \`http\` or \`sse\` server, an absolute URL such as \`https://tools.example.com/mcp\` (MGP §1.4; MCP §3.2, §3.3). ${REFERENCES}`,
+      ),
       examples: ['http://localhost:8080/mcp'],
     },
     headers: stringMap(
       'HTTP headers sent with every request to an http or sse server (MGP §1.4, MCP §3.2).',
       'HTTP headers sent with every request to an `http` or `sse` server, e.g. `Authorization = "Bearer ${secret:TOKEN}"` (MGP §1.4; MCP §3.2).',
-      ['The value of this HTTP header (MCP §3.2).', 'The value of this HTTP header (MCP §3.2); may refer to `${VAR}` or `${secret:NAME}`.'],
+      [
+        'The value of this HTTP header (MCP §3.2).',
+        'The value of this HTTP header (MCP §3.2); may refer to `${VAR}` or `${secret:NAME}`.',
+      ],
       { Authorization: 'Bearer ${secret:TOOLS_TOKEN}' },
     ),
     env: stringMap(
       'Environment variables set for the server process, name to value (MGP §15.2).',
       'Environment variables set for the `stdio` server process, name to value, as `[servers.env]` (MGP §15.2).',
-      ['The value of this environment variable (MGP §15.2).', 'The value of this environment variable (MGP §15.2), typically a `${VAR}` reference.'],
+      [
+        'The value of this environment variable (MGP §15.2).',
+        'The value of this environment variable (MGP §15.2), typically a `${VAR}` reference.',
+      ],
       { CEREBRAS_API_KEY: '${CEREBRAS_API_KEY}' },
     ),
     cwd: {
       type: 'string',
       minLength: 1,
-      ...described('The working directory of the server process; relative paths are from the config file\'s folder (MCP §3.1).', 'The working directory of the `stdio` server process (MCP §3.1). A relative path is taken from the folder of the config file.'),
+      ...described(
+        "The working directory of the server process; relative paths are from the config file's folder (MCP §3.1).",
+        'The working directory of the `stdio` server process (MCP §3.1). A relative path is taken from the folder of the config file.',
+      ),
       examples: ['mcp-servers/cerebras'],
     },
     request_timeout_secs: seconds(
@@ -96,7 +131,10 @@ export const serverSchema: JsonSchema = {
     tool_result_max_chars: {
       type: 'integer',
       minimum: 1,
-      ...described('Characters of a tool result kept before the kernel truncates it (OpenFang, Kernel-Level Protection; MCP §5.1).', 'Characters of a `tools/call` result kept before the kernel truncates it (MCP §5.1), like OpenFang\'s 50K-character cap on tool results (OpenFang, Kernel-Level Protection).'),
+      ...described(
+        'Characters of a tool result kept before the kernel truncates it (OpenFang, Kernel-Level Protection; MCP §5.1).',
+        "Characters of a `tools/call` result kept before the kernel truncates it (MCP §5.1), like OpenFang's 50K-character cap on tool results (OpenFang, Kernel-Level Protection).",
+      ),
       examples: [50000],
     },
     framing: {
@@ -105,7 +143,7 @@ export const serverSchema: JsonSchema = {
       default: 'auto',
       ...described(
         'How the stdio server frames messages: auto (detected), newline (MCP) or content-length (OpenFang) (MCP §3.1).',
-        'How the `stdio` server frames its JSON-RPC messages (MCP §3.1):\n\n- `auto`: detected from the server\'s first bytes\n- `newline`: one JSON text per line (the MCP specification)\n- `content-length`: `Content-Length` headers, as OpenFang\'s own MCP server speaks\n\nDefault: `auto`.',
+        "How the `stdio` server frames its JSON-RPC messages (MCP §3.1):\n\n- `auto`: detected from the server's first bytes\n- `newline`: one JSON text per line (the MCP specification)\n- `content-length`: `Content-Length` headers, as OpenFang's own MCP server speaks\n\nDefault: `auto`.",
       ),
     },
     approved_tools: {
@@ -114,7 +152,10 @@ export const serverSchema: JsonSchema = {
       items: {
         type: 'string',
         pattern: '^[A-Za-z0-9_.*?-]{1,128}$',
-        ...described('A tool name, or a pattern with * and ? such as read_* (MGP §4.4).', 'A tool name, or a pattern with `*` and `?` such as `read_*`. A pattern never covers a `dangerous` tool: name those one by one (MGP §4.4).'),
+        ...described(
+          'A tool name, or a pattern with * and ? such as read_* (MGP §4.4).',
+          'A tool name, or a pattern with `*` and `?` such as `read_*`. A pattern never covers a `dangerous` tool: name those one by one (MGP §4.4).',
+        ),
       },
       ...described(
         'Tools that run without asking even when their risk needs approval; patterns never cover dangerous tools (MGP §3.3, §4.4).',
@@ -128,8 +169,18 @@ export const serverSchema: JsonSchema = {
     pinned_tools: {
       type: 'array',
       uniqueItems: true,
-      items: { type: 'string', pattern: patternOf(TOOL_NAME), ...described('The name of one of this server\'s tools (MGP §16.7, MCP §5.1).', 'The name of one of this server\'s tools, without the server id (MGP §16.7; MCP §5.1).') },
-      ...described('Tools of this server always kept in the model context (MGP §16.7).', 'Tools of this server always kept in the model context and never evicted (MGP §16.7 "Pinned tools"), by tool name. Same as listing `<id>.<tool>` in `[kernel] pinned_tools`.'),
+      items: {
+        type: 'string',
+        pattern: patternOf(TOOL_NAME),
+        ...described(
+          "The name of one of this server's tools (MGP §16.7, MCP §5.1).",
+          "The name of one of this server's tools, without the server id (MGP §16.7; MCP §5.1).",
+        ),
+      },
+      ...described(
+        'Tools of this server always kept in the model context (MGP §16.7).',
+        'Tools of this server always kept in the model context and never evicted (MGP §16.7 "Pinned tools"), by tool name. Same as listing `<id>.<tool>` in `[kernel] pinned_tools`.',
+      ),
       examples: [['think', 'store']],
     },
     mgp: serverMgpSchema,

@@ -15,34 +15,64 @@ const transportSchema: JsonSchema = {
     type: {
       type: 'string',
       ...enumOf(OPENFANG_TRANSPORTS),
-      ...described('How to connect: stdio or sse, as the OpenFang guide documents, or http (OpenFang, Transport Types).', 'How to connect (OpenFang, Transport Types):\n\n- `stdio`: spawn `command` with `args`\n- `sse`: the remote HTTP endpoint at `url`\n- `http`: Streamable HTTP at `url` (MCP §3.2); the OpenFang guide documents only `stdio` and `sse`'),
+      ...described(
+        'How to connect: stdio or sse, as the OpenFang guide documents, or http (OpenFang, Transport Types).',
+        'How to connect (OpenFang, Transport Types):\n\n- `stdio`: spawn `command` with `args`\n- `sse`: the remote HTTP endpoint at `url`\n- `http`: Streamable HTTP at `url` (MCP §3.2); the OpenFang guide documents only `stdio` and `sse`',
+      ),
     },
     command: {
       type: 'string',
       minLength: 1,
-      ...described('The program spawned for stdio; OpenFang rejects paths with ".." (OpenFang, Transport Types and MCP Security).', 'The program spawned for `stdio`, e.g. `npx` (OpenFang, Transport Types). OpenFang rejects a command path containing `..` (OpenFang, MCP Security).'),
+      ...described(
+        'The program spawned for stdio; OpenFang rejects paths with ".." (OpenFang, Transport Types and MCP Security).',
+        'The program spawned for `stdio`, e.g. `npx` (OpenFang, Transport Types). OpenFang rejects a command path containing `..` (OpenFang, MCP Security).',
+      ),
       examples: ['npx'],
     },
     args: {
       type: 'array',
-      items: { type: 'string', ...described('One argument of command (OpenFang, Transport Types).', 'One argument of `command` (OpenFang, Transport Types).') },
-      ...described('Arguments of command, for stdio (OpenFang, Transport Types).', 'Arguments of `command`, for `stdio` (OpenFang, Transport Types).'),
+      items: {
+        type: 'string',
+        ...described(
+          'One argument of command (OpenFang, Transport Types).',
+          'One argument of `command` (OpenFang, Transport Types).',
+        ),
+      },
+      ...described(
+        'Arguments of command, for stdio (OpenFang, Transport Types).',
+        'Arguments of `command`, for `stdio` (OpenFang, Transport Types).',
+      ),
       examples: [['-y', '@modelcontextprotocol/server-github']],
     },
     url: {
       type: 'string',
       format: 'uri',
-      ...described('The endpoint of an sse or http server, an absolute URL (OpenFang, Transport Types).', 'The endpoint of an `sse` or `http` server, an absolute URL such as `https://mcp.example.com/api` (OpenFang, Transport Types). Cloud metadata endpoints are refused (OpenFang, MCP Security).'),
+      ...described(
+        'The endpoint of an sse or http server, an absolute URL (OpenFang, Transport Types).',
+        'The endpoint of an `sse` or `http` server, an absolute URL such as `https://mcp.example.com/api` (OpenFang, Transport Types). Cloud metadata endpoints are refused (OpenFang, MCP Security).',
+      ),
       examples: ['https://mcp.example.com/api'],
     },
     headers: {
       type: 'object',
-      additionalProperties: { type: 'string', ...described('The value of this HTTP header (MCP §3.2).', 'The value of this HTTP header (MCP §3.2).') },
-      ...described('HTTP headers for an sse or http server; not in the OpenFang guide (OpenFang, Transport Types; MCP §3.2).', 'HTTP headers sent to an `sse` or `http` server, name to value (MCP §3.2). Not among the fields the OpenFang guide documents (OpenFang, Transport Types).'),
+      additionalProperties: {
+        type: 'string',
+        ...described(
+          'The value of this HTTP header (MCP §3.2).',
+          'The value of this HTTP header (MCP §3.2).',
+        ),
+      },
+      ...described(
+        'HTTP headers for an sse or http server; not in the OpenFang guide (OpenFang, Transport Types; MCP §3.2).',
+        'HTTP headers sent to an `sse` or `http` server, name to value (MCP §3.2). Not among the fields the OpenFang guide documents (OpenFang, Transport Types).',
+      ),
       examples: [{ Authorization: 'Bearer ${TOOLS_TOKEN}' }],
     },
   },
-  ...described('How OpenFang connects to this server, a McpTransportEntry (OpenFang, Configuration).', 'How OpenFang connects to this server: the `McpTransportEntry`, tagged by `type` (OpenFang, Configuration; Transport Types).'),
+  ...described(
+    'How OpenFang connects to this server, a McpTransportEntry (OpenFang, Configuration).',
+    'How OpenFang connects to this server: the `McpTransportEntry`, tagged by `type` (OpenFang, Configuration; Transport Types).',
+  ),
 };
 
 const mcpServerSchema: JsonSchema = {
@@ -53,14 +83,20 @@ const mcpServerSchema: JsonSchema = {
     name: {
       type: 'string',
       minLength: 1,
-      ...described('Display name, used in tool namespacing as mcp_{name}_{tool} (OpenFang, Configuration).', 'Display name of the server, used in tool namespacing: tools become `mcp_{server}_{tool}`, lowercased with `-` turned into `_` (OpenFang, Configuration; Tool Namespacing).'),
+      ...described(
+        'Display name, used in tool namespacing as mcp_{name}_{tool} (OpenFang, Configuration).',
+        'Display name of the server, used in tool namespacing: tools become `mcp_{server}_{tool}`, lowercased with `-` turned into `_` (OpenFang, Configuration; Tool Namespacing).',
+      ),
       examples: ['github'],
     },
     timeout_secs: {
       type: 'integer',
       minimum: 1,
       default: 30,
-      ...described('JSON-RPC request timeout in seconds (OpenFang, Configuration).', 'JSON-RPC request timeout, in seconds (OpenFang, Configuration and MCP Security). Default: `30`.'),
+      ...described(
+        'JSON-RPC request timeout in seconds (OpenFang, Configuration).',
+        'JSON-RPC request timeout, in seconds (OpenFang, Configuration and MCP Security). Default: `30`.',
+      ),
     },
     env: {
       type: 'array',
@@ -69,14 +105,23 @@ const mcpServerSchema: JsonSchema = {
       items: {
         type: 'string',
         pattern: patternOf(ENV_VAR_NAME),
-        ...described('The name of an environment variable to pass through, not NAME=value (OpenFang, Configuration).', 'The **name** of an environment variable to pass through, such as `GITHUB_PERSONAL_ACCESS_TOKEN`; not `NAME=value` (OpenFang, Configuration).'),
+        ...described(
+          'The name of an environment variable to pass through, not NAME=value (OpenFang, Configuration).',
+          'The **name** of an environment variable to pass through, such as `GITHUB_PERSONAL_ACCESS_TOKEN`; not `NAME=value` (OpenFang, Configuration).',
+        ),
       },
-      ...described('Names of environment variables passed through to the subprocess, whose environment is otherwise cleared (OpenFang, Configuration and MCP Security).', 'Names of environment variables passed through to the subprocess (OpenFang, Configuration). The subprocess starts with a cleared environment: only these and `PATH` reach it (OpenFang, MCP Security). Default: `[]`.'),
+      ...described(
+        'Names of environment variables passed through to the subprocess, whose environment is otherwise cleared (OpenFang, Configuration and MCP Security).',
+        'Names of environment variables passed through to the subprocess (OpenFang, Configuration). The subprocess starts with a cleared environment: only these and `PATH` reach it (OpenFang, MCP Security). Default: `[]`.',
+      ),
       examples: [['GITHUB_PERSONAL_ACCESS_TOKEN']],
     },
     transport: transportSchema,
   },
-  ...described('One external MCP server OpenFang connects to, a McpServerConfigEntry (OpenFang, Configuration).', 'One external MCP server OpenFang connects to at boot, a `McpServerConfigEntry` (OpenFang, Configuration).'),
+  ...described(
+    'One external MCP server OpenFang connects to, a McpServerConfigEntry (OpenFang, Configuration).',
+    'One external MCP server OpenFang connects to at boot, a `McpServerConfigEntry` (OpenFang, Configuration).',
+  ),
 };
 
 const externalAgentSchema: JsonSchema = {
@@ -84,36 +129,66 @@ const externalAgentSchema: JsonSchema = {
   additionalProperties: false,
   required: ['name', 'url'],
   properties: {
-    name: { type: 'string', minLength: 1, ...described('Display name for this external agent (OpenFang, A2A Configuration).', 'Display name for this external agent (OpenFang, A2A Configuration).'), examples: ['research-agent'] },
+    name: {
+      type: 'string',
+      minLength: 1,
+      ...described(
+        'Display name for this external agent (OpenFang, A2A Configuration).',
+        'Display name for this external agent (OpenFang, A2A Configuration).',
+      ),
+      examples: ['research-agent'],
+    },
     url: {
       type: 'string',
       format: 'uri',
-      ...described('Base URL where the agent\'s card is published (OpenFang, A2A Configuration).', 'Base URL where the agent\'s card is published; the card is read from `{url}/.well-known/agent.json` at boot (OpenFang, A2A Configuration; Auto-Discovery at Boot).'),
+      ...described(
+        "Base URL where the agent's card is published (OpenFang, A2A Configuration).",
+        "Base URL where the agent's card is published; the card is read from `{url}/.well-known/agent.json` at boot (OpenFang, A2A Configuration; Auto-Discovery at Boot).",
+      ),
       examples: ['https://research.example.com'],
     },
   },
-  ...described('An external A2A agent discovered at boot, an ExternalAgent (OpenFang, A2A Configuration).', 'An external A2A agent to discover at boot, an `ExternalAgent` (OpenFang, A2A Configuration).'),
+  ...described(
+    'An external A2A agent discovered at boot, an ExternalAgent (OpenFang, A2A Configuration).',
+    'An external A2A agent to discover at boot, an `ExternalAgent` (OpenFang, A2A Configuration).',
+  ),
 };
 
 const a2aSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    enabled: { type: 'boolean', default: false, ...described('Whether A2A endpoints are active (OpenFang, A2A Configuration).', 'Whether A2A endpoints are active; discovery and the task store need `true` (OpenFang, A2A Configuration). Default: `false`.') },
+    enabled: {
+      type: 'boolean',
+      default: false,
+      ...described(
+        'Whether A2A endpoints are active (OpenFang, A2A Configuration).',
+        'Whether A2A endpoints are active; discovery and the task store need `true` (OpenFang, A2A Configuration). Default: `false`.',
+      ),
+    },
     listen_path: {
       type: 'string',
       pattern: '^/',
       default: '/a2a',
-      ...described('Base path for A2A endpoints, starting with "/" (OpenFang, A2A Configuration).', 'Base path for A2A endpoints, starting with `/` (OpenFang, A2A Configuration). Default: `"/a2a"`.'),
+      ...described(
+        'Base path for A2A endpoints, starting with "/" (OpenFang, A2A Configuration).',
+        'Base path for A2A endpoints, starting with `/` (OpenFang, A2A Configuration). Default: `"/a2a"`.',
+      ),
     },
     external_agents: {
       type: 'array',
       default: [],
       items: externalAgentSchema,
-      ...described('External agents to discover at boot, one [[a2a.external_agents]] table each (OpenFang, A2A Configuration).', 'External agents to discover at boot, one `[[a2a.external_agents]]` table each (OpenFang, A2A Configuration). Default: `[]`.'),
+      ...described(
+        'External agents to discover at boot, one [[a2a.external_agents]] table each (OpenFang, A2A Configuration).',
+        'External agents to discover at boot, one `[[a2a.external_agents]]` table each (OpenFang, A2A Configuration). Default: `[]`.',
+      ),
     },
   },
-  ...described('Agent-to-Agent protocol settings, an A2aConfig; without it A2A is off (OpenFang, A2A Configuration).', 'Agent-to-Agent protocol settings, the `A2aConfig` (OpenFang, A2A Configuration). Without this table all A2A features are disabled.'),
+  ...described(
+    'Agent-to-Agent protocol settings, an A2aConfig; without it A2A is off (OpenFang, A2A Configuration).',
+    'Agent-to-Agent protocol settings, the `A2aConfig` (OpenFang, A2A Configuration). Without this table all A2A features are disabled.',
+  ),
 };
 
 export const openfangConfigSchema: JsonSchema = {
@@ -125,12 +200,15 @@ export const openfangConfigSchema: JsonSchema = {
     mcp_servers: {
       type: 'array',
       items: mcpServerSchema,
-      ...described('External MCP servers, one [[mcp_servers]] table each (OpenFang, Configuration).', 'External MCP servers OpenFang connects to, one `[[mcp_servers]]` table each (OpenFang, Configuration). MGP Kernel reads them too.'),
+      ...described(
+        'External MCP servers, one [[mcp_servers]] table each (OpenFang, Configuration).',
+        'External MCP servers OpenFang connects to, one `[[mcp_servers]]` table each (OpenFang, Configuration). MGP Kernel reads them too.',
+      ),
     },
     a2a: a2aSchema,
   },
   ...described(
-    'OpenFang config.toml: [[mcp_servers]] and [a2a] are checked; other tables are OpenFang\'s (OpenFang, Configuration).',
+    "OpenFang config.toml: [[mcp_servers]] and [a2a] are checked; other tables are OpenFang's (OpenFang, Configuration).",
     'An OpenFang `config.toml` (OpenFang, Configuration; A2A Configuration). `[[mcp_servers]]` and `[a2a]` are checked; other top-level tables (agents, models, channels…) belong to OpenFang and are left alone.',
   ),
 };

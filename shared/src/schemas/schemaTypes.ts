@@ -36,16 +36,24 @@ export type JsonSchema = {
 };
 
 /** The plain description and the richer one VS Code shows on hover. Both cite the protocol section. */
-export function described(description: string, markdownDescription: string): Pick<JsonSchema, 'description' | 'markdownDescription'> {
+export function described(
+  description: string,
+  markdownDescription: string,
+): Pick<JsonSchema, 'description' | 'markdownDescription'> {
   return { description, markdownDescription };
 }
 
 /** A closed set from the vocabulary, with a description for each value. */
-export function enumOf(entries: readonly VocabularyEntry[]): Pick<JsonSchema, 'enum' | 'enumDescriptions' | 'markdownEnumDescriptions'> {
+export function enumOf(
+  entries: readonly VocabularyEntry[],
+): Pick<JsonSchema, 'enum' | 'enumDescriptions' | 'markdownEnumDescriptions'> {
   return {
     enum: entries.map((entry) => entry.name),
     enumDescriptions: entries.map((entry) => entry.description),
-    markdownEnumDescriptions: entries.map((entry) => `\`${entry.name}\`${entry.risk ? ` (risk: ${entry.risk})` : ''}: ${entry.description}`),
+    markdownEnumDescriptions: entries.map(
+      (entry) =>
+        `\`${entry.name}\`${entry.risk ? ` (risk: ${entry.risk})` : ''}: ${entry.description}`,
+    ),
   };
 }
 

@@ -23,15 +23,39 @@ function namesOf(entries: readonly VocabularyEntry[]): readonly string[] {
 
 /** MGP §3.2, with the risk level of each permission. */
 export const STANDARD_PERMISSIONS = vocabulary([
-  { name: 'filesystem.read', description: 'Read files from the host filesystem (MGP §3.2)', risk: 'moderate' },
-  { name: 'filesystem.write', description: 'Write/create/delete files (MGP §3.2)', risk: 'dangerous' },
-  { name: 'network.outbound', description: 'Make outbound network requests (MGP §3.2)', risk: 'moderate' },
+  {
+    name: 'filesystem.read',
+    description: 'Read files from the host filesystem (MGP §3.2)',
+    risk: 'moderate',
+  },
+  {
+    name: 'filesystem.write',
+    description: 'Write/create/delete files (MGP §3.2)',
+    risk: 'dangerous',
+  },
+  {
+    name: 'network.outbound',
+    description: 'Make outbound network requests (MGP §3.2)',
+    risk: 'moderate',
+  },
   { name: 'network.listen', description: 'Bind to a network port (MGP §3.2)', risk: 'dangerous' },
   { name: 'shell.execute', description: 'Execute shell commands (MGP §3.2)', risk: 'dangerous' },
   { name: 'code_execution', description: 'Execute arbitrary code (MGP §3.2)', risk: 'dangerous' },
-  { name: 'memory.read', description: 'Read from memory/knowledge stores (MGP §3.2)', risk: 'safe' },
-  { name: 'memory.write', description: 'Write to memory/knowledge stores (MGP §3.2)', risk: 'moderate' },
-  { name: 'system.info', description: 'Read system information (OS, CPU, etc.) (MGP §3.2)', risk: 'safe' },
+  {
+    name: 'memory.read',
+    description: 'Read from memory/knowledge stores (MGP §3.2)',
+    risk: 'safe',
+  },
+  {
+    name: 'memory.write',
+    description: 'Write to memory/knowledge stores (MGP §3.2)',
+    risk: 'moderate',
+  },
+  {
+    name: 'system.info',
+    description: 'Read system information (OS, CPU, etc.) (MGP §3.2)',
+    risk: 'safe',
+  },
   { name: 'camera', description: 'Access camera/vision devices (MGP §3.2)', risk: 'dangerous' },
   { name: 'notification', description: 'Send notifications to the user (MGP §3.2)', risk: 'safe' },
 ]);
@@ -39,81 +63,165 @@ export const STANDARD_PERMISSION_NAMES = namesOf(STANDARD_PERMISSIONS);
 
 /** MGP §2.2, the table of standard extensions (with the layer and the section that defines each). */
 export const MGP_EXTENSIONS = vocabulary([
-  { name: 'security', description: 'Permission declarations and tool security metadata; layer 1+3 (MGP §2.2, §3, §4)' },
-  { name: 'access_control', description: 'Agent-scoped tool access control; layer 4 (MGP §2.2, §5)' },
+  {
+    name: 'security',
+    description: 'Permission declarations and tool security metadata; layer 1+3 (MGP §2.2, §3, §4)',
+  },
+  {
+    name: 'access_control',
+    description: 'Agent-scoped tool access control; layer 4 (MGP §2.2, §5)',
+  },
   { name: 'audit', description: 'Structured audit trail notifications; layer 2 (MGP §2.2, §6)' },
   { name: 'code_safety', description: 'Code execution safety framework; layer 1 (MGP §2.2, §7)' },
-  { name: 'lifecycle', description: 'State transitions, health checks, shutdown; layer 2+4 (MGP §2.2, §11)' },
-  { name: 'streaming', description: 'Stream chunks, progress, cancellation; layer 2+3 (MGP §2.2, §12)' },
-  { name: 'bidirectional', description: 'Callbacks, events, subscriptions; layers 2+3+4 (MGP §2.2, §13)' },
-  { name: 'discovery', description: 'Server registration, deregistration; layer 4 (MGP §2.2, §15)' },
-  { name: 'tool_discovery', description: 'Dynamic tool search, active tool request; layer 4 (MGP §2.2, §16)' },
-  { name: 'error_handling', description: 'Structured error categories and recovery hints; layer 1 (MGP §2.2, §14)' },
+  {
+    name: 'lifecycle',
+    description: 'State transitions, health checks, shutdown; layer 2+4 (MGP §2.2, §11)',
+  },
+  {
+    name: 'streaming',
+    description: 'Stream chunks, progress, cancellation; layer 2+3 (MGP §2.2, §12)',
+  },
+  {
+    name: 'bidirectional',
+    description: 'Callbacks, events, subscriptions; layers 2+3+4 (MGP §2.2, §13)',
+  },
+  {
+    name: 'discovery',
+    description: 'Server registration, deregistration; layer 4 (MGP §2.2, §15)',
+  },
+  {
+    name: 'tool_discovery',
+    description: 'Dynamic tool search, active tool request; layer 4 (MGP §2.2, §16)',
+  },
+  {
+    name: 'error_handling',
+    description: 'Structured error categories and recovery hints; layer 1 (MGP §2.2, §14)',
+  },
 ]);
 export const MGP_EXTENSION_NAMES = namesOf(MGP_EXTENSIONS);
 
 /** MGP §7.2: how strictly code arguments are checked. */
 export const CODE_SAFETY_LEVELS = vocabulary([
   { name: 'unrestricted', description: 'No code restrictions (MGP §7.2)' },
-  { name: 'standard', description: 'Block known dangerous patterns: import blocklist and pattern blocklist (MGP §7.2)' },
-  { name: 'strict', description: 'Allowlist-only imports, pattern blocklist and a size limit (MGP §7.2)' },
+  {
+    name: 'standard',
+    description:
+      'Block known dangerous patterns: import blocklist and pattern blocklist (MGP §7.2)',
+  },
+  {
+    name: 'strict',
+    description: 'Allowlist-only imports, pattern blocklist and a size limit (MGP §7.2)',
+  },
   { name: 'readonly', description: 'All of strict, and no write operations (MGP §7.2)' },
 ]);
 export const CODE_SAFETY_LEVEL_NAMES = namesOf(CODE_SAFETY_LEVELS);
 
 /** How an MCP server frames JSON-RPC on stdio. */
 export const FRAMINGS = vocabulary([
-  { name: 'auto', description: 'Detect from the server\'s first bytes; the first message is readable by both kinds of reader' },
-  { name: 'newline', description: 'One JSON text per line, as the MCP specification says (MCP §3.1)' },
-  { name: 'content-length', description: 'LSP-style Content-Length headers, as OpenFang\'s own MCP server speaks (OpenFang, MCP Server)' },
+  {
+    name: 'auto',
+    description:
+      "Detect from the server's first bytes; the first message is readable by both kinds of reader",
+  },
+  {
+    name: 'newline',
+    description: 'One JSON text per line, as the MCP specification says (MCP §3.1)',
+  },
+  {
+    name: 'content-length',
+    description:
+      "LSP-style Content-Length headers, as OpenFang's own MCP server speaks (OpenFang, MCP Server)",
+  },
 ]);
 
 /** MGP §19.4 retention policies of the audit log. */
 export const AUDIT_RETENTIONS = vocabulary([
   { name: 'keep_all', description: 'Keep every audit record (MGP §19.4)' },
   { name: 'time_based', description: 'Delete audit files older than retention_days (MGP §19.4)' },
-  { name: 'size_based', description: 'Delete the oldest audit files beyond retention_mb (MGP §19.4)' },
+  {
+    name: 'size_based',
+    description: 'Delete the oldest audit files beyond retention_mb (MGP §19.4)',
+  },
 ]);
 
 /** MGP §4.5: kernel-side validators, applied before a call is forwarded to the server. */
 export const VALIDATORS = vocabulary([
-  { name: 'sandbox', description: 'Block dangerous shell patterns, metacharacters, recursive delete (MGP §4.5)' },
-  { name: 'readonly', description: 'Block any write operations (enforce read-only tool usage) (MGP §4.5)' },
-  { name: 'network_restricted', description: 'Block requests to localhost, private IPs, metadata endpoints (MGP §4.5)' },
-  { name: 'code_safety', description: 'Apply the code safety framework to code arguments (MGP §4.5, §7)' },
-  { name: 'none', description: 'No kernel-side validation: the server handles its own safety (MGP §4.5)' },
+  {
+    name: 'sandbox',
+    description: 'Block dangerous shell patterns, metacharacters, recursive delete (MGP §4.5)',
+  },
+  {
+    name: 'readonly',
+    description: 'Block any write operations (enforce read-only tool usage) (MGP §4.5)',
+  },
+  {
+    name: 'network_restricted',
+    description: 'Block requests to localhost, private IPs, metadata endpoints (MGP §4.5)',
+  },
+  {
+    name: 'code_safety',
+    description: 'Apply the code safety framework to code arguments (MGP §4.5, §7)',
+  },
+  {
+    name: 'none',
+    description: 'No kernel-side validation: the server handles its own safety (MGP §4.5)',
+  },
 ]);
 export const VALIDATOR_NAMES = namesOf(VALIDATORS);
 
 /** MGP §2.3 `trust_level`. The text names the three values without defining them further. */
 export const TRUST_LEVELS = vocabulary([
   { name: 'trusted', description: 'A server the operator fully trusts (MGP §2.3)' },
-  { name: 'standard', description: 'An ordinary server: the configured policies apply as written (MGP §2.3)' },
-  { name: 'sandboxed', description: 'An untrusted server, to be confined as far as the kernel can (MGP §2.3)' },
+  {
+    name: 'standard',
+    description: 'An ordinary server: the configured policies apply as written (MGP §2.3)',
+  },
+  {
+    name: 'sandboxed',
+    description: 'An untrusted server, to be confined as far as the kernel can (MGP §2.3)',
+  },
 ]);
 export const TRUST_LEVEL_NAMES = namesOf(TRUST_LEVELS);
 
 /** MGP §11.6. */
 export const RESTART_POLICIES = vocabulary([
   { name: 'never', description: 'Do not restart on failure (MGP §11.6)' },
-  { name: 'on_failure', description: 'Restart only when the server exits with an error (MGP §11.6)' },
+  {
+    name: 'on_failure',
+    description: 'Restart only when the server exits with an error (MGP §11.6)',
+  },
   { name: 'always', description: 'Restart on any exit, graceful shutdown included (MGP §11.6)' },
 ]);
 export const RESTART_POLICY_NAMES = namesOf(RESTART_POLICIES);
 
 /** MGP §3.3: how the client answers a server's permission requests. */
 export const APPROVAL_POLICIES = vocabulary([
-  { name: 'interactive', description: 'Present each permission to the human operator for approval (MGP §3.3)' },
-  { name: 'auto_approve', description: 'Automatically approve all permissions ("YOLO mode") (MGP §3.3)' },
+  {
+    name: 'interactive',
+    description: 'Present each permission to the human operator for approval (MGP §3.3)',
+  },
+  {
+    name: 'auto_approve',
+    description: 'Automatically approve all permissions ("YOLO mode") (MGP §3.3)',
+  },
   { name: 'deny_all', description: 'Deny all permissions not pre-configured (MGP §3.3)' },
-  { name: 'config_only', description: 'Only approve permissions listed in configuration (MGP §3.3)' },
+  {
+    name: 'config_only',
+    description: 'Only approve permissions listed in configuration (MGP §3.3)',
+  },
 ]);
 export const APPROVAL_POLICY_NAMES = namesOf(APPROVAL_POLICIES);
 
 /** MGP §5.5: what an agent may do on a server when no grant says otherwise. */
 export const ACCESS_POLICIES = vocabulary([
-  { name: 'opt-in', description: 'Deny by default: agents must be explicitly granted access (MGP §5.5)' },
-  { name: 'opt-out', description: 'Allow by default: agents have access unless explicitly denied (MGP §5.5)' },
+  {
+    name: 'opt-in',
+    description: 'Deny by default: agents must be explicitly granted access (MGP §5.5)',
+  },
+  {
+    name: 'opt-out',
+    description: 'Allow by default: agents have access unless explicitly denied (MGP §5.5)',
+  },
 ]);
 export const ACCESS_POLICY_NAMES = namesOf(ACCESS_POLICIES);
 
@@ -126,9 +234,19 @@ export const GRANT_PERMISSION_NAMES = namesOf(GRANT_PERMISSIONS);
 
 /** MGP §4.4. */
 export const RISK_LEVELS = vocabulary([
-  { name: 'safe', description: 'No side effects, read-only operations: execute without confirmation (MGP §4.4)' },
-  { name: 'moderate', description: 'Limited side effects, data writes: execute with optional confirmation (MGP §4.4)' },
-  { name: 'dangerous', description: 'System-level side effects, irreversible: require explicit confirmation or permission (MGP §4.4)' },
+  {
+    name: 'safe',
+    description: 'No side effects, read-only operations: execute without confirmation (MGP §4.4)',
+  },
+  {
+    name: 'moderate',
+    description: 'Limited side effects, data writes: execute with optional confirmation (MGP §4.4)',
+  },
+  {
+    name: 'dangerous',
+    description:
+      'System-level side effects, irreversible: require explicit confirmation or permission (MGP §4.4)',
+  },
 ]);
 export const RISK_LEVEL_NAMES = namesOf(RISK_LEVELS);
 
@@ -144,17 +262,41 @@ export const SIDE_EFFECT_NAMES = namesOf(SIDE_EFFECTS);
 
 /** `[[servers]] transport`: MGP inherits MCP's transports (MGP §1.4). */
 export const TRANSPORTS = vocabulary([
-  { name: 'stdio', description: 'Spawn `command` and speak newline-delimited JSON-RPC over stdin/stdout (MGP §1.4, MCP §3.1)' },
-  { name: 'http', description: 'Streamable HTTP: one endpoint at `url`, POST plus optional SSE streams (MGP §1.4, MCP §3.2)' },
-  { name: 'sse', description: 'The deprecated HTTP+SSE transport of MCP 2024-11-05, at `url` (MGP §1.4, MCP §3.3)' },
+  {
+    name: 'stdio',
+    description:
+      'Spawn `command` and speak newline-delimited JSON-RPC over stdin/stdout (MGP §1.4, MCP §3.1)',
+  },
+  {
+    name: 'http',
+    description:
+      'Streamable HTTP: one endpoint at `url`, POST plus optional SSE streams (MGP §1.4, MCP §3.2)',
+  },
+  {
+    name: 'sse',
+    description:
+      'The deprecated HTTP+SSE transport of MCP 2024-11-05, at `url` (MGP §1.4, MCP §3.3)',
+  },
 ]);
 export const TRANSPORT_NAMES = namesOf(TRANSPORTS);
 
 /** OpenFang `[mcp_servers.transport] type`. */
 export const OPENFANG_TRANSPORTS = vocabulary([
-  { name: 'stdio', description: 'Spawn `command` with `args` and talk over stdin/stdout (OpenFang, Transport Types)' },
-  { name: 'sse', description: 'Connect to the remote HTTP endpoint at `url`, sending JSON-RPC via POST (OpenFang, Transport Types)' },
-  { name: 'http', description: 'Streamable HTTP at `url`; not among the two transports the OpenFang guide documents (OpenFang, Transport Types; MCP §3.2)' },
+  {
+    name: 'stdio',
+    description:
+      'Spawn `command` with `args` and talk over stdin/stdout (OpenFang, Transport Types)',
+  },
+  {
+    name: 'sse',
+    description:
+      'Connect to the remote HTTP endpoint at `url`, sending JSON-RPC via POST (OpenFang, Transport Types)',
+  },
+  {
+    name: 'http',
+    description:
+      'Streamable HTTP at `url`; not among the two transports the OpenFang guide documents (OpenFang, Transport Types; MCP §3.2)',
+  },
 ]);
 export const OPENFANG_TRANSPORT_NAMES = namesOf(OPENFANG_TRANSPORTS);
 
@@ -181,7 +323,8 @@ export const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * a top-level domain, a domain label, then one or more dot-separated permission segments. Three parts
  * at least, so that a misspelt standard permission (`filesystem.raed`) is not taken for a custom one.
  */
-const REVERSE_DOMAIN_PERMISSION = /^[a-z][a-z0-9-]*[a-z0-9]\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9_][a-z0-9_-]*)+$/;
+const REVERSE_DOMAIN_PERMISSION =
+  /^[a-z][a-z0-9-]*[a-z0-9]\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9_][a-z0-9_-]*)+$/;
 
 export function isReverseDomainPermission(name: string): boolean {
   return name.length <= 253 && REVERSE_DOMAIN_PERMISSION.test(name);

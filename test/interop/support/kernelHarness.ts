@@ -13,16 +13,26 @@ import { Redactor } from '../../../client/src/kernel/audit/redact';
 import { AuditTrail } from '../../../client/src/kernel/auditTrail';
 import { mergeConfigFiles, parseConfigText } from '../../../client/src/kernel/config/load';
 import type { KernelConfig } from '../../../client/src/kernel/config/model';
-import { Interaction, NOBODY_TO_ASK, ToolApprovalAnswer, ToolApprovalRequest } from '../../../client/src/kernel/host/interaction';
+import {
+  Interaction,
+  NOBODY_TO_ASK,
+  ToolApprovalAnswer,
+  ToolApprovalRequest,
+} from '../../../client/src/kernel/host/interaction';
 import { Kernel } from '../../../client/src/kernel/kernel';
 import { EDITOR_OPERATOR } from '../../../client/src/kernel/pipeline/caller';
 import { repoRoot } from '../../repoRoot';
 
 const root = repoRoot();
 export const node = JSON.stringify(process.execPath);
-export const exampleServer = JSON.stringify(join(root, 'examples/servers/dist/mgp-example-server.js'));
-export const everythingServer = JSON.stringify(join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'));
-export const fixtureServer = (name: string) => JSON.stringify(join(root, 'test/fixtures/servers', name));
+export const exampleServer = JSON.stringify(
+  join(root, 'examples/servers/dist/mgp-example-server.js'),
+);
+export const everythingServer = JSON.stringify(
+  join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'),
+);
+export const fixtureServer = (name: string) =>
+  JSON.stringify(join(root, 'test/fixtures/servers', name));
 
 /** The operator's scripted answers, and a record of what was asked. */
 export class ScriptedOperator {
@@ -43,21 +53,31 @@ export class ScriptedOperator {
       },
       approvePermissions: async (request) => {
         this.asked.push({ kind: 'permissions', detail: request });
-        return { decisions: Object.fromEntries(request.permissions.map((p) => [p.name, this.permissionAnswer])) };
+        return {
+          decisions: Object.fromEntries(
+            request.permissions.map((p) => [p.name, this.permissionAnswer]),
+          ),
+        };
       },
       reviewSampling: async (serverId, params) => {
         this.asked.push({ kind: 'sampling', detail: { serverId, params } });
-        return this.samplingAction === 'approve' ? { action: 'approve', params } : { action: 'reject', reason: 'test says no' };
+        return this.samplingAction === 'approve'
+          ? { action: 'approve', params }
+          : { action: 'reject', reason: 'test says no' };
       },
       elicit: async (serverId, params) => {
         this.asked.push({ kind: 'elicit', detail: { serverId, params } });
-        return this.elicitContent ? { action: 'accept', content: this.elicitContent as never } : { action: 'decline' };
+        return this.elicitContent
+          ? { action: 'accept', content: this.elicitContent as never }
+          : { action: 'decline' };
       },
       answerCallback: async (question) => {
         this.asked.push({ kind: `callback:${question.type}`, detail: question });
         const answer = this.callbackAnswers.shift();
         if (answer === '<wait>') {
-          await new Promise((resolve) => question.expired.addEventListener('abort', resolve, { once: true }));
+          await new Promise((resolve) =>
+            question.expired.addEventListener('abort', resolve, { once: true }),
+          );
           return undefined;
         }
         return answer;
@@ -93,7 +113,10 @@ export function configOf(dir: string, toml: string): KernelConfig {
   const path = join(dir, 'mgp.toml');
   writeFileSync(path, toml);
   const file = parseConfigText(toml, { path, format: 'mgp', origin: 'workspace' });
-  assert.deepEqual(file.problems.filter((p) => p.severity === 'error').map((p) => `${p.line}: ${p.message}`), []);
+  assert.deepEqual(
+    file.problems.filter((p) => p.severity === 'error').map((p) => `${p.line}: ${p.message}`),
+    [],
+  );
   return mergeConfigFiles([file]);
 }
 
@@ -111,7 +134,9 @@ export async function startKernel(toml: string, options: StartOptions = {}): Pro
   const stateDir = join(dir, '.state');
   const operator = options.operator ?? new ScriptedOperator();
   const redactor = new Redactor();
-  const trail = new AuditTrail(await AuditLog.open({ directory: join(stateDir, 'audit'), redactor }));
+  const trail = new AuditTrail(
+    await AuditLog.open({ directory: join(stateDir, 'audit'), redactor }),
+  );
   const kernel = new Kernel({
     hostEnv: options.hostEnv ?? { PATH: process.env.PATH },
     secrets: { get: async (name) => options.secrets?.[name] },
@@ -138,7 +163,13 @@ export async function startKernel(toml: string, options: StartOptions = {}): Pro
     await trail.close();
   };
   return {
-    kernel, trail, operator, dir, stateDir, config, records,
+    kernel,
+    trail,
+    operator,
+    dir,
+    stateDir,
+    config,
+    records,
     ofType: async (type) => (await records()).filter((r) => r.event_type === type),
     stop,
     dispose: async () => {
@@ -155,18 +186,31 @@ export interface ScriptedModel {
 }
 
 /** The scripted model of test/fixtures/models: the OpenAI chat completions API on loopback. */
-export function startScriptedModel(options: { rules?: { match: string; reply: string }[]; apiKey?: string; delayMs?: number }): Promise<ScriptedModel> {
+export function startScriptedModel(options: {
+  rules?: { match: string; reply: string }[];
+  apiKey?: string;
+  delayMs?: number;
+}): Promise<ScriptedModel> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const fixture = require(join(root, 'test/fixtures/models/scriptedModel.js')) as { startScriptedModel(o: typeof options): Promise<ScriptedModel> };
+  const fixture = require(join(root, 'test/fixtures/models/scriptedModel.js')) as {
+    startScriptedModel(o: typeof options): Promise<ScriptedModel>;
+  };
   return fixture.startScriptedModel(options);
 }
 
 export function textOf(result: { content?: { type: string; text?: string }[] }): string {
-  return (result.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('');
+  return (result.content ?? [])
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('');
 }
 
 /** Resolves when `condition` holds, polling; fails after `ms`. */
-export async function eventually(condition: () => boolean | Promise<boolean>, ms = 10000, what = 'the condition'): Promise<void> {
+export async function eventually(
+  condition: () => boolean | Promise<boolean>,
+  ms = 10000,
+  what = 'the condition',
+): Promise<void> {
   const until = Date.now() + ms;
   while (!(await condition())) {
     if (Date.now() > until) throw new Error(`${what} did not hold within ${ms} ms`);

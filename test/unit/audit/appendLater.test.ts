@@ -34,9 +34,18 @@ describe('audit records made later', () => {
         await log.flush();
         assert.equal(log.lastDurable.seq, 60);
         const records = await onDisk(dir);
-        assert.deepEqual(records.map((r) => r.details.i), Array.from({ length: 60 }, (_, i) => i + 1));
-        assert.deepEqual(records.map((r) => r.seq), Array.from({ length: 60 }, (_, i) => i + 1));
-        assert.deepEqual((await Promise.all(appends)).map((r) => r.details.i), Array.from({ length: 20 }, (_, i) => 3 * (i + 1)));
+        assert.deepEqual(
+          records.map((r) => r.details.i),
+          Array.from({ length: 60 }, (_, i) => i + 1),
+        );
+        assert.deepEqual(
+          records.map((r) => r.seq),
+          Array.from({ length: 60 }, (_, i) => i + 1),
+        );
+        assert.deepEqual(
+          (await Promise.all(appends)).map((r) => r.details.i),
+          Array.from({ length: 20 }, (_, i) => 3 * (i + 1)),
+        );
         assert.deepEqual(errors, []);
         await log.close();
         assert.equal((await verifyAuditLog(dir)).ok, true);
@@ -63,11 +72,20 @@ describe('audit records made later', () => {
         log.appendLater(() => sampleEvent(3, { details: { n: 10n } }), failed);
         log.appendLater(() => sampleEvent(4), failed);
         await log.flush();
-        assert.deepEqual(errors.map((e) => (e as AuditError).code), ['InvalidEvent', 'InvalidEvent', 'InvalidEvent']);
+        assert.deepEqual(
+          errors.map((e) => (e as AuditError).code),
+          ['InvalidEvent', 'InvalidEvent', 'InvalidEvent'],
+        );
         assert.match(errors[0].message, /the maker broke/);
         assert.match(errors[1].message, /event_type "not a type"/);
         assert.match(errors[2].message, /BigInt/);
-        assert.deepEqual((await onDisk(dir)).map((r) => [r.seq, r.details.i]), [[1, 1], [2, 4]]);
+        assert.deepEqual(
+          (await onDisk(dir)).map((r) => [r.seq, r.details.i]),
+          [
+            [1, 1],
+            [2, 4],
+          ],
+        );
         await log.close();
       });
 
@@ -75,12 +93,18 @@ describe('audit records made later', () => {
         const redactor = new Redactor();
         const log = await AuditLog.open({ directory: dir, writer, redactor, commitDelayMs: 20 });
         const { failed } = failures();
-        log.appendLater(() => sampleEvent(1, { details: { note: 'used late-secret-Z9', token: 'abc123456789' } }), failed);
+        log.appendLater(
+          () => sampleEvent(1, { details: { note: 'used late-secret-Z9', token: 'abc123456789' } }),
+          failed,
+        );
         redactor.addSecret('late-secret-Z9');
         await log.close();
         const [record] = await onDisk(dir);
         // The inline writer makes the event at once, before the secret is known; the thread makes it with its batch.
-        assert.equal(record.details.note, writer === 'thread' ? `used ${REDACTED}` : 'used late-secret-Z9');
+        assert.equal(
+          record.details.note,
+          writer === 'thread' ? `used ${REDACTED}` : 'used late-secret-Z9',
+        );
         assert.equal(record.details.token, REDACTED);
       });
 
@@ -90,14 +114,17 @@ describe('audit records made later', () => {
         const { errors, failed } = failures();
         let made = false;
         log.appendLater(() => ((made = true), sampleEvent(1)), failed);
-        assert.deepEqual(errors.map((e) => (e as AuditError).code), ['Closed']);
+        assert.deepEqual(
+          errors.map((e) => (e as AuditError).code),
+          ['Closed'],
+        );
         assert.equal(made, false);
       });
     });
   }
 
   describe('AuditLog.appendLater: when the events are made', () => {
-    it('makes nothing on the caller\'s time: the writer thread\'s batch makes the events of its commit delay together', async () => {
+    it("makes nothing on the caller's time: the writer thread's batch makes the events of its commit delay together", async () => {
       const log = await AuditLog.open({ directory: dir, commitDelayMs: 30 });
       const madeAt: number[] = [];
       const { failed } = failures();
@@ -112,7 +139,12 @@ describe('audit records made later', () => {
 
     it('rejects what is still queued when the thread dies', async () => {
       const problems: string[] = [];
-      const log = await AuditLog.open({ directory: dir, commitDelayMs: 60_000, openFile: faultyOpener('crashingFiles', 1), onProblem: (m) => problems.push(m) });
+      const log = await AuditLog.open({
+        directory: dir,
+        commitDelayMs: 60_000,
+        openFile: faultyOpener('crashingFiles', 1),
+        onProblem: (m) => problems.push(m),
+      });
       const { errors, failed } = failures();
       const first = log.append(sampleEvent(1));
       const flushed = log.flush(); // sends the first event now: its write crashes the thread
@@ -141,7 +173,10 @@ describe('audit records made later', () => {
         })();`;
       const started = Date.now();
       execFileSync(process.execPath, ['-e', script, dir], { timeout: 30_000, stdio: 'pipe' });
-      assert.ok(Date.now() - started < 20_000, `the process took ${Date.now() - started} ms to exit`);
+      assert.ok(
+        Date.now() - started < 20_000,
+        `the process took ${Date.now() - started} ms to exit`,
+      );
     });
   });
 
@@ -153,7 +188,10 @@ describe('audit records made later', () => {
       trail.onProblem((message) => problems.push(message));
       trail.onRecord((record) => seen.push(record.trace_id));
       trail.recordLater(() => sampleEvent(1));
-      trail.recordLater(() => ({ ...sampleEvent(2), actor: { type: 'nobody', id: '' } } as unknown as AuditEventInput));
+      trail.recordLater(
+        () =>
+          ({ ...sampleEvent(2), actor: { type: 'nobody', id: '' } }) as unknown as AuditEventInput,
+      );
       await trail.record(sampleEvent(3));
       await trail.flush();
       assert.deepEqual(seen, ['trace-1', 'trace-3']);

@@ -12,7 +12,8 @@ import { AuditLog } from '../../../client/src/kernel/audit/auditLog';
 import { faultyOpener } from './faults';
 
 async function main(): Promise<void> {
-  const [dir, producers = '32', rotateBytes = '65536', mode, writer = 'thread'] = process.argv.slice(2);
+  const [dir, producers = '32', rotateBytes = '65536', mode, writer = 'thread'] =
+    process.argv.slice(2);
   const log = await AuditLog.open({
     directory: dir,
     rotateBytes: Number(rotateBytes),

@@ -3,7 +3,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AuditLog } from '../../../client/src/kernel/audit/auditLog';
 import type { AuditRecord } from '../../../client/src/kernel/audit/auditEvent';
-import { isValidEventType, newTraceId, STANDARD_EVENT_TYPES } from '../../../client/src/kernel/audit/auditEvent';
+import {
+  isValidEventType,
+  newTraceId,
+  STANDARD_EVENT_TYPES,
+} from '../../../client/src/kernel/audit/auditEvent';
 import { AuditError } from '../../../client/src/kernel/audit/errors';
 import { followRecords } from '../../../client/src/kernel/audit/reader';
 import { Redactor } from '../../../client/src/kernel/audit/redact';
@@ -31,12 +35,25 @@ describe('AuditLog: durable appends, reading, locking', () => {
     assert.equal(isValidEventType('TOOL_CREATED_DYNAMIC'), true);
     assert.equal(isValidEventType('com.example.custom_event'), true);
     assert.equal(isValidEventType('custom_event'), false);
-    assert.match(newTraceId(), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.match(
+      newTraceId(),
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
   });
 
   it('assigns seq in call order, resolves once on disk, and fills in timestamp, trace id, target and details', async () => {
-    const log = await AuditLog.open({ directory: dir, clock: () => Date.parse('2026-02-27T12:00:00.000Z') });
-    const pending = [log.append(sampleEvent(1)), log.append({ event_type: 'com.example.ping', actor: { type: 'kernel', id: 'kernel' }, result: 'SUCCESS' })];
+    const log = await AuditLog.open({
+      directory: dir,
+      clock: () => Date.parse('2026-02-27T12:00:00.000Z'),
+    });
+    const pending = [
+      log.append(sampleEvent(1)),
+      log.append({
+        event_type: 'com.example.ping',
+        actor: { type: 'kernel', id: 'kernel' },
+        result: 'SUCCESS',
+      }),
+    ];
     const [first, second] = await Promise.all(pending);
     assert.deepEqual([first.seq, second.seq], [1, 2]);
     assert.equal(second.timestamp, '2026-02-27T12:00:00.000Z');
@@ -56,8 +73,13 @@ describe('AuditLog: durable appends, reading, locking', () => {
         return { ...file, write: (data) => (writes++, file.write(data)) };
       },
     });
-    const records = await Promise.all(Array.from({ length: 2000 }, (_, i) => log.append(sampleEvent(i))));
-    assert.deepEqual(records.map((r) => r.seq), Array.from({ length: 2000 }, (_, i) => i + 1));
+    const records = await Promise.all(
+      Array.from({ length: 2000 }, (_, i) => log.append(sampleEvent(i))),
+    );
+    assert.deepEqual(
+      records.map((r) => r.seq),
+      Array.from({ length: 2000 }, (_, i) => i + 1),
+    );
     assert.ok(writes < 20, `${writes} writes for 2000 appends`);
     await log.close();
     assert.equal((await verifyAuditLog(dir)).records, 2000);
@@ -65,8 +87,14 @@ describe('AuditLog: durable appends, reading, locking', () => {
 
   it('rejects an invalid event at once, without using a seq', async () => {
     const log = await AuditLog.open({ directory: dir });
-    await assert.rejects(log.append({ ...sampleEvent(1), event_type: 'not a type' }), (e: AuditError) => e.code === 'InvalidEvent');
-    await assert.rejects(log.append({ ...sampleEvent(1), actor: { type: 'robot' as 'agent', id: 'x' } }), /actor must be/);
+    await assert.rejects(
+      log.append({ ...sampleEvent(1), event_type: 'not a type' }),
+      (e: AuditError) => e.code === 'InvalidEvent',
+    );
+    await assert.rejects(
+      log.append({ ...sampleEvent(1), actor: { type: 'robot' as 'agent', id: 'x' } }),
+      /actor must be/,
+    );
     await assert.rejects(log.append({ ...sampleEvent(1), details: { n: 1n } }), /BigInt/);
     assert.equal((await log.append(sampleEvent(2))).seq, 1);
     await log.close();
@@ -76,9 +104,16 @@ describe('AuditLog: durable appends, reading, locking', () => {
     const redactor = new Redactor();
     redactor.addSecret('s3cr3t-value');
     const log = await AuditLog.open({ directory: dir, redactor });
-    const record = await log.append(sampleEvent(1, { details: { note: 'used s3cr3t-value', headers: { 'X-Api-Key': 'k-123456' } } }));
+    const record = await log.append(
+      sampleEvent(1, {
+        details: { note: 'used s3cr3t-value', headers: { 'X-Api-Key': 'k-123456' } },
+      }),
+    );
     await log.close();
-    assert.deepEqual(record.details, { note: 'used [REDACTED]', headers: { 'X-Api-Key': '[REDACTED]' } });
+    assert.deepEqual(record.details, {
+      note: 'used [REDACTED]',
+      headers: { 'X-Api-Key': '[REDACTED]' },
+    });
     assert.doesNotMatch(readFileSync(join(dir, FIRST), 'utf8'), /s3cr3t|k-123456/);
 
     const plain = await AuditLog.open({ directory: dir });
@@ -106,12 +141,36 @@ describe('AuditLog: durable appends, reading, locking', () => {
     const log = await AuditLog.open({ directory: dir });
     assert.equal((await collect(log.records())).length, 60);
     const blocked = await collect(log.records({ types: ['TOOL_BLOCKED'] }));
-    assert.deepEqual(blocked.map((r) => r.details.i), [3, 10, 17, 24, 31, 38, 45, 52, 59]);
-    assert.deepEqual((await collect(log.records({ serverId: 'server.1', toolName: 'read_file', result: 'success' }))).map((r) => r.details.i).slice(0, 3), [1, 5, 9]);
-    assert.deepEqual((await collect(log.records({ traceId: 'trace-42' }))).map((r) => r.seq), [42]);
-    assert.deepEqual((await collect(log.records({ text: 'FILE-7.TXT' }))).map((r) => r.seq), [7]);
-    assert.deepEqual((await log.tail(3)).map((r) => r.seq), [58, 59, 60]);
-    assert.deepEqual((await log.tail(2, { types: ['TOOL_BLOCKED'] })).map((r) => r.seq), [52, 59]);
+    assert.deepEqual(
+      blocked.map((r) => r.details.i),
+      [3, 10, 17, 24, 31, 38, 45, 52, 59],
+    );
+    assert.deepEqual(
+      (
+        await collect(
+          log.records({ serverId: 'server.1', toolName: 'read_file', result: 'success' }),
+        )
+      )
+        .map((r) => r.details.i)
+        .slice(0, 3),
+      [1, 5, 9],
+    );
+    assert.deepEqual(
+      (await collect(log.records({ traceId: 'trace-42' }))).map((r) => r.seq),
+      [42],
+    );
+    assert.deepEqual(
+      (await collect(log.records({ text: 'FILE-7.TXT' }))).map((r) => r.seq),
+      [7],
+    );
+    assert.deepEqual(
+      (await log.tail(3)).map((r) => r.seq),
+      [58, 59, 60],
+    );
+    assert.deepEqual(
+      (await log.tail(2, { types: ['TOOL_BLOCKED'] })).map((r) => r.seq),
+      [52, 59],
+    );
     assert.deepEqual((await log.tail(100, { types: ['TOOL_BLOCKED'] })).length, 9);
     await log.close();
   });
@@ -119,10 +178,18 @@ describe('AuditLog: durable appends, reading, locking', () => {
   it('filters by time: since inclusive, until exclusive', async () => {
     let t = Date.parse('2026-03-01T00:00:00.000Z');
     const log = await AuditLog.open({ directory: dir, clock: () => (t += 60_000) });
-    for (let i = 0; i < 5; i++) await log.append({ event_type: 'SERVER_CONNECTED', actor: { type: 'kernel', id: 'k' }, result: 'SUCCESS' });
+    for (let i = 0; i < 5; i++)
+      await log.append({
+        event_type: 'SERVER_CONNECTED',
+        actor: { type: 'kernel', id: 'k' },
+        result: 'SUCCESS',
+      });
     const times = (await collect(log.records())).map((r) => r.timestamp);
     const between = await collect(log.records({ since: times[1], until: times[3] }));
-    assert.deepEqual(between.map((r) => r.seq), [2, 3]);
+    assert.deepEqual(
+      between.map((r) => r.seq),
+      [2, 3],
+    );
     await assert.rejects(log.records({ since: 'yesterday' }).next(), /not a date/);
     await log.close();
   });
@@ -133,7 +200,11 @@ describe('AuditLog: durable appends, reading, locking', () => {
     const controller = new AbortController();
     const seen: number[] = [];
     const following = (async () => {
-      for await (const record of followRecords(dir, { types: ['TOOL_EXECUTED'] }, { afterSeq: 1, signal: controller.signal, pollMs: 10 })) {
+      for await (const record of followRecords(
+        dir,
+        { types: ['TOOL_EXECUTED'] },
+        { afterSeq: 1, signal: controller.signal, pollMs: 10 },
+      )) {
         seen.push(record.seq);
         if (seen.length === 5) controller.abort();
       }
@@ -147,10 +218,21 @@ describe('AuditLog: durable appends, reading, locking', () => {
 
   it('lets one writer at a time hold a log, and takes over the lock of a dead one', async () => {
     const log = await AuditLog.open({ directory: dir });
-    await assert.rejects(AuditLog.open({ directory: dir }), (e: AuditError) => e.code === 'Locked' && new RegExp(`process ${process.pid}`).test(e.message));
+    await assert.rejects(
+      AuditLog.open({ directory: dir }),
+      (e: AuditError) =>
+        e.code === 'Locked' && new RegExp(`process ${process.pid}`).test(e.message),
+    );
     await log.close();
     const { writeFileSync } = await import('node:fs');
-    writeFileSync(join(dir, 'writer.lock'), JSON.stringify({ pid: 2 ** 22 + 12345, host: (await import('node:os')).hostname(), since: '' }));
+    writeFileSync(
+      join(dir, 'writer.lock'),
+      JSON.stringify({
+        pid: 2 ** 22 + 12345,
+        host: (await import('node:os')).hostname(),
+        since: '',
+      }),
+    );
     const again = await AuditLog.open({ directory: dir });
     await again.close();
     await assert.rejects(again.append(sampleEvent(1)), (e: AuditError) => e.code === 'Closed');
@@ -159,9 +241,16 @@ describe('AuditLog: durable appends, reading, locking', () => {
   describe('write errors', () => {
     it('rejects the records of a failed write (disk full), leaves no half line, and continues the chain', async () => {
       const problems: string[] = [];
-      const log = await AuditLog.open({ directory: dir, openFile: faultyFiles(2, 'ENOSPC'), onProblem: (m) => problems.push(m) });
+      const log = await AuditLog.open({
+        directory: dir,
+        openFile: faultyFiles(2, 'ENOSPC'),
+        onProblem: (m) => problems.push(m),
+      });
       await log.append(sampleEvent(1));
-      const failed = await Promise.allSettled([log.append(sampleEvent(2)), log.append(sampleEvent(3))]);
+      const failed = await Promise.allSettled([
+        log.append(sampleEvent(2)),
+        log.append(sampleEvent(3)),
+      ]);
       for (const outcome of failed) {
         assert.equal(outcome.status, 'rejected');
         const error = (outcome as PromiseRejectedResult).reason as AuditError;
@@ -172,7 +261,10 @@ describe('AuditLog: durable appends, reading, locking', () => {
       const next = await log.append(sampleEvent(4));
       assert.equal(next.seq, 2);
       await log.close();
-      assert.deepEqual(fileLines(join(dir, FIRST)).map((l) => (JSON.parse(l) as AuditRecord).details.i), [1, 4]);
+      assert.deepEqual(
+        fileLines(join(dir, FIRST)).map((l) => (JSON.parse(l) as AuditRecord).details.i),
+        [1, 4],
+      );
       assert.equal((await verifyAuditLog(dir)).ok, true);
     });
 
@@ -182,7 +274,10 @@ describe('AuditLog: durable appends, reading, locking', () => {
         directory: dir,
         rotateBytes: 600,
         openFile: async (path) => {
-          if (path.endsWith('audit-000002.jsonl') && refused++ === 0) throw Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: 'EACCES' });
+          if (path.endsWith('audit-000002.jsonl') && refused++ === 0)
+            throw Object.assign(new Error(`EACCES: permission denied, open '${path}'`), {
+              code: 'EACCES',
+            });
           return openSegmentFile(path);
         },
       });
@@ -196,10 +291,16 @@ describe('AuditLog: durable appends, reading, locking', () => {
     });
 
     it('stays failed when the rollback fails too, and the next open repairs the file', async () => {
-      const log = await AuditLog.open({ directory: dir, openFile: faultyFiles(2, 'EIO', { truncateFails: true }) });
+      const log = await AuditLog.open({
+        directory: dir,
+        openFile: faultyFiles(2, 'EIO', { truncateFails: true }),
+      });
       await log.append(sampleEvent(1));
       await assert.rejects(log.append(sampleEvent(2)), /EIO/);
-      await assert.rejects(log.append(sampleEvent(3)), /cannot be written since a failed write could not be rolled back/);
+      await assert.rejects(
+        log.append(sampleEvent(3)),
+        /cannot be written since a failed write could not be rolled back/,
+      );
       await log.close();
       assert.equal((await verifyAuditLog(dir)).problem?.kind, 'torn_line');
       const reopened = await AuditLog.open({ directory: dir });

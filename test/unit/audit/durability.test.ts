@@ -19,9 +19,20 @@ interface Run {
  * Runs the worker on `dir` and SIGKILLs it once `killAfter` acknowledgements were printed: at once,
  * or with `split`, when it next reports half a batch written (a torn line on disk).
  */
-function runAndKill(dir: string, killAfter: number, producers: number, rotateBytes: number, split: boolean, writer: 'thread' | 'inline'): Promise<Run> {
+function runAndKill(
+  dir: string,
+  killAfter: number,
+  producers: number,
+  rotateBytes: number,
+  split: boolean,
+  writer: 'thread' | 'inline',
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [worker, dir, String(producers), String(rotateBytes), split ? 'split' : 'whole', writer], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [worker, dir, String(producers), String(rotateBytes), split ? 'split' : 'whole', writer],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const acked = new Map<number, string>();
     let pending = '';
     let stderr = '';
@@ -61,22 +72,41 @@ describe('audit durability: SIGKILL while appending', function () {
   killPoints.forEach((killAfter, run) => {
     const writer = run >= killPoints.length - 2 ? 'inline' : 'thread';
     it(`run ${run + 1}: killed after ${killAfter} acknowledgements${run % 2 ? ', mid-line' : ''} (${writer} writer): every acknowledged record is present and intact`, async () => {
-      const result = await runAndKill(dir, killAfter, 16 + run * 24, run % 2 ? 8192 : 65536, run % 2 === 1, writer);
+      const result = await runAndKill(
+        dir,
+        killAfter,
+        16 + run * 24,
+        run % 2 ? 8192 : 65536,
+        run % 2 === 1,
+        writer,
+      );
       assert.equal(result.signal, 'SIGKILL', result.stderr);
       assert.ok(result.acked.size >= killAfter);
 
       const log = await AuditLog.open({ directory: dir });
-      if (run % 2 === 1) assert.match(log.notes.join('\n'), /cut off an incomplete last line .* it held no acknowledged record/);
+      if (run % 2 === 1)
+        assert.match(
+          log.notes.join('\n'),
+          /cut off an incomplete last line .* it held no acknowledged record/,
+        );
       const onDisk = new Map<number, AuditRecord>();
       for await (const record of readRecords(dir)) onDisk.set(record.seq, record);
       for (const [seq, hash] of result.acked) {
         assert.equal(onDisk.get(seq)?.hash, hash, `acknowledged seq ${seq} is missing or changed`);
       }
       const report = await verifyAuditLog(dir);
-      assert.equal(report.ok, true, `${JSON.stringify(report.problem)}\nnotes: ${log.notes.join('\n')}`);
+      assert.equal(
+        report.ok,
+        true,
+        `${JSON.stringify(report.problem)}\nnotes: ${log.notes.join('\n')}`,
+      );
       assert.ok((report.lastSeq ?? 0) >= Math.max(...result.acked.keys()));
       // The chain continues after the repair.
-      const next = await log.append({ event_type: 'com.example.restarted', actor: { type: 'kernel', id: 'test' }, result: 'SUCCESS' });
+      const next = await log.append({
+        event_type: 'com.example.restarted',
+        actor: { type: 'kernel', id: 'test' },
+        result: 'SUCCESS',
+      });
       assert.equal(next.seq, (report.lastSeq ?? 0) + 1);
       await log.close();
       assert.equal((await verifyAuditLog(dir)).ok, true);

@@ -31,11 +31,25 @@ describe('audit export and location', () => {
 
   it('exports CSV with the header, CRLF line ends, and details as JSON', async () => {
     const log = await AuditLog.open({ directory: dir });
-    await log.append({ ...sampleEvent(1), trace_id: 't-1', timestamp: '2026-02-27T12:00:00.000Z', details: { note: 'a "quoted", multi\nline note' } });
-    await log.append({ event_type: 'SERVER_CONNECTED', actor: { type: 'kernel', id: 'kernel' }, result: 'SUCCESS', trace_id: 't-2', timestamp: '2026-02-27T12:00:01.000Z' });
+    await log.append({
+      ...sampleEvent(1),
+      trace_id: 't-1',
+      timestamp: '2026-02-27T12:00:00.000Z',
+      details: { note: 'a "quoted", multi\nline note' },
+    });
+    await log.append({
+      event_type: 'SERVER_CONNECTED',
+      actor: { type: 'kernel', id: 'kernel' },
+      result: 'SUCCESS',
+      trace_id: 't-2',
+      timestamp: '2026-02-27T12:00:01.000Z',
+    });
     await log.close();
     const text = await exported(dir, 'csv');
-    assert.equal(csvHeader(), 'seq,timestamp,event_type,actor_type,actor_id,server_id,tool_name,result,trace_id,details');
+    assert.equal(
+      csvHeader(),
+      'seq,timestamp,event_type,actor_type,actor_id,server_id,tool_name,result,trace_id,details',
+    );
     assert.equal(
       text,
       'seq,timestamp,event_type,actor_type,actor_id,server_id,tool_name,result,trace_id,details\r\n' +
@@ -58,10 +72,29 @@ describe('audit export and location', () => {
   it('puts the log under $XDG_STATE_HOME/mgp/<folder>-<hash>/audit, or ~/.local/state without it', () => {
     const folder = '/home/ana/src/My Project';
     const hash = createHash('sha256').update(folder).digest('hex').slice(0, 12);
-    assert.equal(auditDirectory({ workspaceFolder: folder, env: { XDG_STATE_HOME: '/var/state' }, home: '/home/ana' }), `/var/state/mgp/My_Project-${hash}/audit`);
-    assert.equal(stateDirectory({ workspaceFolder: folder, env: {}, home: '/home/ana' }), `/home/ana/.local/state/mgp/My_Project-${hash}`);
-    assert.equal(auditDirectory({ env: { XDG_STATE_HOME: 'relative/ignored' }, home: '/home/ana' }), '/home/ana/.local/state/mgp/global/audit');
-    assert.notEqual(auditDirectory({ workspaceFolder: '/a/app', env: {}, home: '/h' }), auditDirectory({ workspaceFolder: '/b/app', env: {}, home: '/h' }));
-    assert.equal(auditDirectory({ workspaceFolder: '/a/app/', env: {}, home: '/h' }), auditDirectory({ workspaceFolder: '/a/app', env: {}, home: '/h' }));
+    assert.equal(
+      auditDirectory({
+        workspaceFolder: folder,
+        env: { XDG_STATE_HOME: '/var/state' },
+        home: '/home/ana',
+      }),
+      `/var/state/mgp/My_Project-${hash}/audit`,
+    );
+    assert.equal(
+      stateDirectory({ workspaceFolder: folder, env: {}, home: '/home/ana' }),
+      `/home/ana/.local/state/mgp/My_Project-${hash}`,
+    );
+    assert.equal(
+      auditDirectory({ env: { XDG_STATE_HOME: 'relative/ignored' }, home: '/home/ana' }),
+      '/home/ana/.local/state/mgp/global/audit',
+    );
+    assert.notEqual(
+      auditDirectory({ workspaceFolder: '/a/app', env: {}, home: '/h' }),
+      auditDirectory({ workspaceFolder: '/b/app', env: {}, home: '/h' }),
+    );
+    assert.equal(
+      auditDirectory({ workspaceFolder: '/a/app/', env: {}, home: '/h' }),
+      auditDirectory({ workspaceFolder: '/a/app', env: {}, home: '/h' }),
+    );
   });
 });

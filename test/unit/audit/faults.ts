@@ -3,10 +3,18 @@
  * thread can load them too (AuditLogOptions.openFile).
  */
 import { writeSync } from 'node:fs';
-import { openSegmentFile, SegmentFileOpener, SegmentFileOpenerModule } from '../../../client/src/kernel/audit/segmentFile';
+import {
+  openSegmentFile,
+  SegmentFileOpener,
+  SegmentFileOpenerModule,
+} from '../../../client/src/kernel/audit/segmentFile';
 
 /** Files whose `failOn`-th write writes half its data and then fails with `code` (and whose truncate fails too, with `truncateFails`). */
-export function faultyFiles(failOn: number, code: string, options: { truncateFails?: boolean } = {}): SegmentFileOpener {
+export function faultyFiles(
+  failOn: number,
+  code: string,
+  options: { truncateFails?: boolean } = {},
+): SegmentFileOpener {
   let writes = 0;
   return async (path) => {
     const file = await openSegmentFile(path);
@@ -17,7 +25,8 @@ export function faultyFiles(failOn: number, code: string, options: { truncateFai
         await file.write(data.subarray(0, Math.floor(data.length / 2)));
         throw Object.assign(new Error(`${code}: simulated failure, write`), { code });
       },
-      truncate: (size) => (options.truncateFails ? Promise.reject(new Error('EIO: simulated')) : file.truncate(size)),
+      truncate: (size) =>
+        options.truncateFails ? Promise.reject(new Error('EIO: simulated')) : file.truncate(size),
     };
   };
 }
@@ -26,7 +35,13 @@ export function faultyFiles(failOn: number, code: string, options: { truncateFai
 export function slowFiles(delayMs: number): SegmentFileOpener {
   return async (path) => {
     const file = await openSegmentFile(path);
-    return { ...file, write: async (data) => (await new Promise((resolve) => setTimeout(resolve, delayMs)), file.write(data)) };
+    return {
+      ...file,
+      write: async (data) => (
+        await new Promise((resolve) => setTimeout(resolve, delayMs)),
+        file.write(data)
+      ),
+    };
   };
 }
 
@@ -72,6 +87,9 @@ export function splitWrites(): SegmentFileOpener {
 }
 
 /** The spec that names one of the openers above, for `AuditLogOptions.openFile`. */
-export function faultyOpener(factory: 'faultyFiles' | 'slowFiles' | 'crashingFiles' | 'splitWrites', ...args: unknown[]): SegmentFileOpenerModule {
+export function faultyOpener(
+  factory: 'faultyFiles' | 'slowFiles' | 'crashingFiles' | 'splitWrites',
+  ...args: unknown[]
+): SegmentFileOpenerModule {
   return { module: __filename, factory, args };
 }

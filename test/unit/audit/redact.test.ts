@@ -5,33 +5,91 @@ describe('audit redaction', () => {
   it('hides credential-named keys at any depth, in headers too, whatever the case or separator', () => {
     const redactor = new Redactor();
     const details = {
-      request: { headers: { Authorization: 'Bearer abc', 'Proxy-Authorization': 'Basic x', Cookie: 'a=b', 'X-Api-Key': 'k', Accept: 'text/html' } },
+      request: {
+        headers: {
+          Authorization: 'Bearer abc',
+          'Proxy-Authorization': 'Basic x',
+          Cookie: 'a=b',
+          'X-Api-Key': 'k',
+          Accept: 'text/html',
+        },
+      },
       response: { headers: { 'set-cookie': ['s=1', 's=2'] } },
-      config: { apiKey: 'k1', API_KEY: 'k2', access_token: { value: 'nested' }, password: 1234, secret: 'x', token: 'y', tokens_used: 12 },
-      list: [{ name: 'Authorization', value: 'Token abc' }, { name: 'Accept', value: 'json' }],
+      config: {
+        apiKey: 'k1',
+        API_KEY: 'k2',
+        access_token: { value: 'nested' },
+        password: 1234,
+        secret: 'x',
+        token: 'y',
+        tokens_used: 12,
+      },
+      list: [
+        { name: 'Authorization', value: 'Token abc' },
+        { name: 'Accept', value: 'json' },
+      ],
       nothing: { password: null },
     };
     assert.deepEqual(redactor.redact(details), {
-      request: { headers: { Authorization: REDACTED, 'Proxy-Authorization': REDACTED, Cookie: REDACTED, 'X-Api-Key': REDACTED, Accept: 'text/html' } },
+      request: {
+        headers: {
+          Authorization: REDACTED,
+          'Proxy-Authorization': REDACTED,
+          Cookie: REDACTED,
+          'X-Api-Key': REDACTED,
+          Accept: 'text/html',
+        },
+      },
       response: { headers: { 'set-cookie': REDACTED } },
-      config: { apiKey: REDACTED, API_KEY: REDACTED, access_token: REDACTED, password: REDACTED, secret: REDACTED, token: REDACTED, tokens_used: 12 },
-      list: [{ name: 'Authorization', value: REDACTED }, { name: 'Accept', value: 'json' }],
+      config: {
+        apiKey: REDACTED,
+        API_KEY: REDACTED,
+        access_token: REDACTED,
+        password: REDACTED,
+        secret: REDACTED,
+        token: REDACTED,
+        tokens_used: 12,
+      },
+      list: [
+        { name: 'Authorization', value: REDACTED },
+        { name: 'Accept', value: 'json' },
+      ],
       nothing: { password: null },
     });
   });
 
   it('hides Bearer and Basic credentials inside strings, keeping the scheme, and leaves prose alone', () => {
     const redactor = new Redactor();
-    assert.equal(redactor.redactString('curl -H "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig" https://x'), 'curl -H "Authorization: [REDACTED]" https://x');
-    assert.equal(redactor.redactString('sent bearer ghp_16C7e42F292c6912E7710c838347Ae178B4a then'), `sent bearer ${REDACTED} then`);
-    assert.equal(redactor.redactString('Basic dXNlcjpwYXNzd29yZA== was used'), `Basic ${REDACTED} was used`);
-    assert.equal(redactor.redactString('Basic configuration and Bearer authentication explained'), 'Basic configuration and Bearer authentication explained');
+    assert.equal(
+      redactor.redactString(
+        'curl -H "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig" https://x',
+      ),
+      'curl -H "Authorization: [REDACTED]" https://x',
+    );
+    assert.equal(
+      redactor.redactString('sent bearer ghp_16C7e42F292c6912E7710c838347Ae178B4a then'),
+      `sent bearer ${REDACTED} then`,
+    );
+    assert.equal(
+      redactor.redactString('Basic dXNlcjpwYXNzd29yZA== was used'),
+      `Basic ${REDACTED} was used`,
+    );
+    assert.equal(
+      redactor.redactString('Basic configuration and Bearer authentication explained'),
+      'Basic configuration and Bearer authentication explained',
+    );
   });
 
   it('hides key=value and key: value pairs in strings (query strings, pasted headers, JSON text)', () => {
     const redactor = new Redactor();
-    assert.equal(redactor.redactString('GET /v1/items?access_token=abc123&page=2'), `GET /v1/items?access_token=${REDACTED}&page=2`);
-    assert.equal(redactor.redactString('{"password":"hunter2","user":"bob"}'), `{"password":"${REDACTED}","user":"bob"}`);
+    assert.equal(
+      redactor.redactString('GET /v1/items?access_token=abc123&page=2'),
+      `GET /v1/items?access_token=${REDACTED}&page=2`,
+    );
+    assert.equal(
+      redactor.redactString('{"password":"hunter2","user":"bob"}'),
+      `{"password":"${REDACTED}","user":"bob"}`,
+    );
     assert.equal(redactor.redactString('x-api-key: 12345678'), `x-api-key: ${REDACTED}`);
     assert.equal(redactor.redactString('the token expired'), 'the token expired');
   });
@@ -39,8 +97,20 @@ describe('audit redaction', () => {
   it('hides registered secrets anywhere, even as substrings, in keys and in numbers', () => {
     const redactor = new Redactor({ secrets: ['tok-ABCDEF-999'] });
     assert.equal(redactor.addSecret('987654321'), true);
-    const out = redactor.redact({ cmd: 'deploy --key=tok-ABCDEF-999 --verbose', nested: [{ deep: 'xx tok-ABCDEF-999xx' }], 'tok-ABCDEF-999': 1, pin: 987654321, other: 42 });
-    assert.deepEqual(out, { cmd: `deploy --key=${REDACTED} --verbose`, nested: [{ deep: `xx ${REDACTED}xx` }], [REDACTED]: 1, pin: REDACTED, other: 42 });
+    const out = redactor.redact({
+      cmd: 'deploy --key=tok-ABCDEF-999 --verbose',
+      nested: [{ deep: 'xx tok-ABCDEF-999xx' }],
+      'tok-ABCDEF-999': 1,
+      pin: 987654321,
+      other: 42,
+    });
+    assert.deepEqual(out, {
+      cmd: `deploy --key=${REDACTED} --verbose`,
+      nested: [{ deep: `xx ${REDACTED}xx` }],
+      [REDACTED]: 1,
+      pin: REDACTED,
+      other: 42,
+    });
   });
 
   it('ignores secrets shorter than 4 characters, which would redact everything', () => {
@@ -55,7 +125,10 @@ describe('audit redaction', () => {
 
   it('prefers the longest secret when one contains another, and escapes regex characters', () => {
     const redactor = new Redactor({ secrets: ['pass', 'pass.word+1'] });
-    assert.equal(redactor.redactString('pass.word+1 passXword+1'), `${REDACTED} ${REDACTED}Xword+1`);
+    assert.equal(
+      redactor.redactString('pass.word+1 passXword+1'),
+      `${REDACTED} ${REDACTED}Xword+1`,
+    );
   });
 
   it('returns a copy, and turns cycles into [Circular]', () => {

@@ -8,8 +8,12 @@ import { filesToPrune } from '../../../client/src/kernel/audit/retention';
 import { verifyAuditLog } from '../../../client/src/kernel/audit/verify';
 import { DAY, fakeClock, fileLines, sampleEvent, tempDir, writeLog } from './support';
 
-const logFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort();
-const anchorOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'chain.json'), 'utf8')) as ChainAnchor;
+const logFiles = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort();
+const anchorOf = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, 'chain.json'), 'utf8')) as ChainAnchor;
 
 describe('audit retention (MGP §19.4): keep_all, time_based, size_based', () => {
   let dir: string;
@@ -18,7 +22,12 @@ describe('audit retention (MGP §19.4): keep_all, time_based, size_based', () =>
   afterEach(() => remove());
 
   it('chooses a run of the oldest closed files, never the one being written', () => {
-    const files = [{ bytes: 100, newest: 1 }, { bytes: 100, newest: 5 }, { bytes: 100, newest: 2 }, { bytes: 100 }];
+    const files = [
+      { bytes: 100, newest: 1 },
+      { bytes: 100, newest: 5 },
+      { bytes: 100, newest: 2 },
+      { bytes: 100 },
+    ];
     assert.equal(filesToPrune(files, { policy: 'keep_all' }, 10 * DAY), 0);
     assert.equal(filesToPrune(files, { policy: 'time_based', days: 1 }, DAY + 3), 1); // the second is newer: stop there
     assert.equal(filesToPrune(files, { policy: 'time_based', days: 1 }, 10 * DAY), 3);
@@ -28,12 +37,20 @@ describe('audit retention (MGP §19.4): keep_all, time_based, size_based', () =>
   });
 
   it('rejects a policy without a positive limit', async () => {
-    await assert.rejects(AuditLog.open({ directory: dir, retention: { policy: 'time_based', days: 0 } }), RangeError);
+    await assert.rejects(
+      AuditLog.open({ directory: dir, retention: { policy: 'time_based', days: 0 } }),
+      RangeError,
+    );
   });
 
   it('time_based deletes files whose newest record is older than N days; verify does not call that tampering', async () => {
     const clock = fakeClock();
-    const log = await AuditLog.open({ directory: dir, rotateBytes: 2000, clock: clock.now, retention: { policy: 'time_based', days: 7 } });
+    const log = await AuditLog.open({
+      directory: dir,
+      rotateBytes: 2000,
+      clock: clock.now,
+      retention: { policy: 'time_based', days: 7 },
+    });
     for (let i = 0; i < 30; i++) await log.append(sampleEvent(i));
     const old = logFiles(dir);
     assert.ok(old.length >= 3);
@@ -44,7 +61,12 @@ describe('audit retention (MGP §19.4): keep_all, time_based, size_based', () =>
     for (let i = 30; i < 35; i++) await log.append(sampleEvent(i));
     const kept = logFiles(dir);
     const firstKept = JSON.parse(fileLines(join(dir, kept[0]))[0]) as AuditRecord;
-    assert.deepEqual(anchorOf(dir).start, { seq: firstKept.seq, prev_hash: firstKept.prev_hash, file: kept[0], pruned_at: new Date(clock.now()).toISOString() });
+    assert.deepEqual(anchorOf(dir).start, {
+      seq: firstKept.seq,
+      prev_hash: firstKept.prev_hash,
+      file: kept[0],
+      pruned_at: new Date(clock.now()).toISOString(),
+    });
     await log.close();
     const report = await verifyAuditLog(dir);
     assert.equal(report.ok, true, JSON.stringify(report.problem));
@@ -54,7 +76,12 @@ describe('audit retention (MGP §19.4): keep_all, time_based, size_based', () =>
 
   it('a file deleted by hand after retention is still detected', async () => {
     const clock = fakeClock();
-    const log = await AuditLog.open({ directory: dir, rotateBytes: 2000, clock: clock.now, retention: { policy: 'time_based', days: 1 } });
+    const log = await AuditLog.open({
+      directory: dir,
+      rotateBytes: 2000,
+      clock: clock.now,
+      retention: { policy: 'time_based', days: 1 },
+    });
     for (let i = 0; i < 20; i++) await log.append(sampleEvent(i));
     clock.advance(2 * DAY);
     for (let i = 20; i < 60; i++) await log.append(sampleEvent(i)); // rotations prune the old files as they go
@@ -64,11 +91,18 @@ describe('audit retention (MGP §19.4): keep_all, time_based, size_based', () =>
     assert.equal((await verifyAuditLog(dir)).ok, true);
     unlinkSync(join(dir, logFiles(dir)[0]));
     const problem = (await verifyAuditLog(dir)).problem;
-    assert.deepEqual([problem?.kind, problem?.seq, problem?.file, problem?.line], ['missing_start', start?.seq, logFiles(dir)[0], 1]);
+    assert.deepEqual(
+      [problem?.kind, problem?.seq, problem?.file, problem?.line],
+      ['missing_start', start?.seq, logFiles(dir)[0], 1],
+    );
   });
 
   it('size_based keeps the newest files within maxBytes, pruning after rotations', async () => {
-    const log = await AuditLog.open({ directory: dir, rotateBytes: 2000, retention: { policy: 'size_based', maxBytes: 6000 } });
+    const log = await AuditLog.open({
+      directory: dir,
+      rotateBytes: 2000,
+      retention: { policy: 'size_based', maxBytes: 6000 },
+    });
     for (let i = 0; i < 100; i++) await log.append(sampleEvent(i));
     await log.close();
     const files = logFiles(dir);
@@ -84,7 +118,15 @@ describe('audit retention (MGP §19.4): keep_all, time_based, size_based', () =>
     await writeLog(dir, 40, { rotateBytes: 2000 });
     const files = logFiles(dir);
     const first = JSON.parse(fileLines(join(dir, files[2]))[0]) as AuditRecord;
-    const anchor = { ...anchorOf(dir), start: { seq: first.seq, prev_hash: first.prev_hash, file: files[2], pruned_at: '2026-01-01T00:00:00.000Z' } };
+    const anchor = {
+      ...anchorOf(dir),
+      start: {
+        seq: first.seq,
+        prev_hash: first.prev_hash,
+        file: files[2],
+        pruned_at: '2026-01-01T00:00:00.000Z',
+      },
+    };
     writeFileSync(join(dir, 'chain.json'), JSON.stringify(anchor));
     const report = await verifyAuditLog(dir);
     assert.equal(report.ok, true, JSON.stringify(report.problem));

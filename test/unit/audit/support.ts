@@ -18,13 +18,22 @@ export function sampleEvent(i: number, overrides: Partial<AuditEventInput> = {})
     target: { server_id: `server.${i % 4}`, tool_name: i % 2 ? 'read_file' : 'execute_command' },
     result: i % 7 === 3 ? 'BLOCKED' : 'SUCCESS',
     trace_id: `trace-${i}`,
-    details: { i, risk_level: 'moderate', duration_ms: i * 3, arguments: { path: `/srv/project/file-${i}.txt` } },
+    details: {
+      i,
+      risk_level: 'moderate',
+      duration_ms: i * 3,
+      arguments: { path: `/srv/project/file-${i}.txt` },
+    },
     ...overrides,
   };
 }
 
 /** Opens a log in `dir`, appends `count` sample events, closes it. */
-export async function writeLog(dir: string, count: number, options: Partial<AuditLogOptions> = {}): Promise<void> {
+export async function writeLog(
+  dir: string,
+  count: number,
+  options: Partial<AuditLogOptions> = {},
+): Promise<void> {
   const log = await AuditLog.open({ directory: dir, ...options });
   await Promise.all(Array.from({ length: count }, (_, i) => log.append(sampleEvent(i + 1))));
   await log.close();
@@ -40,7 +49,10 @@ export function writeLines(path: string, lines: string[]): void {
 }
 
 /** A controllable clock (ms since the epoch). */
-export function fakeClock(start = Date.parse('2026-01-01T00:00:00.000Z')): { now: () => number; advance(ms: number): void } {
+export function fakeClock(start = Date.parse('2026-01-01T00:00:00.000Z')): {
+  now: () => number;
+  advance(ms: number): void;
+} {
   let t = start;
   return { now: () => t, advance: (ms) => void (t += ms) };
 }

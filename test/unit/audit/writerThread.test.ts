@@ -42,9 +42,18 @@ describe('AuditLog: the writer thread', () => {
       if (wave % 5 === 0) await appends[appends.length - 1];
     }
     const records = await Promise.all(appends);
-    assert.deepEqual(records.map((r) => r.seq), Array.from({ length: 2000 }, (_, i) => i + 1));
-    assert.deepEqual(records.map((r) => r.details.i), Array.from({ length: 2000 }, (_, i) => i));
-    assert.deepEqual(heard, records.map((r) => r.seq));
+    assert.deepEqual(
+      records.map((r) => r.seq),
+      Array.from({ length: 2000 }, (_, i) => i + 1),
+    );
+    assert.deepEqual(
+      records.map((r) => r.details.i),
+      Array.from({ length: 2000 }, (_, i) => i),
+    );
+    assert.deepEqual(
+      heard,
+      records.map((r) => r.seq),
+    );
     assert.equal(log.lastDurable.seq, 2000);
     await log.close();
     const report = await verifyAuditLog(dir);
@@ -73,16 +82,29 @@ describe('AuditLog: the writer thread', () => {
       `used ${REDACTED} and ${REDACTED} and third-secret-C3`,
       `used ${REDACTED} and ${REDACTED} and ${REDACTED}`,
     ];
-    assert.deepEqual(records.map((r) => r.details.note), expected);
-    assert.deepEqual((await onDisk(dir)).map((r) => r.details.note), expected);
+    assert.deepEqual(
+      records.map((r) => r.details.note),
+      expected,
+    );
+    assert.deepEqual(
+      (await onDisk(dir)).map((r) => r.details.note),
+      expected,
+    );
     assert.deepEqual(Object.keys(records[3].details).sort(), [`key-${REDACTED}`, 'note']);
     const text = readFileSync(join(dir, FIRST), 'utf8');
-    assert.equal(text.split('third-secret-C3').length - 1, 3, 'only the events appended before the secret hold it');
+    assert.equal(
+      text.split('third-secret-C3').length - 1,
+      3,
+      'only the events appended before the secret hold it',
+    );
   });
 
   it('rejects an event that has no JSON form at once, and logs one with a cycle as the inline writer does', async () => {
     const log = await AuditLog.open({ directory: dir });
-    await assert.rejects(log.append(sampleEvent(1, { details: { n: 1n } })), (e: AuditError) => e.code === 'InvalidEvent' && /BigInt/.test(e.message));
+    await assert.rejects(
+      log.append(sampleEvent(1, { details: { n: 1n } })),
+      (e: AuditError) => e.code === 'InvalidEvent' && /BigInt/.test(e.message),
+    );
     const cyclic: Record<string, unknown> = { keep: 'me', token: 'hunter22' };
     cyclic.self = cyclic;
     const record = await log.append(sampleEvent(2, { details: cyclic }));
@@ -94,7 +116,11 @@ describe('AuditLog: the writer thread', () => {
   it('rejects exactly the appends that a failed write left off the disk, and continues the chain', async () => {
     const problems: string[] = [];
     // The second write fails, having written half its data; writes are slow, so appends pile up behind it.
-    const log = await AuditLog.open({ directory: dir, openFile: faultyOpener('faultyFiles', 2, 'ENOSPC'), onProblem: (m) => problems.push(m) });
+    const log = await AuditLog.open({
+      directory: dir,
+      openFile: faultyOpener('faultyFiles', 2, 'ENOSPC'),
+      onProblem: (m) => problems.push(m),
+    });
     const durable = await Promise.all([1, 2, 3].map((i) => log.append(sampleEvent(i))));
     const failed = [4, 5, 6].map((i) => log.append(sampleEvent(i)));
     const outcomes = await Promise.allSettled(failed);
@@ -108,17 +134,29 @@ describe('AuditLog: the writer thread', () => {
     assert.equal(problems.length, 1);
     assert.match(problems[0], /ENOSPC/);
     const after = await Promise.all([7, 8].map((i) => log.append(sampleEvent(i))));
-    assert.deepEqual([...durable, ...after].map((r) => r.seq), [1, 2, 3, 4, 5]);
+    assert.deepEqual(
+      [...durable, ...after].map((r) => r.seq),
+      [1, 2, 3, 4, 5],
+    );
     await log.close();
-    assert.deepEqual(fileLines(join(dir, FIRST)).map((l) => (JSON.parse(l) as AuditRecord).details.i), [1, 2, 3, 7, 8]);
+    assert.deepEqual(
+      fileLines(join(dir, FIRST)).map((l) => (JSON.parse(l) as AuditRecord).details.i),
+      [1, 2, 3, 7, 8],
+    );
     assert.equal((await verifyAuditLog(dir)).ok, true);
   });
 
   it('stays failed when the rollback fails too, until reopened', async () => {
-    const log = await AuditLog.open({ directory: dir, openFile: faultyOpener('faultyFiles', 2, 'EIO', { truncateFails: true }) });
+    const log = await AuditLog.open({
+      directory: dir,
+      openFile: faultyOpener('faultyFiles', 2, 'EIO', { truncateFails: true }),
+    });
     await log.append(sampleEvent(1));
     await assert.rejects(log.append(sampleEvent(2)), /EIO/);
-    await assert.rejects(log.append(sampleEvent(3)), /cannot be written since a failed write could not be rolled back/);
+    await assert.rejects(
+      log.append(sampleEvent(3)),
+      /cannot be written since a failed write could not be rolled back/,
+    );
     await log.close();
     const reopened = await AuditLog.open({ directory: dir });
     assert.match(reopened.notes.join(), /cut off an incomplete last line/);
@@ -128,7 +166,11 @@ describe('AuditLog: the writer thread', () => {
   });
 
   it('close() waits for every pending append and leaves them all on disk', async () => {
-    const log = await AuditLog.open({ directory: dir, commitDelayMs: 20, openFile: faultyOpener('slowFiles', 10) });
+    const log = await AuditLog.open({
+      directory: dir,
+      commitDelayMs: 20,
+      openFile: faultyOpener('slowFiles', 10),
+    });
     const appends = Array.from({ length: 500 }, (_, i) => log.append(sampleEvent(i)));
     const settled: number[] = [];
     appends.forEach((p) => void p.then((r) => settled.push(r.seq)));
@@ -157,17 +199,27 @@ describe('AuditLog: the writer thread', () => {
 
   it('detects that the thread died: pending appends are rejected, the problem is told, later appends fail, reopening repairs', async () => {
     const problems: string[] = [];
-    const log = await AuditLog.open({ directory: dir, openFile: faultyOpener('crashingFiles', 3), onProblem: (m) => problems.push(m) });
+    const log = await AuditLog.open({
+      directory: dir,
+      openFile: faultyOpener('crashingFiles', 3),
+      onProblem: (m) => problems.push(m),
+    });
     await log.append(sampleEvent(1));
     await log.append(sampleEvent(2));
     const lost = await Promise.allSettled([3, 4, 5].map((i) => log.append(sampleEvent(i))));
     for (const outcome of lost) {
       assert.equal(outcome.status, 'rejected');
-      assert.match(((outcome as PromiseRejectedResult).reason as Error).message, /writer thread stopped \(simulated crash of the writing thread\)/);
+      assert.match(
+        ((outcome as PromiseRejectedResult).reason as Error).message,
+        /writer thread stopped \(simulated crash of the writing thread\)/,
+      );
     }
     assert.equal(problems.length, 1);
     assert.match(problems[0], /writer thread stopped/);
-    await assert.rejects(log.append(sampleEvent(6)), (e: AuditError) => e.code === 'WriteFailed' && /reopened/.test(e.message));
+    await assert.rejects(
+      log.append(sampleEvent(6)),
+      (e: AuditError) => e.code === 'WriteFailed' && /reopened/.test(e.message),
+    );
     await log.flush();
     await log.close();
     const reopened = await AuditLog.open({ directory: dir });
@@ -180,7 +232,10 @@ describe('AuditLog: the writer thread', () => {
     const log = await AuditLog.open({ directory: dir, openFile: openSegmentFile });
     assert.equal(log.writerKind, 'inline');
     await log.close();
-    await assert.rejects(AuditLog.open({ directory: dir, openFile: openSegmentFile, writer: 'thread' }), /openFile function/);
+    await assert.rejects(
+      AuditLog.open({ directory: dir, openFile: openSegmentFile, writer: 'thread' }),
+      /openFile function/,
+    );
     // The lock was released: the log can be opened again.
     await (await AuditLog.open({ directory: dir })).close();
   });
@@ -199,13 +254,37 @@ describe('AuditLog: the writer thread', () => {
         '  await log.close();\n' +
         '});\n',
     );
-    const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', outdir: dir, logLevel: 'silent' } as const;
+    const common = {
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      outdir: dir,
+      logLevel: 'silent',
+    } as const;
     await esbuild.build({ ...common, entryPoints: { probe } });
-    await esbuild.build({ ...common, entryPoints: { [AUDIT_WORKER_FILE.replace(/\.js$/, '')]: join(root, 'client/src/kernel/audit/auditWorker.ts') } });
-    const bundled = JSON.parse(execFileSync(process.execPath, [join(dir, 'probe.js')], { cwd: dir, encoding: 'utf8' }));
-    assert.deepEqual(bundled, { writer: 'thread', seq: 1, details: { token: REDACTED }, notes: [] });
+    await esbuild.build({
+      ...common,
+      entryPoints: {
+        [AUDIT_WORKER_FILE.replace(/\.js$/, '')]: join(
+          root,
+          'client/src/kernel/audit/auditWorker.ts',
+        ),
+      },
+    });
+    const bundled = JSON.parse(
+      execFileSync(process.execPath, [join(dir, 'probe.js')], { cwd: dir, encoding: 'utf8' }),
+    );
+    assert.deepEqual(bundled, {
+      writer: 'thread',
+      seq: 1,
+      details: { token: REDACTED },
+      notes: [],
+    });
     rmSync(join(dir, AUDIT_WORKER_FILE));
-    const alone = JSON.parse(execFileSync(process.execPath, [join(dir, 'probe.js')], { cwd: dir, encoding: 'utf8' }));
+    const alone = JSON.parse(
+      execFileSync(process.execPath, [join(dir, 'probe.js')], { cwd: dir, encoding: 'utf8' }),
+    );
     assert.equal(alone.writer, 'inline');
     assert.equal(alone.seq, 2);
     assert.match(alone.notes.join(), /no auditWorker\.js next to .*written on the calling thread/);

@@ -1,6 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createToolIndex, type ServerTool, type ToolIndex, type ToolIndexOptions } from '../../../client/src/kernel/discovery';
+import {
+  createToolIndex,
+  type ServerTool,
+  type ToolIndex,
+  type ToolIndexOptions,
+} from '../../../client/src/kernel/discovery';
 import { repoRoot } from '../../repoRoot';
 
 export interface CorpusServer {
@@ -48,7 +53,9 @@ function heldOutFiles(): Map<string, { studied?: unknown; queries: Query[] }> {
     .map((file) => /^queries-(holdout(\d*))\.json$/.exec(file))
     .filter((match): match is RegExpExecArray => match !== null)
     .sort((a, b) => Number(a[2] || 1) - Number(b[2] || 1));
-  return new Map(files.map((match) => [match[1], JSON.parse(readFileSync(join(dir, match[0]), 'utf8'))]));
+  return new Map(
+    files.map((match) => [match[1], JSON.parse(readFileSync(join(dir, match[0]), 'utf8'))]),
+  );
 }
 
 /** An index over the whole corpus (plus the discovery kernel tools). */
@@ -58,6 +65,10 @@ export function corpusIndex(options: ToolIndexOptions = {}): ToolIndex {
   return index;
 }
 
-export function tool(name: string, description: string, extra: Partial<ServerTool> = {}): ServerTool {
+export function tool(
+  name: string,
+  description: string,
+  extra: Partial<ServerTool> = {},
+): ServerTool {
   return { name, description, inputSchema: { type: 'object', properties: {} }, ...extra };
 }

@@ -4,7 +4,11 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { cl100kTokens, TOKENIZER_BUNDLE, tokenizerSource } from '../../../client/src/kernel/discovery';
+import {
+  cl100kTokens,
+  TOKENIZER_BUNDLE,
+  tokenizerSource,
+} from '../../../client/src/kernel/discovery';
 import { repoRoot } from '../../repoRoot';
 
 describe('discovery: the cl100k tokenizer, loaded at first use', () => {
@@ -19,18 +23,47 @@ describe('discovery: the cl100k tokenizer, loaded at first use', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mgp-tokenizer-'));
     try {
       const probe = join(dir, 'probe.ts');
-      writeFileSync(probe, `import { cl100kTokens, tokenizerSource } from ${JSON.stringify(join(root, 'client/src/kernel/discovery/tokens'))};\n` +
-        'console.log(JSON.stringify({ tokens: cl100kTokens(\'hello world\'), source: tokenizerSource() }));\n');
-      const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', outdir: dir, logLevel: 'silent' } as const;
+      writeFileSync(
+        probe,
+        `import { cl100kTokens, tokenizerSource } from ${JSON.stringify(join(root, 'client/src/kernel/discovery/tokens'))};\n` +
+          "console.log(JSON.stringify({ tokens: cl100kTokens('hello world'), source: tokenizerSource() }));\n",
+      );
+      const common = {
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        outdir: dir,
+        logLevel: 'silent',
+      } as const;
       await esbuild.build({ ...common, entryPoints: { probe } });
-      await esbuild.build({ ...common, entryPoints: { [TOKENIZER_BUNDLE.replace(/\.js$/, '')]: join(root, 'client/src/kernel/discovery/cl100k.ts') } });
-      assert.ok(statSync(join(dir, 'probe.js')).size < 50_000, 'the BPE ranks are not in the bundle that loads them');
+      await esbuild.build({
+        ...common,
+        entryPoints: {
+          [TOKENIZER_BUNDLE.replace(/\.js$/, '')]: join(
+            root,
+            'client/src/kernel/discovery/cl100k.ts',
+          ),
+        },
+      });
+      assert.ok(
+        statSync(join(dir, 'probe.js')).size < 50_000,
+        'the BPE ranks are not in the bundle that loads them',
+      );
       assert.ok(statSync(join(dir, TOKENIZER_BUNDLE)).size > 500_000);
-      const out = JSON.parse(execFileSync(process.execPath, [join(dir, 'probe.js')], { cwd: dir, encoding: 'utf8' }));
+      const out = JSON.parse(
+        execFileSync(process.execPath, [join(dir, 'probe.js')], { cwd: dir, encoding: 'utf8' }),
+      );
       assert.deepEqual(out, { tokens: 2, source: 'bundle' });
       rmSync(join(dir, TOKENIZER_BUNDLE));
-      const missing = JSON.parse(execFileSync(process.execPath, [join(dir, 'probe.js')], { cwd: dir, encoding: 'utf8' }));
-      assert.equal(missing.source, 'estimate', 'without the bundle or the package, counts are estimated rather than failing');
+      const missing = JSON.parse(
+        execFileSync(process.execPath, [join(dir, 'probe.js')], { cwd: dir, encoding: 'utf8' }),
+      );
+      assert.equal(
+        missing.source,
+        'estimate',
+        'without the bundle or the package, counts are estimated rather than failing',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -5,8 +5,21 @@ import { parse as parseToml } from 'smol-toml';
 import * as oniguruma from 'vscode-oniguruma';
 import { StateStack } from 'vscode-textmate';
 import {
-  ROOT, GRAMMAR_PATH, FIXTURES, INVALID_FIXTURES, loadGrammar, initialStack, tokenize, fixture, fixtureNames,
-  expectScopes, walk, KEY, TABLE, ARRAY_TABLE, SECTION,
+  ROOT,
+  GRAMMAR_PATH,
+  FIXTURES,
+  INVALID_FIXTURES,
+  loadGrammar,
+  initialStack,
+  tokenize,
+  fixture,
+  fixtureNames,
+  expectScopes,
+  walk,
+  KEY,
+  TABLE,
+  ARRAY_TABLE,
+  SECTION,
 } from './tokenize';
 
 // The grammar file itself, properties every fixture must have, and robustness while typing.
@@ -41,18 +54,28 @@ describe('TOML TextMate grammar (syntaxes/toml.tmLanguage.json)', () => {
       await loadGrammar();
       const sources: string[] = [];
       walk(raw, (key, value) => {
-        if (['match', 'begin', 'end', 'while'].includes(key) && typeof value === 'string') sources.push(value);
+        if (['match', 'begin', 'end', 'while'].includes(key) && typeof value === 'string')
+          sources.push(value);
       });
       assert.ok(sources.length > 30, `only ${sources.length} regular expressions found`);
       for (const source of sources) {
-        assert.doesNotThrow(() => new oniguruma.OnigScanner([source]).dispose(), `not a valid Oniguruma regex: ${source}`);
+        assert.doesNotThrow(
+          () => new oniguruma.OnigScanner([source]).dispose(),
+          `not a valid Oniguruma regex: ${source}`,
+        );
       }
     });
 
     it('is contributed for the toml language and shipped in the package', () => {
       const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-      const entry = manifest.contributes.grammars.find((g: { scopeName: string }) => g.scopeName === 'source.toml');
-      assert.deepEqual(entry, { language: 'toml', scopeName: 'source.toml', path: './syntaxes/toml.tmLanguage.json' });
+      const entry = manifest.contributes.grammars.find(
+        (g: { scopeName: string }) => g.scopeName === 'source.toml',
+      );
+      assert.deepEqual(entry, {
+        language: 'toml',
+        scopeName: 'source.toml',
+        path: './syntaxes/toml.tmLanguage.json',
+      });
       assert.ok(manifest.contributes.languages.some((l: { id: string }) => l.id === 'toml'));
       assert.ok(existsSync(join(ROOT, entry.path)));
       const ignore = readFileSync(join(ROOT, '.vscodeignore'), 'utf8').split(/\r?\n/);
@@ -63,7 +86,19 @@ describe('TOML TextMate grammar (syntaxes/toml.tmLanguage.json)', () => {
   describe('every fixture', () => {
     it('has the expected fixtures', () => {
       const names = fixtureNames();
-      for (const name of ['comments', 'keys', 'tables', 'strings', 'numbers', 'datetime', 'arrays', 'inline-tables', 'mgp', 'config', 'invalid']) {
+      for (const name of [
+        'comments',
+        'keys',
+        'tables',
+        'strings',
+        'numbers',
+        'datetime',
+        'arrays',
+        'inline-tables',
+        'mgp',
+        'config',
+        'invalid',
+      ]) {
         assert.ok(names.includes(`${name}.toml`), `missing fixture ${name}.toml`);
       }
     });
@@ -79,7 +114,10 @@ describe('TOML TextMate grammar (syntaxes/toml.tmLanguage.json)', () => {
     it('ends with the rule stack it started with (no rule left open at EOF)', () => {
       for (const name of fixtureNames()) {
         const doc = fixture(name);
-        assert.ok(doc.end.equals(initial), `${name} leaves a rule open at EOF (depth ${doc.end.depth}, expected ${initial.depth})`);
+        assert.ok(
+          doc.end.equals(initial),
+          `${name} leaves a rule open at EOF (depth ${doc.end.depth}, expected ${initial.depth})`,
+        );
       }
     });
 
@@ -87,7 +125,10 @@ describe('TOML TextMate grammar (syntaxes/toml.tmLanguage.json)', () => {
       for (const name of fixtureNames().filter((n) => !INVALID_FIXTURES.includes(n))) {
         for (const l of fixture(name).lines) {
           for (const t of l.tokens) {
-            assert.ok(!t.scopes.some((s) => s.startsWith('invalid')), `${name}: ${JSON.stringify(t.text)} in ${JSON.stringify(l.text)} is ${t.scopes.join(' ')}`);
+            assert.ok(
+              !t.scopes.some((s) => s.startsWith('invalid')),
+              `${name}: ${JSON.stringify(t.text)} in ${JSON.stringify(l.text)} is ${t.scopes.join(' ')}`,
+            );
           }
         }
       }
@@ -95,7 +136,8 @@ describe('TOML TextMate grammar (syntaxes/toml.tmLanguage.json)', () => {
 
     it('covers every character of every line with a token', () => {
       for (const name of fixtureNames()) {
-        for (const l of fixture(name).lines) assert.equal(l.tokens.map((t) => t.text).join(''), l.text, name);
+        for (const l of fixture(name).lines)
+          assert.equal(l.tokens.map((t) => t.text).join(''), l.text, name);
       }
     });
   });

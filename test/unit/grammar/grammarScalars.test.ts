@@ -1,6 +1,21 @@
 import {
-  loadGrammar, tokenize, fixture, line, expectScopes, expectValue, KEY, EQ, BASIC, LITERAL, STR_BEGIN,
-  STR_END, ESCAPE, ARRAY, DOT, COMMENT, COMMENT_PUNCT,
+  loadGrammar,
+  tokenize,
+  fixture,
+  line,
+  expectScopes,
+  expectValue,
+  KEY,
+  EQ,
+  BASIC,
+  LITERAL,
+  STR_BEGIN,
+  STR_END,
+  ESCAPE,
+  ARRAY,
+  DOT,
+  COMMENT,
+  COMMENT_PUNCT,
 } from './tokenize';
 
 // Comments, keys, numbers and booleans, dates and times.
@@ -102,10 +117,19 @@ describe('TOML TextMate grammar (syntaxes/toml.tmLanguage.json)', () => {
 
     it('scopes decimal integers with signs and underscores', () => {
       const values: Record<string, string> = {
-        int1: '+99', int2: '42', int3: '0', int4: '-17', int5: '1_000', int6: '5_349_221', int7: '53_49_221',
-        int8: '1_2_3_4_5', zero_plus: '+0', zero_minus: '-0',
+        int1: '+99',
+        int2: '42',
+        int3: '0',
+        int4: '-17',
+        int5: '1_000',
+        int6: '5_349_221',
+        int7: '53_49_221',
+        int8: '1_2_3_4_5',
+        zero_plus: '+0',
+        zero_minus: '-0',
       };
-      for (const [key, value] of Object.entries(values)) expectValue(doc(), key, value, 'constant.numeric.integer.toml');
+      for (const [key, value] of Object.entries(values))
+        expectValue(doc(), key, value, 'constant.numeric.integer.toml');
     });
 
     it('scopes hexadecimal, octal and binary integers', () => {
@@ -119,15 +143,34 @@ describe('TOML TextMate grammar (syntaxes/toml.tmLanguage.json)', () => {
 
     it('scopes floats with fractions, exponents, signs and underscores', () => {
       const values: Record<string, string> = {
-        flt1: '+1.0', flt2: '3.1415', flt3: '-0.01', flt4: '5e+22', flt5: '1e06', flt6: '-2E-2', flt7: '6.626e-34',
-        flt8: '224_617.445_991_228', flt9: '-0.0', flt10: '+0.0',
+        flt1: '+1.0',
+        flt2: '3.1415',
+        flt3: '-0.01',
+        flt4: '5e+22',
+        flt5: '1e06',
+        flt6: '-2E-2',
+        flt7: '6.626e-34',
+        flt8: '224_617.445_991_228',
+        flt9: '-0.0',
+        flt10: '+0.0',
       };
-      for (const [key, value] of Object.entries(values)) expectValue(doc(), key, value, 'constant.numeric.float.toml');
+      for (const [key, value] of Object.entries(values))
+        expectValue(doc(), key, value, 'constant.numeric.float.toml');
     });
 
     it('scopes inf and nan, signed or not', () => {
-      for (const [key, value] of [['sf1', 'inf'], ['sf2', '+inf'], ['sf3', '-inf']]) expectValue(doc(), key, value, 'constant.numeric.inf.toml');
-      for (const [key, value] of [['sf4', 'nan'], ['sf5', '+nan'], ['sf6', '-nan']]) expectValue(doc(), key, value, 'constant.numeric.nan.toml');
+      for (const [key, value] of [
+        ['sf1', 'inf'],
+        ['sf2', '+inf'],
+        ['sf3', '-inf'],
+      ])
+        expectValue(doc(), key, value, 'constant.numeric.inf.toml');
+      for (const [key, value] of [
+        ['sf4', 'nan'],
+        ['sf5', '+nan'],
+        ['sf6', '-nan'],
+      ])
+        expectValue(doc(), key, value, 'constant.numeric.nan.toml');
     });
 
     it('scopes booleans', () => {
@@ -146,7 +189,15 @@ describe('TOML TextMate grammar (syntaxes/toml.tmLanguage.json)', () => {
       expectValue(d, 'bad_date', '1979-13-27', invalid);
       expectValue(d, 'no_seconds', '07:32', invalid);
       expectValue(d, 'after', '1', 'constant.numeric.integer.toml');
-      for (const text of ['a = 1.', 'a = .5', 'a = 3.e+20', 'a = 1e', 'a = truee', 'a = 0X1F', 'a = infinity']) {
+      for (const text of [
+        'a = 1.',
+        'a = .5',
+        'a = 3.e+20',
+        'a = 1e',
+        'a = truee',
+        'a = 0X1F',
+        'a = infinity',
+      ]) {
         const l = tokenize(text).lines[0];
         expectScopes(l, text.slice(4), [invalid]);
       }
@@ -158,15 +209,25 @@ describe('TOML TextMate grammar (syntaxes/toml.tmLanguage.json)', () => {
 
     it('scopes offset date-times with T, t or space, fractions, Z and offsets', () => {
       const values: Record<string, string> = {
-        odt1: '1979-05-27T07:32:00Z', odt2: '1979-05-27T00:32:00-07:00', odt3: '1979-05-27T00:32:00.999999-07:00',
-        odt4: '1979-05-27 07:32:00Z', odt5: '1979-05-27t07:32:00z', odt6: '1979-05-27T07:32:00+05:30',
+        odt1: '1979-05-27T07:32:00Z',
+        odt2: '1979-05-27T00:32:00-07:00',
+        odt3: '1979-05-27T00:32:00.999999-07:00',
+        odt4: '1979-05-27 07:32:00Z',
+        odt5: '1979-05-27t07:32:00z',
+        odt6: '1979-05-27T07:32:00+05:30',
       };
-      for (const [key, value] of Object.entries(values)) expectValue(doc(), key, value, 'constant.other.time.datetime.offset.toml');
+      for (const [key, value] of Object.entries(values))
+        expectValue(doc(), key, value, 'constant.other.time.datetime.offset.toml');
     });
 
     it('scopes local date-times', () => {
       expectValue(doc(), 'ldt1', '1979-05-27T07:32:00', 'constant.other.time.datetime.local.toml');
-      expectValue(doc(), 'ldt2', '1979-05-27T00:32:00.999999', 'constant.other.time.datetime.local.toml');
+      expectValue(
+        doc(),
+        'ldt2',
+        '1979-05-27T00:32:00.999999',
+        'constant.other.time.datetime.local.toml',
+      );
       expectValue(doc(), 'ldt3', '1979-05-27 07:32:00', 'constant.other.time.datetime.local.toml');
     });
 
@@ -185,7 +246,10 @@ describe('TOML TextMate grammar (syntaxes/toml.tmLanguage.json)', () => {
       const where = line(doc(), 'dates =');
       expectScopes(where, '1979-05-27', [ARRAY, 'constant.other.time.date.toml']);
       expectScopes(where, '07:32:00', [ARRAY, 'constant.other.time.time.toml']);
-      expectScopes(where, '1979-05-27T07:32:00Z', [ARRAY, 'constant.other.time.datetime.offset.toml']);
+      expectScopes(where, '1979-05-27T07:32:00Z', [
+        ARRAY,
+        'constant.other.time.datetime.offset.toml',
+      ]);
     });
   });
 });

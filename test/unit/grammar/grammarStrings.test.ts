@@ -1,8 +1,22 @@
 import { strict as assert } from 'node:assert';
 import { StateStack } from 'vscode-textmate';
 import {
-  loadGrammar, initialStack, tokenize, fixture, line, expectScopes, expectValue, KEY, BASIC, LITERAL,
-  ML_BASIC, ML_LITERAL, STR_BEGIN, STR_END, ESCAPE, COMMENT,
+  loadGrammar,
+  initialStack,
+  tokenize,
+  fixture,
+  line,
+  expectScopes,
+  expectValue,
+  KEY,
+  BASIC,
+  LITERAL,
+  ML_BASIC,
+  ML_LITERAL,
+  STR_BEGIN,
+  STR_END,
+  ESCAPE,
+  COMMENT,
 } from './tokenize';
 
 // Basic, literal and multi-line strings, their escapes and how they end.
@@ -21,7 +35,17 @@ describe('TOML TextMate grammar (syntaxes/toml.tmLanguage.json)', () => {
 
     it('scopes every TOML 1.0 escape in a basic string', () => {
       const where = line(doc(), 'escapes =');
-      for (const escape of ['\\b', '\\t', '\\n', '\\f', '\\r', '\\"', '\\\\', '\\u00e9', '\\U0001F600']) {
+      for (const escape of [
+        '\\b',
+        '\\t',
+        '\\n',
+        '\\f',
+        '\\r',
+        '\\"',
+        '\\\\',
+        '\\u00e9',
+        '\\U0001F600',
+      ]) {
         expectScopes(where, escape, [BASIC, ESCAPE]);
       }
       expectScopes(where, '"', [BASIC, STR_BEGIN]);
@@ -51,9 +75,15 @@ describe('TOML TextMate grammar (syntaxes/toml.tmLanguage.json)', () => {
     it('scopes a line-ending backslash as a line continuation', () => {
       const d = doc();
       const start = d.lines.findIndex((l) => l.text.startsWith('str3 ='));
-      expectScopes(d.lines[start], '\\', [ML_BASIC, 'constant.character.escape.line-continuation.toml']);
+      expectScopes(d.lines[start], '\\', [
+        ML_BASIC,
+        'constant.character.escape.line-continuation.toml',
+      ]);
       expectScopes(d.lines[start + 1], '       The quick brown ', [ML_BASIC]);
-      expectScopes(d.lines[start + 1], '\\', [ML_BASIC, 'constant.character.escape.line-continuation.toml']);
+      expectScopes(d.lines[start + 1], '\\', [
+        ML_BASIC,
+        'constant.character.escape.line-continuation.toml',
+      ]);
       expectScopes(d.lines[start + 4], '"""', [ML_BASIC, STR_END]);
       expectScopes(line(d, 'str4 ='), 'str4', KEY);
     });
@@ -97,20 +127,25 @@ describe('TOML TextMate grammar (syntaxes/toml.tmLanguage.json)', () => {
       for (const l of d.lines) {
         for (const t of l.tokens) {
           if (t.scopes.includes(LITERAL) || t.scopes.includes(ML_LITERAL)) {
-            assert.ok(!t.scopes.includes(ESCAPE), `escape scope inside a literal string: ${JSON.stringify(t.text)} in ${l.text}`);
+            assert.ok(
+              !t.scopes.includes(ESCAPE),
+              `escape scope inside a literal string: ${JSON.stringify(t.text)} in ${l.text}`,
+            );
           }
         }
       }
     });
 
-    it('lets a multi-line literal string span lines and close on its last \'\'\'', () => {
+    it("lets a multi-line literal string span lines and close on its last '''", () => {
       const d = doc();
       expectScopes(line(d, 'regex2 ='), "I [dw]on't need \\d{2} apples", [ML_LITERAL]);
       const start = d.lines.findIndex((l) => l.text.startsWith('lines  ='));
       expectScopes(d.lines[start], "'''", [ML_LITERAL, STR_BEGIN]);
       expectScopes(d.lines[start + 4], '   is preserved. \\n stays as typed', [ML_LITERAL]);
       expectScopes(d.lines[start + 5], "'''", [ML_LITERAL, STR_END]);
-      expectScopes(line(d, 'quot15 ='), 'Here are fifteen quotation marks: """""""""""""""', [ML_LITERAL]);
+      expectScopes(line(d, 'quot15 ='), 'Here are fifteen quotation marks: """""""""""""""', [
+        ML_LITERAL,
+      ]);
       expectScopes(line(d, 'apos15 ='), "Here are fifteen apostrophes: '''''''''''''''", [BASIC]);
 
       const str10 = line(d, 'str10 =');

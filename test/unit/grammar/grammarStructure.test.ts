@@ -1,8 +1,32 @@
 import { strict as assert } from 'node:assert';
 import {
-  loadGrammar, fixture, line, expectScopes, expectValue, KEY, EQ, BASIC, LITERAL, ML_BASIC, ML_LITERAL,
-  STR_BEGIN, STR_END, ARRAY, ARRAY_PUNCT, ARRAY_SEP, INLINE, INLINE_PUNCT, INLINE_SEP, TABLE, TABLE_PUNCT,
-  ARRAY_TABLE, ARRAY_TABLE_PUNCT, SECTION, DOT, COMMENT, COMMENT_PUNCT,
+  loadGrammar,
+  fixture,
+  line,
+  expectScopes,
+  expectValue,
+  KEY,
+  EQ,
+  BASIC,
+  LITERAL,
+  ML_BASIC,
+  ML_LITERAL,
+  STR_BEGIN,
+  STR_END,
+  ARRAY,
+  ARRAY_PUNCT,
+  ARRAY_SEP,
+  INLINE,
+  INLINE_PUNCT,
+  INLINE_SEP,
+  TABLE,
+  TABLE_PUNCT,
+  ARRAY_TABLE,
+  ARRAY_TABLE_PUNCT,
+  SECTION,
+  DOT,
+  COMMENT,
+  COMMENT_PUNCT,
 } from './tokenize';
 
 // Table headers, arrays, inline tables, and the mgp.toml and OpenFang config.toml fixtures.
@@ -116,7 +140,10 @@ describe('TOML TextMate grammar (syntaxes/toml.tmLanguage.json)', () => {
       expectScopes(lines[0], ' a comment after the opening bracket', [ARRAY, COMMENT]);
       expectScopes(lines[1], ' a comment line inside the array', [ARRAY, COMMENT]);
       expectScopes(lines[2], 'a', [ARRAY, BASIC]);
-      expectScopes(lines[2], ' ] a bracket in a comment does not close the array', [ARRAY, COMMENT]);
+      expectScopes(lines[2], ' ] a bracket in a comment does not close the array', [
+        ARRAY,
+        COMMENT,
+      ]);
       expectScopes(lines[3], '[', [ARRAY, ARRAY, ARRAY_PUNCT]);
       expectScopes(lines[4], 'b', [ARRAY, ARRAY, BASIC]);
       expectScopes(lines[5], 'c', [ARRAY, ARRAY, ARRAY, LITERAL]);
@@ -223,7 +250,10 @@ describe('TOML TextMate grammar (syntaxes/toml.tmLanguage.json)', () => {
     });
 
     it('scopes [servers.mgp] and [servers.env] as tables', () => {
-      for (const [header, child] of [['[servers.mgp]', 'mgp'], ['[servers.env]', 'env']]) {
+      for (const [header, child] of [
+        ['[servers.mgp]', 'mgp'],
+        ['[servers.env]', 'env'],
+      ]) {
         const where = line(doc(), header);
         expectScopes(where, '[', [TABLE, TABLE_PUNCT]);
         expectScopes(where, 'servers', [TABLE, SECTION]);

@@ -46,7 +46,9 @@ export function loadGrammar(): Promise<IGrammar> {
         createOnigString: (text: string) => new oniguruma.OnigString(text),
       }),
       loadGrammar: async (scopeName: string) =>
-        scopeName === 'source.toml' ? parseRawGrammar(readFileSync(GRAMMAR_PATH, 'utf8'), GRAMMAR_PATH) : null,
+        scopeName === 'source.toml'
+          ? parseRawGrammar(readFileSync(GRAMMAR_PATH, 'utf8'), GRAMMAR_PATH)
+          : null,
     });
     const grammar = await registry.loadGrammar('source.toml');
     if (!grammar) throw new Error('source.toml did not load');
@@ -57,7 +59,8 @@ export function loadGrammar(): Promise<IGrammar> {
 }
 
 function grammar(): IGrammar {
-  if (!loaded) throw new Error('the grammar is not loaded yet: await loadGrammar() in a before hook');
+  if (!loaded)
+    throw new Error('the grammar is not loaded yet: await loadGrammar() in a before hook');
   return loaded;
 }
 
@@ -70,11 +73,18 @@ export function tokenize(text: string): Tokenized {
   let stack: StateStack = INITIAL;
   const lines = text.split(/\r?\n/).map((lineText): Line => {
     const result = grammar().tokenizeLine(lineText, stack);
-    assert.equal(result.stoppedEarly, false, `tokenizing stopped early on ${JSON.stringify(lineText)}`);
+    assert.equal(
+      result.stoppedEarly,
+      false,
+      `tokenizing stopped early on ${JSON.stringify(lineText)}`,
+    );
     stack = result.ruleStack;
     return {
       text: lineText,
-      tokens: result.tokens.map((t) => ({ text: lineText.slice(t.startIndex, t.endIndex), scopes: t.scopes })),
+      tokens: result.tokens.map((t) => ({
+        text: lineText.slice(t.startIndex, t.endIndex),
+        scopes: t.scopes,
+      })),
     };
   });
   return { lines, end: stack };
@@ -92,7 +102,9 @@ export function fixture(name: string): Tokenized {
 }
 
 export function fixtureNames(): string[] {
-  return readdirSync(FIXTURES).filter((name) => name.endsWith('.toml')).sort();
+  return readdirSync(FIXTURES)
+    .filter((name) => name.endsWith('.toml'))
+    .sort();
 }
 
 /** The first line of `doc` that starts with `prefix` (ignoring indentation). */
@@ -116,7 +128,11 @@ export function scopes(where: Line, text: string, nth = 0): string[] {
 export function expectScopes(where: Line, text: string, expected: string[], nth = 0): void {
   const actual = scopes(where, text, nth);
   assert.equal(actual[0], 'source.toml');
-  assert.deepEqual(actual.slice(1), expected, `scopes of ${JSON.stringify(text)} in ${JSON.stringify(where.text)}`);
+  assert.deepEqual(
+    actual.slice(1),
+    expected,
+    `scopes of ${JSON.stringify(text)} in ${JSON.stringify(where.text)}`,
+  );
 }
 
 export const KEY = ['support.type.property-name.toml'];

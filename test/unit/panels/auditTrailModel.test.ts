@@ -6,7 +6,11 @@ import { listSegments } from '../../../client/src/kernel/audit/segments';
 import { AuditIndex } from '../../../client/src/vscode/panels/auditIndex';
 import { AuditScanner, readRecordAt } from '../../../client/src/vscode/panels/auditScanner';
 import { directorySource } from '../../../client/src/vscode/panels/auditSource';
-import { buildDisplay, DisplayList, displayItems } from '../../../client/src/vscode/panels/auditView';
+import {
+  buildDisplay,
+  DisplayList,
+  displayItems,
+} from '../../../client/src/vscode/panels/auditView';
 import { AuditTrailModel } from '../../../client/src/vscode/panels/auditTrailModel';
 import type { AuditRowItem } from '../../../shared/src/auditMessages';
 import { sampleEvent, tempDir, writeLog } from '../audit/support';
@@ -37,7 +41,11 @@ describe('Audit Trail index over a real log', () => {
         assert.deepEqual(await readRecordAt(temp.dir, index.position(row), record.seq), record);
         assert.equal(index.text('trace', row), record.trace_id);
       }
-      assert.equal(await readRecordAt(temp.dir, index.position(5), 999), undefined, 'a wrong seq is not answered');
+      assert.equal(
+        await readRecordAt(temp.dir, index.position(5), 999),
+        undefined,
+        'a wrong seq is not answered',
+      );
     } finally {
       await log.close();
     }
@@ -57,7 +65,10 @@ describe('Audit Trail index over a real log', () => {
       const [a, b] = [scanner.scan(), scanner.scan()];
       assert.equal((await a) + (await b) >= 70, true);
       assert.equal(index.length, 120);
-      assert.deepEqual(Array.from({ length: 120 }, (_, i) => index.seq(i)), Array.from({ length: 120 }, (_, i) => i + 1));
+      assert.deepEqual(
+        Array.from({ length: 120 }, (_, i) => index.seq(i)),
+        Array.from({ length: 120 }, (_, i) => i + 1),
+      );
       assert.equal(await scanner.scan(), 0);
     } finally {
       await log.close();
@@ -70,7 +81,10 @@ describe('Audit Trail index over a real log', () => {
     const index = new AuditIndex();
     const scanner = new AuditScanner(temp.dir, index);
     await scanner.scan();
-    appendFileSync(segment.path, '{"seq":6,"timestamp":"2026-01-01T00:00:00.000Z","event_type":"TOOL_EXECUTED"');
+    appendFileSync(
+      segment.path,
+      '{"seq":6,"timestamp":"2026-01-01T00:00:00.000Z","event_type":"TOOL_EXECUTED"',
+    );
     assert.equal(await scanner.scan(), 0);
     appendFileSync(segment.path, ',"trace_id":"t6","result":"SUCCESS"}\nnot a record\n');
     assert.equal(await scanner.scan(), 1);
@@ -90,7 +104,10 @@ describe('Audit Trail model', () => {
     assert.equal(loaded.records, 40);
     assert.equal(loaded.total, 40);
     assert.deepEqual(loaded.facets.servers, ['server.0', 'server.1', 'server.2', 'server.3']);
-    const filtered = model.setOptions({ filter: { serverId: 'server.1', types: ['TOOL_EXECUTED'] }, groupByTrace: false });
+    const filtered = model.setOptions({
+      filter: { serverId: 'server.1', types: ['TOOL_EXECUTED'] },
+      groupByTrace: false,
+    });
     assert.ok(filtered.version > loaded.version);
     assert.equal(model.rows(loaded.version, 0, 100), undefined, 'an older version is not answered');
     const rows = model.rows(filtered.version, 0, 100) as AuditRowItem[];
@@ -143,7 +160,16 @@ describe('Audit Trail index size at 100,000 records', function () {
     const index = new AuditIndex();
     const started = performance.now();
     const servers = ['example', 'everything', 'files', 'git', 'browser', 'tickets'];
-    const tools = ['delete_notes', 'write_note', 'list_notes', 'echo', 'read_file', 'commit', 'fetch_page', 'create_issue'];
+    const tools = [
+      'delete_notes',
+      'write_note',
+      'list_notes',
+      'echo',
+      'read_file',
+      'commit',
+      'fetch_page',
+      'create_issue',
+    ];
     for (let seq = 1; seq <= 100_000; seq++) {
       const trace = Math.floor((seq - 1) / 3);
       const line = JSON.stringify({
@@ -152,7 +178,10 @@ describe('Audit Trail index size at 100,000 records', function () {
         trace_id: `${trace.toString(16).padStart(8, '0')}-7d3c-4f1e-9a6b-${(trace * 7919).toString(16).padStart(12, '0')}`,
         event_type: seq % 3 === 1 ? 'PERMISSION_GRANTED' : 'TOOL_EXECUTED',
         actor: { type: 'agent', id: `agent.worker-${seq % 12}` },
-        target: { server_id: servers[trace % servers.length], tool_name: tools[trace % tools.length] },
+        target: {
+          server_id: servers[trace % servers.length],
+          tool_name: tools[trace % tools.length],
+        },
         result: seq % 3 === 1 ? 'GRANTED' : seq % 17 === 0 ? 'FAILURE' : 'SUCCESS',
         details: { duration_ms: seq % 500, arguments: { path: `/srv/project/file-${seq}.txt` } },
         prev_hash: 'f'.repeat(64),
@@ -163,7 +192,9 @@ describe('Audit Trail index size at 100,000 records', function () {
     const indexMs = performance.now() - started;
     gc?.();
     const measured = used() - before;
-    console.log(`      index of 100,000 records: estimated ${(index.bytes / 2 ** 20).toFixed(1)} MB${gc ? `, measured growth of heap and array buffers ${(measured / 2 ** 20).toFixed(1)} MB` : ' (run node with --expose-gc to measure the heap)'}, ${index.strings.size.toLocaleString('en-US')} distinct strings, built in ${indexMs.toFixed(0)} ms (with JSON.parse)`);
+    console.log(
+      `      index of 100,000 records: estimated ${(index.bytes / 2 ** 20).toFixed(1)} MB${gc ? `, measured growth of heap and array buffers ${(measured / 2 ** 20).toFixed(1)} MB` : ' (run node with --expose-gc to measure the heap)'}, ${index.strings.size.toLocaleString('en-US')} distinct strings, built in ${indexMs.toFixed(0)} ms (with JSON.parse)`,
+    );
     assert.ok(index.bytes < 16 * 2 ** 20, `estimated ${index.bytes} bytes`);
     if (gc) assert.ok(measured < 24 * 2 ** 20, `measured ${measured} bytes`);
     assert.equal(index.length, 100_000);
@@ -174,10 +205,17 @@ describe('Audit Trail index size at 100,000 records', function () {
       return { ms: performance.now() - t, value };
     };
     const flat = time(() => buildDisplay(index, { filter: {}, groupByTrace: false }));
-    const filtered = time(() => buildDisplay(index, { filter: { serverId: 'example', types: ['TOOL_EXECUTED'] }, groupByTrace: false }));
+    const filtered = time(() =>
+      buildDisplay(index, {
+        filter: { serverId: 'example', types: ['TOOL_EXECUTED'] },
+        groupByTrace: false,
+      }),
+    );
     const grouped = time(() => buildDisplay(index, { filter: {}, groupByTrace: true }));
     const window = time(() => displayItems(index, grouped.value as DisplayList, 16_000, 100));
-    console.log(`      views of 100,000 records: all ${flat.ms.toFixed(1)} ms, filtered ${filtered.ms.toFixed(1)} ms, grouped by trace ${grouped.ms.toFixed(1)} ms; a window of 100 grouped items ${window.ms.toFixed(2)} ms`);
+    console.log(
+      `      views of 100,000 records: all ${flat.ms.toFixed(1)} ms, filtered ${filtered.ms.toFixed(1)} ms, grouped by trace ${grouped.ms.toFixed(1)} ms; a window of 100 grouped items ${window.ms.toFixed(2)} ms`,
+    );
     assert.equal((grouped.value as DisplayList).items.length, Math.ceil(100_000 / 3));
     assert.ok(flat.ms + filtered.ms + grouped.ms < 2000);
   });

@@ -5,9 +5,15 @@ import { isAuditFromWebview, isAuditViewFilter } from '../../../shared/src/audit
 describe('panel message contracts', () => {
   it('accepts well-formed messages from the Approvals webview and nothing else', () => {
     assert.equal(isApprovalsFromWebview({ type: 'ready' }), true);
-    assert.equal(isApprovalsFromWebview({ type: 'answer', requestId: 'r1', answer: 'server_session' }), true);
+    assert.equal(
+      isApprovalsFromWebview({ type: 'answer', requestId: 'r1', answer: 'server_session' }),
+      true,
+    );
     assert.equal(isApprovalsFromWebview({ type: 'showTrace', traceId: 't-1' }), true);
-    assert.equal(isApprovalsFromWebview({ type: 'answer', requestId: 'r1', answer: 'forever' }), false);
+    assert.equal(
+      isApprovalsFromWebview({ type: 'answer', requestId: 'r1', answer: 'forever' }),
+      false,
+    );
     assert.equal(isApprovalsFromWebview({ type: 'answer', requestId: '', answer: 'once' }), false);
     assert.equal(isApprovalsFromWebview({ type: 'answer', answer: 'once' }), false);
     assert.equal(isApprovalsFromWebview({ type: 'showTrace' }), false);
@@ -20,21 +26,69 @@ describe('panel message contracts', () => {
     assert.equal(isRevokeTarget({ kind: 'always', serverId: 'a', toolName: 't' }), true);
     assert.equal(isRevokeTarget({ kind: 'session', serverId: 'a', toolName: 't' }), true);
     assert.equal(isRevokeTarget({ kind: 'server_session', serverId: 'a' }), true);
-    assert.equal(isRevokeTarget({ kind: 'permission', serverId: 'a', permission: 'memory.write' }), true);
-    assert.equal(isRevokeTarget({ kind: 'access', agentId: 'agent.x', serverId: 'a', entryType: 'server_grant' }), true);
-    assert.equal(isRevokeTarget({ kind: 'access', agentId: 'agent.x', serverId: 'a', entryType: 'tool_grant', toolName: 't' }), true);
+    assert.equal(
+      isRevokeTarget({ kind: 'permission', serverId: 'a', permission: 'memory.write' }),
+      true,
+    );
+    assert.equal(
+      isRevokeTarget({
+        kind: 'access',
+        agentId: 'agent.x',
+        serverId: 'a',
+        entryType: 'server_grant',
+      }),
+      true,
+    );
+    assert.equal(
+      isRevokeTarget({
+        kind: 'access',
+        agentId: 'agent.x',
+        serverId: 'a',
+        entryType: 'tool_grant',
+        toolName: 't',
+      }),
+      true,
+    );
     assert.equal(isRevokeTarget({ kind: 'always', serverId: 'a' }), false);
     assert.equal(isRevokeTarget({ kind: 'session', serverId: 'a', toolName: 3 }), false);
     assert.equal(isRevokeTarget({ kind: 'permission', serverId: 'a' }), false);
-    assert.equal(isRevokeTarget({ kind: 'access', agentId: 'agent.x', serverId: 'a', entryType: 'tool_grant' }), false);
-    assert.equal(isRevokeTarget({ kind: 'access', agentId: 'agent.x', serverId: 'a', entryType: 'everything' }), false);
+    assert.equal(
+      isRevokeTarget({
+        kind: 'access',
+        agentId: 'agent.x',
+        serverId: 'a',
+        entryType: 'tool_grant',
+      }),
+      false,
+    );
+    assert.equal(
+      isRevokeTarget({
+        kind: 'access',
+        agentId: 'agent.x',
+        serverId: 'a',
+        entryType: 'everything',
+      }),
+      false,
+    );
     assert.equal(isRevokeTarget({ kind: 'all' }), false);
-    assert.equal(isApprovalsFromWebview({ type: 'revoke', target: { kind: 'server_session', serverId: 'example' } }), true);
-    assert.equal(isApprovalsFromWebview({ type: 'revoke', target: { kind: 'server_session' } }), false);
+    assert.equal(
+      isApprovalsFromWebview({
+        type: 'revoke',
+        target: { kind: 'server_session', serverId: 'example' },
+      }),
+      true,
+    );
+    assert.equal(
+      isApprovalsFromWebview({ type: 'revoke', target: { kind: 'server_session' } }),
+      false,
+    );
   });
 
   it('accepts well-formed messages from the Audit Trail webview and nothing else', () => {
-    const options = { filter: { types: ['TOOL_EXECUTED'], serverId: 'example', since: '2026-01-01T00:00:00.000Z' }, groupByTrace: true };
+    const options = {
+      filter: { types: ['TOOL_EXECUTED'], serverId: 'example', since: '2026-01-01T00:00:00.000Z' },
+      groupByTrace: true,
+    };
     for (const message of [
       { type: 'ready' },
       { type: 'verify' },
@@ -45,7 +99,8 @@ describe('panel message contracts', () => {
       { type: 'expandAll', expanded: false },
       { type: 'export', format: 'csv' },
       { type: 'export', format: 'jsonl' },
-    ]) assert.equal(isAuditFromWebview(message), true, JSON.stringify(message));
+    ])
+      assert.equal(isAuditFromWebview(message), true, JSON.stringify(message));
     for (const message of [
       { type: 'setOptions', options: { filter: {}, groupByTrace: 'yes' } },
       { type: 'setOptions', options: { filter: { since: 'yesterday' }, groupByTrace: false } },
@@ -57,12 +112,21 @@ describe('panel message contracts', () => {
       { type: 'expandAll' },
       { type: 'deleteLog' },
       undefined,
-    ]) assert.equal(isAuditFromWebview(message), false, JSON.stringify(message));
+    ])
+      assert.equal(isAuditFromWebview(message), false, JSON.stringify(message));
   });
 
   it('checks the filter field by field', () => {
     assert.equal(isAuditViewFilter({}), true);
-    assert.equal(isAuditViewFilter({ result: 'denied', traceId: 'abc', toolName: 't', until: '2026-02-01T10:00:00Z' }), true);
+    assert.equal(
+      isAuditViewFilter({
+        result: 'denied',
+        traceId: 'abc',
+        toolName: 't',
+        until: '2026-02-01T10:00:00Z',
+      }),
+      true,
+    );
     assert.equal(isAuditViewFilter({ serverId: 7 }), false);
     assert.equal(isAuditViewFilter([]), false);
   });

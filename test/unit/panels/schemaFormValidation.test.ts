@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { ArgumentValidator } from '../../../client/src/vscode/toolPanels/argumentValidation';
 
 const validator = new ArgumentValidator();
-const messages = (schema: Record<string, unknown>, args: unknown) => validator.check(schema, args).errors;
+const messages = (schema: Record<string, unknown>, args: unknown) =>
+  validator.check(schema, args).errors;
 
 describe('schema form: validation messages (ajv in the host)', () => {
   const schema = {
@@ -23,7 +24,9 @@ describe('schema form: validation messages (ajv in the host)', () => {
   };
 
   it('accepts arguments that fit', () => {
-    assert.deepEqual(validator.check(schema, { a: 1, b: 2, steps: 3, tags: ['x'] }), { errors: [] });
+    assert.deepEqual(validator.check(schema, { a: 1, b: 2, steps: 3, tags: ['x'] }), {
+      errors: [],
+    });
   });
 
   it('puts a missing property at the property, and a wrong type at the value, in words', () => {
@@ -34,7 +37,17 @@ describe('schema form: validation messages (ajv in the host)', () => {
   });
 
   it('says ranges, lengths, patterns, formats, enums and list limits plainly', () => {
-    const errors = messages(schema, { a: 1, b: 2, steps: 0, title: '', code: 'ab', email: 'nobody', day: '31/01/2025', mode: 'slow', tags: ['x', 'x', 'y'] });
+    const errors = messages(schema, {
+      a: 1,
+      b: 2,
+      steps: 0,
+      title: '',
+      code: 'ab',
+      email: 'nobody',
+      day: '31/01/2025',
+      mode: 'slow',
+      tags: ['x', 'x', 'y'],
+    });
     const at = Object.fromEntries(errors.map((e) => [e.pointer, e.message]));
     assert.equal(at['/steps'], 'must be at least 1');
     assert.equal(at['/title'], 'must not be empty');
@@ -42,7 +55,10 @@ describe('schema form: validation messages (ajv in the host)', () => {
     assert.equal(at['/email'], 'must be an email address (name@example.com)');
     assert.equal(at['/day'], 'must be a date (YYYY-MM-DD)');
     assert.equal(at['/mode'], 'must be one of: "fast", "safe"');
-    assert.equal(at['/tags'], 'takes at most 2 items; must not repeat items (items 1 and 2 are the same)');
+    assert.equal(
+      at['/tags'],
+      'takes at most 2 items; must not repeat items (items 1 and 2 are the same)',
+    );
   });
 
   it('names an unknown field at its object, and whole numbers as such', () => {
@@ -53,23 +69,41 @@ describe('schema form: validation messages (ajv in the host)', () => {
   });
 
   it('says "one of the choices" once for a oneOf, not why each choice failed', () => {
-    const choice = { type: 'object', properties: { target: { oneOf: [{ type: 'string' }, { type: 'integer', minimum: 0 }] } } };
-    assert.deepEqual(messages(choice, { target: -1 }), [{ pointer: '/target', message: 'must match one of the choices' }]);
+    const choice = {
+      type: 'object',
+      properties: { target: { oneOf: [{ type: 'string' }, { type: 'integer', minimum: 0 }] } },
+    };
+    assert.deepEqual(messages(choice, { target: -1 }), [
+      { pointer: '/target', message: 'must match one of the choices' },
+    ]);
     assert.deepEqual(messages(choice, { target: 'x' }), []);
   });
 
   it('escapes property names in pointers', () => {
-    assert.deepEqual(messages({ type: 'object', required: ['a/b'] }, {}), [{ pointer: '/a~1b', message: 'required' }]);
+    assert.deepEqual(messages({ type: 'object', required: ['a/b'] }, {}), [
+      { pointer: '/a~1b', message: 'required' },
+    ]);
   });
 
   it('reports a schema it cannot compile instead of blocking the call', () => {
-    const check = validator.check({ type: 'object', properties: { a: { type: 'no-such-type' } } }, { a: 1 });
+    const check = validator.check(
+      { type: 'object', properties: { a: { type: 'no-such-type' } } },
+      { a: 1 },
+    );
     assert.deepEqual(check.errors, []);
     assert.ok(check.schemaProblem);
   });
 
   it('ignores $schema and $id the way the kernel does', () => {
-    const check = validator.check({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'urn:x', type: 'object', required: ['q'] }, {});
+    const check = validator.check(
+      {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        $id: 'urn:x',
+        type: 'object',
+        required: ['q'],
+      },
+      {},
+    );
     assert.deepEqual(check, { errors: [{ pointer: '/q', message: 'required' }] });
   });
 });

@@ -1,5 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { MAX_SCROLL_HEIGHT, pagesCovering, rowWindow, scrollTopFor } from '../../../shared/src/auditMessages';
+import {
+  MAX_SCROLL_HEIGHT,
+  pagesCovering,
+  rowWindow,
+  scrollTopFor,
+} from '../../../shared/src/auditMessages';
 
 const geometry = { viewportHeight: 440, rowHeight: 22 };
 
@@ -14,7 +19,13 @@ describe('virtual table window arithmetic', () => {
   });
 
   it('is bounded by the start and the end of the list', () => {
-    assert.deepEqual(rowWindow({ ...geometry, total: 0, scrollTop: 0, overscan: 10 }), { start: 0, end: 0, first: 0, top: 0, scrollHeight: 0 });
+    assert.deepEqual(rowWindow({ ...geometry, total: 0, scrollTop: 0, overscan: 10 }), {
+      start: 0,
+      end: 0,
+      first: 0,
+      top: 0,
+      scrollHeight: 0,
+    });
     const top = rowWindow({ ...geometry, total: 5, scrollTop: 300, overscan: 10 });
     assert.deepEqual([top.start, top.end, top.first, top.top], [0, 5, 0, 0]);
     const end = rowWindow({ ...geometry, total: 1000, scrollTop: 1e9, overscan: 10 });
@@ -37,9 +48,17 @@ describe('virtual table window arithmetic', () => {
     assert.equal(end.end, total);
     assert.equal(end.scrollHeight, MAX_SCROLL_HEIGHT);
     for (const index of [0, 1, 12345, 5_000_000, 9_999_979]) {
-      const w = rowWindow({ ...geometry, total, scrollTop: scrollTopFor(index, 'start', { ...geometry, total }), overscan: 0 });
+      const w = rowWindow({
+        ...geometry,
+        total,
+        scrollTop: scrollTopFor(index, 'start', { ...geometry, total }),
+        overscan: 0,
+      });
       assert.equal(w.first, index);
-      assert.ok(Math.abs(w.top - scrollTopFor(index, 'start', { ...geometry, total })) < 1e-3, 'the first row is drawn at the top of the viewport');
+      assert.ok(
+        Math.abs(w.top - scrollTopFor(index, 'start', { ...geometry, total })) < 1e-3,
+        'the first row is drawn at the top of the viewport',
+      );
     }
   });
 

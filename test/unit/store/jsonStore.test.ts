@@ -22,15 +22,25 @@ describe('JsonStore: a durable JSON document', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   const store = (extra: Partial<ConstructorParameters<typeof JsonStore<Grants>>[0]> = {}) =>
-    new JsonStore<Grants>({ path, defaultValue: () => ({ grants: [] }), validate: isGrants, ...extra });
+    new JsonStore<Grants>({
+      path,
+      defaultValue: () => ({ grants: [] }),
+      validate: isGrants,
+      ...extra,
+    });
 
   it('starts from the default when the file is missing, and writes on update', async () => {
     const s = store();
     assert.deepEqual(await s.load(), { value: { grants: [] }, status: 'missing' });
     await s.update((doc) => void doc.grants.push({ agent: 'a', tool: 't' }));
-    assert.deepEqual(JSON.parse(readFileSync(path, 'utf8')), { grants: [{ agent: 'a', tool: 't' }] });
+    assert.deepEqual(JSON.parse(readFileSync(path, 'utf8')), {
+      grants: [{ agent: 'a', tool: 't' }],
+    });
     const again = store();
-    assert.deepEqual(await again.load(), { value: { grants: [{ agent: 'a', tool: 't' }] }, status: 'loaded' });
+    assert.deepEqual(await again.load(), {
+      value: { grants: [{ agent: 'a', tool: 't' }] },
+      status: 'loaded',
+    });
   });
 
   it('runs updates one at a time, in call order', async () => {
@@ -45,7 +55,10 @@ describe('JsonStore: a durable JSON document', () => {
         }),
       ),
     );
-    assert.deepEqual(order, Array.from({ length: 50 }, (_, i) => i));
+    assert.deepEqual(
+      order,
+      Array.from({ length: 50 }, (_, i) => i),
+    );
     assert.equal(s.value.grants.length, 50);
     assert.equal((JSON.parse(readFileSync(path, 'utf8')) as Grants).grants.length, 50);
   });
@@ -62,23 +75,34 @@ describe('JsonStore: a durable JSON document', () => {
     );
     assert.equal(s.value.grants.length, 1);
     assert.equal((JSON.parse(readFileSync(path, 'utf8')) as Grants).grants.length, 1);
-    assert.equal((await s.update((doc) => void doc.grants.push({ agent: 'b', tool: 't' }))).grants.length, 2);
+    assert.equal(
+      (await s.update((doc) => void doc.grants.push({ agent: 'b', tool: 't' }))).grants.length,
+      2,
+    );
   });
 
   it('keeps a corrupt file aside and starts from the default, reporting it', async () => {
     await store().update((doc) => void doc.grants.push({ agent: 'a', tool: 't' }));
     writeFileSync(path, '{"grants": [ {"agent": "a"');
     const reports: CorruptReport[] = [];
-    const s = store({ onCorrupt: (r) => reports.push(r), now: () => new Date('2026-03-01T10:20:30.000Z') });
+    const s = store({
+      onCorrupt: (r) => reports.push(r),
+      now: () => new Date('2026-03-01T10:20:30.000Z'),
+    });
     const result = await s.load();
     assert.equal(result.status, 'corrupt');
     assert.deepEqual(result.value, { grants: [] });
     assert.equal(result.corrupt?.movedTo, `${path}.corrupt-2026-03-01T10-20-30.000Z`);
     assert.match(result.corrupt?.reason ?? '', /not valid JSON/);
     assert.deepEqual(reports, [result.corrupt]);
-    assert.equal(readFileSync(result.corrupt?.movedTo as string, 'utf8'), '{"grants": [ {"agent": "a"');
+    assert.equal(
+      readFileSync(result.corrupt?.movedTo as string, 'utf8'),
+      '{"grants": [ {"agent": "a"',
+    );
     await s.update((doc) => void doc.grants.push({ agent: 'b', tool: 't' }));
-    assert.deepEqual(JSON.parse(readFileSync(path, 'utf8')), { grants: [{ agent: 'b', tool: 't' }] });
+    assert.deepEqual(JSON.parse(readFileSync(path, 'utf8')), {
+      grants: [{ agent: 'b', tool: 't' }],
+    });
   });
 
   it('treats a document of the wrong shape as corrupt', async () => {
@@ -94,7 +118,10 @@ describe('JsonStore: a durable JSON document', () => {
     writeFileSync(dead, '{"half');
     writeFileSync(live, '{"half');
     await store().load();
-    assert.deepEqual(readdirSync(join(dir, 'state')).sort(), ['.grants.json.' + process.pid + '.abcd1234.tmp', 'grants.json']);
+    assert.deepEqual(readdirSync(join(dir, 'state')).sort(), [
+      '.grants.json.' + process.pid + '.abcd1234.tmp',
+      'grants.json',
+    ]);
   });
 });
 
@@ -119,7 +146,11 @@ describe('JsonStore: SIGKILL during a burst of updates', function () {
       });
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
       child.on('error', reject);
-      child.on('close', (code, signal) => (signal === 'SIGKILL' ? resolve(last) : reject(new Error(`worker ended with ${signal ?? code}: ${stderr}`))));
+      child.on('close', (code, signal) =>
+        signal === 'SIGKILL'
+          ? resolve(last)
+          : reject(new Error(`worker ended with ${signal ?? code}: ${stderr}`)),
+      );
     });
   }
 
@@ -142,10 +173,19 @@ describe('JsonStore: SIGKILL during a burst of updates', function () {
       if (!existsSync(file())) return assert.equal(acknowledged, 0); // killed before the first write: the old state, no file
       const doc = JSON.parse(readFileSync(file(), 'utf8')) as Doc; // throws on a torn document
       assert.equal(doc.digest, digestOf(doc.n, doc.payload));
-      assert.ok(doc.n === acknowledged || doc.n === acknowledged + 1, `on disk ${doc.n}, acknowledged ${acknowledged}`);
-      const reopened = new JsonStore<Doc>({ path: file(), defaultValue: () => ({ n: 0, payload: '', digest: '' }) });
+      assert.ok(
+        doc.n === acknowledged || doc.n === acknowledged + 1,
+        `on disk ${doc.n}, acknowledged ${acknowledged}`,
+      );
+      const reopened = new JsonStore<Doc>({
+        path: file(),
+        defaultValue: () => ({ n: 0, payload: '', digest: '' }),
+      });
       assert.equal((await reopened.load()).status, 'loaded');
-      assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
+      assert.deepEqual(
+        readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+        [],
+      );
     });
   }
 });

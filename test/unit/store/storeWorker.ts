@@ -13,21 +13,27 @@ export interface Doc {
   digest: string;
 }
 
-export const digestOf = (n: number, payload: string): string => createHash('sha256').update(`${n}:${payload}`).digest('hex');
+export const digestOf = (n: number, payload: string): string =>
+  createHash('sha256').update(`${n}:${payload}`).digest('hex');
 
 async function main(): Promise<void> {
-  const store = new JsonStore<Doc>({ path: process.argv[2], defaultValue: () => ({ n: 0, payload: '', digest: digestOf(0, '') }) });
+  const store = new JsonStore<Doc>({
+    path: process.argv[2],
+    defaultValue: () => ({ n: 0, payload: '', digest: digestOf(0, '') }),
+  });
   await store.load();
   process.stdout.write('ready\n');
   setTimeout(() => process.exit(3), 60_000);
   for (;;) {
     // Several updates in flight at once: they must still apply one at a time.
     const burst = Array.from({ length: 4 }, () =>
-      store.update((doc) => {
-        const n = doc.n + 1;
-        const payload = `${n}`.repeat(20_000 + (n % 977)); // ~100 KB, so a write takes a while
-        return { n, payload, digest: digestOf(n, payload) };
-      }).then((doc) => process.stdout.write(`${doc.n}\n`)),
+      store
+        .update((doc) => {
+          const n = doc.n + 1;
+          const payload = `${n}`.repeat(20_000 + (n % 977)); // ~100 KB, so a write takes a while
+          return { n, payload, digest: digestOf(n, payload) };
+        })
+        .then((doc) => process.stdout.write(`${doc.n}\n`)),
     );
     await Promise.all(burst);
   }

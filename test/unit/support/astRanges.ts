@@ -23,7 +23,8 @@ export function rangesFromAst(ast: AST.TOMLProgram, text: string): Map<string, P
 
   const visitValue = (node: AST.TOMLContentNode, path: (string | number)[]) => {
     entry(path).value = rangeOfLoc(node.loc);
-    if (node.type === 'TOMLArray') node.elements.forEach((element, index) => visitValue(element, [...path, index]));
+    if (node.type === 'TOMLArray')
+      node.elements.forEach((element, index) => visitValue(element, [...path, index]));
     else if (node.type === 'TOMLInlineTable') node.body.forEach((kv) => visitKeyValue(kv, path));
   };
 
@@ -68,6 +69,11 @@ function headerRange(table: AST.TOMLTable, text: string): Range {
   const start = rangeOfLoc(table.loc).start;
   const keyEnd = rangeOfLoc(table.key.loc).end;
   const blanks = /^[ \t]*/.exec(text.slice(table.key.range[1]))![0].length;
-  return { start, end: { line: keyEnd.line, character: keyEnd.character + blanks + (table.kind === 'array' ? 2 : 1) } };
+  return {
+    start,
+    end: {
+      line: keyEnd.line,
+      character: keyEnd.character + blanks + (table.kind === 'array' ? 2 : 1),
+    },
+  };
 }
-

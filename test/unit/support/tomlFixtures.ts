@@ -12,8 +12,10 @@ function tomlFiles(dir: string): string[] {
 /** Every TOML file under test/fixtures and examples, named relative to the repository. */
 export function tomlFixtures(): { name: string; text: string }[] {
   const root = repoRoot();
-  return [...tomlFiles(join(root, 'test/fixtures')), ...tomlFiles(join(root, 'examples'))].map((file) => ({
-    name: file.slice(root.length + 1),
-    text: readFileSync(file, 'utf8'),
-  }));
+  return [...tomlFiles(join(root, 'test/fixtures')), ...tomlFiles(join(root, 'examples'))].map(
+    (file) => ({
+      name: file.slice(root.length + 1),
+      text: readFileSync(file, 'utf8'),
+    }),
+  );
 }

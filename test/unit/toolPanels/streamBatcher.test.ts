@@ -1,6 +1,9 @@
 import { strict as assert } from 'node:assert';
 import type { StreamUpdate, StreamView } from '../../../shared/src/toolPanelMessages';
-import { StreamBatcher, type BatcherClock } from '../../../client/src/vscode/toolPanels/streamBatcher';
+import {
+  StreamBatcher,
+  type BatcherClock,
+} from '../../../client/src/vscode/toolPanels/streamBatcher';
 
 /** A clock whose timers run only when the test advances time. */
 class FakeClock implements BatcherClock {
@@ -39,7 +42,17 @@ class FakeClock implements BatcherClock {
   }
 }
 
-const view = (id: string, state: StreamView['state'] = 'running'): StreamView => ({ id, serverId: 's', toolName: 't', traceId: 'tr', state, startedAt: 0, chunks: 0, text: '', textLength: 0 });
+const view = (id: string, state: StreamView['state'] = 'running'): StreamView => ({
+  id,
+  serverId: 's',
+  toolName: 't',
+  traceId: 'tr',
+  state,
+  startedAt: 0,
+  chunks: 0,
+  text: '',
+  textLength: 0,
+});
 
 function setup(intervalMs = 16) {
   const clock = new FakeClock();
@@ -70,8 +83,13 @@ describe('stream batching for the webviews', () => {
       clock.advance(0.1);
     }
     clock.advance(100);
-    assert.ok(batches.length >= 60 && batches.length <= 64, `${batches.length} batches in a second`);
-    const total = batches.flat().reduce((n, u) => n + (u.kind === 'text' ? u.appended.length : 0), 0);
+    assert.ok(
+      batches.length >= 60 && batches.length <= 64,
+      `${batches.length} batches in a second`,
+    );
+    const total = batches
+      .flat()
+      .reduce((n, u) => n + (u.kind === 'text' ? u.appended.length : 0), 0);
     assert.equal(total, 10_000, 'no text is lost or repeated');
     const last = batches[batches.length - 1][0] as StreamUpdate & { kind: 'text' };
     assert.equal(last.chunks, 10_000);
@@ -99,7 +117,10 @@ describe('stream batching for the webviews', () => {
     batcher.text('a', 'last words', 7);
     batcher.ended(view('a', 'done'));
     assert.equal(batches.length, 2);
-    assert.deepEqual(batches[1].map((u) => u.kind), ['text', 'ended']);
+    assert.deepEqual(
+      batches[1].map((u) => u.kind),
+      ['text', 'ended'],
+    );
     assert.equal(clock.pending, 0, 'no timer is left behind');
   });
 

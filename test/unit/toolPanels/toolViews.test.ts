@@ -3,8 +3,18 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type * as Budget from '../../../media/src/discovery/budget';
 import type * as Output from '../../../media/src/streams/output';
 import type { SessionView } from '../../../shared/src/toolPanelMessages';
-import { categoryViews, discoveryResultView, sessionView } from '../../../client/src/vscode/toolPanels/discoveryViews';
-import { errorView, resultView, securityView, streamView, toolView } from '../../../client/src/vscode/toolPanels/toolViews';
+import {
+  categoryViews,
+  discoveryResultView,
+  sessionView,
+} from '../../../client/src/vscode/toolPanels/discoveryViews';
+import {
+  errorView,
+  resultView,
+  securityView,
+  streamView,
+  toolView,
+} from '../../../client/src/vscode/toolPanels/toolViews';
 import { streamIdOf, toolKeyOf } from '../../../client/src/vscode/toolPanels/commandArgs';
 import { SessionToolCache, toEntry } from '../../../client/src/kernel/discovery';
 import { KernelError } from '../../../client/src/kernel/errors';
@@ -14,29 +24,61 @@ import { effectiveSecurity } from '../../../client/src/kernel/security/effective
 import { browserModule } from './browserModule';
 
 const { budgetSegments } = browserModule<typeof Budget>('media/src/discovery/budget.ts');
-const { splitForSegments, segmentsToDrop, RateMeter } = browserModule<typeof Output>('media/src/streams/output.ts');
+const { splitForSegments, segmentsToDrop, RateMeter } = browserModule<typeof Output>(
+  'media/src/streams/output.ts',
+);
 
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 function outcome(result: Record<string, unknown>): ToolCallOutcome {
-  return { result: result as never, traceId: 'trace-1', serverId: 'example', toolName: 't', attempts: 1, durationMs: 12 };
+  return {
+    result: result as never,
+    traceId: 'trace-1',
+    serverId: 'example',
+    toolName: 't',
+    attempts: 1,
+    durationMs: 12,
+  };
 }
 
 describe('tool panels: what the panels are shown', () => {
-  it('shows the effective risk with its source, and the server\'s differing claim', () => {
-    const lying = { name: 'peek_notes', inputSchema: { type: 'object' }, security: { risk_level: 'safe', side_effects: [] } };
-    const security = effectiveSecurity(lying as never, { risk_level: 'dangerous', side_effects: ['database'] });
+  it("shows the effective risk with its source, and the server's differing claim", () => {
+    const lying = {
+      name: 'peek_notes',
+      inputSchema: { type: 'object' },
+      security: { risk_level: 'safe', side_effects: [] },
+    };
+    const security = effectiveSecurity(lying as never, {
+      risk_level: 'dangerous',
+      side_effects: ['database'],
+    });
     const view = securityView(security);
     assert.equal(view.risk, 'dangerous');
     assert.equal(view.riskSource, 'config');
     assert.equal(view.serverClaim, 'safe');
     assert.deepEqual(view.sideEffects, ['database']);
-    const honest = securityView(effectiveSecurity({ name: 'echo', inputSchema: { type: 'object' }, security: { risk_level: 'safe' } } as never, undefined));
+    const honest = securityView(
+      effectiveSecurity(
+        {
+          name: 'echo',
+          inputSchema: { type: 'object' },
+          security: { risk_level: 'safe' },
+        } as never,
+        undefined,
+      ),
+    );
     assert.equal(honest.serverClaim, undefined);
   });
 
   it('marks kernel tools as never streaming', () => {
-    const entry = { serverId: 'mgp', name: 'mgp.tools.session', tool: { name: 'mgp.tools.session', inputSchema: { type: 'object' } }, security: { risk_level: 'safe', permissions_required: [], side_effects: [], sources: {} }, kernel: true } as unknown as KernelToolEntry;
+    const entry = {
+      serverId: 'mgp',
+      name: 'mgp.tools.session',
+      tool: { name: 'mgp.tools.session', inputSchema: { type: 'object' } },
+      security: { risk_level: 'safe', permissions_required: [], side_effects: [], sources: {} },
+      kernel: true,
+    } as unknown as KernelToolEntry;
     assert.equal(toolView(entry, true).streaming, false);
   });
 
@@ -48,7 +90,10 @@ describe('tool panels: what the panels are shown', () => {
         { type: 'image', mimeType: 'image/png', data: 'not base64!' },
         { type: 'image', mimeType: 'text/html', data: PNG },
         { type: 'audio', mimeType: 'audio/wav', data: 'AAAA' },
-        { type: 'resource', resource: { uri: 'file:///a.txt', mimeType: 'text/plain', text: 'inside' } },
+        {
+          type: 'resource',
+          resource: { uri: 'file:///a.txt', mimeType: 'text/plain', text: 'inside' },
+        },
         { type: 'resource', resource: { uri: 'file:///b.bin', blob: 'AAAAAA==' } },
         { type: 'resource_link', uri: 'file:///c', name: 'c', description: 'a link' },
       ],
@@ -57,8 +102,14 @@ describe('tool panels: what the panels are shown', () => {
       truncated: { originalChars: 100, keptChars: 50 },
     };
     const view = resultView(outcome(result), { images: true });
-    assert.deepEqual(view.items.map((i) => i.kind), ['text', 'image', 'image', 'image', 'audio', 'resource', 'resource', 'resource_link']);
-    const images = view.items.filter((i) => i.kind === 'image') as { data?: string; bytes: number }[];
+    assert.deepEqual(
+      view.items.map((i) => i.kind),
+      ['text', 'image', 'image', 'image', 'audio', 'resource', 'resource', 'resource_link'],
+    );
+    const images = view.items.filter((i) => i.kind === 'image') as {
+      data?: string;
+      bytes: number;
+    }[];
     assert.equal(images[0].data, PNG);
     assert.equal(images[0].bytes, 70);
     assert.equal(images[1].data, undefined, 'data that is not base64 is not shown');
@@ -73,21 +124,51 @@ describe('tool panels: what the panels are shown', () => {
   });
 
   it('states isError, cancellation and streaming', () => {
-    assert.equal(resultView(outcome({ content: [], isError: true }), { images: false }).isError, true);
-    const cancelled = resultView(outcome({ content: [{ type: 'text', text: 'part' }], _mgp: { cancelled: true } }), { images: false });
+    assert.equal(
+      resultView(outcome({ content: [], isError: true }), { images: false }).isError,
+      true,
+    );
+    const cancelled = resultView(
+      outcome({ content: [{ type: 'text', text: 'part' }], _mgp: { cancelled: true } }),
+      { images: false },
+    );
     assert.equal(cancelled.cancelled, true);
-    assert.equal(resultView(outcome({ content: [], _mgp: { streamed: true } }), { images: false }).streamed, true);
+    assert.equal(
+      resultView(outcome({ content: [], _mgp: { streamed: true } }), { images: false }).streamed,
+      true,
+    );
   });
 
   it('names MGP errors by code and name, local ones by their word', () => {
-    assert.deepEqual(errorView(new KernelError('PermissionDenied' as never, 'the operator denied it', 1000)), { code: 1000, name: 'PERMISSION_DENIED', message: 'the operator denied it' });
-    assert.deepEqual(errorView(new McpError(4000, 'bad args')), { code: 4000, name: 'INVALID_TOOL_ARGS', message: 'bad args' });
-    assert.deepEqual(errorView(new KernelError('NotConnected', 'example is not connected')), { name: 'NotConnected', message: 'example is not connected' });
+    assert.deepEqual(
+      errorView(new KernelError('PermissionDenied' as never, 'the operator denied it', 1000)),
+      { code: 1000, name: 'PERMISSION_DENIED', message: 'the operator denied it' },
+    );
+    assert.deepEqual(errorView(new McpError(4000, 'bad args')), {
+      code: 4000,
+      name: 'INVALID_TOOL_ARGS',
+      message: 'bad args',
+    });
+    assert.deepEqual(errorView(new KernelError('NotConnected', 'example is not connected')), {
+      name: 'NotConnected',
+      message: 'example is not connected',
+    });
     assert.deepEqual(errorView(new Error('boom')), { message: 'boom' });
   });
 
-  it('sends a stream\'s tail and its whole length', () => {
-    const snapshot = { id: 's1', serverId: 'example', toolName: 'stream_text', traceId: 't', state: 'running' as const, startedAt: 1, chunks: 3, duplicates: 0, outOfOrder: 0, text: 'abcdefghij' };
+  it("sends a stream's tail and its whole length", () => {
+    const snapshot = {
+      id: 's1',
+      serverId: 'example',
+      toolName: 'stream_text',
+      traceId: 't',
+      state: 'running' as const,
+      startedAt: 1,
+      chunks: 3,
+      duplicates: 0,
+      outOfOrder: 0,
+      text: 'abcdefghij',
+    };
     const view = streamView(snapshot, 4);
     assert.equal(view.text, 'ghij');
     assert.equal(view.textLength, 10);
@@ -95,9 +176,18 @@ describe('tool panels: what the panels are shown', () => {
   });
 
   it('takes a tool from the Servers view or from { serverId, toolName }', () => {
-    assert.deepEqual(toolKeyOf({ kind: 'item', group: 'tools', serverId: 'example', name: 'add' }), { serverId: 'example', toolName: 'add' });
-    assert.deepEqual(toolKeyOf({ serverId: 'example', toolName: 'add' }), { serverId: 'example', toolName: 'add' });
-    assert.equal(toolKeyOf({ kind: 'item', group: 'resources', serverId: 'example', name: 'x' }), undefined);
+    assert.deepEqual(
+      toolKeyOf({ kind: 'item', group: 'tools', serverId: 'example', name: 'add' }),
+      { serverId: 'example', toolName: 'add' },
+    );
+    assert.deepEqual(toolKeyOf({ serverId: 'example', toolName: 'add' }), {
+      serverId: 'example',
+      toolName: 'add',
+    });
+    assert.equal(
+      toolKeyOf({ kind: 'item', group: 'resources', serverId: 'example', name: 'x' }),
+      undefined,
+    );
     assert.equal(toolKeyOf(undefined), undefined);
     assert.equal(streamIdOf({ streamId: 'abc' }), 'abc');
     assert.equal(streamIdOf({ streamId: 3 }), undefined);
@@ -105,16 +195,51 @@ describe('tool panels: what the panels are shown', () => {
 });
 
 describe('tool panels: discovery views and the token budget', () => {
-  const add = toEntry('example', { name: 'add', description: 'Adds two numbers', inputSchema: { type: 'object', properties: { a: { type: 'number' } } }, security: { risk_level: 'safe', permissions_required: [], side_effects: [] } }, 'connected');
-  const del = toEntry('example', { name: 'delete_notes', description: 'Deletes notes', inputSchema: { type: 'object' }, security: { risk_level: 'dangerous', permissions_required: ['memory.write'], side_effects: ['database'] } }, 'connected');
+  const add = toEntry(
+    'example',
+    {
+      name: 'add',
+      description: 'Adds two numbers',
+      inputSchema: { type: 'object', properties: { a: { type: 'number' } } },
+      security: { risk_level: 'safe', permissions_required: [], side_effects: [] },
+    },
+    'connected',
+  );
+  const del = toEntry(
+    'example',
+    {
+      name: 'delete_notes',
+      description: 'Deletes notes',
+      inputSchema: { type: 'object' },
+      security: {
+        risk_level: 'dangerous',
+        permissions_required: ['memory.write'],
+        side_effects: ['database'],
+      },
+    },
+    'connected',
+  );
 
   it('reports the session cache with tokens against the budget', () => {
-    const cache = new SessionToolCache({ budget: { max_tokens: 8000, pinned_reserve: 2000, discovery_reserve: 3000, cache_limit: 3000 } });
+    const cache = new SessionToolCache({
+      budget: {
+        max_tokens: 8000,
+        pinned_reserve: 2000,
+        discovery_reserve: 3000,
+        cache_limit: 3000,
+      },
+    });
     cache.pin(add);
     cache.use(del);
     const view = sessionView(cache);
-    assert.deepEqual(view.pinned.map((t) => t.toolId), ['example.add']);
-    assert.deepEqual(view.cached.map((t) => t.toolId), ['example.delete_notes']);
+    assert.deepEqual(
+      view.pinned.map((t) => t.toolId),
+      ['example.add'],
+    );
+    assert.deepEqual(
+      view.cached.map((t) => t.toolId),
+      ['example.delete_notes'],
+    );
     assert.equal(view.pinnedTokens, cache.tokensOf(add));
     assert.equal(view.cachedTokens, cache.tokensOf(del));
     assert.equal(view.cacheLimit, 3000);
@@ -122,7 +247,16 @@ describe('tool panels: discovery views and the token budget', () => {
   });
 
   it('lays out the budget bar: pinned area, cache, discovery reserve, unused', () => {
-    const s: SessionView = { pinned: [], cached: [], pinnedTokens: 500, cachedTokens: 1500, maxTokens: 8000, pinnedReserve: 2000, discoveryReserve: 3000, cacheLimit: 2000 };
+    const s: SessionView = {
+      pinned: [],
+      cached: [],
+      pinnedTokens: 500,
+      cachedTokens: 1500,
+      maxTokens: 8000,
+      pinnedReserve: 2000,
+      discoveryReserve: 3000,
+      cacheLimit: 2000,
+    };
     assert.deepEqual(budgetSegments(s), [
       { key: 'pinned', width: 0.25, fill: 0.25 },
       { key: 'cache', width: 0.25, fill: 0.75 },
@@ -130,21 +264,69 @@ describe('tool panels: discovery views and the token budget', () => {
       { key: 'free', width: 0.125, fill: 0 },
     ]);
     const over = budgetSegments({ ...s, pinnedTokens: 4000, cacheLimit: 1000 });
-    assert.deepEqual(over.map((x) => [x.key, x.width]), [['pinned', 0.5], ['cache', 0.125], ['discovery', 0.375]], 'pinned tools over their reserve shrink the cache');
+    assert.deepEqual(
+      over.map((x) => [x.key, x.width]),
+      [
+        ['pinned', 0.5],
+        ['cache', 0.125],
+        ['discovery', 0.375],
+      ],
+      'pinned tools over their reserve shrink the cache',
+    );
   });
 
   it('joins a discovery answer with effective security, tokens and the cache', () => {
     const cache = new SessionToolCache();
     cache.pin(add);
-    const listed = { serverId: 'example', name: 'add', tool: { name: 'add', description: 'Adds two numbers', inputSchema: { type: 'object' } }, security: { risk_level: 'safe', permissions_required: [], side_effects: [], sources: { risk_level: 'server' } }, kernel: false } as unknown as KernelToolEntry;
+    const listed = {
+      serverId: 'example',
+      name: 'add',
+      tool: { name: 'add', description: 'Adds two numbers', inputSchema: { type: 'object' } },
+      security: {
+        risk_level: 'safe',
+        permissions_required: [],
+        side_effects: [],
+        sources: { risk_level: 'server' },
+      },
+      kernel: false,
+    } as unknown as KernelToolEntry;
     const result = {
       tools: [
-        { tool_id: 'example.add', name: 'add', server_id: 'example', description: 'Adds two numbers', relevance_score: 0.91, inputSchema: { type: 'object' }, categories: ['read'] },
-        { tool_id: 'gone.x', name: 'x', server_id: 'gone', description: 'from a server now down', relevance_score: 0.2, inputSchema: { type: 'object' }, categories: [], security: { risk_level: 'dangerous' as const, permissions_required: [], side_effects: [] } },
+        {
+          tool_id: 'example.add',
+          name: 'add',
+          server_id: 'example',
+          description: 'Adds two numbers',
+          relevance_score: 0.91,
+          inputSchema: { type: 'object' },
+          categories: ['read'],
+        },
+        {
+          tool_id: 'gone.x',
+          name: 'x',
+          server_id: 'gone',
+          description: 'from a server now down',
+          relevance_score: 0.2,
+          inputSchema: { type: 'object' },
+          categories: [],
+          security: {
+            risk_level: 'dangerous' as const,
+            permissions_required: [],
+            side_effects: [],
+          },
+        },
       ],
-      total_available: 7, search_strategy: 'semantic' as const, fallback_strategy: 'keyword' as const, query_time_ms: 0.42,
+      total_available: 7,
+      search_strategy: 'semantic' as const,
+      fallback_strategy: 'keyword' as const,
+      query_time_ms: 0.42,
     };
-    const view = discoveryResultView(result, { tools: [listed], cache, entry: (id) => (id === 'example.add' ? add : undefined), streaming: () => true });
+    const view = discoveryResultView(result, {
+      tools: [listed],
+      cache,
+      entry: (id) => (id === 'example.add' ? add : undefined),
+      streaming: () => true,
+    });
     assert.equal(view.fallbackStrategy, 'keyword');
     assert.equal(view.totalAvailable, 7);
     const [found, gone] = view.tools;
@@ -158,17 +340,33 @@ describe('tool panels: discovery views and the token budget', () => {
   });
 });
 
-describe('tool panels: the Streaming panel\'s text segments and rate', () => {
+describe("tool panels: the Streaming panel's text segments and rate", () => {
   it('appends to the last segment until it is full, then ends it after a newline', () => {
     assert.deepEqual(splitForSegments(0, 'hello', 16), ['hello']);
     assert.deepEqual(splitForSegments(10, 'ab\ncd ef gh', 16), ['ab\n', 'cd ef gh']);
-    assert.deepEqual(splitForSegments(10, 'abc def ghi', 16), ['abc def ghi'], 'without a newline the segment grows');
-    assert.deepEqual(splitForSegments(10, 'abc def ghi jkl', 16, 20), ['abc def ', 'ghi jkl'], 'until its maximum, then it ends after a space');
+    assert.deepEqual(
+      splitForSegments(10, 'abc def ghi', 16),
+      ['abc def ghi'],
+      'without a newline the segment grows',
+    );
+    assert.deepEqual(
+      splitForSegments(10, 'abc def ghi jkl', 16, 20),
+      ['abc def ', 'ghi jkl'],
+      'until its maximum, then it ends after a space',
+    );
     const long = 'x'.repeat(50);
     const pieces = splitForSegments(0, long, 16, 32);
     assert.equal(pieces.join(''), long, 'nothing is lost');
-    assert.deepEqual(pieces.map((p) => p.length), [32, 18], 'no space: cut at the maximum');
-    assert.deepEqual(splitForSegments(40, 'abc', 16, 32), ['', 'abc'], 'a segment already over its maximum takes nothing more');
+    assert.deepEqual(
+      pieces.map((p) => p.length),
+      [32, 18],
+      'no space: cut at the maximum',
+    );
+    assert.deepEqual(
+      splitForSegments(40, 'abc', 16, 32),
+      ['', 'abc'],
+      'a segment already over its maximum takes nothing more',
+    );
   });
 
   it('drops old segments past the cap, always keeping the last', () => {

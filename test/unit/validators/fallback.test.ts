@@ -41,18 +41,41 @@ describe('fallback validators for plain MCP tools (MGP §17.2)', () => {
   }
 
   it('reads argument names from the input schema', () => {
-    assert.deepEqual(fallbackValidators('do_it', '', { properties: { command: { type: 'string' } } }), ['sandbox']);
-    assert.deepEqual(fallbackValidators('do_it', '', { properties: { source_code: { type: 'string' } } }), ['code_safety']);
-    assert.deepEqual(fallbackValidators('preview', '', { properties: { url: { type: 'string' } } }), ['network_restricted']);
-    assert.deepEqual(fallbackValidators('ping_service', '', { properties: { webhookUrl: { type: 'string' } } }), ['network_restricted']);
-    assert.deepEqual(fallbackValidators('save_note', '', { properties: { title: {}, body: {} } }), []);
+    assert.deepEqual(
+      fallbackValidators('do_it', '', { properties: { command: { type: 'string' } } }),
+      ['sandbox'],
+    );
+    assert.deepEqual(
+      fallbackValidators('do_it', '', { properties: { source_code: { type: 'string' } } }),
+      ['code_safety'],
+    );
+    assert.deepEqual(
+      fallbackValidators('preview', '', { properties: { url: { type: 'string' } } }),
+      ['network_restricted'],
+    );
+    assert.deepEqual(
+      fallbackValidators('ping_service', '', { properties: { webhookUrl: { type: 'string' } } }),
+      ['network_restricted'],
+    );
+    assert.deepEqual(
+      fallbackValidators('save_note', '', { properties: { title: {}, body: {} } }),
+      [],
+    );
   });
 
   it('reads the description', () => {
-    assert.deepEqual(fallbackValidators('helper', 'Runs a shell command in the workspace'), ['sandbox']);
-    assert.deepEqual(fallbackValidators('helper', 'Executes Python code in a kernel'), ['code_safety']);
-    assert.deepEqual(fallbackValidators('helper', 'Fetches the contents of a URL'), ['network_restricted']);
-    assert.deepEqual(fallbackValidators('db_sql', 'Read-only SQL against the warehouse'), ['readonly']);
+    assert.deepEqual(fallbackValidators('helper', 'Runs a shell command in the workspace'), [
+      'sandbox',
+    ]);
+    assert.deepEqual(fallbackValidators('helper', 'Executes Python code in a kernel'), [
+      'code_safety',
+    ]);
+    assert.deepEqual(fallbackValidators('helper', 'Fetches the contents of a URL'), [
+      'network_restricted',
+    ]);
+    assert.deepEqual(fallbackValidators('db_sql', 'Read-only SQL against the warehouse'), [
+      'readonly',
+    ]);
     assert.deepEqual(fallbackValidators('helper', 'Returns the URL of the created issue'), []);
   });
 });

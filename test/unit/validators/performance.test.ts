@@ -1,6 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { performance } from 'node:perf_hooks';
-import { runValidators, type ValidationInput } from '../../../client/src/kernel/security/validators';
+import {
+  runValidators,
+  type ValidationInput,
+} from '../../../client/src/kernel/security/validators';
 import type { ValidatorName } from '../../../client/src/kernel/security/types';
 
 const CALLS = 10_000;
@@ -24,11 +27,60 @@ describe('validators: time per call (median of 10,000, no DNS)', function () {
   this.timeout(60_000);
 
   const typical: [string, ValidatorName[], ValidationInput][] = [
-    ['sandbox', ['sandbox'], { toolName: 'run_command', args: { command: 'git log --oneline -n 20 -- src/', cwd: '/work/project', timeout_ms: 30000 }, security }],
-    ['readonly', ['readonly'], { toolName: 'db_query', args: { sql: 'SELECT id, name FROM users WHERE created_at > ? ORDER BY id LIMIT 50', params: ['2024-01-01'] }, security }],
-    ['network_restricted', ['network_restricted'], { toolName: 'fetch', args: { url: 'https://93.184.216.34/index.html', max_length: 5000, raw: false }, security }],
-    ['code_safety', ['code_safety'], { toolName: 'run_python', args: { code: 'import json\nimport math\n\nvalues = [math.sqrt(i) for i in range(10)]\nprint(json.dumps(values))\n' }, security: { ...security, code_safety: { level: 'strict', language: 'python' } } }],
-    ['all four', ['sandbox', 'readonly', 'network_restricted', 'code_safety'], { toolName: 'tool', args: { query: 'status of build 42', limit: 10, verbose: false }, security }],
+    [
+      'sandbox',
+      ['sandbox'],
+      {
+        toolName: 'run_command',
+        args: {
+          command: 'git log --oneline -n 20 -- src/',
+          cwd: '/work/project',
+          timeout_ms: 30000,
+        },
+        security,
+      },
+    ],
+    [
+      'readonly',
+      ['readonly'],
+      {
+        toolName: 'db_query',
+        args: {
+          sql: 'SELECT id, name FROM users WHERE created_at > ? ORDER BY id LIMIT 50',
+          params: ['2024-01-01'],
+        },
+        security,
+      },
+    ],
+    [
+      'network_restricted',
+      ['network_restricted'],
+      {
+        toolName: 'fetch',
+        args: { url: 'https://93.184.216.34/index.html', max_length: 5000, raw: false },
+        security,
+      },
+    ],
+    [
+      'code_safety',
+      ['code_safety'],
+      {
+        toolName: 'run_python',
+        args: {
+          code: 'import json\nimport math\n\nvalues = [math.sqrt(i) for i in range(10)]\nprint(json.dumps(values))\n',
+        },
+        security: { ...security, code_safety: { level: 'strict', language: 'python' } },
+      },
+    ],
+    [
+      'all four',
+      ['sandbox', 'readonly', 'network_restricted', 'code_safety'],
+      {
+        toolName: 'tool',
+        args: { query: 'status of build 42', limit: 10, verbose: false },
+        security,
+      },
+    ],
   ];
 
   for (const [label, names, input] of typical) {
@@ -58,7 +110,15 @@ describe('validators: hostile inputs take linear time', function () {
     it(`${label}: five calls with all four validators in well under 5 s`, async () => {
       const started = performance.now();
       for (const key of ['command', 'body', 'sql', 'url', 'code']) {
-        await runValidators(all, { toolName: 'tool', args: { [key]: text }, security: { ...security, code_safety: { level: 'strict' } } }, { resolveHost: async () => [] });
+        await runValidators(
+          all,
+          {
+            toolName: 'tool',
+            args: { [key]: text },
+            security: { ...security, code_safety: { level: 'strict' } },
+          },
+          { resolveHost: async () => [] },
+        );
       }
       const ms = performance.now() - started;
       assert.ok(ms < 5000, `${ms.toFixed(0)} ms for 5 calls`);

@@ -1,5 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { runValidators, type ValidationOutcome } from '../../../client/src/kernel/security/validators';
+import {
+  runValidators,
+  type ValidationOutcome,
+} from '../../../client/src/kernel/security/validators';
 import type { ToolSecurity } from '../../../client/src/kernel/security/types';
 import { BLOCKED, PASSING, TABLE_DNS, type Case } from './cases';
 
@@ -7,12 +10,18 @@ const BASE: ToolSecurity = { risk_level: 'dangerous', permissions_required: [], 
 
 async function tableResolver(host: string): Promise<string[]> {
   const known = TABLE_DNS[host];
-  if (!known) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+  if (!known)
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
   return known;
 }
 
 function run(c: Case): Promise<ValidationOutcome> {
-  const input = { toolName: c.tool, args: c.args, security: { ...BASE, ...c.security }, inputSchema: c.inputSchema };
+  const input = {
+    toolName: c.tool,
+    args: c.args,
+    security: { ...BASE, ...c.security },
+    inputSchema: c.inputSchema,
+  };
   return runValidators(c.validators, input, { resolveHost: tableResolver });
 }
 
@@ -32,7 +41,11 @@ describe('validators: the attack table (each case must be blocked)', () => {
     it(`blocks: ${label(c)}`, async () => {
       const outcome = await run(c);
       assert.equal(outcome.ok, false, 'passed, but must be blocked');
-      if (c.rule) assert.ok(outcome.violations.some((v) => v.rule === c.rule), `expected rule ${c.rule}, got ${outcome.violations.map((v) => v.rule).join(', ')}`);
+      if (c.rule)
+        assert.ok(
+          outcome.violations.some((v) => v.rule === c.rule),
+          `expected rule ${c.rule}, got ${outcome.violations.map((v) => v.rule).join(', ')}`,
+        );
       for (const v of outcome.violations) {
         assert.ok(c.validators.includes(v.validator), `violation from ${v.validator}`);
         assert.match(v.message, /^Blocked |^[A-Z]/);
@@ -52,7 +65,10 @@ describe('validators: the look-alike table (each case must pass)', () => {
   for (const c of PASSING) {
     it(`passes: ${label(c)}`, async () => {
       const outcome = await run(c);
-      assert.deepEqual(outcome.violations.map((v) => v.message), []);
+      assert.deepEqual(
+        outcome.violations.map((v) => v.message),
+        [],
+      );
       assert.equal(outcome.ok, true);
       assert.deepEqual(outcome.applied, c.validators);
     });

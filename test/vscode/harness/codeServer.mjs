@@ -47,7 +47,10 @@ export function prepareProfile(scratch, settings = {}) {
 }
 
 export function writeSettings(dirs, settings) {
-  writeFileSync(join(dirs.userData, 'User/settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...settings }, null, 2));
+  writeFileSync(
+    join(dirs.userData, 'User/settings.json'),
+    JSON.stringify({ ...QUIET_SETTINGS, ...settings }, null, 2),
+  );
 }
 
 export function scratchEnv(dirs, extra = {}) {
@@ -65,11 +68,25 @@ export function scratchEnv(dirs, extra = {}) {
 }
 
 export function installVsix(dirs, vsix) {
-  const result = spawnSync(node24, [codeServerEntry, '--extensions-dir', dirs.extensions, '--user-data-dir', dirs.userData, '--install-extension', vsix, '--force'], {
-    env: scratchEnv(dirs),
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(`installing ${vsix} failed:\n${result.stdout}\n${result.stderr}`);
+  const result = spawnSync(
+    node24,
+    [
+      codeServerEntry,
+      '--extensions-dir',
+      dirs.extensions,
+      '--user-data-dir',
+      dirs.userData,
+      '--install-extension',
+      vsix,
+      '--force',
+    ],
+    {
+      env: scratchEnv(dirs),
+      encoding: 'utf8',
+    },
+  );
+  if (result.status !== 0)
+    throw new Error(`installing ${vsix} failed:\n${result.stdout}\n${result.stderr}`);
   return result.stdout.trim();
 }
 
@@ -96,19 +113,28 @@ export async function startCodeServer({ dirs, workspace, trust = true, env = {},
   const url = `http://127.0.0.1:${port}`;
   const args = [
     codeServerEntry,
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--auth', 'none',
-    '--user-data-dir', dirs.userData,
-    '--extensions-dir', dirs.extensions,
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--user-data-dir',
+    dirs.userData,
+    '--extensions-dir',
+    dirs.extensions,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-getting-started-override',
     ...(trust ? ['--disable-workspace-trust'] : []),
-    '--vscode-option', 'enable-smoke-test-driver',
+    '--vscode-option',
+    'enable-smoke-test-driver',
     workspace,
   ];
   const logFd = openSync(join(dirs.scratch, 'code-server.log'), 'a');
-  const child = spawn(node24, args, { env: scratchEnv(dirs, env), detached: true, stdio: ['ignore', logFd, logFd] });
+  const child = spawn(node24, args, {
+    env: scratchEnv(dirs, env),
+    detached: true,
+    stdio: ['ignore', logFd, logFd],
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
     await waitHealthy(url, child, 30000);

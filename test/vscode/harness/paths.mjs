@@ -22,6 +22,8 @@ export function assertToolsInstalled() {
     [chromium, 'chromium (apt-get install chromium)'],
   ].filter(([path]) => !existsSync(path));
   if (missing.length) {
-    throw new Error(`missing: ${missing.map(([, what]) => what).join(', ')}. Run: bash scripts/setup.sh`);
+    throw new Error(
+      `missing: ${missing.map(([, what]) => what).join(', ')}. Run: bash scripts/setup.sh`,
+    );
   }
 }

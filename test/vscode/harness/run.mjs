@@ -29,7 +29,9 @@ async function main() {
       const result = await runSuite();
       passed += result.passed;
       failed += result.failed;
-      console.log(`  ${result.passed} passed, ${result.failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      console.log(
+        `  ${result.passed} passed, ${result.failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+      );
     } catch (error) {
       failed += 1;
       console.log(`  ✘ the suite could not run: ${error instanceof Error ? error.stack : error}`);

@@ -4,17 +4,26 @@ import { join } from 'node:path';
 
 export const THEMES = [
   { name: 'Light Modern', bodyClass: 'vs', webviewClass: 'vscode-light', file: 'light' },
-  { name: 'Dark High Contrast', bodyClass: 'hc-black', webviewClass: 'vscode-high-contrast', file: 'high-contrast' },
+  {
+    name: 'Dark High Contrast',
+    bodyClass: 'hc-black',
+    webviewClass: 'vscode-high-contrast',
+    file: 'high-contrast',
+  },
   { name: 'Dark Modern', bodyClass: 'vs-dark', webviewClass: 'vscode-dark', file: 'dark' },
 ];
 
 /** WCAG contrast ratio between two computed CSS colours (rgb/rgba strings). */
 export function contrastRatio(foreground, background) {
   const luminance = (css) => {
-    const [r, g, b] = css.match(/[\d.]+/g).slice(0, 3).map(Number).map((v) => {
-      const c = v / 255;
-      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-    });
+    const [r, g, b] = css
+      .match(/[\d.]+/g)
+      .slice(0, 3)
+      .map(Number)
+      .map((v) => {
+        const c = v / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
     return 0.2126 * r + 0.7152 * g + 0.0722 * b;
   };
   const [a, b] = [luminance(foreground), luminance(background)].sort((x, y) => y - x);
@@ -28,9 +37,13 @@ export function contrastRatio(foreground, background) {
 export async function pickInQuickInput(page, text, label = text, fillTimeout = 30000) {
   await page.locator('.quick-input-widget input').fill(text, { timeout: fillTimeout });
   const exact = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-  const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
+  const row = page
+    .locator('.quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: exact }) })
+    .first();
   await row.waitFor({ timeout: 10000 });
-  if (await row.evaluate((r) => r.classList.contains('focused'))) await page.keyboard.press('Enter');
+  if (await row.evaluate((r) => r.classList.contains('focused')))
+    await page.keyboard.press('Enter');
   else await row.click();
 }
 
@@ -83,8 +96,15 @@ export function createUiKit({ page, resultsDir, server, workspace, dirs }) {
       console.log(`  ✔ ${title}`);
     } catch (error) {
       results.failed += 1;
-      console.log(`  ✘ ${title}\n      ${String(error instanceof Error ? error.stack ?? error.message : error).replace(/\n/g, '\n      ')}`);
-      await shot(`failed-${title.replace(/[^a-z0-9]+/gi, '-').toLowerCase().slice(0, 80)}`).catch(() => {});
+      console.log(
+        `  ✘ ${title}\n      ${String(error instanceof Error ? (error.stack ?? error.message) : error).replace(/\n/g, '\n      ')}`,
+      );
+      await shot(
+        `failed-${title
+          .replace(/[^a-z0-9]+/gi, '-')
+          .toLowerCase()
+          .slice(0, 80)}`,
+      ).catch(() => {});
     }
   }
 
@@ -98,7 +118,10 @@ export function createUiKit({ page, resultsDir, server, workspace, dirs }) {
     await runFromPalette('Preferences: Color Theme');
     const input = page.locator('.quick-input-widget input');
     await input.fill(theme.name);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: theme.name }).first().waitFor({ timeout: 10000 });
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: theme.name })
+      .first()
+      .waitFor({ timeout: 10000 });
     await page.keyboard.press('Enter');
     await page.locator(`.monaco-workbench.${theme.bodyClass}`).waitFor({ timeout: 20000 });
     if (frame) await frame.locator(`body.${theme.webviewClass}`).waitFor({ timeout: 20000 });
@@ -107,11 +130,33 @@ export function createUiKit({ page, resultsDir, server, workspace, dirs }) {
   /** Asserts text contrast ≥ 4.5:1 for each selector in the frame, against the body's background. */
   async function assertReadable(frame, selectors) {
     for (const selector of selectors) {
-      const colours = await frame.locator(selector).first().evaluate((node) => ({ text: getComputedStyle(node).color, background: getComputedStyle(document.body).backgroundColor }));
+      const colours = await frame
+        .locator(selector)
+        .first()
+        .evaluate((node) => ({
+          text: getComputedStyle(node).color,
+          background: getComputedStyle(document.body).backgroundColor,
+        }));
       const ratio = contrastRatio(colours.text, colours.background);
-      if (ratio < 4.5) throw new Error(`${selector}: contrast ${ratio.toFixed(2)} (${colours.text} on ${colours.background})`);
+      if (ratio < 4.5)
+        throw new Error(
+          `${selector}: contrast ${ratio.toFixed(2)} (${colours.text} on ${colours.background})`,
+        );
     }
   }
 
-  return { page, server, workspace, dirs, results, shot, step, runFromPalette, webviewFrame, setTheme, assertReadable, THEMES };
+  return {
+    page,
+    server,
+    workspace,
+    dirs,
+    results,
+    shot,
+    step,
+    runFromPalette,
+    webviewFrame,
+    setTheme,
+    assertReadable,
+    THEMES,
+  };
 }

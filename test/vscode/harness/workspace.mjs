@@ -13,7 +13,8 @@ export function freshScratch(name) {
 
 export function copyExampleWorkspace(scratch) {
   const builtServers = join(repo, 'examples/servers/dist');
-  if (!existsSync(builtServers)) throw new Error('examples/servers/dist is missing: run npm run build first');
+  if (!existsSync(builtServers))
+    throw new Error('examples/servers/dist is missing: run npm run build first');
   const examples = join(scratch, 'examples');
   cpSync(join(repo, 'examples/workspace'), join(examples, 'workspace'), { recursive: true });
   cpSync(builtServers, join(examples, 'servers/dist'), { recursive: true });

@@ -11,12 +11,22 @@ function workspaceRoot(): string {
 }
 
 /** Opens a fresh config file and waits until the language server has published for it. */
-async function openWithDiagnostics(relative: string, text: string, accept: (d: readonly vscode.Diagnostic[]) => boolean): Promise<{ document: vscode.TextDocument; diagnostics: readonly vscode.Diagnostic[] }> {
+async function openWithDiagnostics(
+  relative: string,
+  text: string,
+  accept: (d: readonly vscode.Diagnostic[]) => boolean,
+): Promise<{ document: vscode.TextDocument; diagnostics: readonly vscode.Diagnostic[] }> {
   const file = join(workspaceRoot(), relative);
   mkdirSync(join(file, '..'), { recursive: true });
   writeFileSync(file, text);
   const uri = vscode.Uri.file(file);
-  const published = waitForEvent(vscode.languages.onDidChangeDiagnostics, (e) => e.uris.some((u) => u.toString() === uri.toString()) && accept(vscode.languages.getDiagnostics(uri)), `diagnostics for ${relative}`);
+  const published = waitForEvent(
+    vscode.languages.onDidChangeDiagnostics,
+    (e) =>
+      e.uris.some((u) => u.toString() === uri.toString()) &&
+      accept(vscode.languages.getDiagnostics(uri)),
+    `diagnostics for ${relative}`,
+  );
   const document = await vscode.workspace.openTextDocument(uri);
   await vscode.window.showTextDocument(document);
   if (!accept(vscode.languages.getDiagnostics(uri))) await published;
@@ -25,25 +35,54 @@ async function openWithDiagnostics(relative: string, text: string, accept: (d: r
 
 describe('config language features in VS Code', () => {
   it('puts a schema error on the exact value and fixes it with the "did you mean" quick fix', async () => {
-    const { document, diagnostics } = await openWithDiagnostics('lang/enum/mgp.toml', '[[servers]]\nid = "x"\ncommand = "node"\ntransport = "stdoi"\n', (d) => d.length > 0);
+    const { document, diagnostics } = await openWithDiagnostics(
+      'lang/enum/mgp.toml',
+      '[[servers]]\nid = "x"\ncommand = "node"\ntransport = "stdoi"\n',
+      (d) => d.length > 0,
+    );
     const [diagnostic] = diagnostics;
     assert.equal(diagnostic.code, 'schema/enum');
-    assert.deepEqual([diagnostic.range.start.line, diagnostic.range.start.character, diagnostic.range.end.character], [3, 12, 19]);
+    assert.deepEqual(
+      [
+        diagnostic.range.start.line,
+        diagnostic.range.start.character,
+        diagnostic.range.end.character,
+      ],
+      [3, 12, 19],
+    );
     assert.match(diagnostic.message, /transport must be one of stdio, http, sse; got "stdoi"/);
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, diagnostic.range, vscode.CodeActionKind.QuickFix.value);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      document.uri,
+      diagnostic.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
     const fix = actions.find((a) => a.title === 'Change to "stdio"');
     assert.ok(fix?.edit, `quick fixes: ${actions.map((a) => a.title).join(', ')}`);
-    const cleared = waitForEvent(vscode.languages.onDidChangeDiagnostics, () => vscode.languages.getDiagnostics(document.uri).length === 0, 'diagnostics to clear');
+    const cleared = waitForEvent(
+      vscode.languages.onDidChangeDiagnostics,
+      () => vscode.languages.getDiagnostics(document.uri).length === 0,
+      'diagnostics to clear',
+    );
     assert.ok(await vscode.workspace.applyEdit(fix.edit));
     await cleared;
     assert.match(document.getText(), /transport = "stdio"/);
   });
 
   it('moves a literal API key to secret storage with its quick fix', async () => {
-    const { document, diagnostics } = await openWithDiagnostics('lang/secret/mgp.toml', '[[servers]]\nid = "x"\ncommand = "node"\n[servers.env]\nOPENAI_API_KEY = "sk-proj-abcdefghijklmnopqrstuvwx1234"\n', (d) => d.some((x) => x.code === 'semantic/literal-secret'));
+    const { document, diagnostics } = await openWithDiagnostics(
+      'lang/secret/mgp.toml',
+      '[[servers]]\nid = "x"\ncommand = "node"\n[servers.env]\nOPENAI_API_KEY = "sk-proj-abcdefghijklmnopqrstuvwx1234"\n',
+      (d) => d.some((x) => x.code === 'semantic/literal-secret'),
+    );
     const secret = diagnostics.find((d) => d.code === 'semantic/literal-secret')!;
     assert.ok(!secret.message.includes('sk-proj'), 'the message does not repeat the secret');
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, secret.range, vscode.CodeActionKind.QuickFix.value);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      document.uri,
+      secret.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
     const move = actions.find((a) => a.command?.command === 'mgp.moveSecretToStorage');
     assert.ok(move?.command, `quick fixes: ${actions.map((a) => a.title).join(', ')}`);
     await vscode.commands.executeCommand(move.command.command, ...(move.command.arguments ?? []));
@@ -52,13 +91,30 @@ describe('config language features in VS Code', () => {
   });
 
   it('documents keys on hover and lists servers as document symbols', async () => {
-    const { document } = await openWithDiagnostics('lang/hover/mgp.toml', '[[servers]]\nid = "alpha"\ncommand = "node"\n[servers.mgp]\nrestart_policy = "on_failure"\n', () => true);
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(4, 2));
-    const text = hovers.flatMap((h) => h.contents).map((c) => (typeof c === 'string' ? c : c.value)).join('\n');
+    const { document } = await openWithDiagnostics(
+      'lang/hover/mgp.toml',
+      '[[servers]]\nid = "alpha"\ncommand = "node"\n[servers.mgp]\nrestart_policy = "on_failure"\n',
+      () => true,
+    );
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      document.uri,
+      new vscode.Position(4, 2),
+    );
+    const text = hovers
+      .flatMap((h) => h.contents)
+      .map((c) => (typeof c === 'string' ? c : c.value))
+      .join('\n');
     assert.match(text, /restart_policy/);
     assert.match(text, /§11\.6/);
-    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', document.uri);
-    assert.deepEqual(symbols.map((s) => s.name), ['alpha']);
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>(
+      'vscode.executeDocumentSymbolProvider',
+      document.uri,
+    );
+    assert.deepEqual(
+      symbols.map((s) => s.name),
+      ['alpha'],
+    );
   });
 
   it('gives a Cargo config.toml no diagnostics at all', async () => {

@@ -13,7 +13,9 @@ interface TestResult {
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 60000, color: false });
-  for (const file of readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort()) {
+  for (const file of readdirSync(__dirname)
+    .filter((f) => f.endsWith('.test.js'))
+    .sort()) {
     mocha.addFile(join(__dirname, file));
   }
   const tests: TestResult[] = [];
@@ -21,11 +23,17 @@ export function run(): Promise<void> {
     const runner = mocha.run((failures) => {
       const passed = tests.filter((t) => t.state === 'passed').length;
       const resultsFile = process.env.MGP_TEST_RESULTS;
-      if (resultsFile) writeFileSync(resultsFile, JSON.stringify({ passed, failed: tests.length - passed, tests }, null, 2));
+      if (resultsFile)
+        writeFileSync(
+          resultsFile,
+          JSON.stringify({ passed, failed: tests.length - passed, tests }, null, 2),
+        );
       if (failures > 0) reject(new Error(`${failures} test(s) failed`));
       else resolve();
     });
     runner.on('pass', (test) => tests.push({ title: test.fullTitle(), state: 'passed' }));
-    runner.on('fail', (test, error: Error) => tests.push({ title: test.fullTitle(), state: 'failed', error: error.stack ?? error.message }));
+    runner.on('fail', (test, error: Error) =>
+      tests.push({ title: test.fullTitle(), state: 'failed', error: error.stack ?? error.message }),
+    );
   });
 }

@@ -1,7 +1,12 @@
 import * as vscode from 'vscode';
 
 /** Resolves with the first event value that satisfies `accept`, or rejects after `timeoutMs`. */
-export function waitForEvent<T>(event: vscode.Event<T>, accept: (value: T) => boolean, what: string, timeoutMs = 20000): Promise<T> {
+export function waitForEvent<T>(
+  event: vscode.Event<T>,
+  accept: (value: T) => boolean,
+  what: string,
+  timeoutMs = 20000,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       subscription.dispose();
@@ -17,7 +22,11 @@ export function waitForEvent<T>(event: vscode.Event<T>, accept: (value: T) => bo
 }
 
 /** Resolves once `condition` holds (polled), or rejects after `timeoutMs`. */
-export async function waitUntil(condition: () => boolean, what: string, timeoutMs = 20000): Promise<void> {
+export async function waitUntil(
+  condition: () => boolean,
+  what: string,
+  timeoutMs = 20000,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);

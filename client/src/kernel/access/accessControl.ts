@@ -66,24 +66,34 @@ export function accessStore(stateDir: string): JsonStore<AccessDocument> {
   return new JsonStore<AccessDocument>({
     path: join(stateDir, 'access.json'),
     defaultValue: () => ({ version: 1, entries: [] }),
-    validate: (value): value is AccessDocument => typeof value === 'object' && value !== null && (value as AccessDocument).version === 1 && Array.isArray((value as AccessDocument).entries),
+    validate: (value): value is AccessDocument =>
+      typeof value === 'object' &&
+      value !== null &&
+      (value as AccessDocument).version === 1 &&
+      Array.isArray((value as AccessDocument).entries),
   });
 }
 
 export class AccessControl {
-  constructor(private readonly store: JsonStore<AccessDocument>, private readonly sources: AccessSources, private readonly audit: AuditSink) {}
+  constructor(
+    private readonly store: JsonStore<AccessDocument>,
+    private readonly sources: AccessSources,
+    private readonly audit: AuditSink,
+  ) {}
 
   load(): Promise<unknown> {
     return this.store.load();
   }
 
-  private cached: { grants: ConfiguredGrant[]; doc: AccessDocument; entries: AccessEntry[] } | undefined;
+  private cached:
+    { grants: ConfiguredGrant[]; doc: AccessDocument; entries: AccessEntry[] } | undefined;
 
   /** Every entry in force: config ones first, then runtime ones. */
   entries(now = Date.now()): AccessEntry[] {
     const grants = this.sources.configGrants();
     const doc = this.store.value;
-    if (this.cached?.grants !== grants || this.cached.doc !== doc) this.cached = { grants, doc, entries: this.allEntries(grants, doc) };
+    if (this.cached?.grants !== grants || this.cached.doc !== doc)
+      this.cached = { grants, doc, entries: this.allEntries(grants, doc) };
     return this.cached.entries.filter((entry) => live(entry, now));
   }
 
@@ -105,19 +115,36 @@ export class AccessControl {
 
   /** MGP §5.2: tool_grant, then server_grant, then the default policy. */
   query(agentId: string, serverId: string, toolName?: string, now = Date.now()): AccessAnswer {
-    const mine = this.entries(now).filter((e) => e.agent_id === agentId && e.server_id === serverId);
-    const toolGrant = toolName ? newest(mine.filter((e) => e.entry_type === 'tool_grant' && e.tool_name === toolName)) : undefined;
+    const mine = this.entries(now).filter(
+      (e) => e.agent_id === agentId && e.server_id === serverId,
+    );
+    const toolGrant = toolName
+      ? newest(mine.filter((e) => e.entry_type === 'tool_grant' && e.tool_name === toolName))
+      : undefined;
     const decisive = toolGrant ?? newest(mine.filter((e) => e.entry_type === 'server_grant'));
     if (decisive) {
-      return { permission: decisive.permission, source: decisive.entry_type, granted_by: decisive.granted_by, granted_at: decisive.origin === 'config' ? null : decisive.granted_at, expires_at: decisive.expires_at };
+      return {
+        permission: decisive.permission,
+        source: decisive.entry_type,
+        granted_by: decisive.granted_by,
+        granted_at: decisive.origin === 'config' ? null : decisive.granted_at,
+        expires_at: decisive.expires_at,
+      };
     }
     const policy = this.sources.defaultPolicy(serverId);
-    return { permission: policy === 'opt-in' ? 'deny' : 'allow', source: 'default_policy', granted_by: null, granted_at: null, expires_at: null };
+    return {
+      permission: policy === 'opt-in' ? 'deny' : 'allow',
+      source: 'default_policy',
+      granted_by: null,
+      granted_at: null,
+      expires_at: null,
+    };
   }
 
   /** mgp.access.grant: replaces an earlier runtime entry for the same agent, server, type and tool. */
   async grant(request: GrantRequest, grantedBy: string, traceId?: string): Promise<AccessEntry> {
-    if (request.entry_type === 'tool_grant' && !request.tool_name) throw new Error('a tool_grant needs tool_name (MGP §5.4)');
+    if (request.entry_type === 'tool_grant' && !request.tool_name)
+      throw new Error('a tool_grant needs tool_name (MGP §5.4)');
     const entry: AccessEntry = {
       entry_type: request.entry_type,
       agent_id: request.agent_id,
@@ -141,13 +168,23 @@ export class AccessControl {
       actor: { type: 'operator', id: grantedBy },
       target: { server_id: entry.server_id, tool_name: entry.tool_name },
       result: entry.permission === 'allow' ? 'ALLOW' : 'DENY',
-      details: { agent_id: entry.agent_id, entry_type: entry.entry_type, permission: entry.permission, expires_at: entry.expires_at, justification: entry.justification },
+      details: {
+        agent_id: entry.agent_id,
+        entry_type: entry.entry_type,
+        permission: entry.permission,
+        expires_at: entry.expires_at,
+        justification: entry.justification,
+      },
     });
     return entry;
   }
 
   /** mgp.access.revoke: removes runtime entries; config entries are changed in the config file. */
-  async revoke(target: { agent_id: string; server_id: string; entry_type: EntryType; tool_name?: string }, revokedBy: string, traceId?: string): Promise<number> {
+  async revoke(
+    target: { agent_id: string; server_id: string; entry_type: EntryType; tool_name?: string },
+    revokedBy: string,
+    traceId?: string,
+  ): Promise<number> {
     let removed = 0;
     await this.store.update((doc) => {
       const before = doc.entries.length;
@@ -161,13 +198,25 @@ export class AccessControl {
         actor: { type: 'operator', id: revokedBy },
         target: { server_id: target.server_id, tool_name: target.tool_name },
         result: 'REVOKED',
-        details: { agent_id: target.agent_id, entry_type: target.entry_type, entries_removed: removed },
+        details: {
+          agent_id: target.agent_id,
+          entry_type: target.entry_type,
+          entries_removed: removed,
+        },
       });
     }
     return removed;
   }
 }
 
-function sameTarget(a: Pick<AccessEntry, 'agent_id' | 'server_id' | 'entry_type' | 'tool_name'>, b: Pick<AccessEntry, 'agent_id' | 'server_id' | 'entry_type' | 'tool_name'>): boolean {
-  return a.agent_id === b.agent_id && a.server_id === b.server_id && a.entry_type === b.entry_type && (a.entry_type === 'server_grant' || a.tool_name === b.tool_name);
+function sameTarget(
+  a: Pick<AccessEntry, 'agent_id' | 'server_id' | 'entry_type' | 'tool_name'>,
+  b: Pick<AccessEntry, 'agent_id' | 'server_id' | 'entry_type' | 'tool_name'>,
+): boolean {
+  return (
+    a.agent_id === b.agent_id &&
+    a.server_id === b.server_id &&
+    a.entry_type === b.entry_type &&
+    (a.entry_type === 'server_grant' || a.tool_name === b.tool_name)
+  );
 }

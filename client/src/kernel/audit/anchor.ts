@@ -43,7 +43,11 @@ function isPosition(value: unknown, hashKey: 'hash' | 'prev_hash'): boolean {
   if (value === undefined) return true;
   if (typeof value !== 'object' || value === null) return false;
   const position = value as Record<string, unknown>;
-  return Number.isSafeInteger(position.seq) && typeof position[hashKey] === 'string' && typeof position.file === 'string';
+  return (
+    Number.isSafeInteger(position.seq) &&
+    typeof position[hashKey] === 'string' &&
+    typeof position.file === 'string'
+  );
 }
 
 /** chain.json of `dir`: an empty anchor when there is none, a reason when it cannot be read. */
@@ -57,10 +61,18 @@ export async function readAnchor(dir: string): Promise<AnchorRead> {
   }
   try {
     const value = JSON.parse(text) as Record<string, unknown>;
-    if (value?.version === 1 && isPosition(value.start, 'prev_hash') && isPosition(value.head, 'hash')) return { ok: true, anchor: value as unknown as ChainAnchor };
+    if (
+      value?.version === 1 &&
+      isPosition(value.start, 'prev_hash') &&
+      isPosition(value.head, 'hash')
+    )
+      return { ok: true, anchor: value as unknown as ChainAnchor };
     return { ok: false, reason: `${ANCHOR_FILE} does not have the expected shape` };
   } catch (error) {
-    return { ok: false, reason: `${ANCHOR_FILE} is not JSON (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      ok: false,
+      reason: `${ANCHOR_FILE} is not JSON (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
 }
 

@@ -74,10 +74,16 @@ export function eventProblem(input: AuditEventInput): string | undefined {
   if (!input.actor || !actorTypes.has(input.actor.type) || typeof input.actor.id !== 'string') {
     return 'actor must be { type: agent|operator|kernel|server, id: string }';
   }
-  if (typeof input.result !== 'string' || input.result === '') return 'result must be a non-empty string';
-  if (input.trace_id !== undefined && (typeof input.trace_id !== 'string' || input.trace_id === '')) return 'trace_id must be a non-empty string';
-  if (input.timestamp !== undefined && Number.isNaN(Date.parse(input.timestamp))) return `timestamp ${JSON.stringify(input.timestamp)} is not a date`;
-  if (input.details !== undefined && (typeof input.details !== 'object' || input.details === null || Array.isArray(input.details))) {
+  if (typeof input.result !== 'string' || input.result === '')
+    return 'result must be a non-empty string';
+  if (input.trace_id !== undefined && (typeof input.trace_id !== 'string' || input.trace_id === ''))
+    return 'trace_id must be a non-empty string';
+  if (input.timestamp !== undefined && Number.isNaN(Date.parse(input.timestamp)))
+    return `timestamp ${JSON.stringify(input.timestamp)} is not a date`;
+  if (
+    input.details !== undefined &&
+    (typeof input.details !== 'object' || input.details === null || Array.isArray(input.details))
+  ) {
     return 'details must be an object';
   }
   return undefined;

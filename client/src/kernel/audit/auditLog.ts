@@ -29,7 +29,13 @@ import { acquireWriterLock, WriterLock } from './lock';
 import { readRecords, tailRecords } from './reader';
 import { recoverLog } from './recovery';
 import { Redactor } from './redact';
-import { filesToPrune, KEEP_ALL, RetentionPolicy, retentionProblem, SegmentFacts } from './retention';
+import {
+  filesToPrune,
+  KEEP_ALL,
+  RetentionPolicy,
+  retentionProblem,
+  SegmentFacts,
+} from './retention';
 import { loadOpener, SegmentFileOpener, SegmentFileOpenerModule } from './segmentFile';
 import { listSegments, Segment, sizeOf } from './segments';
 import { verifyAuditLog, VerifyReport } from './verify';
@@ -104,7 +110,12 @@ const ignoreRecord = (): void => undefined;
 /** `input`, or an `InvalidEvent` AuditError saying what is wrong with it. */
 function checkedInput(input: AuditEventInput): AuditEventInput {
   const problem = eventProblem(input);
-  if (problem) throw new AuditError('InvalidEvent', `cannot log this event: ${problem}`, new TypeError(problem));
+  if (problem)
+    throw new AuditError(
+      'InvalidEvent',
+      `cannot log this event: ${problem}`,
+      new TypeError(problem),
+    );
   return input;
 }
 
@@ -132,7 +143,10 @@ export class AuditLog {
       const notes: string[] = [];
       const anchor = await loadAnchor(dir, notes, (options.clock ?? Date.now)());
       const recovered = await recoverLog(dir, anchor);
-      const log = new AuditLog(options, lock, anchor, recovered.head, recovered.segment, [...notes, ...recovered.notes]);
+      const log = new AuditLog(options, lock, anchor, recovered.head, recovered.segment, [
+        ...notes,
+        ...recovered.notes,
+      ]);
       await log.startWriter(recovered);
       try {
         await log.applyRetention();
@@ -167,21 +181,49 @@ export class AuditLog {
   private async startWriter(recovered: Awaited<ReturnType<typeof recoverLog>>): Promise<void> {
     const { directory: dir, openFile, commitDelayMs } = this.options;
     const rotateBytes = this.options.rotateBytes ?? DEFAULT_ROTATE_BYTES;
-    const hooks: WriterHooks = { durable: (records, segment) => this.onDurable(records, segment), failed: (error) => this.onFailed(error) };
+    const hooks: WriterHooks = {
+      durable: (records, segment) => this.onDurable(records, segment),
+      failed: (error) => this.onFailed(error),
+    };
     const inline = (): RecordWriter =>
-      inlineWriter({ dir, open: loadOpener(openFile), rotateBytes, commitDelayMs, segment: recovered.segment, size: recovered.size, head: recovered.head, redactor: this.redactor }, hooks);
+      inlineWriter(
+        {
+          dir,
+          open: loadOpener(openFile),
+          rotateBytes,
+          commitDelayMs,
+          segment: recovered.segment,
+          size: recovered.size,
+          head: recovered.head,
+          redactor: this.redactor,
+        },
+        hooks,
+      );
     const mode = this.options.writer ?? (typeof openFile === 'function' ? 'inline' : undefined);
     if (mode === 'inline') {
       this.writer = inline();
       return;
     }
-    if (typeof openFile === 'function') throw new TypeError('an openFile function cannot be used by the writer thread: name it by module, or ask for the inline writer');
+    if (typeof openFile === 'function')
+      throw new TypeError(
+        'an openFile function cannot be used by the writer thread: name it by module, or ask for the inline writer',
+      );
     try {
-      const setup = { dir, rotateBytes, commitDelayMs, segment: recovered.segment.index, size: recovered.size, head: recovered.head, openFile };
+      const setup = {
+        dir,
+        rotateBytes,
+        commitDelayMs,
+        segment: recovered.segment.index,
+        size: recovered.size,
+        head: recovered.head,
+        openFile,
+      };
       this.writer = await WorkerWriter.start(setup, this.redactor, hooks);
     } catch (error) {
       if (mode === 'thread') throw error;
-      this.openNotes.push(`${error instanceof Error ? error.message : String(error)}; events are written on the calling thread`);
+      this.openNotes.push(
+        `${error instanceof Error ? error.message : String(error)}; events are written on the calling thread`,
+      );
       this.writer = inline();
     }
   }
@@ -232,7 +274,10 @@ export class AuditLog {
   appendLater(make: () => AuditEventInput, failed: (error: Error) => void): void {
     if (this.closed) return failed(new AuditError('Closed', 'the audit log is closed'));
     if (this.writer.failure) return failed(this.writer.failure);
-    this.writer.appendLater(() => this.complete(checkedInput(make())), { resolve: ignoreRecord, reject: failed });
+    this.writer.appendLater(() => this.complete(checkedInput(make())), {
+      resolve: ignoreRecord,
+      reject: failed,
+    });
   }
 
   /** Calls `listener` with each record once it is durable, in seq order. */
@@ -251,7 +296,11 @@ export class AuditLog {
     return tailRecords(this.directory, n, filter, { maxSeq: this.durable.seq });
   }
 
-  export(format: ExportFormat, write: (chunk: string) => void | Promise<void>, filter: AuditFilter = {}): Promise<number> {
+  export(
+    format: ExportFormat,
+    write: (chunk: string) => void | Promise<void>,
+    filter: AuditFilter = {},
+  ): Promise<number> {
     return exportRecords(this.records(filter), format, write);
   }
 
@@ -310,7 +359,11 @@ export class AuditLog {
     if (rotated) {
       void this.queueMaintenance(() => this.checkpoint());
       void this.applyRetention();
-    } else if (this.clock() - this.lastCheckpoint >= (this.options.checkpointIntervalMs ?? DEFAULT_CHECKPOINT_MS) && !this.checkpointQueued) {
+    } else if (
+      this.clock() - this.lastCheckpoint >=
+        (this.options.checkpointIntervalMs ?? DEFAULT_CHECKPOINT_MS) &&
+      !this.checkpointQueued
+    ) {
       this.checkpointQueued = true;
       void this.queueMaintenance(() => this.checkpoint());
     }
@@ -321,7 +374,9 @@ export class AuditLog {
   }
 
   private report(what: string, error: unknown): void {
-    this.options.onProblem?.(`audit log ${what}: ${error instanceof Error ? error.message : String(error)}`);
+    this.options.onProblem?.(
+      `audit log ${what}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 
   private queueMaintenance<T>(task: () => Promise<T>): Promise<T> {
@@ -335,7 +390,10 @@ export class AuditLog {
     this.lastCheckpoint = this.clock();
     const { seq, hash } = this.durable;
     if (seq === 0 || this.anchor.head?.seq === seq) return;
-    this.anchor = { ...this.anchor, head: { seq, hash, file: this.durableSegment.name, at: new Date(this.clock()).toISOString() } };
+    this.anchor = {
+      ...this.anchor,
+      head: { seq, hash, file: this.durableSegment.name, at: new Date(this.clock()).toISOString() },
+    };
     await writeAnchor(this.directory, this.anchor);
   }
 
@@ -343,10 +401,16 @@ export class AuditLog {
     const policy = this.options.retention ?? KEEP_ALL;
     if (policy.policy === 'keep_all') return [];
     const active = this.writer.segment;
-    const segments = [...(await listSegments(this.directory)).filter((s) => s.index < active.index), active];
+    const segments = [
+      ...(await listSegments(this.directory)).filter((s) => s.index < active.index),
+      active,
+    ];
     const facts: SegmentFacts[] = [];
     for (const segment of segments) {
-      const newest = policy.policy === 'time_based' && segment !== active ? await newestTimestamp(segment.path) : undefined;
+      const newest =
+        policy.policy === 'time_based' && segment !== active
+          ? await newestTimestamp(segment.path)
+          : undefined;
       facts.push({ bytes: await sizeOf(segment.path), newest });
     }
     const count = filesToPrune(facts, policy, this.clock());
@@ -354,8 +418,15 @@ export class AuditLog {
     const start = await this.firstRecordFrom(segments.slice(count));
     if (!start) return [];
     const { seq, hash } = this.durable;
-    const head = seq > 0 ? { seq, hash, file: this.durableSegment.name, at: new Date(this.clock()).toISOString() } : this.anchor.head;
-    this.anchor = { ...this.anchor, start: { ...start, pruned_at: new Date(this.clock()).toISOString() }, head };
+    const head =
+      seq > 0
+        ? { seq, hash, file: this.durableSegment.name, at: new Date(this.clock()).toISOString() }
+        : this.anchor.head;
+    this.anchor = {
+      ...this.anchor,
+      start: { ...start, pruned_at: new Date(this.clock()).toISOString() },
+      head,
+    };
     await writeAnchor(this.directory, this.anchor); // first: a crash after this only leaves files to delete
     const pruned = segments.slice(0, count);
     for (const segment of pruned) await unlink(segment.path);
@@ -364,17 +435,23 @@ export class AuditLog {
   }
 
   /** seq and prev_hash of the first record in `segments`: where the retained chain will start. */
-  private async firstRecordFrom(segments: Segment[]): Promise<{ seq: number; prev_hash: string; file: string } | undefined> {
+  private async firstRecordFrom(
+    segments: Segment[],
+  ): Promise<{ seq: number; prev_hash: string; file: string } | undefined> {
     for (const segment of segments) {
       const line = await firstCompleteLine(segment.path);
       if (line === undefined) continue;
       try {
         const record = JSON.parse(line) as AuditRecord;
-        if (Number.isSafeInteger(record.seq) && typeof record.prev_hash === 'string') return { seq: record.seq, prev_hash: record.prev_hash, file: segment.name };
+        if (Number.isSafeInteger(record.seq) && typeof record.prev_hash === 'string')
+          return { seq: record.seq, prev_hash: record.prev_hash, file: segment.name };
       } catch {
         // a damaged first line: keep the files (verify reports the damage)
       }
-      this.report('retention', new Error(`${segment.name} does not start with a record; nothing pruned`));
+      this.report(
+        'retention',
+        new Error(`${segment.name} does not start with a record; nothing pruned`),
+      );
       return undefined;
     }
     return undefined;

@@ -23,7 +23,10 @@ const port = parentPort as MessagePort;
 const setup = workerData as WriterSetup;
 const post = (message: FromWriter): void => port.postMessage(message);
 
-const wire = (error: Error): WireError => ({ code: error instanceof AuditError ? error.code : 'WriteFailed', message: error.message });
+const wire = (error: Error): WireError => ({
+  code: error instanceof AuditError ? error.code : 'WriteFailed',
+  message: error.message,
+});
 
 /** Rejections are gathered and sent once the current task is done (a failed write rejects a whole queue). */
 const rejections: { ids: number[]; error: Error }[] = [];
@@ -35,7 +38,13 @@ function flushRejections(failure?: { error: Error; broken?: Error }): void {
     if (error === failure?.error) failedIds = failedIds.concat(ids);
     else post({ type: 'rejected', ids, error: wire(error) });
   }
-  if (failure) post({ type: 'rejected', ids: failedIds, error: wire(failure.error), failed: { broken: failure.broken && wire(failure.broken) } });
+  if (failure)
+    post({
+      type: 'rejected',
+      ids: failedIds,
+      error: wire(failure.error),
+      failed: { broken: failure.broken && wire(failure.broken) },
+    });
 }
 
 function reject(id: number, error: Error): void {
@@ -64,7 +73,14 @@ const writer: ChainWriter<Pending> = new ChainWriter<Pending>({
         ids[i] = batch[i].id;
         hashes[i] = batch[i].sealed.hash;
       }
-      post({ type: 'durable', segment: segment.index, ids, seq: batch[0].sealed.seq, prevHash: durableHash, hashes });
+      post({
+        type: 'durable',
+        segment: segment.index,
+        ids,
+        seq: batch[0].sealed.seq,
+        prevHash: durableHash,
+        hashes,
+      });
       durableHash = hashes[hashes.length - 1];
     },
     failed: (error) => flushRejections({ error, broken: writer.failure }),
@@ -76,7 +92,8 @@ const resolved = (): void => undefined; // told by the `durable` message
 
 function append(parts: string[], at: number): void {
   const id = nextId++;
-  const seal = (previous: ChainLink): SealedLine => sealParts(parts[at], parts[at + 1], parts[at + 2], previous);
+  const seal = (previous: ChainLink): SealedLine =>
+    sealParts(parts[at], parts[at + 1], parts[at + 2], previous);
   writer.append(seal, { id, resolve: resolved, reject: (error: Error) => reject(id, error) });
 }
 
@@ -93,7 +110,10 @@ port.on('message', (message: ToWriter) => {
         },
         (error: unknown) => {
           flushRejections();
-          post({ type: 'closed', error: wire(error instanceof Error ? error : new Error(String(error))) });
+          post({
+            type: 'closed',
+            error: wire(error instanceof Error ? error : new Error(String(error))),
+          });
         },
       );
       return;

@@ -38,8 +38,10 @@ function inCanonicalOrder(value: unknown, depth: number): boolean {
 }
 
 function unbox(value: object): unknown {
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return (value as { toJSON(): unknown }).toJSON();
-  if (value instanceof Number || value instanceof String || value instanceof Boolean) return value.valueOf();
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
+    return (value as { toJSON(): unknown }).toJSON();
+  if (value instanceof Number || value instanceof String || value instanceof Boolean)
+    return value.valueOf();
   return value;
 }
 
@@ -64,7 +66,9 @@ function write(input: unknown, stack: object[]): string | undefined {
   if (stack.includes(object)) throw new TypeError('a value that contains itself has no JSON form');
   stack.push(object);
   try {
-    return Array.isArray(object) ? writeArray(object, stack) : writeObject(object as Record<string, unknown>, stack);
+    return Array.isArray(object)
+      ? writeArray(object, stack)
+      : writeObject(object as Record<string, unknown>, stack);
   } finally {
     stack.pop();
   }
@@ -72,7 +76,8 @@ function write(input: unknown, stack: object[]): string | undefined {
 
 function writeArray(items: unknown[], stack: object[]): string {
   let out = '[';
-  for (let i = 0; i < items.length; i++) out += `${i ? ',' : ''}${write(items[i], stack) ?? 'null'}`;
+  for (let i = 0; i < items.length; i++)
+    out += `${i ? ',' : ''}${write(items[i], stack) ?? 'null'}`;
   return `${out}]`;
 }
 

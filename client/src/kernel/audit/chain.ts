@@ -39,10 +39,13 @@ export interface SealedRecord extends SealedLine {
 }
 
 // crypto.hash (node ≥ 20.12) is a one-shot digest, faster than createHash for short inputs.
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string })
+  .hash;
 
 function sha256(text: string): string {
-  return oneShot ? oneShot('sha256', text, 'hex') : crypto.createHash('sha256').update(text, 'utf8').digest('hex');
+  return oneShot
+    ? oneShot('sha256', text, 'hex')
+    : crypto.createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 /** A shallow copy with sorted keys, without undefined values. */
@@ -76,7 +79,12 @@ export function sealRecord(event: AuditEvent, previous: ChainLink): SealedRecord
   const unsealed = chainedRecord(event, previous);
   const body = canonicalJson(unsealed);
   const hash = sha256(body);
-  return { record: { ...unsealed, hash }, line: `${body.slice(0, -1)},"hash":"${hash}"}\n`, seq: unsealed.seq, hash };
+  return {
+    record: { ...unsealed, hash },
+    line: `${body.slice(0, -1)},"hash":"${hash}"}\n`,
+    seq: unsealed.seq,
+    hash,
+  };
 }
 
 /**
@@ -85,14 +93,27 @@ export function sealRecord(event: AuditEvent, previous: ChainLink): SealedRecord
  * seal it once its place in the chain is known. Throws a TypeError when `event` has no JSON form.
  */
 export function recordParts(event: AuditEvent): [string, string, string] {
-  const before = canonicalJson({ actor: sortedCopy(event.actor), details: event.details, event_type: event.event_type });
+  const before = canonicalJson({
+    actor: sortedCopy(event.actor),
+    details: event.details,
+    event_type: event.event_type,
+  });
   const between = canonicalJson({ result: event.result });
-  const after = canonicalJson({ target: sortedCopy(event.target), timestamp: event.timestamp, trace_id: event.trace_id });
+  const after = canonicalJson({
+    target: sortedCopy(event.target),
+    timestamp: event.timestamp,
+    trace_id: event.trace_id,
+  });
   return [before.slice(0, -1), between.slice(1, -1), after.slice(1)];
 }
 
 /** The record of `recordParts` numbered after `previous`, hashed: the same line as sealRecord's. */
-export function sealParts(before: string, between: string, after: string, previous: ChainLink): SealedLine {
+export function sealParts(
+  before: string,
+  between: string,
+  after: string,
+  previous: ChainLink,
+): SealedLine {
   const seq = previous.seq + 1;
   const body = `${before},"prev_hash":"${previous.hash}",${between},"seq":${seq},${after}`;
   const hash = sha256(body);
@@ -101,11 +122,24 @@ export function sealParts(before: string, between: string, after: string, previo
 
 export type LineCheck =
   | { ok: true; record: AuditRecord }
-  | { ok: false; kind: 'unparseable' | 'malformed' | 'hash_mismatch' | 'not_canonical'; reason: string; seq: number | null };
+  | {
+      ok: false;
+      kind: 'unparseable' | 'malformed' | 'hash_mismatch' | 'not_canonical';
+      reason: string;
+      seq: number | null;
+    };
 
 function shapeProblem(value: Record<string, unknown>): string | undefined {
-  if (!Number.isSafeInteger(value.seq) || (value.seq as number) < 1) return 'seq is not a positive integer';
-  for (const key of ['hash', 'prev_hash', 'timestamp', 'trace_id', 'event_type', 'result'] as const) {
+  if (!Number.isSafeInteger(value.seq) || (value.seq as number) < 1)
+    return 'seq is not a positive integer';
+  for (const key of [
+    'hash',
+    'prev_hash',
+    'timestamp',
+    'trace_id',
+    'event_type',
+    'result',
+  ] as const) {
     if (typeof value[key] !== 'string') return `${key} is not a string`;
   }
   for (const key of ['actor', 'target', 'details'] as const) {
@@ -120,7 +154,12 @@ export function checkLine(text: string): LineCheck {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, kind: 'unparseable', seq: null, reason: `not JSON (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      ok: false,
+      kind: 'unparseable',
+      seq: null,
+      reason: `not JSON (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, kind: 'malformed', seq: null, reason: 'not a JSON object' };
@@ -133,10 +172,21 @@ export function checkLine(text: string): LineCheck {
   const body = canonicalJson(rest);
   const computed = sha256(body);
   if (computed !== hash) {
-    return { ok: false, kind: 'hash_mismatch', seq, reason: `the record's content does not match its hash (stored ${String(hash).slice(0, 12)}…, computed ${computed.slice(0, 12)}…): it was edited` };
+    return {
+      ok: false,
+      kind: 'hash_mismatch',
+      seq,
+      reason: `the record's content does not match its hash (stored ${String(hash).slice(0, 12)}…, computed ${computed.slice(0, 12)}…): it was edited`,
+    };
   }
   if (`${body.slice(0, -1)},"hash":"${computed}"}` !== text) {
-    return { ok: false, kind: 'not_canonical', seq, reason: 'the line is not in the form the log writes (extra spaces, reordered or duplicated keys): it was edited' };
+    return {
+      ok: false,
+      kind: 'not_canonical',
+      seq,
+      reason:
+        'the line is not in the form the log writes (extra spaces, reordered or duplicated keys): it was edited',
+    };
   }
   return { ok: true, record: value as AuditRecord };
 }

@@ -133,17 +133,27 @@ export class ChainWriter<P extends PendingAppend> {
 }
 
 /** A RecordWriter that redacts, seals, writes and fsyncs on the calling thread. */
-export function inlineWriter(options: Omit<ChainWriterOptions<PendingAppend<SealedRecord>>, 'hooks'> & { redactor: Redactor }, hooks: WriterHooks): RecordWriter {
+export function inlineWriter(
+  options: Omit<ChainWriterOptions<PendingAppend<SealedRecord>>, 'hooks'> & { redactor: Redactor },
+  hooks: WriterHooks,
+): RecordWriter {
   const { redactor } = options;
   const writer = new ChainWriter<PendingAppend<SealedRecord>>({
     ...options,
     hooks: {
-      durable: (batch, segment) => hooks.durable(batch.map((p) => p.sealed.record), segment),
+      durable: (batch, segment) =>
+        hooks.durable(
+          batch.map((p) => p.sealed.record),
+          segment,
+        ),
       failed: (error) => hooks.failed(error),
     },
   });
   const append = (event: AuditEvent, settle: Settle): void =>
-    writer.append((previous) => sealRecord(redactor.redactEvent(event), previous), { resolve: (sealed) => settle.resolve(sealed.record), reject: (error) => settle.reject(error) });
+    writer.append((previous) => sealRecord(redactor.redactEvent(event), previous), {
+      resolve: (sealed) => settle.resolve(sealed.record),
+      reject: (error) => settle.reject(error),
+    });
   return {
     kind: 'inline',
     append,

@@ -10,7 +10,11 @@ export type AuditErrorCode =
   | 'Closed';
 
 export class AuditError extends Error {
-  constructor(readonly code: AuditErrorCode, message: string, cause?: unknown) {
+  constructor(
+    readonly code: AuditErrorCode,
+    message: string,
+    cause?: unknown,
+  ) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = 'AuditError';
   }
@@ -18,5 +22,11 @@ export class AuditError extends Error {
 
 /** What an event that cannot be made or logged is rejected with: its own AuditError, or `InvalidEvent`. */
 export function asInvalidEvent(error: unknown): AuditError {
-  return error instanceof AuditError ? error : new AuditError('InvalidEvent', `cannot log this event: ${error instanceof Error ? error.message : String(error)}`, error);
+  return error instanceof AuditError
+    ? error
+    : new AuditError(
+        'InvalidEvent',
+        `cannot log this event: ${error instanceof Error ? error.message : String(error)}`,
+        error,
+      );
 }

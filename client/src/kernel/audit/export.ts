@@ -11,7 +11,18 @@ export type ExportFormat = 'jsonl' | 'csv';
 
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['jsonl', 'csv'];
 
-export const CSV_COLUMNS = ['seq', 'timestamp', 'event_type', 'actor_type', 'actor_id', 'server_id', 'tool_name', 'result', 'trace_id', 'details'] as const;
+export const CSV_COLUMNS = [
+  'seq',
+  'timestamp',
+  'event_type',
+  'actor_type',
+  'actor_id',
+  'server_id',
+  'tool_name',
+  'result',
+  'trace_id',
+  'details',
+] as const;
 
 /** One CSV field, quoted when it must be. */
 export function csvField(value: string): string {
@@ -48,7 +59,11 @@ export function exportLine(record: AuditRecord, format: ExportFormat): string {
  * Writes `records` to `write`, one call per line, each with its line end ("\n" for JSONL, "\r\n" for
  * CSV, after a header row). Returns how many records were written.
  */
-export async function exportRecords(records: AsyncIterable<AuditRecord>, format: ExportFormat, write: (chunk: string) => void | Promise<void>): Promise<number> {
+export async function exportRecords(
+  records: AsyncIterable<AuditRecord>,
+  format: ExportFormat,
+  write: (chunk: string) => void | Promise<void>,
+): Promise<number> {
   const end = format === 'csv' ? '\r\n' : '\n';
   if (format === 'csv') await write(`${csvHeader()}${end}`);
   let count = 0;

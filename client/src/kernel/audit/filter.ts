@@ -41,8 +41,10 @@ export function compileFilter(filter: AuditFilter = {}): CompiledFilter {
     line: (line) => text === undefined || line.toLowerCase().includes(text),
     record(record) {
       if (types && !types.has(record.event_type)) return false;
-      if (filter.serverId !== undefined && record.target?.server_id !== filter.serverId) return false;
-      if (filter.toolName !== undefined && record.target?.tool_name !== filter.toolName) return false;
+      if (filter.serverId !== undefined && record.target?.server_id !== filter.serverId)
+        return false;
+      if (filter.toolName !== undefined && record.target?.tool_name !== filter.toolName)
+        return false;
       if (result !== undefined && record.result?.toLowerCase() !== result) return false;
       if (filter.traceId !== undefined && record.trace_id !== filter.traceId) return false;
       if (since === undefined && until === undefined) return true;

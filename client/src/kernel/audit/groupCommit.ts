@@ -106,7 +106,8 @@ export class GroupCommitter<P extends PendingAppend = PendingAppend> {
       this.queue = [];
       await this.commit(batch);
       // With a commit delay, at most one write+fsync per delay: what arrives meanwhile waits for the next.
-      if (delay > 0 && this.queue.length) await new Promise((resolve) => setTimeout(resolve, delay));
+      if (delay > 0 && this.queue.length)
+        await new Promise((resolve) => setTimeout(resolve, delay));
     }
     this.running = false;
     for (const resolve of this.idle.splice(0)) resolve();
@@ -137,7 +138,8 @@ export class GroupCommitter<P extends PendingAppend = PendingAppend> {
   private fitting(batch: P[], start: number): number {
     let bytes = this.size + batch[start].bytes;
     let end = start + 1;
-    while (end < batch.length && bytes + batch[end].bytes <= this.options.rotateBytes) bytes += batch[end++].bytes;
+    while (end < batch.length && bytes + batch[end].bytes <= this.options.rotateBytes)
+      bytes += batch[end++].bytes;
     return end;
   }
 
@@ -163,7 +165,11 @@ export class GroupCommitter<P extends PendingAppend = PendingAppend> {
   private async fail(cause: unknown, unsettled: P[]): Promise<void> {
     const reason = cause instanceof Error ? cause.message : String(cause);
     const first = unsettled[0]?.sealed.seq;
-    const error = new AuditError('WriteFailed', `audit record seq ${first} and later were not written to ${this.segmentNow.path}: ${reason}`, cause);
+    const error = new AuditError(
+      'WriteFailed',
+      `audit record seq ${first} and later were not written to ${this.segmentNow.path}: ${reason}`,
+      cause,
+    );
     try {
       if (this.file) {
         await this.file.truncate(this.size);
@@ -171,7 +177,11 @@ export class GroupCommitter<P extends PendingAppend = PendingAppend> {
       }
     } catch (rollback) {
       const why = rollback instanceof Error ? rollback.message : String(rollback);
-      this.broken = new AuditError('WriteFailed', `the audit log cannot be written since a failed write could not be rolled back (${why}); reopen it to repair the file`, rollback);
+      this.broken = new AuditError(
+        'WriteFailed',
+        `the audit log cannot be written since a failed write could not be rolled back (${why}); reopen it to repair the file`,
+        rollback,
+      );
     }
     const rejected = unsettled.concat(this.queue.splice(0));
     for (const pending of rejected) pending.reject(error);

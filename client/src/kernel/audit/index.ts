@@ -1,6 +1,17 @@
 /** The durable audit trail (MGP §6, §19.4): import from here. */
-export { STANDARD_EVENT_TYPES, newTraceId, isStandardEventType, isValidEventType } from './auditEvent';
-export type { ActorType, AuditEvent, AuditEventInput, AuditRecord, StandardEventType } from './auditEvent';
+export {
+  STANDARD_EVENT_TYPES,
+  newTraceId,
+  isStandardEventType,
+  isValidEventType,
+} from './auditEvent';
+export type {
+  ActorType,
+  AuditEvent,
+  AuditEventInput,
+  AuditRecord,
+  StandardEventType,
+} from './auditEvent';
 export { AuditLog, DEFAULT_CHECKPOINT_MS, DEFAULT_ROTATE_BYTES } from './auditLog';
 export type { AuditLogOptions, Disposable } from './auditLog';
 export { ANCHOR_FILE } from './anchor';
@@ -10,7 +21,15 @@ export { GENESIS_HASH, checkLine, recordLine, sealRecord } from './chain';
 export type { ChainLink } from './chain';
 export { AuditError } from './errors';
 export type { AuditErrorCode } from './errors';
-export { CSV_COLUMNS, EXPORT_FORMATS, csvField, csvHeader, csvRow, exportLine, exportRecords } from './export';
+export {
+  CSV_COLUMNS,
+  EXPORT_FORMATS,
+  csvField,
+  csvHeader,
+  csvRow,
+  exportLine,
+  exportRecords,
+} from './export';
 export type { ExportFormat } from './export';
 export { compileFilter } from './filter';
 export type { AuditFilter } from './filter';

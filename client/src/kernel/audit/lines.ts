@@ -18,7 +18,11 @@ export interface FileLine {
 }
 
 /** Every line of `path` from byte `from` on (line numbers count from `firstNumber`). */
-export async function* readLines(path: string, from = 0, firstNumber = 1): AsyncGenerator<FileLine> {
+export async function* readLines(
+  path: string,
+  from = 0,
+  firstNumber = 1,
+): AsyncGenerator<FileLine> {
   const handle = await open(path, 'r');
   try {
     let carry = Buffer.alloc(0);
@@ -30,17 +34,32 @@ export async function* readLines(path: string, from = 0, firstNumber = 1): Async
       const { bytesRead } = await handle.read(chunk, 0, CHUNK, position);
       if (bytesRead === 0) break;
       position += bytesRead;
-      const data = carry.length ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+      const data = carry.length
+        ? Buffer.concat([carry, chunk.subarray(0, bytesRead)])
+        : chunk.subarray(0, bytesRead);
       let start = 0;
       for (let end = data.indexOf(NEWLINE); end !== -1; end = data.indexOf(NEWLINE, start)) {
         const next = offset + end + 1 - start;
-        yield { text: data.toString('utf8', start, end), number: number++, offset, end: next, complete: true };
+        yield {
+          text: data.toString('utf8', start, end),
+          number: number++,
+          offset,
+          end: next,
+          complete: true,
+        };
         offset = next;
         start = end + 1;
       }
       carry = Buffer.from(data.subarray(start));
     }
-    if (carry.length) yield { text: carry.toString('utf8'), number, offset, end: offset + carry.length, complete: false };
+    if (carry.length)
+      yield {
+        text: carry.toString('utf8'),
+        number,
+        offset,
+        end: offset + carry.length,
+        complete: false,
+      };
   } finally {
     await handle.close();
   }
@@ -88,12 +107,13 @@ export async function scanTail(path: string): Promise<TailScan> {
         if (!(await readMore())) return -1;
       }
     };
-    for (let end = size; ; ) {
+    for (let end = size; ;) {
       const newline = await newlineBefore(end);
       if (newline === -1) return { size, goodEnd: 0 };
       const lineStart = (await newlineBefore(newline)) + 1;
       const text = buffer.toString('utf8', lineStart - bufferStart, newline - bufferStart);
-      if (text.trim() !== '' && !text.includes('\0')) return { size, goodEnd: newline + 1, last: text };
+      if (text.trim() !== '' && !text.includes('\0'))
+        return { size, goodEnd: newline + 1, last: text };
       end = lineStart;
     }
   } finally {

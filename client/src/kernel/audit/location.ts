@@ -21,7 +21,10 @@ export interface StateLocation {
 export function workspaceKey(workspaceFolder?: string): string {
   if (!workspaceFolder) return 'global';
   const folder = resolve(workspaceFolder);
-  const name = basename(folder).replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '') || 'root';
+  const name =
+    basename(folder)
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/^\.+/, '') || 'root';
   return `${name}-${createHash('sha256').update(folder).digest('hex').slice(0, 12)}`;
 }
 

@@ -59,7 +59,8 @@ async function createLock(path: string, content: LockContent): Promise<boolean> 
     return true;
   } catch (error) {
     if (isCode(error, 'EEXIST')) return false;
-    if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'].some((code) => isCode(error, code))) throw error;
+    if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'].some((code) => isCode(error, code)))
+      throw error;
     return writeFile(path, JSON.stringify(content), { flag: 'wx', mode: 0o600 }).then(
       () => true,
       (failure: unknown) => (isCode(failure, 'EEXIST') ? false : Promise.reject(failure)),
@@ -85,11 +86,20 @@ async function removeStale(path: string): Promise<void> {
 
 export async function acquireWriterLock(dir: string): Promise<WriterLock> {
   const path = join(dir, LOCK_FILE);
-  const content: LockContent = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
+  const content: LockContent = {
+    pid: process.pid,
+    host: hostname(),
+    since: new Date().toISOString(),
+  };
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (await createLock(path, content)) return { release: () => unlink(path).catch(() => undefined) };
+    if (await createLock(path, content))
+      return { release: () => unlink(path).catch(() => undefined) };
     const holder = await lockHolder(dir);
-    if (holder) throw new AuditError('Locked', `the audit log in ${dir} is being written by process ${holder.pid} on ${holder.host} (since ${holder.since})`);
+    if (holder)
+      throw new AuditError(
+        'Locked',
+        `the audit log in ${dir} is being written by process ${holder.pid} on ${holder.host} (since ${holder.since})`,
+      );
     await removeStale(path);
   }
   throw new AuditError('Locked', `could not take the writer lock of the audit log in ${dir}`);

@@ -20,14 +20,21 @@ export interface ReadOptions {
 function parse(text: string): AuditRecord | undefined {
   try {
     const value = JSON.parse(text) as AuditRecord;
-    return typeof value === 'object' && value !== null && Number.isSafeInteger(value.seq) ? value : undefined;
+    return typeof value === 'object' && value !== null && Number.isSafeInteger(value.seq)
+      ? value
+      : undefined;
   } catch {
     return undefined;
   }
 }
 
 /** The records of one file that pass `filter`, with the end of the last complete line. */
-async function* fileRecords(segment: Segment, filter: CompiledFilter, options: ReadOptions, from = 0): AsyncGenerator<{ record?: AuditRecord; end: number }> {
+async function* fileRecords(
+  segment: Segment,
+  filter: CompiledFilter,
+  options: ReadOptions,
+  from = 0,
+): AsyncGenerator<{ record?: AuditRecord; end: number }> {
   try {
     for await (const line of readLines(segment.path, from)) {
       if (!line.complete) return;
@@ -37,7 +44,11 @@ async function* fileRecords(segment: Segment, filter: CompiledFilter, options: R
         continue;
       }
       const record = parse(line.text);
-      const wanted = record && record.seq > (options.afterSeq ?? 0) && record.seq <= (options.maxSeq ?? Infinity) && filter.record(record);
+      const wanted =
+        record &&
+        record.seq > (options.afterSeq ?? 0) &&
+        record.seq <= (options.maxSeq ?? Infinity) &&
+        filter.record(record);
       yield { record: wanted ? record : undefined, end };
     }
   } catch (error) {
@@ -46,15 +57,25 @@ async function* fileRecords(segment: Segment, filter: CompiledFilter, options: R
 }
 
 /** Every record of the log in `dir` that passes `filter`, oldest first. */
-export async function* readRecords(dir: string, filter: AuditFilter = {}, options: ReadOptions = {}): AsyncGenerator<AuditRecord> {
+export async function* readRecords(
+  dir: string,
+  filter: AuditFilter = {},
+  options: ReadOptions = {},
+): AsyncGenerator<AuditRecord> {
   const compiled = compileFilter(filter);
   for (const segment of await listSegments(dir)) {
-    for await (const { record } of fileRecords(segment, compiled, options)) if (record) yield record;
+    for await (const { record } of fileRecords(segment, compiled, options))
+      if (record) yield record;
   }
 }
 
 /** The last `n` records that pass `filter`, oldest first. */
-export async function tailRecords(dir: string, n: number, filter: AuditFilter = {}, options: ReadOptions = {}): Promise<AuditRecord[]> {
+export async function tailRecords(
+  dir: string,
+  n: number,
+  filter: AuditFilter = {},
+  options: ReadOptions = {},
+): Promise<AuditRecord[]> {
   const compiled = compileFilter(filter);
   let found: AuditRecord[] = [];
   const segments = await listSegments(dir);
@@ -93,7 +114,11 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * Records appended from now on (or after `afterSeq`), as they reach the files, until `signal` aborts.
  * Works across processes: it polls the files, reading only what is new.
  */
-export async function* followRecords(dir: string, filter: AuditFilter = {}, options: FollowOptions = {}): AsyncGenerator<AuditRecord> {
+export async function* followRecords(
+  dir: string,
+  filter: AuditFilter = {},
+  options: FollowOptions = {},
+): AsyncGenerator<AuditRecord> {
   const compiled = compileFilter(filter);
   let afterSeq = options.afterSeq ?? (await tailRecords(dir, 1))[0]?.seq ?? 0;
   let position: { index: number; offset: number } = { index: 0, offset: 0 };
@@ -101,7 +126,12 @@ export async function* followRecords(dir: string, filter: AuditFilter = {}, opti
     for (const segment of await listSegments(dir)) {
       if (segment.index < position.index) continue;
       if (segment.index > position.index) position = { index: segment.index, offset: 0 };
-      for await (const { record, end } of fileRecords(segment, compiled, { ...options, afterSeq }, position.offset)) {
+      for await (const { record, end } of fileRecords(
+        segment,
+        compiled,
+        { ...options, afterSeq },
+        position.offset,
+      )) {
         if (options.signal?.aborted) return;
         position.offset = end;
         if (!record) continue;

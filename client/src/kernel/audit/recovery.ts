@@ -41,7 +41,8 @@ async function truncateFile(path: string, size: number): Promise<void> {
 function linkOf(text: string): ChainLink | undefined {
   try {
     const value = JSON.parse(text) as { seq?: unknown; hash?: unknown };
-    if (Number.isSafeInteger(value.seq) && typeof value.hash === 'string') return { seq: value.seq as number, hash: value.hash };
+    if (Number.isSafeInteger(value.seq) && typeof value.hash === 'string')
+      return { seq: value.seq as number, hash: value.hash };
   } catch {
     // not a record
   }
@@ -55,14 +56,21 @@ async function lastLinkIn(path: string): Promise<ChainLink | undefined> {
   return found;
 }
 
-async function finishPruning(dir: string, segments: Segment[], anchor: ChainAnchor, notes: string[]): Promise<Segment[]> {
+async function finishPruning(
+  dir: string,
+  segments: Segment[],
+  anchor: ChainAnchor,
+  notes: string[],
+): Promise<Segment[]> {
   const startIndex = anchor.start ? segmentIndex(anchor.start.file) : undefined;
   if (startIndex === undefined) return segments;
   const leftover = segments.filter((s) => s.index < startIndex);
   for (const segment of leftover) await unlink(segment.path);
   if (leftover.length === 0) return segments;
   await fsyncDirectory(dir);
-  notes.push(`finished an interrupted retention pass: deleted ${leftover.map((s) => s.name).join(', ')}`);
+  notes.push(
+    `finished an interrupted retention pass: deleted ${leftover.map((s) => s.name).join(', ')}`,
+  );
   return segments.filter((s) => s.index >= startIndex);
 }
 
@@ -73,18 +81,26 @@ async function findHead(segments: Segment[], notes: string[]): Promise<ChainLink
     const scan = await scanTail(segment.path);
     if (scan.goodEnd < scan.size && i === segments.length - 1) {
       await truncateFile(segment.path, scan.goodEnd);
-      notes.push(`${segment.name}: cut off an incomplete last line (${scan.size - scan.goodEnd} bytes at offset ${scan.goodEnd}) left by an interrupted write; it held no acknowledged record`);
+      notes.push(
+        `${segment.name}: cut off an incomplete last line (${scan.size - scan.goodEnd} bytes at offset ${scan.goodEnd}) left by an interrupted write; it held no acknowledged record`,
+      );
     }
     if (scan.last === undefined) continue;
     const link = linkOf(scan.last) ?? (await lastLinkIn(segment.path));
-    if (!linkOf(scan.last)) notes.push(`${segment.name}: the last line is not a record; the chain continues from the last one that is`);
+    if (!linkOf(scan.last))
+      notes.push(
+        `${segment.name}: the last line is not a record; the chain continues from the last one that is`,
+      );
     if (link) return link;
   }
   return undefined;
 }
 
 function newestOf(links: (ChainLink | undefined)[]): ChainLink {
-  return links.reduce<ChainLink>((best, link) => (link && link.seq > best.seq ? link : best), GENESIS);
+  return links.reduce<ChainLink>(
+    (best, link) => (link && link.seq > best.seq ? link : best),
+    GENESIS,
+  );
 }
 
 export async function recoverLog(dir: string, anchor: ChainAnchor): Promise<RecoveredLog> {
@@ -95,11 +111,16 @@ export async function recoverLog(dir: string, anchor: ChainAnchor): Promise<Reco
   const start = anchor.start && { seq: anchor.start.seq - 1, hash: anchor.start.prev_hash };
   const head = newestOf([found, checkpoint, start]);
   if (head !== found && head.seq > 0) {
-    notes.push(`the log ends at seq ${found?.seq ?? 0} but ${checkpoint && head.seq === checkpoint.seq ? 'the checkpoint' : 'the retention anchor'} in chain.json names seq ${head.seq}: records were removed; the chain continues from seq ${head.seq + 1} so that the gap stays visible`);
+    notes.push(
+      `the log ends at seq ${found?.seq ?? 0} but ${checkpoint && head.seq === checkpoint.seq ? 'the checkpoint' : 'the retention anchor'} in chain.json names seq ${head.seq}: records were removed; the chain continues from seq ${head.seq + 1} so that the gap stays visible`,
+    );
   }
-  const named = [anchor.head?.file, anchor.start?.file].map((f) => (f ? segmentIndex(f) ?? 0 : 0));
+  const named = [anchor.head?.file, anchor.start?.file].map((f) =>
+    f ? (segmentIndex(f) ?? 0) : 0,
+  );
   const newest = segments[segments.length - 1];
   const highestNamed = Math.max(0, ...named);
-  const segment = newest && newest.index >= highestNamed ? newest : segmentAt(dir, highestNamed + 1);
+  const segment =
+    newest && newest.index >= highestNamed ? newest : segmentAt(dir, highestNamed + 1);
   return { segment, size: await sizeOf(segment.path), head, notes };
 }

@@ -24,9 +24,25 @@ export const REDACTED = '[REDACTED]';
 export const MIN_SECRET_LENGTH = 4;
 
 export const CREDENTIAL_KEYS: readonly string[] = [
-  'authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api_key', 'apikey', 'token',
-  'access_token', 'password', 'secret',
-  'refresh_token', 'id_token', 'auth_token', 'x-auth-token', 'session_token', 'client_secret', 'private_key', 'passwd',
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'api_key',
+  'apikey',
+  'token',
+  'access_token',
+  'password',
+  'secret',
+  'refresh_token',
+  'id_token',
+  'auth_token',
+  'x-auth-token',
+  'session_token',
+  'client_secret',
+  'private_key',
+  'passwd',
 ];
 
 const normalizeKey = (key: string): string => key.toLowerCase().replace(/[-_]/g, '');
@@ -35,11 +51,17 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 /** Rule 3 needs a separator or a scheme word: most strings (paths, names, prose) skip its patterns. */
 const MAY_HOLD_CREDENTIAL = /[:=]|bearer|basic/i;
 const AUTH_SCHEME = /\b(Bearer|Basic)(\s+)([A-Za-z0-9\-._~+/]{8,}=*)/gi;
-const looksLikeToken = (token: string): boolean => /[0-9\-._~+/=]/.test(token) || /[A-Z]/.test(token.slice(1));
+const looksLikeToken = (token: string): boolean =>
+  /[0-9\-._~+/=]/.test(token) || /[A-Z]/.test(token.slice(1));
 
 function keyValuePattern(keys: readonly string[]): RegExp {
-  const names = keys.map((key) => escapeRegExp(key).replace(/[-_]/g, '[-_]?')).sort((a, b) => b.length - a.length);
-  return new RegExp(`\\b(${names.join('|')})(["']?\\s*[:=]\\s*["']?)((?:(?:Bearer|Basic|Digest|Token)\\s+)?[^\\s"'&,;]+)`, 'gi');
+  const names = keys
+    .map((key) => escapeRegExp(key).replace(/[-_]/g, '[-_]?'))
+    .sort((a, b) => b.length - a.length);
+  return new RegExp(
+    `\\b(${names.join('|')})(["']?\\s*[:=]\\s*["']?)((?:(?:Bearer|Basic|Digest|Token)\\s+)?[^\\s"'&,;]+)`,
+    'gi',
+  );
 }
 
 export class Redactor {
@@ -85,8 +107,12 @@ export class Redactor {
     const out = this.redactSecrets(text);
     if (!MAY_HOLD_CREDENTIAL.test(out)) return out;
     return out
-      .replace(AUTH_SCHEME, (whole, scheme: string, space: string, token: string) => (looksLikeToken(token) ? `${scheme}${space}${REDACTED}` : whole))
-      .replace(this.keyValue, (whole, key: string, separator: string, value: string) => (value === REDACTED ? whole : `${key}${separator}${REDACTED}`));
+      .replace(AUTH_SCHEME, (whole, scheme: string, space: string, token: string) =>
+        looksLikeToken(token) ? `${scheme}${space}${REDACTED}` : whole,
+      )
+      .replace(this.keyValue, (whole, key: string, separator: string, value: string) =>
+        value === REDACTED ? whole : `${key}${separator}${REDACTED}`,
+      );
   }
 
   /** A redacted copy of `value` (any JSON-like value). */
@@ -101,7 +127,13 @@ export class Redactor {
 
   private pattern(): RegExp | undefined {
     if (this.secrets.size === 0) return undefined;
-    this.secretPattern ??= new RegExp([...this.secrets].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
+    this.secretPattern ??= new RegExp(
+      [...this.secrets]
+        .sort((a, b) => b.length - a.length)
+        .map(escapeRegExp)
+        .join('|'),
+      'g',
+    );
     return this.secretPattern;
   }
 
@@ -112,11 +144,14 @@ export class Redactor {
       return this.redactSecrets(digits) !== digits ? REDACTED : input;
     }
     if (typeof input !== 'object' || input === null) return input;
-    if (typeof (input as { toJSON?: unknown }).toJSON === 'function') return this.walk((input as { toJSON(): unknown }).toJSON(), stack);
+    if (typeof (input as { toJSON?: unknown }).toJSON === 'function')
+      return this.walk((input as { toJSON(): unknown }).toJSON(), stack);
     if (stack.includes(input)) return '[Circular]';
     stack.push(input);
     try {
-      return Array.isArray(input) ? input.map((item) => this.walk(item, stack)) : this.walkObject(input as Record<string, unknown>, stack);
+      return Array.isArray(input)
+        ? input.map((item) => this.walk(item, stack))
+        : this.walkObject(input as Record<string, unknown>, stack);
     } finally {
       stack.pop();
     }
@@ -128,7 +163,10 @@ export class Redactor {
     const namedCredential = typeof object.name === 'string' && this.isCredentialKey(object.name);
     for (const key of Object.keys(object).sort()) {
       const value = object[key];
-      const hide = value !== null && value !== undefined && (this.isCredentialKey(key) || (namedCredential && key === 'value'));
+      const hide =
+        value !== null &&
+        value !== undefined &&
+        (this.isCredentialKey(key) || (namedCredential && key === 'value'));
       out[this.redactSecrets(key)] = hide ? REDACTED : this.walk(value, stack);
     }
     return out;

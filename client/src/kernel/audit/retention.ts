@@ -21,7 +21,11 @@ export interface SegmentFacts {
 const DAY_MS = 86_400_000;
 
 /** How many of the oldest files to delete. `segments` is oldest first; the last one is being written. */
-export function filesToPrune(segments: readonly SegmentFacts[], policy: RetentionPolicy, now: number): number {
+export function filesToPrune(
+  segments: readonly SegmentFacts[],
+  policy: RetentionPolicy,
+  now: number,
+): number {
   const closed = segments.length - 1;
   if (closed <= 0) return 0;
   switch (policy.policy) {
@@ -30,7 +34,12 @@ export function filesToPrune(segments: readonly SegmentFacts[], policy: Retentio
     case 'time_based': {
       const cutoff = now - policy.days * DAY_MS;
       let count = 0;
-      while (count < closed && segments[count].newest !== undefined && (segments[count].newest as number) < cutoff) count++;
+      while (
+        count < closed &&
+        segments[count].newest !== undefined &&
+        (segments[count].newest as number) < cutoff
+      )
+        count++;
       return count;
     }
     case 'size_based': {
@@ -44,8 +53,11 @@ export function filesToPrune(segments: readonly SegmentFacts[], policy: Retentio
 
 /** Why `policy` is not a retention policy, or undefined. */
 export function retentionProblem(policy: RetentionPolicy): string | undefined {
-  if (policy.policy === 'time_based' && !(policy.days > 0)) return 'time_based retention needs days > 0';
-  if (policy.policy === 'size_based' && !(policy.maxBytes > 0)) return 'size_based retention needs maxBytes > 0';
-  if (!['keep_all', 'time_based', 'size_based'].includes(policy.policy)) return `unknown retention policy ${JSON.stringify(policy.policy)}`;
+  if (policy.policy === 'time_based' && !(policy.days > 0))
+    return 'time_based retention needs days > 0';
+  if (policy.policy === 'size_based' && !(policy.maxBytes > 0))
+    return 'size_based retention needs maxBytes > 0';
+  if (!['keep_all', 'time_based', 'size_based'].includes(policy.policy))
+    return `unknown retention policy ${JSON.stringify(policy.policy)}`;
   return undefined;
 }

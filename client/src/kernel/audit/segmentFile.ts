@@ -17,7 +17,7 @@ export const openSegmentFile: SegmentFileOpener = async (path) => {
   const handle = await open(path, 'a', 0o600);
   return {
     async write(data) {
-      for (let offset = 0; offset < data.length; ) {
+      for (let offset = 0; offset < data.length;) {
         const { bytesWritten } = await handle.write(data, offset, data.length - offset);
         offset += bytesWritten;
       }
@@ -40,11 +40,17 @@ export interface SegmentFileOpenerModule {
 }
 
 /** The opener `spec` stands for; `openSegmentFile` when none is given. */
-export function loadOpener(spec: SegmentFileOpener | SegmentFileOpenerModule | undefined): SegmentFileOpener {
+export function loadOpener(
+  spec: SegmentFileOpener | SegmentFileOpenerModule | undefined,
+): SegmentFileOpener {
   if (spec === undefined) return openSegmentFile;
   if (typeof spec === 'function') return spec;
   // Not `require`: a bundler would try to resolve the module at build time.
-  const exports = createRequire(__filename)(spec.module) as Record<string, (...args: unknown[]) => SegmentFileOpener>;
-  if (typeof exports[spec.factory] !== 'function') throw new TypeError(`${spec.module} has no function ${spec.factory}`);
+  const exports = createRequire(__filename)(spec.module) as Record<
+    string,
+    (...args: unknown[]) => SegmentFileOpener
+  >;
+  if (typeof exports[spec.factory] !== 'function')
+    throw new TypeError(`${spec.module} has no function ${spec.factory}`);
   return exports[spec.factory](...(spec.args ?? []));
 }

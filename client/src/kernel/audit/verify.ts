@@ -59,9 +59,18 @@ class ChainWalk {
   lastPlace: { file: string; line: number } | undefined;
   readonly notes: string[] = [];
 
-  constructor(private readonly anchor: ChainAnchor, private readonly writerLive: boolean) {}
+  constructor(
+    private readonly anchor: ChainAnchor,
+    private readonly writerLive: boolean,
+  ) {}
 
-  private fail(kind: ChainProblemKind, seq: number | null, file: string | null, line: number | null, reason: string): void {
+  private fail(
+    kind: ChainProblemKind,
+    seq: number | null,
+    file: string | null,
+    line: number | null,
+    reason: string,
+  ): void {
     this.problem ??= { kind, seq, file, line, reason };
   }
 
@@ -72,16 +81,23 @@ class ChainWalk {
   visit(line: FileLine, segment: Segment, missingBefore: string, isLastLine: boolean): void {
     const at = [segment.name, line.number] as const;
     if (!line.complete) {
-      if (isLastLine && this.writerLive) return void this.notes.push(`${segment.name}:${line.number}: a record is being written`);
+      if (isLastLine && this.writerLive)
+        return void this.notes.push(`${segment.name}:${line.number}: a record is being written`);
       const why = isLastLine
         ? 'a write was interrupted (it held no acknowledged record: opening the log cuts it off) or the file was truncated'
         : 'the file was truncated in the middle of the log';
-      return this.fail('torn_line', this.next, ...at, `line ${line.number} is incomplete (${Buffer.byteLength(line.text)} bytes without a newline): ${why}`);
+      return this.fail(
+        'torn_line',
+        this.next,
+        ...at,
+        `line ${line.number} is incomplete (${Buffer.byteLength(line.text)} bytes without a newline): ${why}`,
+      );
     }
     const check = checkLine(line.text);
     if (!check.ok) return this.fail(check.kind, check.seq ?? this.next, ...at, check.reason);
     const record = check.record;
-    if (this.last === undefined) this.checkFirst(record.seq, record.prev_hash, segment, line.number);
+    if (this.last === undefined)
+      this.checkFirst(record.seq, record.prev_hash, segment, line.number);
     else this.checkLink(record.seq, record.prev_hash, segment, line.number, missingBefore);
     this.checkAnchor(record.seq, record.prev_hash, record.hash, segment, line.number);
     if (this.problem) return;
@@ -94,36 +110,96 @@ class ChainWalk {
   private checkFirst(seq: number, prevHash: string, segment: Segment, line: number): void {
     const start = this.anchor.start;
     if (!start) {
-      if (seq !== 1) this.fail('missing_start', 1, segment.name, line, `the log starts at seq ${seq} and ${ANCHOR_FILE} records no retention pass: records 1–${seq - 1} are missing (an old file deleted by hand?)`);
-      else if (prevHash !== GENESIS_HASH) this.fail('chain_break', 1, segment.name, line, 'seq 1 does not chain to the genesis hash');
+      if (seq !== 1)
+        this.fail(
+          'missing_start',
+          1,
+          segment.name,
+          line,
+          `the log starts at seq ${seq} and ${ANCHOR_FILE} records no retention pass: records 1–${seq - 1} are missing (an old file deleted by hand?)`,
+        );
+      else if (prevHash !== GENESIS_HASH)
+        this.fail('chain_break', 1, segment.name, line, 'seq 1 does not chain to the genesis hash');
     } else if (seq > start.seq) {
-      this.fail('missing_start', start.seq, segment.name, line, `${ANCHOR_FILE} says retention kept the log from seq ${start.seq} (${start.file}), but it starts at seq ${seq}: records ${start.seq}–${seq - 1} are missing (a file deleted by hand?)`);
+      this.fail(
+        'missing_start',
+        start.seq,
+        segment.name,
+        line,
+        `${ANCHOR_FILE} says retention kept the log from seq ${start.seq} (${start.file}), but it starts at seq ${seq}: records ${start.seq}–${seq - 1} are missing (a file deleted by hand?)`,
+      );
     } else if (seq < start.seq) {
-      this.notes.push(`records before seq ${start.seq} are left from an interrupted retention pass; the next open deletes them`);
+      this.notes.push(
+        `records before seq ${start.seq} are left from an interrupted retention pass; the next open deletes them`,
+      );
     }
   }
 
-  private checkLink(seq: number, prevHash: string, segment: Segment, line: number, missingBefore: string): void {
+  private checkLink(
+    seq: number,
+    prevHash: string,
+    segment: Segment,
+    line: number,
+    missingBefore: string,
+  ): void {
     const expected = (this.last as ChainLink).seq + 1;
     const missing = missingBefore ? ` (${missingBefore} is missing)` : '';
     if (seq > expected) {
-      const range = seq - 1 > expected ? `records ${expected}–${seq - 1} are` : `record ${expected} is`;
-      this.fail('seq_gap', expected, segment.name, line, `expected seq ${expected}, found seq ${seq}: ${range} missing or moved${missing}`);
+      const range =
+        seq - 1 > expected ? `records ${expected}–${seq - 1} are` : `record ${expected} is`;
+      this.fail(
+        'seq_gap',
+        expected,
+        segment.name,
+        line,
+        `expected seq ${expected}, found seq ${seq}: ${range} missing or moved${missing}`,
+      );
     } else if (seq < expected) {
-      this.fail('seq_out_of_order', expected, segment.name, line, `expected seq ${expected}, found seq ${seq} again: records were moved or duplicated`);
+      this.fail(
+        'seq_out_of_order',
+        expected,
+        segment.name,
+        line,
+        `expected seq ${expected}, found seq ${seq} again: records were moved or duplicated`,
+      );
     } else if (prevHash !== (this.last as ChainLink).hash) {
-      this.fail('chain_break', seq, segment.name, line, `prev_hash does not match the hash of seq ${seq - 1}: a record before this one was replaced or re-hashed`);
+      this.fail(
+        'chain_break',
+        seq,
+        segment.name,
+        line,
+        `prev_hash does not match the hash of seq ${seq - 1}: a record before this one was replaced or re-hashed`,
+      );
     }
   }
 
-  private checkAnchor(seq: number, prevHash: string, hash: string, segment: Segment, line: number): void {
+  private checkAnchor(
+    seq: number,
+    prevHash: string,
+    hash: string,
+    segment: Segment,
+    line: number,
+  ): void {
     const { start, head } = this.anchor;
     if (start && seq === start.seq && prevHash !== start.prev_hash) {
-      this.fail('chain_break', seq, segment.name, line, `seq ${seq} does not chain to the prev_hash that ${ANCHOR_FILE} recorded when older files were pruned`);
+      this.fail(
+        'chain_break',
+        seq,
+        segment.name,
+        line,
+        `seq ${seq} does not chain to the prev_hash that ${ANCHOR_FILE} recorded when older files were pruned`,
+      );
     }
     if (head && seq === head.seq) {
       this.checkpointSeen = true;
-      if (hash !== head.hash) this.fail('checkpoint_mismatch', seq, segment.name, line, `seq ${seq} is not the record checkpointed in ${ANCHOR_FILE} (hash ${head.hash.slice(0, 12)}…): it was replaced`);
+      if (hash !== head.hash)
+        this.fail(
+          'checkpoint_mismatch',
+          seq,
+          segment.name,
+          line,
+          `seq ${seq} is not the record checkpointed in ${ANCHOR_FILE} (hash ${head.hash.slice(0, 12)}…): it was replaced`,
+        );
     }
   }
 
@@ -134,22 +210,50 @@ class ChainWalk {
     if (this.firstSeq !== null && head.seq < this.firstSeq) return;
     const file = this.lastPlace?.file ?? lastSegment?.name ?? head.file;
     const line = this.lastPlace && this.lastPlace.file === file ? this.lastPlace.line + 1 : 1;
-    const range = head.seq > lastSeq + 1 ? `records ${lastSeq + 1}–${head.seq} were` : `record ${head.seq} was`;
-    this.fail('truncated', lastSeq + 1, file, line, `the log ends at seq ${lastSeq}, but ${ANCHOR_FILE} checkpointed seq ${head.seq} (${head.file}): ${range} cut off the end`);
+    const range =
+      head.seq > lastSeq + 1 ? `records ${lastSeq + 1}–${head.seq} were` : `record ${head.seq} was`;
+    this.fail(
+      'truncated',
+      lastSeq + 1,
+      file,
+      line,
+      `the log ends at seq ${lastSeq}, but ${ANCHOR_FILE} checkpointed seq ${head.seq} (${head.file}): ${range} cut off the end`,
+    );
   }
 }
 
 function missingNames(previous: Segment | undefined, segment: Segment): string {
   if (!previous || segment.index === previous.index + 1) return '';
   const names = [];
-  for (let i = previous.index + 1; i < segment.index && names.length < 3; i++) names.push(segmentName(i));
+  for (let i = previous.index + 1; i < segment.index && names.length < 3; i++)
+    names.push(segmentName(i));
   return segment.index - previous.index - 1 > 3 ? `${names.join(', ')}, …` : names.join(', ');
 }
 
 async function walk(dir: string): Promise<VerifyReport> {
-  const report: VerifyReport = { ok: false, directory: dir, files: [], records: 0, firstSeq: null, lastSeq: null, headHash: null, problem: null, notes: [] };
+  const report: VerifyReport = {
+    ok: false,
+    directory: dir,
+    files: [],
+    records: 0,
+    firstSeq: null,
+    lastSeq: null,
+    headHash: null,
+    problem: null,
+    notes: [],
+  };
   const anchorRead = await readAnchor(dir);
-  if (!anchorRead.ok) return { ...report, problem: { kind: 'unreadable_anchor', seq: null, file: ANCHOR_FILE, line: null, reason: anchorRead.reason } };
+  if (!anchorRead.ok)
+    return {
+      ...report,
+      problem: {
+        kind: 'unreadable_anchor',
+        seq: null,
+        file: ANCHOR_FILE,
+        line: null,
+        reason: anchorRead.reason,
+      },
+    };
   const segments = await listSegments(dir);
   const chain = new ChainWalk(anchorRead.anchor, (await lockHolder(dir)) !== undefined);
   for (let i = 0; i < segments.length && !chain.problem; i++) {
@@ -157,11 +261,18 @@ async function walk(dir: string): Promise<VerifyReport> {
     const missing = missingNames(segments[i - 1], segment);
     let pendingLine: FileLine | undefined;
     for await (const line of readLines(segment.path)) {
-      if (pendingLine) chain.visit(pendingLine, segment, pendingLine.number === 1 ? missing : '', false);
+      if (pendingLine)
+        chain.visit(pendingLine, segment, pendingLine.number === 1 ? missing : '', false);
       if (chain.problem) break;
       pendingLine = line;
     }
-    if (pendingLine && !chain.problem) chain.visit(pendingLine, segment, pendingLine.number === 1 ? missing : '', i === segments.length - 1);
+    if (pendingLine && !chain.problem)
+      chain.visit(
+        pendingLine,
+        segment,
+        pendingLine.number === 1 ? missing : '',
+        i === segments.length - 1,
+      );
   }
   chain.finish(segments[segments.length - 1]);
   return {

@@ -43,7 +43,14 @@ export type FromWriter =
    * The events `ids` are on disk in the file `segment`, as the records numbered `seq`, `seq + 1`, …,
    * the first chained to `prevHash`, with the hashes `hashes`.
    */
-  | { type: 'durable'; segment: number; ids: number[]; seq: number; prevHash: string; hashes: string[] }
+  | {
+      type: 'durable';
+      segment: number;
+      ids: number[];
+      seq: number;
+      prevHash: string;
+      hashes: string[];
+    }
   /**
    * The events `ids` are not in the log. With `failed`, a write failed and these are all the events it
    * took down (the log reports the failure); `broken`, when nothing more can be written, says why.

@@ -74,10 +74,20 @@ export class WorkerWriter implements RecordWriter {
   private readonly started: Promise<void>;
 
   /** Starts the thread on the log described by `setup` and resolves once it runs; rejects when it cannot start. */
-  static async start(setup: WriterSetup, redactor: Redactor, hooks: WriterHooks, script = writerScript()): Promise<WorkerWriter> {
+  static async start(
+    setup: WriterSetup,
+    redactor: Redactor,
+    hooks: WriterHooks,
+    script = writerScript(),
+  ): Promise<WorkerWriter> {
     if (!script) throw new Error(`no ${AUDIT_WORKER_FILE} next to ${__filename}`);
     // The commit delay is waited here, before a batch is sent; the thread writes what it gets at once.
-    const writer = new WorkerWriter(new Worker(script, { workerData: { ...setup, commitDelayMs: 0 } satisfies WriterSetup }), setup, redactor, hooks);
+    const writer = new WorkerWriter(
+      new Worker(script, { workerData: { ...setup, commitDelayMs: 0 } satisfies WriterSetup }),
+      setup,
+      redactor,
+      hooks,
+    );
     try {
       await writer.started;
     } catch (error) {
@@ -97,7 +107,8 @@ export class WorkerWriter implements RecordWriter {
     this.commitDelayMs = setup.commitDelayMs ?? 0;
     this.segmentNow = segmentAt(setup.dir, setup.segment);
     this.started = new Promise<void>((resolve, reject) => {
-      const failed = (error: Error): void => reject(new Error(`the audit log's writer thread did not start: ${error.message}`));
+      const failed = (error: Error): void =>
+        reject(new Error(`the audit log's writer thread did not start: ${error.message}`));
       worker.once('error', failed);
       worker.once('exit', (code) => failed(new Error(`it exited with code ${code}`)));
       worker.once('message', () => {
@@ -108,7 +119,9 @@ export class WorkerWriter implements RecordWriter {
     }).then(() => {
       worker.on('message', (message: FromWriter) => this.receive(message));
       worker.on('error', (error) => this.stop(error.message));
-      worker.on('messageerror', (error) => this.stop(`a message could not be read: ${error.message}`));
+      worker.on('messageerror', (error) =>
+        this.stop(`a message could not be read: ${error.message}`),
+      );
       worker.on('exit', (code) => this.stop(`it exited with code ${code}`));
       worker.unref(); // held only while appends are pending
     });
@@ -230,7 +243,13 @@ export class WorkerWriter implements RecordWriter {
   }
 
   /** Resolves the appends now on disk with their records (as sealRecord makes them), after telling the log. */
-  private durable({ ids, seq, prevHash, hashes, segment }: Extract<FromWriter, { type: 'durable' }>): void {
+  private durable({
+    ids,
+    seq,
+    prevHash,
+    hashes,
+    segment,
+  }: Extract<FromWriter, { type: 'durable' }>): void {
     const records: AuditRecord[] = [];
     const settles: Settle[] = [];
     let previous = { seq: seq - 1, hash: prevHash };
@@ -262,7 +281,8 @@ export class WorkerWriter implements RecordWriter {
 
   private settled(): void {
     if (this.pending.size === 0 && this.queue.length === 0 && !this.closing) this.worker.unref();
-    while (this.drains.length && this.settledUpTo(this.drains[0].upTo)) this.drains.shift()?.resolve();
+    while (this.drains.length && this.settledUpTo(this.drains[0].upTo))
+      this.drains.shift()?.resolve();
   }
 
   /** The thread is gone without being closed: nothing pending can be settled any more. */

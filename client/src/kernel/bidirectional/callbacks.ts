@@ -39,14 +39,21 @@ function messagesOf(value: unknown): CompletionMessage[] {
   return value.flatMap((m) => {
     const role = (m as { role?: unknown }).role;
     const content = (m as { content?: unknown }).content;
-    if ((role !== 'system' && role !== 'user' && role !== 'assistant') || typeof content !== 'string') return [];
+    if (
+      (role !== 'system' && role !== 'user' && role !== 'assistant') ||
+      typeof content !== 'string'
+    )
+      return [];
     return [{ role, content }];
   });
 }
 
 export class Callbacks {
   constructor(private readonly deps: CallbackDeps) {
-    deps.mgp.on('notifications/mgp.callback.request', (session, params) => void this.handle(session, params));
+    deps.mgp.on(
+      'notifications/mgp.callback.request',
+      (session, params) => void this.handle(session, params),
+    );
   }
 
   private async handle(session: ServerSession, params: Record<string, unknown>): Promise<void> {
@@ -56,56 +63,132 @@ export class Callbacks {
       session.log('warning', 'ignored a callback request without callback_id (MGP §13.4)');
       return;
     }
-    const timeoutMs = typeof params.timeout_ms === 'number' && params.timeout_ms > 0 ? params.timeout_ms : DEFAULT_TIMEOUT_MS;
+    const timeoutMs =
+      typeof params.timeout_ms === 'number' && params.timeout_ms > 0
+        ? params.timeout_ms
+        : DEFAULT_TIMEOUT_MS;
     const expired = AbortSignal.timeout(timeoutMs);
     try {
-      const response = type === 'llm_completion' ? await this.complete(session, params, expired) : await this.askPerson(session, callbackId, type, params, expired);
+      const response =
+        type === 'llm_completion'
+          ? await this.complete(session, params, expired)
+          : await this.askPerson(session, callbackId, type, params, expired);
       if (type === 'notification' || expired.aborted || response === undefined) return;
-      await session.connection.request('mgp/callback/respond', { callback_id: callbackId, response });
+      await session.connection.request('mgp/callback/respond', {
+        callback_id: callbackId,
+        response,
+      });
     } catch (error) {
-      session.log('warning', `callback ${callbackId} (${type}) failed: ${error instanceof Error ? error.message : String(error)}`);
+      session.log(
+        'warning',
+        `callback ${callbackId} (${type}) failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
       if (!expired.aborted && type === 'llm_completion') {
-        await session.connection.request('mgp/callback/respond', { callback_id: callbackId, response: { error: error instanceof Error ? error.message : String(error) } }).catch(() => undefined);
+        await session.connection
+          .request('mgp/callback/respond', {
+            callback_id: callbackId,
+            response: { error: error instanceof Error ? error.message : String(error) },
+          })
+          .catch(() => undefined);
       }
     }
   }
 
-  private async askPerson(session: ServerSession, callbackId: string, type: string, params: Record<string, unknown>, expired: AbortSignal): Promise<string | undefined> {
+  private async askPerson(
+    session: ServerSession,
+    callbackId: string,
+    type: string,
+    params: Record<string, unknown>,
+    expired: AbortSignal,
+  ): Promise<string | undefined> {
     if (!PERSON_TYPES.has(type)) {
       session.log('warning', `ignored a callback of unknown type "${type}" (MGP §13.4)`);
       return undefined;
     }
     const message = typeof params.message === 'string' ? params.message : '';
-    return this.deps.interaction.answerCallback({ serverId: session.id, callbackId, type: type as 'confirmation', message, options: strings(params.options), expired });
+    return this.deps.interaction.answerCallback({
+      serverId: session.id,
+      callbackId,
+      type: type as 'confirmation',
+      message,
+      options: strings(params.options),
+      expired,
+    });
   }
 
-  private async complete(session: ServerSession, params: Record<string, unknown>, expired: AbortSignal): Promise<Record<string, unknown>> {
+  private async complete(
+    session: ServerSession,
+    params: Record<string, unknown>,
+    expired: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     const agentId = serverAgentId(session.id);
     const access = this.deps.access.query(agentId, KERNEL_SERVER_ID, 'llm_completion');
-    const record = (result: string, details: Record<string, unknown>) => this.deps.audit.record({ event_type: 'dev.mgp-kernel.llm_completion', actor: { type: 'server', id: session.id }, target: { server_id: session.id }, result, details });
+    const record = (result: string, details: Record<string, unknown>) =>
+      this.deps.audit.record({
+        event_type: 'dev.mgp-kernel.llm_completion',
+        actor: { type: 'server', id: session.id },
+        target: { server_id: session.id },
+        result,
+        details,
+      });
     if (access.permission === 'deny') {
       await record('DENIED', { reason: 'access_denied', source: access.source });
       throw new Error(`${agentId} has no access to llm_completion (${access.source})`);
     }
     const messages = messagesOf(params.messages);
     const system = messages.find((m) => m.role === 'system')?.content;
-    const hints = (params.model_hints ?? {}) as { provider?: string; speed_priority?: number; intelligence_priority?: number; cost_priority?: number };
-    const review = await this.deps.interaction.reviewSampling(session.id, {
-      messages: messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role as 'user' | 'assistant', content: { type: 'text', text: m.content } })),
-      systemPrompt: system,
-      maxTokens: typeof params.max_tokens === 'number' ? params.max_tokens : 1024,
-    }, expired);
+    const hints = (params.model_hints ?? {}) as {
+      provider?: string;
+      speed_priority?: number;
+      intelligence_priority?: number;
+      cost_priority?: number;
+    };
+    const review = await this.deps.interaction.reviewSampling(
+      session.id,
+      {
+        messages: messages
+          .filter((m) => m.role !== 'system')
+          .map((m) => ({
+            role: m.role as 'user' | 'assistant',
+            content: { type: 'text', text: m.content },
+          })),
+        systemPrompt: system,
+        maxTokens: typeof params.max_tokens === 'number' ? params.max_tokens : 1024,
+      },
+      expired,
+    );
     if (review.action === 'reject') {
       await record('REJECTED', { reason: review.reason ?? 'rejected by the user' });
       throw new Error('the user rejected the completion request');
     }
-    const reviewed = review.params.messages.map((m) => ({ role: m.role, content: !Array.isArray(m.content) && m.content.type === 'text' ? m.content.text : '' }));
-    const completion = await this.deps.models.complete({
-      messages: [...(review.params.systemPrompt ? [{ role: 'system' as const, content: review.params.systemPrompt }] : []), ...reviewed],
-      maxTokens: review.params.maxTokens,
-      hints: { provider: hints.provider, speedPriority: hints.speed_priority, intelligencePriority: hints.intelligence_priority, costPriority: hints.cost_priority },
-    }, expired);
+    const reviewed = review.params.messages.map((m) => ({
+      role: m.role,
+      content: !Array.isArray(m.content) && m.content.type === 'text' ? m.content.text : '',
+    }));
+    const completion = await this.deps.models.complete(
+      {
+        messages: [
+          ...(review.params.systemPrompt
+            ? [{ role: 'system' as const, content: review.params.systemPrompt }]
+            : []),
+          ...reviewed,
+        ],
+        maxTokens: review.params.maxTokens,
+        hints: {
+          provider: hints.provider,
+          speedPriority: hints.speed_priority,
+          intelligencePriority: hints.intelligence_priority,
+          costPriority: hints.cost_priority,
+        },
+      },
+      expired,
+    );
     await record('SUCCESS', { model: completion.model, usage: completion.usage });
-    return { content: completion.content, model: completion.model, usage: completion.usage ?? {}, tool_calls: [] };
+    return {
+      content: completion.content,
+      model: completion.model,
+      usage: completion.usage ?? {},
+      tool_calls: [],
+    };
   }
 }

@@ -45,7 +45,10 @@ export class EventHub {
   private readonly deliveries = new EventEmitter();
   private readonly all = new EventEmitter<{ event: [ServerEvent] }>();
 
-  constructor(mgp: MgpSessions, private readonly declaredChannels: () => string[]) {
+  constructor(
+    mgp: MgpSessions,
+    private readonly declaredChannels: () => string[],
+  ) {
     mgp.on('notifications/mgp.event', (session, params) => {
       if (typeof params.channel !== 'string' || !params.channel) {
         session.log('warning', 'ignored notifications/mgp.event without a channel (MGP §13.3)');
@@ -54,7 +57,8 @@ export class EventHub {
       this.publish({
         server_id: session.id,
         channel: params.channel,
-        timestamp: typeof params.timestamp === 'string' ? params.timestamp : new Date().toISOString(),
+        timestamp:
+          typeof params.timestamp === 'string' ? params.timestamp : new Date().toISOString(),
         severity: severityOf(params.severity),
         data: params.data,
       });
@@ -62,12 +66,27 @@ export class EventHub {
   }
 
   /** mgp.events.subscribe: channels no connected server declares come back as `unsupported`. */
-  subscribe(channels: string[], minSeverity: Severity = 'info', subscriber = 'kernel'): { subscription: Subscription; subscribed: string[]; unsupported: string[] } {
+  subscribe(
+    channels: string[],
+    minSeverity: Severity = 'info',
+    subscriber = 'kernel',
+  ): { subscription: Subscription; subscribed: string[]; unsupported: string[] } {
     const declared = this.declaredChannels();
-    const known = (pattern: string) => pattern === '*' || declared.some((channel) => channelMatches(pattern, channel));
-    const subscription: Subscription = { id: `sub-${randomUUID()}`, channels: [...channels], minSeverity, subscriber, createdAt: new Date().toISOString() };
+    const known = (pattern: string) =>
+      pattern === '*' || declared.some((channel) => channelMatches(pattern, channel));
+    const subscription: Subscription = {
+      id: `sub-${randomUUID()}`,
+      channels: [...channels],
+      minSeverity,
+      subscriber,
+      createdAt: new Date().toISOString(),
+    };
     this.subscriptions.set(subscription.id, subscription);
-    return { subscription, subscribed: channels.filter(known), unsupported: channels.filter((c) => !known(c)) };
+    return {
+      subscription,
+      subscribed: channels.filter(known),
+      unsupported: channels.filter((c) => !known(c)),
+    };
   }
 
   unsubscribe(id: string): boolean {
@@ -95,8 +114,12 @@ export class EventHub {
     this.all.emit('event', event);
     for (const subscription of this.subscriptions.values()) {
       if (RANK[event.severity] < RANK[subscription.minSeverity]) continue;
-      if (!subscription.channels.some((pattern) => channelMatches(pattern, event.channel))) continue;
-      this.deliveries.emit(subscription.id, { ...event, subscription_id: subscription.id } satisfies DeliveredEvent);
+      if (!subscription.channels.some((pattern) => channelMatches(pattern, event.channel)))
+        continue;
+      this.deliveries.emit(subscription.id, {
+        ...event,
+        subscription_id: subscription.id,
+      } satisfies DeliveredEvent);
     }
   }
 }

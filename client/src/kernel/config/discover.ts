@@ -40,14 +40,22 @@ export function discoverConfigFiles(inputs: DiscoveryInputs): ConfigLocation[] {
   candidates.push({ path: join(inputs.home, USER_MGP_CONFIG), format: 'mgp', origin: 'user' });
   const fromEnv = inputs.env[CONFIG_PATH_ENV];
   if (fromEnv) {
-    candidates.push({ path: resolve(fromEnv), format: fromEnv.endsWith('config.toml') ? 'openfang' : 'mgp', origin: 'env' });
+    candidates.push({
+      path: resolve(fromEnv),
+      format: fromEnv.endsWith('config.toml') ? 'openfang' : 'mgp',
+      origin: 'env',
+    });
   }
   for (const folder of inputs.workspaceFolders) {
     for (const name of WORKSPACE_OPENFANG_CONFIG_NAMES) {
       candidates.push({ path: join(folder, name), format: 'openfang', origin: 'workspace' });
     }
   }
-  candidates.push({ path: join(inputs.home, USER_OPENFANG_CONFIG), format: 'openfang', origin: 'user' });
+  candidates.push({
+    path: join(inputs.home, USER_OPENFANG_CONFIG),
+    format: 'openfang',
+    origin: 'user',
+  });
 
   const seen = new Set<string>();
   return candidates.filter((candidate) => {

@@ -15,7 +15,11 @@ export interface InterpolationResult {
 
 const REFERENCE = /\$\{(secret:)?([A-Za-z_][A-Za-z0-9_.-]*)\}/g;
 
-export async function interpolate(text: string, env: Readonly<Record<string, string | undefined>>, secrets: SecretSource): Promise<InterpolationResult> {
+export async function interpolate(
+  text: string,
+  env: Readonly<Record<string, string | undefined>>,
+  secrets: SecretSource,
+): Promise<InterpolationResult> {
   const missing: string[] = [];
   const values = new Map<string, string>();
   for (const match of text.matchAll(REFERENCE)) {
@@ -30,10 +34,15 @@ export async function interpolate(text: string, env: Readonly<Record<string, str
 
 /** References in a text, for display and for checks: `${VAR}` and `${secret:NAME}`. */
 export function referencesIn(text: string): { name: string; secret: boolean }[] {
-  return [...text.matchAll(REFERENCE)].map((match) => ({ name: match[2], secret: Boolean(match[1]) }));
+  return [...text.matchAll(REFERENCE)].map((match) => ({
+    name: match[2],
+    secret: Boolean(match[1]),
+  }));
 }
 
 /** The CLI's secrets: `${secret:NAME}` reads the environment variable NAME. */
-export function environmentSecrets(env: Readonly<Record<string, string | undefined>>): SecretSource {
+export function environmentSecrets(
+  env: Readonly<Record<string, string | undefined>>,
+): SecretSource {
   return { get: async (name) => env[name] };
 }

@@ -10,12 +10,21 @@ import { defaultEnvironment } from '../../../../server/src/check/semantic/enviro
 import { ConfigLocation, discoverConfigFiles, DiscoveryInputs } from './discover';
 import { kernelTable, mergeKernelSettings, serverPolicy } from './policy';
 import { serverSettings } from './settings';
-import { ConfigProblem, ConfiguredServer, KernelConfig, LoadedConfigFile, ShadowedServer, TransportKind } from './model';
+import {
+  ConfigProblem,
+  ConfiguredServer,
+  KernelConfig,
+  LoadedConfigFile,
+  ShadowedServer,
+  TransportKind,
+} from './model';
 
 type Table = Record<string, unknown>;
 
 function isTable(value: unknown): value is Table {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)
+  );
 }
 
 function optionalString(value: unknown): string | undefined {
@@ -24,7 +33,13 @@ function optionalString(value: unknown): string | undefined {
 
 /** `/servers/1/transport` → `servers[1].transport`, the way a person names a key. */
 export function keyPathOf(pointer: string): string {
-  return pointer.split('/').slice(1).reduce((text, part) => (/^\d+$/.test(part) ? `${text}[${part}]` : text ? `${text}.${part}` : part), '');
+  return pointer
+    .split('/')
+    .slice(1)
+    .reduce(
+      (text, part) => (/^\d+$/.test(part) ? `${text}[${part}]` : text ? `${text}.${part}` : part),
+      '',
+    );
 }
 
 function toProblem(file: string, diagnostic: CheckDiagnostic): ConfigProblem {
@@ -38,21 +53,36 @@ function toProblem(file: string, diagnostic: CheckDiagnostic): ConfigProblem {
   };
 }
 
-function serverFrom(table: Table, location: ConfigLocation): Omit<ConfiguredServer, 'source'> | undefined {
+function serverFrom(
+  table: Table,
+  location: ConfigLocation,
+): Omit<ConfiguredServer, 'source'> | undefined {
   const server = connectionFrom(table, location);
-  return server && { ...server, policy: serverPolicy(table, server.id, location.format), origin: 'config' };
+  return (
+    server && {
+      ...server,
+      policy: serverPolicy(table, server.id, location.format),
+      origin: 'config',
+    }
+  );
 }
 
-function connectionFrom(table: Table, location: ConfigLocation): Omit<ConfiguredServer, 'source' | 'policy'> | undefined {
+function connectionFrom(
+  table: Table,
+  location: ConfigLocation,
+): Omit<ConfiguredServer, 'source' | 'policy'> | undefined {
   const format = location.format;
-  const transportTable = format === 'openfang' && isTable(table.transport) ? table.transport : table;
+  const transportTable =
+    format === 'openfang' && isTable(table.transport) ? table.transport : table;
   const id = optionalString(format === 'openfang' ? table.name : table.id);
   if (!id) return undefined;
   const command = optionalString(transportTable.command);
   const url = optionalString(transportTable.url);
   const declared = optionalString(format === 'openfang' ? transportTable.type : table.transport);
   const transport = (declared ?? (url && !command ? 'http' : 'stdio')) as TransportKind;
-  const args = Array.isArray(transportTable.args) ? transportTable.args.filter((a): a is string => typeof a === 'string') : [];
+  const args = Array.isArray(transportTable.args)
+    ? transportTable.args.filter((a): a is string => typeof a === 'string')
+    : [];
   return { id, transport, command, args, url, settings: serverSettings(table, location) };
 }
 
@@ -60,7 +90,11 @@ function connectionFrom(table: Table, location: ConfigLocation): Omit<Configured
  * Reads one config file with the same checker the language server and `mgp check` use (one source of
  * truth). A server whose table has an error is not loaded; its problems say why, with file, line and key.
  */
-export function parseConfigText(text: string, location: ConfigLocation, environment?: RuleEnvironment): LoadedConfigFile {
+export function parseConfigText(
+  text: string,
+  location: ConfigLocation,
+  environment?: RuleEnvironment,
+): LoadedConfigFile {
   const loaded: LoadedConfigFile = { location, servers: [], problems: [], ignored: false };
   if (location.format === 'openfang' && !looksLikeOpenFangConfig(text)) {
     loaded.ignored = true;
@@ -73,17 +107,29 @@ export function parseConfigText(text: string, location: ConfigLocation, environm
   });
   loaded.problems = diagnostics.map((d) => toProblem(location.path, d));
   if (!parsed.ok || !pointers) return loaded;
-  if (location.format === 'mgp' && !diagnostics.some((d) => d.severity === 'error' && d.path?.startsWith('/kernel'))) loaded.kernel = kernelTable(parsed.value.kernel);
+  if (
+    location.format === 'mgp' &&
+    !diagnostics.some((d) => d.severity === 'error' && d.path?.startsWith('/kernel'))
+  )
+    loaded.kernel = kernelTable(parsed.value.kernel);
   const listKey = location.format === 'openfang' ? 'mcp_servers' : 'servers';
   const tables = parsed.value[listKey];
   if (!Array.isArray(tables)) return loaded;
   tables.forEach((table, index) => {
     if (!isTable(table)) return;
     const prefix = pointerOf([listKey, index]);
-    const broken = diagnostics.some((d) => d.severity === 'error' && d.path !== undefined && (d.path === prefix || d.path.startsWith(`${prefix}/`)));
+    const broken = diagnostics.some(
+      (d) =>
+        d.severity === 'error' &&
+        d.path !== undefined &&
+        (d.path === prefix || d.path.startsWith(`${prefix}/`)),
+    );
     const server = serverFrom(table, location);
     if (!server || broken) return;
-    loaded.servers.push({ ...server, source: { file: location.path, line: headerLine(pointers, prefix), format: location.format } });
+    loaded.servers.push({
+      ...server,
+      source: { file: location.path, line: headerLine(pointers, prefix), format: location.format },
+    });
   });
   return loaded;
 }
@@ -107,10 +153,23 @@ export function mergeConfigFiles(files: LoadedConfigFile[]): KernelConfig {
       // Duplicates within one file are the checker's error; across files the nearer one wins.
       if (winner.source.file === server.source.file) continue;
       shadowed.push({ server, winner });
-      problems.push({ file: server.source.file, line: server.source.line, column: 1, key: 'id', severity: 'information', message: `server "${server.id}" is overridden by ${winner.source.file}:${winner.source.line}` });
+      problems.push({
+        file: server.source.file,
+        line: server.source.line,
+        column: 1,
+        key: 'id',
+        severity: 'information',
+        message: `server "${server.id}" is overridden by ${winner.source.file}:${winner.source.line}`,
+      });
     }
   }
-  return { files, servers: [...winners.values()], shadowed, problems, kernel: mergeKernelSettings(files.map((file) => file.kernel)) };
+  return {
+    files,
+    servers: [...winners.values()],
+    shadowed,
+    problems,
+    kernel: mergeKernelSettings(files.map((file) => file.kernel)),
+  };
 }
 
 export async function loadKernelConfig(inputs: DiscoveryInputs): Promise<KernelConfig> {
@@ -118,10 +177,21 @@ export async function loadKernelConfig(inputs: DiscoveryInputs): Promise<KernelC
   const files = await Promise.all(
     locations.map(async (location) => {
       try {
-        return parseConfigText(await readFile(location.path, 'utf8'), location, defaultEnvironment(dirname(location.path), inputs.env));
+        return parseConfigText(
+          await readFile(location.path, 'utf8'),
+          location,
+          defaultEnvironment(dirname(location.path), inputs.env),
+        );
       } catch (error) {
         const message = `cannot read config file: ${error instanceof Error ? error.message : String(error)}`;
-        return { location, servers: [], ignored: false, problems: [{ file: location.path, line: 1, column: 1, severity: 'error' as const, message }] };
+        return {
+          location,
+          servers: [],
+          ignored: false,
+          problems: [
+            { file: location.path, line: 1, column: 1, severity: 'error' as const, message },
+          ],
+        };
       }
     }),
   );

@@ -70,7 +70,10 @@ export interface ConfiguredServer {
 }
 
 export interface AuditSettings {
-  retention: { policy: 'keep_all' } | { policy: 'time_based'; days: number } | { policy: 'size_based'; maxBytes: number };
+  retention:
+    | { policy: 'keep_all' }
+    | { policy: 'time_based'; days: number }
+    | { policy: 'size_based'; maxBytes: number };
   rotateBytes: number;
 }
 

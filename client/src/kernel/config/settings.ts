@@ -10,12 +10,18 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 export const DEFAULT_TOOL_RESULT_MAX_CHARS = 50_000;
 
 function isTable(value: unknown): value is Table {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)
+  );
 }
 
 function stringMap(value: unknown): Record<string, string> {
   if (!isTable(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(value).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  );
 }
 
 function number(value: unknown, fallback: number): number {
@@ -30,7 +36,9 @@ export function serverSettings(table: Table, location: ConfigLocation): ServerSe
     const timeoutMs = number(table.timeout_secs, 30) * 1000;
     return {
       env: {},
-      passEnv: Array.isArray(table.env) ? table.env.filter((n): n is string => typeof n === 'string') : [],
+      passEnv: Array.isArray(table.env)
+        ? table.env.filter((n): n is string => typeof n === 'string')
+        : [],
       headers: stringMap(transport.headers),
       cwd: folder,
       requestTimeoutMs: timeoutMs,
@@ -50,9 +58,12 @@ export function serverSettings(table: Table, location: ConfigLocation): ServerSe
     requestTimeoutMs: number(table.request_timeout_secs, DEFAULT_REQUEST_TIMEOUT_MS / 1000) * 1000,
     connectTimeoutMs: number(table.connect_timeout_secs, DEFAULT_CONNECT_TIMEOUT_MS / 1000) * 1000,
     toolResultMaxChars: number(table.tool_result_max_chars, DEFAULT_TOOL_RESULT_MAX_CHARS),
-    framing: table.framing === 'newline' || table.framing === 'content-length' ? table.framing : 'auto',
+    framing:
+      table.framing === 'newline' || table.framing === 'content-length' ? table.framing : 'auto',
     restart: {
-      policy: (typeof mgp.restart_policy === 'string' ? mgp.restart_policy : DEFAULT_RESTART.policy) as RestartPolicyName,
+      policy: (typeof mgp.restart_policy === 'string'
+        ? mgp.restart_policy
+        : DEFAULT_RESTART.policy) as RestartPolicyName,
       maxRestarts: number(mgp.max_restarts, DEFAULT_RESTART.maxRestarts),
       windowMs: number(mgp.restart_window_secs, DEFAULT_RESTART.windowMs / 1000) * 1000,
       backoffBaseMs: number(mgp.backoff_base_ms, DEFAULT_RESTART.backoffBaseMs),

@@ -21,7 +21,10 @@ export interface ClientRequestHandlers {
   /** roots/list: the workspace folders. */
   roots(): Root[];
   /** sampling/createMessage: reviewed by the user, then routed to a model. */
-  createMessage(params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult>;
+  createMessage(
+    params: CreateMessageRequest['params'],
+    signal: AbortSignal,
+  ): Promise<CreateMessageResult>;
   /** elicitation/create: form mode or URL mode. */
   elicit(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
 }
@@ -44,22 +47,43 @@ export function baseClientCapabilities(): Record<string, unknown> {
 }
 
 /** Registers the client side of roots, sampling, elicitation, logging and list_changed on `client`. */
-export function registerClientFeatures(client: Client, handlers: ClientRequestHandlers, hooks: ConnectionHooks): void {
+export function registerClientFeatures(
+  client: Client,
+  handlers: ClientRequestHandlers,
+  hooks: ConnectionHooks,
+): void {
   client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: handlers.roots() }));
-  client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => handlers.createMessage(request.params, extra.signal));
-  client.setRequestHandler(ElicitRequestSchema, (request, extra) => handlers.elicit(request.params, extra.signal));
+  client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+    handlers.createMessage(request.params, extra.signal),
+  );
+  client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+    handlers.elicit(request.params, extra.signal),
+  );
   client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
     const data = typeof params.data === 'string' ? params.data : JSON.stringify(params.data);
     hooks.onLog(params.level, params.logger ? `[${params.logger}] ${data}` : data);
   });
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => hooks.onListChanged('tools'));
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => hooks.onListChanged('resources'));
-  client.setNotificationHandler(PromptListChangedNotificationSchema, () => hooks.onListChanged('prompts'));
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) => hooks.onResourceUpdated(params.uri));
-  client.setNotificationHandler(ElicitationCompleteNotificationSchema, ({ params }) => hooks.onLog('info', `URL elicitation ${params.elicitationId} completed`));
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
+    hooks.onListChanged('tools'),
+  );
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
+    hooks.onListChanged('resources'),
+  );
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () =>
+    hooks.onListChanged('prompts'),
+  );
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) =>
+    hooks.onResourceUpdated(params.uri),
+  );
+  client.setNotificationHandler(ElicitationCompleteNotificationSchema, ({ params }) =>
+    hooks.onLog('info', `URL elicitation ${params.elicitationId} completed`),
+  );
   // Transport and protocol problems (a line that is not JSON-RPC, a handler that threw) go to the log.
   client.onerror = (error) => hooks.onLog('warning', `protocol: ${error.message}`);
   client.fallbackNotificationHandler = async (notification) => {
-    hooks.onNotification(notification.method, (notification.params ?? {}) as Record<string, unknown>);
+    hooks.onNotification(
+      notification.method,
+      (notification.params ?? {}) as Record<string, unknown>,
+    );
   };
 }

@@ -12,7 +12,11 @@ export interface ResolvedEnvironment {
  * What a server process gets: PATH, plus only the variables its config lists or passes through
  * (OpenFang's env_clear rule); values and headers with `${VAR}` and `${secret:NAME}` resolved.
  */
-export async function resolveEnvironment(server: ConfiguredServer, host: Readonly<Record<string, string | undefined>>, secrets: SecretSource): Promise<ResolvedEnvironment> {
+export async function resolveEnvironment(
+  server: ConfiguredServer,
+  host: Readonly<Record<string, string | undefined>>,
+  secrets: SecretSource,
+): Promise<ResolvedEnvironment> {
   const env: Record<string, string> = {};
   const missing: string[] = [];
   if (host.PATH) env.PATH = host.PATH;

@@ -13,14 +13,25 @@ export function sizeLimitedFetch(maxBytes: number, base: FetchLike = fetch): Fet
     const declared = Number(response.headers.get('content-length') ?? NaN);
     if (type.includes('application/json') && declared > maxBytes) {
       await response.body.cancel().catch(() => undefined);
-      throw new Error(`the server's response of ${declared} bytes exceeds the maximum message size of ${maxBytes} bytes`);
+      throw new Error(
+        `the server's response of ${declared} bytes exceeds the maximum message size of ${maxBytes} bytes`,
+      );
     }
-    const limited = response.body.pipeThrough(messageSizeGuard(maxBytes, type.includes('text/event-stream')));
-    return new Response(limited, { status: response.status, statusText: response.statusText, headers: response.headers });
+    const limited = response.body.pipeThrough(
+      messageSizeGuard(maxBytes, type.includes('text/event-stream')),
+    );
+    return new Response(limited, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 
-function messageSizeGuard(maxBytes: number, eventStream: boolean): TransformStream<Uint8Array, Uint8Array> {
+function messageSizeGuard(
+  maxBytes: number,
+  eventStream: boolean,
+): TransformStream<Uint8Array, Uint8Array> {
   let size = 0;
   let lastByte = -1;
   return new TransformStream({
@@ -32,7 +43,9 @@ function messageSizeGuard(maxBytes: number, eventStream: boolean): TransformStre
         if (byte !== 0x0d) lastByte = byte;
       }
       if (size > maxBytes) {
-        controller.error(new Error(`the server sent a message over the maximum message size of ${maxBytes} bytes`));
+        controller.error(
+          new Error(`the server sent a message over the maximum message size of ${maxBytes} bytes`),
+        );
         return;
       }
       controller.enqueue(chunk);

@@ -15,11 +15,27 @@ import { z } from 'zod';
 import { MGP_KERNEL_VERSION } from '../../../../shared/src/version';
 import type { ConfiguredServer } from '../config/model';
 import { KernelError, TIMEOUT } from '../errors';
-import { baseClientCapabilities, ClientRequestHandlers, ConnectionHooks, registerClientFeatures } from './clientFeatures';
+import {
+  baseClientCapabilities,
+  ClientRequestHandlers,
+  ConnectionHooks,
+  registerClientFeatures,
+} from './clientFeatures';
 import type { ResolvedEnvironment } from './environment';
 import { ObservedTransport } from './observedTransport';
-import { CappedResult, capResult, LooseCallResultSchema, LooseToolsPageSchema, ListedTool } from './toolResults';
-import { isLegacySseSignal, sseTransport, stdioTransport, streamableHttpTransport } from './transports';
+import {
+  CappedResult,
+  capResult,
+  LooseCallResultSchema,
+  LooseToolsPageSchema,
+  ListedTool,
+} from './toolResults';
+import {
+  isLegacySseSignal,
+  sseTransport,
+  stdioTransport,
+  streamableHttpTransport,
+} from './transports';
 
 export type { ListedTool, CappedResult } from './toolResults';
 export { capResult, LooseToolSchema } from './toolResults';
@@ -47,7 +63,9 @@ export interface CallOptions {
 const LooseInitializeResult = z.looseObject({ capabilities: z.looseObject({}).optional() });
 const LooseResult = z.looseObject({});
 
-function pageLoop<T>(fetchPage: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+function pageLoop<T>(
+  fetchPage: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string }>,
+): Promise<T[]> {
   return (async () => {
     const all: T[] = [];
     let cursor: string | undefined;
@@ -67,24 +85,43 @@ export class ServerConnection {
   rawServerCapabilities: Record<string, unknown> = {};
   private readonly awaitingIds = new WeakMap<object, (id: RequestId) => void>();
 
-  private constructor(readonly server: ConfiguredServer, readonly client: Client, private readonly transport: ObservedTransport) {}
+  private constructor(
+    readonly server: ConfiguredServer,
+    readonly client: Client,
+    private readonly transport: ObservedTransport,
+  ) {}
 
-  static async open(server: ConfiguredServer, resolved: ResolvedEnvironment, options: OpenOptions): Promise<ServerConnection> {
+  static async open(
+    server: ConfiguredServer,
+    resolved: ResolvedEnvironment,
+    options: OpenOptions,
+  ): Promise<ServerConnection> {
     const create = (transport: Transport) => ServerConnection.connect(server, transport, options);
     if (server.transport === 'stdio') {
-      return create(stdioTransport(server, resolved, { onStderr: (line) => options.hooks.onLog('stderr', line) }));
+      return create(
+        stdioTransport(server, resolved, {
+          onStderr: (line) => options.hooks.onLog('stderr', line),
+        }),
+      );
     }
     if (server.transport === 'sse') return create(sseTransport(server, resolved));
     try {
       return await create(streamableHttpTransport(server, resolved));
     } catch (error) {
       if (!isLegacySseSignal(error)) throw error;
-      options.hooks.onLog('info', `Streamable HTTP refused (${error instanceof Error ? error.message : String(error)}); falling back to legacy SSE`);
+      options.hooks.onLog(
+        'info',
+        `Streamable HTTP refused (${error instanceof Error ? error.message : String(error)}); falling back to legacy SSE`,
+      );
       return create(sseTransport(server, resolved));
     }
   }
 
-  private static async connect(server: ConfiguredServer, inner: Transport, options: OpenOptions): Promise<ServerConnection> {
+  private static async connect(
+    server: ConfiguredServer,
+    inner: Transport,
+    options: OpenOptions,
+  ): Promise<ServerConnection> {
     let initializeId: RequestId | undefined;
     let rawCapabilities: Record<string, unknown> = {};
     const transport = new ObservedTransport(inner, {
@@ -100,12 +137,16 @@ export class ServerConnection {
         options.trace?.('receive', message);
         if ('result' in message && message.id === initializeId && initializeId !== undefined) {
           const parsed = LooseInitializeResult.safeParse(message.result);
-          if (parsed.success) rawCapabilities = (parsed.data.capabilities ?? {}) as Record<string, unknown>;
+          if (parsed.success)
+            rawCapabilities = (parsed.data.capabilities ?? {}) as Record<string, unknown>;
         }
       },
     });
     const capabilities = { ...baseClientCapabilities(), ...options.extraCapabilities };
-    const client = new Client({ name: 'mgp-kernel', title: 'MGP Kernel', version: MGP_KERNEL_VERSION }, { capabilities });
+    const client = new Client(
+      { name: 'mgp-kernel', title: 'MGP Kernel', version: MGP_KERNEL_VERSION },
+      { capabilities },
+    );
     registerClientFeatures(client, options.handlers, options.hooks);
     const connection = new ServerConnection(server, client, transport);
     const previousClose = transport.onclose;
@@ -124,11 +165,15 @@ export class ServerConnection {
   }
 
   get protocolVersion(): string | undefined {
-    return (this.transport.inner as { protocolVersion?: string }).protocolVersion ?? this.negotiatedVersion;
+    return (
+      (this.transport.inner as { protocolVersion?: string }).protocolVersion ??
+      this.negotiatedVersion
+    );
   }
 
   private get negotiatedVersion(): string | undefined {
-    return (this.client as unknown as { _negotiatedProtocolVersion?: string })._negotiatedProtocolVersion;
+    return (this.client as unknown as { _negotiatedProtocolVersion?: string })
+      ._negotiatedProtocolVersion;
   }
 
   get serverInfo(): { name: string; version: string; title?: string } | undefined {
@@ -144,14 +189,20 @@ export class ServerConnection {
   }
 
   private has(capability: string): boolean {
-    return Boolean((this.client.getServerCapabilities() as Record<string, unknown> | undefined)?.[capability]);
+    return Boolean(
+      (this.client.getServerCapabilities() as Record<string, unknown> | undefined)?.[capability],
+    );
   }
 
   /** tools/list, every page, with MGP's extra fields kept. */
   listTools(): Promise<ListedTool[]> {
     if (!this.has('tools')) return Promise.resolve([]);
     return pageLoop(async (cursor) => {
-      const page = await this.client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, LooseToolsPageSchema, { timeout: this.timeout });
+      const page = await this.client.request(
+        { method: 'tools/list', params: cursor ? { cursor } : {} },
+        LooseToolsPageSchema,
+        { timeout: this.timeout },
+      );
       return { items: page.tools, nextCursor: page.nextCursor };
     });
   }
@@ -159,7 +210,9 @@ export class ServerConnection {
   listResources(): Promise<Resource[]> {
     if (!this.has('resources')) return Promise.resolve([]);
     return pageLoop(async (cursor) => {
-      const page = await this.client.listResources(cursor ? { cursor } : {}, { timeout: this.timeout });
+      const page = await this.client.listResources(cursor ? { cursor } : {}, {
+        timeout: this.timeout,
+      });
       return { items: page.resources, nextCursor: page.nextCursor };
     });
   }
@@ -167,7 +220,9 @@ export class ServerConnection {
   listResourceTemplates(): Promise<ResourceTemplate[]> {
     if (!this.has('resources')) return Promise.resolve([]);
     return pageLoop(async (cursor) => {
-      const page = await this.client.listResourceTemplates(cursor ? { cursor } : {}, { timeout: this.timeout });
+      const page = await this.client.listResourceTemplates(cursor ? { cursor } : {}, {
+        timeout: this.timeout,
+      });
       return { items: page.resourceTemplates, nextCursor: page.nextCursor };
     });
   }
@@ -175,19 +230,29 @@ export class ServerConnection {
   listPrompts(): Promise<Prompt[]> {
     if (!this.has('prompts')) return Promise.resolve([]);
     return pageLoop(async (cursor) => {
-      const page = await this.client.listPrompts(cursor ? { cursor } : {}, { timeout: this.timeout });
+      const page = await this.client.listPrompts(cursor ? { cursor } : {}, {
+        timeout: this.timeout,
+      });
       return { items: page.prompts, nextCursor: page.nextCursor };
     });
   }
 
   readResource(uri: string): Promise<ReadResourceResult> {
-    return this.withTimeoutError('resources/read', () => this.client.readResource({ uri }, { timeout: this.timeout }));
+    return this.withTimeoutError('resources/read', () =>
+      this.client.readResource({ uri }, { timeout: this.timeout }),
+    );
   }
 
   /** resources/subscribe; updates arrive through the hooks' onResourceUpdated. */
   async subscribe(uri: string): Promise<void> {
-    const resources = (this.client.getServerCapabilities()?.resources ?? {}) as { subscribe?: boolean };
-    if (!resources.subscribe) throw new KernelError('Unsupported', `${this.server.id} does not offer resource subscriptions`);
+    const resources = (this.client.getServerCapabilities()?.resources ?? {}) as {
+      subscribe?: boolean;
+    };
+    if (!resources.subscribe)
+      throw new KernelError(
+        'Unsupported',
+        `${this.server.id} does not offer resource subscriptions`,
+      );
     await this.client.subscribeResource({ uri }, { timeout: this.timeout });
   }
 
@@ -196,7 +261,9 @@ export class ServerConnection {
   }
 
   getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
-    return this.withTimeoutError('prompts/get', () => this.client.getPrompt({ name, arguments: args }, { timeout: this.timeout }));
+    return this.withTimeoutError('prompts/get', () =>
+      this.client.getPrompt({ name, arguments: args }, { timeout: this.timeout }),
+    );
   }
 
   /** logging/setLevel, when the server offers logging. */
@@ -210,7 +277,11 @@ export class ServerConnection {
    * tools/call with the server's timeout (reset by progress; cancelled with notifications/cancelled
    * when it runs out or `signal` aborts) and its result cap. A tool that requires tasks runs as one.
    */
-  callTool(tool: ListedTool | string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CappedResult> {
+  callTool(
+    tool: ListedTool | string,
+    args: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<CappedResult> {
     const name = typeof tool === 'string' ? tool : tool.name;
     const params: Record<string, unknown> = { name, arguments: args };
     if (options.mgp) {
@@ -224,9 +295,14 @@ export class ServerConnection {
       onprogress: options.onProgress,
     };
     // Promise chains rather than async layers: tools/call is the kernel's hottest path.
-    const sent = typeof tool !== 'string' && this.runsAsTask(tool)
-      ? this.callAsTask(params, requestOptions, options)
-      : this.client.request({ method: 'tools/call', params: params as { name: string } }, LooseCallResultSchema, requestOptions);
+    const sent =
+      typeof tool !== 'string' && this.runsAsTask(tool)
+        ? this.callAsTask(params, requestOptions, options)
+        : this.client.request(
+            { method: 'tools/call', params: params as { name: string } },
+            LooseCallResultSchema,
+            requestOptions,
+          );
     return sent.then(
       (result) => capResult(result, this.server.settings.toolResultMaxChars),
       (error: unknown) => {
@@ -237,28 +313,51 @@ export class ServerConnection {
 
   private runsAsTask(tool: ListedTool): boolean {
     const support = (tool.execution as { taskSupport?: string } | undefined)?.taskSupport;
-    const tasks = (this.client.getServerCapabilities() as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined)?.tasks;
+    const tasks = (
+      this.client.getServerCapabilities() as
+        { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined
+    )?.tasks;
     return support === 'required' && Boolean(tasks?.requests?.tools?.call);
   }
 
   /** MCP tasks: create the task, follow its status (reported as progress), then fetch its result. */
-  private async callAsTask(params: Record<string, unknown>, requestOptions: Record<string, unknown>, options: CallOptions): Promise<z.infer<typeof LooseCallResultSchema>> {
-    const stream = this.client.experimental.tasks.callToolStream(params as { name: string }, LooseCallResultSchema as never, { ...requestOptions, task: {} });
+  private async callAsTask(
+    params: Record<string, unknown>,
+    requestOptions: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<z.infer<typeof LooseCallResultSchema>> {
+    const stream = this.client.experimental.tasks.callToolStream(
+      params as { name: string },
+      LooseCallResultSchema as never,
+      { ...requestOptions, task: {} },
+    );
     for await (const message of stream) {
       if (message.type === 'taskCreated' || message.type === 'taskStatus') {
-        options.onProgress?.({ progress: 0, message: `task ${message.task.taskId}: ${message.task.status}${message.task.statusMessage ? ` (${message.task.statusMessage})` : ''}` });
+        options.onProgress?.({
+          progress: 0,
+          message: `task ${message.task.taskId}: ${message.task.status}${message.task.statusMessage ? ` (${message.task.statusMessage})` : ''}`,
+        });
       } else if (message.type === 'result') {
         return message.result as z.infer<typeof LooseCallResultSchema>;
       } else if (message.type === 'error') {
         throw message.error;
       }
     }
-    throw new KernelError('ProtocolViolation', `${this.server.id}: the task ended without a result`);
+    throw new KernelError(
+      'ProtocolViolation',
+      `${this.server.id}: the task ended without a result`,
+    );
   }
 
   /** A request of an extension (e.g. `mgp/permission/grant`), result kept whole. */
-  request(method: string, params: Record<string, unknown>, timeoutMs = this.timeout): Promise<Record<string, unknown>> {
-    return this.withTimeoutError(method, () => this.client.request({ method, params } as never, LooseResult, { timeout: timeoutMs }));
+  request(
+    method: string,
+    params: Record<string, unknown>,
+    timeoutMs = this.timeout,
+  ): Promise<Record<string, unknown>> {
+    return this.withTimeoutError(method, () =>
+      this.client.request({ method, params } as never, LooseResult, { timeout: timeoutMs }),
+    );
   }
 
   /** A notification of an extension (e.g. `notifications/mgp.audit`). */
@@ -274,7 +373,11 @@ export class ServerConnection {
     await this.withTimeoutError('ping', () => this.client.ping({ timeout: timeoutMs }), timeoutMs);
   }
 
-  private async withTimeoutError<T>(what: string, run: () => Promise<T>, timeoutMs = this.timeout): Promise<T> {
+  private async withTimeoutError<T>(
+    what: string,
+    run: () => Promise<T>,
+    timeoutMs = this.timeout,
+  ): Promise<T> {
     try {
       return await run();
     } catch (error) {
@@ -285,7 +388,12 @@ export class ServerConnection {
   /** The SDK's request timeout (-32001) as the kernel's Timeout (MGP §14.3 3003); other errors as they are. */
   private timeoutError(what: string, error: unknown, timeoutMs: number): unknown {
     if (error instanceof McpError && error.code === -32001) {
-      return new KernelError('Timeout', `${this.server.id}: ${what} did not answer within ${timeoutMs} ms (cancelled)`, TIMEOUT, { _mgp: { category: 'resource', retryable: false } });
+      return new KernelError(
+        'Timeout',
+        `${this.server.id}: ${what} did not answer within ${timeoutMs} ms (cancelled)`,
+        TIMEOUT,
+        { _mgp: { category: 'resource', retryable: false } },
+      );
     }
     return error;
   }

@@ -15,7 +15,10 @@ export const LooseToolSchema = z.looseObject({
   execution: z.looseObject({}).optional(),
 });
 export type ListedTool = z.infer<typeof LooseToolSchema>;
-export const LooseToolsPageSchema = z.looseObject({ tools: z.array(LooseToolSchema), nextCursor: z.string().optional() });
+export const LooseToolsPageSchema = z.looseObject({
+  tools: z.array(LooseToolSchema),
+  nextCursor: z.string().optional(),
+});
 
 /** The SDK's result schema is a loose object: `_mgp` (streamed, cancelled…) survives parsing. */
 export const LooseCallResultSchema = CallToolResultSchema;
@@ -37,6 +40,9 @@ export function capResult(result: CallToolResult, maxChars: number): CappedResul
     left -= kept.length;
     return { ...item, text: kept };
   });
-  content.push({ type: 'text', text: `\n[truncated: ${total - maxChars} of ${total} characters omitted]` });
+  content.push({
+    type: 'text',
+    text: `\n[truncated: ${total - maxChars} of ${total} characters omitted]`,
+  });
   return { ...result, content, truncated: { originalChars: total, keptChars: maxChars } };
 }

@@ -8,7 +8,14 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from '../transport/framing';
 import type { ResolvedEnvironment } from './environment';
 import { sizeLimitedFetch } from './limitedFetch';
 
-const METADATA_HOSTS = new Set(['169.254.169.254', 'metadata.google.internal', 'metadata', '100.100.100.200', 'fd00:ec2::254', '169.254.170.2']);
+const METADATA_HOSTS = new Set([
+  '169.254.169.254',
+  'metadata.google.internal',
+  'metadata',
+  '100.100.100.200',
+  'fd00:ec2::254',
+  '169.254.170.2',
+]);
 
 export interface TransportHooks {
   /** Each line the server writes to stderr. */
@@ -17,7 +24,8 @@ export interface TransportHooks {
 
 /** A stdio command is refused when it climbs out of its folder (OpenFang's rule). */
 export function assertSafeCommand(command: string): void {
-  if (command.split(/[\\/]/).includes('..')) throw new KernelError('CommandRejected', `command "${command}" contains "..": refused`);
+  if (command.split(/[\\/]/).includes('..'))
+    throw new KernelError('CommandRejected', `command "${command}" contains "..": refused`);
 }
 
 /** Cloud metadata endpoints are refused outright (OpenFang's SSRF rule). */
@@ -29,7 +37,8 @@ export function assertAllowedUrl(url: string): URL {
     throw new KernelError('BadUrl', `"${url}" is not a URL`);
   }
   const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (METADATA_HOSTS.has(host)) throw new KernelError('UrlRejected', `${host} is a cloud metadata endpoint: refused`);
+  if (METADATA_HOSTS.has(host))
+    throw new KernelError('UrlRejected', `${host} is a cloud metadata endpoint: refused`);
   return parsed;
 }
 
@@ -37,7 +46,11 @@ export function assertAllowedUrl(url: string): URL {
  * stdio with the environment decided for it (PATH and what the config lists), newline or
  * Content-Length framing (configured, or detected from the server's first bytes), stderr to the log.
  */
-export function stdioTransport(server: ConfiguredServer, resolved: ResolvedEnvironment, hooks: TransportHooks): Transport {
+export function stdioTransport(
+  server: ConfiguredServer,
+  resolved: ResolvedEnvironment,
+  hooks: TransportHooks,
+): Transport {
   const command = server.command ?? '';
   assertSafeCommand(command);
   return new FramedStdioClientTransport({
@@ -52,7 +65,10 @@ export function stdioTransport(server: ConfiguredServer, resolved: ResolvedEnvir
 }
 
 /** Streamable HTTP: the SDK keeps the session id and resumes a broken stream with Last-Event-ID. */
-export function streamableHttpTransport(server: ConfiguredServer, resolved: ResolvedEnvironment): Transport {
+export function streamableHttpTransport(
+  server: ConfiguredServer,
+  resolved: ResolvedEnvironment,
+): Transport {
   return new StreamableHTTPClientTransport(assertAllowedUrl(server.url ?? ''), {
     requestInit: { headers: resolved.headers },
     fetch: sizeLimitedFetch(server.settings.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES),
@@ -65,7 +81,13 @@ export function sseTransport(server: ConfiguredServer, resolved: ResolvedEnviron
   return new SSEClientTransport(url, {
     requestInit: { headers: resolved.headers },
     fetch: limited,
-    eventSourceInit: { fetch: (input, init) => limited(input, { ...init, headers: { ...resolved.headers, ...(init?.headers as Record<string, string>) } }) },
+    eventSourceInit: {
+      fetch: (input, init) =>
+        limited(input, {
+          ...init,
+          headers: { ...resolved.headers, ...(init?.headers as Record<string, string>) },
+        }),
+    },
   });
 }
 

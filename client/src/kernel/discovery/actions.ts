@@ -17,32 +17,47 @@ export type { Action };
 const stems = (words: string) => new Set(words.split(' ').map(stem));
 
 /** Verbs of requests, in their everyday range (wider than tool names'). `open` is left out: a PR is opened, a file read. */
-const ASKS_DELETE = stems('delete remove erase destroy purge discard forget drop wipe clear archive unlink scrap');
+const ASKS_DELETE = stems(
+  'delete remove erase destroy purge discard forget drop wipe clear archive unlink scrap',
+);
 const ASKS_WRITE = stems(
   'create make new add update edit modify change alter patch move rename relocate write save store persist send post notify announce ' +
     'reply respond merge fork upload attach push commit set put insert append replace submit toggle generate produce render draw run ' +
     'execute invoke trigger start stop close type press fill drag select enable disable approve label record note remember copy clone cut',
 );
-const ASKS_READ = stems('show list display view read print see get fetch retrieve find search lookup browse query describe inspect');
+const ASKS_READ = stems(
+  'show list display view read print see get fetch retrieve find search lookup browse query describe inspect',
+);
 
 /** Words that open a question. */
-const QUESTION = new Set('what whats which who whose when where why how is are was were did has have'.split(' '));
+const QUESTION = new Set(
+  'what whats which who whose when where why how is are was were did has have'.split(' '),
+);
 
 /** Words before a request's verb that are not it: politeness, modal verbs, pronouns, light verbs. */
 const LEAD = new Set(
-  ('please can could would will you we i let lets us me my just now then also kindly want need like help try go and so ok okay hey hi ' +
-    'give tell quickly first is are do does').split(' '),
+  (
+    'please can could would will you we i let lets us me my just now then also kindly want need like help try go and so ok okay hey hi ' +
+    'give tell quickly first is are do does'
+  ).split(' '),
 );
 
 /** Words that start a second clause of a request. */
 const CLAUSE = new Set(['and', 'then']);
 
 /** `how do I merge…`, `how to add…`, `is there a way to see…`: the question asks how to do it, and the verb says what. */
-const HOW_TO = /^how (?:do|can|could|should|would) (?:i|we|you) (\w+)|^how to (\w+)|^is there a way to (\w+)/;
+const HOW_TO =
+  /^how (?:do|can|could|should|would) (?:i|we|you) (\w+)|^how to (\w+)|^is there a way to (\w+)/;
 
 function actionOf(word: string): Action | undefined {
   const s = stem(word);
-  return ASKS_DELETE.has(s) ? 'delete' : ASKS_WRITE.has(s) ? 'write' : ASKS_READ.has(s) ? 'read' : undefined;
+  return ASKS_DELETE.has(s)
+    ? 'delete'
+    : ASKS_WRITE.has(s)
+      ? 'write'
+      : ASKS_READ.has(s)
+        ? 'read'
+        : undefined;
 }
 
 /** The action a request asks for, or undefined when it does not say. */
@@ -51,7 +66,8 @@ export function requestAction(query: string): Action | undefined {
   const question = first !== undefined && QUESTION.has(first);
   const words = splitWords(normalizeQuery(query));
   // A delete verb anywhere, except a participle in a question (`which files were removed`).
-  if (words.some((w) => ASKS_DELETE.has(stem(w)) && !(question && w.endsWith('ed')))) return 'delete';
+  if (words.some((w) => ASKS_DELETE.has(stem(w)) && !(question && w.endsWith('ed'))))
+    return 'delete';
   if (question) {
     const how = HOW_TO.exec(words.join(' '));
     const verb = how && (how[1] ?? how[2] ?? how[3]);
@@ -61,7 +77,8 @@ export function requestAction(query: string): Action | undefined {
   const action = lead === undefined ? undefined : actionOf(lead);
   // `find the typo and fix it`: a second clause with another verb asks for both.
   for (let i = 0; action && i + 1 < words.length; i++) {
-    if (CLAUSE.has(words[i]) && actionOf(words[i + 1]) && actionOf(words[i + 1]) !== action) return undefined;
+    if (CLAUSE.has(words[i]) && actionOf(words[i + 1]) && actionOf(words[i + 1]) !== action)
+      return undefined;
   }
   return action;
 }

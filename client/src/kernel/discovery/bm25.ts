@@ -95,7 +95,13 @@ export class Bm25Index {
     if (id === undefined) {
       id = this.postings.length;
       this.ids.set(term, id);
-      this.postings.push({ length: 0, docs: EMPTY, tf: EMPTY, weighted: new Float64Array(0), epoch: -1 });
+      this.postings.push({
+        length: 0,
+        docs: EMPTY,
+        tf: EMPTY,
+        weighted: new Float64Array(0),
+        epoch: -1,
+      });
       if (id >= this.rowOf.length) {
         const grown = new Int32Array(this.rowOf.length * 2);
         grown.set(this.rowOf);
@@ -125,7 +131,8 @@ export class Bm25Index {
           this.rowTerms[row] = id;
           this.rowCounts[row] = 0;
         }
-        if (((this.rowCounts[row] >>> shift) & maxCount) < maxCount) this.rowCounts[row] += 1 << shift;
+        if (((this.rowCounts[row] >>> shift) & maxCount) < maxCount)
+          this.rowCounts[row] += 1 << shift;
       }
     }
     for (let row = 0; row < count; row++) rowOf[this.rowTerms[row]] = 0;
@@ -281,7 +288,11 @@ export class Bm25Index {
    * indexed by slot and, per slot, the share (0..1) of the query's groups the document matches, each
    * group counted by its rarest term's idf (all valid for the returned slots until the next call).
    */
-  score(query: readonly WeightedTerm[]): { docs: number[]; scores: Float64Array; coverage: Float64Array } {
+  score(query: readonly WeightedTerm[]): {
+    docs: number[];
+    scores: Float64Array;
+    coverage: Float64Array;
+  } {
     this.refreshNorms();
     const slots = this.docFields.length;
     if (this.scores.length < slots) {
@@ -304,7 +315,8 @@ export class Bm25Index {
     const masses: number[] = [];
     for (const members of groups.values()) {
       let mass = 0;
-      for (const t of members) if (this.has(t.term)) mass = Math.max(mass, this.idf(t.term) * Math.min(1, t.weight));
+      for (const t of members)
+        if (this.has(t.term)) mass = Math.max(mass, this.idf(t.term) * Math.min(1, t.weight));
       masses.push(mass);
       total += mass;
     }

@@ -10,7 +10,9 @@ import { isStopWord, splitWords, stem } from './text';
 import type { ServerTool } from './types';
 
 /** Each category with its parent (null at the top) and a one-line meaning. */
-export const CATEGORY_TREE: Readonly<Record<string, { parent: string | null; description: string }>> = Object.freeze({
+export const CATEGORY_TREE: Readonly<
+  Record<string, { parent: string | null; description: string }>
+> = Object.freeze({
   read: { parent: null, description: 'reads or lists without changing anything' },
   write: { parent: null, description: 'creates, changes or sends something' },
   delete: { parent: 'write', description: 'removes or destroys something' },
@@ -23,7 +25,10 @@ export const CATEGORY_TREE: Readonly<Record<string, { parent: string | null; des
   database: { parent: null, description: 'databases, tables, SQL' },
   shell: { parent: null, description: 'runs commands, processes or code' },
   code: { parent: null, description: 'source code, libraries, documentation for programmers' },
-  git: { parent: 'code', description: 'repositories, commits, branches, pull and merge requests, issues' },
+  git: {
+    parent: 'code',
+    description: 'repositories, commits, branches, pull and merge requests, issues',
+  },
   memory: { parent: null, description: 'knowledge graphs and long-term memory' },
   communication: { parent: null, description: 'messages between people' },
   chat: { parent: 'communication', description: 'chat channels, threads and reactions' },
@@ -40,7 +45,12 @@ export const CATEGORY_TREE: Readonly<Record<string, { parent: string | null; des
 /** A category with its ancestors, nearest first. */
 export function withAncestors(category: string): string[] {
   const chain: string[] = [];
-  for (let c: string | null = category; c && !chain.includes(c); c = CATEGORY_TREE[c]?.parent ?? null) chain.push(c);
+  for (
+    let c: string | null = category;
+    c && !chain.includes(c);
+    c = CATEGORY_TREE[c]?.parent ?? null
+  )
+    chain.push(c);
   return chain;
 }
 
@@ -51,7 +61,8 @@ const CATEGORY_WORDS: Record<string, string> = {
   browser: 'browser click navigate viewport dialog hover drag playwright tab tabs keyboard dom',
   search: 'search find lookup locate query',
   research: 'research paper papers academic arxiv citation citations abstract',
-  database: 'database sql postgres postgresql mysql sqlite redis mongodb table tables rows records column columns',
+  database:
+    'database sql postgres postgresql mysql sqlite redis mongodb table tables rows records column columns',
   shell: 'shell command terminal execute bash process script evaluate',
   code: 'code library libraries programming framework function snippet api sdk documentation developer',
   git: 'git github gitlab repository repositories repo commit commits branch fork pull merge issue issues',
@@ -60,7 +71,8 @@ const CATEGORY_WORDS: Record<string, string> = {
   email: 'email mail inbox',
   communication: 'message messages notify notification comment comments reply',
   documents: 'notion document documents page pages markdown pdf note notes wiki block blocks',
-  location: 'map maps geocode geographic address coordinates place places directions distance elevation latitude longitude route travel',
+  location:
+    'map maps geocode geographic address coordinates place places directions distance elevation latitude longitude route travel',
   image: 'image images picture photo screenshot png jpeg jpg gif svg',
   media: 'audio video media mime',
   reasoning: 'think thinking thought thoughts reasoning problem solving reflective',
@@ -68,12 +80,16 @@ const CATEGORY_WORDS: Record<string, string> = {
 };
 
 /** Leading verbs of a tool name that make it a read or a write. */
-const READ_VERBS = 'get read list search find fetch retrieve query view show open resolve check inspect describe lookup browse map echo';
-const WRITE_VERBS = 'create update write edit move rename push post patch set add merge fork upload send append insert replace reply submit toggle generate run execute trigger start stop close type press fill drop drag select';
+const READ_VERBS =
+  'get read list search find fetch retrieve query view show open resolve check inspect describe lookup browse map echo';
+const WRITE_VERBS =
+  'create update write edit move rename push post patch set add merge fork upload send append insert replace reply submit toggle generate run execute trigger start stop close type press fill drop drag select';
 const DELETE_VERBS = 'delete remove destroy drop erase purge clear archive';
 
 const stemSet = (words: string) => new Set(words.split(' ').map(stem));
-const CATEGORY_STEMS = Object.entries(CATEGORY_WORDS).map(([category, words]) => [category, stemSet(words)] as const);
+const CATEGORY_STEMS = Object.entries(CATEGORY_WORDS).map(
+  ([category, words]) => [category, stemSet(words)] as const,
+);
 const READ = stemSet(READ_VERBS);
 const WRITE = stemSet(WRITE_VERBS);
 const DELETE = stemSet(DELETE_VERBS);
@@ -81,10 +97,14 @@ const DELETE = stemSet(DELETE_VERBS);
 // Categories as bits, in vocabulary order, each with its ancestors' bits.
 const CATEGORY_NAMES = Object.keys(CATEGORY_TREE);
 const BIT = new Map(CATEGORY_NAMES.map((c, i) => [c, 2 ** i]));
-const bitsOf = (categories: readonly string[]) => categories.reduce((bits, c) => bits | (BIT.get(c) ?? 0), 0);
-const WITH_ANCESTORS = new Map(CATEGORY_NAMES.map((c) => [BIT.get(c) ?? 0, bitsOf(withAncestors(c))]));
+const bitsOf = (categories: readonly string[]) =>
+  categories.reduce((bits, c) => bits | (BIT.get(c) ?? 0), 0);
+const WITH_ANCESTORS = new Map(
+  CATEGORY_NAMES.map((c) => [BIT.get(c) ?? 0, bitsOf(withAncestors(c))]),
+);
 const BITS_BY_STEM = new Map<string, number>();
-for (const [category, stems] of CATEGORY_STEMS) for (const s of stems) BITS_BY_STEM.set(s, (BITS_BY_STEM.get(s) ?? 0) | (BIT.get(category) ?? 0));
+for (const [category, stems] of CATEGORY_STEMS)
+  for (const s of stems) BITS_BY_STEM.set(s, (BITS_BY_STEM.get(s) ?? 0) | (BIT.get(category) ?? 0));
 
 // What a word says for derivation, cached per word: its category bits, and whether it is a delete, write or read verb.
 const VERB_DELETE = 1;
@@ -99,7 +119,13 @@ function senseOf(word: string): WordSense {
   let sense = senses.get(word);
   if (!sense) {
     const s = stem(word);
-    const verb = DELETE.has(s) ? VERB_DELETE : WRITE.has(s) ? VERB_WRITE : READ.has(s) ? VERB_READ : 0;
+    const verb = DELETE.has(s)
+      ? VERB_DELETE
+      : WRITE.has(s)
+        ? VERB_WRITE
+        : READ.has(s)
+          ? VERB_READ
+          : 0;
     sense = { bits: BITS_BY_STEM.get(s) ?? 0, verb };
     if (senses.size < 100_000) senses.set(word, sense);
   }
@@ -132,7 +158,11 @@ const PERMISSION_CATEGORIES: Record<string, string[]> = {
   camera: ['media'],
 };
 const SIDE_EFFECT_CATEGORIES: Record<string, string> = {
-  filesystem: 'filesystem', network: 'network', process: 'shell', database: 'database', notification: 'communication',
+  filesystem: 'filesystem',
+  network: 'network',
+  process: 'shell',
+  database: 'database',
+  notification: 'communication',
 };
 
 /** A tool's words, split once and shared by every derivation (see `toolWords`). */
@@ -155,15 +185,27 @@ export function toolWords(tool: ServerTool, serverId: string): ToolWords {
 }
 
 /** Read, write or delete: from the leading verb of the name (or of the description), then the annotations. */
-function operationBits(words: ToolWords, firstDescriptionWord: string | undefined, tool: ServerTool): number {
+function operationBits(
+  words: ToolWords,
+  firstDescriptionWord: string | undefined,
+  tool: ServerTool,
+): number {
   let verb = 0;
   for (const word of [words.name[0], words.name[1], words.name[2], firstDescriptionWord]) {
     if (word !== undefined && (verb = senseOf(word).verb)) break;
   }
-  let bits = verb === VERB_DELETE ? bit('delete') : verb === VERB_WRITE ? bit('write') : verb === VERB_READ ? bit('read') : 0;
+  let bits =
+    verb === VERB_DELETE
+      ? bit('delete')
+      : verb === VERB_WRITE
+        ? bit('write')
+        : verb === VERB_READ
+          ? bit('read')
+          : 0;
   const hints = tool.annotations;
   if (hints?.readOnlyHint === true) bits |= bit('read');
-  if (hints?.readOnlyHint === false && !(bits & (bit('write') | bit('delete')))) bits |= bit('write');
+  if (hints?.readOnlyHint === false && !(bits & (bit('write') | bit('delete'))))
+    bits |= bit('write');
   return bits;
 }
 
@@ -175,12 +217,14 @@ function securityBits(tool: ServerTool): number {
   let bits = 0;
   const permissions = tool.security?.permissions_required;
   for (const permission of Array.isArray(permissions) ? permissions : []) {
-    const exact = PERMISSION_CATEGORIES[permission] ?? PERMISSION_CATEGORIES[permission.split('.')[0]] ?? [];
+    const exact =
+      PERMISSION_CATEGORIES[permission] ?? PERMISSION_CATEGORIES[permission.split('.')[0]] ?? [];
     bits |= bitsOf(exact);
     if (!exact.length && permission.startsWith('network')) bits |= bit('network');
   }
   const effects = tool.security?.side_effects;
-  for (const effect of Array.isArray(effects) ? effects : []) if (SIDE_EFFECT_CATEGORIES[effect]) bits |= bit(SIDE_EFFECT_CATEGORIES[effect]);
+  for (const effect of Array.isArray(effects) ? effects : [])
+    if (SIDE_EFFECT_CATEGORIES[effect]) bits |= bit(SIDE_EFFECT_CATEGORIES[effect]);
   if (tool.annotations?.openWorldHint === true) bits |= bit('network');
   return bits;
 }
@@ -236,10 +280,16 @@ function descriptionSense(words: readonly string[]): { bits: number; first?: str
 /** Categories from words already split (see `deriveCategories`). */
 export function categoriesOf(words: ToolWords, tool: ServerTool, kernel = false): string[] {
   const description = descriptionSense(words.description);
-  let bits = (kernel ? bit('kernel') : 0) | bitsOfWords(words.name) | bitsOfWords(words.server) | bitsOfWords(words.title) | description.bits;
+  let bits =
+    (kernel ? bit('kernel') : 0) |
+    bitsOfWords(words.name) |
+    bitsOfWords(words.server) |
+    bitsOfWords(words.title) |
+    description.bits;
   bits |= operationBits(words, description.first, tool) | securityBits(tool);
   // A file in a hosted repository is not the local filesystem.
-  if (!(bits & bit('git')) && (words.name.includes('file') || words.name.includes('files'))) bits |= bit('filesystem');
+  if (!(bits & bit('git')) && (words.name.includes('file') || words.name.includes('files')))
+    bits |= bit('filesystem');
   return categoryNames(bits);
 }
 
@@ -282,7 +332,11 @@ function stemIn(pairs: readonly string[], s: string): boolean {
 export function keywordsOf(words: ToolWords, limit = 12): string[] {
   const keywords: string[] = [];
   const stems: string[] = [];
-  for (const pairs of [candidates(words.name, limit), candidates(words.title, limit), candidates(words.description, limit, 30)]) {
+  for (const pairs of [
+    candidates(words.name, limit),
+    candidates(words.title, limit),
+    candidates(words.description, limit, 30),
+  ]) {
     for (let i = 0; i < pairs.length; i += 2) {
       if (keywords.length >= limit) return keywords;
       if (stems.includes(pairs[i + 1])) continue;

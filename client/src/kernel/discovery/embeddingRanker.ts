@@ -31,7 +31,10 @@ export function embeddingText(entry: ToolIndexEntry): string {
   let text = texts.get(entry);
   if (text === undefined) {
     const [lead] = splitLead(entry.description ?? '');
-    texts.set(entry, (text = `${splitWords(entry.name).join(' ')} (${entry.server_id}): ${lead.replace(/\s+/g, ' ')}`));
+    texts.set(
+      entry,
+      (text = `${splitWords(entry.name).join(' ')} (${entry.server_id}): ${lead.replace(/\s+/g, ' ')}`),
+    );
   }
   return text;
 }
@@ -46,7 +49,10 @@ export class EmbeddingRanker implements SemanticRanker {
   /** Embedding of tools runs one batch list at a time, so that texts asked for twice at once are embedded once. */
   private embedding: Promise<void> = Promise.resolve();
 
-  constructor(private readonly embed: EmbedTexts, options: EmbeddingRankerOptions = {}) {
+  constructor(
+    private readonly embed: EmbedTexts,
+    options: EmbeddingRankerOptions = {},
+  ) {
     this.name = options.name ?? 'embeddings';
     this.batchSize = options.batchSize ?? 64;
     this.retryAfterMs = options.retryAfterMs ?? 30_000;
@@ -119,7 +125,10 @@ function unit(vector: readonly number[]): Float32Array {
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
-  if (a.length !== b.length) throw new Error(`the embedding model answered vectors of ${a.length} and ${b.length} dimensions`);
+  if (a.length !== b.length)
+    throw new Error(
+      `the embedding model answered vectors of ${a.length} and ${b.length} dimensions`,
+    );
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += a[i] * b[i];
   return sum;

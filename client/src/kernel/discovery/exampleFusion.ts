@@ -26,9 +26,13 @@ export interface ExampleMatches {
 }
 
 /** The slots of the tools that take the examples of these example documents, in their order (whose scores `fuseExamples` reads). */
-export function exampleTakerDocs(examples: readonly ScoredEntry[], matches: ExampleMatches): number[] {
+export function exampleTakerDocs(
+  examples: readonly ScoredEntry[],
+  matches: ExampleMatches,
+): number[] {
   const docs: number[] = [];
-  for (const e of examples) for (const doc of matches.byExample.get(e.entry.tool_id)?.docs ?? []) docs.push(doc);
+  for (const e of examples)
+    for (const doc of matches.byExample.get(e.entry.tool_id)?.docs ?? []) docs.push(doc);
   return docs;
 }
 
@@ -56,7 +60,11 @@ export function fuseExamples(
     const record = matches.exampleOf.get(t.entry);
     const example = record === undefined ? undefined : byRecord.get(record);
     const exampleShare = record === undefined ? own : example ? example.score / exampleTop : 0;
-    results.push({ entry: t.entry, score: toolTop * (own + weight * exampleShare), relevance: Math.max(t.relevance, example?.relevance ?? 0) });
+    results.push({
+      entry: t.entry,
+      score: toolTop * (own + weight * exampleShare),
+      relevance: Math.max(t.relevance, example?.relevance ?? 0),
+    });
     ranked.add(t.entry);
   }
   const brought: ScoredEntry[] = [];
@@ -66,7 +74,11 @@ export function fuseExamples(
     for (const entry of matches.byExample.get(e.entry.tool_id)?.entries ?? []) {
       const score = before[at++] + share;
       // Many tools can take one record's examples (a server deployed several times): most score too little.
-      if (Number.isNaN(score) || (brought.length >= limit && score < brought[brought.length - 1].score)) continue;
+      if (
+        Number.isNaN(score) ||
+        (brought.length >= limit && score < brought[brought.length - 1].score)
+      )
+        continue;
       if (!ranked.has(entry)) keepBest(brought, { entry, score, relevance: e.relevance }, limit);
     }
   }

@@ -27,7 +27,8 @@ export function editDistance(a: string, b: string, limit: number): number {
     for (let j = 1; j < cols; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let d = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d = Math.min(d, before[j - 2] + 1);
       current[j] = d;
       if (d < best) best = d;
     }
@@ -115,7 +116,8 @@ export class FuzzyVocabulary {
       else this.counts.set(word, { count, mark });
       if (count === 1 && by === 1 && word.length >= 4) {
         this.index(word);
-        for (let i = 0; i < word.length; i++) this.index(word.slice(0, i) + word.slice(i + 1), word);
+        for (let i = 0; i < word.length; i++)
+          this.index(word.slice(0, i) + word.slice(i + 1), word);
       }
       return;
     }
@@ -140,7 +142,10 @@ export class FuzzyVocabulary {
   }
 
   /** Vocabulary words within the allowed distance of `word`, nearest first (the word itself excluded). */
-  near(word: string, maxEdits = maxEditsFor(word.length)): Array<{ word: string; distance: number }> {
+  near(
+    word: string,
+    maxEdits = maxEditsFor(word.length),
+  ): Array<{ word: string; distance: number }> {
     if (maxEdits === 0) return [];
     const candidates = new Set<string>();
     for (const form of [word, ...deletions(word)]) {

@@ -14,32 +14,94 @@ export { editDistance, FuzzyVocabulary } from './fuzzy';
 export { analyze, splitWords, stem } from './text';
 export { relatedStems, type Related } from './thesaurus';
 export { normalizeQuery } from './queryText';
-export { EmbeddingRanker, embeddingText, type EmbeddingRankerOptions, type EmbedTexts } from './embeddingRanker';
-export { DEFAULT_ANALYSIS, PLAIN_ANALYSIS, ToolIndex, type AnalysisOptions, type ToolIndexOptions } from './toolIndex';
+export {
+  EmbeddingRanker,
+  embeddingText,
+  type EmbeddingRankerOptions,
+  type EmbedTexts,
+} from './embeddingRanker';
+export {
+  DEFAULT_ANALYSIS,
+  PLAIN_ANALYSIS,
+  ToolIndex,
+  type AnalysisOptions,
+  type ToolIndexOptions,
+} from './toolIndex';
 export { toEntry } from './toolText';
 export {
-  ACTION_MISMATCH, categoriesInQuery, categorySearch, COVERAGE, discoverable, effectiveRisk, filterPredicate, kernelToolVisibility, keywordSearch, NAME_BOOST,
-  PHRASE_BOOST, planQuery, PLAIN_SEARCH, search, SEMANTIC_WEIGHT, SEMANTIC_WINDOW, semanticSearch, SERVER_BOOST, THESAURUS_WEIGHT,
-  type KernelToolVisibility, type ScoredEntry, type SearchOptions, type SearchOutcome, type SemanticRanker,
+  ACTION_MISMATCH,
+  categoriesInQuery,
+  categorySearch,
+  COVERAGE,
+  discoverable,
+  effectiveRisk,
+  filterPredicate,
+  kernelToolVisibility,
+  keywordSearch,
+  NAME_BOOST,
+  PHRASE_BOOST,
+  planQuery,
+  PLAIN_SEARCH,
+  search,
+  SEMANTIC_WEIGHT,
+  SEMANTIC_WINDOW,
+  semanticSearch,
+  SERVER_BOOST,
+  THESAURUS_WEIGHT,
+  type KernelToolVisibility,
+  type ScoredEntry,
+  type SearchOptions,
+  type SearchOutcome,
+  type SemanticRanker,
 } from './search';
 export {
-  cl100kTokens, TOKENIZER_BUNDLE, tokenizerSource, toolDefinitionJson, toolTokens, type TokenCounter, type TokenizerSource,
+  cl100kTokens,
+  TOKENIZER_BUNDLE,
+  tokenizerSource,
+  toolDefinitionJson,
+  toolTokens,
+  type TokenCounter,
+  type TokenizerSource,
 } from './tokens';
 export { SessionToolCache, type SessionCacheOptions, type SessionSnapshot } from './sessionCache';
 export { KERNEL_DISCOVERY_TOOL_SCHEMAS, KERNEL_SERVER_ID, discoveryKernelTools } from './schemas';
 export {
-  createDiscoveryTools, discover, evict, request, session,
-  type DiscoveryContext, type DiscoveryTools, type EvictParams, type EvictResult, type LoadedTool, type RequestParams, type RequestResult,
+  createDiscoveryTools,
+  discover,
+  evict,
+  request,
+  session,
+  type DiscoveryContext,
+  type DiscoveryTools,
+  type EvictParams,
+  type EvictResult,
+  type LoadedTool,
+  type RequestParams,
+  type RequestResult,
 } from './kernelTools';
-export { ToolCreator, creationBlocker, type CreationOutcome, type EphemeralTool, type GeneratedTool, type ToolCreationOptions } from './toolCreation';
+export {
+  ToolCreator,
+  creationBlocker,
+  type CreationOutcome,
+  type EphemeralTool,
+  type GeneratedTool,
+  type ToolCreationOptions,
+} from './toolCreation';
 
 /**
  * A tool index holding the four discovery kernel tools (server `mgp`) plus any other kernel tools
  * given; servers are added with `upsertServer`.
  */
-export function createToolIndex(options: ToolIndexOptions & { kernelTools?: ServerTool[] } = {}): ToolIndex {
+export function createToolIndex(
+  options: ToolIndexOptions & { kernelTools?: ServerTool[] } = {},
+): ToolIndex {
   const index = new ToolIndex(options);
-  index.upsertServer(KERNEL_SERVER_ID, [...discoveryKernelTools(), ...(options.kernelTools ?? [])], 'connected', true);
+  index.upsertServer(
+    KERNEL_SERVER_ID,
+    [...discoveryKernelTools(), ...(options.kernelTools ?? [])],
+    'connected',
+    true,
+  );
   return index;
 }
 
@@ -48,6 +110,16 @@ export function createToolIndex(options: ToolIndexOptions & { kernelTools?: Serv
  * `mgp.tools.discover` and `mgp.tools.request`, plus `mgp.tools.session*` when `withSessionTools`.
  * Administrative kernel tools are listed by `tools/list` but never put in the model's context.
  */
-export function llmContextKernelTools(index: ToolIndex, withSessionTools = false): ToolIndexEntry[] {
-  return index.list().filter((e) => e.kernel && (kernelToolVisibility(e.name) === 'meta' || (withSessionTools && kernelToolVisibility(e.name) === 'optional')));
+export function llmContextKernelTools(
+  index: ToolIndex,
+  withSessionTools = false,
+): ToolIndexEntry[] {
+  return index
+    .list()
+    .filter(
+      (e) =>
+        e.kernel &&
+        (kernelToolVisibility(e.name) === 'meta' ||
+          (withSessionTools && kernelToolVisibility(e.name) === 'optional')),
+    );
 }

@@ -8,7 +8,14 @@ import { keywordSearch, search, type SearchOptions } from './search';
 import type { SessionSnapshot, SessionToolCache } from './sessionCache';
 import { ToolCreator, type ToolCreationOptions } from './toolCreation';
 import type { ToolIndex } from './toolIndex';
-import type { DiscoveredTool, DiscoverParams, DiscoverResult, RiskLevel, ToolIndexEntry, ToolSecurity } from './types';
+import type {
+  DiscoveredTool,
+  DiscoverParams,
+  DiscoverResult,
+  RiskLevel,
+  ToolIndexEntry,
+  ToolSecurity,
+} from './types';
 
 export interface DiscoveryContext {
   index: ToolIndex;
@@ -27,7 +34,12 @@ export interface DiscoveryContext {
 export interface RequestParams {
   reason: 'capability_gap' | 'performance' | 'preference';
   context: string;
-  requirements: { capabilities?: string[]; input_types?: string[]; output_types?: string[]; preferred_risk_level?: RiskLevel };
+  requirements: {
+    capabilities?: string[];
+    input_types?: string[];
+    output_types?: string[];
+    preferred_risk_level?: RiskLevel;
+  };
   task_trace_id?: string;
 }
 
@@ -74,37 +86,56 @@ function invalid(message: string): never {
   throw new KernelError('InvalidArguments', message, -32602);
 }
 
-const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+const isStringArray = (v: unknown): v is string[] =>
+  Array.isArray(v) && v.every((s) => typeof s === 'string');
 
 function checkDiscover(params: DiscoverParams): void {
   if (!params || typeof params.query !== 'string') invalid('query: a string is required');
-  if (params.strategy !== undefined && !STRATEGIES.has(params.strategy)) invalid('strategy: one of keyword, semantic, category');
-  if (params.max_results !== undefined && (typeof params.max_results !== 'number' || !(params.max_results >= 1))) invalid('max_results: a number ≥ 1');
+  if (params.strategy !== undefined && !STRATEGIES.has(params.strategy))
+    invalid('strategy: one of keyword, semantic, category');
+  if (
+    params.max_results !== undefined &&
+    (typeof params.max_results !== 'number' || !(params.max_results >= 1))
+  )
+    invalid('max_results: a number ≥ 1');
   const f = params.filter;
   if (f === undefined) return;
   if (typeof f !== 'object' || f === null) invalid('filter: an object');
-  if (f.categories !== undefined && !isStringArray(f.categories)) invalid('filter.categories: an array of strings');
-  if (f.risk_level_max !== undefined && !RISKS.has(f.risk_level_max)) invalid('filter.risk_level_max: one of safe, moderate, dangerous');
-  if (f.status !== undefined && f.status !== 'connected' && f.status !== 'all') invalid('filter.status: connected or all');
+  if (f.categories !== undefined && !isStringArray(f.categories))
+    invalid('filter.categories: an array of strings');
+  if (f.risk_level_max !== undefined && !RISKS.has(f.risk_level_max))
+    invalid('filter.risk_level_max: one of safe, moderate, dangerous');
+  if (f.status !== undefined && f.status !== 'connected' && f.status !== 'all')
+    invalid('filter.status: connected or all');
 }
 
 const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 function loaded(entry: ToolIndexEntry): LoadedTool {
   return {
-    tool_id: entry.tool_id, name: entry.name, server_id: entry.server_id, description: entry.description,
-    inputSchema: entry.inputSchema, ...(entry.security ? { security: entry.security } : {}),
+    tool_id: entry.tool_id,
+    name: entry.name,
+    server_id: entry.server_id,
+    description: entry.description,
+    inputSchema: entry.inputSchema,
+    ...(entry.security ? { security: entry.security } : {}),
   };
 }
 
 /** `mgp.tools.discover`: ranked tools with full schemas, cut to the discovery reserve. */
-export async function discover(ctx: DiscoveryContext, params: DiscoverParams): Promise<DiscoverResult> {
+export async function discover(
+  ctx: DiscoveryContext,
+  params: DiscoverParams,
+): Promise<DiscoverResult> {
   checkDiscover(params);
   const clock = ctx.clock ?? (() => performance.now());
   const started = clock();
   const strategy = params.strategy ?? 'keyword';
   const limit = Math.min(50, Math.floor(params.max_results ?? 5));
-  const outcome = await search(ctx.index, params.query, strategy, params.filter, { ...ctx.search, limit });
+  const outcome = await search(ctx.index, params.query, strategy, params.filter, {
+    ...ctx.search,
+    limit,
+  });
   const top = outcome.results.slice(0, limit);
   const { fitted } = ctx.cache.fitDiscovery(top.map((s) => s.entry));
   const tools: DiscoveredTool[] = top.slice(0, fitted.length).map(({ entry, relevance }) => ({
@@ -118,23 +149,37 @@ export async function discover(ctx: DiscoveryContext, params: DiscoverParams): P
     search_strategy: strategy,
     ...(outcome.fallback ? { fallback_strategy: outcome.fallback } : {}),
     query_time_ms: round(clock() - started),
-    ...(fitted.length < top.length ? { truncated: { returned: fitted.length, matched: top.length, reason: 'discovery_reserve' as const } } : {}),
+    ...(fitted.length < top.length
+      ? {
+          truncated: {
+            returned: fitted.length,
+            matched: top.length,
+            reason: 'discovery_reserve' as const,
+          },
+        }
+      : {}),
   };
 }
 
 function checkRequest(params: RequestParams): void {
-  if (!params || !REASONS.has(params.reason)) invalid('reason: one of capability_gap, performance, preference');
+  if (!params || !REASONS.has(params.reason))
+    invalid('reason: one of capability_gap, performance, preference');
   if (typeof params.context !== 'string') invalid('context: a string is required');
   const r = params.requirements;
   if (typeof r !== 'object' || r === null) invalid('requirements: an object is required');
   for (const key of ['capabilities', 'input_types', 'output_types'] as const) {
-    if (r[key] !== undefined && !isStringArray(r[key])) invalid(`requirements.${key}: an array of strings`);
+    if (r[key] !== undefined && !isStringArray(r[key]))
+      invalid(`requirements.${key}: an array of strings`);
   }
-  if (r.preferred_risk_level !== undefined && !RISKS.has(r.preferred_risk_level)) invalid('requirements.preferred_risk_level: one of safe, moderate, dangerous');
+  if (r.preferred_risk_level !== undefined && !RISKS.has(r.preferred_risk_level))
+    invalid('requirements.preferred_risk_level: one of safe, moderate, dangerous');
 }
 
 /** The best tool for each capability, at or under the preferred risk, if relevant enough. */
-function matchCapabilities(ctx: DiscoveryContext, params: RequestParams): { matched: ToolIndexEntry[]; missing: string[] } {
+function matchCapabilities(
+  ctx: DiscoveryContext,
+  params: RequestParams,
+): { matched: ToolIndexEntry[]; missing: string[] } {
   const r = params.requirements;
   const capabilities = r.capabilities?.length ? r.capabilities : [params.context];
   const types = [...(r.input_types ?? []), ...(r.output_types ?? [])].join(' ');
@@ -142,8 +187,12 @@ function matchCapabilities(ctx: DiscoveryContext, params: RequestParams): { matc
   const matched = new Map<string, ToolIndexEntry>();
   const missing: string[] = [];
   for (const capability of capabilities) {
-    const best = keywordSearch(ctx.index, `${capability} ${types}`, filter, { ...ctx.search, limit: 1 }).results[0];
-    if (best && best.relevance >= (ctx.minRelevance ?? 0.25)) matched.set(best.entry.tool_id, best.entry);
+    const best = keywordSearch(ctx.index, `${capability} ${types}`, filter, {
+      ...ctx.search,
+      limit: 1,
+    }).results[0];
+    if (best && best.relevance >= (ctx.minRelevance ?? 0.25))
+      matched.set(best.entry.tool_id, best.entry);
     else missing.push(capability);
   }
   return { matched: [...matched.values()], missing };
@@ -154,7 +203,11 @@ function matchCapabilities(ctx: DiscoveryContext, params: RequestParams): { matc
  * `pending_approval` when a match needs an approval not yet given (those are not loaded); `creating`
  * only when nothing matches and tool creation is enabled with every guardrail in place.
  */
-export function request(ctx: DiscoveryContext, params: RequestParams, creator?: ToolCreator): RequestResult {
+export function request(
+  ctx: DiscoveryContext,
+  params: RequestParams,
+  creator?: ToolCreator,
+): RequestResult {
   checkRequest(params);
   const { matched, missing } = matchCapabilities(ctx, params);
   const pending = matched.filter((e) => ctx.needsApproval?.(e) === true);
@@ -173,13 +226,18 @@ export function request(ctx: DiscoveryContext, params: RequestParams, creator?: 
     context_tokens_added: added,
     ...(evicted.length ? { evicted } : {}),
   };
-  if (pending.length) return { status: 'pending_approval', ...base, tools_pending_approval: pending.map(loaded) };
+  if (pending.length)
+    return { status: 'pending_approval', ...base, tools_pending_approval: pending.map(loaded) };
   if (matched.length) return { status: missing.length ? 'partial' : 'fulfilled', ...base };
   if (creator && !creator.blocker) {
     const r = params.requirements;
     const { creation_id } = creator.start({
-      context: params.context, capabilities: r.capabilities ?? [], input_types: r.input_types ?? [], output_types: r.output_types ?? [],
-      preferred_risk_level: r.preferred_risk_level, task_trace_id: params.task_trace_id,
+      context: params.context,
+      capabilities: r.capabilities ?? [],
+      input_types: r.input_types ?? [],
+      output_types: r.output_types ?? [],
+      preferred_risk_level: r.preferred_risk_level,
+      task_trace_id: params.task_trace_id,
     });
     return { status: 'creating', ...base, creation_id };
   }
@@ -212,7 +270,8 @@ export interface DiscoveryTools {
 
 /** The four handlers bound to one context (one session). */
 export function createDiscoveryTools(ctx: DiscoveryContext): DiscoveryTools {
-  const creator = ctx.toolCreation?.enabled === true ? new ToolCreator(ctx.toolCreation) : undefined;
+  const creator =
+    ctx.toolCreation?.enabled === true ? new ToolCreator(ctx.toolCreation) : undefined;
   const tools: DiscoveryTools = {
     discover: (params) => discover(ctx, params),
     request: (params) => request(ctx, params, creator),

@@ -15,7 +15,8 @@ import { fileWords, knownFileWords, LITERALS } from './queryLiterals';
 import { applyRewrites } from './rewrite';
 
 /** `#17` not after a noun that says what it numbers (`request #7`, `step #2`). */
-const BARE_REFERENCE = /(?:^|\s)(?<!\b(?:request|call|item|step|row|line|tab|order|message|job|monitor|check|run|page|version|build|number)\s)#\d+\b/i;
+const BARE_REFERENCE =
+  /(?:^|\s)(?<!\b(?:request|call|item|step|row|line|tab|order|message|job|monitor|check|run|page|version|build|number)\s)#\d+\b/i;
 
 /** A number that is not part of a word, an id or a version (`7`, `412`, `3.5`). */
 const STANDALONE_NUMBER = /(?<![\w.#$-])\d+(?:[.,]\d+)*(?![\w.-]*\w)/g;
@@ -36,7 +37,16 @@ export function boundedQuery(query: string): string {
 }
 
 /** Idioms, general and of each kind of tool; requests to the memory; then phrasal verbs, whose particles the others may read. */
-const REWRITES = [IDIOMS, BROWSER_IDIOMS, FILE_IDIOMS, REPO_IDIOMS, WEB_IDIOMS, WORKSPACE_IDIOMS, MEMORY_REQUESTS, PHRASAL_VERBS];
+const REWRITES = [
+  IDIOMS,
+  BROWSER_IDIOMS,
+  FILE_IDIOMS,
+  REPO_IDIOMS,
+  WEB_IDIOMS,
+  WORKSPACE_IDIOMS,
+  MEMORY_REQUESTS,
+  PHRASAL_VERBS,
+];
 
 /** The last query normalized: one search normalizes its query twice (its terms, its action). */
 let last = { query: '', text: '' };
@@ -57,7 +67,11 @@ export function normalizeQuery(query: string): string {
   // `#17` with no word for what it is: an issue or a pull request.
   if (BARE_REFERENCE.test(text) && !ISSUE_WORDS.test(text)) text += ' pull request issue';
   // To open a PR is to create one; to raise a bug or a problem is to create an issue.
-  text = text.replace(OPEN_TO_CREATE, (_, thing: string) => (/^(?:pr|pull request|merge request|mr|issue|ticket)$/i.test(thing) ? ` create ${thing} ` : ` create issue ${thing} `));
+  text = text.replace(OPEN_TO_CREATE, (_, thing: string) =>
+    /^(?:pr|pull request|merge request|mr|issue|ticket)$/i.test(thing)
+      ? ` create ${thing} `
+      : ` create issue ${thing} `,
+  );
   for (const rewrites of REWRITES) text = applyRewrites(text, rewrites);
   // A number on its own is a value (`the last 7 days`, `PR 412`), not a word of the need: it would match `context7` or an error code.
   text = text.replace(STANDALONE_NUMBER, ' ');

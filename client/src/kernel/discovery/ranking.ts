@@ -45,7 +45,8 @@ function queryPairs(plan: readonly WeightedTerm[]): Array<[string, string]> {
   return asked.slice(1).map((t, i) => [asked[i], t]);
 }
 
-export const byScore = (a: ScoredEntry, b: ScoredEntry) => b.score - a.score || (a.entry.tool_id < b.entry.tool_id ? -1 : 1);
+export const byScore = (a: ScoredEntry, b: ScoredEntry) =>
+  b.score - a.score || (a.entry.tool_id < b.entry.tool_id ? -1 : 1);
 
 /** The `limit` largest numbers offered, largest first (a few at most: the discovery answer's size). */
 class Floor {
@@ -91,11 +92,17 @@ interface Gains {
   phraseRoom: number;
 }
 
-function gainsOf(index: ToolIndex, plan: readonly WeightedTerm[], asked: Action | undefined, options: SearchOptions): Gains {
+function gainsOf(
+  index: ToolIndex,
+  plan: readonly WeightedTerm[],
+  asked: Action | undefined,
+  options: SearchOptions,
+): Gains {
   const name = options.nameBoost ?? NAME_BOOST;
   const serverBoost = options.serverBoost ?? SERVER_BOOST;
   const phrase = options.phraseBoost ?? PHRASE_BOOST;
-  if (weightById.length < index.scorer.termCount) weightById = new Float64Array(index.scorer.termCount * 2);
+  if (weightById.length < index.scorer.termCount)
+    weightById = new Float64Array(index.scorer.termCount * 2);
   const ids: number[] = [];
   for (const t of plan) {
     const id = index.scorer.termId(t.term);
@@ -103,11 +110,25 @@ function gainsOf(index: ToolIndex, plan: readonly WeightedTerm[], asked: Action 
     weightById[id] = t.weight;
     ids.push(id);
   }
-  const server = serverBoost > 0 && plan.some((t) => t.weight >= 1 && index.isServerTerm(t.term)) ? serverBoost : 0;
+  const server =
+    serverBoost > 0 && plan.some((t) => t.weight >= 1 && index.isServerTerm(t.term))
+      ? serverBoost
+      : 0;
   const pairs = phrase ? queryPairs(plan) : [];
   const phraseRoom = pairs.length ? 1 + phrase : 1;
   const mismatch = options.actionMismatch ?? ACTION_MISMATCH;
-  return { name, asked: mismatch === 1 ? undefined : asked, mismatch, server, phrase, pairs, weights: weightById, ids, headroom: (1 + name) * (1 + server) * phraseRoom, phraseRoom };
+  return {
+    name,
+    asked: mismatch === 1 ? undefined : asked,
+    mismatch,
+    server,
+    phrase,
+    pairs,
+    weights: weightById,
+    ids,
+    headroom: (1 + name) * (1 + server) * phraseRoom,
+    phraseRoom,
+  };
 }
 
 /**
@@ -117,13 +138,33 @@ function gainsOf(index: ToolIndex, plan: readonly WeightedTerm[], asked: Action 
  * have ceilings, so a score times the ceilings still to come bounds what it can become.
  * `matched` counts every document that passed the filter either way.
  */
-export function rank(index: ToolIndex, query: Query, keep: ((e: ToolIndexEntry) => boolean) | undefined, options: SearchOptions, limit = Infinity, wanted?: readonly number[]): Ranking {
+export function rank(
+  index: ToolIndex,
+  query: Query,
+  keep: ((e: ToolIndexEntry) => boolean) | undefined,
+  options: SearchOptions,
+  limit = Infinity,
+  wanted?: readonly number[],
+): Ranking {
   const { plan, asked } = query;
   const gains = gainsOf(index, plan, asked, options);
   // The best a document could score: every query term saturated in it, and every gain.
-  const ceiling = gains.headroom * (plan.reduce((sum, t) => sum + (t.weight >= 1 ? index.scorer.maxContribution(t.term, 1) : 0), 0) || 1);
+  const ceiling =
+    gains.headroom *
+    (plan.reduce(
+      (sum, t) => sum + (t.weight >= 1 ? index.scorer.maxContribution(t.term, 1) : 0),
+      0,
+    ) || 1);
   const wantedScores: number[] = [];
-  const kept = filtered(index, plan, keep, options.coverage ?? COVERAGE, limit, wanted, wantedScores);
+  const kept = filtered(
+    index,
+    plan,
+    keep,
+    options.coverage ?? COVERAGE,
+    limit,
+    wanted,
+    wantedScores,
+  );
   const candidates = withNameAndServer(index, gains, kept, limit);
   const results = withPhrases(index, gains, candidates, ceiling, limit);
   for (const id of gains.ids) gains.weights[id] = 0;
@@ -156,7 +197,12 @@ function filtered(
   }
   // Read before the scores are cleared: only documents some query term reached have one.
   if (wanted) {
-    for (const doc of wanted) wantedScores.push(doc >= 0 && scores[doc] > 0 && passes(index, keep, doc) ? withCoverage(scores[doc], coverage[doc], power) : NaN);
+    for (const doc of wanted)
+      wantedScores.push(
+        doc >= 0 && scores[doc] > 0 && passes(index, keep, doc)
+          ? withCoverage(scores[doc], coverage[doc], power)
+          : NaN,
+      );
   }
   const top = new Floor(limit);
   let count = 0;
@@ -172,7 +218,11 @@ function filtered(
 }
 
 /** Whether the document passes the filter: `keep`, or without one the default discovery filter. */
-function passes(index: ToolIndex, keep: ((e: ToolIndexEntry) => boolean) | undefined, doc: number): boolean {
+function passes(
+  index: ToolIndex,
+  keep: ((e: ToolIndexEntry) => boolean) | undefined,
+  doc: number,
+): boolean {
   if (!keep) return index.visibleAt(doc);
   const entry = index.entryAt(doc);
   return !!entry && keep(entry);
@@ -180,11 +230,20 @@ function passes(index: ToolIndex, keep: ((e: ToolIndexEntry) => boolean) | undef
 
 /** A score times the query's coverage to the power (the usual powers without `**`, which costs more). */
 function withCoverage(score: number, coverage: number, power: number): number {
-  return power === 0 ? score : power === 0.5 ? score * Math.sqrt(coverage) : score * coverage ** power;
+  return power === 0
+    ? score
+    : power === 0.5
+      ? score * Math.sqrt(coverage)
+      : score * coverage ** power;
 }
 
 /** 2. The server and name gains and the action factor, for the documents that could still make the top with every gain (compacted in the scratch). */
-function withNameAndServer(index: ToolIndex, gains: Gains, kept: { count: number; least: number }, limit: number): { count: number; least: number } {
+function withNameAndServer(
+  index: ToolIndex,
+  gains: Gains,
+  kept: { count: number; least: number },
+  limit: number,
+): { count: number; least: number } {
   // No gain to work out: the phrase stage cuts by the same bound.
   if (!gains.server && !gains.name && !gains.asked) return kept;
   // The kept best can lose the action factor: a document that cannot reach what they keep then is out.
@@ -206,18 +265,30 @@ function withNameAndServer(index: ToolIndex, gains: Gains, kept: { count: number
 }
 
 /** 3. The phrase gain, for those that could still make the top with it; the best `limit`, in order. */
-function withPhrases(index: ToolIndex, gains: Gains, candidates: { count: number; least: number }, ceiling: number, limit: number): ScoredEntry[] {
+function withPhrases(
+  index: ToolIndex,
+  gains: Gains,
+  candidates: { count: number; least: number },
+  ceiling: number,
+  limit: number,
+): ScoredEntry[] {
   const { pairs, phraseRoom } = gains;
   const cut = candidates.least / phraseRoom;
   const best: ScoredEntry[] = [];
   for (let i = 0; i < candidates.count; i++) {
     let score = keptScores[i];
     // Ties go on: the order among equal scores is the tool ids'.
-    if (score < cut || (best.length >= limit && score * phraseRoom < best[best.length - 1].score)) continue;
+    if (score < cut || (best.length >= limit && score * phraseRoom < best[best.length - 1].score))
+      continue;
     const doc = keptDocs[i];
-    if (pairs.length) score *= 1 + (gains.phrase * index.scorer.adjacentPairs(doc, pairs)) / pairs.length;
+    if (pairs.length)
+      score *= 1 + (gains.phrase * index.scorer.adjacentPairs(doc, pairs)) / pairs.length;
     if (best.length >= limit && score < best[best.length - 1].score) continue;
-    const scored = { entry: index.entryAt(doc) as ToolIndexEntry, score, relevance: Math.min(1, score / ceiling) };
+    const scored = {
+      entry: index.entryAt(doc) as ToolIndexEntry,
+      score,
+      relevance: Math.min(1, score / ceiling),
+    };
     if (limit === Infinity) {
       best.push(scored);
       continue;

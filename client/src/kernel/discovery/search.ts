@@ -17,7 +17,14 @@ import type { WeightedTerm } from './bm25';
 import type { DiscoverFilter, RiskLevel, SearchStrategy, ToolIndexEntry } from './types';
 import { byScore, rank, type Query, type ScoredEntry } from './ranking';
 
-export { ACTION_MISMATCH, COVERAGE, NAME_BOOST, PHRASE_BOOST, SERVER_BOOST, type ScoredEntry } from './ranking';
+export {
+  ACTION_MISMATCH,
+  COVERAGE,
+  NAME_BOOST,
+  PHRASE_BOOST,
+  SERVER_BOOST,
+  type ScoredEntry,
+} from './ranking';
 
 /** What a query becomes before scoring. */
 export interface QueryPlanOptions {
@@ -106,7 +113,16 @@ export function filterPredicate(filter: DiscoverFilter = {}): (entry: ToolIndexE
 
 /** The textbook baseline the benchmark compares with: the query's words only, summed, no gains. */
 export const PLAIN_SEARCH: Readonly<SearchOptions> = Object.freeze({
-  fuzzy: false, expansion: false, thesaurus: false, literals: false, grouping: false, nameBoost: 0, serverBoost: 0, phraseBoost: 0, coverage: 0, actionMismatch: 1,
+  fuzzy: false,
+  expansion: false,
+  thesaurus: false,
+  literals: false,
+  grouping: false,
+  nameBoost: 0,
+  serverBoost: 0,
+  phraseBoost: 0,
+  coverage: 0,
+  actionMismatch: 1,
   examples: false,
 });
 
@@ -121,11 +137,24 @@ const EXAMPLE_POOL = 5;
  * matched by the request's own words, without the synonyms and related words the plan adds for the
  * tools' texts: the examples hold other wordings already. No gains: their names are the tools'.
  */
-function rankExamples(index: ToolIndex, query: Query, options: SearchOptions): { ranked: ScoredEntry[]; matches: ExampleMatching } | undefined {
+function rankExamples(
+  index: ToolIndex,
+  query: Query,
+  options: SearchOptions,
+): { ranked: ScoredEntry[]; matches: ExampleMatching } | undefined {
   const matches = matchExamples(index);
   if (!matches.exampleOf.size) return undefined;
   const ownWords = { ...query, plan: query.plan.filter((t) => t.weight >= 1) };
-  return { ranked: rank(exampleIndex(index.analysis), ownWords, undefined, { ...options, nameBoost: 0, serverBoost: 0, phraseBoost: 0 }, EXAMPLE_RESULTS).results, matches };
+  return {
+    ranked: rank(
+      exampleIndex(index.analysis),
+      ownWords,
+      undefined,
+      { ...options, nameBoost: 0, serverBoost: 0, phraseBoost: 0 },
+      EXAMPLE_RESULTS,
+    ).results,
+    matches,
+  };
 }
 
 /** Weight of a general thesaurus word for a query word the index does not know. */
@@ -133,8 +162,12 @@ export const THESAURUS_WEIGHT = 0.5;
 
 /** Words of requests that never name a tool (stemmed and not, to meet either analysis). */
 const QUERY_FILLER = new Set(
-  ('tell give take help try thing things stuff something anything lot lots bit quick quickly really actually basically ' +
-    'maybe perhaps kindly able sure okay ok thanks thank hi hello hey').split(' ').flatMap((w) => [w, stem(w)]),
+  (
+    'tell give take help try thing things stuff something anything lot lots bit quick quickly really actually basically ' +
+    'maybe perhaps kindly able sure okay ok thanks thank hi hello hey'
+  )
+    .split(' ')
+    .flatMap((w) => [w, stem(w)]),
 );
 
 /**
@@ -142,7 +175,11 @@ const QUERY_FILLER = new Set(
  * names. With `grouping` (the default) each query word is a group with the terms found for it, so a
  * word with many synonyms in a tool counts once, as its best match.
  */
-export function planQuery(index: ToolIndex, query: string, options: QueryPlanOptions = {}): WeightedTerm[] {
+export function planQuery(
+  index: ToolIndex,
+  query: string,
+  options: QueryPlanOptions = {},
+): WeightedTerm[] {
   query = options.literals !== false ? normalizeQuery(query) : boundedQuery(query);
   const plan = new Map<string, WeightedTerm>();
   const terms = index.terms(query);
@@ -162,19 +199,31 @@ export function planQuery(index: ToolIndex, query: string, options: QueryPlanOpt
       const term = index.analysis.stem ? stem(word) : word;
       const source = plan.get(term);
       // An English word the index lacks is not a typo of one it has (`election` is not `select`).
-      if (!source || index.scorer.has(term) || index.vocabulary.has(word) || (index.analysis.stem && relatedStems(term))) continue;
+      if (
+        !source ||
+        index.scorer.has(term) ||
+        index.vocabulary.has(word) ||
+        (index.analysis.stem && relatedStems(term))
+      )
+        continue;
       const near = index.vocabulary.near(word, maxEditsFor(word.length));
       const best = near.filter((n) => n.distance === near[0]?.distance).slice(0, 3);
       for (const n of best) {
         const corrected = index.analysis.stem ? stem(n.word) : n.word;
-        if (!plan.has(corrected)) plan.set(corrected, { term: corrected, weight: (options.fuzzyWeight ?? 0.6) / n.distance, group: source.group });
+        if (!plan.has(corrected))
+          plan.set(corrected, {
+            term: corrected,
+            weight: (options.fuzzyWeight ?? 0.6) / n.distance,
+            group: source.group,
+          });
       }
     }
   }
   if (options.expansion !== false) {
     const asked = [...plan.values()];
     const groupOf = (term: string) => plan.get(term)?.group;
-    for (const e of expandTerms([...plan.keys()], options)) offer(e.term, e.weight, groupOf(e.from.split(' ')[0]));
+    for (const e of expandTerms([...plan.keys()], options))
+      offer(e.term, e.weight, groupOf(e.from.split(' ')[0]));
     // A word no tool has: the words a general thesaurus relates to it, those that some tool has.
     if (options.thesaurus !== false && index.analysis.stem) {
       const nearWeight = options.thesaurusWeight ?? THESAURUS_WEIGHT;
@@ -198,26 +247,49 @@ export function planQuery(index: ToolIndex, query: string, options: QueryPlanOpt
 }
 
 function queryOf(index: ToolIndex, query: string, options: QueryPlanOptions): Query {
-  return { plan: planQuery(index, query, options), asked: options.actionMismatch === 1 ? undefined : requestAction(query) };
+  return {
+    plan: planQuery(index, query, options),
+    asked: options.actionMismatch === 1 ? undefined : requestAction(query),
+  };
 }
 
 /** Keyword strategy: BM25F over the planned query terms. */
-export function keywordSearch(index: ToolIndex, query: string, filter: DiscoverFilter = {}, options: SearchOptions = {}): SearchOutcome {
+export function keywordSearch(
+  index: ToolIndex,
+  query: string,
+  filter: DiscoverFilter = {},
+  options: SearchOptions = {},
+): SearchOutcome {
   const keep = (e: ToolIndexEntry) => pass(e) && discoverable(e);
   const pass = filterPredicate(filter);
   const byDefault = !filter.categories?.length && !filter.risk_level_max && filter.status !== 'all';
   const plan = queryOf(index, query, options);
   const examples = options.examples === false ? undefined : rankExamples(index, plan, options);
   const takers = examples && exampleTakerDocs(examples.ranked, examples.matches);
-  const ranked = rank(index, plan, byDefault ? undefined : keep, options, examples ? Math.max(options.limit ?? Infinity, EXAMPLE_POOL) : options.limit, takers);
+  const ranked = rank(
+    index,
+    plan,
+    byDefault ? undefined : keep,
+    options,
+    examples ? Math.max(options.limit ?? Infinity, EXAMPLE_POOL) : options.limit,
+    takers,
+  );
   const { matched } = ranked;
   let { results } = ranked;
   if (examples) {
     // The best of the keyword ranking, with the tools the examples bring from lower down, in their fused
     // order; then the rest in keyword order. The same for any limit: the pool does not depend on it.
-    const fused = fuseExamples(results.slice(0, EXAMPLE_POOL), examples.ranked, examples.matches, ranked.wantedScores, EXAMPLE_POOL);
+    const fused = fuseExamples(
+      results.slice(0, EXAMPLE_POOL),
+      examples.ranked,
+      examples.matches,
+      ranked.wantedScores,
+      EXAMPLE_POOL,
+    );
     const inFused = new Set(fused.map((s) => s.entry));
-    results = fused.concat(results.slice(EXAMPLE_POOL).filter((s) => !inFused.has(s.entry))).slice(0, options.limit);
+    results = fused
+      .concat(results.slice(EXAMPLE_POOL).filter((s) => !inFused.has(s.entry)))
+      .slice(0, options.limit);
   }
   // A query that is exactly a tool's name or id asks for that tool.
   const exact = index.findByName(query.trim()).find(keep);
@@ -234,7 +306,8 @@ export function keywordSearch(index: ToolIndex, query: string, filter: DiscoverF
 export function categoriesInQuery(query: string): string[] {
   const words = new Set(splitWords(query).map(stem));
   const found: string[] = [];
-  for (const [category, stems] of categoryStems()) if ([...stems].some((s) => words.has(s))) found.push(category);
+  for (const [category, stems] of categoryStems())
+    if ([...stems].some((s) => words.has(s))) found.push(category);
   return found;
 }
 
@@ -243,11 +316,22 @@ export function categoriesInQuery(query: string): string[] {
  * by keyword relevance within them. When the query names no category, the keyword ranking stands in
  * and `fallback` says so.
  */
-export function categorySearch(index: ToolIndex, query: string, filter: DiscoverFilter = {}, options: SearchOptions = {}): SearchOutcome {
+export function categorySearch(
+  index: ToolIndex,
+  query: string,
+  filter: DiscoverFilter = {},
+  options: SearchOptions = {},
+): SearchOutcome {
   const named = categoriesInQuery(query);
-  if (!named.length && !filter.categories?.length) return { ...keywordSearch(index, query, filter, options), strategy: 'category', fallback: 'keyword' };
+  if (!named.length && !filter.categories?.length)
+    return {
+      ...keywordSearch(index, query, filter, options),
+      strategy: 'category',
+      fallback: 'keyword',
+    };
   const keep = filterPredicate(filter);
-  const inNamed = (e: ToolIndexEntry) => !named.length || named.every((c) => e.categories.includes(c));
+  const inNamed = (e: ToolIndexEntry) =>
+    !named.length || named.every((c) => e.categories.includes(c));
   const members = index.list().filter((e) => keep(e) && discoverable(e) && inNamed(e));
   const ranked = rank(index, queryOf(index, query, options), () => true, options).results;
   const scored = new Map(ranked.map((s) => [s.entry.tool_id, s]));
@@ -269,9 +353,18 @@ export const SEMANTIC_WINDOW = 0.3;
  * (a tool no keyword matches can rank too). Without a ranker that is available, or when it fails, the
  * keyword ranking answers and `fallback` is `keyword` (MGP §16.4).
  */
-export async function semanticSearch(index: ToolIndex, query: string, filter: DiscoverFilter = {}, options: SearchOptions = {}): Promise<SearchOutcome> {
+export async function semanticSearch(
+  index: ToolIndex,
+  query: string,
+  filter: DiscoverFilter = {},
+  options: SearchOptions = {},
+): Promise<SearchOutcome> {
   const ranker = options.semantic;
-  const byKeywords = (): SearchOutcome => ({ ...keywordSearch(index, query, filter, options), strategy: 'semantic', fallback: 'keyword' });
+  const byKeywords = (): SearchOutcome => ({
+    ...keywordSearch(index, query, filter, options),
+    strategy: 'semantic',
+    fallback: 'keyword',
+  });
   if (!ranker?.available()) return byKeywords();
   const keep = filterPredicate(filter);
   const entries = index.list().filter((e) => keep(e) && discoverable(e));
@@ -287,17 +380,30 @@ export async function semanticSearch(index: ToolIndex, query: string, filter: Di
   const best = similarities.reduce((a, b) => Math.max(a, b), -Infinity);
   const scored = entries
     .map((entry, i) => {
-      const near = Math.max(0, ((similarities[i] ?? -Infinity) - (best - SEMANTIC_WINDOW)) / SEMANTIC_WINDOW);
+      const near = Math.max(
+        0,
+        ((similarities[i] ?? -Infinity) - (best - SEMANTIC_WINDOW)) / SEMANTIC_WINDOW,
+      );
       const score = (keywordScore.get(entry.tool_id) ?? 0) + SEMANTIC_WEIGHT * near;
       return { entry, score, relevance: Math.min(1, score / (1 + SEMANTIC_WEIGHT)) };
     })
     .filter((s) => s.score > 0)
     .sort(byScore);
-  return { results: options.limit === undefined ? scored : scored.slice(0, options.limit), matched: scored.length, strategy: 'semantic' };
+  return {
+    results: options.limit === undefined ? scored : scored.slice(0, options.limit),
+    matched: scored.length,
+    strategy: 'semantic',
+  };
 }
 
 /** Runs the named strategy. */
-export async function search(index: ToolIndex, query: string, strategy: SearchStrategy, filter?: DiscoverFilter, options?: SearchOptions): Promise<SearchOutcome> {
+export async function search(
+  index: ToolIndex,
+  query: string,
+  strategy: SearchStrategy,
+  filter?: DiscoverFilter,
+  options?: SearchOptions,
+): Promise<SearchOutcome> {
   if (strategy === 'semantic') return semanticSearch(index, query, filter, options);
   if (strategy === 'category') return categorySearch(index, query, filter, options);
   return keywordSearch(index, query, filter, options);

@@ -58,7 +58,13 @@ export class SessionToolCache {
   /** What the cache may hold now. */
   get cacheLimit(): number {
     const { max_tokens, pinned_reserve, discovery_reserve, cache_limit } = this.budget;
-    return Math.max(0, Math.min(cache_limit, max_tokens - discovery_reserve - Math.max(pinned_reserve, this.pinnedTokens)));
+    return Math.max(
+      0,
+      Math.min(
+        cache_limit,
+        max_tokens - discovery_reserve - Math.max(pinned_reserve, this.pinnedTokens),
+      ),
+    );
   }
 
   /** Pins a tool (taking it out of the cache if it was there). */
@@ -109,7 +115,10 @@ export class SessionToolCache {
   /**
    * Evicts tools by tool id, or by name when one cached tool has that name. Pinned tools are refused.
    */
-  evict(names: readonly string[]): { evicted: string[]; refused: Array<{ tool: string; reason: 'pinned' | 'not_cached' | 'ambiguous' }> } {
+  evict(names: readonly string[]): {
+    evicted: string[];
+    refused: Array<{ tool: string; reason: 'pinned' | 'not_cached' | 'ambiguous' }>;
+  } {
     const evicted: string[] = [];
     const refused: Array<{ tool: string; reason: 'pinned' | 'not_cached' | 'ambiguous' }> = [];
     for (const name of names) {
@@ -117,7 +126,11 @@ export class SessionToolCache {
         refused.push({ tool: name, reason: 'pinned' });
         continue;
       }
-      const matches = this.cached.has(name) ? [name] : [...this.cached.values()].filter((h) => h.entry.name === name).map((h) => h.entry.tool_id);
+      const matches = this.cached.has(name)
+        ? [name]
+        : [...this.cached.values()]
+            .filter((h) => h.entry.name === name)
+            .map((h) => h.entry.tool_id);
       if (matches.length !== 1) {
         refused.push({ tool: name, reason: matches.length ? 'ambiguous' : 'not_cached' });
         continue;
@@ -134,7 +147,8 @@ export class SessionToolCache {
       for (const [id, held] of map) {
         const now = lookup(id);
         if (!now) map.delete(id);
-        else if (now !== held.entry) map.set(id, { ...held, entry: now, tokens: this.tokensOf(now) });
+        else if (now !== held.entry)
+          map.set(id, { ...held, entry: now, tokens: this.tokensOf(now) });
       }
     }
     this.enforce();

@@ -142,7 +142,10 @@ type SynonymMap = Map<string, Set<string>>;
 function buildDomainMap(): SynonymMap {
   const map: SynonymMap = new Map();
   for (const line of DOMAIN_GROUPS.trim().split('\n')) {
-    const members = line.split(',').map((m) => analyze(m.trim())).filter((terms) => terms.length);
+    const members = line
+      .split(',')
+      .map((m) => analyze(m.trim()))
+      .filter((terms) => terms.length);
     for (const member of members) {
       const key = member.join(' ');
       let set = map.get(key);
@@ -153,7 +156,6 @@ function buildDomainMap(): SynonymMap {
   return map;
 }
 
-
 let domainMap: SynonymMap | undefined;
 
 export interface ExpandOptions {
@@ -163,7 +165,10 @@ export interface ExpandOptions {
 /**
  * Expansion terms for analysed query terms: synonyms of single terms and of two-term phrases. Terms already in the query are left out; each term keeps its highest weight.
  */
-export function expandTerms(terms: readonly string[], options: ExpandOptions = {}): ExpansionTerm[] {
+export function expandTerms(
+  terms: readonly string[],
+  options: ExpandOptions = {},
+): ExpansionTerm[] {
   domainMap ??= buildDomainMap();
   const domainWeight = options.domainWeight ?? 0.7;
   const present = new Set(terms);
@@ -174,6 +179,7 @@ export function expandTerms(terms: readonly string[], options: ExpandOptions = {
     if (!existing || existing.weight < weight) found.set(term, { term, weight, source, from });
   };
   const keys = [...terms, ...terms.slice(1).map((t, i) => `${terms[i]} ${t}`)];
-  for (const key of keys) for (const t of domainMap.get(key) ?? []) offer(t, domainWeight, 'domain', key);
+  for (const key of keys)
+    for (const t of domainMap.get(key) ?? []) offer(t, domainWeight, 'domain', key);
   return [...found.values()];
 }

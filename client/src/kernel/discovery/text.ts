@@ -10,13 +10,15 @@ import { stemmer } from 'stemmer';
 
 /** English function words and filler that say nothing about which tool is meant. */
 const STOP_WORDS = new Set(
-  ('a about above after again all also am an and any are as at be been before being below between both but by can ' +
+  (
+    'a about above after again all also am an and any are as at be been before being below between both but by can ' +
     'could did do does doing done down during each either else etc ever every few for from further get gets given ' +
     'had has have having he her here hers him his how i if in into is it its itself just let lets like me more most ' +
     'much must my myself need needs no nor not now of off on once one only or other our ours out over own please ' +
     'same she should so some such than that the their theirs them then there these they this those through to too ' +
     'under until up upon us use used uses using very via want was way we were what whatever when where whether ' +
-    'which while who whom whose why will with within without would you your yours yourself e g eg ie').split(' '),
+    'which while who whom whose why will with within without would you your yours yourself e g eg ie'
+  ).split(' '),
 );
 
 /** True when a lower-case word carries no meaning for search. */
@@ -44,7 +46,8 @@ function scan(text: string, camelCase: boolean, out: string[]): void {
   const lower = text.toLowerCase();
   // Lower-casing can change the length of non-ASCII text: then cut the original and lower each word.
   const source = lower.length === text.length ? lower : undefined;
-  const emit = (from: number, to: number) => out.push(canonical(source ? source.slice(from, to) : text.slice(from, to).toLowerCase()));
+  const emit = (from: number, to: number) =>
+    out.push(canonical(source ? source.slice(from, to) : text.slice(from, to).toLowerCase()));
   const n = text.length;
   let start = -1;
   let previous = OTHER;
@@ -67,9 +70,16 @@ function scan(text: string, camelCase: boolean, out: string[]): void {
     } else if (camelCase && kind === UPPER && previous === LOWER) {
       emit(start, i);
       start = i;
-    } else if (camelCase && kind === LOWER && previous === UPPER && i - start >= 2 && classOf(text.charCodeAt(i - 2)) === UPPER) {
+    } else if (
+      camelCase &&
+      kind === LOWER &&
+      previous === UPPER &&
+      i - start >= 2 &&
+      classOf(text.charCodeAt(i - 2)) === UPPER
+    ) {
       // An acronym followed by a capitalised word: `HTTPServer`. But `URLs` is one word.
-      const plural = text.charCodeAt(i) === 115 && (i + 1 >= n || classOf(text.charCodeAt(i + 1)) !== LOWER);
+      const plural =
+        text.charCodeAt(i) === 115 && (i + 1 >= n || classOf(text.charCodeAt(i + 1)) !== LOWER);
       if (!plural) {
         emit(start, i - 1);
         start = i - 1;
@@ -120,7 +130,12 @@ export function termOf(word: string, stemmed = true): string {
   const cache = stemmed ? stemmedTerms : plainTerms;
   let term = cache.get(word);
   if (term === undefined) {
-    term = STOP_WORDS.has(word) || (word.length === 1 && classOf(word.charCodeAt(0)) !== DIGIT) ? '' : stemmed ? stem(word) : word;
+    term =
+      STOP_WORDS.has(word) || (word.length === 1 && classOf(word.charCodeAt(0)) !== DIGIT)
+        ? ''
+        : stemmed
+          ? stem(word)
+          : word;
     if (cache.size < 200_000) cache.set(word, term);
   }
   return term;
@@ -149,7 +164,8 @@ export function termsOfWords(words: readonly string[], options: AnalyzeOptions =
   const terms: string[] = [];
   for (const word of words) {
     if (options.dropStopWords === false) {
-      if (word.length > 1 || classOf(word.charCodeAt(0)) === DIGIT) terms.push(stemmed ? stem(word) : word);
+      if (word.length > 1 || classOf(word.charCodeAt(0)) === DIGIT)
+        terms.push(stemmed ? stem(word) : word);
       continue;
     }
     const term = termOf(word, stemmed);

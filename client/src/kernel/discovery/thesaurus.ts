@@ -34,7 +34,10 @@ function find(stem: string): Related | undefined {
     else {
       const semicolon = line.indexOf(';', space);
       const split = (list: string) => (list ? list.split(',') : []);
-      return { near: split(line.slice(space + 1, semicolon)), far: split(line.slice(semicolon + 1)) };
+      return {
+        near: split(line.slice(space + 1, semicolon)),
+        far: split(line.slice(semicolon + 1)),
+      };
     }
   }
   return undefined;

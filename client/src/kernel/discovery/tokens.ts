@@ -37,8 +37,12 @@ function loadTokenizer(): { count: TokenCounter; source: TokenizerSource } {
   const load = createRequire(__filename);
   const bundle = join(__dirname, TOKENIZER_BUNDLE);
   try {
-    if (existsSync(bundle)) return { count: (load(bundle) as Cl100k).countTokens, source: 'bundle' };
-    return { count: (load('gpt-tokenizer/encoding/cl100k_base') as Cl100k).countTokens, source: 'package' };
+    if (existsSync(bundle))
+      return { count: (load(bundle) as Cl100k).countTokens, source: 'bundle' };
+    return {
+      count: (load('gpt-tokenizer/encoding/cl100k_base') as Cl100k).countTokens,
+      source: 'package',
+    };
   } catch {
     return { count: estimate, source: 'estimate' };
   }
@@ -60,7 +64,11 @@ export interface ToolDefinition {
 
 /** The JSON a model's tool list carries for one tool. */
 export function toolDefinitionJson(tool: ToolDefinition): string {
-  return JSON.stringify({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema ?? { type: 'object' } });
+  return JSON.stringify({
+    name: tool.name,
+    description: tool.description ?? '',
+    inputSchema: tool.inputSchema ?? { type: 'object' },
+  });
 }
 
 const cache = new WeakMap<object, { counter: TokenCounter; tokens: number }>();

@@ -59,7 +59,11 @@ export interface ToolCreationOptions {
   /** Id of the agent on whose behalf tools are generated (for the audit event). */
   agentId?: string;
   generate?: (request: CreationRequest) => Promise<GeneratedTool>;
-  validate?: (code: string, level: 'strict', language?: string) => Promise<CodeValidation> | CodeValidation;
+  validate?: (
+    code: string,
+    level: 'strict',
+    language?: string,
+  ) => Promise<CodeValidation> | CodeValidation;
   approve?: (tool: GeneratedTool & { code_sha256: string }) => Promise<boolean>;
   register?: (tool: EphemeralTool) => void;
   unregister?: (name: string) => void;
@@ -71,9 +75,11 @@ export interface ToolCreationOptions {
 /** Why creation cannot start, or undefined when every guardrail has what it needs. */
 export function creationBlocker(options: ToolCreationOptions | undefined): string | undefined {
   if (options?.enabled !== true) return 'tool creation is not enabled';
-  if (!options.generate || !options.validate || !options.register || !options.unregister) return 'tool creation needs generate, validate, register and unregister';
+  if (!options.generate || !options.validate || !options.register || !options.unregister)
+    return 'tool creation needs generate, validate, register and unregister';
   if (!options.audit) return 'tool creation needs an audit sink';
-  if ((options.approvalPolicy ?? 'interactive') === 'interactive' && !options.approve) return 'interactive approval policy needs an approver';
+  if ((options.approvalPolicy ?? 'interactive') === 'interactive' && !options.approve)
+    return 'interactive approval policy needs an approver';
   return undefined;
 }
 
@@ -88,7 +94,10 @@ export class ToolCreator {
   }
 
   /** Starts a creation; the outcome goes to `onSettled` and the returned promise. */
-  start(request: Omit<CreationRequest, 'creation_id'>): { creation_id: string; done: Promise<CreationOutcome> } {
+  start(request: Omit<CreationRequest, 'creation_id'>): {
+    creation_id: string;
+    done: Promise<CreationOutcome>;
+  } {
     const creation_id = randomUUID();
     const done = this.run({ ...request, creation_id }).then((outcome) => {
       this.options.onSettled?.(outcome);
@@ -105,12 +114,19 @@ export class ToolCreator {
     try {
       generated = await o.generate!(request);
     } catch (error) {
-      return { creation_id: id, status: 'failed', reason: `generation failed: ${(error as Error).message}` };
+      return {
+        creation_id: id,
+        status: 'failed',
+        reason: `generation failed: ${(error as Error).message}`,
+      };
     }
     const code_sha256 = createHash('sha256').update(generated.code).digest('hex');
-    const validation = await Promise.resolve(o.validate!(generated.code, 'strict', generated.language)).catch(
-      (error: Error): CodeValidation => ({ passed: false, violations: [`validator failed: ${error.message}`] }),
-    );
+    const validation = await Promise.resolve(
+      o.validate!(generated.code, 'strict', generated.language),
+    ).catch((error: Error): CodeValidation => ({
+      passed: false,
+      violations: [`validator failed: ${error.message}`],
+    }));
     const audit = (result: string, extra: Record<string, unknown> = {}) =>
       o.audit!({
         event_type: 'TOOL_CREATED_DYNAMIC',
@@ -118,20 +134,42 @@ export class ToolCreator {
         target: { server_id: 'mgp.ephemeral', tool_name: generated.name },
         result,
         ...(request.task_trace_id ? { trace_id: request.task_trace_id } : {}),
-        details: { creation_id: id, code_sha256, safety_level: 'strict', validation, trust_level: 'experimental', ephemeral: true, ...extra },
+        details: {
+          creation_id: id,
+          code_sha256,
+          safety_level: 'strict',
+          validation,
+          trust_level: 'experimental',
+          ephemeral: true,
+          ...extra,
+        },
       });
     if (!validation.passed) {
       audit('BLOCKED');
-      return { creation_id: id, status: 'rejected', reason: `code safety (strict): ${(validation.violations ?? []).join('; ') || 'failed'}` };
+      return {
+        creation_id: id,
+        status: 'rejected',
+        reason: `code safety (strict): ${(validation.violations ?? []).join('; ') || 'failed'}`,
+      };
     }
     if ((o.approvalPolicy ?? 'interactive') === 'interactive') {
       const approved = await o.approve!({ ...generated, code_sha256 }).catch(() => false);
       if (!approved) {
         audit('DENIED', { approval: 'denied' });
-        return { creation_id: id, status: 'denied', reason: 'the operator did not approve the generated tool' };
+        return {
+          creation_id: id,
+          status: 'denied',
+          reason: 'the operator did not approve the generated tool',
+        };
       }
     }
-    const tool: EphemeralTool = { ...generated, creation_id: id, ephemeral: true, trust_level: 'experimental', code_sha256 };
+    const tool: EphemeralTool = {
+      ...generated,
+      creation_id: id,
+      ephemeral: true,
+      trust_level: 'experimental',
+      code_sha256,
+    };
     o.register!(tool);
     this.registered.add(tool.name);
     audit('SUCCESS', { approval: o.approvalPolicy ?? 'interactive' });

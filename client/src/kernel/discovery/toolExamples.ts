@@ -43,7 +43,12 @@ export function exampleIndex(analysis: AnalysisOptions): ToolIndex {
   let index = exampleIndexes.get(key);
   if (!index) {
     // Every example weighs the same: the first, which the index reads as the description's lead, as much as the rest.
-    index = new ToolIndex({ analysis: { ...analysis, weights: { ...analysis.weights, description: analysis.weights.details } } });
+    index = new ToolIndex({
+      analysis: {
+        ...analysis,
+        weights: { ...analysis.weights, description: analysis.weights.details },
+      },
+    });
     const byServer = new Map<string, Array<{ name: string; description: string }>>();
     for (const r of TOOL_EXAMPLES) {
       const tools = byServer.get(r.server) ?? [];
@@ -76,9 +81,15 @@ let recordsByName: Map<string, Array<{ id: string; lead: Set<string> }>> | undef
 export function matchExamples(index: ToolIndex): ExampleMatching {
   const known = matchings.get(index);
   if (known && known.revision === index.revision) return known;
-  const matching: ExampleMatching = { revision: index.revision, byExample: new Map(), exampleOf: new Map(), without: new Set() };
+  const matching: ExampleMatching = {
+    revision: index.revision,
+    byExample: new Map(),
+    exampleOf: new Map(),
+    without: new Set(),
+  };
   for (const entry of index.list()) {
-    const id = known?.exampleOf.get(entry) ?? (known?.without.has(entry) ? null : examplesOf(entry));
+    const id =
+      known?.exampleOf.get(entry) ?? (known?.without.has(entry) ? null : examplesOf(entry));
     if (id === null) {
       matching.without.add(entry);
       continue;

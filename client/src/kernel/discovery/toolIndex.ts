@@ -14,7 +14,15 @@ import type { ServerTool, ToolIndexEntry, ToolStatus } from './types';
 export { normalizeSecurity, parameterText, splitLead, toEntry, type TermIds } from './toolText';
 
 /** The fields a tool is indexed by, in the order of the weights. */
-export const INDEX_FIELDS = ['name', 'server', 'description', 'details', 'categories', 'keywords', 'params'] as const;
+export const INDEX_FIELDS = [
+  'name',
+  'server',
+  'description',
+  'details',
+  'categories',
+  'keywords',
+  'params',
+] as const;
 export type IndexField = (typeof INDEX_FIELDS)[number];
 
 /** How tools are analysed and scored. `plain` is the textbook baseline the benchmark compares with. */
@@ -34,7 +42,15 @@ export const DEFAULT_ANALYSIS: Readonly<AnalysisOptions> = Object.freeze({
   stem: true,
   fields: true,
   splitIdentifiers: true,
-  weights: { name: 2, server: 2, description: 0.75, details: 0.3, categories: 0.25, keywords: 1.5, params: 0.4 },
+  weights: {
+    name: 2,
+    server: 2,
+    description: 0.75,
+    details: 0.3,
+    categories: 0.25,
+    keywords: 1.5,
+    params: 0.4,
+  },
   k1: 1.2,
   b: 0.9,
 });
@@ -43,7 +59,15 @@ export const PLAIN_ANALYSIS: Readonly<AnalysisOptions> = Object.freeze({
   stem: false,
   fields: false,
   splitIdentifiers: false,
-  weights: { name: 1, server: 0, description: 0, details: 0, categories: 0, keywords: 0, params: 0 },
+  weights: {
+    name: 1,
+    server: 0,
+    description: 0,
+    details: 0,
+    categories: 0,
+    keywords: 0,
+    params: 0,
+  },
   k1: 1.2,
   b: 0.75,
 });
@@ -88,7 +112,11 @@ export class ToolIndex {
   private termRows = new Int32Array(64 * ROW);
 
   constructor(options: ToolIndexOptions = {}) {
-    this.analysis = { ...DEFAULT_ANALYSIS, ...options.analysis, weights: { ...DEFAULT_ANALYSIS.weights, ...options.analysis?.weights } };
+    this.analysis = {
+      ...DEFAULT_ANALYSIS,
+      ...options.analysis,
+      weights: { ...DEFAULT_ANALYSIS.weights, ...options.analysis?.weights },
+    };
     const weights = this.analysis.fields ? INDEX_FIELDS.map((f) => this.analysis.weights[f]) : [1];
     this.bm25 = new Bm25Index({ k1: this.analysis.k1, b: this.analysis.b, weights });
     this.texts = new ToolTexts(this.analysis, (term) => this.bm25.intern(term));
@@ -112,7 +140,13 @@ export class ToolIndex {
     return analyze(text, { stem: this.analysis.stem, camelCase: this.analysis.splitIdentifiers });
   }
 
-  private insert(tool: ServerTool, serverId: string, status: ToolStatus, kernel: boolean, prefixTerms: ReadonlySet<string>): void {
+  private insert(
+    tool: ServerTool,
+    serverId: string,
+    status: ToolStatus,
+    kernel: boolean,
+    prefixTerms: ReadonlySet<string>,
+  ): void {
     const words = this.texts.wordsOfTool(tool, serverId);
     const entry = this.texts.entry(serverId, tool, status, kernel, words);
     this.delete(entry.tool_id);
@@ -166,7 +200,12 @@ export class ToolIndex {
    * Replaces one server's tools (after `tools/list`, e.g. on list_changed). Tools whose definition
    * did not change keep their index slot; only added, changed and removed tools are re-indexed.
    */
-  upsertServer(serverId: string, tools: readonly ServerTool[], status: ToolStatus = 'connected', kernel = false): void {
+  upsertServer(
+    serverId: string,
+    tools: readonly ServerTool[],
+    status: ToolStatus = 'connected',
+    kernel = false,
+  ): void {
     const held = this.byServer.get(serverId);
     const previous = held?.size ? new Set(held) : undefined;
     const prefixTerms = this.sharedNameTerms(tools);
@@ -174,7 +213,12 @@ export class ToolIndex {
       const toolId = kernel ? tool.name : `${serverId}.${tool.name}`;
       previous?.delete(toolId);
       const slot = this.slots.get(toolId);
-      if (slot && slot.entry.server_id === serverId && slot.entry.kernel === kernel && sameDefinition(slot.entry, tool)) {
+      if (
+        slot &&
+        slot.entry.server_id === serverId &&
+        slot.entry.kernel === kernel &&
+        sameDefinition(slot.entry, tool)
+      ) {
         slot.entry.status = status;
         slot.nameTerms = this.nameTerms(tool.name, prefixTerms);
         this.setVisible(slot.doc, slot.entry);
@@ -256,7 +300,8 @@ export class ToolIndex {
     const count = rows[at + 1];
     if (!count) return 0;
     let named = 0;
-    for (let i = at + 2 + NAME_ROW, end = i + count; i < end; i++) if (weights[rows[i]] >= 1) named++;
+    for (let i = at + 2 + NAME_ROW, end = i + count; i < end; i++)
+      if (weights[rows[i]] >= 1) named++;
     return named / count;
   }
 
@@ -269,7 +314,9 @@ export class ToolIndex {
   private sharedNameTerms(tools: readonly ServerTool[]): Set<string> {
     if (tools.length < 3) return new Set();
     const counts = new Map<string, number>();
-    for (const tool of tools) for (const t of this.texts.distinctTermsOf(tool.name)) counts.set(t, (counts.get(t) ?? 0) + 1);
+    for (const tool of tools)
+      for (const t of this.texts.distinctTermsOf(tool.name))
+        counts.set(t, (counts.get(t) ?? 0) + 1);
     return new Set([...counts].filter(([, n]) => n > tools.length / 2).map(([t]) => t));
   }
 
@@ -282,7 +329,8 @@ export class ToolIndex {
   isServerTerm(term: string): boolean {
     if (this.serverTerms.revision !== this.version) {
       const terms = new Set<string>();
-      for (const id of this.byServer.keys()) for (const t of this.texts.serverNameTermsOf(id)) terms.add(t);
+      for (const id of this.byServer.keys())
+        for (const t of this.texts.serverNameTermsOf(id)) terms.add(t);
       this.serverTerms = { revision: this.version, terms };
     }
     return this.serverTerms.terms.has(term);
@@ -312,7 +360,10 @@ export class ToolIndex {
     const lower = name.toLowerCase();
     const named = this.byLowerName.get(lower) ?? [];
     // A tool id that is lower-case already is not in the name map: its slot is found by the key itself.
-    const ids = new Set([...(typeof named === 'string' ? [named] : named), ...(this.slots.has(lower) ? [lower] : [])]);
+    const ids = new Set([
+      ...(typeof named === 'string' ? [named] : named),
+      ...(this.slots.has(lower) ? [lower] : []),
+    ]);
     return [...ids].map((id) => this.slots.get(id)?.entry).filter((e): e is ToolIndexEntry => !!e);
   }
 
@@ -343,8 +394,11 @@ export class ToolIndex {
 
 /** True when a listed tool is what the entry was built from (its name and server being the same). */
 function sameDefinition(entry: ToolIndexEntry, tool: ServerTool): boolean {
-  return entry.description === (tool.description ?? '') &&
-    JSON.stringify(entry.inputSchema) === JSON.stringify(tool.inputSchema ?? { type: 'object', properties: {} }) &&
+  return (
+    entry.description === (tool.description ?? '') &&
+    JSON.stringify(entry.inputSchema) ===
+      JSON.stringify(tool.inputSchema ?? { type: 'object', properties: {} }) &&
     JSON.stringify(entry.security) === JSON.stringify(normalizeSecurity(tool.security)) &&
-    JSON.stringify(entry.annotations) === JSON.stringify(tool.annotations);
+    JSON.stringify(entry.annotations) === JSON.stringify(tool.annotations)
+  );
 }

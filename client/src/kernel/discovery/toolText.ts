@@ -54,7 +54,10 @@ export class ToolTexts {
   private readonly paramMemo = new WeakMap<object, TermIds>();
 
   /** `intern` gives a term's id (see `Bm25Index.intern`). */
-  constructor(private readonly analysis: TextAnalysis, private readonly intern: (term: string) => number) {}
+  constructor(
+    private readonly analysis: TextAnalysis,
+    private readonly intern: (term: string) => number,
+  ) {}
 
   /** The words of a text (camelCase split: derivation and typo tolerance always split it), memoised. */
   wordsOf(text: string): string[] {
@@ -76,7 +79,9 @@ export class ToolTexts {
 
   /** Term ids of a text, memoised. */
   idsOf(text: string): TermIds {
-    return this.idMemo.get(text) ?? remember(this.idMemo, text, this.idsOfTerms(this.termsOf(text)));
+    return (
+      this.idMemo.get(text) ?? remember(this.idMemo, text, this.idsOfTerms(this.termsOf(text)))
+    );
   }
 
   describe(description: string): DescriptionAnalysis {
@@ -91,11 +96,22 @@ export class ToolTexts {
       const [lead, details] = splitLead(description);
       const leadWords = splitWords(lead);
       const detailWords = splitWords(details);
-      const own = (text: string, words: readonly string[]) => (splitIdentifiers ? words : splitWords(text, false));
-      analysis = { words: leadWords.concat(detailWords), lead: ids(own(lead, leadWords)), details: ids(own(details, detailWords)), all: none };
+      const own = (text: string, words: readonly string[]) =>
+        splitIdentifiers ? words : splitWords(text, false);
+      analysis = {
+        words: leadWords.concat(detailWords),
+        lead: ids(own(lead, leadWords)),
+        details: ids(own(details, detailWords)),
+        all: none,
+      };
     } else {
       const words = splitWords(description);
-      analysis = { words, lead: none, details: none, all: ids(splitIdentifiers ? words : splitWords(description, false)) };
+      analysis = {
+        words,
+        lead: none,
+        details: none,
+        all: ids(splitIdentifiers ? words : splitWords(description, false)),
+      };
     }
     return remember(this.descriptionMemo, description, analysis);
   }
@@ -137,7 +153,9 @@ export class ToolTexts {
   }
 
   distinctTermsOf(text: string): string[] {
-    return this.distinctMemo.get(text) ?? remember(this.distinctMemo, text, distinct(this.termsOf(text)));
+    return (
+      this.distinctMemo.get(text) ?? remember(this.distinctMemo, text, distinct(this.termsOf(text)))
+    );
   }
 
   /**
@@ -145,7 +163,10 @@ export class ToolTexts {
    * pronoun is no name: `everything that landed` does not ask for the `everything` server.
    */
   serverNameIdsOf(serverId: string): TermIds {
-    return this.serverNameIdMemo.get(serverId) ?? remember(this.serverNameIdMemo, serverId, this.idsOfTerms(this.serverNameTermsOf(serverId)));
+    return (
+      this.serverNameIdMemo.get(serverId) ??
+      remember(this.serverNameIdMemo, serverId, this.idsOfTerms(this.serverNameTermsOf(serverId)))
+    );
   }
 
   /** The terms of `serverNameIdsOf`. */
@@ -154,7 +175,13 @@ export class ToolTexts {
   }
 
   /** The entry of a listed tool, categories and keywords derived from its words. */
-  entry(serverId: string, tool: ServerTool, status: ToolStatus, kernel: boolean, words: ToolWords): ToolIndexEntry {
+  entry(
+    serverId: string,
+    tool: ServerTool,
+    status: ToolStatus,
+    kernel: boolean,
+    words: ToolWords,
+  ): ToolIndexEntry {
     return entryOf(serverId, tool, status, kernel, words);
   }
 }
@@ -180,14 +207,17 @@ function collectParameters(schema: unknown, depth: number, parts: string[]): voi
       if (!value || typeof value !== 'object') continue;
       const property = value as Record<string, unknown>;
       if (typeof property.description === 'string') parts.push(property.description.slice(0, 200));
-      if (Array.isArray(property.enum)) for (const v of property.enum.slice(0, 20)) if (typeof v === 'string') parts.push(v);
+      if (Array.isArray(property.enum))
+        for (const v of property.enum.slice(0, 20)) if (typeof v === 'string') parts.push(v);
       collectParameters(property, depth + 1, parts);
     }
   }
   if (node.items && typeof node.items === 'object') collectParameters(node.items, depth + 1, parts);
   for (const key of ['anyOf', 'oneOf', 'allOf']) {
     const alternatives = node[key];
-    if (Array.isArray(alternatives)) for (const alternative of alternatives.slice(0, 8)) collectParameters(alternative, depth + 1, parts);
+    if (Array.isArray(alternatives))
+      for (const alternative of alternatives.slice(0, 8))
+        collectParameters(alternative, depth + 1, parts);
   }
 }
 
@@ -197,19 +227,31 @@ export function normalizeSecurity(security: ServerTool['security']): ToolSecurit
   return {
     ...security,
     risk_level: security.risk_level,
-    permissions_required: Array.isArray(security.permissions_required) ? security.permissions_required : [],
+    permissions_required: Array.isArray(security.permissions_required)
+      ? security.permissions_required
+      : [],
     side_effects: Array.isArray(security.side_effects) ? security.side_effects : [],
   } as ToolSecurity;
 }
 
-function entryOf(serverId: string, tool: ServerTool, status: ToolStatus, kernel: boolean, words: ToolWords): ToolIndexEntry {
+function entryOf(
+  serverId: string,
+  tool: ServerTool,
+  status: ToolStatus,
+  kernel: boolean,
+  words: ToolWords,
+): ToolIndexEntry {
   const security = normalizeSecurity(tool.security);
   return {
     tool_id: kernel ? tool.name : `${serverId}.${tool.name}`,
     server_id: serverId,
     name: tool.name,
     description: tool.description ?? '',
-    categories: categoriesOf(words, security ? { ...tool, security: security as ServerTool['security'] } : tool, kernel),
+    categories: categoriesOf(
+      words,
+      security ? { ...tool, security: security as ServerTool['security'] } : tool,
+      kernel,
+    ),
     keywords: keywordsOf(words),
     inputSchema: tool.inputSchema ?? { type: 'object', properties: {} },
     ...(security ? { security } : {}),
@@ -220,7 +262,12 @@ function entryOf(serverId: string, tool: ServerTool, status: ToolStatus, kernel:
 }
 
 /** Builds an index entry from a listed tool (categories and keywords derived). */
-export function toEntry(serverId: string, tool: ServerTool, status: ToolStatus, kernel = false): ToolIndexEntry {
+export function toEntry(
+  serverId: string,
+  tool: ServerTool,
+  status: ToolStatus,
+  kernel = false,
+): ToolIndexEntry {
   return entryOf(serverId, tool, status, kernel, toolWords(tool, serverId));
 }
 
@@ -257,6 +304,7 @@ const SENTENCE_END = /[.!?](\s|$)|\n\s*\n/;
 
 /** What `\s` matches. */
 function isSpace(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13) || (code > 127 && /\s/.test(String.fromCharCode(code)));
+  return (
+    code === 32 || (code >= 9 && code <= 13) || (code > 127 && /\s/.test(String.fromCharCode(code)))
+  );
 }
-

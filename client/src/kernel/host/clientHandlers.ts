@@ -6,7 +6,15 @@
  */
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, ErrorCode, McpError, Root } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequest,
+  ElicitResult,
+  ErrorCode,
+  McpError,
+  Root,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ClientRequestHandlers } from '../connection/clientFeatures';
 import { KernelError } from '../errors';
 import type { CompletionMessage, CompletionRequest } from '../models/modelProvider';
@@ -32,7 +40,10 @@ function textOf(content: CreateMessageRequest['params']['messages'][number]['con
 }
 
 export function completionRequestOf(params: CreateMessageRequest['params']): CompletionRequest {
-  const messages: CompletionMessage[] = params.messages.map((m) => ({ role: m.role, content: textOf(m.content) }));
+  const messages: CompletionMessage[] = params.messages.map((m) => ({
+    role: m.role,
+    content: textOf(m.content),
+  }));
   const preferences = params.modelPreferences;
   return {
     messages,
@@ -40,7 +51,14 @@ export function completionRequestOf(params: CreateMessageRequest['params']): Com
     maxTokens: params.maxTokens,
     temperature: params.temperature,
     stopSequences: params.stopSequences,
-    hints: preferences ? { names: preferences.hints?.map((h) => h.name).filter((n): n is string => Boolean(n)), costPriority: preferences.costPriority, speedPriority: preferences.speedPriority, intelligencePriority: preferences.intelligencePriority } : undefined,
+    hints: preferences
+      ? {
+          names: preferences.hints?.map((h) => h.name).filter((n): n is string => Boolean(n)),
+          costPriority: preferences.costPriority,
+          speedPriority: preferences.speedPriority,
+          intelligencePriority: preferences.intelligencePriority,
+        }
+      : undefined,
   };
 }
 
@@ -52,30 +70,63 @@ export function clientHandlers(serverId: string, deps: ClientHandlerDeps): Clien
   };
 }
 
-async function sample(serverId: string, params: CreateMessageRequest['params'], signal: AbortSignal, deps: ClientHandlerDeps): Promise<CreateMessageResult> {
+async function sample(
+  serverId: string,
+  params: CreateMessageRequest['params'],
+  signal: AbortSignal,
+  deps: ClientHandlerDeps,
+): Promise<CreateMessageResult> {
   const review = await deps.interaction.reviewSampling(serverId, params, signal);
-  const audit = (result: string, details: Record<string, unknown>) => deps.audit.record({ event_type: 'dev.mgp-kernel.sampling', actor: { type: 'server', id: serverId }, target: { server_id: serverId }, result, details });
+  const audit = (result: string, details: Record<string, unknown>) =>
+    deps.audit.record({
+      event_type: 'dev.mgp-kernel.sampling',
+      actor: { type: 'server', id: serverId },
+      target: { server_id: serverId },
+      result,
+      details,
+    });
   if (review.action === 'reject') {
     await audit('REJECTED', { reason: review.reason ?? 'rejected by the user' });
-    throw new McpError(USER_REJECTED, `the user rejected the sampling request${review.reason ? `: ${review.reason}` : ''}`);
+    throw new McpError(
+      USER_REJECTED,
+      `the user rejected the sampling request${review.reason ? `: ${review.reason}` : ''}`,
+    );
   }
   try {
     const completion = await deps.models.complete(completionRequestOf(review.params), signal);
-    await audit('SUCCESS', { model: completion.model, usage: completion.usage, edited: review.params !== params });
-    return { role: 'assistant', content: { type: 'text', text: completion.content }, model: completion.model, stopReason: completion.stopReason ?? 'endTurn' };
+    await audit('SUCCESS', {
+      model: completion.model,
+      usage: completion.usage,
+      edited: review.params !== params,
+    });
+    return {
+      role: 'assistant',
+      content: { type: 'text', text: completion.content },
+      model: completion.model,
+      stopReason: completion.stopReason ?? 'endTurn',
+    };
   } catch (error) {
     await audit('FAILURE', { error: error instanceof Error ? error.message : String(error) });
-    if (error instanceof KernelError && error.code === 'NoModel') throw new McpError(ErrorCode.InternalError, error.message);
+    if (error instanceof KernelError && error.code === 'NoModel')
+      throw new McpError(ErrorCode.InternalError, error.message);
     throw error;
   }
 }
 
-async function elicit(serverId: string, params: ElicitRequest['params'], signal: AbortSignal, deps: ClientHandlerDeps): Promise<ElicitResult> {
+async function elicit(
+  serverId: string,
+  params: ElicitRequest['params'],
+  signal: AbortSignal,
+  deps: ClientHandlerDeps,
+): Promise<ElicitResult> {
   const result = await deps.interaction.elicit(serverId, params, signal);
   if (result.action === 'accept' && params.mode !== 'url' && 'requestedSchema' in params) {
     const validate = ajv.compile(params.requestedSchema as object);
     if (!validate(result.content ?? {})) {
-      throw new McpError(ErrorCode.InvalidParams, `the answer does not match the requested schema: ${ajv.errorsText(validate.errors)}`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `the answer does not match the requested schema: ${ajv.errorsText(validate.errors)}`,
+      );
     }
   }
   return result;

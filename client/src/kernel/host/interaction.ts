@@ -4,7 +4,11 @@
  * person needs to decide, and says where its text came from: tool descriptions come from the server
  * and are untrusted.
  */
-import type { CreateMessageRequest, ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CreateMessageRequest,
+  ElicitRequest,
+  ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { EffectiveSecurity } from '../security/effectiveSecurity';
 import type { RiskLevel } from '../security/types';
 
@@ -67,8 +71,16 @@ export interface RegistrationRequest {
 export interface Interaction {
   approveToolCall(request: ToolApprovalRequest, signal?: AbortSignal): Promise<ToolApprovalAnswer>;
   approvePermissions(request: PermissionRequest): Promise<PermissionAnswer>;
-  reviewSampling(serverId: string, params: CreateMessageRequest['params'], signal: AbortSignal): Promise<SamplingReview>;
-  elicit(serverId: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
+  reviewSampling(
+    serverId: string,
+    params: CreateMessageRequest['params'],
+    signal: AbortSignal,
+  ): Promise<SamplingReview>;
+  elicit(
+    serverId: string,
+    params: ElicitRequest['params'],
+    signal: AbortSignal,
+  ): Promise<ElicitResult>;
   /** undefined when dismissed or expired. */
   answerCallback(question: CallbackQuestion): Promise<string | undefined>;
   approveRegistration(request: RegistrationRequest): Promise<boolean>;
@@ -77,8 +89,14 @@ export interface Interaction {
 /** No one to ask (a headless kernel without a terminal): every question is refused, saying why. */
 export const NOBODY_TO_ASK: Interaction = {
   approveToolCall: async () => 'deny',
-  approvePermissions: async (request) => ({ decisions: Object.fromEntries(request.permissions.map((p) => [p.name, 'denied' as const])), persist: false }),
-  reviewSampling: async () => ({ action: 'reject', reason: 'no one is there to review the sampling request' }),
+  approvePermissions: async (request) => ({
+    decisions: Object.fromEntries(request.permissions.map((p) => [p.name, 'denied' as const])),
+    persist: false,
+  }),
+  reviewSampling: async () => ({
+    action: 'reject',
+    reason: 'no one is there to review the sampling request',
+  }),
   elicit: async () => ({ action: 'decline' }),
   answerCallback: async () => undefined,
   approveRegistration: async () => false,

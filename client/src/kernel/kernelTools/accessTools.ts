@@ -11,7 +11,8 @@ function text(args: Record<string, unknown>, key: string, required = true): stri
 
 function entryType(args: Record<string, unknown>): EntryType {
   const value = text(args, 'entry_type');
-  if (value !== 'server_grant' && value !== 'tool_grant') throw new Error('entry_type must be server_grant or tool_grant');
+  if (value !== 'server_grant' && value !== 'tool_grant')
+    throw new Error('entry_type must be server_grant or tool_grant');
   return value;
 }
 
@@ -22,7 +23,8 @@ export function accessTools(access: AccessControl): KernelTool[] {
 function queryTool(access: AccessControl): KernelTool {
   return {
     name: 'mgp.access.query',
-    description: 'Query the current access state for an agent and a server or tool: tool_grant, then server_grant, then the default policy (MGP §5.2, §5.4).',
+    description:
+      'Query the current access state for an agent and a server or tool: tool_grant, then server_grant, then the default policy (MGP §5.2, §5.4).',
     inputSchema: {
       type: 'object',
       properties: {
@@ -36,7 +38,11 @@ function queryTool(access: AccessControl): KernelTool {
     risk: 'safe',
     inModelContext: false,
     async run(args) {
-      return access.query(text(args, 'agent_id') as string, text(args, 'server_id') as string, text(args, 'tool_name', false));
+      return access.query(
+        text(args, 'agent_id') as string,
+        text(args, 'server_id') as string,
+        text(args, 'tool_name', false),
+      );
     },
   };
 }
@@ -44,7 +50,8 @@ function queryTool(access: AccessControl): KernelTool {
 function grantTool(access: AccessControl): KernelTool {
   return {
     name: 'mgp.access.grant',
-    description: 'Grant (allow) or withhold (deny) an agent\'s access to a whole server or one tool. Requires operator-level permissions (MGP §5.4).',
+    description:
+      "Grant (allow) or withhold (deny) an agent's access to a whole server or one tool. Requires operator-level permissions (MGP §5.4).",
     inputSchema: {
       type: 'object',
       properties: {
@@ -63,11 +70,21 @@ function grantTool(access: AccessControl): KernelTool {
     inModelContext: false,
     async run(args, context) {
       const permission = text(args, 'permission');
-      if (permission !== 'allow' && permission !== 'deny') throw new Error('permission must be allow or deny');
+      if (permission !== 'allow' && permission !== 'deny')
+        throw new Error('permission must be allow or deny');
       const expires = text(args, 'expires_at', false);
-      if (expires !== undefined && Number.isNaN(Date.parse(expires))) throw new Error('expires_at must be an RFC 3339 date-time');
+      if (expires !== undefined && Number.isNaN(Date.parse(expires)))
+        throw new Error('expires_at must be an RFC 3339 date-time');
       const entry = await access.grant(
-        { entry_type: entryType(args), agent_id: text(args, 'agent_id') as string, server_id: text(args, 'server_id') as string, tool_name: text(args, 'tool_name', false), permission, justification: text(args, 'justification', false), expires_at: expires },
+        {
+          entry_type: entryType(args),
+          agent_id: text(args, 'agent_id') as string,
+          server_id: text(args, 'server_id') as string,
+          tool_name: text(args, 'tool_name', false),
+          permission,
+          justification: text(args, 'justification', false),
+          expires_at: expires,
+        },
         context.caller.agentId,
         context.traceId,
       );
@@ -94,7 +111,16 @@ function revokeTool(access: AccessControl): KernelTool {
     risk: 'dangerous',
     inModelContext: false,
     async run(args, context) {
-      const removed = await access.revoke({ agent_id: text(args, 'agent_id') as string, server_id: text(args, 'server_id') as string, entry_type: entryType(args), tool_name: text(args, 'tool_name', false) }, context.caller.agentId, context.traceId);
+      const removed = await access.revoke(
+        {
+          agent_id: text(args, 'agent_id') as string,
+          server_id: text(args, 'server_id') as string,
+          entry_type: entryType(args),
+          tool_name: text(args, 'tool_name', false),
+        },
+        context.caller.agentId,
+        context.traceId,
+      );
       return { revoked: removed > 0, entries_removed: removed };
     },
   };

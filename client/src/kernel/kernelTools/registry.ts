@@ -31,8 +31,14 @@ export interface KernelTool {
 
 /** A kernel tool's answer as a tools/call result: JSON text plus structuredContent. */
 export function toolResult(value: unknown): CallToolResult {
-  const structured = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: structured };
+  const structured =
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : { value };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
+    structuredContent: structured,
+  };
 }
 
 export class KernelToolRegistry {

@@ -30,9 +30,11 @@ export class RestartTracker {
   /** `failed`: the server exited with an error (or the connection failed), not by a clean exit. */
   decide(failed: boolean, now: number = Date.now()): RestartDecision {
     const { policy, maxRestarts, windowMs, backoffBaseMs, backoffMaxMs } = this.settings;
-    if (policy === 'never' || (policy === 'on_failure' && !failed)) return { restart: false, reason: 'policy' };
+    if (policy === 'never' || (policy === 'on_failure' && !failed))
+      return { restart: false, reason: 'policy' };
     this.restarts = this.restarts.filter((at) => now - at < windowMs);
-    if (this.restarts.length >= maxRestarts) return { restart: false, reason: 'restart_limit_exceeded' };
+    if (this.restarts.length >= maxRestarts)
+      return { restart: false, reason: 'restart_limit_exceeded' };
     this.restarts.push(now);
     const attempt = this.restarts.length;
     const delayMs = Math.min(backoffMaxMs, backoffBaseMs * 2 ** (attempt - 1));

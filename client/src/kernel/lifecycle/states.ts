@@ -1,5 +1,6 @@
 /** Server states and the transitions MGP §11.2 allows. */
-export type ServerState = 'registered' | 'connecting' | 'connected' | 'draining' | 'disconnected' | 'error' | 'restarting';
+export type ServerState =
+  'registered' | 'connecting' | 'connected' | 'draining' | 'disconnected' | 'error' | 'restarting';
 
 const ALLOWED: Record<ServerState, readonly ServerState[]> = {
   registered: ['connecting', 'disconnected'],

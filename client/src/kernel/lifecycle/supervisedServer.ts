@@ -3,7 +3,12 @@ import type { SecretSource } from '../config/interpolate';
 import type { ConfiguredServer } from '../config/model';
 import type { ListKind } from '../connection/clientFeatures';
 import { resolveEnvironment } from '../connection/environment';
-import { CallOptions, CappedResult, ListedTool, ServerConnection } from '../connection/serverConnection';
+import {
+  CallOptions,
+  CappedResult,
+  ListedTool,
+  ServerConnection,
+} from '../connection/serverConnection';
 import type { ServerSession, SessionEnvironment } from '../connection/service';
 import { KernelError, SERVER_DRAINING, SERVER_NOT_READY, SERVER_RESTARTING } from '../errors';
 import type { KernelBus } from '../events';
@@ -37,7 +42,10 @@ export class SupervisedServer {
   private readonly subscriptions = new Set<string>();
   private readonly tracker: RestartTracker;
 
-  constructor(private current: ConfiguredServer, private readonly deps: SupervisorDeps) {
+  constructor(
+    private current: ConfiguredServer,
+    private readonly deps: SupervisorDeps,
+  ) {
     this.tracker = new RestartTracker(current.settings.restart);
   }
 
@@ -68,7 +76,14 @@ export class SupervisedServer {
     this.state = to;
     if (error !== undefined) this.lastError = error;
     if (to === 'connected') this.lastError = undefined;
-    this.deps.bus.emit('transition', { server_id: this.id, previous_state: previous, new_state: to, reason, timestamp: new Date().toISOString(), ...(error ? { error } : {}) });
+    this.deps.bus.emit('transition', {
+      server_id: this.id,
+      previous_state: previous,
+      new_state: to,
+      reason,
+      timestamp: new Date().toISOString(),
+      ...(error ? { error } : {}),
+    });
   }
 
   log(level: string, message: string): void {
@@ -89,10 +104,23 @@ export class SupervisedServer {
       for (const service of this.deps.session.services) await service.connected?.(session);
       await this.refreshAll(connection);
       await this.restoreSubscriptions(connection);
-      await connection.setLoggingLevel(this.deps.session.logLevel).catch((error: unknown) => this.log('warning', `logging/setLevel failed: ${String(error)}`));
+      await connection
+        .setLoggingLevel(this.deps.session.logLevel)
+        .catch((error: unknown) =>
+          this.log('warning', `logging/setLevel failed: ${String(error)}`),
+        );
       this.connectedAt = Date.now();
       this.transition('connected', reason);
-      this.deps.bus.emit('event', { type: 'SERVER_CONNECTED', server_id: this.id, timestamp: new Date().toISOString(), detail: { tools: this.tools.length, transport: this.config.transport, protocol_version: connection.protocolVersion } });
+      this.deps.bus.emit('event', {
+        type: 'SERVER_CONNECTED',
+        server_id: this.id,
+        timestamp: new Date().toISOString(),
+        detail: {
+          tools: this.tools.length,
+          transport: this.config.transport,
+          protocol_version: connection.protocolVersion,
+        },
+      });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.log('error', `start failed: ${message}`);
@@ -106,19 +134,30 @@ export class SupervisedServer {
 
   private async open(): Promise<ServerConnection> {
     const resolved = await resolveEnvironment(this.config, this.deps.hostEnv, this.deps.secrets);
-    for (const reference of resolved.missing) this.log('warning', `${reference} has no value; it resolves to an empty string`);
-    this.deps.session.onSecrets?.([...Object.entries(resolved.env).filter(([name]) => name !== 'PATH').map(([, value]) => value), ...Object.values(resolved.headers)]);
-    const extraCapabilities = Object.assign({}, ...this.deps.session.services.map((s) => s.capabilities?.(this.config) ?? {}));
+    for (const reference of resolved.missing)
+      this.log('warning', `${reference} has no value; it resolves to an empty string`);
+    this.deps.session.onSecrets?.([
+      ...Object.entries(resolved.env)
+        .filter(([name]) => name !== 'PATH')
+        .map(([, value]) => value),
+      ...Object.values(resolved.headers),
+    ]);
+    const extraCapabilities = Object.assign(
+      {},
+      ...this.deps.session.services.map((s) => s.capabilities?.(this.config) ?? {}),
+    );
     const opened: ServerConnection = await ServerConnection.open(this.config, resolved, {
       extraCapabilities,
       handlers: this.deps.session.clientHandlers(this.config),
       trace: (direction, message) => {
-        if (this.deps.session.trace(this.id)) this.deps.bus.emit('trace', { server_id: this.id, direction, message });
+        if (this.deps.session.trace(this.id))
+          this.deps.bus.emit('trace', { server_id: this.id, direction, message });
       },
       hooks: {
         onLog: (level, message) => this.log(level, message),
         onListChanged: (kind) => void this.refresh(kind),
-        onResourceUpdated: (uri) => this.deps.bus.emit('resourceUpdated', { server_id: this.id, uri }),
+        onResourceUpdated: (uri) =>
+          this.deps.bus.emit('resourceUpdated', { server_id: this.id, uri }),
         onNotification: (method, params) => this.onNotification(method, params),
         onClosed: (expected) => this.onClosed(opened, expected),
       },
@@ -127,7 +166,12 @@ export class SupervisedServer {
   }
 
   private sessionOf(connection: ServerConnection): ServerSession {
-    return { id: this.id, config: this.config, connection, log: (level, message) => this.log(level, message) };
+    return {
+      id: this.id,
+      config: this.config,
+      connection,
+      log: (level, message) => this.log(level, message),
+    };
   }
 
   private onNotification(method: string, params: Record<string, unknown>): void {
@@ -135,7 +179,9 @@ export class SupervisedServer {
     const connection = this.connection;
     if (!connection) return;
     const session = this.sessionOf(connection);
-    if (!this.deps.session.services.some((service) => service.notification?.(session, method, params))) {
+    if (
+      !this.deps.session.services.some((service) => service.notification?.(session, method, params))
+    ) {
       this.log('debug', `unhandled notification ${method}`);
     }
   }
@@ -143,10 +189,14 @@ export class SupervisedServer {
   /** MGP §11.5 from the server: it is draining or going away on its own. */
   private onServerLifecycle(params: Record<string, unknown>): void {
     const next = String(params.new_state ?? '');
-    this.log('info', `server reports ${String(params.previous_state ?? '?')} → ${next} (${String(params.reason ?? 'no reason given')})`);
+    this.log(
+      'info',
+      `server reports ${String(params.previous_state ?? '?')} → ${next} (${String(params.reason ?? 'no reason given')})`,
+    );
     if (next === 'draining' || next === 'disconnected') {
       this.announcedExit = true;
-      if (this.state === 'connected') this.transition('draining', String(params.reason ?? 'server_request'));
+      if (this.state === 'connected')
+        this.transition('draining', String(params.reason ?? 'server_request'));
     }
   }
 
@@ -166,10 +216,17 @@ export class SupervisedServer {
     try {
       if (kind === 'tools') this.tools = await connection.listTools();
       else if (kind === 'prompts') this.prompts = await connection.listPrompts();
-      else [this.resources, this.resourceTemplates] = await Promise.all([connection.listResources(), connection.listResourceTemplates().catch(() => [])]);
+      else
+        [this.resources, this.resourceTemplates] = await Promise.all([
+          connection.listResources(),
+          connection.listResourceTemplates().catch(() => []),
+        ]);
       this.deps.bus.emit('listChanged', { server_id: this.id, kind });
     } catch (error) {
-      this.log('warning', `${kind}/list after list_changed failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.log(
+        'warning',
+        `${kind}/list after list_changed failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -184,7 +241,12 @@ export class SupervisedServer {
   }
 
   private async restoreSubscriptions(connection: ServerConnection): Promise<void> {
-    for (const uri of this.subscriptions) await connection.subscribe(uri).catch((error: unknown) => this.log('warning', `re-subscribing ${uri} failed: ${String(error)}`));
+    for (const uri of this.subscriptions)
+      await connection
+        .subscribe(uri)
+        .catch((error: unknown) =>
+          this.log('warning', `re-subscribing ${uri} failed: ${String(error)}`),
+        );
   }
 
   private onClosed(connection: ServerConnection | undefined, expected: boolean): void {
@@ -215,7 +277,10 @@ export class SupervisedServer {
   private scheduleRestart(decision: ReturnType<RestartTracker['decide']>, message: string): void {
     const { maxRestarts, windowMs } = this.config.settings.restart;
     if (decision.restart) {
-      this.log('info', `restarting in ${decision.delayMs} ms (attempt ${decision.attempt} of ${maxRestarts})`);
+      this.log(
+        'info',
+        `restarting in ${decision.delayMs} ms (attempt ${decision.attempt} of ${maxRestarts})`,
+      );
       this.restartTimer = setTimeout(() => {
         this.transition('restarting', 'restart_policy');
         void this.start('restart_policy');
@@ -223,7 +288,17 @@ export class SupervisedServer {
     } else if (decision.reason === 'restart_limit_exceeded') {
       this.log('error', `gave up after ${maxRestarts} restarts within ${windowMs / 1000} s`);
       this.transition('error', 'restart_limit_exceeded', message);
-      this.deps.bus.emit('event', { type: 'SERVER_DISCONNECTED', server_id: this.id, timestamp: new Date().toISOString(), detail: { reason: 'restart_limit_exceeded', error: message, max_restarts: maxRestarts, restart_window_secs: windowMs / 1000 } });
+      this.deps.bus.emit('event', {
+        type: 'SERVER_DISCONNECTED',
+        server_id: this.id,
+        timestamp: new Date().toISOString(),
+        detail: {
+          reason: 'restart_limit_exceeded',
+          error: message,
+          max_restarts: maxRestarts,
+          restart_window_secs: windowMs / 1000,
+        },
+      });
     }
   }
 
@@ -250,7 +325,12 @@ export class SupervisedServer {
     await connection.close().catch(() => undefined);
     this.notifyDisconnected();
     this.transition('disconnected', reason);
-    this.deps.bus.emit('event', { type: 'SERVER_DISCONNECTED', server_id: this.id, timestamp: new Date().toISOString(), detail: { reason } });
+    this.deps.bus.emit('event', {
+      type: 'SERVER_DISCONNECTED',
+      server_id: this.id,
+      timestamp: new Date().toISOString(),
+      detail: { reason },
+    });
   }
 
   async restart(reason = 'operator_request'): Promise<void> {
@@ -261,13 +341,28 @@ export class SupervisedServer {
 
   /** The live connection, or the MGP §14.3 lifecycle error a caller should see. */
   private usable(): ServerConnection {
-    if (this.state === 'draining') throw new KernelError('ServerDraining', `${this.id} is shutting down and takes no new requests`, SERVER_DRAINING);
-    if (this.state === 'restarting') throw new KernelError('NotConnected', `${this.id} is restarting`, SERVER_RESTARTING);
-    if (this.state !== 'connected' || !this.connection) throw new KernelError('NotConnected', `${this.id} is ${this.state}${this.lastError ? `: ${this.lastError}` : ''}`, SERVER_NOT_READY);
+    if (this.state === 'draining')
+      throw new KernelError(
+        'ServerDraining',
+        `${this.id} is shutting down and takes no new requests`,
+        SERVER_DRAINING,
+      );
+    if (this.state === 'restarting')
+      throw new KernelError('NotConnected', `${this.id} is restarting`, SERVER_RESTARTING);
+    if (this.state !== 'connected' || !this.connection)
+      throw new KernelError(
+        'NotConnected',
+        `${this.id} is ${this.state}${this.lastError ? `: ${this.lastError}` : ''}`,
+        SERVER_NOT_READY,
+      );
     return this.connection;
   }
 
-  callTool(tool: ListedTool | string, args: Record<string, unknown>, options?: CallOptions): Promise<CappedResult> {
+  callTool(
+    tool: ListedTool | string,
+    args: Record<string, unknown>,
+    options?: CallOptions,
+  ): Promise<CappedResult> {
     let connection: ServerConnection;
     try {
       connection = this.usable();

@@ -5,7 +5,8 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { KernelError } from '../errors';
 
-export type ErrorCategory = 'security' | 'lifecycle' | 'resource' | 'validation' | 'external' | 'protocol';
+export type ErrorCategory =
+  'security' | 'lifecycle' | 'resource' | 'validation' | 'external' | 'protocol';
 export type RetryStrategy = 'immediate' | 'fixed_delay' | 'exponential_backoff';
 
 /** MGP §14.5. */
@@ -66,27 +67,52 @@ function recoveryFrom(data: unknown): RecoveryInfo | undefined {
   const info: RecoveryInfo = {};
   if (typeof raw.category === 'string') info.category = raw.category as ErrorCategory;
   if (typeof raw.retryable === 'boolean') info.retryable = raw.retryable;
-  if (typeof raw.retry_after_ms === 'number' && raw.retry_after_ms >= 0) info.retry_after_ms = raw.retry_after_ms;
-  if (raw.retry_strategy === 'immediate' || raw.retry_strategy === 'fixed_delay' || raw.retry_strategy === 'exponential_backoff') info.retry_strategy = raw.retry_strategy;
-  if (typeof raw.max_retries === 'number' && raw.max_retries >= 0) info.max_retries = Math.floor(raw.max_retries);
-  if (typeof raw.fallback_tool === 'string' && raw.fallback_tool) info.fallback_tool = raw.fallback_tool;
-  if (typeof raw.details === 'object' && raw.details !== null) info.details = raw.details as Record<string, unknown>;
+  if (typeof raw.retry_after_ms === 'number' && raw.retry_after_ms >= 0)
+    info.retry_after_ms = raw.retry_after_ms;
+  if (
+    raw.retry_strategy === 'immediate' ||
+    raw.retry_strategy === 'fixed_delay' ||
+    raw.retry_strategy === 'exponential_backoff'
+  )
+    info.retry_strategy = raw.retry_strategy;
+  if (typeof raw.max_retries === 'number' && raw.max_retries >= 0)
+    info.max_retries = Math.floor(raw.max_retries);
+  if (typeof raw.fallback_tool === 'string' && raw.fallback_tool)
+    info.fallback_tool = raw.fallback_tool;
+  if (typeof raw.details === 'object' && raw.details !== null)
+    info.details = raw.details as Record<string, unknown>;
   return info;
 }
 
 /** The MGP reading of any error a call can end with; undefined for errors with no code. */
 export function wireErrorOf(error: unknown): WireError | undefined {
   if (error instanceof McpError) {
-    return { code: error.code, name: MGP_ERROR_NAMES[error.code], message: error.message.replace(/^MCP error -?\d+: /, ''), recovery: recoveryFrom(error.data) };
+    return {
+      code: error.code,
+      name: MGP_ERROR_NAMES[error.code],
+      message: error.message.replace(/^MCP error -?\d+: /, ''),
+      recovery: recoveryFrom(error.data),
+    };
   }
   if (error instanceof KernelError && error.wireCode !== undefined) {
-    return { code: error.wireCode, name: MGP_ERROR_NAMES[error.wireCode], message: error.message, recovery: recoveryFrom(error.data) ?? { category: categoryOf(error.wireCode), retryable: false } };
+    return {
+      code: error.wireCode,
+      name: MGP_ERROR_NAMES[error.wireCode],
+      message: error.message,
+      recovery: recoveryFrom(error.data) ?? {
+        category: categoryOf(error.wireCode),
+        retryable: false,
+      },
+    };
   }
   return undefined;
 }
 
 /** The `error.data` of a kernel error on the wire: §14.4's `_mgp` object. */
-export function errorData(code: number, recovery: Omit<RecoveryInfo, 'category'> = {}): Record<string, unknown> {
+export function errorData(
+  code: number,
+  recovery: Omit<RecoveryInfo, 'category'> = {},
+): Record<string, unknown> {
   return { _mgp: { category: categoryOf(code), retryable: false, ...recovery } };
 }
 

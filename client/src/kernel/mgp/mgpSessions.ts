@@ -2,7 +2,10 @@ import type { ConfiguredServer } from '../config/model';
 import type { ConnectionService, ServerSession } from '../connection/service';
 import { mgpOffer, MgpOffer, negotiate, NegotiatedMgp } from './negotiation';
 
-export type MgpNotificationHandler = (session: ServerSession, params: Record<string, unknown>) => void;
+export type MgpNotificationHandler = (
+  session: ServerSession,
+  params: Record<string, unknown>,
+) => void;
 
 /**
  * The MGP side of each connection: offers `mgp` at initialize (MGP §2.2), records what was negotiated,
@@ -26,11 +29,17 @@ export class MgpSessions implements ConnectionService {
   }
 
   async connected(session: ServerSession): Promise<void> {
-    const outcome = negotiate(this.offerFor(session.config), session.connection.rawServerCapabilities.mgp);
+    const outcome = negotiate(
+      this.offerFor(session.config),
+      session.connection.rawServerCapabilities.mgp,
+    );
     for (const note of outcome.notes) session.log(note.level, `MGP: ${note.message}`);
     if (outcome.mgp) {
       this.negotiated.set(session.id, outcome.mgp);
-      session.log('info', `MGP ${outcome.mgp.version} negotiated: ${[...outcome.mgp.extensions].join(', ') || 'no extensions in common'}`);
+      session.log(
+        'info',
+        `MGP ${outcome.mgp.version} negotiated: ${[...outcome.mgp.extensions].join(', ') || 'no extensions in common'}`,
+      );
     } else {
       this.negotiated.delete(session.id);
     }

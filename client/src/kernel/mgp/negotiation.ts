@@ -52,7 +52,11 @@ export interface NegotiationOutcome {
 }
 
 export function mgpOffer(toolCreation = false): MgpOffer {
-  return { version: MGP_VERSION, extensions: [...KERNEL_EXTENSIONS], tool_creation: { enabled: toolCreation } };
+  return {
+    version: MGP_VERSION,
+    extensions: [...KERNEL_EXTENSIONS],
+    tool_creation: { enabled: toolCreation },
+  };
 }
 
 function parseSemver(text: string): [number, number, number] | undefined {
@@ -61,17 +65,30 @@ function parseSemver(text: string): [number, number, number] | undefined {
 }
 
 function strings(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+  return Array.isArray(value)
+    ? value.filter((item): item is string => typeof item === 'string')
+    : [];
 }
 
 /** Semver rules of MGP §2.4 rule 4 and §2.5: the major must match; pre-1.0, a minor mismatch warns. */
 export function compareVersions(ours: string, theirs: string): NegotiationNote | 'compatible' {
   const a = parseSemver(ours);
   const b = parseSemver(theirs);
-  if (!b) return { level: 'error', message: `the server's MGP version "${theirs}" is not semver: connecting as plain MCP` };
-  if (!a || a[0] !== b[0]) return { level: 'error', message: `MGP major version mismatch (kernel ${ours}, server ${theirs}): connecting as plain MCP` };
+  if (!b)
+    return {
+      level: 'error',
+      message: `the server's MGP version "${theirs}" is not semver: connecting as plain MCP`,
+    };
+  if (!a || a[0] !== b[0])
+    return {
+      level: 'error',
+      message: `MGP major version mismatch (kernel ${ours}, server ${theirs}): connecting as plain MCP`,
+    };
   if (a[0] === 0 && a[1] !== b[1]) {
-    return { level: 'warning', message: `MGP ${ours} and the server's ${theirs} differ in minor version; before 1.0 that may break things (MGP §2.5). Connecting anyway.` };
+    return {
+      level: 'warning',
+      message: `MGP ${ours} and the server's ${theirs} differ in minor version; before 1.0 that may break things (MGP §2.5). Connecting anyway.`,
+    };
   }
   return 'compatible';
 }
@@ -81,12 +98,40 @@ export function compareVersions(ours: string, theirs: string): NegotiationNote |
  * `capabilities.mgp`. A server that answers `mgp` unasked violates MGP §2.4 rule 3: logged, ignored.
  */
 export function negotiate(offer: MgpOffer | undefined, serverMgp: unknown): NegotiationOutcome {
-  if (serverMgp === undefined || serverMgp === null) return { mgp: undefined, notes: offer ? [{ level: 'info', message: 'the server did not answer with mgp: plain MCP (MGP §2.4 rule 2)' }] : [] };
+  if (serverMgp === undefined || serverMgp === null)
+    return {
+      mgp: undefined,
+      notes: offer
+        ? [
+            {
+              level: 'info',
+              message: 'the server did not answer with mgp: plain MCP (MGP §2.4 rule 2)',
+            },
+          ]
+        : [],
+    };
   if (!offer) {
-    return { mgp: undefined, notes: [{ level: 'error', message: 'protocol violation: the server sent capabilities.mgp although the kernel offered none (MGP §2.4 rule 3); ignored' }] };
+    return {
+      mgp: undefined,
+      notes: [
+        {
+          level: 'error',
+          message:
+            'protocol violation: the server sent capabilities.mgp although the kernel offered none (MGP §2.4 rule 3); ignored',
+        },
+      ],
+    };
   }
   if (typeof serverMgp !== 'object' || Array.isArray(serverMgp)) {
-    return { mgp: undefined, notes: [{ level: 'error', message: 'protocol violation: capabilities.mgp is not an object; connecting as plain MCP' }] };
+    return {
+      mgp: undefined,
+      notes: [
+        {
+          level: 'error',
+          message: 'protocol violation: capabilities.mgp is not an object; connecting as plain MCP',
+        },
+      ],
+    };
   }
   const raw = serverMgp as Record<string, unknown>;
   const version = typeof raw.version === 'string' ? raw.version : '';
@@ -99,7 +144,11 @@ export function negotiate(offer: MgpOffer | undefined, serverMgp: unknown): Nego
   const theirs = strings(raw.extensions);
   const extensions = new Set(theirs.filter((name) => offer.extensions.includes(name)));
   const extra = theirs.filter((name) => !offer.extensions.includes(name));
-  if (extra.length) notes.push({ level: 'info', message: `the server lists extensions the kernel did not offer, left inactive: ${extra.join(', ')}` });
+  if (extra.length)
+    notes.push({
+      level: 'info',
+      message: `the server lists extensions the kernel did not offer, left inactive: ${extra.join(', ')}`,
+    });
   return {
     mgp: {
       version,

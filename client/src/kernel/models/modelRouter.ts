@@ -1,5 +1,10 @@
 import { KernelError } from '../errors';
-import type { CompletionRequest, CompletionResult, ModelHints, ModelProvider } from './modelProvider';
+import type {
+  CompletionRequest,
+  CompletionResult,
+  ModelHints,
+  ModelProvider,
+} from './modelProvider';
 
 /** Picks the provider that fits a request's hints best; with none configured, a clear error. */
 export class ModelRouter {
@@ -20,9 +25,12 @@ export class ModelRouter {
       if (score !== undefined && (!best || score > best.score)) best = { provider, score };
     }
     if (!best) {
-      throw new KernelError('NoModel', this.providers.length === 0
-        ? 'no model is configured: set mgp.models.openaiCompatible.url (and its key), or allow MGP Kernel to use a VS Code language model'
-        : `no configured model fits the request's hints (${JSON.stringify(hints ?? {})})`);
+      throw new KernelError(
+        'NoModel',
+        this.providers.length === 0
+          ? 'no model is configured: set mgp.models.openaiCompatible.url (and its key), or allow MGP Kernel to use a VS Code language model'
+          : `no configured model fits the request's hints (${JSON.stringify(hints ?? {})})`,
+      );
     }
     return best.provider;
   }

@@ -3,7 +3,12 @@
  * OpenAI itself, Ollama, LM Studio, vLLM, llama.cpp's server… The key comes from secret storage and
  * is sent only as the Authorization header.
  */
-import type { CompletionRequest, CompletionResult, ModelHints, ModelProvider } from './modelProvider';
+import type {
+  CompletionRequest,
+  CompletionResult,
+  ModelHints,
+  ModelProvider,
+} from './modelProvider';
 
 export interface OpenAiCompatibleOptions {
   baseUrl: string;
@@ -35,29 +40,53 @@ export class OpenAiCompatibleProvider implements ModelProvider {
   /** Serves any request; a hint naming this model or its provider scores higher. */
   match(hints: ModelHints | undefined): number {
     const model = this.options.model.toLowerCase();
-    const named = hints?.names?.some((name) => model.includes(name.toLowerCase())) || (hints?.provider && this.options.baseUrl.toLowerCase().includes(hints.provider.toLowerCase()));
+    const named =
+      hints?.names?.some((name) => model.includes(name.toLowerCase())) ||
+      (hints?.provider &&
+        this.options.baseUrl.toLowerCase().includes(hints.provider.toLowerCase()));
     return named ? 2 : 1;
   }
 
   async complete(request: CompletionRequest, signal: AbortSignal): Promise<CompletionResult> {
-    const messages = [...(request.systemPrompt ? [{ role: 'system', content: request.systemPrompt }] : []), ...request.messages];
+    const messages = [
+      ...(request.systemPrompt ? [{ role: 'system', content: request.systemPrompt }] : []),
+      ...request.messages,
+    ];
     const url = `${this.options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
     const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 120_000);
     const response = await (this.options.fetch ?? fetch)(url, {
       method: 'POST',
       signal: AbortSignal.any([signal, timeout]),
-      headers: { 'content-type': 'application/json', ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}) },
-      body: JSON.stringify({ model: this.options.model, messages, max_tokens: request.maxTokens, temperature: request.temperature, stop: request.stopSequences }),
+      headers: {
+        'content-type': 'application/json',
+        ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
+      },
+      body: JSON.stringify({
+        model: this.options.model,
+        messages,
+        max_tokens: request.maxTokens,
+        temperature: request.temperature,
+        stop: request.stopSequences,
+      }),
     });
     const body = (await response.json().catch(() => ({}))) as ChatResponse;
-    if (!response.ok) throw new Error(`the model endpoint answered ${response.status}${body.error?.message ? `: ${body.error.message}` : ''}`);
+    if (!response.ok)
+      throw new Error(
+        `the model endpoint answered ${response.status}${body.error?.message ? `: ${body.error.message}` : ''}`,
+      );
     const choice = body.choices?.[0];
-    if (typeof choice?.message?.content !== 'string') throw new Error('the model endpoint answered without a message');
+    if (typeof choice?.message?.content !== 'string')
+      throw new Error('the model endpoint answered without a message');
     return {
       content: choice.message.content,
       model: body.model ?? this.options.model,
       stopReason: FINISH[choice.finish_reason ?? ''] ?? choice.finish_reason,
-      usage: body.usage ? { prompt_tokens: body.usage.prompt_tokens, completion_tokens: body.usage.completion_tokens } : undefined,
+      usage: body.usage
+        ? {
+            prompt_tokens: body.usage.prompt_tokens,
+            completion_tokens: body.usage.completion_tokens,
+          }
+        : undefined,
     };
   }
 }

@@ -31,11 +31,17 @@ export function openAiEmbeddings(options: EmbeddingEndpointOptions): Embed {
     const response = await (options.fetch ?? fetch)(url, {
       method: 'POST',
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      headers: { 'content-type': 'application/json', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+      },
       body: JSON.stringify({ model: options.model, input: texts }),
     });
     const body = (await response.json().catch(() => ({}))) as EmbeddingsResponse;
-    if (!response.ok) throw new Error(`the embeddings endpoint answered ${response.status}${body.error?.message ? `: ${body.error.message}` : ''}`);
+    if (!response.ok)
+      throw new Error(
+        `the embeddings endpoint answered ${response.status}${body.error?.message ? `: ${body.error.message}` : ''}`,
+      );
     return vectorsOf(body, texts.length);
   };
 }
@@ -43,15 +49,25 @@ export function openAiEmbeddings(options: EmbeddingEndpointOptions): Embed {
 /** The response's vectors by their `index`, checked: one per text, all numeric, all of one length. */
 function vectorsOf(body: EmbeddingsResponse, count: number): number[][] {
   const data = body.data;
-  if (!Array.isArray(data) || data.length !== count) throw new Error(`the embeddings endpoint answered ${Array.isArray(data) ? data.length : 'no'} vectors for ${count} texts`);
+  if (!Array.isArray(data) || data.length !== count)
+    throw new Error(
+      `the embeddings endpoint answered ${Array.isArray(data) ? data.length : 'no'} vectors for ${count} texts`,
+    );
   const vectors: number[][] = new Array(count);
   data.forEach((item, position) => {
     const at = typeof item.index === 'number' ? item.index : position;
     const embedding = item.embedding;
-    if (!Array.isArray(embedding) || !embedding.length || embedding.some((x) => typeof x !== 'number' || !Number.isFinite(x))) throw new Error('the embeddings endpoint answered a vector that is not a list of numbers');
-    if (at < 0 || at >= count || vectors[at]) throw new Error('the embeddings endpoint answered vectors with wrong indexes');
+    if (
+      !Array.isArray(embedding) ||
+      !embedding.length ||
+      embedding.some((x) => typeof x !== 'number' || !Number.isFinite(x))
+    )
+      throw new Error('the embeddings endpoint answered a vector that is not a list of numbers');
+    if (at < 0 || at >= count || vectors[at])
+      throw new Error('the embeddings endpoint answered vectors with wrong indexes');
     vectors[at] = embedding as number[];
   });
-  if (vectors.some((v) => v.length !== vectors[0].length)) throw new Error('the embeddings endpoint answered vectors of different lengths');
+  if (vectors.some((v) => v.length !== vectors[0].length))
+    throw new Error('the embeddings endpoint answered vectors of different lengths');
   return vectors;
 }

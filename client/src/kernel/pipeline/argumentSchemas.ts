@@ -29,14 +29,22 @@ export class ArgumentChecker {
   check(tool: ListedTool, args: Record<string, unknown>): string | undefined {
     const validate = this.validatorOf(tool);
     if (validate === UNCHECKABLE || validate(args)) return undefined;
-    return (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(arguments)'} ${e.message ?? 'is invalid'}${e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : ''}`).join('; ');
+    return (validate.errors ?? [])
+      .slice(0, 5)
+      .map(
+        (e) =>
+          `${e.instancePath || '(arguments)'} ${e.message ?? 'is invalid'}${e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : ''}`,
+      )
+      .join('; ');
   }
 
   private validatorOf(tool: ListedTool): ValidateFunction | typeof UNCHECKABLE {
     let validate = this.compiled.get(tool);
     if (validate === undefined) {
       try {
-        validate = tool.inputSchema ? this.ajv.compile(withoutIdentity(tool.inputSchema)) : UNCHECKABLE;
+        validate = tool.inputSchema
+          ? this.ajv.compile(withoutIdentity(tool.inputSchema))
+          : UNCHECKABLE;
       } catch {
         validate = UNCHECKABLE;
       }

@@ -7,12 +7,20 @@ import { maxRetriesOf, RecoveryInfo, retryDelayMs, wireErrorOf } from '../mgp/mg
 
 export interface RetryHooks {
   /** Called before each retry, once its delay has passed (for the audit trail). */
-  retrying(attempt: number, delayMs: number, error: { code: number; message: string }): Promise<void> | void;
+  retrying(
+    attempt: number,
+    delayMs: number,
+    error: { code: number; message: string },
+  ): Promise<void> | void;
   signal?: AbortSignal;
 }
 
 export class RetriesExhausted extends Error {
-  constructor(readonly last: unknown, readonly attempts: number, readonly fallbackTool: string | undefined) {
+  constructor(
+    readonly last: unknown,
+    readonly attempts: number,
+    readonly fallbackTool: string | undefined,
+  ) {
     super(last instanceof Error ? last.message : String(last));
     this.name = 'RetriesExhausted';
   }
@@ -22,10 +30,14 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason ?? new Error('cancelled'));
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason ?? new Error('cancelled'));
+      },
+      { once: true },
+    );
   });
 }
 
@@ -34,7 +46,11 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * error is rethrown as is; a retryable one is retried per its recovery data and, when retries run
  * out, wrapped in RetriesExhausted (which names the fallback tool, if the server gave one).
  */
-export async function retryAfterFirst<T>(attempt: () => Promise<T>, hooks: RetryHooks, firstError: unknown): Promise<{ value: T; attempts: number }> {
+export async function retryAfterFirst<T>(
+  attempt: () => Promise<T>,
+  hooks: RetryHooks,
+  firstError: unknown,
+): Promise<{ value: T; attempts: number }> {
   let attempts = 1;
   let failure: unknown = firstError;
   for (;;) {
@@ -42,7 +58,8 @@ export async function retryAfterFirst<T>(attempt: () => Promise<T>, hooks: Retry
     const recovery: RecoveryInfo | undefined = wire?.recovery;
     // §14.6: not retryable → never retried, and reported (the fallback is for exhausted retries).
     if (!wire || !recovery?.retryable) throw failure;
-    if (attempts > maxRetriesOf(recovery)) throw new RetriesExhausted(failure, attempts, recovery.fallback_tool);
+    if (attempts > maxRetriesOf(recovery))
+      throw new RetriesExhausted(failure, attempts, recovery.fallback_tool);
     const delay = retryDelayMs(recovery, attempts);
     await sleep(delay, hooks.signal);
     await hooks.retrying(attempts, delay, { code: wire.code, message: wire.message });

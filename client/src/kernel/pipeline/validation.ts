@@ -9,22 +9,38 @@
 import type { ListedTool } from '../connection/toolResults';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
 import type { EffectiveSecurity } from '../security/effectiveSecurity';
-import { fallbackValidators, runValidators, ValidationOutcome, ValidatorOptions } from '../security/validators';
+import {
+  fallbackValidators,
+  runValidators,
+  ValidationOutcome,
+  ValidatorOptions,
+} from '../security/validators';
 import type { CodeSafetySpec, ValidatorName } from '../security/types';
 
 const PASSED: ValidationOutcome = { ok: true, violations: [], applied: [] };
-const STRICTER: Record<string, CodeSafetySpec['level']> = { unrestricted: 'strict', standard: 'strict', strict: 'strict', readonly: 'readonly' };
+const STRICTER: Record<string, CodeSafetySpec['level']> = {
+  unrestricted: 'strict',
+  standard: 'strict',
+  strict: 'strict',
+  readonly: 'readonly',
+};
 
 export class CallValidation {
   private readonly fallbackCache = new WeakMap<ListedTool, ValidatorName[]>();
 
   constructor(private readonly options: ValidatorOptions = {}) {}
 
-  validatorsFor(server: SupervisedServer, tool: ListedTool, security: EffectiveSecurity): ValidatorName[] {
-    if (security.sources.validator === 'config') return security.validator && security.validator !== 'none' ? [security.validator] : [];
+  validatorsFor(
+    server: SupervisedServer,
+    tool: ListedTool,
+    security: EffectiveSecurity,
+  ): ValidatorName[] {
+    if (security.sources.validator === 'config')
+      return security.validator && security.validator !== 'none' ? [security.validator] : [];
     const names = new Set<ValidatorName>(this.fallbackOf(tool));
     if (security.validator && security.validator !== 'none') names.add(security.validator);
-    if (security.code_safety && security.code_safety.level !== 'unrestricted') names.add('code_safety');
+    if (security.code_safety && security.code_safety.level !== 'unrestricted')
+      names.add('code_safety');
     if (this.sandboxed(server)) names.add('network_restricted');
     return [...names];
   }
@@ -32,7 +48,11 @@ export class CallValidation {
   private fallbackOf(tool: ListedTool): ValidatorName[] {
     let names = this.fallbackCache.get(tool);
     if (!names) {
-      names = fallbackValidators(tool.name, tool.description, tool.inputSchema as Record<string, unknown> | undefined);
+      names = fallbackValidators(
+        tool.name,
+        tool.description,
+        tool.inputSchema as Record<string, unknown> | undefined,
+      );
       this.fallbackCache.set(tool, names);
     }
     return names;
@@ -42,10 +62,28 @@ export class CallValidation {
     return server.config.policy.trustLevel === 'sandboxed';
   }
 
-  async validate(server: SupervisedServer, tool: ListedTool, args: Record<string, unknown>, security: EffectiveSecurity): Promise<ValidationOutcome> {
+  async validate(
+    server: SupervisedServer,
+    tool: ListedTool,
+    args: Record<string, unknown>,
+    security: EffectiveSecurity,
+  ): Promise<ValidationOutcome> {
     const names = this.validatorsFor(server, tool, security);
     if (names.length === 0) return PASSED;
-    const codeSafety = security.code_safety && this.sandboxed(server) ? { ...security.code_safety, level: STRICTER[security.code_safety.level] ?? 'strict' } : security.code_safety;
-    return runValidators(names, { toolName: tool.name, args, security: { ...security, code_safety: codeSafety }, inputSchema: tool.inputSchema as Record<string, unknown> | undefined, description: tool.description }, this.options);
+    const codeSafety =
+      security.code_safety && this.sandboxed(server)
+        ? { ...security.code_safety, level: STRICTER[security.code_safety.level] ?? 'strict' }
+        : security.code_safety;
+    return runValidators(
+      names,
+      {
+        toolName: tool.name,
+        args,
+        security: { ...security, code_safety: codeSafety },
+        inputSchema: tool.inputSchema as Record<string, unknown> | undefined,
+        description: tool.description,
+      },
+      this.options,
+    );
   }
 }

@@ -12,12 +12,16 @@
 import type { ApprovalPolicy } from '../config/model';
 import type { ToolSecurity } from './types';
 
-export type ApprovalBasis = 'not_required' | 'auto_approve' | 'config_rule' | 'session_grant' | 'server_session_grant' | 'persistent_grant';
+export type ApprovalBasis =
+  | 'not_required'
+  | 'auto_approve'
+  | 'config_rule'
+  | 'session_grant'
+  | 'server_session_grant'
+  | 'persistent_grant';
 
 export type ApprovalVerdict =
-  | { kind: 'allow'; basis: ApprovalBasis }
-  | { kind: 'ask' }
-  | { kind: 'deny'; reason: string };
+  { kind: 'allow'; basis: ApprovalBasis } | { kind: 'ask' } | { kind: 'deny'; reason: string };
 
 export interface HeldApprovals {
   configRule: boolean;
@@ -27,23 +31,43 @@ export interface HeldApprovals {
 }
 
 export function needsApproval(security: ToolSecurity, moderateRequiresApproval: boolean): boolean {
-  return security.risk_level === 'dangerous' || security.confirmation_required === true || (security.risk_level === 'moderate' && moderateRequiresApproval);
+  return (
+    security.risk_level === 'dangerous' ||
+    security.confirmation_required === true ||
+    (security.risk_level === 'moderate' && moderateRequiresApproval)
+  );
 }
 
-export function decideApproval(policy: ApprovalPolicy, required: boolean, held: HeldApprovals): ApprovalVerdict {
+export function decideApproval(
+  policy: ApprovalPolicy,
+  required: boolean,
+  held: HeldApprovals,
+): ApprovalVerdict {
   if (!required) return { kind: 'allow', basis: 'not_required' };
   if (policy === 'auto_approve') return { kind: 'allow', basis: 'auto_approve' };
   if (held.configRule) return { kind: 'allow', basis: 'config_rule' };
-  if (policy === 'config_only') return { kind: 'deny', reason: 'the approval policy is config_only and no approved_tools entry in the config names this tool' };
+  if (policy === 'config_only')
+    return {
+      kind: 'deny',
+      reason:
+        'the approval policy is config_only and no approved_tools entry in the config names this tool',
+    };
   if (held.persistent) return { kind: 'allow', basis: 'persistent_grant' };
   if (held.session) return { kind: 'allow', basis: 'session_grant' };
   if (held.serverSession) return { kind: 'allow', basis: 'server_session_grant' };
-  if (policy === 'deny_all') return { kind: 'deny', reason: 'the approval policy is deny_all and nothing approved this tool beforehand' };
+  if (policy === 'deny_all')
+    return {
+      kind: 'deny',
+      reason: 'the approval policy is deny_all and nothing approved this tool beforehand',
+    };
   return { kind: 'ask' };
 }
 
 function globToRegExp(pattern: string): RegExp {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${source}$`);
 }
 
@@ -51,7 +75,11 @@ function globToRegExp(pattern: string): RegExp {
  * Whether `approved_tools` covers the tool. A pattern (with `*` or `?`) never covers a dangerous
  * tool: those must be named one by one.
  */
-export function configApproves(approvedTools: readonly string[], toolName: string, security: ToolSecurity): boolean {
+export function configApproves(
+  approvedTools: readonly string[],
+  toolName: string,
+  security: ToolSecurity,
+): boolean {
   return approvedTools.some((entry) => {
     if (!/[*?]/.test(entry)) return entry === toolName;
     return security.risk_level !== 'dangerous' && globToRegExp(entry).test(toolName);

@@ -30,15 +30,27 @@ export interface ApprovalsDocument {
 
 function isDocument(value: unknown): value is ApprovalsDocument {
   const doc = value as ApprovalsDocument;
-  return typeof doc === 'object' && doc !== null && doc.version === 1 && Array.isArray(doc.tools) && Array.isArray(doc.permissions);
+  return (
+    typeof doc === 'object' &&
+    doc !== null &&
+    doc.version === 1 &&
+    Array.isArray(doc.tools) &&
+    Array.isArray(doc.permissions)
+  );
 }
 
-export function approvalStore(stateDir: string, onCorrupt?: (message: string) => void): JsonStore<ApprovalsDocument> {
+export function approvalStore(
+  stateDir: string,
+  onCorrupt?: (message: string) => void,
+): JsonStore<ApprovalsDocument> {
   return new JsonStore<ApprovalsDocument>({
     path: join(stateDir, 'approvals.json'),
     defaultValue: () => ({ version: 1, tools: [], permissions: [] }),
     validate: isDocument,
-    onCorrupt: (report) => onCorrupt?.(`approvals file was not readable (${report.reason}); kept aside as ${report.movedTo}`),
+    onCorrupt: (report) =>
+      onCorrupt?.(
+        `approvals file was not readable (${report.reason}); kept aside as ${report.movedTo}`,
+      ),
   });
 }
 

@@ -5,9 +5,20 @@
  * careless server cannot talk a risk down); the config, when it sets a field, decides it outright,
  * so a server can never lower a risk below what config says.
  */
-import { RISK_LEVEL_NAMES, SIDE_EFFECT_NAMES, VALIDATOR_NAMES } from '../../../../shared/src/schemas/vocabulary';
+import {
+  RISK_LEVEL_NAMES,
+  SIDE_EFFECT_NAMES,
+  VALIDATOR_NAMES,
+} from '../../../../shared/src/schemas/vocabulary';
 import type { ListedTool } from '../connection/toolResults';
-import { CodeSafetySpec, RISK_ORDER, RiskLevel, SideEffect, ToolSecurity, ValidatorName } from './types';
+import {
+  CodeSafetySpec,
+  RISK_ORDER,
+  RiskLevel,
+  SideEffect,
+  ToolSecurity,
+  ValidatorName,
+} from './types';
 import { riskFromName } from './nameHeuristics';
 
 export type SecuritySource = 'config' | 'heuristic' | 'annotations' | 'server' | 'default';
@@ -22,10 +33,18 @@ export interface EffectiveSecurity extends ToolSecurity {
   serverClaim?: RiskLevel;
 }
 
-const STRENGTH: Record<SecuritySource, number> = { default: 0, server: 1, annotations: 2, heuristic: 3, config: 4 };
+const STRENGTH: Record<SecuritySource, number> = {
+  default: 0,
+  server: 1,
+  annotations: 2,
+  heuristic: 3,
+  config: 4,
+};
 
 function stringsIn<T extends string>(value: unknown, allowed: readonly string[]): T[] {
-  return Array.isArray(value) ? (value.filter((v) => typeof v === 'string' && allowed.includes(v)) as T[]) : [];
+  return Array.isArray(value)
+    ? (value.filter((v) => typeof v === 'string' && allowed.includes(v)) as T[])
+    : [];
 }
 
 function plainStrings(value: unknown): string[] {
@@ -38,23 +57,31 @@ export function declaredSecurity(tool: ListedTool): SecurityOverride | undefined
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
   const s = raw as Record<string, unknown>;
   const declared: SecurityOverride = {};
-  if (typeof s.risk_level === 'string' && RISK_LEVEL_NAMES.includes(s.risk_level)) declared.risk_level = s.risk_level as RiskLevel;
-  if (Array.isArray(s.permissions_required)) declared.permissions_required = plainStrings(s.permissions_required);
-  if (Array.isArray(s.side_effects)) declared.side_effects = stringsIn<SideEffect>(s.side_effects, SIDE_EFFECT_NAMES);
-  if (typeof s.validator === 'string' && VALIDATOR_NAMES.includes(s.validator)) declared.validator = s.validator as ValidatorName;
+  if (typeof s.risk_level === 'string' && RISK_LEVEL_NAMES.includes(s.risk_level))
+    declared.risk_level = s.risk_level as RiskLevel;
+  if (Array.isArray(s.permissions_required))
+    declared.permissions_required = plainStrings(s.permissions_required);
+  if (Array.isArray(s.side_effects))
+    declared.side_effects = stringsIn<SideEffect>(s.side_effects, SIDE_EFFECT_NAMES);
+  if (typeof s.validator === 'string' && VALIDATOR_NAMES.includes(s.validator))
+    declared.validator = s.validator as ValidatorName;
   if (typeof s.reversible === 'boolean') declared.reversible = s.reversible;
-  if (typeof s.confirmation_required === 'boolean') declared.confirmation_required = s.confirmation_required;
-  if (typeof s.code_safety === 'object' && s.code_safety !== null) declared.code_safety = s.code_safety as CodeSafetySpec;
+  if (typeof s.confirmation_required === 'boolean')
+    declared.confirmation_required = s.confirmation_required;
+  if (typeof s.code_safety === 'object' && s.code_safety !== null)
+    declared.code_safety = s.code_safety as CodeSafetySpec;
   return declared;
 }
 
 /** MCP annotations as security hints (MCP §5.1 tool annotations); nothing when the tool has none. */
 export function annotationSecurity(tool: ListedTool): SecurityOverride | undefined {
-  const a = tool.annotations as { readOnlyHint?: unknown; destructiveHint?: unknown; openWorldHint?: unknown } | undefined;
+  const a = tool.annotations as
+    { readOnlyHint?: unknown; destructiveHint?: unknown; openWorldHint?: unknown } | undefined;
   if (!a || Object.keys(a).length === 0) return undefined;
   const hints: SecurityOverride = {};
   if (a.readOnlyHint === true) hints.risk_level = 'safe';
-  else if (a.readOnlyHint === false) hints.risk_level = a.destructiveHint === false ? 'moderate' : 'dangerous';
+  else if (a.readOnlyHint === false)
+    hints.risk_level = a.destructiveHint === false ? 'moderate' : 'dangerous';
   if (a.destructiveHint === true) hints.reversible = false;
   if (a.openWorldHint === true) hints.side_effects = ['network'];
   return hints;
@@ -68,11 +95,16 @@ interface RiskOpinion {
 function highestRisk(opinions: RiskOpinion[]): RiskOpinion {
   return opinions.reduce((best, next) => {
     const order = RISK_ORDER[next.risk] - RISK_ORDER[best.risk];
-    return order > 0 || (order === 0 && STRENGTH[next.source] > STRENGTH[best.source]) ? next : best;
+    return order > 0 || (order === 0 && STRENGTH[next.source] > STRENGTH[best.source])
+      ? next
+      : best;
   });
 }
 
-export function effectiveSecurity(tool: ListedTool, override: SecurityOverride | undefined): EffectiveSecurity {
+export function effectiveSecurity(
+  tool: ListedTool,
+  override: SecurityOverride | undefined,
+): EffectiveSecurity {
   const server = declaredSecurity(tool);
   const hints = annotationSecurity(tool);
   const named = riskFromName(tool.name);
@@ -80,7 +112,9 @@ export function effectiveSecurity(tool: ListedTool, override: SecurityOverride |
   if (server?.risk_level) opinions.push({ risk: server.risk_level, source: 'server' });
   if (hints?.risk_level) opinions.push({ risk: hints.risk_level, source: 'annotations' });
   if (named) opinions.push({ risk: named, source: 'heuristic' });
-  const risk = opinions.length ? highestRisk(opinions) : { risk: 'moderate' as RiskLevel, source: 'default' as SecuritySource };
+  const risk = opinions.length
+    ? highestRisk(opinions)
+    : { risk: 'moderate' as RiskLevel, source: 'default' as SecuritySource };
   const effective: EffectiveSecurity = {
     risk_level: risk.risk,
     permissions_required: server?.permissions_required ?? [],
@@ -88,20 +122,31 @@ export function effectiveSecurity(tool: ListedTool, override: SecurityOverride |
     sources: { risk_level: risk.source },
   };
   if (server?.permissions_required) effective.sources.permissions_required = 'server';
-  if (effective.side_effects.length) effective.sources.side_effects = server?.side_effects?.length ? 'server' : 'annotations';
-  for (const field of ['validator', 'reversible', 'confirmation_required', 'code_safety'] as const) {
+  if (effective.side_effects.length)
+    effective.sources.side_effects = server?.side_effects?.length ? 'server' : 'annotations';
+  for (const field of [
+    'validator',
+    'reversible',
+    'confirmation_required',
+    'code_safety',
+  ] as const) {
     const value = server?.[field] ?? (field === 'reversible' ? hints?.reversible : undefined);
     if (value !== undefined) {
       (effective as unknown as Record<string, unknown>)[field] = value;
       effective.sources[field] = server?.[field] !== undefined ? 'server' : 'annotations';
     }
   }
-  if (server?.risk_level && server.risk_level !== risk.risk) effective.serverClaim = server.risk_level;
+  if (server?.risk_level && server.risk_level !== risk.risk)
+    effective.serverClaim = server.risk_level;
   return applyOverride(effective, override, server?.risk_level);
 }
 
 /** Config always wins, field by field (MGP §4.3 overrides in `[servers.tools.<tool>]`). */
-function applyOverride(effective: EffectiveSecurity, override: SecurityOverride | undefined, declared: RiskLevel | undefined): EffectiveSecurity {
+function applyOverride(
+  effective: EffectiveSecurity,
+  override: SecurityOverride | undefined,
+  declared: RiskLevel | undefined,
+): EffectiveSecurity {
   if (!override) return effective;
   const merged: EffectiveSecurity = { ...effective, sources: { ...effective.sources } };
   for (const [field, value] of Object.entries(override) as [keyof ToolSecurity, unknown][]) {
@@ -109,7 +154,8 @@ function applyOverride(effective: EffectiveSecurity, override: SecurityOverride 
     (merged as unknown as Record<string, unknown>)[field] = value;
     merged.sources[field] = 'config';
   }
-  merged.serverClaim = declared !== undefined && declared !== merged.risk_level ? declared : undefined;
+  merged.serverClaim =
+    declared !== undefined && declared !== merged.risk_level ? declared : undefined;
   return merged;
 }
 

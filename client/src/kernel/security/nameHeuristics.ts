@@ -6,15 +6,76 @@
 import type { RiskLevel } from './types';
 
 const DANGEROUS = new Set([
-  'delete', 'remove', 'rm', 'rmdir', 'drop', 'destroy', 'kill', 'terminate', 'exec', 'execute', 'shell', 'bash', 'sh',
-  'powershell', 'cmd', 'command', 'eval', 'format', 'wipe', 'purge', 'truncate', 'shutdown', 'reboot', 'uninstall', 'sudo',
-  'chmod', 'chown', 'erase', 'overwrite', 'spawn', 'run_command', 'run_code', 'deploy',
+  'delete',
+  'remove',
+  'rm',
+  'rmdir',
+  'drop',
+  'destroy',
+  'kill',
+  'terminate',
+  'exec',
+  'execute',
+  'shell',
+  'bash',
+  'sh',
+  'powershell',
+  'cmd',
+  'command',
+  'eval',
+  'format',
+  'wipe',
+  'purge',
+  'truncate',
+  'shutdown',
+  'reboot',
+  'uninstall',
+  'sudo',
+  'chmod',
+  'chown',
+  'erase',
+  'overwrite',
+  'spawn',
+  'run_command',
+  'run_code',
+  'deploy',
 ]);
 
 const MODERATE = new Set([
-  'write', 'create', 'update', 'upload', 'send', 'post', 'put', 'patch', 'move', 'rename', 'edit', 'modify', 'insert',
-  'save', 'publish', 'push', 'commit', 'merge', 'append', 'replace', 'install', 'store', 'set', 'mkdir', 'copy', 'email',
-  'notify', 'invite', 'archive', 'transfer', 'pay', 'book', 'schedule', 'submit',
+  'write',
+  'create',
+  'update',
+  'upload',
+  'send',
+  'post',
+  'put',
+  'patch',
+  'move',
+  'rename',
+  'edit',
+  'modify',
+  'insert',
+  'save',
+  'publish',
+  'push',
+  'commit',
+  'merge',
+  'append',
+  'replace',
+  'install',
+  'store',
+  'set',
+  'mkdir',
+  'copy',
+  'email',
+  'notify',
+  'invite',
+  'archive',
+  'transfer',
+  'pay',
+  'book',
+  'schedule',
+  'submit',
 ]);
 
 /** `createFile`, `create-file`, `create_file`, `files.create` → ['create', 'file', …] in lower case. */
@@ -30,7 +91,8 @@ export function nameWords(name: string): string[] {
 export function riskFromName(name: string): RiskLevel | undefined {
   const words = nameWords(name);
   const pairs = words.slice(1).map((word, i) => `${words[i]}_${word}`);
-  if (words.some((w) => DANGEROUS.has(w)) || pairs.some((p) => DANGEROUS.has(p))) return 'dangerous';
+  if (words.some((w) => DANGEROUS.has(w)) || pairs.some((p) => DANGEROUS.has(p)))
+    return 'dangerous';
   if (words.some((w) => MODERATE.has(w))) return 'moderate';
   return undefined;
 }

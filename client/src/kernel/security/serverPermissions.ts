@@ -51,7 +51,8 @@ export class ServerPermissions implements ConnectionService {
 
   async connected(session: ServerSession): Promise<void> {
     const negotiated = this.deps.mgp.of(session.id);
-    if (!negotiated?.extensions.has('security') || negotiated.permissionsRequired.length === 0) return;
+    if (!negotiated?.extensions.has('security') || negotiated.permissionsRequired.length === 0)
+      return;
     await this.deps.store.load();
     const policy = policyFor(session.config, this.deps.settings());
     const decided = this.presetDecisions(session.config, policy, negotiated.permissionsRequired);
@@ -59,27 +60,69 @@ export class ServerPermissions implements ConnectionService {
     const requestId = `perm-${randomUUID()}`;
     let expiresAt: string | undefined;
     if (open.length) {
-      await session.connection.request('mgp/permission/await', { request_id: requestId, permissions: open, policy, message: 'Waiting for operator approval' }).catch((error: unknown) => session.log('warning', `mgp/permission/await failed: ${String(error)}`));
-      const answer = await this.deps.interaction.approvePermissions({ serverId: session.id, serverName: session.connection.serverInfo?.name, permissions: open.map((name) => ({ name, risk: riskOf(name), description: STANDARD_PERMISSIONS.find((p) => p.name === name)?.description })) });
+      await session.connection
+        .request('mgp/permission/await', {
+          request_id: requestId,
+          permissions: open,
+          policy,
+          message: 'Waiting for operator approval',
+        })
+        .catch((error: unknown) =>
+          session.log('warning', `mgp/permission/await failed: ${String(error)}`),
+        );
+      const answer = await this.deps.interaction.approvePermissions({
+        serverId: session.id,
+        serverName: session.connection.serverInfo?.name,
+        permissions: open.map((name) => ({
+          name,
+          risk: riskOf(name),
+          description: STANDARD_PERMISSIONS.find((p) => p.name === name)?.description,
+        })),
+      });
       expiresAt = answer.expiresAt;
       for (const name of open) decided[name] = answer.decisions[name] ?? 'denied';
-      if (answer.persist === false) this.transient.set(session.id, Object.fromEntries(open.map((name) => [name, decided[name]])));
+      if (answer.persist === false)
+        this.transient.set(
+          session.id,
+          Object.fromEntries(open.map((name) => [name, decided[name]])),
+        );
       else await this.persist(session.id, open, decided, expiresAt);
     }
-    await session.connection.request('mgp/permission/grant', { request_id: requestId, grants: decided, approved_by: this.deps.operator, ...(expiresAt ? { expires_at: expiresAt } : {}) });
-    for (const [name, grant] of Object.entries(decided)) await this.audited(session.id, name, grant, policy, open.includes(name) ? 'operator' : 'policy', expiresAt);
+    await session.connection.request('mgp/permission/grant', {
+      request_id: requestId,
+      grants: decided,
+      approved_by: this.deps.operator,
+      ...(expiresAt ? { expires_at: expiresAt } : {}),
+    });
+    for (const [name, grant] of Object.entries(decided))
+      await this.audited(
+        session.id,
+        name,
+        grant,
+        policy,
+        open.includes(name) ? 'operator' : 'policy',
+        expiresAt,
+      );
     this.changes.emit('change');
   }
 
   /** What the policy decides without asking; undefined entries are left for the operator. */
-  private presetDecisions(server: ConfiguredServer, policy: ApprovalPolicy, permissions: string[]): Record<string, Grant> {
+  private presetDecisions(
+    server: ConfiguredServer,
+    policy: ApprovalPolicy,
+    permissions: string[],
+  ): Record<string, Grant> {
     const now = Date.now();
-    const standing = (name: string) => this.deps.store.value.permissions.find((d) => d.server_id === server.id && d.permission === name && inForce(d, now));
+    const standing = (name: string) =>
+      this.deps.store.value.permissions.find(
+        (d) => d.server_id === server.id && d.permission === name && inForce(d, now),
+      );
     const configured = (name: string) => server.policy.permissions.includes(name);
     const decided: Record<string, Grant> = {};
     for (const name of permissions) {
       // Sandboxed servers (MGP §15.4) get no dangerous permission, whatever the policy.
-      if (server.policy.trustLevel === 'sandboxed' && riskOf(name) === 'dangerous') decided[name] = 'denied';
+      if (server.policy.trustLevel === 'sandboxed' && riskOf(name) === 'dangerous')
+        decided[name] = 'denied';
       else if (policy === 'auto_approve') decided[name] = 'approved';
       else if (policy === 'config_only') decided[name] = configured(name) ? 'approved' : 'denied';
       else if (configured(name)) decided[name] = 'approved';
@@ -89,25 +132,56 @@ export class ServerPermissions implements ConnectionService {
     return decided;
   }
 
-  private async persist(serverId: string, names: string[], decided: Record<string, Grant>, expiresAt: string | undefined): Promise<void> {
+  private async persist(
+    serverId: string,
+    names: string[],
+    decided: Record<string, Grant>,
+    expiresAt: string | undefined,
+  ): Promise<void> {
     const at = new Date().toISOString();
     await this.deps.store.update((doc) => {
-      doc.permissions = doc.permissions.filter((d) => !(d.server_id === serverId && names.includes(d.permission)));
+      doc.permissions = doc.permissions.filter(
+        (d) => !(d.server_id === serverId && names.includes(d.permission)),
+      );
       for (const name of names) {
         const grant = decided[name];
         if (grant === 'deferred') continue;
-        doc.permissions.push({ server_id: serverId, permission: name, decision: grant, decided_by: this.deps.operator, decided_at: at, ...(expiresAt ? { expires_at: expiresAt } : {}) });
+        doc.permissions.push({
+          server_id: serverId,
+          permission: name,
+          decision: grant,
+          decided_by: this.deps.operator,
+          decided_at: at,
+          ...(expiresAt ? { expires_at: expiresAt } : {}),
+        });
       }
     });
   }
 
-  private audited(serverId: string, permission: string, grant: Grant, policy: ApprovalPolicy, by: 'operator' | 'policy', expiresAt?: string): Promise<void> {
+  private audited(
+    serverId: string,
+    permission: string,
+    grant: Grant,
+    policy: ApprovalPolicy,
+    by: 'operator' | 'policy',
+    expiresAt?: string,
+  ): Promise<void> {
     return this.deps.audit.record({
       event_type: grant === 'approved' ? 'PERMISSION_GRANTED' : 'PERMISSION_DENIED',
-      actor: by === 'operator' ? { type: 'operator', id: this.deps.operator } : { type: 'kernel', id: 'mgp-kernel' },
+      actor:
+        by === 'operator'
+          ? { type: 'operator', id: this.deps.operator }
+          : { type: 'kernel', id: 'mgp-kernel' },
       target: { server_id: serverId },
       result: grant === 'approved' ? 'GRANTED' : grant === 'deferred' ? 'DEFERRED' : 'DENIED',
-      details: { kind: 'server_permission', permission, risk_level: riskOf(permission), policy, decided_by: by, ...(expiresAt ? { expires_at: expiresAt } : {}) },
+      details: {
+        kind: 'server_permission',
+        permission,
+        risk_level: riskOf(permission),
+        policy,
+        decided_by: by,
+        ...(expiresAt ? { expires_at: expiresAt } : {}),
+      },
     });
   }
 
@@ -115,7 +189,9 @@ export class ServerPermissions implements ConnectionService {
   state(serverId: string, permission: string): 'approved' | 'denied' | undefined {
     const transient = this.transient.get(serverId)?.[permission];
     if (transient === 'approved' || transient === 'denied') return transient;
-    const decision = this.deps.store.value.permissions.find((d) => d.server_id === serverId && d.permission === permission && inForce(d, Date.now()));
+    const decision = this.deps.store.value.permissions.find(
+      (d) => d.server_id === serverId && d.permission === permission && inForce(d, Date.now()),
+    );
     return decision?.decision;
   }
 
@@ -128,15 +204,31 @@ export class ServerPermissions implements ConnectionService {
     let removed = false;
     await this.deps.store.update((doc) => {
       const before = doc.permissions.length;
-      doc.permissions = doc.permissions.filter((d) => !(d.server_id === serverId && d.permission === permission));
+      doc.permissions = doc.permissions.filter(
+        (d) => !(d.server_id === serverId && d.permission === permission),
+      );
       removed = doc.permissions.length < before;
     });
     if (!removed) return false;
     const session = this.deps.session(serverId);
     if (session && this.deps.mgp.active(serverId, 'security')) {
-      await session.connection.request('mgp/permission/grant', { request_id: `perm-${randomUUID()}`, grants: { [permission]: 'denied' }, approved_by: this.deps.operator }).catch((error: unknown) => session.log('warning', `delivering the revocation failed: ${String(error)}`));
+      await session.connection
+        .request('mgp/permission/grant', {
+          request_id: `perm-${randomUUID()}`,
+          grants: { [permission]: 'denied' },
+          approved_by: this.deps.operator,
+        })
+        .catch((error: unknown) =>
+          session.log('warning', `delivering the revocation failed: ${String(error)}`),
+        );
     }
-    await this.deps.audit.record({ event_type: 'PERMISSION_REVOKED', actor: { type: 'operator', id: this.deps.operator }, target: { server_id: serverId }, result: 'REVOKED', details: { kind: 'server_permission', permission } });
+    await this.deps.audit.record({
+      event_type: 'PERMISSION_REVOKED',
+      actor: { type: 'operator', id: this.deps.operator },
+      target: { server_id: serverId },
+      result: 'REVOKED',
+      details: { kind: 'server_permission', permission },
+    });
     this.changes.emit('change');
     return true;
   }

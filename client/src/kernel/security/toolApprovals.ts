@@ -27,7 +27,8 @@ export interface ApprovalQuestion {
   moderateRequiresApproval: boolean;
 }
 
-export type ApprovalOutcome = { allowed: true; basis: ApprovalBasis | ToolApprovalAnswer } | { allowed: false; reason: string };
+export type ApprovalOutcome =
+  { allowed: true; basis: ApprovalBasis | ToolApprovalAnswer } | { allowed: false; reason: string };
 
 export interface DecisionRecord {
   id: string;
@@ -57,7 +58,12 @@ export class ToolApprovals {
   private readonly history: DecisionRecord[] = [];
   private readonly changes = new EventEmitter<{ change: [] }>();
 
-  constructor(private readonly store: JsonStore<ApprovalsDocument>, private readonly interaction: Interaction, private readonly audit: AuditSink, private readonly operator = 'operator') {}
+  constructor(
+    private readonly store: JsonStore<ApprovalsDocument>,
+    private readonly interaction: Interaction,
+    private readonly audit: AuditSink,
+    private readonly operator = 'operator',
+  ) {}
 
   onDidChange(listener: () => void): () => void {
     this.changes.on('change', listener);
@@ -72,12 +78,18 @@ export class ToolApprovals {
    * The verdict when it is "go ahead" without asking anyone, computed on the spot; undefined when the
    * operator must be asked, the call refused, or the standing decisions are not loaded yet.
    */
-  allowedWithoutAsking(question: Omit<ApprovalQuestion, 'description' | 'args' | 'agentId' | 'traceId'>): ApprovalOutcome | undefined {
+  allowedWithoutAsking(
+    question: Omit<ApprovalQuestion, 'description' | 'args' | 'agentId' | 'traceId'>,
+  ): ApprovalOutcome | undefined {
     if (!this.loaded) return undefined;
-    const verdict = decideApproval(question.policy, needsApproval(question.security, question.moderateRequiresApproval), {
-      configRule: configApproves(question.approvedTools, question.toolName, question.security),
-      ...this.held(question.serverId, question.toolName),
-    });
+    const verdict = decideApproval(
+      question.policy,
+      needsApproval(question.security, question.moderateRequiresApproval),
+      {
+        configRule: configApproves(question.approvedTools, question.toolName, question.security),
+        ...this.held(question.serverId, question.toolName),
+      },
+    );
     return verdict.kind === 'allow' ? { allowed: true, basis: verdict.basis } : undefined;
   }
 
@@ -94,10 +106,14 @@ export class ToolApprovals {
     await this.store.load();
     this.loaded = true;
     const { serverId, toolName, security } = question;
-    const verdict = decideApproval(question.policy, needsApproval(security, question.moderateRequiresApproval), {
-      configRule: configApproves(question.approvedTools, toolName, security),
-      ...this.held(serverId, toolName),
-    });
+    const verdict = decideApproval(
+      question.policy,
+      needsApproval(security, question.moderateRequiresApproval),
+      {
+        configRule: configApproves(question.approvedTools, toolName, security),
+        ...this.held(serverId, toolName),
+      },
+    );
     if (verdict.kind === 'allow') return { allowed: true, basis: verdict.basis };
     if (verdict.kind === 'deny') {
       await this.decided(question, 'policy_denied', verdict.reason);
@@ -130,7 +146,9 @@ export class ToolApprovals {
     }
     await this.remember(question, answer);
     await this.decided(question, answer);
-    return answer === 'deny' ? { allowed: false, reason: 'the operator denied the call' } : { allowed: true, basis: answer };
+    return answer === 'deny'
+      ? { allowed: false, reason: 'the operator denied the call' }
+      : { allowed: true, basis: answer };
   }
 
   private async remember(question: ApprovalQuestion, answer: ToolApprovalAnswer): Promise<void> {
@@ -140,13 +158,22 @@ export class ToolApprovals {
     if (answer === 'always') {
       await this.store.update((doc) => {
         if (!doc.tools.some((t) => t.server_id === serverId && t.tool_name === toolName)) {
-          doc.tools.push({ server_id: serverId, tool_name: toolName, granted_by: this.operator, granted_at: new Date().toISOString() });
+          doc.tools.push({
+            server_id: serverId,
+            tool_name: toolName,
+            granted_by: this.operator,
+            granted_at: new Date().toISOString(),
+          });
         }
       });
     }
   }
 
-  private async decided(question: ApprovalQuestion, answer: DecisionRecord['answer'], reason?: string): Promise<void> {
+  private async decided(
+    question: ApprovalQuestion,
+    answer: DecisionRecord['answer'],
+    reason?: string,
+  ): Promise<void> {
     const record: DecisionRecord = {
       id: randomUUID(),
       serverId: question.serverId,
@@ -164,22 +191,39 @@ export class ToolApprovals {
     await this.audit.record({
       event_type: granted ? 'PERMISSION_GRANTED' : 'PERMISSION_DENIED',
       trace_id: question.traceId,
-      actor: answer === 'policy_denied' ? { type: 'kernel', id: 'mgp-kernel' } : { type: 'operator', id: this.operator },
+      actor:
+        answer === 'policy_denied'
+          ? { type: 'kernel', id: 'mgp-kernel' }
+          : { type: 'operator', id: this.operator },
       target: { server_id: question.serverId, tool_name: question.toolName },
       result: granted ? 'GRANTED' : 'DENIED',
-      details: { kind: 'tool_call', scope: answer, risk_level: question.security.risk_level, policy: question.policy, requested_by: question.agentId, ...(reason ? { reason } : {}) },
+      details: {
+        kind: 'tool_call',
+        scope: answer,
+        risk_level: question.security.risk_level,
+        policy: question.policy,
+        requested_by: question.agentId,
+        ...(reason ? { reason } : {}),
+      },
     });
   }
 
   /** Withdraws a standing or session approval (from the Approvals panel). */
-  async revoke(target: { serverId: string; toolName?: string; scope: 'always' | 'session' | 'server_session' }): Promise<boolean> {
+  async revoke(target: {
+    serverId: string;
+    toolName?: string;
+    scope: 'always' | 'session' | 'server_session';
+  }): Promise<boolean> {
     let removed = false;
-    if (target.scope === 'session' && target.toolName) removed = this.sessionTools.delete(key(target.serverId, target.toolName));
+    if (target.scope === 'session' && target.toolName)
+      removed = this.sessionTools.delete(key(target.serverId, target.toolName));
     if (target.scope === 'server_session') removed = this.sessionServers.delete(target.serverId);
     if (target.scope === 'always' && target.toolName) {
       await this.store.update((doc) => {
         const before = doc.tools.length;
-        doc.tools = doc.tools.filter((t) => !(t.server_id === target.serverId && t.tool_name === target.toolName));
+        doc.tools = doc.tools.filter(
+          (t) => !(t.server_id === target.serverId && t.tool_name === target.toolName),
+        );
         removed = doc.tools.length < before;
       });
     }
@@ -196,9 +240,14 @@ export class ToolApprovals {
   }
 
   /** The approvals the operator already gave for a tool (not the config's rules). */
-  held(serverId: string, toolName: string): { persistent: boolean; session: boolean; serverSession: boolean } {
+  held(
+    serverId: string,
+    toolName: string,
+  ): { persistent: boolean; session: boolean; serverSession: boolean } {
     return {
-      persistent: this.store.value.tools.some((t) => t.server_id === serverId && t.tool_name === toolName),
+      persistent: this.store.value.tools.some(
+        (t) => t.server_id === serverId && t.tool_name === toolName,
+      ),
       session: this.sessionTools.has(key(serverId, toolName)),
       serverSession: this.sessionServers.has(serverId),
     };
@@ -210,7 +259,10 @@ export class ToolApprovals {
       history: [...this.history],
       standing: [...this.store.value.tools],
       session: [
-        ...[...this.sessionTools].map((k) => ({ serverId: k.split('\u0000')[0], toolName: k.split('\u0000')[1] })),
+        ...[...this.sessionTools].map((k) => ({
+          serverId: k.split('\u0000')[0],
+          toolName: k.split('\u0000')[1],
+        })),
         ...[...this.sessionServers].map((serverId) => ({ serverId })),
       ],
     };

@@ -13,7 +13,10 @@ import { basename, dirname, join } from 'node:path';
 const TEMP_SUFFIX = '.tmp';
 
 function tempPathFor(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
+  return join(
+    dirname(path),
+    `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`,
+  );
 }
 
 /**
@@ -28,14 +31,19 @@ export async function fsyncDirectory(dir: string): Promise<void> {
     handle = await open(dir, 'r');
     await handle.sync();
   } catch (error) {
-    if (!['EINVAL', 'EISDIR', 'EPERM', 'ENOTSUP', 'EBADF'].some((code) => isCode(error, code))) throw error;
+    if (!['EINVAL', 'EISDIR', 'EPERM', 'ENOTSUP', 'EBADF'].some((code) => isCode(error, code)))
+      throw error;
   } finally {
     await handle?.close();
   }
 }
 
 /** Replaces `path` with `data` atomically and durably (temp file, fsync, rename, fsync of the directory). */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  mode = 0o600,
+): Promise<void> {
   const temp = tempPathFor(path);
   const handle = await open(temp, 'wx', mode);
   try {
@@ -83,7 +91,10 @@ export async function removeStaleTemps(path: string): Promise<string[]> {
     if (!name.startsWith(prefix) || !name.endsWith(TEMP_SUFFIX)) continue;
     const pid = Number(name.slice(prefix.length).split('.')[0]);
     if (!Number.isInteger(pid) || processAlive(pid)) continue;
-    await unlink(join(dirname(path), name)).then(() => removed.push(name), () => undefined);
+    await unlink(join(dirname(path), name)).then(
+      () => removed.push(name),
+      () => undefined,
+    );
   }
   return removed;
 }

@@ -117,9 +117,13 @@ export class JsonStore<T> {
     try {
       parsed = JSON.parse(text);
     } catch (error) {
-      return { ok: false, reason: `not valid JSON (${error instanceof Error ? error.message : String(error)})` };
+      return {
+        ok: false,
+        reason: `not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+      };
     }
-    if (this.options.validate && !this.options.validate(parsed)) return { ok: false, reason: 'not a document of the expected shape' };
+    if (this.options.validate && !this.options.validate(parsed))
+      return { ok: false, reason: 'not a document of the expected shape' };
     return { ok: true, value: parsed as T };
   }
 

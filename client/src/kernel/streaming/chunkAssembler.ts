@@ -27,7 +27,8 @@ export class ChunkAssembler {
   readonly other: ChunkContent[] = [];
 
   accept(index: number, content: ChunkContent, done: boolean): AcceptedChunk {
-    if (!Number.isInteger(index) || index < 0) throw new RangeError(`chunk index ${String(index)} is not a non-negative integer`);
+    if (!Number.isInteger(index) || index < 0)
+      throw new RangeError(`chunk index ${String(index)} is not a non-negative integer`);
     if (done) this.lastIndex = index;
     if (index < this.next || this.waiting.has(index)) {
       this.duplicates++;

@@ -58,14 +58,31 @@ export class ActiveStream {
   /** Aborts the call itself (MCP notifications/cancelled) when the server cannot cancel a stream. */
   readonly abort = new AbortController();
 
-  constructor(readonly id: string, readonly serverId: string, readonly toolName: string, readonly traceId: string) {}
+  constructor(
+    readonly id: string,
+    readonly serverId: string,
+    readonly toolName: string,
+    readonly traceId: string,
+  ) {}
 
   snapshot(): StreamSnapshot {
     const a = this.assembler;
     return {
-      id: this.id, serverId: this.serverId, toolName: this.toolName, traceId: this.traceId, requestId: this.requestId, state: this.state,
-      startedAt: this.startedAt, endedAt: this.endedAt, chunks: a.contiguous, duplicates: a.duplicates, outOfOrder: a.outOfOrder, text: a.text,
-      progress: this.progress, error: this.error, confirmedStreamed: this.confirmedStreamed,
+      id: this.id,
+      serverId: this.serverId,
+      toolName: this.toolName,
+      traceId: this.traceId,
+      requestId: this.requestId,
+      state: this.state,
+      startedAt: this.startedAt,
+      endedAt: this.endedAt,
+      chunks: a.contiguous,
+      duplicates: a.duplicates,
+      outOfOrder: a.outOfOrder,
+      text: a.text,
+      progress: this.progress,
+      error: this.error,
+      confirmedStreamed: this.confirmedStreamed,
     };
   }
 }
@@ -76,7 +93,10 @@ export class StreamRegistry extends EventEmitter<StreamEvents> {
   private readonly byRequest = new Map<string, ActiveStream>();
   private readonly streams = new Map<string, ActiveStream>();
 
-  constructor(private readonly mgp: MgpSessions, private readonly session: (serverId: string) => ServerSession | undefined) {
+  constructor(
+    private readonly mgp: MgpSessions,
+    private readonly session: (serverId: string) => ServerSession | undefined,
+  ) {
     super();
     mgp.on('notifications/mgp.stream.chunk', (s, params) => this.onChunk(s.id, params));
     mgp.on('notifications/mgp.stream.progress', (s, params) => this.onProgress(s.id, params));
@@ -111,12 +131,24 @@ export class StreamRegistry extends EventEmitter<StreamEvents> {
   private onChunk(serverId: string, params: Record<string, unknown>): void {
     const stream = this.find(serverId, params.request_id);
     if (!stream || stream.state !== 'running') return;
-    const content = (typeof params.content === 'object' && params.content !== null ? params.content : { type: 'text', text: String(params.content ?? '') }) as ChunkContent;
+    const content = (
+      typeof params.content === 'object' && params.content !== null
+        ? params.content
+        : { type: 'text', text: String(params.content ?? '') }
+    ) as ChunkContent;
     try {
       const accepted = stream.assembler.accept(Number(params.index), content, params.done === true);
-      if (accepted.appended) this.emit('text', { id: stream.id, appended: accepted.appended, chunks: stream.assembler.contiguous });
+      if (accepted.appended)
+        this.emit('text', {
+          id: stream.id,
+          appended: accepted.appended,
+          chunks: stream.assembler.contiguous,
+        });
     } catch (error) {
-      this.session(serverId)?.log('warning', `ignored a stream chunk: ${error instanceof Error ? error.message : String(error)}`);
+      this.session(serverId)?.log(
+        'warning',
+        `ignored a stream chunk: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -124,22 +156,39 @@ export class StreamRegistry extends EventEmitter<StreamEvents> {
     const stream = this.find(serverId, params.request_id);
     if (!stream || stream.state !== 'running') return;
     this.setProgress(stream, {
-      fraction: typeof params.progress === 'number' ? Math.max(0, Math.min(1, params.progress)) : undefined,
+      fraction:
+        typeof params.progress === 'number' ? Math.max(0, Math.min(1, params.progress)) : undefined,
       message: typeof params.message === 'string' ? params.message : undefined,
-      estimatedRemainingMs: typeof params.estimated_remaining_ms === 'number' ? params.estimated_remaining_ms : undefined,
+      estimatedRemainingMs:
+        typeof params.estimated_remaining_ms === 'number'
+          ? params.estimated_remaining_ms
+          : undefined,
     });
   }
 
   /** MCP notifications/progress for the same call (progress/total), merged with the MGP kind. */
-  mcpProgress(stream: ActiveStream, progress: { progress: number; total?: number; message?: string }): void {
+  mcpProgress(
+    stream: ActiveStream,
+    progress: { progress: number; total?: number; message?: string },
+  ): void {
     const fraction = progress.total ? progress.progress / progress.total : undefined;
     const elapsed = Date.now() - stream.startedAt;
-    const estimate = fraction && fraction > 0 && fraction < 1 ? Math.round((elapsed / fraction) * (1 - fraction)) : undefined;
-    this.setProgress(stream, { fraction, message: progress.message, estimatedRemainingMs: stream.progress?.estimatedRemainingMs ?? estimate });
+    const estimate =
+      fraction && fraction > 0 && fraction < 1
+        ? Math.round((elapsed / fraction) * (1 - fraction))
+        : undefined;
+    this.setProgress(stream, {
+      fraction,
+      message: progress.message,
+      estimatedRemainingMs: stream.progress?.estimatedRemainingMs ?? estimate,
+    });
   }
 
   private setProgress(stream: ActiveStream, progress: StreamProgress): void {
-    stream.progress = { ...stream.progress, ...Object.fromEntries(Object.entries(progress).filter(([, v]) => v !== undefined)) };
+    stream.progress = {
+      ...stream.progress,
+      ...Object.fromEntries(Object.entries(progress).filter(([, v]) => v !== undefined)),
+    };
     this.emit('progress', { id: stream.id, progress: stream.progress });
   }
 
@@ -147,15 +196,29 @@ export class StreamRegistry extends EventEmitter<StreamEvents> {
    * `mgp/stream/cancel` (MGP §12.7): the server stops and returns what it had. Servers without
    * streaming get MCP's notifications/cancelled instead, and the text received so far is kept.
    */
-  async cancel(id: string, reason = 'user_cancelled'): Promise<{ cancelled: boolean; partial: string }> {
+  async cancel(
+    id: string,
+    reason = 'user_cancelled',
+  ): Promise<{ cancelled: boolean; partial: string }> {
     const stream = this.streams.get(id);
-    if (!stream || stream.state !== 'running') return { cancelled: false, partial: stream?.assembler.text ?? '' };
+    if (!stream || stream.state !== 'running')
+      return { cancelled: false, partial: stream?.assembler.text ?? '' };
     const session = this.session(stream.serverId);
     let partial = stream.assembler.text;
-    if (session && stream.requestId !== undefined && this.mgp.active(stream.serverId, 'streaming')) {
-      const answer = await session.connection.request('mgp/stream/cancel', { request_id: stream.requestId, reason }).catch(() => undefined);
-      const content = ((answer?.partial_result as { content?: ChunkContent[] } | undefined)?.content ?? []);
-      const text = content.filter((c) => c.type === 'text').map((c) => c.text ?? '').join('');
+    if (
+      session &&
+      stream.requestId !== undefined &&
+      this.mgp.active(stream.serverId, 'streaming')
+    ) {
+      const answer = await session.connection
+        .request('mgp/stream/cancel', { request_id: stream.requestId, reason })
+        .catch(() => undefined);
+      const content =
+        (answer?.partial_result as { content?: ChunkContent[] } | undefined)?.content ?? [];
+      const text = content
+        .filter((c) => c.type === 'text')
+        .map((c) => c.text ?? '')
+        .join('');
       if (text.length > partial.length) partial = text;
       if (answer?.cancelled !== true) stream.abort.abort(new Error('cancelled by the user'));
     } else {
@@ -171,12 +234,14 @@ export class StreamRegistry extends EventEmitter<StreamEvents> {
     stream.error = error;
     stream.endedAt = Date.now();
     stream.confirmedStreamed = confirmedStreamed;
-    if (stream.requestId !== undefined) this.byRequest.delete(`${stream.serverId}\u0000${String(stream.requestId)}`);
+    if (stream.requestId !== undefined)
+      this.byRequest.delete(`${stream.serverId}\u0000${String(stream.requestId)}`);
     this.emit('ended', stream.snapshot());
   }
 
   private prune(): void {
     const ended = [...this.streams.values()].filter((s) => s.state !== 'running');
-    for (const stream of ended.slice(0, Math.max(0, ended.length - RETAINED))) this.streams.delete(stream.id);
+    for (const stream of ended.slice(0, Math.max(0, ended.length - RETAINED)))
+      this.streams.delete(stream.id);
   }
 }

@@ -5,7 +5,13 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { MessageDecoder, encodeMessage, type Framing, type FramingMode, type SendFraming } from './framing';
+import {
+  MessageDecoder,
+  encodeMessage,
+  type Framing,
+  type FramingMode,
+  type SendFraming,
+} from './framing';
 
 export interface FramedStdioOptions {
   command: string;
@@ -82,7 +88,10 @@ export class FramedStdioClientTransport implements Transport {
   private closed = false;
 
   constructor(private readonly options: FramedStdioOptions) {
-    this.decoder = new MessageDecoder({ framing: options.framing, maxMessageBytes: options.maxMessageBytes });
+    this.decoder = new MessageDecoder({
+      framing: options.framing,
+      maxMessageBytes: options.maxMessageBytes,
+    });
     this.awaitingDetection = options.framing === 'auto';
     this.sending = options.framing === 'auto' ? (options.sendFraming ?? 'dual') : options.framing;
     this.stderrLines = new LineSplitter((line) => options.onStderr?.(line));
@@ -99,7 +108,10 @@ export class FramedStdioClientTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    if (this.child) throw new Error('FramedStdioClientTransport already started (Client.connect() calls start() itself)');
+    if (this.child)
+      throw new Error(
+        'FramedStdioClientTransport already started (Client.connect() calls start() itself)',
+      );
     const { command, args = [], env, cwd } = this.options;
     const child = spawn(command, args, {
       env: env ?? {},
@@ -173,13 +185,18 @@ export class FramedStdioClientTransport implements Transport {
     for (let result = this.decoder.next(); result; result = this.decoder.next()) {
       if (result.error) {
         this.onerror?.(result.error);
-        if (result.error.kind === 'oversized' && result.error.requestId !== undefined) this.failRequest(result.error.requestId, result.error.message);
+        if (result.error.kind === 'oversized' && result.error.requestId !== undefined)
+          this.failRequest(result.error.requestId, result.error.message);
         continue;
       }
       const parsed = JSONRPCMessageSchema.safeParse(result.message);
       if (!parsed.success) {
-        const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(message)'}: ${issue.message}`);
-        this.onerror?.(new Error(`server sent a message that is not JSON-RPC 2.0 (${issues.join('; ')})`));
+        const issues = parsed.error.issues.map(
+          (issue) => `${issue.path.join('.') || '(message)'}: ${issue.message}`,
+        );
+        this.onerror?.(
+          new Error(`server sent a message that is not JSON-RPC 2.0 (${issues.join('; ')})`),
+        );
         continue;
       }
       try {
@@ -196,7 +213,15 @@ export class FramedStdioClientTransport implements Transport {
    */
   private failRequest(id: string | number, reason: string): void {
     try {
-      this.onmessage?.({ jsonrpc: '2.0', id, error: { code: 3001, message: `the server's response was refused: ${reason}`, data: { _mgp: { category: 'resource', retryable: false } } } });
+      this.onmessage?.({
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: 3001,
+          message: `the server's response was refused: ${reason}`,
+          data: { _mgp: { category: 'resource', retryable: false } },
+        },
+      });
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     }
@@ -206,14 +231,17 @@ export class FramedStdioClientTransport implements Transport {
     const { command, cwd } = this.options;
     let reason = error.message;
     if (error.code === 'ENOENT') {
-      reason = cwd ? `not found (ENOENT), or its working directory ${cwd} does not exist` : 'command not found (ENOENT)';
+      reason = cwd
+        ? `not found (ENOENT), or its working directory ${cwd} does not exist`
+        : 'command not found (ENOENT)';
     }
     return new Error(`cannot start MCP server "${command}": ${reason}`, { cause: error });
   }
 
   private async shutdown(child: ChildProcessWithoutNullStreams): Promise<void> {
     const gone = this.gone ?? Promise.resolve();
-    const running = () => child.pid !== undefined && child.exitCode === null && child.signalCode === null;
+    const running = () =>
+      child.pid !== undefined && child.exitCode === null && child.signalCode === null;
     if (running()) {
       child.stdin.end();
       if (!(await within(gone, GRACE_MS)) && running()) {

@@ -20,7 +20,10 @@ export class FramingError extends Error {
   /** For an oversized response: its JSON-RPC id, when the skipped bytes showed it. */
   requestId?: string | number;
 
-  constructor(readonly kind: FramingErrorKind, message: string) {
+  constructor(
+    readonly kind: FramingErrorKind,
+    message: string,
+  ) {
     super(message);
     this.name = 'FramingError';
   }
@@ -38,14 +41,18 @@ class OversizeSample {
 
   add(part: Buffer): void {
     this.bytes += part.length;
-    if (this.head.length < SAMPLE_BYTES) this.head = Buffer.concat([this.head, part.subarray(0, SAMPLE_BYTES - this.head.length)]);
+    if (this.head.length < SAMPLE_BYTES)
+      this.head = Buffer.concat([this.head, part.subarray(0, SAMPLE_BYTES - this.head.length)]);
     this.tail = Buffer.concat([this.tail, part.subarray(Math.max(0, part.length - SAMPLE_BYTES))]);
-    if (this.tail.length > SAMPLE_BYTES) this.tail = this.tail.subarray(this.tail.length - SAMPLE_BYTES);
+    if (this.tail.length > SAMPLE_BYTES)
+      this.tail = this.tail.subarray(this.tail.length - SAMPLE_BYTES);
   }
 
   /** The top-level `"id"` of the message, first or last key (SDKs put it either way). */
   id(): string | number | undefined {
-    const match = HEAD_ID.exec(this.head.toString('latin1')) ?? TAIL_ID.exec(this.tail.toString('latin1').replace(/\r$/, ''));
+    const match =
+      HEAD_ID.exec(this.head.toString('latin1')) ??
+      TAIL_ID.exec(this.tail.toString('latin1').replace(/\r$/, ''));
     if (!match) return undefined;
     try {
       return JSON.parse(match[1]) as string | number;
@@ -55,7 +62,8 @@ class OversizeSample {
   }
 }
 
-export type Decoded = { message: unknown; error?: undefined } | { message?: undefined; error: FramingError };
+export type Decoded =
+  { message: unknown; error?: undefined } | { message?: undefined; error: FramingError };
 
 export interface DecoderOptions {
   /** 'auto' (the default) decides from the first non-whitespace bytes and then keeps that framing. */
@@ -132,7 +140,9 @@ export class MessageDecoder {
 
   /** Feeds bytes. The decoder keeps references to (parts of) the chunks until their message is complete. */
   push(chunk: Uint8Array): void {
-    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const bytes = Buffer.isBuffer(chunk)
+      ? chunk
+      : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     let offset = 0;
     while (offset < bytes.length) offset = this.step(bytes, offset);
   }
@@ -154,7 +164,11 @@ export class MessageDecoder {
         state.sample?.add(bytes.subarray(offset, newline === -1 ? bytes.length : newline));
         if (newline === -1) return bytes.length;
         this.state = LINE;
-        if (state.sample) this.oversized(state.sample, `message of ${state.sample.bytes} bytes exceeds the maximum of ${this.maxBytes} bytes; skipped`);
+        if (state.sample)
+          this.oversized(
+            state.sample,
+            `message of ${state.sample.bytes} bytes exceeds the maximum of ${this.maxBytes} bytes; skipped`,
+          );
         return newline + 1;
       }
       case 'body':
@@ -164,7 +178,10 @@ export class MessageDecoder {
         state.sample.add(bytes.subarray(offset, offset + take));
         if (state.remaining === take) {
           this.state = LINE;
-          this.oversized(state.sample, `message of ${state.length} bytes exceeds the maximum of ${this.maxBytes} bytes; skipped`);
+          this.oversized(
+            state.sample,
+            `message of ${state.length} bytes exceeds the maximum of ${this.maxBytes} bytes; skipped`,
+          );
         } else {
           this.state = { ...state, remaining: state.remaining - take };
         }
@@ -210,7 +227,10 @@ export class MessageDecoder {
         this.state = { kind: 'discard', sample };
         return bytes.length;
       }
-      this.oversized(sample, `message of ${sample.bytes} bytes exceeds the maximum of ${this.maxBytes} bytes; skipped`);
+      this.oversized(
+        sample,
+        `message of ${sample.bytes} bytes exceeds the maximum of ${this.maxBytes} bytes; skipped`,
+      );
       return newline + 1;
     }
     this.keep(bytes.subarray(offset, end));
@@ -236,7 +256,10 @@ export class MessageDecoder {
   private jsonLine(line: Buffer): void {
     if (line.every(isWhitespace)) return;
     if (line.length > this.maxBytes) {
-      this.fail('oversized', `message of ${line.length} bytes exceeds the maximum of ${this.maxBytes} bytes; skipped`);
+      this.fail(
+        'oversized',
+        `message of ${line.length} bytes exceeds the maximum of ${this.maxBytes} bytes; skipped`,
+      );
       return;
     }
     this.parse(line);
@@ -251,7 +274,10 @@ export class MessageDecoder {
     }
     const header = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)[ \t]*:[ \t]*(.*)$/.exec(text);
     if (!header) {
-      this.fail('invalid-header', `expected a header such as Content-Length, got ${preview(text)}; line skipped`);
+      this.fail(
+        'invalid-header',
+        `expected a header such as Content-Length, got ${preview(text)}; line skipped`,
+      );
       return;
     }
     this.block.lines++;
@@ -265,7 +291,10 @@ export class MessageDecoder {
     const { length, problem } = this.block;
     this.block = { lines: 0 };
     if (problem !== undefined || length === undefined) {
-      this.fail('invalid-header', `${problem ?? 'header block without Content-Length'}; message skipped`);
+      this.fail(
+        'invalid-header',
+        `${problem ?? 'header block without Content-Length'}; message skipped`,
+      );
     } else if (length > this.maxBytes) {
       this.state = { kind: 'skip', remaining: length, sample: new OversizeSample(), length };
     } else if (length === 0) {
@@ -296,7 +325,10 @@ export class MessageDecoder {
     try {
       this.results.push({ message: JSON.parse(text) });
     } catch (error) {
-      this.fail('invalid-json', `invalid JSON (${error instanceof Error ? error.message : String(error)}); skipped`);
+      this.fail(
+        'invalid-json',
+        `invalid JSON (${error instanceof Error ? error.message : String(error)}); skipped`,
+      );
     }
   }
 

@@ -3,8 +3,18 @@
  * (MCP), callbacks (MGP §13.4) and runtime registrations (MGP §15.4), each with VS Code's own widgets.
  */
 import * as vscode from 'vscode';
-import type { CreateMessageRequest, ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import type { CallbackQuestion, PermissionAnswer, PermissionRequest, RegistrationRequest, SamplingReview } from '../../kernel/host/interaction';
+import type {
+  CreateMessageRequest,
+  ElicitRequest,
+  ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallbackQuestion,
+  PermissionAnswer,
+  PermissionRequest,
+  RegistrationRequest,
+  SamplingReview,
+} from '../../kernel/host/interaction';
 
 const EXPIRY: { label: string; hours?: number }[] = [
   { label: 'Until revoked' },
@@ -14,24 +24,56 @@ const EXPIRY: { label: string; hours?: number }[] = [
 ];
 
 export async function askPermissions(request: PermissionRequest): Promise<PermissionAnswer> {
-  const list = request.permissions.map((p) => `• ${p.name} (risk ${p.risk ?? 'unknown'})${p.description ? ` — ${p.description}` : ''}`).join('\n');
+  const list = request.permissions
+    .map(
+      (p) =>
+        `• ${p.name} (risk ${p.risk ?? 'unknown'})${p.description ? ` — ${p.description}` : ''}`,
+    )
+    .join('\n');
   const choice = await vscode.window.showWarningMessage(
     `MCP server "${request.serverId}" asks for ${request.permissions.length} permission${request.permissions.length === 1 ? '' : 's'}`,
-    { modal: true, detail: `${list}\n\nThe server waits until you decide. Denied permissions make it degrade (MGP §3.6).` },
+    {
+      modal: true,
+      detail: `${list}\n\nThe server waits until you decide. Denied permissions make it degrade (MGP §3.6).`,
+    },
     'Approve All',
     'Choose…',
     'Deny All',
   );
   const deny = (names: string[]) => Object.fromEntries(names.map((n) => [n, 'denied' as const]));
-  if (!choice || choice === 'Deny All') return { decisions: deny(request.permissions.map((p) => p.name)) };
+  if (!choice || choice === 'Deny All')
+    return { decisions: deny(request.permissions.map((p) => p.name)) };
   let approved = request.permissions.map((p) => p.name);
   if (choice === 'Choose…') {
-    const picked = await vscode.window.showQuickPick(request.permissions.map((p) => ({ label: p.name, description: `risk ${p.risk ?? 'unknown'}`, detail: p.description, picked: p.risk !== 'dangerous' })), { canPickMany: true, title: `Permissions for "${request.serverId}"`, placeHolder: 'Checked permissions are approved; the others are denied' });
+    const picked = await vscode.window.showQuickPick(
+      request.permissions.map((p) => ({
+        label: p.name,
+        description: `risk ${p.risk ?? 'unknown'}`,
+        detail: p.description,
+        picked: p.risk !== 'dangerous',
+      })),
+      {
+        canPickMany: true,
+        title: `Permissions for "${request.serverId}"`,
+        placeHolder: 'Checked permissions are approved; the others are denied',
+      },
+    );
     approved = picked?.map((p) => p.label) ?? [];
   }
-  const expiry = await vscode.window.showQuickPick(EXPIRY, { title: 'How long do the approvals last?', placeHolder: 'Until revoked' });
-  const expiresAt = expiry?.hours ? new Date(Date.now() + expiry.hours * 3_600_000).toISOString() : undefined;
-  return { decisions: { ...deny(request.permissions.map((p) => p.name)), ...Object.fromEntries(approved.map((n) => [n, 'approved' as const])) }, expiresAt };
+  const expiry = await vscode.window.showQuickPick(EXPIRY, {
+    title: 'How long do the approvals last?',
+    placeHolder: 'Until revoked',
+  });
+  const expiresAt = expiry?.hours
+    ? new Date(Date.now() + expiry.hours * 3_600_000).toISOString()
+    : undefined;
+  return {
+    decisions: {
+      ...deny(request.permissions.map((p) => p.name)),
+      ...Object.fromEntries(approved.map((n) => [n, 'approved' as const])),
+    },
+    expiresAt,
+  };
 }
 
 function lastUserText(params: CreateMessageRequest['params']): string {
@@ -40,13 +82,25 @@ function lastUserText(params: CreateMessageRequest['params']): string {
   return content && content.type === 'text' ? content.text : '';
 }
 
-export async function reviewSampling(serverId: string, params: CreateMessageRequest['params']): Promise<SamplingReview> {
+export async function reviewSampling(
+  serverId: string,
+  params: CreateMessageRequest['params'],
+): Promise<SamplingReview> {
   const text = lastUserText(params);
   const detail = `${params.systemPrompt ? `System prompt: ${params.systemPrompt}\n\n` : ''}Message: ${text}\n\nUp to ${params.maxTokens} tokens. The request comes from the server.`;
-  const choice = await vscode.window.showInformationMessage(`"${serverId}" asks to use a language model`, { modal: true, detail }, 'Send', 'Edit…');
+  const choice = await vscode.window.showInformationMessage(
+    `"${serverId}" asks to use a language model`,
+    { modal: true, detail },
+    'Send',
+    'Edit…',
+  );
   if (!choice) return { action: 'reject', reason: 'rejected by the user' };
   if (choice === 'Send') return { action: 'approve', params };
-  const edited = await vscode.window.showInputBox({ title: `Edit the message "${serverId}" sends to the model`, value: text, prompt: 'Press Enter to send, Escape to reject' });
+  const edited = await vscode.window.showInputBox({
+    title: `Edit the message "${serverId}" sends to the model`,
+    value: text,
+    prompt: 'Press Enter to send, Escape to reject',
+  });
   if (edited === undefined) return { action: 'reject', reason: 'rejected while editing' };
   const messages = [...params.messages];
   const index = messages.map((m) => m.role).lastIndexOf('user');
@@ -54,14 +108,37 @@ export async function reviewSampling(serverId: string, params: CreateMessageRequ
   return { action: 'approve', params: { ...params, messages } };
 }
 
-type FormProperty = { type?: string; title?: string; description?: string; enum?: string[]; enumNames?: string[]; oneOf?: { const: string; title?: string }[]; default?: unknown; minimum?: number; maximum?: number; format?: string };
+type FormProperty = {
+  type?: string;
+  title?: string;
+  description?: string;
+  enum?: string[];
+  enumNames?: string[];
+  oneOf?: { const: string; title?: string }[];
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  format?: string;
+};
 
-async function askProperty(name: string, property: FormProperty, required: boolean): Promise<unknown | null> {
+async function askProperty(
+  name: string,
+  property: FormProperty,
+  required: boolean,
+): Promise<unknown | null> {
   const title = `${property.title ?? name}${required ? '' : ' (optional)'}`;
-  const options = property.oneOf?.map((o) => ({ label: o.title ?? o.const, value: o.const })) ?? property.enum?.map((value, i) => ({ label: property.enumNames?.[i] ?? value, value }));
+  const options =
+    property.oneOf?.map((o) => ({ label: o.title ?? o.const, value: o.const })) ??
+    property.enum?.map((value, i) => ({ label: property.enumNames?.[i] ?? value, value }));
   if (options || property.type === 'boolean') {
-    const items = options ?? [{ label: 'Yes', value: true }, { label: 'No', value: false }];
-    const picked = await vscode.window.showQuickPick(items.map((i) => ({ ...i, label: String(i.label) })), { title, placeHolder: property.description });
+    const items = options ?? [
+      { label: 'Yes', value: true },
+      { label: 'No', value: false },
+    ];
+    const picked = await vscode.window.showQuickPick(
+      items.map((i) => ({ ...i, label: String(i.label) })),
+      { title, placeHolder: property.description },
+    );
     return picked ? picked.value : null;
   }
   const numeric = property.type === 'number' || property.type === 'integer';
@@ -71,10 +148,18 @@ async function askProperty(name: string, property: FormProperty, required: boole
     value: property.default !== undefined ? String(property.default) : undefined,
     validateInput: (text) => {
       if (!text) return required ? `${property.title ?? name} is required` : undefined;
-      if (numeric && (Number.isNaN(Number(text)) || (property.type === 'integer' && !Number.isInteger(Number(text))))) return `enter ${property.type === 'integer' ? 'a whole number' : 'a number'}`;
-      if (numeric && property.minimum !== undefined && Number(text) < property.minimum) return `at least ${property.minimum}`;
-      if (numeric && property.maximum !== undefined && Number(text) > property.maximum) return `at most ${property.maximum}`;
-      if (property.format === 'email' && !/^[^@\s]+@[^@\s]+$/.test(text)) return 'enter an email address';
+      if (
+        numeric &&
+        (Number.isNaN(Number(text)) ||
+          (property.type === 'integer' && !Number.isInteger(Number(text))))
+      )
+        return `enter ${property.type === 'integer' ? 'a whole number' : 'a number'}`;
+      if (numeric && property.minimum !== undefined && Number(text) < property.minimum)
+        return `at least ${property.minimum}`;
+      if (numeric && property.maximum !== undefined && Number(text) > property.maximum)
+        return `at most ${property.maximum}`;
+      if (property.format === 'email' && !/^[^@\s]+@[^@\s]+$/.test(text))
+        return 'enter an email address';
       return undefined;
     },
   });
@@ -82,15 +167,30 @@ async function askProperty(name: string, property: FormProperty, required: boole
   return value === '' ? undefined : numeric ? Number(value) : value;
 }
 
-export async function elicit(serverId: string, params: ElicitRequest['params']): Promise<ElicitResult> {
+export async function elicit(
+  serverId: string,
+  params: ElicitRequest['params'],
+): Promise<ElicitResult> {
   if (params.mode === 'url') {
     const url = vscode.Uri.parse(params.url);
-    const choice = await vscode.window.showWarningMessage(`"${serverId}" asks you to open ${url.authority}`, { modal: true, detail: `${params.message}\n\n${params.url}\n\nOpen this address in your browser only if you trust it.` }, 'Open in Browser');
+    const choice = await vscode.window.showWarningMessage(
+      `"${serverId}" asks you to open ${url.authority}`,
+      {
+        modal: true,
+        detail: `${params.message}\n\n${params.url}\n\nOpen this address in your browser only if you trust it.`,
+      },
+      'Open in Browser',
+    );
     if (!choice) return { action: 'decline' };
     await vscode.env.openExternal(url);
     return { action: 'accept' };
   }
-  const start = await vscode.window.showInformationMessage(`"${serverId}" asks for information`, { modal: true, detail: `${params.message}\n\nThe request comes from the server.` }, 'Answer', 'Decline');
+  const start = await vscode.window.showInformationMessage(
+    `"${serverId}" asks for information`,
+    { modal: true, detail: `${params.message}\n\nThe request comes from the server.` },
+    'Answer',
+    'Decline',
+  );
   if (start !== 'Answer') return { action: start === 'Decline' ? 'decline' : 'cancel' };
   const content: Record<string, unknown> = {};
   const required = params.requestedSchema.required ?? [];
@@ -110,8 +210,14 @@ export async function answerCallback(question: CallbackQuestion): Promise<string
   }
   if (question.type === 'confirmation') {
     const options = question.options?.length ? question.options : ['confirm', 'cancel'];
-    const picked = await vscode.window.showWarningMessage(`${from} asks for confirmation`, { modal: true, detail: question.message }, ...options.filter((o) => o !== 'cancel'));
-    return question.expired.aborted ? undefined : (picked ?? (options.includes('cancel') ? 'cancel' : undefined));
+    const picked = await vscode.window.showWarningMessage(
+      `${from} asks for confirmation`,
+      { modal: true, detail: question.message },
+      ...options.filter((o) => o !== 'cancel'),
+    );
+    return question.expired.aborted
+      ? undefined
+      : (picked ?? (options.includes('cancel') ? 'cancel' : undefined));
   }
   if (question.type === 'selection') {
     const picker = vscode.window.createQuickPick();
@@ -127,7 +233,11 @@ export async function answerCallback(question: CallbackQuestion): Promise<string
 }
 
 /** Shows a quick input until it is accepted, hidden, or the callback's timeout passes. */
-function closeable(input: vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox, expired: AbortSignal, value: () => string | undefined): Promise<string | undefined> {
+function closeable(
+  input: vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox,
+  expired: AbortSignal,
+  value: () => string | undefined,
+): Promise<string | undefined> {
   return new Promise((resolve) => {
     let done = false;
     const finish = (answer: string | undefined) => {
@@ -145,6 +255,10 @@ function closeable(input: vscode.QuickPick<vscode.QuickPickItem> | vscode.InputB
 
 export async function approveRegistration(request: RegistrationRequest): Promise<boolean> {
   const detail = `${request.transport}: ${request.command} ${request.args.join(' ')}\nTrust level: ${request.trustLevel}${request.createdBy ? `\nRequested by: ${request.createdBy}` : ''}${request.justification ? `\nWhy: ${request.justification}` : ''}\n\nIt will run with your permissions until it is deregistered or the session ends.`;
-  const choice = await vscode.window.showWarningMessage(`Register and start MCP server "${request.id}"?`, { modal: true, detail }, 'Register');
+  const choice = await vscode.window.showWarningMessage(
+    `Register and start MCP server "${request.id}"?`,
+    { modal: true, detail },
+    'Register',
+  );
   return choice === 'Register';
 }

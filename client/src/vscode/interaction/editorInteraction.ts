@@ -1,6 +1,17 @@
 import * as vscode from 'vscode';
-import { Interaction, NOBODY_TO_ASK, ToolApprovalAnswer, ToolApprovalRequest } from '../../kernel/host/interaction';
-import { answerCallback, approveRegistration, askPermissions, elicit, reviewSampling } from './dialogs';
+import {
+  Interaction,
+  NOBODY_TO_ASK,
+  ToolApprovalAnswer,
+  ToolApprovalRequest,
+} from '../../kernel/host/interaction';
+import {
+  answerCallback,
+  approveRegistration,
+  askPermissions,
+  elicit,
+  reviewSampling,
+} from './dialogs';
 import { promptToolApproval } from './toolApprovalPrompt';
 
 /**
@@ -11,7 +22,8 @@ export class EditorInteraction implements Interaction {
   private readonly waiting = new Map<string, (answer: ToolApprovalAnswer) => void>();
 
   approveToolCall(request: ToolApprovalRequest, signal?: AbortSignal): Promise<ToolApprovalAnswer> {
-    const modal = vscode.workspace.getConfiguration('mgp').get<string>('approvals.prompt', 'modal') === 'modal';
+    const modal =
+      vscode.workspace.getConfiguration('mgp').get<string>('approvals.prompt', 'modal') === 'modal';
     return new Promise((resolve) => {
       const settle = (answer: ToolApprovalAnswer) => {
         if (!this.waiting.delete(request.id)) return;
@@ -19,7 +31,9 @@ export class EditorInteraction implements Interaction {
       };
       this.waiting.set(request.id, settle);
       promptToolApproval(request, modal, signal).then(settle, (error: unknown) => {
-        this.log?.warn(`could not ask about ${request.serverId}.${request.toolName} (${error instanceof Error ? error.message : String(error)}): answer it in the Approvals panel`);
+        this.log?.warn(
+          `could not ask about ${request.serverId}.${request.toolName} (${error instanceof Error ? error.message : String(error)}): answer it in the Approvals panel`,
+        );
       });
     });
   }
@@ -34,20 +48,47 @@ export class EditorInteraction implements Interaction {
   /** When the editor cannot show a question (no window yet, dialogs refused), the answer is nobody's: refused. */
   constructor(private readonly log?: vscode.LogOutputChannel) {}
 
-  private fallback<A extends unknown[], R>(question: string, ask: (...args: A) => Promise<R>, nobody: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  private fallback<A extends unknown[], R>(
+    question: string,
+    ask: (...args: A) => Promise<R>,
+    nobody: (...args: A) => Promise<R>,
+  ): (...args: A) => Promise<R> {
     return async (...args: A) => {
       try {
         return await ask(...args);
       } catch (error) {
-        this.log?.warn(`could not ask about ${question} (${error instanceof Error ? error.message : String(error)}): refused`);
+        this.log?.warn(
+          `could not ask about ${question} (${error instanceof Error ? error.message : String(error)}): refused`,
+        );
         return nobody(...args);
       }
     };
   }
 
-  approvePermissions = this.fallback('permissions', askPermissions, NOBODY_TO_ASK.approvePermissions);
-  reviewSampling = this.fallback('sampling', (serverId: string, params: Parameters<Interaction['reviewSampling']>[1], _signal: AbortSignal) => reviewSampling(serverId, params), NOBODY_TO_ASK.reviewSampling);
-  elicit = this.fallback('an elicitation', (serverId: string, params: Parameters<Interaction['elicit']>[1], _signal: AbortSignal) => elicit(serverId, params), NOBODY_TO_ASK.elicit);
+  approvePermissions = this.fallback(
+    'permissions',
+    askPermissions,
+    NOBODY_TO_ASK.approvePermissions,
+  );
+  reviewSampling = this.fallback(
+    'sampling',
+    (
+      serverId: string,
+      params: Parameters<Interaction['reviewSampling']>[1],
+      _signal: AbortSignal,
+    ) => reviewSampling(serverId, params),
+    NOBODY_TO_ASK.reviewSampling,
+  );
+  elicit = this.fallback(
+    'an elicitation',
+    (serverId: string, params: Parameters<Interaction['elicit']>[1], _signal: AbortSignal) =>
+      elicit(serverId, params),
+    NOBODY_TO_ASK.elicit,
+  );
   answerCallback = this.fallback('a callback', answerCallback, NOBODY_TO_ASK.answerCallback);
-  approveRegistration = this.fallback('a registration', approveRegistration, NOBODY_TO_ASK.approveRegistration);
+  approveRegistration = this.fallback(
+    'a registration',
+    approveRegistration,
+    NOBODY_TO_ASK.approveRegistration,
+  );
 }

@@ -15,7 +15,10 @@ const MAX_ARGUMENT_LINES = 40;
 export function approvalDetail(request: ToolApprovalRequest): string {
   const s = request.security;
   const args = JSON.stringify(request.args, null, 2).split('\n');
-  const shown = args.length > MAX_ARGUMENT_LINES ? [...args.slice(0, MAX_ARGUMENT_LINES), `… ${args.length - MAX_ARGUMENT_LINES} more lines`] : args;
+  const shown =
+    args.length > MAX_ARGUMENT_LINES
+      ? [...args.slice(0, MAX_ARGUMENT_LINES), `… ${args.length - MAX_ARGUMENT_LINES} more lines`]
+      : args;
   return [
     `Server: ${request.serverId}`,
     `Tool: ${request.toolName}`,
@@ -27,7 +30,9 @@ export function approvalDetail(request: ToolApprovalRequest): string {
     'Arguments:',
     ...shown,
     '',
-    request.description ? `Description (from the server — untrusted): ${request.description.split('\n')[0].slice(0, 300)}` : 'The server gave no description.',
+    request.description
+      ? `Description (from the server — untrusted): ${request.description.split('\n')[0].slice(0, 300)}`
+      : 'The server gave no description.',
     'Tool names and descriptions come from the server and may be misleading.',
   ].join('\n');
 }
@@ -36,12 +41,27 @@ export function approvalDetail(request: ToolApprovalRequest): string {
  * Asks about one tool call, as a modal dialog or as a notification (setting `mgp.approvals.prompt`).
  * The Approvals panel can answer the same request; whichever answers first wins.
  */
-export function promptToolApproval(request: ToolApprovalRequest, modal: boolean, signal: AbortSignal | undefined): Promise<ToolApprovalAnswer> {
+export function promptToolApproval(
+  request: ToolApprovalRequest,
+  modal: boolean,
+  signal: AbortSignal | undefined,
+): Promise<ToolApprovalAnswer> {
   const title = `${request.security.risk_level === 'dangerous' ? '⚠ ' : ''}Allow "${request.serverId}" to run ${request.toolName}?`;
-  const items = CHOICES.map((choice) => ({ title: choice.label(request), answer: choice.answer, isCloseAffordance: choice.answer === 'deny' }));
+  const items = CHOICES.map((choice) => ({
+    title: choice.label(request),
+    answer: choice.answer,
+    isCloseAffordance: choice.answer === 'deny',
+  }));
   const shown = modal
-    ? vscode.window.showWarningMessage(title, { modal: true, detail: approvalDetail(request) }, ...items.filter((i) => i.answer !== 'deny'))
-    : vscode.window.showWarningMessage(`${title} (risk ${request.security.risk_level}; details in the Approvals panel)`, ...items);
+    ? vscode.window.showWarningMessage(
+        title,
+        { modal: true, detail: approvalDetail(request) },
+        ...items.filter((i) => i.answer !== 'deny'),
+      )
+    : vscode.window.showWarningMessage(
+        `${title} (risk ${request.security.risk_level}; details in the Approvals panel)`,
+        ...items,
+      );
   return new Promise((resolve) => {
     signal?.addEventListener('abort', () => resolve('deny'), { once: true });
     void Promise.resolve(shown).then((picked) => resolve(picked?.answer ?? 'deny'));

@@ -25,7 +25,12 @@ export class ApprovalsPanel implements vscode.Disposable {
       ApprovalsPanel.current.panel.reveal();
       return ApprovalsPanel.current;
     }
-    const panel = vscode.window.createWebviewPanel(ApprovalsPanel.viewType, 'Approvals', vscode.ViewColumn.Active, webviewOptions(extension.extensionUri));
+    const panel = vscode.window.createWebviewPanel(
+      ApprovalsPanel.viewType,
+      'Approvals',
+      vscode.ViewColumn.Active,
+      webviewOptions(extension.extensionUri),
+    );
     ApprovalsPanel.current = new ApprovalsPanel(panel, extension, host);
     return ApprovalsPanel.current;
   }
@@ -34,9 +39,17 @@ export class ApprovalsPanel implements vscode.Disposable {
     ApprovalsPanel.current?.dispose();
   }
 
-  private constructor(private readonly panel: vscode.WebviewPanel, extension: vscode.ExtensionContext, private readonly host: KernelHost) {
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    extension: vscode.ExtensionContext,
+    private readonly host: KernelHost,
+  ) {
     panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
-    panel.webview.html = webviewHtml(panel.webview, extension.extensionUri, { title: 'Approvals', script: 'dist/approvals.js', stylesheet: 'approvals.css' });
+    panel.webview.html = webviewHtml(panel.webview, extension.extensionUri, {
+      title: 'Approvals',
+      script: 'dist/approvals.js',
+      stylesheet: 'approvals.css',
+    });
     const kernel = host.kernel;
     const unsubscribe = [
       kernel.approvals.onDidChange(() => this.schedule()),
@@ -66,7 +79,12 @@ export class ApprovalsPanel implements vscode.Disposable {
 
   private postState(): void {
     const kernel = this.host.kernel;
-    const state = approvalsState({ snapshot: kernel.approvals.snapshot(), permissions: kernel.permissions.decisions(), access: kernel.access.entries(), now: Date.now() });
+    const state = approvalsState({
+      snapshot: kernel.approvals.snapshot(),
+      permissions: kernel.permissions.decisions(),
+      access: kernel.access.entries(),
+      now: Date.now(),
+    });
     const arrived = state.pending.some((request) => !this.shownRequests.has(request.id));
     this.shownRequests = new Set(state.pending.map((request) => request.id));
     // A new request comes to the front at once, without taking the keyboard from where it is.
@@ -81,7 +99,11 @@ export class ApprovalsPanel implements vscode.Disposable {
         return this.postState();
       case 'answer':
         if (!this.host.interaction.answer(message.requestId, message.answer)) {
-          this.post({ type: 'notice', level: 'warning', text: 'That request was already answered or withdrawn.' });
+          this.post({
+            type: 'notice',
+            level: 'warning',
+            text: 'That request was already answered or withdrawn.',
+          });
         }
         return;
       case 'revoke':
@@ -96,14 +118,35 @@ export class ApprovalsPanel implements vscode.Disposable {
     const kernel = this.host.kernel;
     let done: boolean;
     try {
-      if (target.kind === 'permission') done = await kernel.permissions.revoke(target.serverId, target.permission);
-      else if (target.kind === 'access') done = (await kernel.access.revoke({ agent_id: target.agentId, server_id: target.serverId, entry_type: target.entryType, tool_name: target.toolName }, EDITOR_OPERATOR.agentId)) > 0;
-      else done = await kernel.approvals.revoke({ serverId: target.serverId, toolName: target.kind === 'server_session' ? undefined : target.toolName, scope: target.kind });
+      if (target.kind === 'permission')
+        done = await kernel.permissions.revoke(target.serverId, target.permission);
+      else if (target.kind === 'access')
+        done =
+          (await kernel.access.revoke(
+            {
+              agent_id: target.agentId,
+              server_id: target.serverId,
+              entry_type: target.entryType,
+              tool_name: target.toolName,
+            },
+            EDITOR_OPERATOR.agentId,
+          )) > 0;
+      else
+        done = await kernel.approvals.revoke({
+          serverId: target.serverId,
+          toolName: target.kind === 'server_session' ? undefined : target.toolName,
+          scope: target.kind,
+        });
     } catch (error) {
-      this.post({ type: 'notice', level: 'warning', text: `Revoking failed: ${error instanceof Error ? error.message : String(error)}` });
+      this.post({
+        type: 'notice',
+        level: 'warning',
+        text: `Revoking failed: ${error instanceof Error ? error.message : String(error)}`,
+      });
       return;
     }
-    if (!done) this.post({ type: 'notice', level: 'warning', text: 'That grant was already gone.' });
+    if (!done)
+      this.post({ type: 'notice', level: 'warning', text: 'That grant was already gone.' });
     this.schedule();
   }
 

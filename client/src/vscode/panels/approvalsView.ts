@@ -2,7 +2,12 @@
  * What the Approvals panel shows, from the kernel's own state: pending tool-call requests, past
  * decisions, and every standing grant with what the Revoke button withdraws. Pure, no VS Code.
  */
-import type { ApprovalsState, DecisionView, GrantView, PendingRequestView } from '../../../../shared/src/approvalsMessages';
+import type {
+  ApprovalsState,
+  DecisionView,
+  GrantView,
+  PendingRequestView,
+} from '../../../../shared/src/approvalsMessages';
 import type { AccessEntry } from '../../kernel/access/accessControl';
 import type { ToolApprovalRequest } from '../../kernel/host/interaction';
 import type { PermissionDecision } from '../../kernel/security/approvalStore';
@@ -31,7 +36,10 @@ export function argumentsText(args: Record<string, unknown>): { text: string; tr
   const lines = text.split('\n');
   let truncated = false;
   if (lines.length > MAX_ARGUMENT_LINES) {
-    text = [...lines.slice(0, MAX_ARGUMENT_LINES), `… ${lines.length - MAX_ARGUMENT_LINES} more lines`].join('\n');
+    text = [
+      ...lines.slice(0, MAX_ARGUMENT_LINES),
+      `… ${lines.length - MAX_ARGUMENT_LINES} more lines`,
+    ].join('\n');
     truncated = true;
   }
   if (text.length > MAX_ARGUMENT_CHARS) {
@@ -64,11 +72,23 @@ export function pendingView(request: ToolApprovalRequest): PendingRequestView {
 }
 
 export function decisionView(record: DecisionRecord): DecisionView {
-  return { id: record.id, decidedAt: record.decidedAt, serverId: record.serverId, toolName: record.toolName, risk: record.riskLevel, answer: record.answer, agentId: record.agentId, traceId: record.traceId };
+  return {
+    id: record.id,
+    decidedAt: record.decidedAt,
+    serverId: record.serverId,
+    toolName: record.toolName,
+    risk: record.riskLevel,
+    answer: record.answer,
+    agentId: record.agentId,
+    traceId: record.traceId,
+  };
 }
 
 function toolGrants(snapshot: ApprovalsSnapshot): GrantView[] {
-  const byName = (a: { serverId: string; subject: string }, b: { serverId: string; subject: string }) => a.serverId.localeCompare(b.serverId) || a.subject.localeCompare(b.subject);
+  const byName = (
+    a: { serverId: string; subject: string },
+    b: { serverId: string; subject: string },
+  ) => a.serverId.localeCompare(b.serverId) || a.subject.localeCompare(b.subject);
   const always: GrantView[] = snapshot.standing.map((t) => ({
     key: `always:${t.server_id}:${t.tool_name}`,
     section: 'tools',
@@ -82,8 +102,24 @@ function toolGrants(snapshot: ApprovalsSnapshot): GrantView[] {
   }));
   const session: GrantView[] = snapshot.session.map((s) =>
     s.toolName
-      ? { key: `session:${s.serverId}:${s.toolName}`, section: 'tools', serverId: s.serverId, subject: s.toolName, scope: 'Allowed for this session', effect: 'allow', revoke: { kind: 'session', serverId: s.serverId, toolName: s.toolName } }
-      : { key: `server_session:${s.serverId}`, section: 'tools', serverId: s.serverId, subject: '*', scope: 'Every tool of the server, this session', effect: 'allow', revoke: { kind: 'server_session', serverId: s.serverId } },
+      ? {
+          key: `session:${s.serverId}:${s.toolName}`,
+          section: 'tools',
+          serverId: s.serverId,
+          subject: s.toolName,
+          scope: 'Allowed for this session',
+          effect: 'allow',
+          revoke: { kind: 'session', serverId: s.serverId, toolName: s.toolName },
+        }
+      : {
+          key: `server_session:${s.serverId}`,
+          section: 'tools',
+          serverId: s.serverId,
+          subject: '*',
+          scope: 'Every tool of the server, this session',
+          effect: 'allow',
+          revoke: { kind: 'server_session', serverId: s.serverId },
+        },
   );
   return [...always.sort(byName), ...session.sort(byName)];
 }
@@ -124,7 +160,15 @@ function accessGrants(entries: AccessEntry[]): GrantView[] {
       grantedAt: fromConfig ? undefined : e.granted_at,
       expiresAt: e.expires_at ?? undefined,
       note: fromConfig ? 'From the configuration: change it in the config file' : e.justification,
-      revoke: fromConfig ? undefined : { kind: 'access', agentId: e.agent_id, serverId: e.server_id, entryType: e.entry_type, ...(e.entry_type === 'tool_grant' ? { toolName: e.tool_name } : {}) },
+      revoke: fromConfig
+        ? undefined
+        : {
+            kind: 'access',
+            agentId: e.agent_id,
+            serverId: e.server_id,
+            entryType: e.entry_type,
+            ...(e.entry_type === 'tool_grant' ? { toolName: e.tool_name } : {}),
+          },
     };
   });
 }
@@ -132,8 +176,14 @@ function accessGrants(entries: AccessEntry[]): GrantView[] {
 export function approvalsState(input: ApprovalsInput): ApprovalsState {
   const { snapshot } = input;
   return {
-    pending: [...snapshot.pending].sort((a, b) => a.requestedAt.localeCompare(b.requestedAt)).map(pendingView),
+    pending: [...snapshot.pending]
+      .sort((a, b) => a.requestedAt.localeCompare(b.requestedAt))
+      .map(pendingView),
     history: snapshot.history.slice(0, HISTORY_SHOWN).map(decisionView),
-    grants: [...toolGrants(snapshot), ...permissionGrants(input.permissions, input.now), ...accessGrants(input.access)],
+    grants: [
+      ...toolGrants(snapshot),
+      ...permissionGrants(input.permissions, input.now),
+      ...accessGrants(input.access),
+    ],
   };
 }

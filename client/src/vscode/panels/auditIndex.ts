@@ -73,8 +73,15 @@ export class AuditIndex {
   private times = new Float64Array(1024);
   private offsets = new Float64Array(1024);
   private segments = new Uint32Array(1024);
-  private readonly ids: Record<Column, Uint32Array> = Object.fromEntries(COLUMNS.map((c) => [c, new Uint32Array(1024)])) as Record<Column, Uint32Array>;
-  private readonly facetIds = { types: new Set<number>(), servers: new Set<number>(), tools: new Set<number>(), results: new Set<number>() };
+  private readonly ids: Record<Column, Uint32Array> = Object.fromEntries(
+    COLUMNS.map((c) => [c, new Uint32Array(1024)]),
+  ) as Record<Column, Uint32Array>;
+  private readonly facetIds = {
+    types: new Set<number>(),
+    servers: new Set<number>(),
+    tools: new Set<number>(),
+    results: new Set<number>(),
+  };
   private ordered = true;
 
   get length(): number {
@@ -173,8 +180,17 @@ export class AuditIndex {
   }
 
   facets(): AuditFacets {
-    const sorted = (ids: Set<number>) => [...ids].map((id) => this.strings.values[id]).filter((v) => v !== '').sort((a, b) => a.localeCompare(b));
-    return { types: sorted(this.facetIds.types), servers: sorted(this.facetIds.servers), tools: sorted(this.facetIds.tools), results: sorted(this.facetIds.results) };
+    const sorted = (ids: Set<number>) =>
+      [...ids]
+        .map((id) => this.strings.values[id])
+        .filter((v) => v !== '')
+        .sort((a, b) => a.localeCompare(b));
+    return {
+      types: sorted(this.facetIds.types),
+      servers: sorted(this.facetIds.servers),
+      tools: sorted(this.facetIds.tools),
+      results: sorted(this.facetIds.results),
+    };
   }
 
   /** How many distinct values the facets hold: a cheap way to see whether they changed. */
@@ -185,7 +201,13 @@ export class AuditIndex {
 
   /** Estimated heap bytes of the index: its typed arrays (with their spare capacity) and strings. */
   get bytes(): number {
-    const arrays = [this.seqs, this.times, this.offsets, this.segments, ...COLUMNS.map((c) => this.ids[c])];
+    const arrays = [
+      this.seqs,
+      this.times,
+      this.offsets,
+      this.segments,
+      ...COLUMNS.map((c) => this.ids[c]),
+    ];
     return arrays.reduce((sum, a) => sum + a.byteLength, 0) + this.strings.bytes;
   }
 }

@@ -24,7 +24,9 @@ const PROGRESS_EVERY = 10_000;
 function parse(text: string): IndexedFields | undefined {
   try {
     const value = JSON.parse(text) as IndexedFields;
-    return typeof value === 'object' && value !== null && Number.isSafeInteger(value.seq) ? value : undefined;
+    return typeof value === 'object' && value !== null && Number.isSafeInteger(value.seq)
+      ? value
+      : undefined;
   } catch {
     return undefined;
   }
@@ -37,7 +39,11 @@ export class AuditScanner {
   private running: Promise<number> | undefined;
   private again = false;
 
-  constructor(readonly directory: string, readonly index: AuditIndex, private readonly options: ScanOptions = {}) {}
+  constructor(
+    readonly directory: string,
+    readonly index: AuditIndex,
+    private readonly options: ScanOptions = {},
+  ) {}
 
   /**
    * Indexes what was appended since the last scan; resolves with how many records were added.
@@ -87,7 +93,11 @@ export class AuditScanner {
 const CHUNK = 16 * 1024;
 
 /** The record at `position` in the log in `directory`, checked to be `seq`; undefined when it is gone. */
-export async function readRecordAt(directory: string, position: RecordPosition, seq: number): Promise<AuditRecord | undefined> {
+export async function readRecordAt(
+  directory: string,
+  position: RecordPosition,
+  seq: number,
+): Promise<AuditRecord | undefined> {
   let handle;
   try {
     handle = await open(segmentAt(directory, position.segment).path, 'r');

@@ -20,13 +20,22 @@ export interface AuditSource {
   /** Called when new records may be on disk; returns an unsubscribe function. */
   onChange(listener: () => void): () => void;
   verify(): Promise<VerifyReport>;
-  export(format: ExportFormat, write: (chunk: string) => void | Promise<void>, filter: AuditFilter): Promise<number>;
+  export(
+    format: ExportFormat,
+    write: (chunk: string) => void | Promise<void>,
+    filter: AuditFilter,
+  ): Promise<number>;
 }
 
 export function trailSource(trail: AuditTrail): AuditSource {
   const log = trail.log;
   return {
-    info: { name: 'workspace', label: 'Workspace audit trail', directory: log.directory, live: true },
+    info: {
+      name: 'workspace',
+      label: 'Workspace audit trail',
+      directory: log.directory,
+      live: true,
+    },
     directory: log.directory,
     maxSeq: () => log.lastDurable.seq,
     onChange: (listener) => trail.onRecord(() => listener()),

@@ -2,13 +2,24 @@
  * The Audit Trail panel's state on the host, without VS Code: the index of the log, the current
  * filter and grouping, the display list and its version. The panel class only carries messages.
  */
-import type { AuditItem, AuditViewOptions, AuditViewState } from '../../../../shared/src/auditMessages';
+import type {
+  AuditItem,
+  AuditViewOptions,
+  AuditViewState,
+} from '../../../../shared/src/auditMessages';
 import { PAGE_SIZE } from '../../../../shared/src/auditMessages';
 import type { AuditRecord } from '../../kernel/audit/auditEvent';
 import { AuditIndex } from './auditIndex';
 import { AuditScanner, readRecordAt } from './auditScanner';
 import type { AuditSource } from './auditSource';
-import { appendToFlat, buildDisplay, commonPrefix, DisplayList, displayItems, Expansion } from './auditView';
+import {
+  appendToFlat,
+  buildDisplay,
+  commonPrefix,
+  DisplayList,
+  displayItems,
+  Expansion,
+} from './auditView';
 
 export const DEFAULT_OPTIONS: AuditViewOptions = { filter: {}, groupByTrace: false };
 
@@ -16,14 +27,23 @@ export class AuditTrailModel {
   readonly index = new AuditIndex();
   private readonly scanner: AuditScanner;
   private options: AuditViewOptions = DEFAULT_OPTIONS;
-  private expansion: { all: boolean; exceptions: Set<string> } = { all: false, exceptions: new Set() };
+  private expansion: { all: boolean; exceptions: Set<string> } = {
+    all: false,
+    exceptions: new Set(),
+  };
   private display: DisplayList = { items: new Int32Array(0), matched: new Uint32Array(0) };
   /** Rows of the index the display list has seen. */
   private covered = 0;
   private version = 0;
 
-  constructor(readonly source: AuditSource, onProgress?: (records: number) => void) {
-    this.scanner = new AuditScanner(source.directory, this.index, { maxSeq: () => source.maxSeq(), onProgress });
+  constructor(
+    readonly source: AuditSource,
+    onProgress?: (records: number) => void,
+  ) {
+    this.scanner = new AuditScanner(source.directory, this.index, {
+      maxSeq: () => source.maxSeq(),
+      onProgress,
+    });
   }
 
   get currentOptions(): AuditViewOptions {
@@ -70,7 +90,13 @@ export class AuditTrailModel {
   /** Items of the current view; undefined when the webview asked about an older version. */
   rows(version: number, start: number, count: number): AuditItem[] | undefined {
     if (version !== this.version) return undefined;
-    return displayItems(this.index, this.display, start, Math.min(count, PAGE_SIZE), this.expansion as Expansion);
+    return displayItems(
+      this.index,
+      this.display,
+      start,
+      Math.min(count, PAGE_SIZE),
+      this.expansion as Expansion,
+    );
   }
 
   /** The whole record of `seq`, read back from the log file. */

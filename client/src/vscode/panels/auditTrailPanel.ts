@@ -1,6 +1,12 @@
 import { createWriteStream } from 'node:fs';
 import * as vscode from 'vscode';
-import type { AuditFromWebview, AuditToWebview, AuditViewState, ExportFormatName, VerifyState } from '../../../../shared/src/auditMessages';
+import type {
+  AuditFromWebview,
+  AuditToWebview,
+  AuditViewState,
+  ExportFormatName,
+  VerifyState,
+} from '../../../../shared/src/auditMessages';
 import { isAuditFromWebview } from '../../../../shared/src/auditMessages';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
 import type { AuditSource } from './auditSource';
@@ -11,13 +17,31 @@ const REFRESH_DELAY_MS = 100;
 
 function verifyState(report: Awaited<ReturnType<AuditSource['verify']>>): VerifyState {
   const at = new Date().toISOString();
-  if (report.ok || !report.problem) return { state: 'verified', records: report.records, lastSeq: report.lastSeq, headHash: report.headHash, at };
+  if (report.ok || !report.problem)
+    return {
+      state: 'verified',
+      records: report.records,
+      lastSeq: report.lastSeq,
+      headHash: report.headHash,
+      at,
+    };
   const p = report.problem;
-  return { state: 'broken', seq: p.seq, kind: p.kind, reason: p.reason, file: p.file, line: p.line, at };
+  return {
+    state: 'broken',
+    seq: p.seq,
+    kind: p.kind,
+    reason: p.reason,
+    file: p.file,
+    line: p.line,
+    at,
+  };
 }
 
 /** Writes chunks to a file, waiting when the stream asks to; `close` reports any write error. */
-function fileWriter(path: string): { write(chunk: string): void | Promise<void>; close(): Promise<void> } {
+function fileWriter(path: string): {
+  write(chunk: string): void | Promise<void>;
+  close(): Promise<void>;
+} {
   const stream = createWriteStream(path, { flags: 'w', mode: 0o600 });
   let failure: Error | undefined;
   stream.on('error', (error) => (failure = error));
@@ -26,7 +50,8 @@ function fileWriter(path: string): { write(chunk: string): void | Promise<void>;
       if (failure) throw failure;
       if (!stream.write(chunk)) return new Promise((resolve) => stream.once('drain', resolve));
     },
-    close: () => new Promise((resolve, reject) => stream.end(() => (failure ? reject(failure) : resolve()))),
+    close: () =>
+      new Promise((resolve, reject) => stream.end(() => (failure ? reject(failure) : resolve()))),
   };
 }
 
@@ -44,7 +69,11 @@ export class AuditTrailPanel implements vscode.Disposable {
   private verification: VerifyState | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
 
-  static show(extension: vscode.ExtensionContext, source: AuditSource, traceId?: string): AuditTrailPanel {
+  static show(
+    extension: vscode.ExtensionContext,
+    source: AuditSource,
+    traceId?: string,
+  ): AuditTrailPanel {
     const open = AuditTrailPanel.panels.get(source.directory);
     if (open) {
       open.panel.reveal();
@@ -52,7 +81,12 @@ export class AuditTrailPanel implements vscode.Disposable {
       return open;
     }
     const title = source.info.live ? 'Audit Trail' : `Audit Trail · ${source.info.name}`;
-    const panel = vscode.window.createWebviewPanel(AuditTrailPanel.viewType, title, vscode.ViewColumn.Active, webviewOptions(extension.extensionUri));
+    const panel = vscode.window.createWebviewPanel(
+      AuditTrailPanel.viewType,
+      title,
+      vscode.ViewColumn.Active,
+      webviewOptions(extension.extensionUri),
+    );
     const created = new AuditTrailPanel(panel, extension, source, traceId);
     AuditTrailPanel.panels.set(source.directory, created);
     return created;
@@ -62,18 +96,30 @@ export class AuditTrailPanel implements vscode.Disposable {
     for (const panel of [...AuditTrailPanel.panels.values()]) panel.dispose();
   }
 
-  private constructor(private readonly panel: vscode.WebviewPanel, extension: vscode.ExtensionContext, private readonly source: AuditSource, traceId?: string) {
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    extension: vscode.ExtensionContext,
+    private readonly source: AuditSource,
+    traceId?: string,
+  ) {
     this.model = new AuditTrailModel(source, (records) => this.post({ type: 'indexing', records }));
     if (traceId) this.model.setOptions({ filter: { traceId }, groupByTrace: false });
     panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
-    panel.webview.html = webviewHtml(panel.webview, extension.extensionUri, { title: panel.title, script: 'dist/audit.js', stylesheet: 'audit.css' });
+    panel.webview.html = webviewHtml(panel.webview, extension.extensionUri, {
+      title: panel.title,
+      script: 'dist/audit.js',
+      stylesheet: 'audit.css',
+    });
     const unsubscribe = source.onChange(() => this.scheduleRefresh());
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
       panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
       { dispose: unsubscribe },
     );
-    void this.model.load().then((view) => this.show(view), (error: unknown) => this.notice('error', `Reading the audit log failed: ${String(error)}`));
+    void this.model.load().then(
+      (view) => this.show(view),
+      (error: unknown) => this.notice('error', `Reading the audit log failed: ${String(error)}`),
+    );
     void this.verify();
   }
 
@@ -94,7 +140,11 @@ export class AuditTrailPanel implements vscode.Disposable {
     if (this.refreshTimer || !this.view) return;
     this.refreshTimer = setTimeout(() => {
       this.refreshTimer = undefined;
-      void this.model.refresh().then((view) => view && this.show(view), (error: unknown) => this.notice('error', `Reading new audit records failed: ${String(error)}`));
+      void this.model.refresh().then(
+        (view) => view && this.show(view),
+        (error: unknown) =>
+          this.notice('error', `Reading new audit records failed: ${String(error)}`),
+      );
     }, REFRESH_DELAY_MS);
   }
 
@@ -121,7 +171,8 @@ export class AuditTrailPanel implements vscode.Disposable {
         return;
       case 'rows': {
         const items = this.model.rows(message.version, message.start, message.count);
-        if (items) this.post({ type: 'rows', version: message.version, start: message.start, items });
+        if (items)
+          this.post({ type: 'rows', version: message.version, start: message.start, items });
         return;
       }
       case 'toggleGroup':
@@ -132,7 +183,19 @@ export class AuditTrailPanel implements vscode.Disposable {
         return;
       case 'detail': {
         const record = await this.model.record(message.seq);
-        this.post(record ? { type: 'detail', seq: message.seq, record: record as unknown as Record<string, unknown> } : { type: 'detail', seq: message.seq, problem: 'This record is no longer in the log (its file was removed by retention).' });
+        this.post(
+          record
+            ? {
+                type: 'detail',
+                seq: message.seq,
+                record: record as unknown as Record<string, unknown>,
+              }
+            : {
+                type: 'detail',
+                seq: message.seq,
+                problem: 'This record is no longer in the log (its file was removed by retention).',
+              },
+        );
         return;
       }
       case 'verify':
@@ -149,7 +212,11 @@ export class AuditTrailPanel implements vscode.Disposable {
     try {
       this.verification = verifyState(await this.source.verify());
     } catch (error) {
-      this.verification = { state: 'failed', reason: error instanceof Error ? error.message : String(error), at: new Date().toISOString() };
+      this.verification = {
+        state: 'failed',
+        reason: error instanceof Error ? error.message : String(error),
+        at: new Date().toISOString(),
+      };
     }
     this.post({ type: 'verify', verify: this.verification });
   }
@@ -169,15 +236,23 @@ export class AuditTrailPanel implements vscode.Disposable {
       let count: number;
       if (target.scheme === 'file') {
         const file = fileWriter(target.fsPath);
-        count = await this.source.export(format, (chunk) => file.write(chunk), filter).finally(() => file.close());
+        count = await this.source
+          .export(format, (chunk) => file.write(chunk), filter)
+          .finally(() => file.close());
       } else {
         const chunks: string[] = [];
         count = await this.source.export(format, (chunk) => void chunks.push(chunk), filter);
         await vscode.workspace.fs.writeFile(target, Buffer.from(chunks.join(''), 'utf8'));
       }
-      this.notice('info', `Exported ${count.toLocaleString('en-US')} record${count === 1 ? '' : 's'} to ${vscode.workspace.asRelativePath(target)}`);
+      this.notice(
+        'info',
+        `Exported ${count.toLocaleString('en-US')} record${count === 1 ? '' : 's'} to ${vscode.workspace.asRelativePath(target)}`,
+      );
     } catch (error) {
-      this.notice('error', `The export failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.notice(
+        'error',
+        `The export failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 

@@ -5,7 +5,11 @@
  *
  * A display list entry ≥ 0 is a row of the index; an entry < 0 is the header of group -(entry + 1).
  */
-import type { AuditItem, AuditViewFilter, AuditViewOptions } from '../../../../shared/src/auditMessages';
+import type {
+  AuditItem,
+  AuditViewFilter,
+  AuditViewOptions,
+} from '../../../../shared/src/auditMessages';
 import type { AuditFilter } from '../../kernel/audit/filter';
 import type { AuditIndex } from './auditIndex';
 
@@ -37,7 +41,15 @@ export function isExpanded(expansion: Expansion, trace: string): boolean {
 }
 
 /** Results that mark a trace group as having a problem. */
-const PROBLEM_RESULTS = new Set(['denied', 'blocked', 'failure', 'error', 'rejected', 'invalid', 'not_found']);
+const PROBLEM_RESULTS = new Set([
+  'denied',
+  'blocked',
+  'failure',
+  'error',
+  'rejected',
+  'invalid',
+  'not_found',
+]);
 
 /** The kernel's AuditFilter for an export with the panel's filter. */
 export function toAuditFilter(filter: AuditViewFilter): AuditFilter {
@@ -65,15 +77,24 @@ function rowTests(index: AuditIndex, filter: AuditViewFilter): RowTest[] | undef
     tests.push((i) => index.id(column, i) === id);
     return true;
   };
-  if (!exact('server', filter.serverId) || !exact('tool', filter.toolName) || !exact('trace', filter.traceId?.trim())) return undefined;
+  if (
+    !exact('server', filter.serverId) ||
+    !exact('tool', filter.toolName) ||
+    !exact('trace', filter.traceId?.trim())
+  )
+    return undefined;
   if (filter.types?.length) {
-    const ids = new Set(filter.types.map((t) => strings.idOf(t)).filter((id): id is number => id !== undefined));
+    const ids = new Set(
+      filter.types.map((t) => strings.idOf(t)).filter((id): id is number => id !== undefined),
+    );
     if (ids.size === 0) return undefined;
     tests.push((i) => ids.has(index.id('type', i)));
   }
   if (filter.result) {
     const wanted = filter.result.toLowerCase();
-    const ids = new Set(strings.values.flatMap((v, id) => (v.toLowerCase() === wanted ? [id] : [])));
+    const ids = new Set(
+      strings.values.flatMap((v, id) => (v.toLowerCase() === wanted ? [id] : [])),
+    );
     if (ids.size === 0) return undefined;
     tests.push((i) => ids.has(index.id('result', i)));
   }
@@ -92,7 +113,11 @@ export function matchingRows(index: AuditIndex, filter: AuditViewFilter, from = 
   let n = 0;
   for (let i = from; i < index.length; i++) {
     let pass = true;
-    for (const test of tests) if (!test(i)) { pass = false; break; }
+    for (const test of tests)
+      if (!test(i)) {
+        pass = false;
+        break;
+      }
     if (pass) out[n++] = i;
   }
   return out.subarray(0, n);
@@ -121,18 +146,24 @@ export function groupByTrace(index: AuditIndex, rows: Uint32Array): TraceGroups 
   return { trace: Uint32Array.from(traces), start, rows: members };
 }
 
-export function buildDisplay(index: AuditIndex, options: AuditViewOptions, expansion: Expansion = COLLAPSED): DisplayList {
+export function buildDisplay(
+  index: AuditIndex,
+  options: AuditViewOptions,
+  expansion: Expansion = COLLAPSED,
+): DisplayList {
   const matched = matchingRows(index, options.filter);
   if (!options.groupByTrace) return { items: Int32Array.from(matched), matched };
   const groups = groupByTrace(index, matched);
   const open = (g: number) => isExpanded(expansion, index.strings.values[groups.trace[g]]);
   let total = groups.trace.length;
-  for (let g = 0; g < groups.trace.length; g++) if (open(g)) total += groups.start[g + 1] - groups.start[g];
+  for (let g = 0; g < groups.trace.length; g++)
+    if (open(g)) total += groups.start[g + 1] - groups.start[g];
   const items = new Int32Array(total);
   let n = 0;
   for (let g = 0; g < groups.trace.length; g++) {
     items[n++] = -(g + 1);
-    if (open(g)) for (let k = groups.start[g]; k < groups.start[g + 1]; k++) items[n++] = groups.rows[k];
+    if (open(g))
+      for (let k = groups.start[g]; k < groups.start[g + 1]; k++) items[n++] = groups.rows[k];
   }
   return { items, matched, groups };
 }
@@ -141,7 +172,12 @@ export function buildDisplay(index: AuditIndex, options: AuditViewOptions, expan
  * A flat display list extended by the rows appended to the index since it was built (from row
  * `from`): the cheap path for a live tail when nothing is grouped.
  */
-export function appendToFlat(index: AuditIndex, display: DisplayList, filter: AuditViewFilter, from: number): DisplayList {
+export function appendToFlat(
+  index: AuditIndex,
+  display: DisplayList,
+  filter: AuditViewFilter,
+  from: number,
+): DisplayList {
   const added = matchingRows(index, filter, from);
   if (added.length === 0) return display;
   const matched = new Uint32Array(display.matched.length + added.length);
@@ -157,7 +193,12 @@ export function commonPrefix(a: Int32Array, b: Int32Array): number {
   return n;
 }
 
-function groupItem(index: AuditIndex, groups: TraceGroups, g: number, expansion: Expansion): AuditItem {
+function groupItem(
+  index: AuditIndex,
+  groups: TraceGroups,
+  g: number,
+  expansion: Expansion,
+): AuditItem {
   const from = groups.start[g];
   const to = groups.start[g + 1];
   const types: string[] = [];
@@ -174,16 +215,38 @@ function groupItem(index: AuditIndex, groups: TraceGroups, g: number, expansion:
   }
   const trace = index.strings.values[groups.trace[g]];
   const last = groups.rows[to - 1];
-  return { kind: 'group', trace, count: to - from, first: index.time(groups.rows[from]), last: index.time(last), expanded: isExpanded(expansion, trace), types, server, tool, result: index.text('result', last), problem };
+  return {
+    kind: 'group',
+    trace,
+    count: to - from,
+    first: index.time(groups.rows[from]),
+    last: index.time(last),
+    expanded: isExpanded(expansion, trace),
+    types,
+    server,
+    tool,
+    result: index.text('result', last),
+    problem,
+  };
 }
 
 /** Items [start, start + count) of the display list, ready to send. */
-export function displayItems(index: AuditIndex, display: DisplayList, start: number, count: number, expansion: Expansion = COLLAPSED): AuditItem[] {
+export function displayItems(
+  index: AuditIndex,
+  display: DisplayList,
+  start: number,
+  count: number,
+  expansion: Expansion = COLLAPSED,
+): AuditItem[] {
   const end = Math.min(display.items.length, start + count);
   const items: AuditItem[] = [];
   for (let i = start; i < end; i++) {
     const entry = display.items[i];
-    items.push(entry >= 0 ? index.row(entry, display.groups !== undefined) : groupItem(index, display.groups as TraceGroups, -entry - 1, expansion));
+    items.push(
+      entry >= 0
+        ? index.row(entry, display.groups !== undefined)
+        : groupItem(index, display.groups as TraceGroups, -entry - 1, expansion),
+    );
   }
   return items;
 }

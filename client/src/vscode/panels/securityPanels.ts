@@ -19,7 +19,10 @@ export interface ShowAuditTrailArgs {
 function auditArgs(value: unknown): ShowAuditTrailArgs {
   if (typeof value !== 'object' || value === null) return {};
   const { traceId, directory } = value as Record<string, unknown>;
-  return { traceId: typeof traceId === 'string' && traceId ? traceId : undefined, directory: typeof directory === 'string' && directory ? directory : undefined };
+  return {
+    traceId: typeof traceId === 'string' && traceId ? traceId : undefined,
+    directory: typeof directory === 'string' && directory ? directory : undefined,
+  };
 }
 
 function isDirectory(path: string): boolean {
@@ -30,7 +33,11 @@ function isDirectory(path: string): boolean {
   }
 }
 
-function showAuditTrail(host: KernelHost, extension: vscode.ExtensionContext, value: unknown): void {
+function showAuditTrail(
+  host: KernelHost,
+  extension: vscode.ExtensionContext,
+  value: unknown,
+): void {
   const args = auditArgs(value);
   if (args.directory && args.directory !== host.trail.log.directory) {
     if (!isAbsolute(args.directory) || !isDirectory(args.directory)) {
@@ -44,10 +51,18 @@ function showAuditTrail(host: KernelHost, extension: vscode.ExtensionContext, va
 }
 
 /** The Approvals and Audit Trail panels, and their commands. */
-export function registerSecurityPanels(host: KernelHost, extension: vscode.ExtensionContext): vscode.Disposable[] {
+export function registerSecurityPanels(
+  host: KernelHost,
+  extension: vscode.ExtensionContext,
+): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('mgp.showApprovals', () => void ApprovalsPanel.show(extension, host)),
-    vscode.commands.registerCommand('mgp.showAuditTrail', (args?: unknown) => showAuditTrail(host, extension, args)),
+    vscode.commands.registerCommand(
+      'mgp.showApprovals',
+      () => void ApprovalsPanel.show(extension, host),
+    ),
+    vscode.commands.registerCommand('mgp.showAuditTrail', (args?: unknown) =>
+      showAuditTrail(host, extension, args),
+    ),
     new vscode.Disposable(() => {
       ApprovalsPanel.disposeCurrent();
       AuditTrailPanel.disposeAll();

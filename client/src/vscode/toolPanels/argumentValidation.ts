@@ -84,7 +84,9 @@ export function humanMessage(error: ErrorObject): string | undefined {
     case 'anyOf':
       return 'must match one of the choices';
     case 'oneOf':
-      return p.passingSchemas ? 'matches more than one of the choices' : 'must match one of the choices';
+      return p.passingSchemas
+        ? 'matches more than one of the choices'
+        : 'must match one of the choices';
     case 'not':
       return 'is a value that is not allowed here';
     case 'false schema':
@@ -98,7 +100,8 @@ export function humanMessage(error: ErrorObject): string | undefined {
 
 /** Where an error belongs: a missing property's message sits at the property, not at its parent. */
 export function errorPointer(error: ErrorObject): string {
-  if (error.keyword === 'required') return `${error.instancePath}/${escapePointer(String((error.params as { missingProperty?: unknown }).missingProperty))}`;
+  if (error.keyword === 'required')
+    return `${error.instancePath}/${escapePointer(String((error.params as { missingProperty?: unknown }).missingProperty))}`;
   return error.instancePath;
 }
 
@@ -107,7 +110,9 @@ export function errorPointer(error: ErrorObject): string {
  * reasons each choice failed are left out: "must match one of the choices" says it.
  */
 export function fieldErrors(errors: readonly ErrorObject[], limit = 50): FieldError[] {
-  const branches = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => `${e.schemaPath}/`);
+  const branches = errors
+    .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
+    .map((e) => `${e.schemaPath}/`);
   const byPointer = new Map<string, string[]>();
   for (const error of errors) {
     if (branches.some((prefix) => error.schemaPath.startsWith(prefix))) continue;
@@ -118,7 +123,9 @@ export function fieldErrors(errors: readonly ErrorObject[], limit = 50): FieldEr
     if (!messages.includes(message)) messages.push(message);
     byPointer.set(pointer, messages);
   }
-  return [...byPointer].slice(0, limit).map(([pointer, messages]) => ({ pointer, message: messages.join('; ') }));
+  return [...byPointer]
+    .slice(0, limit)
+    .map(([pointer, messages]) => ({ pointer, message: messages.join('; ') }));
 }
 
 /** Servers' schemas name drafts and ids ajv need not know; the keywords are what is checked. */

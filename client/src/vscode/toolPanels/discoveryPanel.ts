@@ -27,7 +27,12 @@ export class ToolDiscoveryPanel implements vscode.Disposable {
       ToolDiscoveryPanel.current.panel.reveal();
       return ToolDiscoveryPanel.current;
     }
-    const panel = vscode.window.createWebviewPanel(ToolDiscoveryPanel.viewType, 'Tool Discovery', vscode.ViewColumn.Active, toolPanelOptions(extension.extensionUri));
+    const panel = vscode.window.createWebviewPanel(
+      ToolDiscoveryPanel.viewType,
+      'Tool Discovery',
+      vscode.ViewColumn.Active,
+      toolPanelOptions(extension.extensionUri),
+    );
     ToolDiscoveryPanel.current = new ToolDiscoveryPanel(panel, extension, host);
     return ToolDiscoveryPanel.current;
   }
@@ -36,9 +41,17 @@ export class ToolDiscoveryPanel implements vscode.Disposable {
     ToolDiscoveryPanel.current?.dispose();
   }
 
-  private constructor(private readonly panel: vscode.WebviewPanel, extension: vscode.ExtensionContext, private readonly host: KernelHost) {
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    extension: vscode.ExtensionContext,
+    private readonly host: KernelHost,
+  ) {
     panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
-    panel.webview.html = toolPanelHtml(panel.webview, extension.extensionUri, { title: 'Tool Discovery', script: 'dist/discovery.js', stylesheet: 'discovery.css' });
+    panel.webview.html = toolPanelHtml(panel.webview, extension.extensionUri, {
+      title: 'Tool Discovery',
+      script: 'dist/discovery.js',
+      stylesheet: 'discovery.css',
+    });
     this.post = poster(panel, () => this.disposed);
     const kernel = host.kernel;
     this.runs = new ToolRuns({
@@ -47,7 +60,8 @@ export class ToolDiscoveryPanel implements vscode.Disposable {
       images: false,
       alwaysStream: true,
       onStart: ({ serverId, toolName }) => kernel.discovery.used(serverId, toolName),
-      showStreams: (streamId) => void vscode.commands.executeCommand('mgp.showStreams', { streamId }),
+      showStreams: (streamId) =>
+        void vscode.commands.executeCommand('mgp.showStreams', { streamId }),
     });
     const off = kernel.discovery.onDidChange(() => this.scheduleRefresh());
     this.disposables.push(
@@ -81,7 +95,10 @@ export class ToolDiscoveryPanel implements vscode.Disposable {
         this.refresh();
         return;
       case 'openRunTool':
-        await vscode.commands.executeCommand('mgp.runTool', { serverId: message.serverId, toolName: message.toolName });
+        await vscode.commands.executeCommand('mgp.runTool', {
+          serverId: message.serverId,
+          toolName: message.toolName,
+        });
         return;
       default:
         this.runs.handle(message);
@@ -92,7 +109,12 @@ export class ToolDiscoveryPanel implements vscode.Disposable {
     const kernel = this.host.kernel;
     const discovery = kernel.discovery;
     try {
-      const result = await discovery.tools.discover({ query: request.query, strategy: request.strategy, max_results: request.maxResults, filter: request.filter });
+      const result = await discovery.tools.discover({
+        query: request.query,
+        strategy: request.strategy,
+        max_results: request.maxResults,
+        filter: request.filter,
+      });
       const view = discoveryResultView(result, {
         tools: kernel.tools(),
         cache: discovery.cache,
@@ -101,7 +123,11 @@ export class ToolDiscoveryPanel implements vscode.Disposable {
       });
       this.post({ type: 'results', seq: request.seq, result: view });
     } catch (error) {
-      this.post({ type: 'searchError', seq: request.seq, message: error instanceof Error ? error.message : String(error) });
+      this.post({
+        type: 'searchError',
+        seq: request.seq,
+        message: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 

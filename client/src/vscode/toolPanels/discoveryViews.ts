@@ -3,8 +3,21 @@
  * each tool's effective security, token cost and place in the session cache, the session cache against
  * its token budget, and the category tree for the filter. Pure (no `vscode`): tested in node.
  */
-import type { CategoryView, DiscoveredToolView, DiscoveryResultView, SecurityView, SessionToolView, SessionView } from '../../../../shared/src/toolPanelMessages';
-import { CATEGORY_TREE, type DiscoverResult, type DiscoveredTool, type SessionToolCache, type ToolIndexEntry } from '../../kernel/discovery';
+import type {
+  CategoryView,
+  DiscoveredToolView,
+  DiscoveryResultView,
+  SecurityView,
+  SessionToolView,
+  SessionView,
+} from '../../../../shared/src/toolPanelMessages';
+import {
+  CATEGORY_TREE,
+  type DiscoverResult,
+  type DiscoveredTool,
+  type SessionToolCache,
+  type ToolIndexEntry,
+} from '../../kernel/discovery';
 import type { KernelToolEntry } from '../../kernel/kernel';
 import { toolView } from './toolViews';
 
@@ -28,14 +41,25 @@ function fromIndex(tool: DiscoveredTool): SecurityView {
   };
 }
 
-export function discoveryResultView(result: DiscoverResult, deps: DiscoveryViewDeps): DiscoveryResultView {
+export function discoveryResultView(
+  result: DiscoverResult,
+  deps: DiscoveryViewDeps,
+): DiscoveryResultView {
   const byKey = new Map(deps.tools.map((t) => [`${t.serverId}\u0000${t.name}`, t]));
   const tools = result.tools.map((tool): DiscoveredToolView => {
     const listed = byKey.get(`${tool.server_id}\u0000${tool.name}`);
     const entry = deps.entry(tool.tool_id);
     const view = listed
       ? toolView(listed, deps.streaming(tool.server_id))
-      : { serverId: tool.server_id, toolName: tool.name, description: tool.description, inputSchema: tool.inputSchema, security: fromIndex(tool), kernel: tool.server_id === 'mgp', streaming: false };
+      : {
+          serverId: tool.server_id,
+          toolName: tool.name,
+          description: tool.description,
+          inputSchema: tool.inputSchema,
+          security: fromIndex(tool),
+          kernel: tool.server_id === 'mgp',
+          streaming: false,
+        };
     return {
       toolId: tool.tool_id,
       tool: view,
@@ -53,18 +77,28 @@ export function discoveryResultView(result: DiscoverResult, deps: DiscoveryViewD
     strategy: result.search_strategy,
     ...(result.fallback_strategy ? { fallbackStrategy: result.fallback_strategy } : {}),
     queryTimeMs: result.query_time_ms,
-    ...(result.truncated ? { truncated: { returned: result.truncated.returned, matched: result.truncated.matched } } : {}),
+    ...(result.truncated
+      ? { truncated: { returned: result.truncated.returned, matched: result.truncated.matched } }
+      : {}),
   };
 }
 
 function sessionTool(cache: SessionToolCache, entry: ToolIndexEntry): SessionToolView {
-  return { toolId: entry.tool_id, serverId: entry.server_id, toolName: entry.name, tokens: cache.tokensOf(entry) };
+  return {
+    toolId: entry.tool_id,
+    serverId: entry.server_id,
+    toolName: entry.name,
+    tokens: cache.tokensOf(entry),
+  };
 }
 
 export function sessionView(cache: SessionToolCache): SessionView {
   return {
     pinned: cache.pinnedEntries().map((e) => sessionTool(cache, e)),
-    cached: cache.cachedEntries().reverse().map((e) => sessionTool(cache, e)),
+    cached: cache
+      .cachedEntries()
+      .reverse()
+      .map((e) => sessionTool(cache, e)),
     pinnedTokens: cache.pinnedTokens,
     cachedTokens: cache.cachedTokens,
     maxTokens: cache.budget.max_tokens,
@@ -75,5 +109,9 @@ export function sessionView(cache: SessionToolCache): SessionView {
 }
 
 export function categoryViews(): CategoryView[] {
-  return Object.entries(CATEGORY_TREE).map(([name, c]) => ({ name, ...(c.parent ? { parent: c.parent } : {}), description: c.description }));
+  return Object.entries(CATEGORY_TREE).map(([name, c]) => ({
+    name,
+    ...(c.parent ? { parent: c.parent } : {}),
+    description: c.description,
+  }));
 }

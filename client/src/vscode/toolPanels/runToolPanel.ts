@@ -27,7 +27,12 @@ export class RunToolPanel implements vscode.Disposable {
       return existing;
     }
     const title = `Run ${key.serverId} · ${key.toolName}`;
-    const panel = vscode.window.createWebviewPanel(RunToolPanel.viewType, title, vscode.ViewColumn.Active, toolPanelOptions(extension.extensionUri));
+    const panel = vscode.window.createWebviewPanel(
+      RunToolPanel.viewType,
+      title,
+      vscode.ViewColumn.Active,
+      toolPanelOptions(extension.extensionUri),
+    );
     const created = new RunToolPanel(panel, extension, host, key, id);
     RunToolPanel.open.set(id, created);
     return created;
@@ -37,18 +42,31 @@ export class RunToolPanel implements vscode.Disposable {
     for (const panel of [...RunToolPanel.open.values()]) panel.dispose();
   }
 
-  private constructor(private readonly panel: vscode.WebviewPanel, extension: vscode.ExtensionContext, private readonly host: KernelHost, private readonly key: ToolKey, private readonly id: string) {
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    extension: vscode.ExtensionContext,
+    private readonly host: KernelHost,
+    private readonly key: ToolKey,
+    private readonly id: string,
+  ) {
     panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
-    panel.webview.html = toolPanelHtml(panel.webview, extension.extensionUri, { title: panel.title, script: 'dist/runTool.js', stylesheet: 'runTool.css' }, { dataImages: true });
+    panel.webview.html = toolPanelHtml(
+      panel.webview,
+      extension.extensionUri,
+      { title: panel.title, script: 'dist/runTool.js', stylesheet: 'runTool.css' },
+      { dataImages: true },
+    );
     this.post = poster(panel, () => this.disposed);
     this.runs = new ToolRuns({
       kernel: host.kernel,
       post: (message) => this.post(message),
       images: true,
-      showStreams: (streamId) => void vscode.commands.executeCommand('mgp.showStreams', { streamId }),
+      showStreams: (streamId) =>
+        void vscode.commands.executeCommand('mgp.showStreams', { streamId }),
     });
     const bus = host.kernel.manager.bus;
-    const follow = ({ server_id }: { server_id: string }) => server_id === key.serverId && this.schedule();
+    const follow = ({ server_id }: { server_id: string }) =>
+      server_id === key.serverId && this.schedule();
     bus.on('transition', follow);
     bus.on('listChanged', follow);
     this.disposables.push(
@@ -81,7 +99,11 @@ export class RunToolPanel implements vscode.Disposable {
       return;
     }
     const server = kernel.manager.find(this.key.serverId);
-    const reason = !server ? `no server "${this.key.serverId}" is configured` : server.state !== 'connected' ? `server "${this.key.serverId}" is ${server.state}` : `server "${this.key.serverId}" no longer lists ${this.key.toolName}`;
+    const reason = !server
+      ? `no server "${this.key.serverId}" is configured`
+      : server.state !== 'connected'
+        ? `server "${this.key.serverId}" is ${server.state}`
+        : `server "${this.key.serverId}" no longer lists ${this.key.toolName}`;
     this.post({ type: 'toolGone', reason });
   }
 

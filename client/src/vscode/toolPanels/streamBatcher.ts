@@ -5,7 +5,11 @@
  * of the event loop, so a slow stream is not delayed; a stream's start and end go out at once, after
  * what came before them. Pure: no `vscode`, timers injectable (tests, the benchmark's browser worker).
  */
-import type { ProgressView, StreamUpdate, StreamView } from '../../../../shared/src/toolPanelMessages';
+import type {
+  ProgressView,
+  StreamUpdate,
+  StreamView,
+} from '../../../../shared/src/toolPanelMessages';
 
 export interface BatcherClock {
   now(): number;
@@ -32,7 +36,10 @@ export interface StreamBatcherOptions {
 export class StreamBatcher {
   private pending: Pending[] = [];
   private readonly texts = new Map<string, PendingText>();
-  private readonly progress = new Map<string, { kind: 'progress'; id: string; progress: ProgressView }>();
+  private readonly progress = new Map<
+    string,
+    { kind: 'progress'; id: string; progress: ProgressView }
+  >();
   private timer: unknown;
   private lastFlush = Number.NEGATIVE_INFINITY;
   private readonly intervalMs: number;
@@ -40,7 +47,10 @@ export class StreamBatcher {
   /** Batches delivered and events taken in: for the benchmark and tests. */
   readonly stats = { batches: 0, events: 0 };
 
-  constructor(private readonly deliver: (updates: StreamUpdate[]) => void, options: StreamBatcherOptions = {}) {
+  constructor(
+    private readonly deliver: (updates: StreamUpdate[]) => void,
+    options: StreamBatcherOptions = {},
+  ) {
     this.intervalMs = options.intervalMs ?? FRAME_MS;
     this.clock = options.clock ?? realClock;
   }
@@ -89,7 +99,11 @@ export class StreamBatcher {
       this.timer = undefined;
     }
     if (this.pending.length === 0) return;
-    const updates = this.pending.map((p): StreamUpdate => (p.kind === 'text' ? { kind: 'text', id: p.id, appended: p.parts.join(''), chunks: p.chunks } : p));
+    const updates = this.pending.map((p): StreamUpdate =>
+      p.kind === 'text'
+        ? { kind: 'text', id: p.id, appended: p.parts.join(''), chunks: p.chunks }
+        : p,
+    );
     this.pending = [];
     this.texts.clear();
     this.progress.clear();

@@ -30,7 +30,12 @@ export class StreamsPanel implements vscode.Disposable {
       if (focus) current.post({ type: 'focus', id: focus });
       return current;
     }
-    const panel = vscode.window.createWebviewPanel(StreamsPanel.viewType, 'Streaming Output', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, toolPanelOptions(extension.extensionUri));
+    const panel = vscode.window.createWebviewPanel(
+      StreamsPanel.viewType,
+      'Streaming Output',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      toolPanelOptions(extension.extensionUri),
+    );
     StreamsPanel.current = new StreamsPanel(panel, extension, host, focus);
     return StreamsPanel.current;
   }
@@ -39,14 +44,26 @@ export class StreamsPanel implements vscode.Disposable {
     StreamsPanel.current?.dispose();
   }
 
-  private constructor(private readonly panel: vscode.WebviewPanel, extension: vscode.ExtensionContext, private readonly host: KernelHost, private focus: string | undefined) {
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    extension: vscode.ExtensionContext,
+    private readonly host: KernelHost,
+    private focus: string | undefined,
+  ) {
     panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
-    panel.webview.html = toolPanelHtml(panel.webview, extension.extensionUri, { title: 'Streaming Output', script: 'dist/streams.js', stylesheet: 'streams.css' });
+    panel.webview.html = toolPanelHtml(panel.webview, extension.extensionUri, {
+      title: 'Streaming Output',
+      script: 'dist/streams.js',
+      stylesheet: 'streams.css',
+    });
     this.post = poster(panel, () => this.disposed);
-    this.batcher = new StreamBatcher((updates) => this.post({ type: 'batch', at: Date.now(), updates }));
+    this.batcher = new StreamBatcher((updates) =>
+      this.post({ type: 'batch', at: Date.now(), updates }),
+    );
     const streams = host.kernel.streams;
     const handlers = {
-      started: (s: StreamEvents['started'][0]) => this.batcher.started(streamView(s, STREAM_TEXT_KEEP)),
+      started: (s: StreamEvents['started'][0]) =>
+        this.batcher.started(streamView(s, STREAM_TEXT_KEEP)),
       text: (e: StreamEvents['text'][0]) => this.batcher.text(e.id, e.appended, e.chunks),
       progress: (e: StreamEvents['progress'][0]) => this.batcher.setProgress(e.id, e.progress),
       // The text is in the webview already: the end carries the state, not the text again.
@@ -77,7 +94,11 @@ export class StreamsPanel implements vscode.Disposable {
       case 'ready':
         // Anything batched before now is in the list: drop it rather than send it twice.
         this.batcher.discard();
-        this.post({ type: 'streams', streams: streams.list().map((s) => streamView(s, STREAM_TEXT_KEEP)), ...(this.focus ? { focus: this.focus } : {}) });
+        this.post({
+          type: 'streams',
+          streams: streams.list().map((s) => streamView(s, STREAM_TEXT_KEEP)),
+          ...(this.focus ? { focus: this.focus } : {}),
+        });
         this.focus = undefined;
         return;
       case 'cancel':
@@ -89,8 +110,14 @@ export class StreamsPanel implements vscode.Disposable {
           void vscode.window.showInformationMessage('MGP: that stream is no longer kept.');
           return;
         }
-        const document = await vscode.workspace.openTextDocument({ content: stream.snapshot().text, language: 'plaintext' });
-        await vscode.window.showTextDocument(document, { preview: true, viewColumn: vscode.ViewColumn.Active });
+        const document = await vscode.workspace.openTextDocument({
+          content: stream.snapshot().text,
+          language: 'plaintext',
+        });
+        await vscode.window.showTextDocument(document, {
+          preview: true,
+          viewColumn: vscode.ViewColumn.Active,
+        });
         return;
       }
     }

@@ -4,7 +4,11 @@
  * with `kernel.call`, or `kernel.stream` whose live text reaches the webview batched per frame.
  * Pure of `vscode`: the panels pass how to post and what to do on "Show in the Streaming panel".
  */
-import type { RunFromWebview, RunToWebview, ToolKey } from '../../../../shared/src/toolPanelMessages';
+import type {
+  RunFromWebview,
+  RunToWebview,
+  ToolKey,
+} from '../../../../shared/src/toolPanelMessages';
 import type { Kernel, KernelToolEntry } from '../../kernel/kernel';
 import type { ToolCallOutcome } from '../../kernel/pipeline/toolCallPipeline';
 import type { StreamEvents } from '../../kernel/streaming/streamRegistry';
@@ -56,15 +60,27 @@ export class ToolRuns {
   constructor(private readonly options: ToolRunsOptions) {
     this.batcher = new StreamBatcher((updates) => {
       for (const update of updates) {
-        const runId = update.kind === 'text' || update.kind === 'progress' ? this.streamRuns.get(update.id) : undefined;
+        const runId =
+          update.kind === 'text' || update.kind === 'progress'
+            ? this.streamRuns.get(update.id)
+            : undefined;
         if (runId === undefined) continue;
-        if (update.kind === 'text') options.post({ type: 'runText', runId, appended: update.appended, chunks: update.chunks });
-        else if (update.kind === 'progress') options.post({ type: 'runProgress', runId, progress: update.progress });
+        if (update.kind === 'text')
+          options.post({
+            type: 'runText',
+            runId,
+            appended: update.appended,
+            chunks: update.chunks,
+          });
+        else if (update.kind === 'progress')
+          options.post({ type: 'runProgress', runId, progress: update.progress });
       }
     });
     const streams = options.kernel.streams;
-    const onText = (event: StreamEvents['text'][0]) => this.streamRuns.has(event.id) && this.batcher.text(event.id, event.appended, event.chunks);
-    const onProgress = (event: StreamEvents['progress'][0]) => this.streamRuns.has(event.id) && this.batcher.setProgress(event.id, event.progress);
+    const onText = (event: StreamEvents['text'][0]) =>
+      this.streamRuns.has(event.id) && this.batcher.text(event.id, event.appended, event.chunks);
+    const onProgress = (event: StreamEvents['progress'][0]) =>
+      this.streamRuns.has(event.id) && this.batcher.setProgress(event.id, event.progress);
     streams.on('text', onText);
     streams.on('progress', onProgress);
     this.unsubscribe = () => {
@@ -79,7 +95,14 @@ export class ToolRuns {
         const entry = findTool(this.options.kernel, message);
         if (!entry) return;
         const check = validator.check(schemaOf(entry), message.args);
-        this.options.post({ type: 'validation', serverId: message.serverId, toolName: message.toolName, seq: message.seq, errors: check.errors, ...(check.schemaProblem ? { schemaProblem: check.schemaProblem } : {}) });
+        this.options.post({
+          type: 'validation',
+          serverId: message.serverId,
+          toolName: message.toolName,
+          seq: message.seq,
+          errors: check.errors,
+          ...(check.schemaProblem ? { schemaProblem: check.schemaProblem } : {}),
+        });
         return;
       }
       case 'run':
@@ -99,7 +122,14 @@ export class ToolRuns {
     const { runId, serverId, toolName, args } = message;
     const entry = findTool(kernel, message);
     if (!entry) {
-      post({ type: 'runError', runId, error: { name: 'UnknownTool', message: `${serverId} does not list ${toolName} now (is it connected?)` } });
+      post({
+        type: 'runError',
+        runId,
+        error: {
+          name: 'UnknownTool',
+          message: `${serverId} does not list ${toolName} now (is it connected?)`,
+        },
+      });
       return;
     }
     const check = validator.check(schemaOf(entry), args);
@@ -119,18 +149,39 @@ export class ToolRuns {
     } else {
       post({ type: 'runStarted', runId, serverId, toolName });
       outcome = kernel.call({
-        serverId, toolName, args, signal: run.abort.signal,
-        onProgress: (p) => post({ type: 'runProgress', runId, progress: { fraction: p.total ? Math.min(1, p.progress / p.total) : undefined, message: p.message } }),
+        serverId,
+        toolName,
+        args,
+        signal: run.abort.signal,
+        onProgress: (p) =>
+          post({
+            type: 'runProgress',
+            runId,
+            progress: {
+              fraction: p.total ? Math.min(1, p.progress / p.total) : undefined,
+              message: p.message,
+            },
+          }),
       });
     }
     this.options.onStart?.({ serverId, toolName });
     try {
       const result = await outcome;
       this.batcher.flush();
-      post({ type: 'runResult', runId, result: resultView(result, { images: this.options.images }) });
+      post({
+        type: 'runResult',
+        runId,
+        result: resultView(result, { images: this.options.images }),
+      });
     } catch (error) {
       this.batcher.flush();
-      post({ type: 'runError', runId, error: run.cancelled ? { name: 'Cancelled', message: 'cancelled before the result arrived' } : errorView(error) });
+      post({
+        type: 'runError',
+        runId,
+        error: run.cancelled
+          ? { name: 'Cancelled', message: 'cancelled before the result arrived' }
+          : errorView(error),
+      });
     } finally {
       this.runs.delete(runId);
       if (run.streamId) this.streamRuns.delete(run.streamId);

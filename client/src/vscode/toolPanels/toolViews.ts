@@ -3,7 +3,14 @@
  * call's result, an error, a stream. Pure (no `vscode`): tested in node.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ErrorView, ResultItemView, ResultView, SecurityView, StreamView, ToolView } from '../../../../shared/src/toolPanelMessages';
+import type {
+  ErrorView,
+  ResultItemView,
+  ResultView,
+  SecurityView,
+  StreamView,
+  ToolView,
+} from '../../../../shared/src/toolPanelMessages';
 import { KernelError } from '../../kernel/errors';
 import type { KernelToolEntry } from '../../kernel/kernel';
 import { wireErrorOf } from '../../kernel/mgp/mgpErrors';
@@ -21,12 +28,16 @@ export function securityView(security: EffectiveSecurity): SecurityView {
   return {
     risk: security.risk_level,
     riskSource: security.sources.risk_level ?? 'default',
-    ...(security.serverClaim && security.serverClaim !== security.risk_level ? { serverClaim: security.serverClaim } : {}),
+    ...(security.serverClaim && security.serverClaim !== security.risk_level
+      ? { serverClaim: security.serverClaim }
+      : {}),
     sideEffects: [...security.side_effects],
     ...(security.sources.side_effects ? { sideEffectsSource: security.sources.side_effects } : {}),
     permissions: [...security.permissions_required],
     ...(security.reversible !== undefined ? { reversible: security.reversible } : {}),
-    ...(security.confirmation_required !== undefined ? { confirmationRequired: security.confirmation_required } : {}),
+    ...(security.confirmation_required !== undefined
+      ? { confirmationRequired: security.confirmation_required }
+      : {}),
     ...(security.validator ? { validator: security.validator } : {}),
   };
 }
@@ -59,19 +70,44 @@ function itemView(item: ContentItem, images: boolean): ResultItemView {
       return { kind: 'text', text: item.text };
     case 'image': {
       const bytes = base64Bytes(item.data);
-      const inline = images && IMAGE_TYPES.test(item.mimeType) && BASE64.test(item.data) && bytes <= MAX_INLINE_IMAGE_BYTES;
-      return { kind: 'image', mimeType: item.mimeType, bytes, ...(inline ? { data: item.data } : {}) };
+      const inline =
+        images &&
+        IMAGE_TYPES.test(item.mimeType) &&
+        BASE64.test(item.data) &&
+        bytes <= MAX_INLINE_IMAGE_BYTES;
+      return {
+        kind: 'image',
+        mimeType: item.mimeType,
+        bytes,
+        ...(inline ? { data: item.data } : {}),
+      };
     }
     case 'audio':
       return { kind: 'audio', mimeType: item.mimeType, bytes: base64Bytes(item.data) };
     case 'resource': {
       const r = item.resource as { uri: string; mimeType?: string; text?: unknown; blob?: unknown };
       return typeof r.text === 'string'
-        ? { kind: 'resource', uri: r.uri, ...(r.mimeType ? { mimeType: r.mimeType } : {}), text: r.text }
-        : { kind: 'resource', uri: r.uri, ...(r.mimeType ? { mimeType: r.mimeType } : {}), bytes: typeof r.blob === 'string' ? base64Bytes(r.blob) : 0 };
+        ? {
+            kind: 'resource',
+            uri: r.uri,
+            ...(r.mimeType ? { mimeType: r.mimeType } : {}),
+            text: r.text,
+          }
+        : {
+            kind: 'resource',
+            uri: r.uri,
+            ...(r.mimeType ? { mimeType: r.mimeType } : {}),
+            bytes: typeof r.blob === 'string' ? base64Bytes(r.blob) : 0,
+          };
     }
     case 'resource_link':
-      return { kind: 'resource_link', uri: item.uri, name: item.name, ...(item.description ? { description: item.description } : {}), ...(item.mimeType ? { mimeType: item.mimeType } : {}) };
+      return {
+        kind: 'resource_link',
+        uri: item.uri,
+        name: item.name,
+        ...(item.description ? { description: item.description } : {}),
+        ...(item.mimeType ? { mimeType: item.mimeType } : {}),
+      };
     default:
       return { kind: 'other', json: JSON.stringify(item, null, 2) };
   }
@@ -83,7 +119,9 @@ export function resultView(outcome: ToolCallOutcome, options: { images: boolean 
   const mgp = (result as { _mgp?: { cancelled?: unknown; streamed?: unknown } })._mgp;
   return {
     items: (result.content ?? []).map((item) => itemView(item, options.images)),
-    ...(result.structuredContent !== undefined ? { structured: JSON.stringify(result.structuredContent, null, 2) } : {}),
+    ...(result.structuredContent !== undefined
+      ? { structured: JSON.stringify(result.structuredContent, null, 2) }
+      : {}),
     isError: result.isError === true,
     ...(result.truncated ? { truncated: result.truncated } : {}),
     ...(mgp?.cancelled === true ? { cancelled: true } : {}),
@@ -96,7 +134,8 @@ export function resultView(outcome: ToolCallOutcome, options: { images: boolean 
 /** An MGP wire error as code and name ("1000 PERMISSION_DENIED"), a local one by its code word. */
 export function errorView(error: unknown): ErrorView {
   const wire = wireErrorOf(error);
-  if (wire) return { code: wire.code, ...(wire.name ? { name: wire.name } : {}), message: wire.message };
+  if (wire)
+    return { code: wire.code, ...(wire.name ? { name: wire.name } : {}), message: wire.message };
   if (error instanceof KernelError) return { name: error.code, message: error.message };
   return { message: error instanceof Error ? error.message : String(error) };
 }
@@ -112,7 +151,10 @@ export function streamView(snapshot: StreamSnapshot, keep: number): StreamView {
     startedAt: snapshot.startedAt,
     ...(snapshot.endedAt !== undefined ? { endedAt: snapshot.endedAt } : {}),
     chunks: snapshot.chunks,
-    text: snapshot.text.length > keep ? snapshot.text.slice(snapshot.text.length - keep) : snapshot.text,
+    text:
+      snapshot.text.length > keep
+        ? snapshot.text.slice(snapshot.text.length - keep)
+        : snapshot.text,
     textLength: snapshot.text.length,
     ...(snapshot.progress ? { progress: snapshot.progress } : {}),
     ...(snapshot.error ? { error: snapshot.error } : {}),

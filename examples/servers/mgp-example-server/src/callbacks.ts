@@ -6,7 +6,8 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { parseParams } from './errors';
 import { CallbackRespondParams, Methods, messageOf } from './wire';
 
-export type CallbackOutcome = { kind: 'response'; response: unknown } | { kind: 'timeout' } | { kind: 'cancelled' };
+export type CallbackOutcome =
+  { kind: 'response'; response: unknown } | { kind: 'timeout' } | { kind: 'cancelled' };
 
 export class Callbacks {
   private pending = new Map<string, (response: unknown) => void>();

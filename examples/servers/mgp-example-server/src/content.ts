@@ -20,7 +20,9 @@ const PROMPT_NAME = 'summarize-notes';
 
 export function aboutText(tools: readonly ToolDef[]): string {
   const plain = tools.filter((tool) => tool.plainMcp).map((tool) => tool.name);
-  const mgp = tools.filter((tool) => !tool.plainMcp).map((tool) => `- ${tool.name} (${tool.security.risk_level}): ${tool.description}`);
+  const mgp = tools
+    .filter((tool) => !tool.plainMcp)
+    .map((tool) => `- ${tool.name} (${tool.security.risk_level}): ${tool.description}`);
   return [
     '# mgp-example-server',
     `Tools: ${plain.join(', ')}.`,
@@ -32,11 +34,20 @@ export function aboutText(tools: readonly ToolDef[]): string {
 
 function installResources(server: Server, tools: readonly ToolDef[]): void {
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
-    resources: [{ uri: ABOUT_URI, name: 'about', title: 'About this server', description: 'What this example server offers', mimeType: 'text/markdown' }],
+    resources: [
+      {
+        uri: ABOUT_URI,
+        name: 'about',
+        title: 'About this server',
+        description: 'What this example server offers',
+        mimeType: 'text/markdown',
+      },
+    ],
   }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
-    if (request.params.uri !== ABOUT_URI) throw new McpError(ErrorCode.InvalidParams, `Resource ${request.params.uri} not found`);
+    if (request.params.uri !== ABOUT_URI)
+      throw new McpError(ErrorCode.InvalidParams, `Resource ${request.params.uri} not found`);
     return { contents: [{ uri: ABOUT_URI, mimeType: 'text/markdown', text: aboutText(tools) }] };
   });
 }
@@ -53,10 +64,19 @@ function installPrompts(server: Server): void {
     ],
   }));
   server.setRequestHandler(GetPromptRequestSchema, (request) => {
-    if (request.params.name !== PROMPT_NAME) throw new McpError(ErrorCode.InvalidParams, `Prompt ${request.params.name} not found`);
+    if (request.params.name !== PROMPT_NAME)
+      throw new McpError(ErrorCode.InvalidParams, `Prompt ${request.params.name} not found`);
     const style = request.params.arguments?.style;
     return {
-      messages: [{ role: 'user', content: { type: 'text', text: `Summarize my notes${style ? ` in a ${style} style` : ''}.` } }],
+      messages: [
+        {
+          role: 'user',
+          content: {
+            type: 'text',
+            text: `Summarize my notes${style ? ` in a ${style} style` : ''}.`,
+          },
+        },
+      ],
     };
   });
 }

@@ -13,12 +13,25 @@ export const ErrorCodes = {
 
 /** Standard names (MGP §14.3), for messages. */
 const CODE_NAMES: Record<number, string> = {
-  1000: 'PERMISSION_DENIED', 1001: 'ACCESS_DENIED', 1002: 'AUTH_REQUIRED', 1003: 'AUTH_EXPIRED',
-  1010: 'VALIDATION_BLOCKED', 1011: 'CODE_SAFETY_VIOLATION',
-  2000: 'SERVER_NOT_READY', 2001: 'SERVER_DRAINING', 2002: 'SERVER_RESTARTING',
-  3000: 'RATE_LIMITED', 3001: 'RESOURCE_EXHAUSTED', 3002: 'QUOTA_EXCEEDED', 3003: 'TIMEOUT',
-  4000: 'INVALID_TOOL_ARGS', 4001: 'TOOL_NOT_FOUND', 4002: 'TOOL_DISABLED',
-  5000: 'UPSTREAM_ERROR', 5001: 'UPSTREAM_TIMEOUT', 5002: 'UPSTREAM_UNAVAILABLE',
+  1000: 'PERMISSION_DENIED',
+  1001: 'ACCESS_DENIED',
+  1002: 'AUTH_REQUIRED',
+  1003: 'AUTH_EXPIRED',
+  1010: 'VALIDATION_BLOCKED',
+  1011: 'CODE_SAFETY_VIOLATION',
+  2000: 'SERVER_NOT_READY',
+  2001: 'SERVER_DRAINING',
+  2002: 'SERVER_RESTARTING',
+  3000: 'RATE_LIMITED',
+  3001: 'RESOURCE_EXHAUSTED',
+  3002: 'QUOTA_EXCEEDED',
+  3003: 'TIMEOUT',
+  4000: 'INVALID_TOOL_ARGS',
+  4001: 'TOOL_NOT_FOUND',
+  4002: 'TOOL_DISABLED',
+  5000: 'UPSTREAM_ERROR',
+  5001: 'UPSTREAM_TIMEOUT',
+  5002: 'UPSTREAM_UNAVAILABLE',
 };
 
 export type ErrorCategory = 'security' | 'lifecycle' | 'resource' | 'validation' | 'external';
@@ -51,7 +64,11 @@ export function categoryOf(code: number): ErrorCategory {
 export class MgpError extends Error {
   readonly data?: { _mgp: Recovery };
 
-  constructor(readonly code: number, message: string, recovery?: Recovery) {
+  constructor(
+    readonly code: number,
+    message: string,
+    recovery?: Recovery,
+  ) {
     super(message);
     this.name = 'MgpError';
     if (recovery) this.data = { _mgp: recovery };
@@ -59,9 +76,18 @@ export class MgpError extends Error {
 }
 
 /** Parses a request's params, or fails with JSON-RPC -32602 naming what was wrong. */
-export function parseParams<T extends z.ZodType>(schema: T, params: unknown, method: string): z.infer<T> {
+export function parseParams<T extends z.ZodType>(
+  schema: T,
+  params: unknown,
+  method: string,
+): z.infer<T> {
   const parsed = schema.safeParse(params ?? {});
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((i) => (i.path.length ? `${i.message} at ${i.path.join('.')}` : i.message));
-  throw new MgpError(ErrorCodes.InvalidParams, `Invalid params for ${method}: ${problems.join('; ')}`);
+  const problems = parsed.error.issues.map((i) =>
+    i.path.length ? `${i.message} at ${i.path.join('.')}` : i.message,
+  );
+  throw new MgpError(
+    ErrorCodes.InvalidParams,
+    `Invalid params for ${method}: ${problems.join('; ')}`,
+  );
 }

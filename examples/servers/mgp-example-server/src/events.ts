@@ -14,7 +14,10 @@ export class Events {
   private heartbeat?: NodeJS.Timeout;
   private beats = 0;
 
-  constructor(private readonly server: Server, private readonly session: Session) {}
+  constructor(
+    private readonly server: Server,
+    private readonly session: Session,
+  ) {}
 
   get enabled(): boolean {
     return this.session.has('bidirectional');
@@ -24,7 +27,10 @@ export class Events {
   async emit(channel: string, severity: Severity, data: Record<string, unknown>): Promise<boolean> {
     if (!this.enabled) return false;
     try {
-      await this.server.notification({ method: Notifications.event, params: { channel, timestamp: nowIso(), severity, data } });
+      await this.server.notification({
+        method: Notifications.event,
+        params: { channel, timestamp: nowIso(), severity, data },
+      });
       return true;
     } catch (error) {
       console.error(`mgp-example-server: event ${channel} not sent:`, error);
@@ -42,7 +48,11 @@ export class Events {
     this.heartbeat = setInterval(() => {
       if (!this.enabled) return;
       this.beats += 1;
-      const data = { beat: this.beats, uptime_ms: Date.now() - this.session.startedAt, state: this.session.lifecycleState };
+      const data = {
+        beat: this.beats,
+        uptime_ms: Date.now() - this.session.startedAt,
+        state: this.session.lifecycleState,
+      };
       void this.emit('system.heartbeat', 'info', data);
     }, ms).unref();
   }

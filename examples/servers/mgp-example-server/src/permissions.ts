@@ -5,7 +5,13 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCodes, MgpError, parseParams } from './errors';
-import { type GrantValue, Methods, PermissionAwaitParams, PermissionGrantParams, messageOf } from './wire';
+import {
+  type GrantValue,
+  Methods,
+  PermissionAwaitParams,
+  PermissionGrantParams,
+  messageOf,
+} from './wire';
 
 export type PermissionState = GrantValue | 'awaiting' | 'expired' | 'not_granted';
 
@@ -25,14 +31,23 @@ export class Permissions {
   grant(grants: Record<string, GrantValue>, approvedBy?: string, expiresAt?: string): void {
     const expires = expiresAt === undefined ? undefined : Date.parse(expiresAt);
     for (const [permission, value] of Object.entries(grants)) {
-      this.decisions.set(permission, { value, approvedBy, expiresAt: Number.isNaN(expires) ? undefined : expires });
+      this.decisions.set(permission, {
+        value,
+        approvedBy,
+        expiresAt: Number.isNaN(expires) ? undefined : expires,
+      });
     }
   }
 
   stateOf(permission: string, now = Date.now()): PermissionState {
     const decision = this.decisions.get(permission);
     if (!decision) return 'not_granted';
-    if (decision.value === 'approved' && decision.expiresAt !== undefined && decision.expiresAt <= now) return 'expired';
+    if (
+      decision.value === 'approved' &&
+      decision.expiresAt !== undefined &&
+      decision.expiresAt <= now
+    )
+      return 'expired';
     return decision.value;
   }
 
@@ -47,12 +62,20 @@ export class Permissions {
 }
 
 /** MGP §14.4 PERMISSION_DENIED for a tool call. */
-export function permissionDenied(tool: string, permission: string, state: PermissionState): MgpError {
-  return new MgpError(ErrorCodes.PermissionDenied, `Permission denied: tool "${tool}" needs "${permission}" (${state.replace('_', ' ')})`, {
-    category: 'security',
-    retryable: false,
-    details: { permission, state },
-  });
+export function permissionDenied(
+  tool: string,
+  permission: string,
+  state: PermissionState,
+): MgpError {
+  return new MgpError(
+    ErrorCodes.PermissionDenied,
+    `Permission denied: tool "${tool}" needs "${permission}" (${state.replace('_', ' ')})`,
+    {
+      category: 'security',
+      retryable: false,
+      details: { permission, state },
+    },
+  );
 }
 
 export function installPermissionMethods(server: Server, permissions: Permissions): void {

@@ -4,7 +4,12 @@
  * where MGP needs JSON-RPC errors with codes (MGP §14).
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, ListToolsRequestSchema, McpError, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Events } from './events';
 import type { InFlightCalls } from './inflight';
@@ -20,7 +25,10 @@ type CallParams = z.infer<typeof LooseCallToolRequestSchema>['params'];
 interface CallExtra {
   requestId: RequestId;
   signal: AbortSignal;
-  sendNotification(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
+  sendNotification(notification: {
+    method: string;
+    params?: Record<string, unknown>;
+  }): Promise<void>;
 }
 
 export interface RegistryDeps {
@@ -37,17 +45,23 @@ function mcpMessage(message: string): string {
 }
 
 function issuesText(error: z.ZodError): string {
-  return error.issues.map((i) => (i.path.length ? `${i.message} at ${i.path.join('.')}` : i.message)).join('\n');
+  return error.issues
+    .map((i) => (i.path.length ? `${i.message} at ${i.path.join('.')}` : i.message))
+    .join('\n');
 }
 
 function jsonSchemaOf(schema: z.ZodObject, io: 'input' | 'output'): Record<string, unknown> {
   // McpServer lists a tool without arguments with this bare schema.
-  if (io === 'input' && Object.keys(schema.shape).length === 0) return { type: 'object', properties: {} };
+  if (io === 'input' && Object.keys(schema.shape).length === 0)
+    return { type: 'object', properties: {} };
   return z.toJSONSchema(schema, { target: 'draft-7', io }) as Record<string, unknown>;
 }
 
 export class ToolRegistry {
-  constructor(private readonly tools: ToolDef[], private readonly deps: RegistryDeps) {}
+  constructor(
+    private readonly tools: ToolDef[],
+    private readonly deps: RegistryDeps,
+  ) {}
 
   /** Every permission some tool needs, for `capabilities.mgp.permissions_required` (MGP §2.3). */
   permissionsRequired(): string[] {
@@ -88,7 +102,11 @@ export class ToolRegistry {
     if (!tool) return toolError(mcpMessage(`Tool ${params.name} not found`));
     const args = tool.input.safeParse(params.arguments ?? {});
     if (!args.success) {
-      return toolError(mcpMessage(`Input validation error: Invalid arguments for tool ${tool.name}: ${issuesText(args.error)}`));
+      return toolError(
+        mcpMessage(
+          `Input validation error: Invalid arguments for tool ${tool.name}: ${issuesText(args.error)}`,
+        ),
+      );
     }
     await this.checkPermissions(tool);
     return this.execute(tool, args.data, params, extra);
@@ -99,11 +117,20 @@ export class ToolRegistry {
     if (!this.deps.session.has('security')) return;
     const missing = this.deps.permissions.firstMissing(tool.security.permissions_required);
     if (!missing) return;
-    await this.deps.events.emit('security.alert', 'warning', { kind: 'permission_denied', tool: tool.name, ...missing });
+    await this.deps.events.emit('security.alert', 'warning', {
+      kind: 'permission_denied',
+      tool: tool.name,
+      ...missing,
+    });
     throw permissionDenied(tool.name, missing.permission, missing.state);
   }
 
-  private async execute(tool: ToolDef, args: z.output<z.ZodObject>, params: CallParams, extra: CallExtra): Promise<ToolResult> {
+  private async execute(
+    tool: ToolDef,
+    args: z.output<z.ZodObject>,
+    params: CallParams,
+    extra: CallExtra,
+  ): Promise<ToolResult> {
     const { calls, events, session } = this.deps;
     const handle = calls.start(extra.requestId);
     const ctx: ToolContext = {
@@ -111,7 +138,8 @@ export class ToolRegistry {
       signal: AbortSignal.any([extra.signal, handle.cancel.signal]),
       streaming: params._mgp?.stream === true && session.has('streaming'),
       progressToken: params._meta?.progressToken,
-      notify: (method, notificationParams) => extra.sendNotification({ method, params: notificationParams }),
+      notify: (method, notificationParams) =>
+        extra.sendNotification({ method, params: notificationParams }),
       setPartial: (partial) => (handle.partial = partial),
     };
     const started = Date.now();
@@ -131,7 +159,12 @@ export class ToolRegistry {
       return toolError(error instanceof Error ? error.message : String(error));
     } finally {
       calls.finish(extra.requestId);
-      const data = { tool: tool.name, request_id: extra.requestId, duration_ms: Date.now() - started, ...outcome };
+      const data = {
+        tool: tool.name,
+        request_id: extra.requestId,
+        duration_ms: Date.now() - started,
+        ...outcome,
+      };
       await events.emit('tool.completed', outcome.is_error ? 'warning' : 'info', data);
     }
   }
@@ -139,5 +172,7 @@ export class ToolRegistry {
 
 export function installToolHandlers(server: Server, registry: ToolRegistry): void {
   server.setRequestHandler(ListToolsRequestSchema, () => registry.list());
-  server.setRequestHandler(LooseCallToolRequestSchema, (request, extra) => registry.call(request.params, extra));
+  server.setRequestHandler(LooseCallToolRequestSchema, (request, extra) =>
+    registry.call(request.params, extra),
+  );
 }

@@ -22,7 +22,11 @@ export interface ExampleServer {
 }
 
 export function createExampleServer(options: ServerOptions): ExampleServer {
-  const capabilities = { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } };
+  const capabilities = {
+    tools: { listChanged: true },
+    resources: { listChanged: true },
+    prompts: { listChanged: true },
+  };
   const server = new Server(SERVER_INFO, { capabilities });
   const session = new Session();
   const permissions = new Permissions();
@@ -30,9 +34,18 @@ export function createExampleServer(options: ServerOptions): ExampleServer {
   const callbacks = new Callbacks();
   const events = new Events(server, session);
   const audit = new AuditLog();
-  const registry = new ToolRegistry(allTools({ session, callbacks, events, audit }), { session, options, permissions, calls, events });
+  const registry = new ToolRegistry(allTools({ session, callbacks, events, audit }), {
+    session,
+    options,
+    permissions,
+    calls,
+    events,
+  });
 
-  installNegotiation(server, session, options, { capabilities, permissionsRequired: registry.permissionsRequired() });
+  installNegotiation(server, session, options, {
+    capabilities,
+    permissionsRequired: registry.permissionsRequired(),
+  });
   installToolHandlers(server, registry);
   installContent(server, registry.all());
   installPermissionMethods(server, permissions);

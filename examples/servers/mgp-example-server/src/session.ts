@@ -6,7 +6,15 @@ import { z } from 'zod';
 import { ClientMgpSchema, type Extension, OUR_EXTENSIONS } from './wire';
 
 /** Server states of MGP §11.2. */
-export const LIFECYCLE_STATES = ['registered', 'connecting', 'connected', 'draining', 'disconnected', 'error', 'restarting'] as const;
+export const LIFECYCLE_STATES = [
+  'registered',
+  'connecting',
+  'connected',
+  'draining',
+  'disconnected',
+  'error',
+  'restarting',
+] as const;
 export type LifecycleState = (typeof LIFECYCLE_STATES)[number];
 
 export type ClientMgp = z.infer<typeof ClientMgpSchema>;

@@ -32,7 +32,10 @@ export class ChunkStream {
   chunksSent = 0;
   readonly startedAt = Date.now();
 
-  constructor(private readonly ctx: ToolContext, readonly total: number) {
+  constructor(
+    private readonly ctx: ToolContext,
+    readonly total: number,
+  ) {
     this.parts = new Array<string | undefined>(total).fill(undefined);
   }
 
@@ -53,7 +56,12 @@ export class ChunkStream {
   async push(index: number, text: string, duplicate = false): Promise<void> {
     this.parts[index] = text;
     if (!this.ctx.streaming) return;
-    const params = { request_id: this.ctx.requestId, index, content: textBlock(text), done: index === this.total - 1 };
+    const params = {
+      request_id: this.ctx.requestId,
+      index,
+      content: textBlock(text),
+      done: index === this.total - 1,
+    };
     await this.ctx.notify(Notifications.streamChunk, params);
     if (duplicate) await this.ctx.notify(Notifications.streamChunk, params);
     this.chunksSent += 1;
@@ -72,11 +80,28 @@ export class ChunkStream {
 }
 
 /** `notifications/mgp.stream.progress` (MGP §12.6), when `mgp` is true, and MCP progress when asked. */
-export async function reportProgress(ctx: ToolContext, done: number, total: number, message: string, remainingMs: number, mgp: boolean): Promise<void> {
+export async function reportProgress(
+  ctx: ToolContext,
+  done: number,
+  total: number,
+  message: string,
+  remainingMs: number,
+  mgp: boolean,
+): Promise<void> {
   if (mgp) {
-    await ctx.notify(Notifications.streamProgress, { request_id: ctx.requestId, progress: total ? done / total : 1, message, estimated_remaining_ms: remainingMs });
+    await ctx.notify(Notifications.streamProgress, {
+      request_id: ctx.requestId,
+      progress: total ? done / total : 1,
+      message,
+      estimated_remaining_ms: remainingMs,
+    });
   }
   if (ctx.progressToken !== undefined) {
-    await ctx.notify('notifications/progress', { progressToken: ctx.progressToken, progress: done, total, message });
+    await ctx.notify('notifications/progress', {
+      progressToken: ctx.progressToken,
+      progress: done,
+      total,
+      message,
+    });
   }
 }

@@ -73,7 +73,10 @@ export function defineTool<S extends z.ZodObject>(def: ToolDef<S>): ToolDef {
 }
 
 /** Security metadata with the lists defaulted to empty. */
-export function security(risk_level: RiskLevel, rest: Partial<Omit<ToolSecurity, 'risk_level'>> = {}): ToolSecurity {
+export function security(
+  risk_level: RiskLevel,
+  rest: Partial<Omit<ToolSecurity, 'risk_level'>> = {},
+): ToolSecurity {
   return { risk_level, permissions_required: [], side_effects: [], ...rest };
 }
 

@@ -23,7 +23,12 @@ export const OUR_EXTENSIONS = [
 export type Extension = (typeof OUR_EXTENSIONS)[number];
 
 /** Channels this server emits on (MGP §13.3, §13.5). */
-export const EVENT_CHANNELS = ['system.heartbeat', 'tool.completed', 'model.token_usage', 'security.alert'];
+export const EVENT_CHANNELS = [
+  'system.heartbeat',
+  'tool.completed',
+  'model.token_usage',
+  'security.alert',
+];
 
 /** Client → server requests (MGP §3.5, §3.6, §12.7, §13.4). */
 export const Methods = {
@@ -75,7 +80,9 @@ export const LooseCallToolRequestSchema = z.object({
     name: z.string(),
     arguments: z.record(z.string(), z.unknown()).optional(),
     _mgp: z.looseObject({ stream: z.boolean().optional() }).optional().catch(undefined),
-    _meta: z.looseObject({ progressToken: z.union([z.string(), z.number()]).optional() }).optional(),
+    _meta: z
+      .looseObject({ progressToken: z.union([z.string(), z.number()]).optional() })
+      .optional(),
   }),
 });
 
@@ -96,6 +103,12 @@ export const PermissionGrantParams = z.looseObject({
   expires_at: z.string().optional(),
 });
 
-export const StreamCancelParams = z.looseObject({ request_id: RequestIdSchema, reason: z.string().optional() });
+export const StreamCancelParams = z.looseObject({
+  request_id: RequestIdSchema,
+  reason: z.string().optional(),
+});
 
-export const CallbackRespondParams = z.looseObject({ callback_id: z.string(), response: z.unknown() });
+export const CallbackRespondParams = z.looseObject({
+  callback_id: z.string(),
+  response: z.unknown(),
+});

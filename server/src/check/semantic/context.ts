@@ -26,19 +26,49 @@ export class RuleContext {
     return locate(this.map, pointerOf(path), prefer) ?? ORIGIN;
   }
 
-  report(path: readonly (string | number)[], prefer: (keyof PointerLocation)[], severity: Severity, code: string, message: string, data?: Record<string, unknown>): void {
-    this.diagnostics.push({ range: this.range(path, prefer), severity, code: `semantic/${code}`, message, path: pointerOf(path), ...(data ? { data } : {}) });
+  report(
+    path: readonly (string | number)[],
+    prefer: (keyof PointerLocation)[],
+    severity: Severity,
+    code: string,
+    message: string,
+    data?: Record<string, unknown>,
+  ): void {
+    this.diagnostics.push({
+      range: this.range(path, prefer),
+      severity,
+      code: `semantic/${code}`,
+      message,
+      path: pointerOf(path),
+      ...(data ? { data } : {}),
+    });
   }
 
-  reportAt(range: Range, path: readonly (string | number)[], severity: Severity, code: string, message: string, data?: Record<string, unknown>): void {
-    this.diagnostics.push({ range, severity, code: `semantic/${code}`, message, path: pointerOf(path), ...(data ? { data } : {}) });
+  reportAt(
+    range: Range,
+    path: readonly (string | number)[],
+    severity: Severity,
+    code: string,
+    message: string,
+    data?: Record<string, unknown>,
+  ): void {
+    this.diagnostics.push({
+      range,
+      severity,
+      code: `semantic/${code}`,
+      message,
+      path: pointerOf(path),
+      ...(data ? { data } : {}),
+    });
   }
 }
 
 export type Table = Record<string, unknown>;
 
 export function isTable(value: unknown): value is Table {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)
+  );
 }
 
 export function asString(value: unknown): string | undefined {

@@ -3,10 +3,14 @@ import { delimiter, join } from 'node:path';
 import type { RuleEnvironment } from './context';
 
 /** The real environment: process.env, PATH look-ups (cached per PATH) and the file system. */
-export function defaultEnvironment(baseDir?: string, env: Readonly<Record<string, string | undefined>> = process.env): RuleEnvironment {
+export function defaultEnvironment(
+  baseDir?: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): RuleEnvironment {
   const cache = new Map<string, boolean>();
   const dirs = (env.PATH ?? '').split(delimiter).filter(Boolean);
-  const extensions = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
+  const extensions =
+    process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
   const executable = (path: string) => {
     try {
       accessSync(path, process.platform === 'win32' ? constants.F_OK : constants.X_OK);

@@ -9,7 +9,13 @@ export function checkBackoff(ctx: RuleContext, servers: ServerView[]): void {
     const base = mgp.backoff_base_ms;
     const max = mgp.backoff_max_ms;
     if (typeof base === 'number' && typeof max === 'number' && base > max) {
-      ctx.report([...server.path, 'mgp', 'backoff_base_ms'], ['value'], 'error', 'backoff-order', `backoff_base_ms (${base}) is greater than backoff_max_ms (${max}): the first retry would wait longer than the longest`);
+      ctx.report(
+        [...server.path, 'mgp', 'backoff_base_ms'],
+        ['value'],
+        'error',
+        'backoff-order',
+        `backoff_base_ms (${base}) is greater than backoff_max_ms (${max}): the first retry would wait longer than the longest`,
+      );
     }
   }
 }

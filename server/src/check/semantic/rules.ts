@@ -11,7 +11,13 @@ import { checkUrls } from './urls';
 import { checkLiteralSecrets, checkUnsetVariables } from './values';
 
 /** The rules a schema cannot express, in one pass over the parsed document. */
-export function runSemanticRules(format: ConfigFormat, value: Record<string, unknown>, map: PointerMap, environment: RuleEnvironment, text: string): CheckDiagnostic[] {
+export function runSemanticRules(
+  format: ConfigFormat,
+  value: Record<string, unknown>,
+  map: PointerMap,
+  environment: RuleEnvironment,
+  text: string,
+): CheckDiagnostic[] {
   const ctx = new RuleContext(value, map, environment, text);
   const servers = format === 'openfang' ? openFangServers(value) : mgpServers(value);
   checkDuplicateIds(ctx, servers);

@@ -21,19 +21,21 @@ export function mgpServers(value: Table): ServerView[] {
   return servers.flatMap((table, index): ServerView[] => {
     if (!isTable(table)) return [];
     const path = ['servers', index];
-    return [{
-      path,
-      header: '[[servers]]',
-      id: asString(table.id),
-      idKey: 'id',
-      transport: asString(table.transport),
-      transportPath: [...path, 'transport'],
-      command: asString(table.command),
-      commandPath: [...path, 'command'],
-      url: asString(table.url),
-      urlPath: [...path, 'url'],
-      table,
-    }];
+    return [
+      {
+        path,
+        header: '[[servers]]',
+        id: asString(table.id),
+        idKey: 'id',
+        transport: asString(table.transport),
+        transportPath: [...path, 'transport'],
+        command: asString(table.command),
+        commandPath: [...path, 'command'],
+        url: asString(table.url),
+        urlPath: [...path, 'url'],
+        table,
+      },
+    ];
   });
 }
 
@@ -43,19 +45,21 @@ export function openFangServers(value: Table): ServerView[] {
     if (!isTable(table)) return [];
     const path = ['mcp_servers', index];
     const transport = isTable(table.transport) ? table.transport : {};
-    return [{
-      path,
-      header: '[[mcp_servers]]',
-      id: asString(table.name),
-      idKey: 'name',
-      transport: asString(transport.type),
-      transportPath: [...path, 'transport', 'type'],
-      command: asString(transport.command),
-      commandPath: [...path, 'transport', 'command'],
-      url: asString(transport.url),
-      urlPath: [...path, 'transport', 'url'],
-      table,
-    }];
+    return [
+      {
+        path,
+        header: '[[mcp_servers]]',
+        id: asString(table.name),
+        idKey: 'name',
+        transport: asString(transport.type),
+        transportPath: [...path, 'transport', 'type'],
+        command: asString(transport.command),
+        commandPath: [...path, 'transport', 'command'],
+        url: asString(transport.url),
+        urlPath: [...path, 'transport', 'url'],
+        table,
+      },
+    ];
   });
 }
 
@@ -70,7 +74,13 @@ export function checkDuplicateIds(ctx: RuleContext, servers: ServerView[]): void
       continue;
     }
     const line = ctx.range([...earlier.path, earlier.idKey]).start.line + 1;
-    ctx.report([...server.path, server.idKey], ['value'], 'error', 'duplicate-id', `duplicate server ${server.idKey} "${server.id}": already used at line ${line}`);
+    ctx.report(
+      [...server.path, server.idKey],
+      ['value'],
+      'error',
+      'duplicate-id',
+      `duplicate server ${server.idKey} "${server.id}": already used at line ${line}`,
+    );
   }
 }
 
@@ -80,10 +90,24 @@ export function checkTransportNeeds(ctx: RuleContext, servers: ServerView[]): vo
     const transport = server.transport ?? (server.url && !server.command ? 'http' : 'stdio');
     const name = server.id ? `server "${server.id}"` : server.header;
     if (transport === 'stdio' && !server.command) {
-      ctx.report(server.path, ['header', 'key'], 'error', 'stdio-needs-command', `${name} uses the stdio transport but has no \`command\``, { missingKey: 'command', table: server.header });
+      ctx.report(
+        server.path,
+        ['header', 'key'],
+        'error',
+        'stdio-needs-command',
+        `${name} uses the stdio transport but has no \`command\``,
+        { missingKey: 'command', table: server.header },
+      );
     }
     if ((transport === 'http' || transport === 'sse') && !server.url) {
-      ctx.report(server.path, ['header', 'key'], 'error', `${transport}-needs-url`, `${name} uses the ${transport} transport but has no \`url\``, { missingKey: 'url', table: server.header });
+      ctx.report(
+        server.path,
+        ['header', 'key'],
+        'error',
+        `${transport}-needs-url`,
+        `${name} uses the ${transport} transport but has no \`url\``,
+        { missingKey: 'url', table: server.header },
+      );
     }
   }
 }

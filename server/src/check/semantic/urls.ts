@@ -2,7 +2,14 @@ import { isIP } from 'node:net';
 import { RuleContext } from './context';
 import type { ServerView } from './servers';
 
-const METADATA_HOSTS = new Set(['169.254.169.254', 'metadata.google.internal', 'metadata', '100.100.100.200', 'fd00:ec2::254', '169.254.170.2']);
+const METADATA_HOSTS = new Set([
+  '169.254.169.254',
+  'metadata.google.internal',
+  'metadata',
+  '100.100.100.200',
+  'fd00:ec2::254',
+  '169.254.170.2',
+]);
 
 function ipv4Parts(host: string): number[] | undefined {
   return isIP(host) === 4 ? host.split('.').map(Number) : undefined;
@@ -13,7 +20,13 @@ export function isPrivateAddress(host: string): boolean {
   const v4 = ipv4Parts(host);
   if (v4) {
     const [a, b] = v4;
-    return a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
+    return (
+      a === 10 ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 169 && b === 254) ||
+      (a === 100 && b >= 64 && b <= 127)
+    );
   }
   if (isIP(host) === 6) {
     const lower = host.toLowerCase();
@@ -38,9 +51,21 @@ export function checkUrls(ctx: RuleContext, servers: ServerView[]): void {
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (isMetadataEndpoint(host)) {
-      ctx.report(server.urlPath, ['value'], 'warning', 'metadata-endpoint', `${host} is a cloud metadata endpoint: the kernel refuses to connect there`);
+      ctx.report(
+        server.urlPath,
+        ['value'],
+        'warning',
+        'metadata-endpoint',
+        `${host} is a cloud metadata endpoint: the kernel refuses to connect there`,
+      );
     } else if (isPrivateAddress(host)) {
-      ctx.report(server.urlPath, ['value'], 'warning', 'private-address', `${host} is a private network address: make sure this server is meant to be reached from here`);
+      ctx.report(
+        server.urlPath,
+        ['value'],
+        'warning',
+        'private-address',
+        `${host} is a private network address: make sure this server is meant to be reached from here`,
+      );
     }
   }
 }

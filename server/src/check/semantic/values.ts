@@ -6,10 +6,16 @@ interface StringValue {
   value: string;
 }
 
-function collectStrings(value: unknown, path: (string | number)[], into: StringValue[]): StringValue[] {
+function collectStrings(
+  value: unknown,
+  path: (string | number)[],
+  into: StringValue[],
+): StringValue[] {
   if (typeof value === 'string') into.push({ path, value });
-  else if (Array.isArray(value)) value.forEach((item, index) => collectStrings(item, [...path, index], into));
-  else if (isTable(value)) for (const [key, item] of Object.entries(value)) collectStrings(item, [...path, key], into);
+  else if (Array.isArray(value))
+    value.forEach((item, index) => collectStrings(item, [...path, index], into));
+  else if (isTable(value))
+    for (const [key, item] of Object.entries(value)) collectStrings(item, [...path, key], into);
   return into;
 }
 
@@ -19,7 +25,10 @@ function rangeWithin(ctx: RuleContext, valueRange: Range, needle: string): Range
   const line = ctx.text.split('\n')[valueRange.start.line] ?? '';
   const at = line.indexOf(needle, valueRange.start.character);
   if (at < 0 || at + needle.length > valueRange.end.character) return valueRange;
-  return { start: { line: valueRange.start.line, character: at }, end: { line: valueRange.start.line, character: at + needle.length } };
+  return {
+    start: { line: valueRange.start.line, character: at },
+    end: { line: valueRange.start.line, character: at + needle.length },
+  };
 }
 
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -30,7 +39,14 @@ export function checkUnsetVariables(ctx: RuleContext): void {
     for (const match of value.matchAll(VARIABLE)) {
       const name = match[1];
       if (ctx.environment.env[name] !== undefined) continue;
-      ctx.reportAt(rangeWithin(ctx, ctx.range(path), match[0]), path, 'warning', 'unset-variable', `environment variable ${name} is not set: \${${name}} will be empty`, { variable: name });
+      ctx.reportAt(
+        rangeWithin(ctx, ctx.range(path), match[0]),
+        path,
+        'warning',
+        'unset-variable',
+        `environment variable ${name} is not set: \${${name}} will be empty`,
+        { variable: name },
+      );
     }
   }
 }
@@ -54,14 +70,19 @@ function looksLikeSecret(keyName: string, value: string): string | undefined {
   const candidate = bearer ? bearer[2] : value;
   if (TOKEN_SHAPES.some((shape) => shape.test(candidate))) return candidate;
   const mixed = /[A-Za-z]/.test(candidate) && /[0-9]/.test(candidate) && !/\s/.test(candidate);
-  if ((bearer || SECRET_KEY_NAME.test(keyName)) && candidate.length >= 20 && mixed) return candidate;
+  if ((bearer || SECRET_KEY_NAME.test(keyName)) && candidate.length >= 20 && mixed)
+    return candidate;
   return undefined;
 }
 
 function secretName(path: (string | number)[], serverId: string | undefined): string {
-  const key = String(path[path.length - 1]).replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
+  const key = String(path[path.length - 1])
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .toUpperCase();
   const inEnv = path.includes('env');
-  return inEnv || !serverId ? key : `${serverId.replace(/[^A-Za-z0-9]+/g, '_').toUpperCase()}_${key}`;
+  return inEnv || !serverId
+    ? key
+    : `${serverId.replace(/[^A-Za-z0-9]+/g, '_').toUpperCase()}_${key}`;
 }
 
 /** A literal that looks like an API key is a warning, with what the quick fix needs to move it. */
@@ -71,9 +92,24 @@ export function checkLiteralSecrets(ctx: RuleContext): void {
     const secret = looksLikeSecret(keyName, value);
     if (!secret) continue;
     const server = ctx.value[String(path[0])];
-    const serverTable = Array.isArray(server) && typeof path[1] === 'number' && isTable(server[path[1]]) ? server[path[1]] as Record<string, unknown> : undefined;
-    const serverId = typeof serverTable?.id === 'string' ? serverTable.id : typeof serverTable?.name === 'string' ? serverTable.name : undefined;
+    const serverTable =
+      Array.isArray(server) && typeof path[1] === 'number' && isTable(server[path[1]])
+        ? (server[path[1]] as Record<string, unknown>)
+        : undefined;
+    const serverId =
+      typeof serverTable?.id === 'string'
+        ? serverTable.id
+        : typeof serverTable?.name === 'string'
+          ? serverTable.name
+          : undefined;
     const name = secretName(path, serverId);
-    ctx.reportAt(rangeWithin(ctx, ctx.range(path), secret), path, 'warning', 'literal-secret', `${keyName} looks like an API key written into the file: keep it in secret storage and refer to it as \${secret:${name}}`, { secretName: name });
+    ctx.reportAt(
+      rangeWithin(ctx, ctx.range(path), secret),
+      path,
+      'warning',
+      'literal-secret',
+      `${keyName} looks like an API key written into the file: keep it in secret storage and refer to it as \${secret:${name}}`,
+      { secretName: name },
+    );
   }
 }

@@ -8,30 +8,50 @@ export async function run({ page, server, workspace, step, shot }) {
     await page.locator('.activitybar').waitFor({ timeout: 30000 });
   });
 
-  await step('the workspace asks before starting each of its servers, and the user approves', async () => {
-    for (const id of ['example', 'everything']) {
-      const dialog = page.locator('.monaco-dialog-box', { hasText: `Start MCP server "${id}" from this workspace?` });
+  await step(
+    'the workspace asks before starting each of its servers, and the user approves',
+    async () => {
+      for (const id of ['example', 'everything']) {
+        const dialog = page.locator('.monaco-dialog-box', {
+          hasText: `Start MCP server "${id}" from this workspace?`,
+        });
+        await dialog.waitFor({ timeout: 30000 });
+        if (id === 'example') await shot('approve-server');
+        await dialog.getByRole('button', { name: 'Start', exact: true }).click();
+      }
+    },
+  );
+
+  await step(
+    'the example server asks for its permissions (MGP §3), and the user approves them for a day',
+    async () => {
+      const dialog = page.locator('.monaco-dialog-box', {
+        hasText: 'MCP server "example" asks for',
+      });
       await dialog.waitFor({ timeout: 30000 });
-      if (id === 'example') await shot('approve-server');
-      await dialog.getByRole('button', { name: 'Start', exact: true }).click();
-    }
-  });
+      await dialog.getByRole('button', { name: 'Approve All', exact: true }).click();
+      await page.locator('.quick-input-widget input').waitFor({ timeout: 10000 });
+      await page
+        .locator('.quick-input-list .monaco-list-row', { hasText: 'For 1 day' })
+        .first()
+        .click();
+    },
+  );
 
-  await step('the example server asks for its permissions (MGP §3), and the user approves them for a day', async () => {
-    const dialog = page.locator('.monaco-dialog-box', { hasText: 'MCP server "example" asks for' });
-    await dialog.waitFor({ timeout: 30000 });
-    await dialog.getByRole('button', { name: 'Approve All', exact: true }).click();
-    await page.locator('.quick-input-widget input').waitFor({ timeout: 10000 });
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'For 1 day' }).first().click();
-  });
-
-  await step('the MGP activity-bar container shows the Servers view with the configured servers', async () => {
-    const container = page.locator('.activitybar [aria-label^="MGP"]').first();
-    await container.waitFor({ timeout: 30000 });
-    await container.click();
-    await page.locator('.monaco-list-row[aria-label^="Server example, connected"]').waitFor({ timeout: 30000 });
-    await page.locator('.monaco-list-row[aria-label^="Server everything, connected"]').waitFor({ timeout: 30000 });
-    await page.locator('.statusbar-item', { hasText: 'MGP 2/2' }).waitFor({ timeout: 10000 });
-    await shot('servers-view');
-  });
+  await step(
+    'the MGP activity-bar container shows the Servers view with the configured servers',
+    async () => {
+      const container = page.locator('.activitybar [aria-label^="MGP"]').first();
+      await container.waitFor({ timeout: 30000 });
+      await container.click();
+      await page
+        .locator('.monaco-list-row[aria-label^="Server example, connected"]')
+        .waitFor({ timeout: 30000 });
+      await page
+        .locator('.monaco-list-row[aria-label^="Server everything, connected"]')
+        .waitFor({ timeout: 30000 });
+      await page.locator('.statusbar-item', { hasText: 'MGP 2/2' }).waitFor({ timeout: 10000 });
+      await shot('servers-view');
+    },
+  );
 }

@@ -16,7 +16,10 @@ export const title = 'run tool panel';
 export async function switchTheme({ page, setTheme }, theme, frame) {
   for (let attempt = 1; ; attempt += 1) {
     await page.locator('.part.sidebar .title-label').click();
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
+    await page
+      .locator('.quick-input-widget')
+      .waitFor({ state: 'hidden', timeout: 5000 })
+      .catch(() => undefined);
     await page.waitForTimeout(300);
     try {
       await setTheme(theme, frame);
@@ -43,7 +46,10 @@ async function expandTools(page, serverId) {
   const server = page.locator(`.monaco-list-row[aria-label^="Server ${serverId}, connected"]`);
   await server.waitFor({ timeout: 30000 });
   if ((await server.getAttribute('aria-expanded')) !== 'true') await server.click();
-  const tools = server.locator('xpath=following-sibling::div[contains(@class,"monaco-list-row")]').filter({ hasText: /^Tools/ }).first();
+  const tools = server
+    .locator('xpath=following-sibling::div[contains(@class,"monaco-list-row")]')
+    .filter({ hasText: /^Tools/ })
+    .first();
   await tools.waitFor({ timeout: 10000 });
   if ((await tools.getAttribute('aria-expanded')) !== 'true') await tools.click();
 }
@@ -51,42 +57,68 @@ async function expandTools(page, serverId) {
 async function openFromServersView(page, serverId, toolName) {
   await expandTools(page, serverId);
   await page.locator(`.monaco-list-row[aria-label^="Tool ${toolName},"]`).first().click();
-  await page.locator('.tab', { hasText: `Run ${serverId} · ${toolName}` }).waitFor({ timeout: 20000 });
+  await page
+    .locator('.tab', { hasText: `Run ${serverId} · ${toolName}` })
+    .waitFor({ timeout: 20000 });
 }
 
 export async function run(kit) {
   const { page, workspace, step, shot, assertReadable, THEMES } = kit;
   const add = () => runToolFrame(kit, 'example', 'add');
 
-  await step('a tool opens from the Servers view in the Run Tool panel: description marked untrusted, effective security, a form from its schema', async () => {
-    await openFromServersView(page, 'example', 'add');
-    const frame = await add();
-    await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
-    assert.equal(await frame.locator('h1 .tool-name').textContent(), 'add');
-    assert.match(await frame.locator('.untrusted').textContent(), /From the server — untrusted: Adds two numbers/);
-    assert.match(await frame.locator('[data-risk]').first().textContent(), /^● safe · from \w+/);
-    await frame.locator('[data-pointer="/a"] input').waitFor();
-    await frame.locator('[data-pointer="/b"] input').waitFor();
-    assert.equal(await frame.locator('[data-pointer="/a"] label').textContent(), 'a *');
-    await shot('run-tool-form');
-  });
+  await step(
+    'a tool opens from the Servers view in the Run Tool panel: description marked untrusted, effective security, a form from its schema',
+    async () => {
+      await openFromServersView(page, 'example', 'add');
+      const frame = await add();
+      await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
+      assert.equal(await frame.locator('h1 .tool-name').textContent(), 'add');
+      assert.match(
+        await frame.locator('.untrusted').textContent(),
+        /From the server — untrusted: Adds two numbers/,
+      );
+      assert.match(await frame.locator('[data-risk]').first().textContent(), /^● safe · from \w+/);
+      await frame.locator('[data-pointer="/a"] input').waitFor();
+      await frame.locator('[data-pointer="/b"] input').waitFor();
+      assert.equal(await frame.locator('[data-pointer="/a"] label').textContent(), 'a *');
+      await shot('run-tool-form');
+    },
+  );
 
-  await step('a wrong value is named next to its field, and Run sends nothing until it is fixed', async () => {
-    const frame = await add();
-    await frame.locator('[data-pointer="/a"] input').fill('two');
-    await frame.locator('[data-pointer="/a"] .field-error', { hasText: 'must be a number' }).waitFor({ timeout: 10000 });
-    assert.equal(await frame.locator('[data-pointer="/a"] input').getAttribute('aria-invalid'), 'true');
-    assert.equal(await frame.locator('[data-pointer="/b"] .field-error').textContent(), '', 'an untouched field is not blamed yet');
-    await frame.locator('button.run').click();
-    await frame.locator('.run-status', { hasText: 'Not run' }).waitFor({ timeout: 10000 });
-    await frame.locator('[data-pointer="/b"] .field-error', { hasText: 'required' }).waitFor({ timeout: 10000 });
-    assert.equal(await frame.locator('.outcome .result').count(), 0, 'nothing was run');
-    await shot('run-tool-validation');
-    await frame.locator('[data-pointer="/a"] input').fill('2');
-    await frame.locator('[data-pointer="/b"] input').fill('3');
-    await frame.locator('[data-pointer="/a"] .field-error:empty').waitFor({ state: 'attached', timeout: 10000 });
-    await frame.locator('[data-pointer="/b"] .field-error:empty').waitFor({ state: 'attached', timeout: 10000 });
-  });
+  await step(
+    'a wrong value is named next to its field, and Run sends nothing until it is fixed',
+    async () => {
+      const frame = await add();
+      await frame.locator('[data-pointer="/a"] input').fill('two');
+      await frame
+        .locator('[data-pointer="/a"] .field-error', { hasText: 'must be a number' })
+        .waitFor({ timeout: 10000 });
+      assert.equal(
+        await frame.locator('[data-pointer="/a"] input').getAttribute('aria-invalid'),
+        'true',
+      );
+      assert.equal(
+        await frame.locator('[data-pointer="/b"] .field-error').textContent(),
+        '',
+        'an untouched field is not blamed yet',
+      );
+      await frame.locator('button.run').click();
+      await frame.locator('.run-status', { hasText: 'Not run' }).waitFor({ timeout: 10000 });
+      await frame
+        .locator('[data-pointer="/b"] .field-error', { hasText: 'required' })
+        .waitFor({ timeout: 10000 });
+      assert.equal(await frame.locator('.outcome .result').count(), 0, 'nothing was run');
+      await shot('run-tool-validation');
+      await frame.locator('[data-pointer="/a"] input').fill('2');
+      await frame.locator('[data-pointer="/b"] input').fill('3');
+      await frame
+        .locator('[data-pointer="/a"] .field-error:empty')
+        .waitFor({ state: 'attached', timeout: 10000 });
+      await frame
+        .locator('[data-pointer="/b"] .field-error:empty')
+        .waitFor({ state: 'attached', timeout: 10000 });
+    },
+  );
 
   await step('Run shows the result: its text and its structured content', async () => {
     const frame = await add();
@@ -95,7 +127,9 @@ export async function run(kit) {
     await result.waitFor({ timeout: 20000 });
     assert.equal(await result.getAttribute('data-state'), 'ok');
     assert.equal(await result.locator('.result-text').textContent(), '5');
-    assert.deepEqual(JSON.parse(await result.locator('.result-structured').textContent()), { sum: 5 });
+    assert.deepEqual(JSON.parse(await result.locator('.result-structured').textContent()), {
+      sum: 5,
+    });
     await shot('run-tool-structured-result');
   });
 
@@ -106,31 +140,49 @@ export async function run(kit) {
     await frame.locator('button.run').click();
     const image = runResult(frame).locator('.result-image img');
     await image.waitFor({ timeout: 20000 });
-    const size = await image.evaluate((img) => ({ w: img.naturalWidth, h: img.naturalHeight, complete: img.complete }));
-    assert.ok(size.complete && size.w > 0 && size.h > 0, `the image decoded: ${JSON.stringify(size)}`);
+    const size = await image.evaluate((img) => ({
+      w: img.naturalWidth,
+      h: img.naturalHeight,
+      complete: img.complete,
+    }));
+    assert.ok(
+      size.complete && size.w > 0 && size.h > 0,
+      `the image decoded: ${JSON.stringify(size)}`,
+    );
     await shot('run-tool-image');
   });
 
-  await step('a risk raised in mgp.toml shows "dangerous · from config" and warns that the server claims otherwise', async () => {
-    const config = join(workspace, 'mgp.toml');
-    const text = readFileSync(config, 'utf8');
-    const second = text.indexOf('[[servers]]', text.indexOf('id = "example"'));
-    // The kernel takes a server's new policy when the server is replaced, which a change of its settings
-    // does (tool_result_max_chars here; the command line stays, so nothing asks for approval again).
-    writeFileSync(config, `${text.slice(0, second)}tool_result_max_chars = 60000\n\n[servers.tools.peek_notes]\nrisk_level = "dangerous"\nside_effects = ["database"]\n\n${text.slice(second)}`);
-    // The server restarts with its new policy; the tree shows it collapsed again.
-    const dangerous = page.locator('.monaco-list-row[aria-label^="Tool peek_notes, risk dangerous"]');
-    for (let tries = 0; tries < 60 && !(await dangerous.isVisible()); tries += 1) {
-      await expandTools(page, 'example').catch(() => undefined);
-      await page.waitForTimeout(500);
-    }
-    await dangerous.click();
-    const frame = await runToolFrame(kit, 'example', 'peek_notes');
-    await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
-    assert.equal(await frame.locator('[data-risk]').first().textContent(), '▲ dangerous · from config');
-    await frame.locator('.claim[data-claim="safe"]').waitFor({ timeout: 10000 });
-    await shot('run-tool-config-override');
-  });
+  await step(
+    'a risk raised in mgp.toml shows "dangerous · from config" and warns that the server claims otherwise',
+    async () => {
+      const config = join(workspace, 'mgp.toml');
+      const text = readFileSync(config, 'utf8');
+      const second = text.indexOf('[[servers]]', text.indexOf('id = "example"'));
+      // The kernel takes a server's new policy when the server is replaced, which a change of its settings
+      // does (tool_result_max_chars here; the command line stays, so nothing asks for approval again).
+      writeFileSync(
+        config,
+        `${text.slice(0, second)}tool_result_max_chars = 60000\n\n[servers.tools.peek_notes]\nrisk_level = "dangerous"\nside_effects = ["database"]\n\n${text.slice(second)}`,
+      );
+      // The server restarts with its new policy; the tree shows it collapsed again.
+      const dangerous = page.locator(
+        '.monaco-list-row[aria-label^="Tool peek_notes, risk dangerous"]',
+      );
+      for (let tries = 0; tries < 60 && !(await dangerous.isVisible()); tries += 1) {
+        await expandTools(page, 'example').catch(() => undefined);
+        await page.waitForTimeout(500);
+      }
+      await dangerous.click();
+      const frame = await runToolFrame(kit, 'example', 'peek_notes');
+      await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
+      assert.equal(
+        await frame.locator('[data-risk]').first().textContent(),
+        '▲ dangerous · from config',
+      );
+      await frame.locator('.claim[data-claim="safe"]').waitFor({ timeout: 10000 });
+      await shot('run-tool-config-override');
+    },
+  );
 
   await step('a call the operator denies ends with its MGP error, code and name', async () => {
     const frame = await runToolFrame(kit, 'example', 'peek_notes');
@@ -150,7 +202,17 @@ export async function run(kit) {
       await page.locator('.tab', { hasText: 'Run example · peek_notes' }).click();
       const frame = await runToolFrame(kit, 'example', 'peek_notes');
       await switchTheme(kit, theme, frame);
-      await assertReadable(frame, ['h1', '.facts dt', '.facts dd', '[data-risk]', '.claim', '.untrusted', '.mgp-error span', '.run-status', '.stream-choice label']);
+      await assertReadable(frame, [
+        'h1',
+        '.facts dt',
+        '.facts dd',
+        '[data-risk]',
+        '.claim',
+        '.untrusted',
+        '.mgp-error span',
+        '.run-status',
+        '.stream-choice label',
+      ]);
       await shot(`run-tool-${theme.file}`);
     });
   }

@@ -13,7 +13,10 @@ export const title = 'approvals';
  * ("Edit as JSON") and presses Run. Returns a function that finds the panel again.
  */
 export async function runTool({ page, webviewFrame }, qualifiedName, args) {
-  const [serverId, toolName] = [qualifiedName.slice(0, qualifiedName.indexOf('.')), qualifiedName.slice(qualifiedName.indexOf('.') + 1)];
+  const [serverId, toolName] = [
+    qualifiedName.slice(0, qualifiedName.indexOf('.')),
+    qualifiedName.slice(qualifiedName.indexOf('.') + 1),
+  ];
   const title = `Run ${serverId} · ${toolName}`;
   await palette(page, 'MGP: Run Tool', qualifiedName);
   await page.locator('.tab', { hasText: title }).waitFor({ timeout: 20000 });
@@ -30,7 +33,9 @@ export async function runTool({ page, webviewFrame }, qualifiedName, args) {
 export async function runResult({ page, webviewFrame }, title, text) {
   await page.locator('.tab', { hasText: title }).click();
   const frame = await webviewFrame(title);
-  await frame.locator('.outcome .result[data-state="ok"]', { hasText: text }).waitFor({ timeout: 20000 });
+  await frame
+    .locator('.outcome .result[data-state="ok"]', { hasText: text })
+    .waitFor({ timeout: 20000 });
 }
 
 export async function waitFor(condition, what, timeoutMs = 10000) {
@@ -44,63 +49,126 @@ export async function waitFor(condition, what, timeoutMs = 10000) {
 export async function run(kit) {
   const { page, dirs, step, shot, webviewFrame, setTheme, assertReadable, THEMES } = kit;
   const panel = () => webviewFrame('Approvals');
-  const pending = async () => (await panel()).locator('article[data-request][data-tool="delete_notes"]');
+  const pending = async () =>
+    (await panel()).locator('article[data-request][data-tool="delete_notes"]');
 
-  await step('a dangerous tool asks first in a modal dialog with server, tool, arguments and risk; "Allow Once" runs it', async () => {
-    const run = await runTool(kit, 'example.delete_notes', { title: 'groceries' });
-    const dialog = page.locator('.monaco-dialog-box', { hasText: 'Allow "example" to run delete_notes?' });
-    await dialog.waitFor({ timeout: 20000 });
-    const text = (await dialog.textContent()).replace(/\s+/g, ' ');
-    for (const expected of ['Server: example', 'Tool: delete_notes', '"title": "groceries"', 'Risk: dangerous', 'untrusted']) assert.ok(text.includes(expected), `the dialog shows ${expected}: ${text}`);
-    await shot('approval-modal');
-    await dialog.getByRole('button', { name: 'Allow Once', exact: true }).click();
-    await runResult(kit, run, 'Deleted 0 notes');
-  });
+  await step(
+    'a dangerous tool asks first in a modal dialog with server, tool, arguments and risk; "Allow Once" runs it',
+    async () => {
+      const run = await runTool(kit, 'example.delete_notes', { title: 'groceries' });
+      const dialog = page.locator('.monaco-dialog-box', {
+        hasText: 'Allow "example" to run delete_notes?',
+      });
+      await dialog.waitFor({ timeout: 20000 });
+      const text = (await dialog.textContent()).replace(/\s+/g, ' ');
+      for (const expected of [
+        'Server: example',
+        'Tool: delete_notes',
+        '"title": "groceries"',
+        'Risk: dangerous',
+        'untrusted',
+      ])
+        assert.ok(text.includes(expected), `the dialog shows ${expected}: ${text}`);
+      await shot('approval-modal');
+      await dialog.getByRole('button', { name: 'Allow Once', exact: true }).click();
+      await runResult(kit, run, 'Deleted 0 notes');
+    },
+  );
 
-  await step('the setting mgp.approvals.prompt is set to "notification" in the Settings editor', async () => {
-    await palette(page, 'Preferences: Open User Settings');
-    await page.locator('.settings-editor').waitFor({ timeout: 20000 });
-    await page.locator('.settings-editor .suggest-input-container').click();
-    await page.keyboard.type('mgp.approvals.prompt');
-    const row = page.locator('.settings-editor .setting-item-contents[data-key="mgp.approvals.prompt"]');
-    await row.waitFor({ timeout: 20000 });
-    await row.locator('select').selectOption('notification');
-    await waitFor(() => readFileSync(join(dirs.userData, 'User/settings.json'), 'utf8').includes('"mgp.approvals.prompt": "notification"'), 'settings.json has the setting');
-    await palette(page, 'View: Close Editor');
-  });
+  await step(
+    'the setting mgp.approvals.prompt is set to "notification" in the Settings editor',
+    async () => {
+      await palette(page, 'Preferences: Open User Settings');
+      await page.locator('.settings-editor').waitFor({ timeout: 20000 });
+      await page.locator('.settings-editor .suggest-input-container').click();
+      await page.keyboard.type('mgp.approvals.prompt');
+      const row = page.locator(
+        '.settings-editor .setting-item-contents[data-key="mgp.approvals.prompt"]',
+      );
+      await row.waitFor({ timeout: 20000 });
+      await row.locator('select').selectOption('notification');
+      await waitFor(
+        () =>
+          readFileSync(join(dirs.userData, 'User/settings.json'), 'utf8').includes(
+            '"mgp.approvals.prompt": "notification"',
+          ),
+        'settings.json has the setting',
+      );
+      await palette(page, 'View: Close Editor');
+    },
+  );
 
-  await step('the Approvals panel shows the first decision and the standing grants, among them the server permissions with their expiry', async () => {
-    await palette(page, 'MGP: Show Approvals');
-    await page.locator('.tab', { hasText: 'Approvals' }).waitFor({ timeout: 20000 });
-    await (await panel()).locator('#pending-heading', { hasText: 'Waiting for your answer (0)' }).waitFor({ timeout: 20000 });
-    await (await panel()).locator('tr[data-answer="once"]', { hasText: 'delete_notes' }).waitFor({ timeout: 10000 });
-    await (await panel()).locator('[data-grant="permission:example:memory.write"]', { hasText: 'Approved' }).waitFor({ timeout: 10000 });
-  });
+  await step(
+    'the Approvals panel shows the first decision and the standing grants, among them the server permissions with their expiry',
+    async () => {
+      await palette(page, 'MGP: Show Approvals');
+      await page.locator('.tab', { hasText: 'Approvals' }).waitFor({ timeout: 20000 });
+      await (
+        await panel()
+      )
+        .locator('#pending-heading', { hasText: 'Waiting for your answer (0)' })
+        .waitFor({ timeout: 20000 });
+      await (
+        await panel()
+      )
+        .locator('tr[data-answer="once"]', { hasText: 'delete_notes' })
+        .waitFor({ timeout: 10000 });
+      await (
+        await panel()
+      )
+        .locator('[data-grant="permission:example:memory.write"]', { hasText: 'Approved' })
+        .waitFor({ timeout: 10000 });
+    },
+  );
 
-  await step('a request shows in the open panel at once, and "Allow once" there runs it', async () => {
-    const run = await runTool(kit, 'example.write_note', { title: 'drafts', body: 'ideas for the talk' });
-    const card = (await panel()).locator('article[data-request][data-tool="write_note"]');
-    await card.waitFor({ timeout: 20000 });
-    // The tool says it is moderate; its annotations say destructive: the higher risk wins, and the claim is shown.
-    assert.match((await card.textContent()).replace(/\s+/g, ' '), /the server claims "moderate"/);
-    await card.locator('button[data-answer="once"]').click();
-    await card.waitFor({ state: 'detached', timeout: 10000 });
-    await runResult(kit, run, 'Stored note');
-  });
+  await step(
+    'a request shows in the open panel at once, and "Allow once" there runs it',
+    async () => {
+      const run = await runTool(kit, 'example.write_note', {
+        title: 'drafts',
+        body: 'ideas for the talk',
+      });
+      const card = (await panel()).locator('article[data-request][data-tool="write_note"]');
+      await card.waitFor({ timeout: 20000 });
+      // The tool says it is moderate; its annotations say destructive: the higher risk wins, and the claim is shown.
+      assert.match((await card.textContent()).replace(/\s+/g, ' '), /the server claims "moderate"/);
+      await card.locator('button[data-answer="once"]').click();
+      await card.waitFor({ state: 'detached', timeout: 10000 });
+      await runResult(kit, run, 'Stored note');
+    },
+  );
 
-  await step('the dangerous tool again: the panel shows risk, side effects, arguments, agent and the untrusted warning', async () => {
-    await runTool(kit, 'example.delete_notes', {});
-    await (await pending()).waitFor({ timeout: 20000 });
-    const card = await pending();
-    assert.equal(await card.getAttribute('data-server'), 'example');
-    assert.equal(await card.locator('[data-risk]').first().textContent(), '▲ dangerous');
-    const text = (await card.textContent()).replace(/\s+/g, ' ');
-    for (const expected of ['from heuristic', 'database · not reversible', 'memory.write', 'agent.vscode', 'From the server — untrusted:', 'Deletes the note with the given title', 'may be misleading']) assert.ok(text.includes(expected), `the request shows "${expected}": ${text}`);
-    assert.equal((await card.locator('pre.args').textContent()).trim(), '{}');
-    assert.deepEqual(await card.locator('.actions button').allTextContents(), ['Allow once', 'Allow for session', 'Always allow', 'Allow all of "example" for session', 'Deny']);
-    await page.locator('.tab', { hasText: 'Approvals' }).click();
-    await shot('approvals-panel-pending');
-  });
+  await step(
+    'the dangerous tool again: the panel shows risk, side effects, arguments, agent and the untrusted warning',
+    async () => {
+      await runTool(kit, 'example.delete_notes', {});
+      await (await pending()).waitFor({ timeout: 20000 });
+      const card = await pending();
+      assert.equal(await card.getAttribute('data-server'), 'example');
+      assert.equal(await card.locator('[data-risk]').first().textContent(), '▲ dangerous');
+      const text = (await card.textContent()).replace(/\s+/g, ' ');
+      for (const expected of [
+        'from heuristic',
+        'database · not reversible',
+        'memory.write',
+        'agent.vscode',
+        'From the server — untrusted:',
+        'Deletes the note with the given title',
+        'may be misleading',
+      ])
+        assert.ok(text.includes(expected), `the request shows "${expected}": ${text}`);
+      assert.equal((await card.locator('pre.args').textContent()).trim(), '{}');
+      assert.deepEqual(await card.locator('.actions button').allTextContents(), [
+        'Allow once',
+        'Allow for session',
+        'Always allow',
+        'Allow all of "example" for session',
+        'Deny',
+      ]);
+      await page.locator('.tab', { hasText: 'Approvals' }).click();
+      await shot('approvals-panel-pending');
+    },
+  );
 
   for (const theme of THEMES) {
     await step(`the Approvals panel is readable in ${theme.name}`, async () => {
@@ -108,27 +176,63 @@ export async function run(kit) {
       await setTheme(theme, await panel());
       await page.mouse.move(1300, 140); // no hover on a tab in the picture
       await (await pending()).waitFor({ timeout: 10000 });
-      await assertReadable(await panel(), ['h1', '#pending-heading', 'article[data-request] h3', 'article[data-request] .facts dt', '.untrusted .muted', 'th', '[data-grant] td', '.empty']);
+      await assertReadable(await panel(), [
+        'h1',
+        '#pending-heading',
+        'article[data-request] h3',
+        'article[data-request] .facts dt',
+        '.untrusted .muted',
+        'th',
+        '[data-grant] td',
+        '.empty',
+      ]);
       await shot(`approvals-panel-${theme.file}`);
     });
   }
 
-  await step('"Allow for session" in the panel runs the call; the panel lists the decision and the session grant', async () => {
-    await page.locator('.tab', { hasText: 'Approvals' }).click();
-    await (await pending()).locator('button[data-answer="session"]').click();
-    await runResult(kit, 'Run example · delete_notes', 'Deleted 1 note');
-    await page.locator('.tab', { hasText: 'Approvals' }).click();
-    await (await panel()).locator('#pending-heading', { hasText: 'Waiting for your answer (0)' }).waitFor({ timeout: 10000 });
-    await (await panel()).locator('tr[data-answer="session"]', { hasText: 'delete_notes' }).waitFor({ timeout: 10000 });
-    await (await panel()).locator('[data-grant="session:example:delete_notes"]').waitFor({ timeout: 10000 });
-    await shot('approvals-panel-session-grant');
-  });
+  await step(
+    '"Allow for session" in the panel runs the call; the panel lists the decision and the session grant',
+    async () => {
+      await page.locator('.tab', { hasText: 'Approvals' }).click();
+      await (await pending()).locator('button[data-answer="session"]').click();
+      await runResult(kit, 'Run example · delete_notes', 'Deleted 1 note');
+      await page.locator('.tab', { hasText: 'Approvals' }).click();
+      await (
+        await panel()
+      )
+        .locator('#pending-heading', { hasText: 'Waiting for your answer (0)' })
+        .waitFor({ timeout: 10000 });
+      await (
+        await panel()
+      )
+        .locator('tr[data-answer="session"]', { hasText: 'delete_notes' })
+        .waitFor({ timeout: 10000 });
+      await (
+        await panel()
+      )
+        .locator('[data-grant="session:example:delete_notes"]')
+        .waitFor({ timeout: 10000 });
+      await shot('approvals-panel-session-grant');
+    },
+  );
 
   await step('the session grant is revoked from the panel', async () => {
     await page.locator('.tab', { hasText: 'Approvals' }).click();
-    await (await panel()).locator('[data-grant="session:example:delete_notes"] button', { hasText: 'Revoke' }).click();
-    await (await panel()).locator('[data-grant="session:example:delete_notes"]').waitFor({ state: 'detached', timeout: 10000 });
-    await (await panel()).locator('[data-section="tools"] h3', { hasText: 'Tool approvals (0)' }).waitFor({ timeout: 10000 });
+    await (
+      await panel()
+    )
+      .locator('[data-grant="session:example:delete_notes"] button', { hasText: 'Revoke' })
+      .click();
+    await (
+      await panel()
+    )
+      .locator('[data-grant="session:example:delete_notes"]')
+      .waitFor({ state: 'detached', timeout: 10000 });
+    await (
+      await panel()
+    )
+      .locator('[data-section="tools"] h3', { hasText: 'Tool approvals (0)' })
+      .waitFor({ timeout: 10000 });
     await shot('approvals-panel-revoked');
   });
 }

@@ -20,29 +20,61 @@ const KEY = 'ctrl+alt+shift+f9';
 async function loadAuditLog(scratch) {
   const outfile = join(scratch, 'audit-log.cjs');
   await esbuild.build({
-    stdin: { contents: "export { AuditLog } from './client/src/kernel/audit/auditLog';\n", resolveDir: repo, sourcefile: 'audit-entry.ts', loader: 'ts' },
-    bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'silent', define: { __MGP_VERSION__: '"ui-scenario"' },
+    stdin: {
+      contents: "export { AuditLog } from './client/src/kernel/audit/auditLog';\n",
+      resolveDir: repo,
+      sourcefile: 'audit-entry.ts',
+      loader: 'ts',
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile,
+    logLevel: 'silent',
+    define: { __MGP_VERSION__: '"ui-scenario"' },
   });
   return createRequire(import.meta.url)(outfile).AuditLog;
 }
 
 const SERVERS = ['example', 'everything', 'files', 'git', 'browser', 'tickets'];
-const TOOLS = ['delete_notes', 'write_note', 'echo', 'read_file', 'commit', 'fetch_page', 'create_issue'];
+const TOOLS = [
+  'delete_notes',
+  'write_note',
+  'echo',
+  'read_file',
+  'commit',
+  'fetch_page',
+  'create_issue',
+];
 
 /** Event i of the generated log: traces of three (a permission, a call, a call or a block). */
 function generatedEvent(i, start) {
   const trace = Math.floor(i / 3);
   const step = i % 3;
   const blocked = step === 2 && trace % 7 === 3;
-  const target = { server_id: SERVERS[trace % SERVERS.length], tool_name: TOOLS[trace % TOOLS.length] };
+  const target = {
+    server_id: SERVERS[trace % SERVERS.length],
+    tool_name: TOOLS[trace % TOOLS.length],
+  };
   return {
     timestamp: new Date(start + i * 800).toISOString(),
     trace_id: `00000000-0000-4000-8000-${trace.toString(16).padStart(12, '0')}`,
     event_type: step === 0 ? 'PERMISSION_GRANTED' : blocked ? 'TOOL_BLOCKED' : 'TOOL_EXECUTED',
-    actor: step === 0 ? { type: 'operator', id: 'agent.vscode' } : { type: 'agent', id: `agent.worker-${trace % 5}` },
+    actor:
+      step === 0
+        ? { type: 'operator', id: 'agent.vscode' }
+        : { type: 'agent', id: `agent.worker-${trace % 5}` },
     target,
     result: step === 0 ? 'GRANTED' : blocked ? 'BLOCKED' : i % 29 === 0 ? 'FAILURE' : 'SUCCESS',
-    details: step === 0 ? { kind: 'tool_call', scope: 'once', risk_level: 'dangerous' } : { risk_level: 'moderate', duration_ms: (i * 37) % 900, arguments: { path: `/srv/project/file-${i}.txt` } },
+    details:
+      step === 0
+        ? { kind: 'tool_call', scope: 'once', risk_level: 'dangerous' }
+        : {
+            risk_level: 'moderate',
+            duration_ms: (i * 37) % 900,
+            arguments: { path: `/srv/project/file-${i}.txt` },
+          },
   };
 }
 
@@ -52,7 +84,11 @@ async function writeGeneratedLog(scratch, dir, count) {
   const log = await AuditLog.open({ directory: dir });
   const start = Date.now() - count * 800;
   for (let from = 0; from < count; from += 5000) {
-    await Promise.all(Array.from({ length: Math.min(5000, count - from) }, (_, k) => log.append(generatedEvent(from + k, start))));
+    await Promise.all(
+      Array.from({ length: Math.min(5000, count - from) }, (_, k) =>
+        log.append(generatedEvent(from + k, start)),
+      ),
+    );
   }
   await log.close();
 }
@@ -66,9 +102,12 @@ async function allowOnce({ page, webviewFrame }) {
   const dialog = page.locator('.monaco-dialog-box', { hasText: 'Allow "example" to run' });
   const deadline = Date.now() + 20000;
   while (Date.now() < deadline) {
-    if (await dialog.count()) return dialog.getByRole('button', { name: 'Allow Once', exact: true }).click();
+    if (await dialog.count())
+      return dialog.getByRole('button', { name: 'Allow Once', exact: true }).click();
     if (await page.locator('.tab.active', { hasText: 'Approvals' }).count()) {
-      const request = (await webviewFrame('Approvals', 2000).catch(() => undefined))?.locator('article[data-request] button[data-answer="once"]');
+      const request = (await webviewFrame('Approvals', 2000).catch(() => undefined))?.locator(
+        'article[data-request] button[data-answer="once"]',
+      );
       if (request && (await request.count())) return request.first().click();
     }
     await page.waitForTimeout(200);
@@ -78,7 +117,16 @@ async function allowOnce({ page, webviewFrame }) {
 
 /** Seq, type, server and tool of the rows the table has drawn. */
 function drawnRows(frame) {
-  return frame.locator('.window .row[data-seq]').evaluateAll((rows) => rows.map((r) => ({ seq: Number(r.dataset.seq), type: r.children[2].textContent, server: r.children[3].textContent, tool: r.children[4].textContent, result: r.children[5].textContent, trace: r.dataset.trace })));
+  return frame.locator('.window .row[data-seq]').evaluateAll((rows) =>
+    rows.map((r) => ({
+      seq: Number(r.dataset.seq),
+      type: r.children[2].textContent,
+      server: r.children[3].textContent,
+      tool: r.children[4].textContent,
+      result: r.children[5].textContent,
+      trace: r.dataset.trace,
+    })),
+  );
 }
 
 /** The drawn rows once `test` holds for them (the table draws a new view a frame after its status shows it). */
@@ -87,7 +135,8 @@ async function rowsWhen(frame, test, what, timeoutMs = 10000) {
   for (;;) {
     const rows = await drawnRows(frame);
     if (rows.length && test(rows)) return rows;
-    if (Date.now() > deadline) throw new Error(`rows never showed ${what}: ${JSON.stringify(rows.slice(0, 5))}`);
+    if (Date.now() > deadline)
+      throw new Error(`rows never showed ${what}: ${JSON.stringify(rows.slice(0, 5))}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -105,7 +154,8 @@ function scrollToRow(frame, index) {
       const first = Number(table.dataset.first);
       const rows = [...table.querySelectorAll('.window .row')];
       const total = Number(viewport.getAttribute('aria-rowcount')) - 1;
-      const there = target === 'end' ? rows[rows.length - 1]?.id === `row-${total - 1}` : first === target;
+      const there =
+        target === 'end' ? rows[rows.length - 1]?.id === `row-${total - 1}` : first === target;
       if (table.dataset.complete === 'true' && there) {
         return {
           ms: performance.now() - started,
@@ -117,7 +167,8 @@ function scrollToRow(frame, index) {
           visible: Math.ceil((viewport.clientHeight - rowHeight) / rowHeight),
         };
       }
-      if (performance.now() - started > 10000) throw new Error(`rows not drawn 10 s after scrolling to ${target}`);
+      if (performance.now() - started > 10000)
+        throw new Error(`rows not drawn 10 s after scrolling to ${target}`);
     }
   }, index);
 }
@@ -131,113 +182,187 @@ export async function run(kit) {
   const trail = () => webviewFrame('Audit Trail');
   let deleteTrace;
 
-  await step('tool calls go through the pipeline: a safe one, and a dangerous one approved once', async () => {
-    const add = await runTool(kit, 'example.add', { a: 2, b: 3 });
-    await runResult(kit, add, '5');
-    const remove = await runTool(kit, 'example.delete_notes', { title: 'old' });
-    await allowOnce(kit);
-    await runResult(kit, remove, 'Deleted 0 notes');
-  });
+  await step(
+    'tool calls go through the pipeline: a safe one, and a dangerous one approved once',
+    async () => {
+      const add = await runTool(kit, 'example.add', { a: 2, b: 3 });
+      await runResult(kit, add, '5');
+      const remove = await runTool(kit, 'example.delete_notes', { title: 'old' });
+      await allowOnce(kit);
+      await runResult(kit, remove, 'Deleted 0 notes');
+    },
+  );
 
-  await step('"MGP: Show Audit Trail" lists the events of those calls, and the chain is verified', async () => {
-    await palette(page, 'MGP: Show Audit Trail');
-    const frame = await trail();
-    await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
-    await frame.locator('.badge.verify[data-state="verified"]', { hasText: 'Chain verified' }).waitFor({ timeout: 20000 });
-    await frame.locator('.window .row[data-seq]', { hasText: 'delete_notes' }).first().waitFor({ timeout: 10000 });
-    const rows = await drawnRows(frame);
-    const types = new Set(rows.map((r) => r.type));
-    for (const type of ['PERMISSION_GRANTED', 'SERVER_CONNECTED', 'TOOL_EXECUTED']) assert.ok(types.has(type), `a ${type} row among ${[...types]}`);
-    const executed = rows.filter((r) => r.type === 'TOOL_EXECUTED').map((r) => r.tool);
-    assert.ok(executed.includes('add') && executed.includes('delete_notes'), `TOOL_EXECUTED for add and delete_notes: ${executed}`);
-    const granted = rows.find((r) => r.type === 'PERMISSION_GRANTED' && r.tool === 'delete_notes');
-    assert.ok(granted, 'the approval of delete_notes is recorded');
-    deleteTrace = granted.trace;
-    assert.ok(rows.some((r) => r.type === 'TOOL_EXECUTED' && r.trace === deleteTrace), 'the call carries the trace id of its approval');
-    await shot('audit-trail');
-  });
+  await step(
+    '"MGP: Show Audit Trail" lists the events of those calls, and the chain is verified',
+    async () => {
+      await palette(page, 'MGP: Show Audit Trail');
+      const frame = await trail();
+      await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
+      await frame
+        .locator('.badge.verify[data-state="verified"]', { hasText: 'Chain verified' })
+        .waitFor({ timeout: 20000 });
+      await frame
+        .locator('.window .row[data-seq]', { hasText: 'delete_notes' })
+        .first()
+        .waitFor({ timeout: 10000 });
+      const rows = await drawnRows(frame);
+      const types = new Set(rows.map((r) => r.type));
+      for (const type of ['PERMISSION_GRANTED', 'SERVER_CONNECTED', 'TOOL_EXECUTED'])
+        assert.ok(types.has(type), `a ${type} row among ${[...types]}`);
+      const executed = rows.filter((r) => r.type === 'TOOL_EXECUTED').map((r) => r.tool);
+      assert.ok(
+        executed.includes('add') && executed.includes('delete_notes'),
+        `TOOL_EXECUTED for add and delete_notes: ${executed}`,
+      );
+      const granted = rows.find(
+        (r) => r.type === 'PERMISSION_GRANTED' && r.tool === 'delete_notes',
+      );
+      assert.ok(granted, 'the approval of delete_notes is recorded');
+      deleteTrace = granted.trace;
+      assert.ok(
+        rows.some((r) => r.type === 'TOOL_EXECUTED' && r.trace === deleteTrace),
+        'the call carries the trace id of its approval',
+      );
+      await shot('audit-trail');
+    },
+  );
 
   await step('filters by server and type show only the matching records', async () => {
     const frame = await trail();
     await selectFilter(frame, 'server', 'example');
     await selectFilter(frame, 'type', 'TOOL_EXECUTED');
     await frame.locator('.status', { hasText: /· [1-9]\d* matching/ }).waitFor({ timeout: 10000 });
-    const rows = await rowsWhen(frame, (all) => all.every((r) => r.server === 'example' && r.type === 'TOOL_EXECUTED'), 'only TOOL_EXECUTED of example');
+    const rows = await rowsWhen(
+      frame,
+      (all) => all.every((r) => r.server === 'example' && r.type === 'TOOL_EXECUTED'),
+      'only TOOL_EXECUTED of example',
+    );
     assert.ok(rows.length >= 2, `${rows.length} rows`);
     await shot('audit-trail-filtered');
   });
 
-  await step('a record opens in the detail pane: the whole record, its hash and the hash it chains to', async () => {
-    const frame = await trail();
-    await frame.locator('.window .row[data-seq]', { hasText: 'delete_notes' }).first().click();
-    const detail = frame.locator('aside.detail');
-    await detail.locator('.record-json').waitFor({ timeout: 10000 });
-    assert.match(await detail.locator('[data-field="hash"]').textContent(), /^[0-9a-f]{64}$/);
-    assert.match(await detail.locator('[data-field="prev_hash"]').textContent(), /^[0-9a-f]{64}$/);
-    const record = JSON.parse(await detail.locator('.record-json').textContent());
-    assert.equal(record.event_type, 'TOOL_EXECUTED');
-    assert.equal(record.target.tool_name, 'delete_notes');
-    assert.equal(record.trace_id, deleteTrace);
-    await shot('audit-trail-detail');
-    // "Only this trace" filters by the record's trace id: its approval and its call.
-    await detail.locator('[data-action="filter-trace"]').click();
-    // The trace filter first (the status may already read "2 matching" under the previous filters).
-    await frame.waitForFunction((trace) => document.querySelector('input[data-filter="trace"]')?.value === trace, deleteTrace, { timeout: 10000 });
-    await frame.locator('.status', { hasText: '· 2 matching' }).waitFor({ timeout: 10000 });
-    const traced = await rowsWhen(frame, (all) => all.every((r) => r.trace === deleteTrace), 'only the trace');
-    assert.deepEqual(traced.map((r) => `${r.type} ${r.tool}`), ['PERMISSION_GRANTED delete_notes', 'TOOL_EXECUTED delete_notes']);
-  });
+  await step(
+    'a record opens in the detail pane: the whole record, its hash and the hash it chains to',
+    async () => {
+      const frame = await trail();
+      await frame.locator('.window .row[data-seq]', { hasText: 'delete_notes' }).first().click();
+      const detail = frame.locator('aside.detail');
+      await detail.locator('.record-json').waitFor({ timeout: 10000 });
+      assert.match(await detail.locator('[data-field="hash"]').textContent(), /^[0-9a-f]{64}$/);
+      assert.match(
+        await detail.locator('[data-field="prev_hash"]').textContent(),
+        /^[0-9a-f]{64}$/,
+      );
+      const record = JSON.parse(await detail.locator('.record-json').textContent());
+      assert.equal(record.event_type, 'TOOL_EXECUTED');
+      assert.equal(record.target.tool_name, 'delete_notes');
+      assert.equal(record.trace_id, deleteTrace);
+      await shot('audit-trail-detail');
+      // "Only this trace" filters by the record's trace id: its approval and its call.
+      await detail.locator('[data-action="filter-trace"]').click();
+      // The trace filter first (the status may already read "2 matching" under the previous filters).
+      await frame.waitForFunction(
+        (trace) => document.querySelector('input[data-filter="trace"]')?.value === trace,
+        deleteTrace,
+        { timeout: 10000 },
+      );
+      await frame.locator('.status', { hasText: '· 2 matching' }).waitFor({ timeout: 10000 });
+      const traced = await rowsWhen(
+        frame,
+        (all) => all.every((r) => r.trace === deleteTrace),
+        'only the trace',
+      );
+      assert.deepEqual(
+        traced.map((r) => `${r.type} ${r.tool}`),
+        ['PERMISSION_GRANTED delete_notes', 'TOOL_EXECUTED delete_notes'],
+      );
+    },
+  );
 
-  await step('grouped by trace, the approval and the call of delete_notes form one group that opens', async () => {
-    const frame = await trail();
-    await frame.locator('[data-action="clear"]').click();
-    await frame.locator('#group-by-trace').check();
-    const group = frame.locator(`.window .row.group[data-trace="${deleteTrace}"]`);
-    await group.waitFor({ timeout: 10000 });
-    assert.match(await group.locator('.cell').first().textContent(), /^▸ 2$/);
-    await group.click();
-    await frame.locator(`.window .row.group[data-trace="${deleteTrace}"][aria-expanded="true"]`).waitFor({ timeout: 10000 });
-    await frame.locator(`.window .row.member[data-trace="${deleteTrace}"]`).nth(1).waitFor({ timeout: 10000 });
-    const members = (await drawnRows(frame)).filter((r) => r.trace === deleteTrace).map((r) => r.type);
-    assert.deepEqual(members, ['PERMISSION_GRANTED', 'TOOL_EXECUTED']);
-    await shot('audit-trail-grouped');
-    await frame.locator('#group-by-trace').uncheck();
-    await frame.locator('[data-action="close-detail"]').click();
-  });
+  await step(
+    'grouped by trace, the approval and the call of delete_notes form one group that opens',
+    async () => {
+      const frame = await trail();
+      await frame.locator('[data-action="clear"]').click();
+      await frame.locator('#group-by-trace').check();
+      const group = frame.locator(`.window .row.group[data-trace="${deleteTrace}"]`);
+      await group.waitFor({ timeout: 10000 });
+      assert.match(await group.locator('.cell').first().textContent(), /^▸ 2$/);
+      await group.click();
+      await frame
+        .locator(`.window .row.group[data-trace="${deleteTrace}"][aria-expanded="true"]`)
+        .waitFor({ timeout: 10000 });
+      await frame
+        .locator(`.window .row.member[data-trace="${deleteTrace}"]`)
+        .nth(1)
+        .waitFor({ timeout: 10000 });
+      const members = (await drawnRows(frame))
+        .filter((r) => r.trace === deleteTrace)
+        .map((r) => r.type);
+      assert.deepEqual(members, ['PERMISSION_GRANTED', 'TOOL_EXECUTED']);
+      await shot('audit-trail-grouped');
+      await frame.locator('#group-by-trace').uncheck();
+      await frame.locator('[data-action="close-detail"]').click();
+    },
+  );
 
-  await step('live tail: with Follow on, the events of a server restart appear at the bottom', async () => {
-    const frame = await trail();
-    await frame.locator('#follow').check();
-    const before = Math.max(...(await drawnRows(frame)).map((r) => r.seq));
-    const disconnectedRow = (timeout) =>
-      frame.waitForFunction((after) => {
-        const row = [...document.querySelectorAll('.window .row[data-seq]')].find((r) => Number(r.dataset.seq) > after && r.textContent.includes('SERVER_DISCONNECTED'));
-        return row && Number(row.dataset.seq);
-      }, before, { timeout });
-    await palette(page, 'MGP: Restart Server', 'example');
-    // In a full run the server pick was once lost after the palette had closed: the kernel logged no
-    // restart at all (a webview taking the focus back as the pick opens closes it unanswered). Then the
-    // command is run again, once; the subject here is the live tail.
-    let stopped = await disconnectedRow(8000).catch(() => undefined);
-    if (!stopped) {
-      console.log('      (no restart within 8 s: running the command again)');
+  await step(
+    'live tail: with Follow on, the events of a server restart appear at the bottom',
+    async () => {
+      const frame = await trail();
+      await frame.locator('#follow').check();
+      const before = Math.max(...(await drawnRows(frame)).map((r) => r.seq));
+      const disconnectedRow = (timeout) =>
+        frame.waitForFunction(
+          (after) => {
+            const row = [...document.querySelectorAll('.window .row[data-seq]')].find(
+              (r) => Number(r.dataset.seq) > after && r.textContent.includes('SERVER_DISCONNECTED'),
+            );
+            return row && Number(row.dataset.seq);
+          },
+          before,
+          { timeout },
+        );
       await palette(page, 'MGP: Restart Server', 'example');
-      stopped = await disconnectedRow(20000);
-    }
-    const stoppedAt = await stopped.jsonValue();
-    await page.locator('.monaco-list-row[aria-label^="Server example, connected"]').waitFor({ timeout: 30000 });
-    // Connected again: the newest row, drawn at the bottom with its data.
-    const back = await frame.waitForFunction((after) => {
-      const rows = [...document.querySelectorAll('.window .row[data-seq]')];
-      const last = rows[rows.length - 1];
-      const total = Number(document.querySelector('.viewport').getAttribute('aria-rowcount')) - 1;
-      return last && Number(last.dataset.seq) > after && last.id === `row-${total - 1}` && last.textContent.includes('SERVER_CONNECTED') && document.querySelector('.table').dataset.complete === 'true' && Number(last.dataset.seq);
-    }, stoppedAt, { timeout: 20000 });
-    const last = await back.jsonValue();
-    assert.match(await frame.locator('.status').textContent(), new RegExp(`^${last} records`));
-    await shot('audit-trail-live');
-    await frame.locator('#follow').uncheck();
-  });
+      // In a full run the server pick was once lost after the palette had closed: the kernel logged no
+      // restart at all (a webview taking the focus back as the pick opens closes it unanswered). Then the
+      // command is run again, once; the subject here is the live tail.
+      let stopped = await disconnectedRow(8000).catch(() => undefined);
+      if (!stopped) {
+        console.log('      (no restart within 8 s: running the command again)');
+        await palette(page, 'MGP: Restart Server', 'example');
+        stopped = await disconnectedRow(20000);
+      }
+      const stoppedAt = await stopped.jsonValue();
+      await page
+        .locator('.monaco-list-row[aria-label^="Server example, connected"]')
+        .waitFor({ timeout: 30000 });
+      // Connected again: the newest row, drawn at the bottom with its data.
+      const back = await frame.waitForFunction(
+        (after) => {
+          const rows = [...document.querySelectorAll('.window .row[data-seq]')];
+          const last = rows[rows.length - 1];
+          const total =
+            Number(document.querySelector('.viewport').getAttribute('aria-rowcount')) - 1;
+          return (
+            last &&
+            Number(last.dataset.seq) > after &&
+            last.id === `row-${total - 1}` &&
+            last.textContent.includes('SERVER_CONNECTED') &&
+            document.querySelector('.table').dataset.complete === 'true' &&
+            Number(last.dataset.seq)
+          );
+        },
+        stoppedAt,
+        { timeout: 20000 },
+      );
+      const last = await back.jsonValue();
+      assert.match(await frame.locator('.status').textContent(), new RegExp(`^${last} records`));
+      await shot('audit-trail-live');
+      await frame.locator('#follow').uncheck();
+    },
+  );
 
   await step('export to CSV with the current filter through the save dialog', async () => {
     const frame = await trail();
@@ -247,20 +372,39 @@ export async function run(kit) {
     const input = page.locator('.quick-input-widget input').first();
     await input.waitFor({ timeout: 10000 });
     // The simple file dialog shows the folder first, then the suggested name.
-    await page.waitForFunction(() => /audit-trail-\d{4}-\d\d-\d\d\.csv$/.test(document.querySelector('.quick-input-widget input')?.value ?? ''), undefined, { timeout: 10000 });
+    await page.waitForFunction(
+      () =>
+        /audit-trail-\d{4}-\d\d-\d\d\.csv$/.test(
+          document.querySelector('.quick-input-widget input')?.value ?? '',
+        ),
+      undefined,
+      { timeout: 10000 },
+    );
     const file = join(workspace, 'audit-example.csv');
     await input.fill(file);
     await input.press('Enter');
-    const notice = frame.locator('.notice', { hasText: /Exported \d+ records? to audit-example\.csv/ });
+    const notice = frame.locator('.notice', {
+      hasText: /Exported \d+ records? to audit-example\.csv/,
+    });
     await notice.waitFor({ timeout: 20000 });
     const exported = Number((await notice.textContent()).match(/Exported (\d+)/)[1]);
-    const matched = Number((await frame.locator('.status').textContent()).match(/· ([\d,]+) matching/)[1].replace(/,/g, ''));
+    const matched = Number(
+      (await frame.locator('.status').textContent())
+        .match(/· ([\d,]+) matching/)[1]
+        .replace(/,/g, ''),
+    );
     assert.equal(exported, matched, 'the export holds the records the filter shows');
     assert.ok(existsSync(file));
     const lines = readFileSync(file, 'utf8').split('\r\n').filter(Boolean);
-    assert.equal(lines[0], 'seq,timestamp,event_type,actor_type,actor_id,server_id,tool_name,result,trace_id,details');
+    assert.equal(
+      lines[0],
+      'seq,timestamp,event_type,actor_type,actor_id,server_id,tool_name,result,trace_id,details',
+    );
     assert.equal(lines.length - 1, exported);
-    assert.ok(lines.slice(1).every((line) => line.split(',')[5] === 'example'), 'every exported record is of server example');
+    assert.ok(
+      lines.slice(1).every((line) => line.split(',')[5] === 'example'),
+      'every exported record is of server example',
+    );
     await frame.locator('[data-action="clear"]').click();
   });
 
@@ -271,77 +415,133 @@ export async function run(kit) {
   });
 
   const big = join(dirs.scratch, 'audit-100k');
-  await step(`a separate log of ${BIG.toLocaleString('en-US')} events is generated by the kernel's AuditLog`, async () => {
-    const started = Date.now();
-    await writeGeneratedLog(dirs.scratch, big, BIG);
-    console.log(`      generated ${BIG.toLocaleString('en-US')} durable events in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  });
+  await step(
+    `a separate log of ${BIG.toLocaleString('en-US')} events is generated by the kernel's AuditLog`,
+    async () => {
+      const started = Date.now();
+      await writeGeneratedLog(dirs.scratch, big, BIG);
+      console.log(
+        `      generated ${BIG.toLocaleString('en-US')} durable events in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
+    },
+  );
 
-  await step('a keybinding passes the log folder to "mgp.showAuditTrail" (the palette never passes it)', async () => {
-    await palette(page, 'Preferences: Open Keyboard Shortcuts (JSON)');
-    await page.locator('.tab', { hasText: 'keybindings.json' }).waitFor({ timeout: 20000 });
-    await page.locator('.monaco-editor .view-lines').first().click();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Delete');
-    await page.keyboard.insertText(JSON.stringify([{ key: KEY, command: 'mgp.showAuditTrail', args: { directory: big } }]));
-    await page.keyboard.press('Control+S');
-    await page.waitForFunction(() => !document.querySelector('.tab.dirty'), undefined, { timeout: 10000 });
-  });
+  await step(
+    'a keybinding passes the log folder to "mgp.showAuditTrail" (the palette never passes it)',
+    async () => {
+      await palette(page, 'Preferences: Open Keyboard Shortcuts (JSON)');
+      await page.locator('.tab', { hasText: 'keybindings.json' }).waitFor({ timeout: 20000 });
+      await page.locator('.monaco-editor .view-lines').first().click();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Delete');
+      await page.keyboard.insertText(
+        JSON.stringify([{ key: KEY, command: 'mgp.showAuditTrail', args: { directory: big } }]),
+      );
+      await page.keyboard.press('Control+S');
+      await page.waitForFunction(() => !document.querySelector('.tab.dirty'), undefined, {
+        timeout: 10000,
+      });
+    },
+  );
 
   const bigTrail = () => webviewFrame('Audit Trail · audit-100k');
-  await step(`the ${BIG.toLocaleString('en-US')}-event log opens, indexed and verified`, async () => {
-    // The keybinding applies once VS Code has read the saved file again: press until the panel opens.
-    const tab = page.locator('.tab', { hasText: 'Audit Trail · audit-100k' });
-    for (let attempt = 0; attempt < 10 && !(await tab.count()); attempt++) {
-      await page.keyboard.press('Control+Alt+Shift+F9');
-      await tab.waitFor({ timeout: 1000 }).catch(() => undefined);
-    }
-    await tab.waitFor({ timeout: 20000 });
-    const started = Date.now();
-    await page.locator('.tab', { hasText: 'keybindings.json' }).click({ button: 'middle' });
-    const frame = await bigTrail();
-    await frame.locator('.status', { hasText: `${BIG.toLocaleString('en-US')} records` }).waitFor({ timeout: 60000 });
-    const indexed = Date.now() - started;
-    await frame.locator('.badge.verify[data-state="verified"]', { hasText: `${BIG.toLocaleString('en-US')} records` }).waitFor({ timeout: 120000 });
-    const status = await frame.locator('.status').textContent();
-    console.log(`      panel open to table ready: ${indexed} ms; verified after ${Date.now() - started} ms; ${status}`);
-    const rows = await rowsWhen(frame, (drawn) => drawn.length >= 3, 'the first records');
-    assert.deepEqual(rows.slice(0, 3).map((r) => r.seq), [1, 2, 3]);
-  });
+  await step(
+    `the ${BIG.toLocaleString('en-US')}-event log opens, indexed and verified`,
+    async () => {
+      // The keybinding applies once VS Code has read the saved file again: press until the panel opens.
+      const tab = page.locator('.tab', { hasText: 'Audit Trail · audit-100k' });
+      for (let attempt = 0; attempt < 10 && !(await tab.count()); attempt++) {
+        await page.keyboard.press('Control+Alt+Shift+F9');
+        await tab.waitFor({ timeout: 1000 }).catch(() => undefined);
+      }
+      await tab.waitFor({ timeout: 20000 });
+      const started = Date.now();
+      await page.locator('.tab', { hasText: 'keybindings.json' }).click({ button: 'middle' });
+      const frame = await bigTrail();
+      await frame
+        .locator('.status', { hasText: `${BIG.toLocaleString('en-US')} records` })
+        .waitFor({ timeout: 60000 });
+      const indexed = Date.now() - started;
+      await frame
+        .locator('.badge.verify[data-state="verified"]', {
+          hasText: `${BIG.toLocaleString('en-US')} records`,
+        })
+        .waitFor({ timeout: 120000 });
+      const status = await frame.locator('.status').textContent();
+      console.log(
+        `      panel open to table ready: ${indexed} ms; verified after ${Date.now() - started} ms; ${status}`,
+      );
+      const rows = await rowsWhen(frame, (drawn) => drawn.length >= 3, 'the first records');
+      assert.deepEqual(
+        rows.slice(0, 3).map((r) => r.seq),
+        [1, 2, 3],
+      );
+    },
+  );
 
-  await step('scrolled to the middle and to the end, the right rows show and only a bounded number of row elements exist', async () => {
-    const frame = await bigTrail();
-    const middle = await scrollToRow(frame, BIG / 2);
-    assert.equal(middle.first, BIG / 2);
-    assert.equal(middle.firstSeq, BIG / 2 + 1, 'the first row in view is seq 50,001');
-    assert.deepEqual(middle.seqs, middle.seqs.map((_, k) => middle.seqs[0] + k), 'consecutive seqs');
-    assert.ok(middle.rowElements <= middle.visible + 2 * 10 + 2, `${middle.rowElements} row elements for ${middle.visible} visible`);
-    const rows = await drawnRows(frame);
-    for (const seq of [BIG / 2 + 1, BIG / 2 + 2, BIG / 2 + 3]) {
-      const shown = rows.find((r) => r.seq === seq);
-      const written = generatedEvent(seq - 1, 0);
-      assert.deepEqual([shown.type, shown.server, shown.tool, shown.trace], [written.event_type, written.target.server_id, written.target.tool_name, written.trace_id], `row ${seq}`);
-    }
-    const end = await scrollToRow(frame, 'end');
-    assert.equal(end.seqs[end.seqs.length - 1], BIG, 'the last row is seq 100,000');
-    assert.ok(end.rowElements <= end.visible + 2 * 10 + 2, `${end.rowElements} row elements at the end`);
-    const jumps = [];
-    for (const index of [12_345, 87_654, 33_333, 99_000, 1_000]) jumps.push((await scrollToRow(frame, index)).ms);
-    console.log(`      ${middle.rowElements} row elements for ${middle.visible} rows in view; scrolled window drawn with data in ${middle.ms.toFixed(1)} ms (middle), ${end.ms.toFixed(1)} ms (end), jumps ${jumps.map((ms) => ms.toFixed(1)).join(', ')} ms (table's own measure ${middle.renderMs} ms)`);
-  });
+  await step(
+    'scrolled to the middle and to the end, the right rows show and only a bounded number of row elements exist',
+    async () => {
+      const frame = await bigTrail();
+      const middle = await scrollToRow(frame, BIG / 2);
+      assert.equal(middle.first, BIG / 2);
+      assert.equal(middle.firstSeq, BIG / 2 + 1, 'the first row in view is seq 50,001');
+      assert.deepEqual(
+        middle.seqs,
+        middle.seqs.map((_, k) => middle.seqs[0] + k),
+        'consecutive seqs',
+      );
+      assert.ok(
+        middle.rowElements <= middle.visible + 2 * 10 + 2,
+        `${middle.rowElements} row elements for ${middle.visible} visible`,
+      );
+      const rows = await drawnRows(frame);
+      for (const seq of [BIG / 2 + 1, BIG / 2 + 2, BIG / 2 + 3]) {
+        const shown = rows.find((r) => r.seq === seq);
+        const written = generatedEvent(seq - 1, 0);
+        assert.deepEqual(
+          [shown.type, shown.server, shown.tool, shown.trace],
+          [
+            written.event_type,
+            written.target.server_id,
+            written.target.tool_name,
+            written.trace_id,
+          ],
+          `row ${seq}`,
+        );
+      }
+      const end = await scrollToRow(frame, 'end');
+      assert.equal(end.seqs[end.seqs.length - 1], BIG, 'the last row is seq 100,000');
+      assert.ok(
+        end.rowElements <= end.visible + 2 * 10 + 2,
+        `${end.rowElements} row elements at the end`,
+      );
+      const jumps = [];
+      for (const index of [12_345, 87_654, 33_333, 99_000, 1_000])
+        jumps.push((await scrollToRow(frame, index)).ms);
+      console.log(
+        `      ${middle.rowElements} row elements for ${middle.visible} rows in view; scrolled window drawn with data in ${middle.ms.toFixed(1)} ms (middle), ${end.ms.toFixed(1)} ms (end), jumps ${jumps.map((ms) => ms.toFixed(1)).join(', ')} ms (table's own measure ${middle.renderMs} ms)`,
+      );
+    },
+  );
 
-  await step('the table works from the keyboard: Home, arrows, Enter opens the record', async () => {
-    const frame = await bigTrail();
-    await frame.locator('.viewport').focus();
-    await page.keyboard.press('Home');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowDown');
-    await frame.locator('.viewport[aria-activedescendant="row-2"]').waitFor({ timeout: 5000 });
-    await frame.locator('#row-2.active').waitFor({ timeout: 5000 });
-    await page.keyboard.press('Enter');
-    await frame.locator('aside.detail h2', { hasText: 'Record 3 · ' }).waitFor({ timeout: 10000 });
-    await frame.locator('aside.detail .record-json').waitFor({ timeout: 10000 });
-  });
+  await step(
+    'the table works from the keyboard: Home, arrows, Enter opens the record',
+    async () => {
+      const frame = await bigTrail();
+      await frame.locator('.viewport').focus();
+      await page.keyboard.press('Home');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      await frame.locator('.viewport[aria-activedescendant="row-2"]').waitFor({ timeout: 5000 });
+      await frame.locator('#row-2.active').waitFor({ timeout: 5000 });
+      await page.keyboard.press('Enter');
+      await frame
+        .locator('aside.detail h2', { hasText: 'Record 3 · ' })
+        .waitFor({ timeout: 10000 });
+      await frame.locator('aside.detail .record-json').waitFor({ timeout: 10000 });
+    },
+  );
 
   await step('filtering 100,000 records answers at once', async () => {
     const frame = await bigTrail();
@@ -353,18 +553,32 @@ export async function run(kit) {
       for (;;) {
         await new Promise((resolve) => requestAnimationFrame(resolve));
         const rows = [...document.querySelectorAll('.window .row')];
-        if (rows.length && document.querySelector('.table').dataset.complete === 'true' && rows.every((r) => r.dataset.seq && r.children[2].textContent === 'TOOL_BLOCKED')) return Math.round(performance.now() - started);
-        if (performance.now() - started > 10000) throw new Error('the filtered rows were not drawn in 10 s');
+        if (
+          rows.length &&
+          document.querySelector('.table').dataset.complete === 'true' &&
+          rows.every((r) => r.dataset.seq && r.children[2].textContent === 'TOOL_BLOCKED')
+        )
+          return Math.round(performance.now() - started);
+        if (performance.now() - started > 10000)
+          throw new Error('the filtered rows were not drawn in 10 s');
       }
     });
-    await rowsWhen(frame, (all) => all.every((r) => r.type === 'TOOL_BLOCKED' && r.result === '✗ BLOCKED'), 'only TOOL_BLOCKED');
+    await rowsWhen(
+      frame,
+      (all) => all.every((r) => r.type === 'TOOL_BLOCKED' && r.result === '✗ BLOCKED'),
+      'only TOOL_BLOCKED',
+    );
     await frame.locator('#group-by-trace').check();
     const groupStarted = Date.now();
     await frame.locator('.window .row.group').first().waitFor({ timeout: 10000 });
-    console.log(`      filter to TOOL_BLOCKED drawn in ${filtered} ms, grouped by trace in ${Date.now() - groupStarted} ms (${await frame.locator('.status').textContent()})`);
+    console.log(
+      `      filter to TOOL_BLOCKED drawn in ${filtered} ms, grouped by trace in ${Date.now() - groupStarted} ms (${await frame.locator('.status').textContent()})`,
+    );
     await frame.locator('#group-by-trace').uncheck();
     await frame.locator('[data-action="clear"]').click();
-    await frame.locator('.status', { hasText: `${BIG.toLocaleString('en-US')} matching` }).waitFor({ timeout: 10000 });
+    await frame
+      .locator('.status', { hasText: `${BIG.toLocaleString('en-US')} matching` })
+      .waitFor({ timeout: 10000 });
   });
 
   for (const theme of THEMES) {
@@ -375,10 +589,23 @@ export async function run(kit) {
       await frame.locator('.window .row[data-seq]').first().waitFor({ timeout: 10000 });
       await scrollToRow(frame, BIG / 2);
       await frame.locator(`.window .row[data-seq="${BIG / 2 + 1}"]`).click();
-      await frame.locator('aside.detail h2', { hasText: `Record ${BIG / 2 + 1} · ` }).waitFor({ timeout: 10000 });
+      await frame
+        .locator('aside.detail h2', { hasText: `Record ${BIG / 2 + 1} · ` })
+        .waitFor({ timeout: 10000 });
       await frame.locator('aside.detail .record-json').waitFor({ timeout: 10000 });
       await page.mouse.move(1300, 140);
-      await assertReadable(frame, ['h1', '.row.header .cell', '.window .row:not(.selected) .cell', '.window .row.problem .cell:nth-child(6)', '.status', '.badge.verify', '.field > span', 'aside.detail h2', '.hashes dt', '.record-json']);
+      await assertReadable(frame, [
+        'h1',
+        '.row.header .cell',
+        '.window .row:not(.selected) .cell',
+        '.window .row.problem .cell:nth-child(6)',
+        '.status',
+        '.badge.verify',
+        '.field > span',
+        'aside.detail h2',
+        '.hashes dt',
+        '.record-json',
+      ]);
       await shot(`audit-trail-100k-${theme.file}`);
     });
   }

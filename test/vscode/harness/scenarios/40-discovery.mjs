@@ -10,74 +10,119 @@ export const title = 'tool discovery panel';
 export async function run(kit) {
   const { page, step, shot, runFromPalette, assertReadable, THEMES } = kit;
   let frame;
-  const card = (tool) => frame.locator(`.results .card[data-server="example"][data-tool="${tool}"]`);
+  const card = (tool) =>
+    frame.locator(`.results .card[data-server="example"][data-tool="${tool}"]`);
 
-  await step('"MGP: Show Tool Discovery" opens the panel with the search box focused and the session cache', async () => {
-    await runFromPalette('MGP: Show Tool Discovery');
-    await page.locator('.tab', { hasText: 'Tool Discovery' }).waitFor({ timeout: 20000 });
-    frame = await findWebviewFrame(page, 'Tool Discovery');
-    await frame.locator('#query').waitFor({ timeout: 20000 });
-    await frame.locator('.budget-bar').waitFor({ timeout: 20000 });
-  });
+  await step(
+    '"MGP: Show Tool Discovery" opens the panel with the search box focused and the session cache',
+    async () => {
+      await runFromPalette('MGP: Show Tool Discovery');
+      await page.locator('.tab', { hasText: 'Tool Discovery' }).waitFor({ timeout: 20000 });
+      frame = await findWebviewFrame(page, 'Tool Discovery');
+      await frame.locator('#query').waitFor({ timeout: 20000 });
+      await frame.locator('.budget-bar').waitFor({ timeout: 20000 });
+    },
+  );
 
-  await step('typing "add numbers" searches as you type and puts example · add first, with relevance, risk and categories', async () => {
-    await frame.locator('#query').click();
-    await frame.locator('#query').pressSequentially('add numbers', { delay: 40 });
-    const first = frame.locator('.results .card').first();
-    // Answers to the first letters come and go; the answer to the whole query settles with add on top.
-    await frame.locator('.results .card[data-tool="add"]').first().waitFor({ timeout: 20000 });
-    for (let tries = 0; tries < 50 && (await first.getAttribute('data-tool')) !== 'add'; tries += 1) await page.waitForTimeout(100);
-    assert.equal(await first.getAttribute('data-tool'), 'add');
-    assert.equal(await first.getAttribute('data-server'), 'example');
-    assert.match(await first.locator('.relevance').textContent(), /\d+%/);
-    assert.equal(await first.locator('[data-risk]').textContent(), '● safe');
-    assert.ok((await first.locator('.category').count()) > 0, 'categories are shown');
-    assert.match(await frame.locator('.search-meta').textContent(), /matching tools · keyword · [\d.]+ ms/);
-  });
+  await step(
+    'typing "add numbers" searches as you type and puts example · add first, with relevance, risk and categories',
+    async () => {
+      await frame.locator('#query').click();
+      await frame.locator('#query').pressSequentially('add numbers', { delay: 40 });
+      const first = frame.locator('.results .card').first();
+      // Answers to the first letters come and go; the answer to the whole query settles with add on top.
+      await frame.locator('.results .card[data-tool="add"]').first().waitFor({ timeout: 20000 });
+      for (
+        let tries = 0;
+        tries < 50 && (await first.getAttribute('data-tool')) !== 'add';
+        tries += 1
+      )
+        await page.waitForTimeout(100);
+      assert.equal(await first.getAttribute('data-tool'), 'add');
+      assert.equal(await first.getAttribute('data-server'), 'example');
+      assert.match(await first.locator('.relevance').textContent(), /\d+%/);
+      assert.equal(await first.locator('[data-risk]').textContent(), '● safe');
+      assert.ok((await first.locator('.category').count()) > 0, 'categories are shown');
+      assert.match(
+        await frame.locator('.search-meta').textContent(),
+        /matching tools · keyword · [\d.]+ ms/,
+      );
+    },
+  );
 
-  await step('a result opens to its input schema and a "Try it" form that calls the tool', async () => {
-    await card('add').locator('.card-toggle').click();
-    assert.equal(await card('add').locator('.card-toggle').getAttribute('aria-expanded'), 'true');
-    const schema = JSON.parse(await card('add').locator('pre.schema').textContent());
-    assert.deepEqual(Object.keys(schema.properties), ['a', 'b']);
-    await card('add').locator('[data-pointer="/a"] input').fill('19');
-    await card('add').locator('[data-pointer="/b"] input').fill('23');
-    await card('add').locator('button.run').scrollIntoViewIfNeeded();
-    await shot('discovery-schema');
-    await card('add').locator('button.run', { hasText: 'Try it' }).click();
-    const result = card('add').locator('.outcome .result');
-    await result.waitFor({ timeout: 20000 });
-    assert.equal(await result.getAttribute('data-state'), 'ok');
-    assert.equal(await result.locator('.result-text').textContent(), '42');
-    // A use puts the tool in the session cache.
-    await frame.locator('#session .session-tools li[data-tool-id="example.add"]').waitFor({ timeout: 10000 });
-  });
+  await step(
+    'a result opens to its input schema and a "Try it" form that calls the tool',
+    async () => {
+      await card('add').locator('.card-toggle').click();
+      assert.equal(await card('add').locator('.card-toggle').getAttribute('aria-expanded'), 'true');
+      const schema = JSON.parse(await card('add').locator('pre.schema').textContent());
+      assert.deepEqual(Object.keys(schema.properties), ['a', 'b']);
+      await card('add').locator('[data-pointer="/a"] input').fill('19');
+      await card('add').locator('[data-pointer="/b"] input').fill('23');
+      await card('add').locator('button.run').scrollIntoViewIfNeeded();
+      await shot('discovery-schema');
+      await card('add').locator('button.run', { hasText: 'Try it' }).click();
+      const result = card('add').locator('.outcome .result');
+      await result.waitFor({ timeout: 20000 });
+      assert.equal(await result.getAttribute('data-state'), 'ok');
+      assert.equal(await result.locator('.result-text').textContent(), '42');
+      // A use puts the tool in the session cache.
+      await frame
+        .locator('#session .session-tools li[data-tool-id="example.add"]')
+        .waitFor({ timeout: 10000 });
+    },
+  );
 
-  await step('pinning puts the tool in the pinned part of the session and the token-budget bar', async () => {
-    await card('add').locator('button.pin').click();
-    await frame.locator('#session h3', { hasText: 'Pinned (1)' }).waitFor({ timeout: 10000 });
-    assert.equal(await card('add').getAttribute('data-pinned'), 'true');
-    assert.equal(await card('add').locator('button.pin').textContent(), 'Unpin');
-    const width = await frame.locator('.budget-segment[data-segment="pinned"] .budget-fill').evaluate((n) => n.getBoundingClientRect().width);
-    assert.ok(width > 0, 'the pinned tokens fill part of the bar');
-    assert.ok(Number(await frame.locator('[data-total]').getAttribute('data-total')) > 0);
-    assert.equal(await card('add').locator('.outcome .result .result-text').textContent(), '42', 'the refreshed results kept the Try it result');
-    await frame.locator('.side-column').scrollIntoViewIfNeeded();
-    await shot('discovery-pinned-budget');
-  });
+  await step(
+    'pinning puts the tool in the pinned part of the session and the token-budget bar',
+    async () => {
+      await card('add').locator('button.pin').click();
+      await frame.locator('#session h3', { hasText: 'Pinned (1)' }).waitFor({ timeout: 10000 });
+      assert.equal(await card('add').getAttribute('data-pinned'), 'true');
+      assert.equal(await card('add').locator('button.pin').textContent(), 'Unpin');
+      const width = await frame
+        .locator('.budget-segment[data-segment="pinned"] .budget-fill')
+        .evaluate((n) => n.getBoundingClientRect().width);
+      assert.ok(width > 0, 'the pinned tokens fill part of the bar');
+      assert.ok(Number(await frame.locator('[data-total]').getAttribute('data-total')) > 0);
+      assert.equal(
+        await card('add').locator('.outcome .result .result-text').textContent(),
+        '42',
+        'the refreshed results kept the Try it result',
+      );
+      await frame.locator('.side-column').scrollIntoViewIfNeeded();
+      await shot('discovery-pinned-budget');
+    },
+  );
 
-  await step('semantic search without embeddings says it answered with keyword search (fallback_strategy)', async () => {
-    await frame.locator('#strategy').selectOption('semantic');
-    await frame.locator('.notice', { hasText: 'answered with keyword search' }).waitFor({ timeout: 10000 });
-    await frame.locator('.results .card[data-tool="add"]').first().waitFor({ timeout: 10000 });
-    await frame.locator('#strategy').selectOption('keyword');
-  });
+  await step(
+    'semantic search without embeddings says it answered with keyword search (fallback_strategy)',
+    async () => {
+      await frame.locator('#strategy').selectOption('semantic');
+      await frame
+        .locator('.notice', { hasText: 'answered with keyword search' })
+        .waitFor({ timeout: 10000 });
+      await frame.locator('.results .card[data-tool="add"]').first().waitFor({ timeout: 10000 });
+      await frame.locator('#strategy').selectOption('keyword');
+    },
+  );
 
   for (const theme of THEMES) {
     await step(`the Tool Discovery panel is readable in ${theme.name}`, async () => {
       await page.locator('.tab', { hasText: 'Tool Discovery' }).click();
       await switchTheme(kit, theme, frame);
-      await assertReadable(frame, ['.card-toggle .name', '.search-meta', '.card-description', '[data-risk]', '.category', '.budget-legend dt', '.budget-legend dd', '.facts dt', '.help', 'label']);
+      await assertReadable(frame, [
+        '.card-toggle .name',
+        '.search-meta',
+        '.card-description',
+        '[data-risk]',
+        '.category',
+        '.budget-legend dt',
+        '.budget-legend dd',
+        '.facts dt',
+        '.help',
+        'label',
+      ]);
       await shot(`discovery-${theme.file}`);
     });
   }

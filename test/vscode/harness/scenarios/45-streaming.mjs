@@ -12,8 +12,10 @@ async function tryTool(page, discovery, query, tool, fields) {
   await discovery.locator('#query').fill(query);
   const card = discovery.locator(`.results .card[data-server="example"][data-tool="${tool}"]`);
   await card.waitFor({ timeout: 20000 });
-  if ((await card.locator('.card-toggle').getAttribute('aria-expanded')) !== 'true') await card.locator('.card-toggle').click();
-  for (const [pointer, value] of Object.entries(fields)) await card.locator(`[data-pointer="${pointer}"] input`).fill(value);
+  if ((await card.locator('.card-toggle').getAttribute('aria-expanded')) !== 'true')
+    await card.locator('.card-toggle').click();
+  for (const [pointer, value] of Object.entries(fields))
+    await card.locator(`[data-pointer="${pointer}"] input`).fill(value);
   await card.locator('button.run', { hasText: 'Try it' }).click();
   return card;
 }
@@ -31,7 +33,10 @@ export async function run(kit) {
   let streams;
   let discovery;
   const tab = (tool) => streams.locator(`.tab:has-text("example · ${tool}")`).last();
-  const panelOf = async (tool) => streams.locator(`section.stream[data-stream-id="${await tab(tool).getAttribute('data-stream-id')}"]`);
+  const panelOf = async (tool) =>
+    streams.locator(
+      `section.stream[data-stream-id="${await tab(tool).getAttribute('data-stream-id')}"]`,
+    );
 
   await step('"MGP: Show Streaming Output" opens beside Tool Discovery', async () => {
     await runFromPalette('MGP: Show Tool Discovery');
@@ -42,34 +47,69 @@ export async function run(kit) {
     await page.locator('.tab', { hasText: 'Streaming Output' }).waitFor({ timeout: 20000 });
     streams = await findWebviewFrame(page, 'Streaming Output');
     await streams.locator('h1', { hasText: 'Streaming Output' }).waitFor({ timeout: 20000 });
-    assert.equal(await page.locator('.editor-group-container').count(), 2, 'two editor groups side by side');
+    assert.equal(
+      await page.locator('.editor-group-container').count(),
+      2,
+      'two editor groups side by side',
+    );
   });
 
-  await step('a long stream_text shows live in its own tab: text, chunk count and chunks per second', async () => {
-    await tryTool(page, discovery, 'stream text word by word', 'stream_text', { '/words': '6000', '/delay_ms': '2' });
-    await tab('stream_text').waitFor({ timeout: 20000 });
-    await until(page, 'a running stream_text with chunks', async () => {
+  await step(
+    'a long stream_text shows live in its own tab: text, chunk count and chunks per second',
+    async () => {
+      await tryTool(page, discovery, 'stream text word by word', 'stream_text', {
+        '/words': '6000',
+        '/delay_ms': '2',
+      });
+      await tab('stream_text').waitFor({ timeout: 20000 });
+      await until(page, 'a running stream_text with chunks', async () => {
+        const panel = await panelOf('stream_text');
+        return (
+          (await panel.getAttribute('data-state')) === 'running' &&
+          Number(await panel.getAttribute('data-chunks')) > 300 &&
+          Number(await panel.getAttribute('data-rate')) > 0
+        );
+      });
       const panel = await panelOf('stream_text');
-      return (await panel.getAttribute('data-state')) === 'running' && Number(await panel.getAttribute('data-chunks')) > 300 && Number(await panel.getAttribute('data-rate')) > 0;
-    });
-    const panel = await panelOf('stream_text');
-    assert.match(await panel.locator('.output-text').textContent(), /^lorem ipsum dolor sit amet/);
-    assert.match(await panel.locator('.stats').textContent(), /[\d,]+ chunks · [\d,]+ chunks\/s · /);
-    await shot('streaming-live');
-  });
+      assert.match(
+        await panel.locator('.output-text').textContent(),
+        /^lorem ipsum dolor sit amet/,
+      );
+      assert.match(
+        await panel.locator('.stats').textContent(),
+        /[\d,]+ chunks · [\d,]+ chunks\/s · /,
+      );
+      await shot('streaming-live');
+    },
+  );
 
-  await step('a long_task started meanwhile gets a second tab with a progress bar and the time left', async () => {
-    await tryTool(page, discovery, 'long task steps progress', 'long_task', { '/steps': '16', '/delay_ms': '400' });
-    await tab('long_task').waitFor({ timeout: 20000 });
-    assert.equal(await tab('stream_text').getAttribute('data-state'), 'running', 'both stream at once');
-    await tab('long_task').click();
-    const panel = await panelOf('long_task');
-    await panel.locator('.progress-eta', { hasText: 'left' }).waitFor({ timeout: 20000 });
-    await until(page, 'the bar to move', async () => Number(await panel.locator('.progress-track').getAttribute('aria-valuenow')) > 0);
-    assert.match(await panel.locator('.progress-text').textContent(), /^\d+% · Step \d+ of 16/);
-    assert.equal(await streams.locator('.tab[data-state="running"]').count() >= 2, true);
-    await shot('streaming-two-tabs-progress');
-  });
+  await step(
+    'a long_task started meanwhile gets a second tab with a progress bar and the time left',
+    async () => {
+      await tryTool(page, discovery, 'long task steps progress', 'long_task', {
+        '/steps': '16',
+        '/delay_ms': '400',
+      });
+      await tab('long_task').waitFor({ timeout: 20000 });
+      assert.equal(
+        await tab('stream_text').getAttribute('data-state'),
+        'running',
+        'both stream at once',
+      );
+      await tab('long_task').click();
+      const panel = await panelOf('long_task');
+      await panel.locator('.progress-eta', { hasText: 'left' }).waitFor({ timeout: 20000 });
+      await until(
+        page,
+        'the bar to move',
+        async () =>
+          Number(await panel.locator('.progress-track').getAttribute('aria-valuenow')) > 0,
+      );
+      assert.match(await panel.locator('.progress-text').textContent(), /^\d+% · Step \d+ of 16/);
+      assert.equal((await streams.locator('.tab[data-state="running"]').count()) >= 2, true);
+      await shot('streaming-two-tabs-progress');
+    },
+  );
 
   await step('the tabs follow the arrow keys', async () => {
     await tab('long_task').focus();
@@ -83,8 +123,14 @@ export async function run(kit) {
     await tab('stream_text').click();
     const panel = await panelOf('stream_text');
     await panel.locator('button.cancel').click();
-    await until(page, 'the stream to be cancelled', async () => (await panel.getAttribute('data-state')) === 'cancelled');
-    await panel.locator('.final', { hasText: 'Cancelled: the partial output' }).waitFor({ timeout: 10000 });
+    await until(
+      page,
+      'the stream to be cancelled',
+      async () => (await panel.getAttribute('data-state')) === 'cancelled',
+    );
+    await panel
+      .locator('.final', { hasText: 'Cancelled: the partial output' })
+      .waitFor({ timeout: 10000 });
     const text = await panel.locator('.output-text').textContent();
     assert.ok(text.length > 100 && text.startsWith('lorem ipsum'), 'the partial text stays');
     assert.ok(Number(await panel.getAttribute('data-chunks')) < 6000, 'it stopped early');
@@ -92,9 +138,18 @@ export async function run(kit) {
   });
 
   await step('long_task ends done; its tab says so', async () => {
-    await until(page, 'long_task to finish', async () => (await tab('long_task').getAttribute('data-state')) === 'done', 30000);
+    await until(
+      page,
+      'long_task to finish',
+      async () => (await tab('long_task').getAttribute('data-state')) === 'done',
+      30000,
+    );
     await tab('long_task').click();
-    await (await panelOf('long_task')).locator('.final', { hasText: 'Done' }).waitFor({ timeout: 10000 });
+    await (
+      await panelOf('long_task')
+    )
+      .locator('.final', { hasText: 'Done' })
+      .waitFor({ timeout: 10000 });
     await shot('streaming-done');
   });
 
@@ -102,7 +157,15 @@ export async function run(kit) {
     await step(`the Streaming Output panel is readable in ${theme.name}`, async () => {
       await tab('stream_text').click();
       await switchTheme(kit, theme, streams);
-      await assertReadable(streams, ['h1', '.tab[aria-selected="true"]', '.tab[aria-selected="false"]', '.stream-head h2', '.stats', '.final', '.output-text']);
+      await assertReadable(streams, [
+        'h1',
+        '.tab[aria-selected="true"]',
+        '.tab[aria-selected="false"]',
+        '.stream-head h2',
+        '.stats',
+        '.final',
+        '.output-text',
+      ]);
       await shot(`streaming-${theme.file}`);
     });
   }

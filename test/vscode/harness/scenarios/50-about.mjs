@@ -6,7 +6,17 @@ import { pkg } from '../paths.mjs';
 
 export const title = 'about panel';
 
-export async function run({ page, workspace, step, shot, runFromPalette, webviewFrame, setTheme, assertReadable, THEMES }) {
+export async function run({
+  page,
+  workspace,
+  step,
+  shot,
+  runFromPalette,
+  webviewFrame,
+  setTheme,
+  assertReadable,
+  THEMES,
+}) {
   const about = () => webviewFrame('About MGP Kernel');
 
   await step('"MGP: About MGP Kernel" runs from the command palette', async () => {
@@ -16,18 +26,27 @@ export async function run({ page, workspace, step, shot, runFromPalette, webview
 
   await step('the About panel answers with the kernel status', async () => {
     const frame = await about();
-    await frame.locator('[data-fact="version"]', { hasText: pkg.version }).waitFor({ timeout: 30000 });
+    await frame
+      .locator('[data-fact="version"]', { hasText: pkg.version })
+      .waitFor({ timeout: 30000 });
     await frame.locator('tr[data-server="example"]').waitFor({ timeout: 10000 });
     await frame.locator('tr[data-server="everything"]').waitFor({ timeout: 10000 });
     assert.equal(await frame.locator('[data-fact="trust"]').textContent(), 'Trusted');
-    await frame.locator('[data-fact="language-server"]', { hasText: 'running' }).waitFor({ timeout: 20000 });
+    await frame
+      .locator('[data-fact="language-server"]', { hasText: 'running' })
+      .waitFor({ timeout: 20000 });
   });
 
   await step('the About panel follows a change to mgp.toml', async () => {
-    appendFileSync(join(workspace, 'mgp.toml'), '\n[[servers]]\nid = "remote-demo"\ntransport = "http"\nurl = "https://mcp.example.com/mcp"\n');
+    appendFileSync(
+      join(workspace, 'mgp.toml'),
+      '\n[[servers]]\nid = "remote-demo"\ntransport = "http"\nurl = "https://mcp.example.com/mcp"\n',
+    );
     await (await about()).locator('tr[data-server="remote-demo"]').waitFor({ timeout: 20000 });
     // The new workspace server asks before it starts; this test leaves it unapproved.
-    const dialog = page.locator('.monaco-dialog-box', { hasText: 'Start MCP server "remote-demo" from this workspace?' });
+    const dialog = page.locator('.monaco-dialog-box', {
+      hasText: 'Start MCP server "remote-demo" from this workspace?',
+    });
     await dialog.waitFor({ timeout: 20000 });
     await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
   });

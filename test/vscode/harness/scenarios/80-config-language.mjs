@@ -7,16 +7,26 @@ export const title = 'config language';
 
 export async function run({ page, workspace, step, shot, runFromPalette }) {
   await step('an error in mgp.toml shows in the Problems panel at its line', async () => {
-    appendFileSync(join(workspace, 'mgp.toml'), '\n[[servers]]\nid = "typo"\ncommand = "node"\ntransport = "stdoi"\n');
+    appendFileSync(
+      join(workspace, 'mgp.toml'),
+      '\n[[servers]]\nid = "typo"\ncommand = "node"\ntransport = "stdoi"\n',
+    );
     await page.keyboard.press('Control+P');
     const input = page.locator('.quick-input-widget input');
     await input.fill('mgp.toml');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'mgp.toml' }).first().click();
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'mgp.toml' })
+      .first()
+      .click();
     await page.locator('.tab', { hasText: 'mgp.toml' }).waitFor({ timeout: 10000 });
     await runFromPalette('View: Focus Problems (Errors, Warnings, Infos)');
-    const problem = page.locator('.markers-panel .monaco-list-row', { hasText: 'transport must be one of stdio, http, sse; got "stdoi"' });
+    const problem = page.locator('.markers-panel .monaco-list-row', {
+      hasText: 'transport must be one of stdio, http, sse; got "stdoi"',
+    });
     await problem.waitFor({ timeout: 20000 });
-    const lines = (await import('node:fs')).readFileSync(join(workspace, 'mgp.toml'), 'utf8').split('\n');
+    const lines = (await import('node:fs'))
+      .readFileSync(join(workspace, 'mgp.toml'), 'utf8')
+      .split('\n');
     const line = lines.findIndex((l) => l.includes('"stdoi"')) + 1;
     assert.match(await problem.innerText(), new RegExp(`\\[Ln ${line}, Col 13\\]`));
     await shot('problems-panel');
@@ -30,7 +40,11 @@ export async function run({ page, workspace, step, shot, runFromPalette }) {
     await hover.waitFor({ timeout: 15000 });
     assert.match(await hover.innerText(), /stdio/);
     // The hover fades in: take the picture once it is fully shown.
-    await page.waitForFunction(() => [...document.querySelectorAll('.monaco-hover')].some((node) => getComputedStyle(node).opacity === '1'));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('.monaco-hover')].some(
+        (node) => getComputedStyle(node).opacity === '1',
+      ),
+    );
     await shot('hover');
   });
 }

@@ -8,7 +8,9 @@ export const title = 'logs';
 
 function filesUnder(dir) {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
 }
 
 export async function run({ dirs, step }) {
@@ -18,8 +20,17 @@ export async function run({ dirs, step }) {
     assert.ok(kernelLog, `an "MGP Kernel.log" among ${logs.length} log files`);
     const text = readFileSync(kernelLog, 'utf8');
     assert.match(text, /MGP Kernel activated/);
-    assert.deepEqual(text.split('\n').filter((line) => line.includes('[error]')), []);
-    const hostLogs = logs.filter((file) => file.endsWith('exthost.log')).map((file) => readFileSync(file, 'utf8')).join('\n');
-    assert.ok(!hostLogs.includes(`Activating extension '${extensionId}' failed`), 'activation failure in exthost.log');
+    assert.deepEqual(
+      text.split('\n').filter((line) => line.includes('[error]')),
+      [],
+    );
+    const hostLogs = logs
+      .filter((file) => file.endsWith('exthost.log'))
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
+    assert.ok(
+      !hostLogs.includes(`Activating extension '${extensionId}' failed`),
+      'activation failure in exthost.log',
+    );
   });
 }

@@ -5,11 +5,24 @@
 import type { CodeSafetyLevel } from '../types';
 import { lex, literalAt, type CodeLanguage, type CodeViews } from './codeLexer';
 import { READONLY_FORBIDDEN_IMPORTS, WRITE_OPERATIONS, type CodePattern } from './codeDefaults';
-import { coveringEntry, javascriptImports, pythonAttributeUses, pythonImports, type ImportRef } from './codeImports';
+import {
+  coveringEntry,
+  javascriptImports,
+  pythonAttributeUses,
+  pythonImports,
+  type ImportRef,
+} from './codeImports';
 import { findSqlWrite } from './sqlWrites';
 
 export interface CodeFinding {
-  rule: 'blocked_import' | 'import_not_allowed' | 'dynamic_import' | 'blocked_pattern' | 'write_operation' | 'size_limit' | 'unsupported_language';
+  rule:
+    | 'blocked_import'
+    | 'import_not_allowed'
+    | 'dynamic_import'
+    | 'blocked_pattern'
+    | 'write_operation'
+    | 'size_limit'
+    | 'unsupported_language';
   /** The §7.4 violation text: "Blocked import: 'subprocess'". */
   text: string;
   index: number;
@@ -28,30 +41,74 @@ const READONLY_FORBIDDEN = {
   javascript: new Set(READONLY_FORBIDDEN_IMPORTS.javascript),
 };
 
-function importFindings(ref: ImportRef, language: CodeLanguage, lists: EffectiveLists, level: CodeSafetyLevel): CodeFinding[] {
-  if (ref.module === '') return [{ rule: 'dynamic_import', text: 'Dynamic import with a computed module name', index: ref.index }];
+function importFindings(
+  ref: ImportRef,
+  language: CodeLanguage,
+  lists: EffectiveLists,
+  level: CodeSafetyLevel,
+): CodeFinding[] {
+  if (ref.module === '')
+    return [
+      {
+        rule: 'dynamic_import',
+        text: 'Dynamic import with a computed module name',
+        index: ref.index,
+      },
+    ];
   const sep = language === 'python' ? '.' : '/';
-  const blocked = ref.names.map((n) => (coveringEntry(n, lists.blocked, sep) ? n : undefined)).find(Boolean);
-  if (blocked) return [{ rule: 'blocked_import', text: `Blocked import: '${blocked}'`, index: ref.index }];
-  const forbidden = level === 'readonly' && ref.names.find((n) => coveringEntry(n, READONLY_FORBIDDEN[language], sep));
-  if (forbidden) return [{ rule: 'write_operation', text: `Blocked import at the readonly level: '${forbidden}'`, index: ref.index }];
+  const blocked = ref.names
+    .map((n) => (coveringEntry(n, lists.blocked, sep) ? n : undefined))
+    .find(Boolean);
+  if (blocked)
+    return [{ rule: 'blocked_import', text: `Blocked import: '${blocked}'`, index: ref.index }];
+  const forbidden =
+    level === 'readonly' &&
+    ref.names.find((n) => coveringEntry(n, READONLY_FORBIDDEN[language], sep));
+  if (forbidden)
+    return [
+      {
+        rule: 'write_operation',
+        text: `Blocked import at the readonly level: '${forbidden}'`,
+        index: ref.index,
+      },
+    ];
   const allowed = lists.allowed;
   if (!allowed) return [];
   const [module, ...imported] = ref.names;
-  const ok = coveringEntry(module, allowed, sep) !== undefined || (imported.length > 0 && imported.every((n) => coveringEntry(n, allowed, sep)));
-  return ok ? [] : [{ rule: 'import_not_allowed', text: `Import not in allowlist: '${module}'`, index: ref.index }];
+  const ok =
+    coveringEntry(module, allowed, sep) !== undefined ||
+    (imported.length > 0 && imported.every((n) => coveringEntry(n, allowed, sep)));
+  return ok
+    ? []
+    : [
+        {
+          rule: 'import_not_allowed',
+          text: `Import not in allowlist: '${module}'`,
+          index: ref.index,
+        },
+      ];
 }
 
 /** `import os as o; o.system(…)`: a blocked dotted entry reached through an imported name. */
 function attributeFindings(views: CodeViews, lists: EffectiveLists): CodeFinding[] {
   const found: CodeFinding[] = [];
   for (const use of pythonAttributeUses(views)) {
-    if (lists.blocked.has(use.module)) found.push({ rule: 'blocked_import', text: `Blocked import: '${use.module}'`, index: use.index });
+    if (lists.blocked.has(use.module))
+      found.push({
+        rule: 'blocked_import',
+        text: `Blocked import: '${use.module}'`,
+        index: use.index,
+      });
   }
   return found;
 }
 
-function patternFindings(views: CodeViews, patterns: readonly CodePattern[], rule: CodeFinding['rule'], label: (name: string) => string): CodeFinding[] {
+function patternFindings(
+  views: CodeViews,
+  patterns: readonly CodePattern[],
+  rule: CodeFinding['rule'],
+  label: (name: string) => string,
+): CodeFinding[] {
   const found: CodeFinding[] = [];
   for (const pattern of patterns) {
     const match = pattern.regex.exec(pattern.view === 'stripped' ? views.stripped : views.codeOnly);
@@ -89,7 +146,8 @@ function callOpensForWriting(views: CodeViews, open: number, builtin: boolean): 
   for (const [i, arg] of args.entries()) {
     const named = /^\s*(?:mode|flags)\s*=/.exec(arg.text);
     const literal = literalAt(views, arg.index + (named ? named[0].length : 0));
-    if (literal && MODE_LITERAL.test(literal.value) && WRITING_MODE.test(literal.value)) return true;
+    if (literal && MODE_LITERAL.test(literal.value) && WRITING_MODE.test(literal.value))
+      return true;
     if (!literal && (named || (builtin && i === 1))) return true;
   }
   return false;
@@ -101,7 +159,13 @@ function openWrites(views: CodeViews): CodeFinding[] {
   for (const m of views.codeOnly.matchAll(python ? PY_OPEN : JS_OPEN)) {
     const builtin = !m[0].startsWith('.');
     if (callOpensForWriting(views, (m.index ?? 0) + m[0].length - 1, builtin)) {
-      return [{ rule: 'write_operation', text: 'Write operation not allowed at the readonly level: file opened for writing', index: m.index ?? 0 }];
+      return [
+        {
+          rule: 'write_operation',
+          text: 'Write operation not allowed at the readonly level: file opened for writing',
+          index: m.index ?? 0,
+        },
+      ];
     }
   }
   return [];
@@ -110,20 +174,43 @@ function openWrites(views: CodeViews): CodeFinding[] {
 function sqlWrites(views: CodeViews): CodeFinding[] {
   for (const literal of views.literals.values()) {
     const write = findSqlWrite(literal.value, false);
-    if (write) return [{ rule: 'write_operation', text: `Write operation not allowed at the readonly level: SQL ${write.keyword}`, index: literal.start }];
+    if (write)
+      return [
+        {
+          rule: 'write_operation',
+          text: `Write operation not allowed at the readonly level: SQL ${write.keyword}`,
+          index: literal.start,
+        },
+      ];
   }
   return [];
 }
 
-export function checkCodeIn(code: string, language: CodeLanguage, lists: EffectiveLists, level: CodeSafetyLevel): CodeFinding[] {
+export function checkCodeIn(
+  code: string,
+  language: CodeLanguage,
+  lists: EffectiveLists,
+  level: CodeSafetyLevel,
+): CodeFinding[] {
   const views = lex(code, language);
   const imports = language === 'python' ? pythonImports(views) : javascriptImports(views);
   const found = imports.flatMap((ref) => importFindings(ref, language, lists, level));
   if (language === 'python') found.push(...attributeFindings(views, lists));
-  found.push(...patternFindings(views, lists.patterns, 'blocked_pattern', (name) => `Blocked pattern: '${name}'`));
+  found.push(
+    ...patternFindings(
+      views,
+      lists.patterns,
+      'blocked_pattern',
+      (name) => `Blocked pattern: '${name}'`,
+    ),
+  );
   if (level === 'readonly') {
     const label = (name: string) => `Write operation not allowed at the readonly level: ${name}`;
-    found.push(...patternFindings(views, WRITE_OPERATIONS[language], 'write_operation', label), ...openWrites(views), ...sqlWrites(views));
+    found.push(
+      ...patternFindings(views, WRITE_OPERATIONS[language], 'write_operation', label),
+      ...openWrites(views),
+      ...sqlWrites(views),
+    );
   }
   return found;
 }

@@ -28,7 +28,8 @@ export interface ImportRef {
 
 const PY_STATEMENT = /(^|[;:])([ \t]*)(import|from)[ \t]+/gm;
 const PY_IMPORT_LIST = /(?:[^;\n\\]|\\\n|\\.){0,1000}/y;
-const PY_FROM = /(\.{0,10}[\w.]{0,200})\s+import\s+(\([^)]{0,2000}\)|(?:[^;\n\\]|\\\n|\\.){0,1000})/y;
+const PY_FROM =
+  /(\.{0,10}[\w.]{0,200})\s+import\s+(\([^)]{0,2000}\)|(?:[^;\n\\]|\\\n|\\.){0,1000})/y;
 const PY_DYNAMIC = /\b(?:__import__|import_module)\s*\(/g;
 /** `import 'm'`, and the `from 'm'` that ends every other static import or re-export, however long its list. */
 const JS_STATIC = /(?<![\w$.])(import|from)\s*(['"])([^'"\n]{1,500})\2/g;
@@ -84,8 +85,11 @@ function pythonStatements(views: CodeViews): PythonStatement[] {
 }
 
 function pythonStatement({ at, from, names }: PythonStatement): ImportRef[] {
-  if (from === undefined) return names.map(({ name }) => ({ module: name, names: [name], index: at }));
-  return [{ module: from, names: [from, ...names.map(({ name }) => `${from}.${name}`)], index: at }];
+  if (from === undefined)
+    return names.map(({ name }) => ({ module: name, names: [name], index: at }));
+  return [
+    { module: from, names: [from, ...names.map(({ name }) => `${from}.${name}`)], index: at },
+  ];
 }
 
 function dynamicImport(views: CodeViews, match: RegExpMatchArray): ImportRef {
@@ -125,7 +129,8 @@ export function pythonAttributeUses(views: CodeViews): ImportRef[] {
   const uses: ImportRef[] = [];
   for (const m of views.codeOnly.matchAll(PY_ATTRIBUTE)) {
     const real = bound.get(m[1]);
-    if (real) uses.push({ module: `${real}.${m[2]}`, names: [`${real}.${m[2]}`], index: m.index ?? 0 });
+    if (real)
+      uses.push({ module: `${real}.${m[2]}`, names: [`${real}.${m[2]}`], index: m.index ?? 0 });
   }
   return uses;
 }
@@ -138,8 +143,10 @@ export function javascriptImports(views: CodeViews): ImportRef[] {
     found.push({ module, names: [module], index: m.index ?? 0 });
   }
   for (const m of views.codeOnly.matchAll(JS_DYNAMIC)) found.push(dynamicImport(views, m));
-  for (const m of views.codeOnly.matchAll(JS_REQUIRE_REFERENCE)) found.push({ module: '', names: [], index: m.index ?? 0 });
-  for (const m of views.codeOnly.matchAll(JS_BINDING)) found.push({ module: 'process.binding', names: ['process.binding'], index: m.index ?? 0 });
+  for (const m of views.codeOnly.matchAll(JS_REQUIRE_REFERENCE))
+    found.push({ module: '', names: [], index: m.index ?? 0 });
+  for (const m of views.codeOnly.matchAll(JS_BINDING))
+    found.push({ module: 'process.binding', names: ['process.binding'], index: m.index ?? 0 });
   return found;
 }
 
@@ -147,7 +154,11 @@ export function javascriptImports(views: CodeViews): ImportRef[] {
  * The list entry that covers `name`: the name itself or a parent (`os` covers `os.path`; `fs` covers
  * `fs/promises`; `@scope/pkg` covers `@scope/pkg/sub`).
  */
-export function coveringEntry(name: string, list: ReadonlySet<string>, separator: '.' | '/'): string | undefined {
+export function coveringEntry(
+  name: string,
+  list: ReadonlySet<string>,
+  separator: '.' | '/',
+): string | undefined {
   if (list.has(name)) return name;
   const parts = name.split(separator);
   for (let k = parts.length - 1; k >= 1; k--) {

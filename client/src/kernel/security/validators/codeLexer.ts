@@ -60,7 +60,7 @@ export function lexPython(code: string): CodeViews {
   const stripped = code.split('');
   const codeOnly = code.split('');
   const literals = new Map<number, Literal>();
-  for (let i = 0; i < code.length; ) {
+  for (let i = 0; i < code.length;) {
     const c = code[i];
     if (c === '#') {
       const end = lineEnd(code, i);
@@ -82,7 +82,22 @@ export function lexPython(code: string): CodeViews {
   return { language: 'python', stripped: stripped.join(''), codeOnly: codeOnly.join(''), literals };
 }
 
-const REGEX_AFTER_WORD = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await']);
+const REGEX_AFTER_WORD = new Set([
+  'return',
+  'typeof',
+  'instanceof',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'case',
+  'do',
+  'else',
+  'yield',
+  'await',
+]);
 
 function regexAllowed(code: string, at: number): boolean {
   let j = at - 1;
@@ -100,7 +115,11 @@ function regexAllowed(code: string, at: number): boolean {
  * closing slash), or -1. Computed once per line from right to left, so a line full of unclosed `/[`
  * costs linear time, not quadratic.
  */
-function regexClosers(code: string, from: number, to: number): { outside: Int32Array; inside: Int32Array } {
+function regexClosers(
+  code: string,
+  from: number,
+  to: number,
+): { outside: Int32Array; inside: Int32Array } {
   const n = to - from;
   const outside = new Int32Array(n + 2).fill(-1);
   const inside = new Int32Array(n + 2).fill(-1);
@@ -161,11 +180,16 @@ export function lexJavaScript(code: string): CodeViews {
   const codeOnly = code.split('');
   const literals = new Map<number, Literal>();
   const closers: { line?: LineClosers } = {};
-  for (let i = 0; i < code.length; ) {
+  for (let i = 0; i < code.length;) {
     const c = code[i];
     const next = code[i + 1];
     if (c === '/' && (next === '/' || next === '*')) {
-      const end = next === '/' ? lineEnd(code, i) : code.indexOf('*/', i + 2) < 0 ? code.length : code.indexOf('*/', i + 2) + 2;
+      const end =
+        next === '/'
+          ? lineEnd(code, i)
+          : code.indexOf('*/', i + 2) < 0
+            ? code.length
+            : code.indexOf('*/', i + 2) + 2;
       blank(stripped, i, end);
       blank(codeOnly, i, end);
       i = end;
@@ -185,7 +209,12 @@ export function lexJavaScript(code: string): CodeViews {
       i = end < 0 ? i + 1 : end;
     } else i++;
   }
-  return { language: 'javascript', stripped: stripped.join(''), codeOnly: codeOnly.join(''), literals };
+  return {
+    language: 'javascript',
+    stripped: stripped.join(''),
+    codeOnly: codeOnly.join(''),
+    literals,
+  };
 }
 
 export function lex(code: string, language: CodeLanguage): CodeViews {

@@ -26,7 +26,13 @@
  */
 import type { CodeSafetyLevel, CodeSafetySpec } from '../types';
 import { checkCodeIn, type CodeFinding, type EffectiveLists } from './codeChecks';
-import { DEFAULT_ALLOWED_IMPORTS, DEFAULT_BLOCKED_IMPORTS, DEFAULT_BLOCKED_PATTERNS, DEFAULT_MAX_CODE_SIZE_BYTES, type CodePattern } from './codeDefaults';
+import {
+  DEFAULT_ALLOWED_IMPORTS,
+  DEFAULT_BLOCKED_IMPORTS,
+  DEFAULT_BLOCKED_PATTERNS,
+  DEFAULT_MAX_CODE_SIZE_BYTES,
+  type CodePattern,
+} from './codeDefaults';
 import type { CodeLanguage } from './codeLexer';
 import type { ValidationContext } from './context';
 import { propertyDescription } from './context';
@@ -37,13 +43,62 @@ import { excerpt, nameWords, place } from './text';
 import type { Leaf } from './walk';
 
 const LEVELS: readonly CodeSafetyLevel[] = ['unrestricted', 'standard', 'strict', 'readonly'];
-const CODE_KEY_WORDS = new Set(['code', 'source', 'script', 'program', 'snippet', 'python', 'javascript', 'js', 'py', 'typescript', 'ts', 'expression', 'function', 'cell']);
-const NOT_CODE_WORDS = new Set(['path', 'file', 'filename', 'name', 'url', 'uri', 'language', 'lang', 'type', 'id', 'size', 'version', 'format', 'encoding', 'mode', 'kind']);
-const CODE_DESCRIPTION = /\b(?:source code|code to (?:run|execute|evaluate)|(?:python|javascript|typescript|js|node(?:\.js)?)\s+(?:code|script|snippet|program|source)|script to (?:run|execute))\b/i;
+const CODE_KEY_WORDS = new Set([
+  'code',
+  'source',
+  'script',
+  'program',
+  'snippet',
+  'python',
+  'javascript',
+  'js',
+  'py',
+  'typescript',
+  'ts',
+  'expression',
+  'function',
+  'cell',
+]);
+const NOT_CODE_WORDS = new Set([
+  'path',
+  'file',
+  'filename',
+  'name',
+  'url',
+  'uri',
+  'language',
+  'lang',
+  'type',
+  'id',
+  'size',
+  'version',
+  'format',
+  'encoding',
+  'mode',
+  'kind',
+]);
+const CODE_DESCRIPTION =
+  /\b(?:source code|code to (?:run|execute|evaluate)|(?:python|javascript|typescript|js|node(?:\.js)?)\s+(?:code|script|snippet|program|source)|script to (?:run|execute))\b/i;
 const PYTHON_LANGS = new Set(['python', 'py', 'python3', 'ipython']);
-const JS_LANGS = new Set(['javascript', 'js', 'node', 'nodejs', 'typescript', 'ts', 'tsx', 'jsx', 'mjs', 'cjs', 'deno', 'bun', 'ecmascript']);
-const LOOKS_PYTHON = /^[ \t]*(?:from[ \t]+[\w.]+[ \t]+import\b|import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*$|def[ \t]+\w+[ \t]*\(|class[ \t]+\w+[ \t]*[:(]|print[ \t]*\(|if[ \t]+__name__[ \t]*==)/m;
-const LOOKS_JAVASCRIPT = /\b(?:const|let|var|function)\s+[\w${[]|=>|\brequire\s*\(|^[ \t]*import[ \t]+[^\n]*\bfrom[ \t]*['"]|\bconsole\s*\.\s*log\b|;[ \t]*$/m;
+const JS_LANGS = new Set([
+  'javascript',
+  'js',
+  'node',
+  'nodejs',
+  'typescript',
+  'ts',
+  'tsx',
+  'jsx',
+  'mjs',
+  'cjs',
+  'deno',
+  'bun',
+  'ecmascript',
+]);
+const LOOKS_PYTHON =
+  /^[ \t]*(?:from[ \t]+[\w.]+[ \t]+import\b|import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*$|def[ \t]+\w+[ \t]*\(|class[ \t]+\w+[ \t]*[:(]|print[ \t]*\(|if[ \t]+__name__[ \t]*==)/m;
+const LOOKS_JAVASCRIPT =
+  /\b(?:const|let|var|function)\s+[\w${[]|=>|\brequire\s*\(|^[ \t]*import[ \t]+[^\n]*\bfrom[ \t]*['"]|\bconsole\s*\.\s*log\b|;[ \t]*$/m;
 
 type Languages = CodeLanguage[] | { other: string };
 
@@ -54,12 +109,15 @@ export interface CodeOutcome {
 
 function isCodeField(context: ValidationContext, leaf: Leaf): boolean {
   const words = nameWords(leaf.key);
-  if (words.some((w) => CODE_KEY_WORDS.has(w)) && !words.some((w) => NOT_CODE_WORDS.has(w))) return true;
+  if (words.some((w) => CODE_KEY_WORDS.has(w)) && !words.some((w) => NOT_CODE_WORDS.has(w)))
+    return true;
   return CODE_DESCRIPTION.test(propertyDescription(context.input.inputSchema, leaf.top) ?? '');
 }
 
 function codeArguments(context: ValidationContext): (Leaf & { value: string })[] {
-  const strings = context.walked.leaves.filter((l): l is Leaf & { value: string } => typeof l.value === 'string');
+  const strings = context.walked.leaves.filter(
+    (l): l is Leaf & { value: string } => typeof l.value === 'string',
+  );
   const code = strings.filter((leaf) => isCodeField(context, leaf));
   return code.length > 0 ? code : strings;
 }
@@ -77,35 +135,69 @@ function languagesFor(spec: CodeSafetySpec, toolName: string, code: string): Lan
 }
 
 function given(list: string[] | undefined): string[] | undefined {
-  const usable = Array.isArray(list) ? list.filter((x) => typeof x === 'string' && x.trim() !== '') : [];
+  const usable = Array.isArray(list)
+    ? list.filter((x) => typeof x === 'string' && x.trim() !== '')
+    : [];
   return usable.length > 0 ? usable : undefined;
 }
 
-function listsFor(spec: CodeSafetySpec, level: CodeSafetyLevel, language: CodeLanguage): EffectiveLists {
+function listsFor(
+  spec: CodeSafetySpec,
+  level: CodeSafetyLevel,
+  language: CodeLanguage,
+): EffectiveLists {
   const strip = (name: string) => name.replace(/^node:/, '');
   const declaredPatterns = given(spec.blocked_patterns);
-  const allowed = level === 'strict' || level === 'readonly' ? (given(spec.allowed_imports) ?? DEFAULT_ALLOWED_IMPORTS[language]) : undefined;
+  const allowed =
+    level === 'strict' || level === 'readonly'
+      ? (given(spec.allowed_imports) ?? DEFAULT_ALLOWED_IMPORTS[language])
+      : undefined;
   return {
     blocked: new Set((given(spec.blocked_imports) ?? DEFAULT_BLOCKED_IMPORTS[language]).map(strip)),
     allowed: allowed && new Set(allowed.map(strip)),
-    patterns: declaredPatterns ? declaredPatterns.map(compileDeclaredPattern) : (DEFAULT_BLOCKED_PATTERNS[language] as CodePattern[]),
+    patterns: declaredPatterns
+      ? declaredPatterns.map(compileDeclaredPattern)
+      : (DEFAULT_BLOCKED_PATTERNS[language] as CodePattern[]),
   };
 }
 
 function maxSize(spec: CodeSafetySpec, level: CodeSafetyLevel): number | undefined {
-  const declared = typeof spec.max_code_size_bytes === 'number' && spec.max_code_size_bytes > 0 ? spec.max_code_size_bytes : undefined;
-  return declared ?? (level === 'strict' || level === 'readonly' ? DEFAULT_MAX_CODE_SIZE_BYTES : undefined);
+  const declared =
+    typeof spec.max_code_size_bytes === 'number' && spec.max_code_size_bytes > 0
+      ? spec.max_code_size_bytes
+      : undefined;
+  return (
+    declared ??
+    (level === 'strict' || level === 'readonly' ? DEFAULT_MAX_CODE_SIZE_BYTES : undefined)
+  );
 }
 
-function findingsFor(code: string, languages: Languages, spec: CodeSafetySpec, level: CodeSafetyLevel): CodeFinding[] {
-  if (Array.isArray(languages)) return languages.flatMap((language) => checkCodeIn(code, language, listsFor(spec, level, language), level));
+function findingsFor(
+  code: string,
+  languages: Languages,
+  spec: CodeSafetySpec,
+  level: CodeSafetyLevel,
+): CodeFinding[] {
+  if (Array.isArray(languages))
+    return languages.flatMap((language) =>
+      checkCodeIn(code, language, listsFor(spec, level, language), level),
+    );
   const found: CodeFinding[] = [];
   for (const pattern of (given(spec.blocked_patterns) ?? []).map(compileDeclaredPattern)) {
     const match = pattern.regex.exec(code);
-    if (match) found.push({ rule: 'blocked_pattern', text: `Blocked pattern: '${pattern.name}'`, index: match.index });
+    if (match)
+      found.push({
+        rule: 'blocked_pattern',
+        text: `Blocked pattern: '${pattern.name}'`,
+        index: match.index,
+      });
   }
   if (level !== 'standard') {
-    found.push({ rule: 'unsupported_language', text: `Imports of ${languages.other} code cannot be checked against an allowlist (supported: python, javascript)`, index: 0 });
+    found.push({
+      rule: 'unsupported_language',
+      text: `Imports of ${languages.other} code cannot be checked against an allowlist (supported: python, javascript)`,
+      index: 0,
+    });
   }
   return found;
 }
@@ -115,25 +207,51 @@ const WHY: Record<string, string> = {
   import_not_allowed: 'Only modules in allowed_imports may be imported at this level.',
   dynamic_import: 'A module name computed at run time cannot be checked against the import lists.',
   blocked_pattern: 'The code safety rules forbid this construct.',
-  write_operation: 'At the readonly level code may only read: no file writes, network sends or subprocesses.',
+  write_operation:
+    'At the readonly level code may only read: no file writes, network sends or subprocesses.',
   size_limit: 'Send smaller code.',
-  unsupported_language: 'At the strict and readonly levels the kernel must be able to read the imports.',
+  unsupported_language:
+    'At the strict and readonly levels the kernel must be able to read the imports.',
 };
 
-function toViolation(rule: string, text: string, pointer: string, code: string, index: number): Violation {
+function toViolation(
+  rule: string,
+  text: string,
+  pointer: string,
+  code: string,
+  index: number,
+): Violation {
   const lineStart = code.lastIndexOf('\n', index - 1) + 1;
   const lineEnd = code.indexOf('\n', index);
   const lineText = code.slice(lineStart, lineEnd < 0 ? undefined : lineEnd);
   const number = code.slice(0, index).split('\n').length;
-  const quote = lineText.length <= 80 ? excerpt(lineText) : excerpt(lineText, index - lineStart, 40);
-  return { validator: 'code_safety', rule, message: `${text} in ${place(pointer)}, line ${number}: "${quote}". ${WHY[rule]}`, argument: pointer, excerpt: quote };
+  const quote =
+    lineText.length <= 80 ? excerpt(lineText) : excerpt(lineText, index - lineStart, 40);
+  return {
+    validator: 'code_safety',
+    rule,
+    message: `${text} in ${place(pointer)}, line ${number}: "${quote}". ${WHY[rule]}`,
+    argument: pointer,
+    excerpt: quote,
+  };
 }
 
-function hints(spec: CodeSafetySpec, level: CodeSafetyLevel, languages: CodeLanguage[], size: number | undefined): CodeRejection['hints'] {
-  const union = (pick: (l: CodeLanguage) => readonly string[]) => [...new Set(languages.flatMap(pick))];
+function hints(
+  spec: CodeSafetySpec,
+  level: CodeSafetyLevel,
+  languages: CodeLanguage[],
+  size: number | undefined,
+): CodeRejection['hints'] {
+  const union = (pick: (l: CodeLanguage) => readonly string[]) => [
+    ...new Set(languages.flatMap(pick)),
+  ];
   const strictish = level === 'strict' || level === 'readonly';
-  const out: CodeRejection['hints'] = { blocked_imports: given(spec.blocked_imports) ?? union((l) => DEFAULT_BLOCKED_IMPORTS[l]) };
-  const allowed = given(spec.allowed_imports) ?? (strictish ? union((l) => DEFAULT_ALLOWED_IMPORTS[l]) : undefined);
+  const out: CodeRejection['hints'] = {
+    blocked_imports: given(spec.blocked_imports) ?? union((l) => DEFAULT_BLOCKED_IMPORTS[l]),
+  };
+  const allowed =
+    given(spec.allowed_imports) ??
+    (strictish ? union((l) => DEFAULT_ALLOWED_IMPORTS[l]) : undefined);
   if (allowed) out.allowed_imports = allowed;
   if (size !== undefined) out.max_code_size_bytes = size;
   return out;
@@ -141,7 +259,15 @@ function hints(spec: CodeSafetySpec, level: CodeSafetyLevel, languages: CodeLang
 
 function sizeFindings(code: string, size: number | undefined): CodeFinding[] {
   const bytes = Buffer.byteLength(code, 'utf8');
-  return size !== undefined && bytes > size ? [{ rule: 'size_limit', text: `Code size ${bytes} bytes exceeds the limit of ${size} bytes`, index: 0 }] : [];
+  return size !== undefined && bytes > size
+    ? [
+        {
+          rule: 'size_limit',
+          text: `Code size ${bytes} bytes exceeds the limit of ${size} bytes`,
+          index: 0,
+        },
+      ]
+    : [];
 }
 
 export function checkCodeSafety(context: ValidationContext): CodeOutcome {
@@ -156,7 +282,10 @@ export function checkCodeSafety(context: ValidationContext): CodeOutcome {
     const languages = languagesFor(spec, context.input.toolName, leaf.value);
     if (Array.isArray(languages)) languages.forEach((l) => checked.add(l));
     const seen = new Set<string>();
-    for (const f of [...sizeFindings(leaf.value, size), ...findingsFor(leaf.value, languages, spec, level)]) {
+    for (const f of [
+      ...sizeFindings(leaf.value, size),
+      ...findingsFor(leaf.value, languages, spec, level),
+    ]) {
       if (seen.has(f.text)) continue;
       seen.add(f.text);
       violations.push(toViolation(f.rule, f.text, leaf.pointer, leaf.value, f.index));
@@ -165,5 +294,13 @@ export function checkCodeSafety(context: ValidationContext): CodeOutcome {
   }
   if (violations.length === 0) return { violations };
   const languages: CodeLanguage[] = checked.size ? [...checked] : ['python', 'javascript'];
-  return { violations, rejection: { status: 'rejected', reason: 'Code validation failed', violations: texts, hints: hints(spec, level, languages, size) } };
+  return {
+    violations,
+    rejection: {
+      status: 'rejected',
+      reason: 'Code validation failed',
+      violations: texts,
+      hints: hints(spec, level, languages, size),
+    },
+  };
 }

@@ -24,12 +24,26 @@ export interface ValidationContext {
 }
 
 const COMMAND_KEY_WORDS = new Set([
-  'command', 'commands', 'cmd', 'cmdline', 'commandline', 'script', 'scripts', 'shell', 'bash', 'sh', 'zsh',
-  'powershell', 'pwsh', 'args', 'argv',
+  'command',
+  'commands',
+  'cmd',
+  'cmdline',
+  'commandline',
+  'script',
+  'scripts',
+  'shell',
+  'bash',
+  'sh',
+  'zsh',
+  'powershell',
+  'pwsh',
+  'args',
+  'argv',
 ]);
 /** Too common inside other names (`run_id`, `exec_time`) to count as a word: only as the whole key. */
 const COMMAND_KEYS_EXACT = new Set(['run', 'exec', 'execute']);
-const COMMAND_DESCRIPTION = /\b(?:shell|bash|powershell|terminal|command[- ]line|commands? to (?:run|execute))\b/i;
+const COMMAND_DESCRIPTION =
+  /\b(?:shell|bash|powershell|terminal|command[- ]line|commands? to (?:run|execute))\b/i;
 
 const keyCache = new Map<string, boolean>();
 const shellNameCache = new Map<string, boolean>();
@@ -38,7 +52,9 @@ const schemaCache = new WeakMap<object, Map<string, boolean>>();
 function keyIsCommand(key: string): boolean {
   const known = keyCache.get(key);
   if (known !== undefined) return known;
-  const command = COMMAND_KEYS_EXACT.has(key.toLowerCase()) || nameWords(key).some((w) => COMMAND_KEY_WORDS.has(w));
+  const command =
+    COMMAND_KEYS_EXACT.has(key.toLowerCase()) ||
+    nameWords(key).some((w) => COMMAND_KEY_WORDS.has(w));
   return boundedSet(keyCache, key, command);
 }
 
@@ -49,10 +65,16 @@ function toolRunsShell(toolName: string): boolean {
 }
 
 /** The `description` of a top-level property in the tool's input schema, if it is a string. */
-export function propertyDescription(schema: Record<string, unknown> | undefined, property: string): string | undefined {
+export function propertyDescription(
+  schema: Record<string, unknown> | undefined,
+  property: string,
+): string | undefined {
   const properties = schema?.properties as Record<string, unknown> | undefined;
   const entry = properties && typeof properties === 'object' ? properties[property] : undefined;
-  const description = entry && typeof entry === 'object' ? (entry as { description?: unknown }).description : undefined;
+  const description =
+    entry && typeof entry === 'object'
+      ? (entry as { description?: unknown }).description
+      : undefined;
   return typeof description === 'string' ? description : undefined;
 }
 
@@ -68,10 +90,12 @@ function schemaSaysCommand(schema: Record<string, unknown> | undefined, top: str
 
 export function createContext(input: ValidationInput): ValidationContext {
   const walked = walkArguments(input.args ?? {});
-  const wholeTool = (input.security?.side_effects ?? []).includes('process') || toolRunsShell(input.toolName);
+  const wholeTool =
+    (input.security?.side_effects ?? []).includes('process') || toolRunsShell(input.toolName);
   return {
     input,
     walked,
-    isCommandLike: (key, top) => wholeTool || keyIsCommand(key) || schemaSaysCommand(input.inputSchema, top),
+    isCommandLike: (key, top) =>
+      wholeTool || keyIsCommand(key) || schemaSaysCommand(input.inputSchema, top),
   };
 }

@@ -35,13 +35,33 @@ export interface SchemeFound {
 
 const URL_START =
   /(?<![a-z0-9+.-])(https?|wss?|ftps?|sftp|ssh|telnet|rtsp|ldaps?|smb|nfs|redis|mongodb(?:\+srv)?|mysql|postgres(?:ql)?|amqps?|mqtts?|git|svn):[\\/]*/gi;
-const BLOCKED_SCHEME = /(?<![a-z0-9+.-])(?:file:[\\/]|gopher:[\\/]{2}|dict:[\\/]{2}|tftp:[\\/]{2}|netdoc:[\\/]|jar:[a-z]+:)/gi;
+const BLOCKED_SCHEME =
+  /(?<![a-z0-9+.-])(?:file:[\\/]|gopher:[\\/]{2}|dict:[\\/]{2}|tftp:[\\/]{2}|netdoc:[\\/]|jar:[a-z]+:)/gi;
 const AUTHORITY_END = /[\s/"'<>`(),;]/;
 const BARE_LITERAL =
   /(?<![\w./\\])(?:\d{1,3}(?:\.\d{1,3}){3}(?![\w.])|\[[0-9a-f:.]+(?:%\w+)?\](?::\d+)?|(?:[\w-]{1,63}\.){1,10}localhost(?::\d+)?(?![\w.-])|localhost:\d+|(?:[a-z0-9-]{1,63}\.){1,10}[a-z]{2,24}:\d{2,5}(?![\w.]))/gi;
 const HOST_KEY_WORDS = new Set([
-  'host', 'hostname', 'hosts', 'server', 'address', 'addr', 'ip', 'ips', 'domain', 'endpoint', 'target', 'proxy',
-  'remote', 'url', 'urls', 'uri', 'href', 'origin', 'webhook', 'callback', 'redirect',
+  'host',
+  'hostname',
+  'hosts',
+  'server',
+  'address',
+  'addr',
+  'ip',
+  'ips',
+  'domain',
+  'endpoint',
+  'target',
+  'proxy',
+  'remote',
+  'url',
+  'urls',
+  'uri',
+  'href',
+  'origin',
+  'webhook',
+  'callback',
+  'redirect',
 ]);
 
 /** Keys whose numbers are addresses too (`ip: 2130706433`); a `target: 5` is a count, not 0.0.0.5. */
@@ -54,7 +74,11 @@ function hostKey(key: string): HostKey {
   const known = hostKeyCache.get(key);
   if (known !== undefined) return known;
   const words = nameWords(key);
-  const kind = words.some((w) => NUMERIC_HOST_KEY_WORDS.has(w)) ? 'number' : words.some((w) => HOST_KEY_WORDS.has(w)) ? 'string' : 'none';
+  const kind = words.some((w) => NUMERIC_HOST_KEY_WORDS.has(w))
+    ? 'number'
+    : words.some((w) => HOST_KEY_WORDS.has(w))
+      ? 'string'
+      : 'none';
   return boundedSet(hostKeyCache, key, kind);
 }
 
@@ -65,9 +89,14 @@ function withoutPort(piece: string): string {
 }
 
 /** Every host a parser might take from `authority`, the likely real ones marked primary. */
-function authorityHosts(authority: string, urlText: string | undefined): { host: string; primary: boolean }[] {
+function authorityHosts(
+  authority: string,
+  urlText: string | undefined,
+): { host: string; primary: boolean }[] {
   const main = withoutPort(authority.slice(authority.lastIndexOf('@') + 1).split(/[\\?#]/)[0]);
-  const hosts = new Map<string, boolean>(authority.split(/[@\\?#]/).map((piece) => [withoutPort(piece), false]));
+  const hosts = new Map<string, boolean>(
+    authority.split(/[@\\?#]/).map((piece) => [withoutPort(piece), false]),
+  );
   hosts.set(main, true);
   if (urlText) {
     try {
@@ -91,7 +120,13 @@ function urlsIn(text: string, found: Found[]): void {
     const authority = stop < 0 ? window : window.slice(0, stop);
     for (const { host, primary } of authorityHosts(authority, `${m[1]}://${authority}/`)) {
       const verdict = judgeHost(host);
-      if (verdict) found.push({ verdict, primary, index: m.index ?? 0, length: m[0].length + authority.length });
+      if (verdict)
+        found.push({
+          verdict,
+          primary,
+          index: m.index ?? 0,
+          length: m[0].length + authority.length,
+        });
     }
   }
 }
@@ -121,7 +156,8 @@ export function hostsIn(leaf: Leaf): { hosts: Found[]; schemes: SchemeFound[] } 
   if (typeof leaf.value === 'number' && keyKind === 'number') hostValue(String(leaf.value), hosts);
   if (typeof leaf.value !== 'string') return { hosts, schemes };
   const text = leaf.value;
-  for (const m of text.matchAll(BLOCKED_SCHEME)) schemes.push({ scheme: m[0].replace(/[\\/]+$/, ''), index: m.index ?? 0, length: m[0].length });
+  for (const m of text.matchAll(BLOCKED_SCHEME))
+    schemes.push({ scheme: m[0].replace(/[\\/]+$/, ''), index: m.index ?? 0, length: m[0].length });
   urlsIn(text, hosts);
   literalsIn(text, hosts);
   if (keyKind !== 'none') hostValue(text, hosts);

@@ -9,7 +9,14 @@
  * `vcap.me`, `lacolhost.com` and their subdomains); and wildcard-DNS names that spell an IP address
  * (`127.0.0.1.nip.io`, `10-0-0-1.sslip.io`, `7f000001.nip.io`), judged by that address.
  */
-import { classifyIPv4, classifyIPv6, formatIPv4, parseIPv4, parseIPv6, type Restriction } from './ipAddress';
+import {
+  classifyIPv4,
+  classifyIPv6,
+  formatIPv4,
+  parseIPv4,
+  parseIPv6,
+  type Restriction,
+} from './ipAddress';
 
 export type HostVerdict =
   | { kind: 'restricted'; host: string; address?: string; restriction: Restriction }
@@ -18,9 +25,12 @@ export type HostVerdict =
 
 const LOOPBACK_NAME =
   /^(?:localhost|localhost\.localdomain|ip6-localhost|ip6-loopback|localtest\.me|lvh\.me|vcap\.me|lacolhost\.com)$|\.(?:localhost|localtest\.me|lvh\.me|vcap\.me|lacolhost\.com)$/;
-const METADATA_NAME = /^(?:metadata|metadata\.google\.internal|metadata\.goog|instance-data|instance-data\.ec2\.internal)$/;
-const PRIVATE_SUFFIX = /(?:^|\.)(?:internal|local|localdomain|home\.arpa|lan|intranet|corp|home|private)$/;
-const EMBEDDED_IP = /(?:^|[.-])((?:\d{1,3}[.-]){3}\d{1,3}|[0-9a-f]{8})\.(?:nip\.io|sslip\.io|xip\.io|traefik\.me)$/;
+const METADATA_NAME =
+  /^(?:metadata|metadata\.google\.internal|metadata\.goog|instance-data|instance-data\.ec2\.internal)$/;
+const PRIVATE_SUFFIX =
+  /(?:^|\.)(?:internal|local|localdomain|home\.arpa|lan|intranet|corp|home|private)$/;
+const EMBEDDED_IP =
+  /(?:^|[.-])((?:\d{1,3}[.-]){3}\d{1,3}|[0-9a-f]{8})\.(?:nip\.io|sslip\.io|xip\.io|traefik\.me)$/;
 const HOST_NAME = /^[\p{L}\p{N}_-]+(?:\.[\p{L}\p{N}_-]+)*$/u;
 
 function normalize(raw: string): string {
@@ -33,7 +43,11 @@ function normalize(raw: string): string {
     }
   }
   // A parser written in C stops at a NUL or another control character; judge what it would see.
-  return host.split(/[\u0000-\u0020]/)[0].toLowerCase().replace(/^\[|\]$/g, '').replace(/\.+$/, '');
+  return host
+    .split(/[\u0000-\u0020]/)[0]
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '');
 }
 
 function judgeAddress(host: string, raw: string): HostVerdict | undefined {
@@ -41,21 +55,43 @@ function judgeAddress(host: string, raw: string): HostVerdict | undefined {
     const groups = parseIPv6(host);
     if (!groups) return undefined;
     const restriction = classifyIPv6(groups);
-    return restriction ? { kind: 'restricted', host: raw, address: host, restriction } : { kind: 'public', host: raw };
+    return restriction
+      ? { kind: 'restricted', host: raw, address: host, restriction }
+      : { kind: 'public', host: raw };
   }
   const n = parseIPv4(host);
   if (n === undefined) return undefined;
   const restriction = classifyIPv4(n);
-  return restriction ? { kind: 'restricted', host: raw, address: formatIPv4(n), restriction } : { kind: 'public', host: raw };
+  return restriction
+    ? { kind: 'restricted', host: raw, address: formatIPv4(n), restriction }
+    : { kind: 'public', host: raw };
 }
 
 function judgeName(host: string, raw: string): HostVerdict | undefined {
-  if (METADATA_NAME.test(host)) return { kind: 'restricted', host: raw, restriction: { kind: 'metadata', label: 'a cloud metadata host name' } };
-  if (LOOPBACK_NAME.test(host)) return { kind: 'restricted', host: raw, restriction: { kind: 'loopback', label: 'a loopback host name' } };
-  if (PRIVATE_SUFFIX.test(host)) return { kind: 'restricted', host: raw, restriction: { kind: 'private', label: 'a private-use domain' } };
+  if (METADATA_NAME.test(host))
+    return {
+      kind: 'restricted',
+      host: raw,
+      restriction: { kind: 'metadata', label: 'a cloud metadata host name' },
+    };
+  if (LOOPBACK_NAME.test(host))
+    return {
+      kind: 'restricted',
+      host: raw,
+      restriction: { kind: 'loopback', label: 'a loopback host name' },
+    };
+  if (PRIVATE_SUFFIX.test(host))
+    return {
+      kind: 'restricted',
+      host: raw,
+      restriction: { kind: 'private', label: 'a private-use domain' },
+    };
   const embedded = EMBEDDED_IP.exec(host);
   if (embedded) {
-    const spelled = embedded[1].includes('.') || embedded[1].includes('-') ? embedded[1].replace(/-/g, '.') : `0x${embedded[1]}`;
+    const spelled =
+      embedded[1].includes('.') || embedded[1].includes('-')
+        ? embedded[1].replace(/-/g, '.')
+        : `0x${embedded[1]}`;
     const verdict = judgeAddress(spelled, raw);
     if (verdict?.kind === 'restricted') return verdict;
   }

@@ -38,7 +38,12 @@ const V4_RANGES: V4Range[] = [
   ['192.168.0.0', 16, 'private', 'a private address (192.168.0.0/16)'],
   ['224.0.0.0', 4, 'multicast', 'a multicast address (224.0.0.0/4)'],
   ['240.0.0.0', 4, 'reserved', 'a reserved or broadcast address (240.0.0.0/4)'],
-].map(([base, bits, kind, label]) => ({ base: v4(base as string), bits: bits as number, kind: kind as string, label: label as string }));
+].map(([base, bits, kind, label]) => ({
+  base: v4(base as string),
+  bits: bits as number,
+  kind: kind as string,
+  label: label as string,
+}));
 
 const METADATA_V4 = new Map<number, string>([
   [v4('169.254.169.254'), 'the cloud metadata endpoint (AWS, GCP, Azure, OpenStack)'],
@@ -74,7 +79,9 @@ export function formatIPv4(n: number): string {
 export function classifyIPv4(n: number): Restriction | undefined {
   const metadata = METADATA_V4.get(n);
   if (metadata) return { kind: 'metadata', label: metadata };
-  const range = V4_RANGES.find((r) => Math.floor(n / 2 ** (32 - r.bits)) === Math.floor(r.base / 2 ** (32 - r.bits)));
+  const range = V4_RANGES.find(
+    (r) => Math.floor(n / 2 ** (32 - r.bits)) === Math.floor(r.base / 2 ** (32 - r.bits)),
+  );
   return range && { kind: range.kind, label: range.label };
 }
 
@@ -107,16 +114,24 @@ function embeddedV4(g: number[]): number | undefined {
 }
 
 export function classifyIPv6(g: number[]): Restriction | undefined {
-  if (g.every((x) => x === 0)) return { kind: 'unspecified', label: 'the unspecified address (::)' };
-  if (g.slice(0, 7).every((x) => x === 0) && g[7] === 1) return { kind: 'loopback', label: 'the loopback address (::1)' };
+  if (g.every((x) => x === 0))
+    return { kind: 'unspecified', label: 'the unspecified address (::)' };
+  if (g.slice(0, 7).every((x) => x === 0) && g[7] === 1)
+    return { kind: 'loopback', label: 'the loopback address (::1)' };
   if (g[0] === 0xfd00 && g[1] === 0x0ec2 && g.slice(2, 7).every((x) => x === 0) && g[7] === 0x254) {
     return { kind: 'metadata', label: 'the AWS metadata endpoint (fd00:ec2::254)' };
   }
-  if ((g[0] & 0xfe00) === 0xfc00) return { kind: 'private', label: 'a unique local address (fc00::/7)' };
-  if ((g[0] & 0xffc0) === 0xfe80) return { kind: 'link-local', label: 'a link-local address (fe80::/10)' };
-  if ((g[0] & 0xffc0) === 0xfec0) return { kind: 'private', label: 'a site-local address (fec0::/10)' };
-  if ((g[0] & 0xff00) === 0xff00) return { kind: 'multicast', label: 'a multicast address (ff00::/8)' };
+  if ((g[0] & 0xfe00) === 0xfc00)
+    return { kind: 'private', label: 'a unique local address (fc00::/7)' };
+  if ((g[0] & 0xffc0) === 0xfe80)
+    return { kind: 'link-local', label: 'a link-local address (fe80::/10)' };
+  if ((g[0] & 0xffc0) === 0xfec0)
+    return { kind: 'private', label: 'a site-local address (fec0::/10)' };
+  if ((g[0] & 0xff00) === 0xff00)
+    return { kind: 'multicast', label: 'a multicast address (ff00::/8)' };
   const inner = embeddedV4(g);
   const restriction = inner === undefined ? undefined : classifyIPv4(inner);
-  return restriction && { kind: restriction.kind, label: `${restriction.label} inside an IPv6 address` };
+  return (
+    restriction && { kind: restriction.kind, label: `${restriction.label} inside an IPv6 address` }
+  );
 }

@@ -37,7 +37,11 @@ export async function systemResolve(host: string): Promise<string[]> {
   return answers.map((a) => a.address);
 }
 
-async function resolveWithin(resolve: (host: string) => Promise<string[]>, host: string, ms: number): Promise<string[]> {
+async function resolveWithin(
+  resolve: (host: string) => Promise<string[]>,
+  host: string,
+  ms: number,
+): Promise<string[]> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<string[]>((done) => {
     timer = setTimeout(() => done([]), ms);
@@ -50,16 +54,33 @@ async function resolveWithin(resolve: (host: string) => Promise<string[]>, host:
   }
 }
 
-function violation(rule: string, what: string, pointer: string, text: string, at: { index: number; length: number }): Violation {
+function violation(
+  rule: string,
+  what: string,
+  pointer: string,
+  text: string,
+  at: { index: number; length: number },
+): Violation {
   const quote = excerpt(text, at.index, at.length);
-  return { validator: 'network_restricted', rule, message: `Blocked ${what} in ${place(pointer)}: "${quote}". ${WHY}`, argument: pointer, excerpt: quote };
+  return {
+    validator: 'network_restricted',
+    rule,
+    message: `Blocked ${what} in ${place(pointer)}: "${quote}". ${WHY}`,
+    argument: pointer,
+    excerpt: quote,
+  };
 }
 
 function describeAddress(host: string, address: string | undefined): string {
-  return address && address !== host.toLowerCase().replace(/^\[|\]$/g, '') ? `${host} (= ${address})` : host;
+  return address && address !== host.toLowerCase().replace(/^\[|\]$/g, '')
+    ? `${host} (= ${address})`
+    : host;
 }
 
-export async function checkNetwork(context: ValidationContext, options: ValidatorOptions): Promise<Violation[]> {
+export async function checkNetwork(
+  context: ValidationContext,
+  options: ValidatorOptions,
+): Promise<Violation[]> {
   const violations: Violation[] = [];
   const pending = new Map<string, PendingName>();
   /** One violation per argument and kind of address: the same URL read three ways is one finding. */
@@ -67,28 +88,56 @@ export async function checkNetwork(context: ValidationContext, options: Validato
   for (const leaf of context.walked.leaves) {
     const text = String(leaf.value);
     const { hosts, schemes } = hostsIn(leaf);
-    for (const s of schemes) violations.push(violation('blocked_scheme', `a ${s.scheme} URL, which reaches local files or speaks raw protocols,`, leaf.pointer, text, s));
+    for (const s of schemes)
+      violations.push(
+        violation(
+          'blocked_scheme',
+          `a ${s.scheme} URL, which reaches local files or speaks raw protocols,`,
+          leaf.pointer,
+          text,
+          s,
+        ),
+      );
     for (const found of hosts) {
       const { verdict } = found;
-      const key = verdict.kind === 'restricted' ? `${leaf.pointer} ${verdict.restriction.kind}` : '';
+      const key =
+        verdict.kind === 'restricted' ? `${leaf.pointer} ${verdict.restriction.kind}` : '';
       if (verdict.kind === 'restricted' && !reported.has(key)) {
         reported.add(key);
         const what = `a request to ${describeAddress(verdict.host, verdict.address)}, ${verdict.restriction.label},`;
-        violations.push(violation(`${verdict.restriction.kind.replace('-', '_')}_address`, what, leaf.pointer, text, found));
-      } else if (verdict.kind === 'name' && (found.primary || verdict.host.includes('.')) && !pending.has(verdict.host)) {
+        violations.push(
+          violation(
+            `${verdict.restriction.kind.replace('-', '_')}_address`,
+            what,
+            leaf.pointer,
+            text,
+            found,
+          ),
+        );
+      } else if (
+        verdict.kind === 'name' &&
+        (found.primary || verdict.host.includes('.')) &&
+        !pending.has(verdict.host)
+      ) {
         pending.set(verdict.host, { host: verdict.host, pointer: leaf.pointer, text, found });
       }
     }
   }
   if (pending.size > MAX_LOOKUPS) {
     const message = `Blocked the call: its arguments name ${pending.size} hosts, more than the ${MAX_LOOKUPS} the kernel resolves per call. ${WHY}`;
-    return [...violations, { validator: 'network_restricted', rule: 'too_many_hosts', message, argument: '' }];
+    return [
+      ...violations,
+      { validator: 'network_restricted', rule: 'too_many_hosts', message, argument: '' },
+    ];
   }
   violations.push(...(await resolvedViolations([...pending.values()], options)));
   return violations;
 }
 
-async function resolvedViolations(names: PendingName[], options: ValidatorOptions): Promise<Violation[]> {
+async function resolvedViolations(
+  names: PendingName[],
+  options: ValidatorOptions,
+): Promise<Violation[]> {
   const resolve = options.resolveHost ?? systemResolve;
   const ms = options.resolveTimeoutMs ?? DEFAULT_RESOLVE_TIMEOUT_MS;
   const answers = await Promise.all(names.map((n) => resolveWithin(resolve, n.host, ms)));
@@ -98,7 +147,9 @@ async function resolvedViolations(names: PendingName[], options: ValidatorOption
       const restriction = judgeResolved(address);
       if (!restriction) continue;
       const what = `a request to ${name.host}, which resolves to ${address}, ${restriction.label},`;
-      violations.push(violation('resolves_to_restricted', what, name.pointer, name.text, name.found));
+      violations.push(
+        violation('resolves_to_restricted', what, name.pointer, name.text, name.found),
+      );
       break;
     }
   });

@@ -30,13 +30,63 @@ const SQL_KEY_WORDS = new Set(['sql', 'statement', 'statements', 'stmt', 'ddl', 
 const MODE_KEY_WORDS = new Set(['mode', 'flag', 'flags', 'access', 'openmode']);
 const METHOD_KEY_WORDS = new Set(['method', 'verb']);
 const ACTION_KEY_WORDS = new Set(['action', 'operation', 'op']);
-const BOOLEAN_WRITE_WORDS = new Set(['overwrite', 'append', 'create', 'delete', 'write', 'truncate', 'remove', 'save', 'commit', 'persist']);
-const WRITE_VERBS = new Set([
-  'write', 'create', 'update', 'delete', 'remove', 'insert', 'put', 'post', 'patch', 'set', 'append', 'overwrite',
-  'upload', 'move', 'rename', 'drop', 'destroy', 'truncate', 'save', 'modify', 'edit', 'replace', 'upsert', 'clear',
-  'purge', 'add', 'commit', 'push', 'publish', 'send', 'readwrite', 'rw',
+const BOOLEAN_WRITE_WORDS = new Set([
+  'overwrite',
+  'append',
+  'create',
+  'delete',
+  'write',
+  'truncate',
+  'remove',
+  'save',
+  'commit',
+  'persist',
 ]);
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'MKCOL', 'COPY', 'MOVE', 'PROPPATCH', 'LOCK']);
+const WRITE_VERBS = new Set([
+  'write',
+  'create',
+  'update',
+  'delete',
+  'remove',
+  'insert',
+  'put',
+  'post',
+  'patch',
+  'set',
+  'append',
+  'overwrite',
+  'upload',
+  'move',
+  'rename',
+  'drop',
+  'destroy',
+  'truncate',
+  'save',
+  'modify',
+  'edit',
+  'replace',
+  'upsert',
+  'clear',
+  'purge',
+  'add',
+  'commit',
+  'push',
+  'publish',
+  'send',
+  'readwrite',
+  'rw',
+]);
+const WRITE_METHODS = new Set([
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'MKCOL',
+  'COPY',
+  'MOVE',
+  'PROPPATCH',
+  'LOCK',
+]);
 const OPEN_MODE = /^[rwaxbtsU+]{1,4}$/;
 const O_FLAGS = /\bO_(?:WRONLY|RDWR|CREAT|TRUNC|APPEND)\b/;
 
@@ -77,25 +127,50 @@ function keyedHit(leaf: Leaf): Hit | undefined {
   const kind = keyKind(leaf.key);
   const { value } = leaf;
   if (typeof value === 'boolean') {
-    if (kind === 'boolean' && value) return { rule: 'write_argument', what: `\`${leaf.key}: true\`` };
-    return kind === 'readonly' && !value ? { rule: 'write_argument', what: `\`${leaf.key}: false\`` } : undefined;
+    if (kind === 'boolean' && value)
+      return { rule: 'write_argument', what: `\`${leaf.key}: true\`` };
+    return kind === 'readonly' && !value
+      ? { rule: 'write_argument', what: `\`${leaf.key}: false\`` }
+      : undefined;
   }
-  if (kind === 'mode' && modeWrites(value)) return { rule: 'write_argument', what: `the write mode "${value}"` };
+  if (kind === 'mode' && modeWrites(value))
+    return { rule: 'write_argument', what: `the write mode "${value}"` };
   if (typeof value !== 'string') return undefined;
   const word = value.trim();
-  if (kind === 'method' && WRITE_METHODS.has(word.toUpperCase())) return { rule: 'write_argument', what: `the HTTP method ${word.toUpperCase()}` };
-  if ((kind === 'action' || kind === 'command') && WRITE_VERBS.has(word.toLowerCase())) return { rule: 'write_argument', what: `the write action "${word}"` };
+  if (kind === 'method' && WRITE_METHODS.has(word.toUpperCase()))
+    return { rule: 'write_argument', what: `the HTTP method ${word.toUpperCase()}` };
+  if ((kind === 'action' || kind === 'command') && WRITE_VERBS.has(word.toLowerCase()))
+    return { rule: 'write_argument', what: `the write action "${word}"` };
   return undefined;
 }
 
 function stringHit(context: ValidationContext, leaf: Leaf & { value: string }): Hit | undefined {
   const sql = findSqlWrite(leaf.value, keyKind(leaf.key) === 'sql');
-  if (sql) return { rule: 'sql_write', what: `a SQL ${sql.keyword} statement`, index: sql.index, length: sql.keyword.length };
+  if (sql)
+    return {
+      rule: 'sql_write',
+      what: `a SQL ${sql.keyword} statement`,
+      index: sql.index,
+      length: sql.keyword.length,
+    };
   const flag = O_FLAGS.exec(leaf.value);
-  if (flag) return { rule: 'write_argument', what: `the open flag ${flag[0]}`, index: flag.index, length: flag[0].length };
+  if (flag)
+    return {
+      rule: 'write_argument',
+      what: `the open flag ${flag[0]}`,
+      index: flag.index,
+      length: flag[0].length,
+    };
   if (!context.isCommandLike(leaf.key, leaf.top)) return undefined;
   const shell = shellWrite(leaf.value);
-  return shell && { rule: 'shell_write', what: `a command that writes (${shell.what})`, index: shell.index, length: shell.length };
+  return (
+    shell && {
+      rule: 'shell_write',
+      what: `a command that writes (${shell.what})`,
+      index: shell.index,
+      length: shell.length,
+    }
+  );
 }
 
 function toViolation(hit: Hit, pointer: string, text: string): Violation {
@@ -113,7 +188,12 @@ function metadataViolation(context: ValidationContext): Violation | undefined {
   const { security } = context.input;
   const effects = (security.side_effects ?? []).filter((e) => WRITING_EFFECTS.has(e));
   if (effects.length === 0 && security.reversible !== false) return undefined;
-  const said = [effects.length ? `side effects ${effects.join(', ')}` : '', security.reversible === false ? 'reversible: false' : ''].filter(Boolean).join(' and ');
+  const said = [
+    effects.length ? `side effects ${effects.join(', ')}` : '',
+    security.reversible === false ? 'reversible: false' : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
   return {
     validator: 'readonly',
     rule: 'declared_side_effects',
@@ -138,7 +218,14 @@ export function checkReadonly(context: ValidationContext): Violation[] {
     const joined = array.values.join(' ');
     const shell = shellWrite(joined);
     const elementHit = violations.some((v) => v.argument.startsWith(`${array.pointer}/`));
-    if (shell && !elementHit) violations.push(toViolation({ ...shell, rule: 'shell_write', what: `a command that writes (${shell.what})` }, array.pointer, joined));
+    if (shell && !elementHit)
+      violations.push(
+        toViolation(
+          { ...shell, rule: 'shell_write', what: `a command that writes (${shell.what})` },
+          array.pointer,
+          joined,
+        ),
+      );
   }
   return violations;
 }

@@ -40,7 +40,12 @@ const META_RULES: readonly MetaRule[] = [
     why: 'It appends commands to the one the tool expects.',
     pattern: /;|&&|\|\||(?<![<>&|])&(?![>&])/,
   },
-  { id: 'pipe', what: 'a pipe (|)', why: 'It feeds the output into another program.', pattern: /(?<!\|)\|(?!\|)/ },
+  {
+    id: 'pipe',
+    what: 'a pipe (|)',
+    why: 'It feeds the output into another program.',
+    pattern: /(?<!\|)\|(?!\|)/,
+  },
 ];
 
 function ruleFindings(text: string, rules: readonly ShellRule[]): Finding[] {
@@ -49,7 +54,13 @@ function ruleFindings(text: string, rules: readonly ShellRule[]): Finding[] {
     for (const pattern of rule.patterns) {
       const match = pattern.exec(text);
       if (match) {
-        found.push({ rule: rule.id, what: rule.what, why: rule.why, index: match.index, length: match[0].length });
+        found.push({
+          rule: rule.id,
+          what: rule.what,
+          why: rule.why,
+          index: match.index,
+          length: match[0].length,
+        });
         break;
       }
     }
@@ -61,15 +72,30 @@ function metaFindings(masked: string): Finding[] {
   const found: Finding[] = [];
   for (const rule of META_RULES) {
     const match = rule.pattern.exec(masked);
-    if (match) found.push({ rule: rule.id, what: rule.what, why: rule.why, index: match.index, length: match[0].length });
+    if (match)
+      found.push({
+        rule: rule.id,
+        what: rule.what,
+        why: rule.why,
+        index: match.index,
+        length: match[0].length,
+      });
   }
   const lineBreak = /[\n\r]/.exec(masked.trimEnd());
-  if (lineBreak) found.push({ rule: 'newline', what: 'a line break', why: 'Each line runs as a command of its own.', index: lineBreak.index, length: 1 });
+  if (lineBreak)
+    found.push({
+      rule: 'newline',
+      what: 'a line break',
+      why: 'Each line runs as a command of its own.',
+      index: lineBreak.index,
+      length: 1,
+    });
   return found;
 }
 
 /** Programs that run a quoted argument as a command line of their own (`bash -c "…"`, `ssh host "…"`). */
-const SHELL_RUNNER = /(?<![\w.-])(?:[\w.~-]{0,64}[\\/]){0,16}(?:(?:ba|da|z|k|fi|a|c|tc)?sh|cmd|pwsh|powershell|ssh|su|eval|watch)(?:\.exe)?(?=\s)/i;
+const SHELL_RUNNER =
+  /(?<![\w.-])(?:[\w.~-]{0,64}[\\/]){0,16}(?:(?:ba|da|z|k|fi|a|c|tc)?sh|cmd|pwsh|powershell|ssh|su|eval|watch)(?:\.exe)?(?=\s)/i;
 
 /** Live metacharacters in the line, and in quoted arguments that a shell runner will run as lines. */
 function allMetaFindings(text: string, masked: string): Finding[] {
@@ -77,7 +103,8 @@ function allMetaFindings(text: string, masked: string): Finding[] {
   if (!SHELL_RUNNER.test(text)) return found;
   for (const word of splitWords(text)) {
     if (!word.quoted || !/\s/.test(word.text)) continue;
-    for (const f of metaFindings(maskQuoted(word.text))) found.push({ ...f, index: word.index + 1 + f.index });
+    for (const f of metaFindings(maskQuoted(word.text)))
+      found.push({ ...f, index: word.index + 1 + f.index });
   }
   return found;
 }
@@ -86,7 +113,11 @@ function allMetaFindings(text: string, masked: string): Finding[] {
 export function sandboxFindings(text: string, command: boolean, withMeta = true): Finding[] {
   if (!command) return ruleFindings(text, PAYLOAD_RULES);
   const masked = maskQuoted(text);
-  const found = [...ruleFindings(text, SHELL_RULES), ...invocationFindings(text, masked), ...(withMeta ? allMetaFindings(text, masked) : [])];
+  const found = [
+    ...ruleFindings(text, SHELL_RULES),
+    ...invocationFindings(text, masked),
+    ...(withMeta ? allMetaFindings(text, masked) : []),
+  ];
   const seen = new Set<string>();
   const catastrophic = found.some((f) => f.rule === 'catastrophic_delete');
   return found.filter((f) => {
@@ -112,12 +143,15 @@ export function checkSandbox(context: ValidationContext): Violation[] {
   for (const leaf of context.walked.leaves) {
     if (typeof leaf.value !== 'string') continue;
     const command = context.isCommandLike(leaf.key, leaf.top);
-    for (const f of sandboxFindings(leaf.value, command)) violations.push(toViolation(f, leaf.value, leaf.pointer));
+    for (const f of sandboxFindings(leaf.value, command))
+      violations.push(toViolation(f, leaf.value, leaf.pointer));
   }
   for (const array of context.walked.stringArrays) {
     if (!context.isCommandLike(array.key, array.top)) continue;
     const joined = array.values.join(' ');
-    const already = new Set(violations.filter((v) => v.argument.startsWith(`${array.pointer}/`)).map((v) => v.rule));
+    const already = new Set(
+      violations.filter((v) => v.argument.startsWith(`${array.pointer}/`)).map((v) => v.rule),
+    );
     for (const f of sandboxFindings(joined, true, false)) {
       if (!already.has(f.rule)) violations.push(toViolation(f, joined, array.pointer));
     }

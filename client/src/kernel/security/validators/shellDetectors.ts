@@ -12,7 +12,14 @@
  * - Writes into system paths are blocked whatever the program: redirections, `tee`, `cp`/`mv`/`install`/
  *   `ln`/`rsync` destinations, `touch`/`mkdir`/`truncate`, `sed -i`, `dd of=`.
  */
-import { invocations, isCriticalTarget, isSystemPath, outputRedirects, type Invocation, type Word } from './shellSyntax';
+import {
+  invocations,
+  isCriticalTarget,
+  isSystemPath,
+  outputRedirects,
+  type Invocation,
+  type Word,
+} from './shellSyntax';
 
 export interface Finding {
   rule: string;
@@ -25,15 +32,46 @@ export interface Finding {
 const PRIVILEGE = new Set(['sudo', 'doas', 'pkexec', 'runas', 'su', 'gsudo']);
 const EVALUATORS = new Set(['eval', 'iex', 'invoke-expression']);
 const DISK_TOOLS = /^(?:mkfs(?:\..+)?|mke2fs|mkswap|wipefs|fdisk|sfdisk|gdisk|parted|diskpart)$/;
-const POWER = new Set(['shutdown', 'reboot', 'halt', 'poweroff', 'stop-computer', 'restart-computer']);
+const POWER = new Set([
+  'shutdown',
+  'reboot',
+  'halt',
+  'poweroff',
+  'stop-computer',
+  'restart-computer',
+]);
 const NETCAT = new Set(['nc', 'ncat', 'netcat']);
-const LAST_ARGUMENT_WRITERS = new Set(['cp', 'mv', 'install', 'ln', 'rsync', 'scp', 'copy', 'move', 'xcopy', 'robocopy']);
-const ALL_ARGUMENT_WRITERS = new Set(['tee', 'touch', 'mkdir', 'truncate', 'chattr', 'set-content', 'add-content', 'out-file', 'new-item']);
-const WORLD_WRITABLE = /^(?:0?[0-7]?[0-7][0-7][2367]|[ugoa]*[ao][ugoa]*[+=][rwxXst]*w[rwxXst]*|[+=][rwxXst]*w[rwxXst]*)$/;
+const LAST_ARGUMENT_WRITERS = new Set([
+  'cp',
+  'mv',
+  'install',
+  'ln',
+  'rsync',
+  'scp',
+  'copy',
+  'move',
+  'xcopy',
+  'robocopy',
+]);
+const ALL_ARGUMENT_WRITERS = new Set([
+  'tee',
+  'touch',
+  'mkdir',
+  'truncate',
+  'chattr',
+  'set-content',
+  'add-content',
+  'out-file',
+  'new-item',
+]);
+const WORLD_WRITABLE =
+  /^(?:0?[0-7]?[0-7][0-7][2367]|[ugoa]*[ao][ugoa]*[+=][rwxXst]*w[rwxXst]*|[+=][rwxXst]*w[rwxXst]*)$/;
 
 /** The options among the arguments; backslashes dropped, since `-\\rf` is `-rf` to a POSIX shell. */
 function flagsOf(args: Word[]): string[] {
-  return args.filter((a) => a.text.startsWith('-') && a.text.length > 1).map((a) => a.text.replace(/\\/g, ''));
+  return args
+    .filter((a) => a.text.startsWith('-') && a.text.length > 1)
+    .map((a) => a.text.replace(/\\/g, ''));
 }
 
 function operands(args: Word[]): Word[] {
@@ -41,29 +79,58 @@ function operands(args: Word[]): Word[] {
 }
 
 function recursive(flags: string[]): boolean {
-  return flags.some((f) => (/^-[a-zA-Z]*[rR]/.test(f) && !f.startsWith('--')) || /^--?recurs/i.test(f));
+  return flags.some(
+    (f) => (/^-[a-zA-Z]*[rR]/.test(f) && !f.startsWith('--')) || /^--?recurs/i.test(f),
+  );
 }
 
-function finding(rule: string, what: string, why: string, at: { index: number; text?: string }, length = at.text?.length ?? 1): Finding {
+function finding(
+  rule: string,
+  what: string,
+  why: string,
+  at: { index: number; text?: string },
+  length = at.text?.length ?? 1,
+): Finding {
   return { rule, what, why, index: at.index, length };
 }
 
 function checkRemove(call: Invocation): Finding | undefined {
   if (call.name !== 'rm' || !recursive(flagsOf(call.args))) return undefined;
-  const critical = flagsOf(call.args).includes('--no-preserve-root') || operands(call.args).some((w) => isCriticalTarget(w.text));
+  const critical =
+    flagsOf(call.args).includes('--no-preserve-root') ||
+    operands(call.args).some((w) => isCriticalTarget(w.text));
   return critical
-    ? finding('catastrophic_delete', 'a recursive delete of /, ~ or a system directory', 'It destroys the system or the home directory.', call, 2)
-    : finding('recursive_delete', 'a recursive delete', 'The sandbox does not allow deleting directory trees; delete single files instead.', call, 2);
+    ? finding(
+        'catastrophic_delete',
+        'a recursive delete of /, ~ or a system directory',
+        'It destroys the system or the home directory.',
+        call,
+        2,
+      )
+    : finding(
+        'recursive_delete',
+        'a recursive delete',
+        'The sandbox does not allow deleting directory trees; delete single files instead.',
+        call,
+        2,
+      );
 }
 
 function checkPermissions(call: Invocation): Finding | undefined {
   if (!['chmod', 'chown', 'chgrp'].includes(call.name)) return undefined;
   const targets = operands(call.args);
-  const worldWritable = call.name === 'chmod' && targets.length > 0 && WORLD_WRITABLE.test(targets[0].text);
+  const worldWritable =
+    call.name === 'chmod' && targets.length > 0 && WORLD_WRITABLE.test(targets[0].text);
   const critical = targets.slice(1).some((w) => isCriticalTarget(w.text));
   const tree = recursive(flagsOf(call.args));
   if (!((tree && (critical || worldWritable)) || (worldWritable && critical))) return undefined;
-  return finding('permission_change', `a recursive ${call.name}`, 'Changing permissions or owners of whole trees (or of system paths) is not allowed.', call, call.name.length);
+  return finding(
+    'permission_change',
+    `a recursive ${call.name}`,
+    'Changing permissions or owners of whole trees (or of system paths) is not allowed.',
+    call,
+    call.name.length,
+  );
 }
 
 function writeTargets(call: Invocation): Word[] {
@@ -73,33 +140,74 @@ function writeTargets(call: Invocation): Word[] {
     return t >= 0 && call.args[t + 1] ? [call.args[t + 1]] : ops.slice(-1);
   }
   if (ALL_ARGUMENT_WRITERS.has(call.name)) return ops;
-  if (call.name === 'sed' && flagsOf(call.args).some((f) => /^-[a-zA-Z]*i|^--in-place/.test(f))) return ops;
-  if (call.name === 'dd') return call.args.filter((a) => a.text.startsWith('of=')).map((a) => ({ ...a, text: a.text.slice(3) }));
+  if (call.name === 'sed' && flagsOf(call.args).some((f) => /^-[a-zA-Z]*i|^--in-place/.test(f)))
+    return ops;
+  if (call.name === 'dd')
+    return call.args
+      .filter((a) => a.text.startsWith('of='))
+      .map((a) => ({ ...a, text: a.text.slice(3) }));
   return [];
 }
 
 function checkCall(call: Invocation): Finding | undefined {
   const { name, args } = call;
   if (call.wrappers.some((w) => PRIVILEGE.has(w)) || PRIVILEGE.has(name)) {
-    return finding('privilege_escalation', 'privilege escalation (sudo, su, doas…)', 'Commands run with the permissions the tool was given, never more.', call, name.length || 4);
+    return finding(
+      'privilege_escalation',
+      'privilege escalation (sudo, su, doas…)',
+      'Commands run with the permissions the tool was given, never more.',
+      call,
+      name.length || 4,
+    );
   }
-  if (EVALUATORS.has(name)) return finding('eval', `\`${name}\``, 'It runs a string as a new command line, which hides what will run.', call, name.length);
+  if (EVALUATORS.has(name))
+    return finding(
+      'eval',
+      `\`${name}\``,
+      'It runs a string as a new command line, which hides what will run.',
+      call,
+      name.length,
+    );
   if (DISK_TOOLS.test(name) || (name === 'format' && args.some((a) => /^[a-z]:$/i.test(a.text)))) {
-    return finding('disk_destroy', `a disk tool (${name})`, 'Formatting or partitioning disks is not allowed.', call, name.length);
+    return finding(
+      'disk_destroy',
+      `a disk tool (${name})`,
+      'Formatting or partitioning disks is not allowed.',
+      call,
+      name.length,
+    );
   }
-  const halts = ['init', 'telinit'].includes(name) && args.some((a) => a.text === '0' || a.text === '6');
-  const systemctl = name === 'systemctl' && args.some((a) => /^(?:poweroff|reboot|halt|kexec|rescue|emergency)$/.test(a.text));
+  const halts =
+    ['init', 'telinit'].includes(name) && args.some((a) => a.text === '0' || a.text === '6');
+  const systemctl =
+    name === 'systemctl' &&
+    args.some((a) => /^(?:poweroff|reboot|halt|kexec|rescue|emergency)$/.test(a.text));
   const killAll = name === 'kill' && args.some((a) => a.text === '-1');
   if (POWER.has(name) || halts || systemctl || killAll) {
-    return finding('system_control', `a system shutdown or kill-all (${name})`, 'Stopping the machine or every process is not allowed.', call, name.length);
+    return finding(
+      'system_control',
+      `a system shutdown or kill-all (${name})`,
+      'Stopping the machine or every process is not allowed.',
+      call,
+      name.length,
+    );
   }
   if (NETCAT.has(name) && args.some((a) => /^-[a-z]*[ec]$|^--(?:sh-|lua-)?exec$/i.test(a.text))) {
-    return finding('reverse_shell', 'netcat with -e/-c', 'It hands a shell on this machine to a remote host.', call, name.length);
+    return finding(
+      'reverse_shell',
+      'netcat with -e/-c',
+      'It hands a shell on this machine to a remote host.',
+      call,
+      name.length,
+    );
   }
   return checkRemove(call) ?? checkPermissions(call);
 }
 
-const SYSTEM_WRITE = { what: 'a write into a system path', why: 'System files, devices and shell start-up files are off limits.' };
+const SYSTEM_WRITE = {
+  what: 'a write into a system path',
+  why: 'System files, devices and shell start-up files are off limits.',
+};
 
 /** The findings that depend on the program and its arguments, for one command-like string. */
 export function invocationFindings(text: string, masked: string): Finding[] {
@@ -108,10 +216,20 @@ export function invocationFindings(text: string, masked: string): Finding[] {
     const hit = checkCall(call);
     if (hit) found.push(hit);
     const target = writeTargets(call).find((w) => isSystemPath(w.text));
-    if (target) found.push(finding('write_system_path', SYSTEM_WRITE.what, SYSTEM_WRITE.why, target));
+    if (target)
+      found.push(finding('write_system_path', SYSTEM_WRITE.what, SYSTEM_WRITE.why, target));
   }
   for (const redirect of outputRedirects(text, masked)) {
-    if (isSystemPath(redirect.target)) found.push(finding('write_system_path', SYSTEM_WRITE.what, SYSTEM_WRITE.why, redirect, redirect.target.length + 2));
+    if (isSystemPath(redirect.target))
+      found.push(
+        finding(
+          'write_system_path',
+          SYSTEM_WRITE.what,
+          SYSTEM_WRITE.why,
+          redirect,
+          redirect.target.length + 2,
+        ),
+      );
   }
   return found;
 }

@@ -55,7 +55,10 @@ export const SHELL_RULES: readonly ShellRule[] = [
     why: 'It runs code fetched from the network without any review.',
     payload: true,
     patterns: [
-      new RegExp(String.raw`${DOWNLOADERS}[^\n|]{0,300}\|\s*(?:sudo\s+(?:-\S+\s+){0,8})?${SHELLS}`, 'i'),
+      new RegExp(
+        String.raw`${DOWNLOADERS}[^\n|]{0,300}\|\s*(?:sudo\s+(?:-\S+\s+){0,8})?${SHELLS}`,
+        'i',
+      ),
       /\b(?:ba|z|k|da)?sh\s+(?:-\w+\s+){0,8}(?:<\s*\(|["']?\$\()\s*(?:curl|wget)\b/i,
       /\bsource\s+<\s*\(\s*(?:curl|wget)\b/i,
       /\b(?:iex|Invoke-Expression)\b[\s(]*(?:New-Object\b|(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget)\b)/i,
@@ -67,7 +70,10 @@ export const SHELL_RULES: readonly ShellRule[] = [
     why: 'Encoding hides what the command really does.',
     payload: true,
     patterns: [
-      new RegExp(String.raw`\b(?:base64|xxd|openssl)\b[^\n|]{0,200}\s(?:-d|--decode|-D|-r|-base64)\b[^\n]{0,200}\|\s*(?:sudo\s+)?${SHELLS}`, 'i'),
+      new RegExp(
+        String.raw`\b(?:base64|xxd|openssl)\b[^\n|]{0,200}\s(?:-d|--decode|-D|-r|-base64)\b[^\n]{0,200}\|\s*(?:sudo\s+)?${SHELLS}`,
+        'i',
+      ),
       /\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]{0,120}\s[-/]e[a-z]*\s+[A-Za-z0-9+/=]{20,}/i,
       /\bFromBase64String\b[^\n]{0,300}\b(?:iex|Invoke-Expression)\b|\b(?:iex|Invoke-Expression)\b[^\n]{0,300}\bFromBase64String\b/i,
       /\b(?:exec|eval)\s*\(\s*(?:base64\.)?b64decode\b/,
@@ -130,7 +136,7 @@ export const SHELL_RULES: readonly ShellRule[] = [
   },
   {
     id: 'obfuscation',
-    what: 'escaped characters in $\'…\' quoting',
+    what: "escaped characters in $'…' quoting",
     why: 'ANSI-C escapes can spell out any command while hiding it.',
     payload: false,
     patterns: [/\$'[^']*\\(?:x[0-9a-fA-F]|[0-7]{1,3}|u[0-9a-fA-F]|U[0-9a-fA-F]|c)/],
@@ -140,7 +146,9 @@ export const SHELL_RULES: readonly ShellRule[] = [
     what: 'a dynamic-linker variable',
     why: 'LD_PRELOAD and its kin load arbitrary code into every program the command starts.',
     payload: false,
-    patterns: [/\b(?:LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH)\s*=/],
+    patterns: [
+      /\b(?:LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH)\s*=/,
+    ],
   },
 ];
 

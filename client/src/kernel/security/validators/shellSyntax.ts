@@ -83,7 +83,10 @@ export function splitWords(segment: string, offset = 0): Word[] {
         current.quoted = true;
         break;
       }
-      current.text += c === '"' ? segment.slice(i + 1, end).replace(/\\(["\\$`])/g, '$1') : segment.slice(i + 1, end);
+      current.text +=
+        c === '"'
+          ? segment.slice(i + 1, end).replace(/\\(["\\$`])/g, '$1')
+          : segment.slice(i + 1, end);
       current.quoted = true;
       i = end;
     } else if (c === '\\' && i + 1 < segment.length && !/[A-Za-z0-9]/.test(segment[i + 1])) {
@@ -112,11 +115,47 @@ export interface Invocation {
 
 /** Words that run the next word as the command (`sudo rm …`, `env X=1 rm …`, `cmd /c del …`). */
 const WRAPPERS = new Set([
-  'sudo', 'doas', 'env', 'nohup', 'time', 'nice', 'ionice', 'exec', 'command', 'builtin', 'xargs', 'stdbuf', 'timeout',
-  'watch', 'then', 'do', 'else', 'if', 'elif', 'while', 'until', '!', '{', 'busybox', 'cmd', 'call', 'start',
+  'sudo',
+  'doas',
+  'env',
+  'nohup',
+  'time',
+  'nice',
+  'ionice',
+  'exec',
+  'command',
+  'builtin',
+  'xargs',
+  'stdbuf',
+  'timeout',
+  'watch',
+  'then',
+  'do',
+  'else',
+  'if',
+  'elif',
+  'while',
+  'until',
+  '!',
+  '{',
+  'busybox',
+  'cmd',
+  'call',
+  'start',
 ]);
 /** Options of a wrapper that take a value (`sudo -u root`, `nice -n 5`, `xargs -I {}`). */
-const WRAPPER_OPTIONS_WITH_VALUE = new Set(['-u', '-g', '-n', '-I', '-i', '-s', '-k', '-C', '-p', '-E']);
+const WRAPPER_OPTIONS_WITH_VALUE = new Set([
+  '-u',
+  '-g',
+  '-n',
+  '-I',
+  '-i',
+  '-s',
+  '-k',
+  '-C',
+  '-p',
+  '-E',
+]);
 
 /**
  * `/usr/bin/rm` → `rm`, `C:\\Tools\\del.exe` → `del`. A backslash in a word that is not a path is a POSIX
@@ -141,7 +180,10 @@ function commandStart(words: Word[]): CommandStart {
     const name = programName(text);
     if (WRAPPERS.has(name)) wrappers.push(name);
     else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) continue;
-    else if (wrappers.length && (text.startsWith('-') || /^\/[a-z]$/i.test(text) || /^\d+[smhd]?$/.test(text))) {
+    else if (
+      wrappers.length &&
+      (text.startsWith('-') || /^\/[a-z]$/i.test(text) || /^\d+[smhd]?$/.test(text))
+    ) {
       if (WRAPPER_OPTIONS_WITH_VALUE.has(text)) i++;
     } else return { at: i, wrappers };
   }
@@ -152,18 +194,34 @@ function commandStart(words: Word[]): CommandStart {
  * The programs a command line runs, with their arguments. A quoted argument that holds spaces is read
  * again as a command line of its own (`bash -c 'rm -rf /'`), one level deep.
  */
-export function invocations(text: string, masked = maskQuoted(text), depth = 0, offset = 0): Invocation[] {
+export function invocations(
+  text: string,
+  masked = maskQuoted(text),
+  depth = 0,
+  offset = 0,
+): Invocation[] {
   const found: Invocation[] = [];
   const nested: Word[] = [];
   SEGMENT_BREAK.lastIndex = 0;
   let start = 0;
-  for (let br = SEGMENT_BREAK.exec(masked); start <= masked.length; br = SEGMENT_BREAK.exec(masked)) {
+  for (
+    let br = SEGMENT_BREAK.exec(masked);
+    start <= masked.length;
+    br = SEGMENT_BREAK.exec(masked)
+  ) {
     const end = br ? br.index : masked.length;
     const words = splitWords(text.slice(start, end), offset + start);
     const { at, wrappers } = commandStart(words);
-    if (at >= 0) found.push({ name: programName(words[at].text), wrappers, args: words.slice(at + 1), index: words[at].index });
+    if (at >= 0)
+      found.push({
+        name: programName(words[at].text),
+        wrappers,
+        args: words.slice(at + 1),
+        index: words[at].index,
+      });
     else if (wrappers.length) found.push({ name: '', wrappers, args: [], index: words[0].index });
-    for (const word of words) if (depth === 0 && word.quoted && /\s/.test(word.text)) nested.push(word);
+    for (const word of words)
+      if (depth === 0 && word.quoted && /\s/.test(word.text)) nested.push(word);
     if (!br) break;
     start = end + br[0].length;
   }
@@ -186,7 +244,10 @@ function redirectTarget(text: string, at: number): string {
   const quote = text[i];
   if (quote === '"' || quote === "'") {
     const end = text.indexOf(quote, i + 1);
-    return text.slice(i + 1, end < 0 ? Math.min(text.length, i + 1 + MAX_TARGET) : Math.min(end, i + 1 + MAX_TARGET));
+    return text.slice(
+      i + 1,
+      end < 0 ? Math.min(text.length, i + 1 + MAX_TARGET) : Math.min(end, i + 1 + MAX_TARGET),
+    );
   }
   let end = i;
   while (end < text.length && end - i < MAX_TARGET && !' \t\n\r;&|<>()'.includes(text[end])) end++;

@@ -36,9 +36,30 @@ interface Dialect {
   nestedComments: boolean;
 }
 
-const STANDARD: Dialect = { hashComment: false, backslashEscape: false, dashNeedsSpace: false, dollarQuote: true, bracketIdentifier: false, nestedComments: true };
-const MYSQL: Dialect = { hashComment: true, backslashEscape: true, dashNeedsSpace: true, dollarQuote: false, bracketIdentifier: false, nestedComments: false };
-const SQLSERVER: Dialect = { hashComment: false, backslashEscape: false, dashNeedsSpace: false, dollarQuote: false, bracketIdentifier: true, nestedComments: false };
+const STANDARD: Dialect = {
+  hashComment: false,
+  backslashEscape: false,
+  dashNeedsSpace: false,
+  dollarQuote: true,
+  bracketIdentifier: false,
+  nestedComments: true,
+};
+const MYSQL: Dialect = {
+  hashComment: true,
+  backslashEscape: true,
+  dashNeedsSpace: true,
+  dollarQuote: false,
+  bracketIdentifier: false,
+  nestedComments: false,
+};
+const SQLSERVER: Dialect = {
+  hashComment: false,
+  backslashEscape: false,
+  dashNeedsSpace: false,
+  dollarQuote: false,
+  bracketIdentifier: true,
+  nestedComments: false,
+};
 const DIALECTS = [STANDARD, MYSQL, SQLSERVER];
 
 function skipQuoted(sql: string, from: number, quote: string, backslash: boolean): number {
@@ -117,14 +138,22 @@ function tokenize(sql: string, d: Dialect): Token[] {
     const quoted = quotedEnd(sql, i, d);
     if (quoted >= 0) {
       // A quoted identifier is still a name (`DELETE FROM "users"`); only its text is hidden.
-      tokens.push({ kind: c === "'" || c === '$' ? 'literal' : 'word', text: c === "'" || c === '$' ? '' : '"ID"', index: i });
+      tokens.push({
+        kind: c === "'" || c === '$' ? 'literal' : 'word',
+        text: c === "'" || c === '$' ? '' : '"ID"',
+        index: i,
+      });
       i = quoted;
       continue;
     }
     WORD.lastIndex = i;
     const word = WORD.exec(sql);
     if (word) {
-      tokens.push({ kind: /^\d/.test(word[0]) ? 'number' : 'word', text: word[0].toUpperCase(), index: i });
+      tokens.push({
+        kind: /^\d/.test(word[0]) ? 'number' : 'word',
+        text: word[0].toUpperCase(),
+        index: i,
+      });
       i += word[0].length;
     } else {
       tokens.push({ kind: 'punct', text: c, index: i });

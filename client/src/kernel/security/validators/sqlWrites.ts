@@ -11,25 +11,132 @@ const MAYBE_WRITE =
   /\b(?:insert|upsert|update|delete|drop|alter|create|truncate|replace|merge|grant|revoke|attach|detach|pragma|copy|call|exec|execute|lock|rename|load|vacuum|reindex|do|into|load_extension|lo_import|lo_export|lo_unlink|pg_file_write|pg_write_file|setval|nextval|xp_cmdshell|dblink_exec|writefile|pg_terminate_backend)\b/i;
 
 const STARTERS = new Set([
-  'SELECT', 'WITH', 'INSERT', 'UPSERT', 'UPDATE', 'DELETE', 'DROP', 'CREATE', 'ALTER', 'TRUNCATE', 'REPLACE', 'MERGE',
-  'GRANT', 'REVOKE', 'ATTACH', 'DETACH', 'PRAGMA', 'EXPLAIN', 'SHOW', 'DESCRIBE', 'DESC', 'VALUES', 'BEGIN', 'START',
-  'COMMIT', 'ROLLBACK', 'COPY', 'CALL', 'EXEC', 'EXECUTE', 'SET', 'VACUUM', 'REINDEX', 'LOCK', 'RENAME', 'LOAD', 'DO',
-  'USE', 'DECLARE', 'TABLE', 'ANALYZE', 'SAVEPOINT', 'RELEASE',
+  'SELECT',
+  'WITH',
+  'INSERT',
+  'UPSERT',
+  'UPDATE',
+  'DELETE',
+  'DROP',
+  'CREATE',
+  'ALTER',
+  'TRUNCATE',
+  'REPLACE',
+  'MERGE',
+  'GRANT',
+  'REVOKE',
+  'ATTACH',
+  'DETACH',
+  'PRAGMA',
+  'EXPLAIN',
+  'SHOW',
+  'DESCRIBE',
+  'DESC',
+  'VALUES',
+  'BEGIN',
+  'START',
+  'COMMIT',
+  'ROLLBACK',
+  'COPY',
+  'CALL',
+  'EXEC',
+  'EXECUTE',
+  'SET',
+  'VACUUM',
+  'REINDEX',
+  'LOCK',
+  'RENAME',
+  'LOAD',
+  'DO',
+  'USE',
+  'DECLARE',
+  'TABLE',
+  'ANALYZE',
+  'SAVEPOINT',
+  'RELEASE',
 ]);
 const OBJECT_KINDS = new Set([
-  'TABLE', 'VIEW', 'INDEX', 'DATABASE', 'SCHEMA', 'TRIGGER', 'FUNCTION', 'PROCEDURE', 'SEQUENCE', 'USER', 'ROLE',
-  'TYPE', 'EXTENSION', 'DOMAIN', 'POLICY', 'RULE', 'COLUMN', 'CONSTRAINT', 'TABLESPACE', 'SERVER', 'EVENT',
-  'COLLECTION', 'KEYSPACE', 'PUBLICATION', 'SUBSCRIPTION', 'AGGREGATE', 'OPERATOR', 'LANGUAGE', 'LOGIN', 'SYNONYM',
-  'PACKAGE', 'OWNED', 'DEFAULT',
+  'TABLE',
+  'VIEW',
+  'INDEX',
+  'DATABASE',
+  'SCHEMA',
+  'TRIGGER',
+  'FUNCTION',
+  'PROCEDURE',
+  'SEQUENCE',
+  'USER',
+  'ROLE',
+  'TYPE',
+  'EXTENSION',
+  'DOMAIN',
+  'POLICY',
+  'RULE',
+  'COLUMN',
+  'CONSTRAINT',
+  'TABLESPACE',
+  'SERVER',
+  'EVENT',
+  'COLLECTION',
+  'KEYSPACE',
+  'PUBLICATION',
+  'SUBSCRIPTION',
+  'AGGREGATE',
+  'OPERATOR',
+  'LANGUAGE',
+  'LOGIN',
+  'SYNONYM',
+  'PACKAGE',
+  'OWNED',
+  'DEFAULT',
 ]);
 const DDL_MODIFIERS = new Set([
-  'OR', 'REPLACE', 'TEMP', 'TEMPORARY', 'UNIQUE', 'GLOBAL', 'LOCAL', 'UNLOGGED', 'VIRTUAL', 'IF', 'NOT', 'EXISTS',
-  'MATERIALIZED', 'CLUSTERED', 'NONCLUSTERED', 'FULLTEXT', 'SPATIAL', 'RECURSIVE', 'EXTERNAL', 'FOREIGN', 'ONLINE',
-  'OFFLINE', 'CONCURRENTLY', 'ALGORITHM', 'DEFINER', 'SQL', 'SECURITY', 'INVOKER', 'MERGE', 'UNDEFINED', 'TEMPTABLE', '=',
+  'OR',
+  'REPLACE',
+  'TEMP',
+  'TEMPORARY',
+  'UNIQUE',
+  'GLOBAL',
+  'LOCAL',
+  'UNLOGGED',
+  'VIRTUAL',
+  'IF',
+  'NOT',
+  'EXISTS',
+  'MATERIALIZED',
+  'CLUSTERED',
+  'NONCLUSTERED',
+  'FULLTEXT',
+  'SPATIAL',
+  'RECURSIVE',
+  'EXTERNAL',
+  'FOREIGN',
+  'ONLINE',
+  'OFFLINE',
+  'CONCURRENTLY',
+  'ALGORITHM',
+  'DEFINER',
+  'SQL',
+  'SECURITY',
+  'INVOKER',
+  'MERGE',
+  'UNDEFINED',
+  'TEMPTABLE',
+  '=',
 ]);
 const WRITE_FUNCTIONS = new Set([
-  'LOAD_EXTENSION', 'LO_IMPORT', 'LO_EXPORT', 'LO_UNLINK', 'PG_FILE_WRITE', 'PG_WRITE_FILE', 'SETVAL', 'NEXTVAL',
-  'XP_CMDSHELL', 'DBLINK_EXEC', 'WRITEFILE', 'PG_TERMINATE_BACKEND',
+  'LOAD_EXTENSION',
+  'LO_IMPORT',
+  'LO_EXPORT',
+  'LO_UNLINK',
+  'PG_FILE_WRITE',
+  'PG_WRITE_FILE',
+  'SETVAL',
+  'NEXTVAL',
+  'XP_CMDSHELL',
+  'DBLINK_EXEC',
+  'WRITEFILE',
+  'PG_TERMINATE_BACKEND',
 ]);
 
 type Statement = SqlToken[];
@@ -49,7 +156,8 @@ function lastIndexes(s: Statement): Map<string, number> {
   let last = lastSeen.get(s);
   if (!last) {
     last = new Map();
-    for (const [j, t] of s.entries()) if (t.kind === 'word' || t.kind === 'punct') last.set(t.text, j);
+    for (const [j, t] of s.entries())
+      if (t.kind === 'word' || t.kind === 'punct') last.set(t.text, j);
     lastSeen.set(s, last);
   }
   return last;
@@ -66,14 +174,23 @@ const copies = new WeakMap<Statement, boolean>();
 function copiesData(s: Statement): boolean {
   let known = copies.get(s);
   if (known === undefined) {
-    known = s.some((t, j) => isWord(t, 'TO', 'FROM') && (s[j + 1]?.kind === 'literal' || isWord(s[j + 1], 'STDIN', 'STDOUT', 'PROGRAM')));
+    known = s.some(
+      (t, j) =>
+        isWord(t, 'TO', 'FROM') &&
+        (s[j + 1]?.kind === 'literal' || isWord(s[j + 1], 'STDIN', 'STDOUT', 'PROGRAM')),
+    );
     copies.set(s, known);
   }
   return known;
 }
 
 function atStart(s: Statement, i: number): boolean {
-  return i === 0 || isPunct(s[i - 1], '(') || isPunct(s[i - 1], ')') || isWord(s[i - 1], 'EXPLAIN', 'ANALYZE', 'VERBOSE');
+  return (
+    i === 0 ||
+    isPunct(s[i - 1], '(') ||
+    isPunct(s[i - 1], ')') ||
+    isWord(s[i - 1], 'EXPLAIN', 'ANALYZE', 'VERBOSE')
+  );
 }
 
 function ddlObject(s: Statement, i: number): boolean {
@@ -102,16 +219,25 @@ function executesProcedure(s: Statement, i: number): boolean {
   if (isPunct(name, '(') || name?.kind === 'literal') return true;
   if (name?.kind !== 'word') return false;
   const after = s[i + 2];
-  return /[_@.]/.test(name.text) || isPunct(after, '.') || after?.kind === 'literal' || (after?.kind === 'word' && after.text.startsWith('@'));
+  return (
+    /[_@.]/.test(name.text) ||
+    isPunct(after, '.') ||
+    after?.kind === 'literal' ||
+    (after?.kind === 'word' && after.text.startsWith('@'))
+  );
 }
 
 const CHECKS: Record<string, (s: Statement, i: number) => boolean> = {
   INSERT: (s, i) =>
     isWord(s[i + 1], 'INTO', 'OVERWRITE') ||
-    (isWord(s[i + 1], 'OR') && isWord(s[i + 2], 'REPLACE', 'IGNORE', 'ABORT', 'FAIL', 'ROLLBACK')) ||
+    (isWord(s[i + 1], 'OR') &&
+      isWord(s[i + 2], 'REPLACE', 'IGNORE', 'ABORT', 'FAIL', 'ROLLBACK')) ||
     (atStart(s, i) && later(s, i, 'VALUES', 'SELECT', 'DEFAULT', 'INTO')),
   UPSERT: (s, i) => isWord(s[i + 1], 'INTO'),
-  UPDATE: (s, i) => s[i + 1]?.kind === 'word' && !isWord(s[i + 1], 'OF', 'NOWAIT', 'SKIP', 'CASCADE', 'RESTRICT', 'NO') && later(s, i, 'SET'),
+  UPDATE: (s, i) =>
+    s[i + 1]?.kind === 'word' &&
+    !isWord(s[i + 1], 'OF', 'NOWAIT', 'SKIP', 'CASCADE', 'RESTRICT', 'NO') &&
+    later(s, i, 'SET'),
   DELETE: (s, i) => isWord(s[i + 1], 'FROM') || (atStart(s, i) && later(s, i, 'FROM', 'WHERE')),
   DROP: ddlObject,
   CREATE: ddlObject,
@@ -120,21 +246,35 @@ const CHECKS: Record<string, (s: Statement, i: number) => boolean> = {
   REPLACE: (s, i) => isWord(s[i + 1], 'INTO'),
   MERGE: (s, i) => isWord(s[i + 1], 'INTO'),
   GRANT: (s, i) => atStart(s, i) && (later(s, i, 'ON') || (s.length === 4 && isWord(s[2], 'TO'))),
-  REVOKE: (s, i) => atStart(s, i) && (later(s, i, 'ON') || (s.length === 4 && isWord(s[2], 'FROM'))),
+  REVOKE: (s, i) =>
+    atStart(s, i) && (later(s, i, 'ON') || (s.length === 4 && isWord(s[2], 'FROM'))),
   ATTACH: (s, i) => isWord(s[i + 1], 'DATABASE') || (atStart(s, i) && s[i + 1]?.kind === 'literal'),
-  DETACH: (s, i) => isWord(s[i + 1], 'DATABASE') || (atStart(s, i) && s.length === 2 && s[1].kind === 'word'),
+  DETACH: (s, i) =>
+    isWord(s[i + 1], 'DATABASE') || (atStart(s, i) && s.length === 2 && s[1].kind === 'word'),
   PRAGMA: (s, i) => atStart(s, i) && later(s, i, '='),
   COPY: (s, i) => atStart(s, i) && copiesData(s),
-  CALL: (s, i) => atStart(s, i) && s[i + 1]?.kind === 'word' && s.slice(i + 2, i + 6).some((t) => isPunct(t, '(')),
+  CALL: (s, i) =>
+    atStart(s, i) &&
+    s[i + 1]?.kind === 'word' &&
+    s.slice(i + 2, i + 6).some((t) => isPunct(t, '(')),
   EXEC: (s, i) => atStart(s, i) && executesProcedure(s, i),
   EXECUTE: (s, i) => atStart(s, i) && executesProcedure(s, i),
   LOCK: (s, i) => atStart(s, i) && isWord(s[i + 1], 'TABLE', 'TABLES'),
   RENAME: (s, i) => atStart(s, i) && isWord(s[i + 1], 'TABLE', 'USER', 'DATABASE', 'COLUMN'),
-  LOAD: (s, i) => atStart(s, i) && (isWord(s[i + 1], 'DATA', 'EXTENSION') || s[i + 1]?.kind === 'literal'),
-  VACUUM: (s, i) => atStart(s, i) && (s.length === 1 || isWord(s[i + 1], 'FULL', 'FREEZE', 'VERBOSE', 'ANALYZE', 'INTO') || isPunct(s[i + 1], '(')),
-  REINDEX: (s, i) => atStart(s, i) && (s.length === 1 || isWord(s[i + 1], 'TABLE', 'INDEX', 'DATABASE', 'SCHEMA', 'SYSTEM')),
+  LOAD: (s, i) =>
+    atStart(s, i) && (isWord(s[i + 1], 'DATA', 'EXTENSION') || s[i + 1]?.kind === 'literal'),
+  VACUUM: (s, i) =>
+    atStart(s, i) &&
+    (s.length === 1 ||
+      isWord(s[i + 1], 'FULL', 'FREEZE', 'VERBOSE', 'ANALYZE', 'INTO') ||
+      isPunct(s[i + 1], '(')),
+  REINDEX: (s, i) =>
+    atStart(s, i) &&
+    (s.length === 1 || isWord(s[i + 1], 'TABLE', 'INDEX', 'DATABASE', 'SCHEMA', 'SYSTEM')),
   DO: (s, i) => atStart(s, i) && s[i + 1]?.kind === 'literal',
-  INTO: (s, i) => isWord(s[0], 'SELECT', 'WITH') && !(s[i + 1]?.text.startsWith('@') || s[i + 1]?.text.startsWith(':')),
+  INTO: (s, i) =>
+    isWord(s[0], 'SELECT', 'WITH') &&
+    !(s[i + 1]?.text.startsWith('@') || s[i + 1]?.text.startsWith(':')),
 };
 
 function statementWrite(s: Statement): SqlToken | undefined {

@@ -42,7 +42,14 @@ export function walkArguments(args: Record<string, unknown>): Walked {
   return walked;
 }
 
-function visit(value: unknown, pointer: string, key: string, top: string, depth: number, out: Walked): void {
+function visit(
+  value: unknown,
+  pointer: string,
+  key: string,
+  top: string,
+  depth: number,
+  out: Walked,
+): void {
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
     out.leaves.push({ pointer, key, top, value });
     return;
@@ -62,7 +69,13 @@ function visit(value: unknown, pointer: string, key: string, top: string, depth:
   visitObject(value as Record<string, unknown>, pointer, top, depth, out);
 }
 
-function visitObject(value: Record<string, unknown>, pointer: string, top: string, depth: number, out: Walked): void {
+function visitObject(
+  value: Record<string, unknown>,
+  pointer: string,
+  top: string,
+  depth: number,
+  out: Walked,
+): void {
   for (const [name, item] of Object.entries(value)) {
     visit(item, `${pointer}/${escapeToken(name)}`, name, depth === 0 ? name : top, depth + 1, out);
   }
