@@ -12,7 +12,7 @@ const workspace = copyExampleWorkspace(scratch);
 const results = join(scratch, 'results.json');
 try {
   await runTests({
-    version: '1.91.0',
+    version: '1.104.0',
     extensionDevelopmentPath: repo,
     extensionTestsPath: join(repo, 'out/test/vscode/suite/index.js'),
     launchArgs: [workspace, '--disable-workspace-trust'],
