@@ -247,3 +247,49 @@ describe('network_restricted: where hosts are found', () => {
     }
   });
 });
+
+describe('network_restricted: the URL a WHATWG parser produces (issue: TAB/newline in the host)', () => {
+  const offline: ValidatorOptions = { resolveHost: async () => [] };
+
+  it('judges the host after the parser drops TAB, CR and LF, whole value or embedded', async () => {
+    for (const url of [
+      'http://loc\talhost:8080/',
+      'http://loc\nalhost:8080/',
+      'http://127.0\r\n.0.1/',
+      'ht\ttp://localhost/',
+      '  http://169.254.\t169.254/latest/meta-data',
+      '\u0000http://10.0.0.1/',
+    ]) {
+      const whole = await check({ url }, offline);
+      assert.equal(whole.ok, false, JSON.stringify(url));
+      const embedded = await check({ text: `please fetch ${url} now` }, offline);
+      assert.equal(embedded.ok, false, `embedded ${JSON.stringify(url)}`);
+    }
+  });
+
+  it('resolves exactly the host name the parser produces, even without a dot', async () => {
+    const asked: string[] = [];
+    const outcome = await check(
+      { url: 'http://intra\tnet-box:8080/' },
+      { resolveHost: async (h) => (asked.push(h), h === 'intranet-box' ? ['10.1.2.3'] : []) },
+    );
+    assert.ok(asked.includes('intranet-box'), asked.join(', '));
+    assert.deepEqual(
+      outcome.violations.map((v) => v.rule),
+      ['resolves_to_restricted'],
+    );
+  });
+
+  it('reads host fields the same way', async () => {
+    assert.equal((await check({ host: 'local\thost:9200' }, offline)).ok, false);
+    assert.equal((await check({ host: '10.0.\n0.7' }, offline)).ok, false);
+  });
+
+  it('still lets public URLs with tabs between words pass', async () => {
+    const outcome = await check(
+      { text: 'see\thttps://example.org/docs\tand\nhttps://example.com/x' },
+      offline,
+    );
+    assert.equal(outcome.ok, true);
+  });
+});

@@ -8,8 +8,12 @@
  * - bare IPv4 literals, `[IPv6]` literals, `localhost:port`, `*.localhost` and `name.tld:port` anywhere
  *   (not as a path segment: `https://example.com/docs/127.0.0.1` names example.com only).
  *
- * A URL's authority is read the ways different parsers read it: the WHATWG URL parser's host, and every
- * piece of the authority split at `@`, `\`, `?` and `#`, so `http://good.com@127.0.0.1/`,
+ * A URL is judged as the WHATWG URL parser reads it (what Node's `fetch`, browsers and most clients
+ * connect to): ASCII TAB, CR and LF anywhere in it are dropped and leading or trailing control
+ * characters and spaces are trimmed before anything else, so `http://loc<TAB>alhost/` is
+ * `http://localhost/`. A whole string value is parsed as one URL exactly as given; URLs inside longer
+ * text are found by their scheme and read with the same removals. The authority is also read the ways
+ * other parsers read it: every piece split at `@`, `\`, `?` and `#`, so `http://good.com@127.0.0.1/`,
  * `http://127.0.0.1\@good.com/` and `http://good.com#@127.0.0.1/` are all refused whichever piece the
  * server's HTTP library believes. `file:`, `gopher:`, `dict:`, `jar:`, `netdoc:` and `tftp:` URLs are
  * refused by their scheme.
@@ -33,8 +37,13 @@ export interface SchemeFound {
   length: number;
 }
 
-const URL_START =
-  /(?<![a-z0-9+.-])(https?|wss?|ftps?|sftp|ssh|telnet|rtsp|ldaps?|smb|nfs|redis|mongodb(?:\+srv)?|mysql|postgres(?:ql)?|amqps?|mqtts?|git|svn):[\\/]*/gi;
+const NETWORK_SCHEMES = String.raw`https?|wss?|ftps?|sftp|ssh|telnet|rtsp|ldaps?|smb|nfs|redis|mongodb(?:\+srv)?|mysql|postgres(?:ql)?|amqps?|mqtts?|git|svn`;
+const URL_START = new RegExp(String.raw`(?<![a-z0-9+.-])(${NETWORK_SCHEMES}):[\\/]*`, 'gi');
+const NETWORK_SCHEME = new RegExp(String.raw`^(?:${NETWORK_SCHEMES}):$`, 'i');
+/** WHATWG URL §4.4 (basic URL parser), first steps: these are removed from anywhere in the input. */
+const TAB_OR_NEWLINE = /[\t\n\r]/g;
+/** …and these trimmed from both ends (C0 controls and space). */
+const C0_OR_SPACE_EDGES = /^[\u0000-\u0020]+|[\u0000-\u0020]+$/g;
 const BLOCKED_SCHEME =
   /(?<![a-z0-9+.-])(?:file:[\\/]|gopher:[\\/]{2}|dict:[\\/]{2}|tftp:[\\/]{2}|netdoc:[\\/]|jar:[a-z]+:)/gi;
 const AUTHORITY_END = /[\s/"'<>`(),;]/;
@@ -112,23 +121,67 @@ function authorityHosts(
 /** Longer authorities are cut here: no real host name is longer, and it bounds the work per URL. */
 const MAX_AUTHORITY = 1024;
 
+/** The authority starting at `start`, read as WHATWG reads it: TAB, CR and LF skipped, not ending it. */
+function authorityAt(text: string, start: number): { authority: string; end: number } {
+  let authority = '';
+  let i = start;
+  for (; i < text.length && authority.length < MAX_AUTHORITY; i++) {
+    const c = text[i];
+    if (c === '\t' || c === '\n' || c === '\r') continue;
+    if (AUTHORITY_END.test(c)) break;
+    authority += c;
+  }
+  return { authority, end: i };
+}
+
 function urlsIn(text: string, found: Found[]): void {
   for (const m of text.matchAll(URL_START)) {
     const start = (m.index ?? 0) + m[0].length;
-    const window = text.slice(start, start + MAX_AUTHORITY);
-    const stop = window.search(AUTHORITY_END);
-    const authority = stop < 0 ? window : window.slice(0, stop);
+    const { authority, end } = authorityAt(text, start);
     for (const { host, primary } of authorityHosts(authority, `${m[1]}://${authority}/`)) {
       const verdict = judgeHost(host);
       if (verdict)
-        found.push({
-          verdict,
-          primary,
-          index: m.index ?? 0,
-          length: m[0].length + authority.length,
-        });
+        found.push({ verdict, primary, index: m.index ?? 0, length: end - (m.index ?? 0) });
     }
   }
+}
+
+/**
+ * URLs whose scheme a TAB or line break splits (`ht<TAB>tp://`): searched again in the text with those
+ * removed, as a parser handed that stretch of text would see it; offsets are mapped back.
+ */
+function urlsInJoined(text: string, found: Found[]): void {
+  const kept: number[] = [];
+  let joined = '';
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\t' || text[i] === '\n' || text[i] === '\r') continue;
+    kept.push(i);
+    joined += text[i];
+  }
+  kept.push(text.length);
+  const more: Found[] = [];
+  urlsIn(joined, more);
+  for (const f of more) {
+    const index = kept[f.index];
+    found.push({ ...f, index, length: kept[f.index + f.length] - index });
+  }
+}
+
+/**
+ * A whole value that is one URL, parsed exactly as a client would parse it. The scheme may itself be
+ * split by a TAB (`ht<TAB>tp://`), which the search by scheme in `urlsIn` cannot see.
+ */
+function wholeUrl(text: string, found: Found[]): void {
+  if (!/^[\u0000-\u0020]*[a-z][a-z0-9+.\-\t\n\r]*:/i.test(text)) return;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return;
+  }
+  if (!NETWORK_SCHEME.test(url.protocol) || url.hostname === '') return;
+  const verdict = judgeHost(url.hostname);
+  if (verdict) found.push({ verdict, primary: true, index: 0, length: text.length });
 }
 
 function literalsIn(text: string, found: Found[]): void {
@@ -139,7 +192,10 @@ function literalsIn(text: string, found: Found[]): void {
 }
 
 function hostValue(value: string, found: Found[]): void {
-  const trimmed = value.trim().replace(/^\/\//, '');
+  const trimmed = value
+    .replace(TAB_OR_NEWLINE, '')
+    .replace(C0_OR_SPACE_EDGES, '')
+    .replace(/^\/\//, '');
   if (trimmed === '' || /\s/.test(trimmed) || /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) return;
   const authority = trimmed.slice(0, MAX_AUTHORITY).split('/')[0];
   for (const { host, primary } of authorityHosts(authority, `http://${authority}/`)) {
@@ -159,6 +215,8 @@ export function hostsIn(leaf: Leaf): { hosts: Found[]; schemes: SchemeFound[] } 
   for (const m of text.matchAll(BLOCKED_SCHEME))
     schemes.push({ scheme: m[0].replace(/[\\/]+$/, ''), index: m.index ?? 0, length: m[0].length });
   urlsIn(text, hosts);
+  if (/[\t\n\r]/.test(text)) urlsInJoined(text, hosts);
+  wholeUrl(text, hosts);
   literalsIn(text, hosts);
   if (keyKind !== 'none') hostValue(text, hosts);
   return { hosts, schemes };
