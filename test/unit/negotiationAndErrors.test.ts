@@ -3,6 +3,8 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { KernelError, SERVER_DRAINING } from '../../client/src/kernel/errors';
 import {
   categoryOf,
+  KERNEL_MAX_RETRIES,
+  RETRY_FLOOR_MS,
   maxRetriesOf,
   retryDelayMs,
   wireErrorOf,
@@ -88,12 +90,18 @@ describe('MGP structured errors and retries (§14)', () => {
       retryDelayMs({ retry_after_ms: 200, retry_strategy: 'exponential_backoff' }, 3),
       800,
     );
-    assert.equal(retryDelayMs({ retry_strategy: 'immediate' }, 2), 0);
+    assert.equal(
+      retryDelayMs({ retry_strategy: 'immediate', retry_after_ms: 0 }, 2),
+      RETRY_FLOOR_MS,
+      'never sooner than the kernel floor, whatever the server asks',
+    );
     assert.equal(
       retryDelayMs({ retry_after_ms: 10_000_000, retry_strategy: 'exponential_backoff' }, 5),
       60_000,
     );
     assert.equal(maxRetriesOf({ retryable: false, max_retries: 5 }), 0);
+    assert.equal(maxRetriesOf({ retryable: true, max_retries: 1e9 }), KERNEL_MAX_RETRIES);
+    assert.equal(maxRetriesOf({ retryable: true, max_retries: 2 }), 2);
   });
 
   it('retries a retryable error up to max_retries, reporting each retry', async () => {

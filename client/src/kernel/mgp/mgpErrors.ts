@@ -119,12 +119,20 @@ export function errorData(
 const MAX_DELAY_MS = 60_000;
 const DEFAULT_MAX_RETRIES = 3;
 
-/** How long to wait before retry number `attempt` (1-based), by MGP §14.6 steps 1–2. */
+/**
+ * The kernel's bounds on what a server's recovery data may ask for (MGP §14.6 leaves them to the
+ * client): never more than KERNEL_MAX_RETRIES retries of one call, never sooner than RETRY_FLOOR_MS
+ * apart. Without them one approved call could run any number of times, as fast as the server likes.
+ */
+export const KERNEL_MAX_RETRIES = 3;
+export const RETRY_FLOOR_MS = 100;
+
+/** How long to wait before retry number `attempt` (1-based), by MGP §14.6 steps 1–2, within the kernel's bounds. */
 export function retryDelayMs(recovery: RecoveryInfo, attempt: number): number {
-  const base = recovery.retry_after_ms ?? 0;
+  const base = Math.max(RETRY_FLOOR_MS, recovery.retry_after_ms ?? 0);
   switch (recovery.retry_strategy) {
     case 'exponential_backoff':
-      return Math.min(MAX_DELAY_MS, Math.max(base, 100) * 2 ** (attempt - 1));
+      return Math.min(MAX_DELAY_MS, base * 2 ** (attempt - 1));
     case 'immediate':
     case 'fixed_delay':
     default:
@@ -132,7 +140,8 @@ export function retryDelayMs(recovery: RecoveryInfo, attempt: number): number {
   }
 }
 
-/** §14.6 step 3; a retryable error without max_retries gets a small default. */
+/** §14.6 step 3: the server's max_retries (a small default without one), never above the kernel's maximum. */
 export function maxRetriesOf(recovery: RecoveryInfo): number {
-  return recovery.retryable ? (recovery.max_retries ?? DEFAULT_MAX_RETRIES) : 0;
+  if (!recovery.retryable) return 0;
+  return Math.min(KERNEL_MAX_RETRIES, recovery.max_retries ?? DEFAULT_MAX_RETRIES);
 }

@@ -1,7 +1,8 @@
 /**
  * MGP §14.6 client retry behaviour around one forward: wait at least `retry_after_ms`, apply the
  * strategy, stop after `max_retries`, then hand over to `fallback_tool`; audit each retry; never retry
- * an error that is not retryable.
+ * an error that is not retryable. The server's numbers are bounded by the kernel's (mgpErrors.ts), and
+ * each retry is a new execution: `approve` may refuse it (a call that is not safe is asked about again).
  */
 import { maxRetriesOf, RecoveryInfo, retryDelayMs, wireErrorOf } from '../mgp/mgpErrors';
 
@@ -12,6 +13,8 @@ export interface RetryHooks {
     delayMs: number,
     error: { code: number; message: string },
   ): Promise<void> | void;
+  /** Asked before each retry, once its delay has passed: false stops, and the last error stands. */
+  approve?(attempt: number): Promise<boolean>;
   signal?: AbortSignal;
 }
 
@@ -62,6 +65,7 @@ export async function retryAfterFirst<T>(
       throw new RetriesExhausted(failure, attempts, recovery.fallback_tool);
     const delay = retryDelayMs(recovery, attempts);
     await sleep(delay, hooks.signal);
+    if (hooks.approve && !(await hooks.approve(attempts))) throw failure;
     await hooks.retrying(attempts, delay, { code: wire.code, message: wire.message });
     attempts++;
     try {

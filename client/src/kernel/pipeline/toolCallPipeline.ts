@@ -458,6 +458,10 @@ export class ToolCallPipeline {
                 signal: request.signal,
                 retrying: (attempt, delayMs, wire) =>
                   this.recordRetry(request, traceId, attempt, delayMs, wire),
+                approve:
+                  security.risk_level === 'safe'
+                    ? undefined
+                    : () => this.approveRetry(request, server, tool, traceId, security),
               },
               failure,
             ),
@@ -525,6 +529,26 @@ export class ToolCallPipeline {
       if (answer.action !== 'accept') throw error;
     }
     return again();
+  }
+
+  /**
+   * A retry is a new execution: a call that is not safe takes the approval step again, so an "Allow
+   * once" covers one execution and a refusal ends the retries (the last error stands).
+   */
+  private async approveRetry(
+    request: ToolCallRequest,
+    server: SupervisedServer,
+    tool: ListedTool,
+    traceId: string,
+    security: EffectiveSecurity,
+  ): Promise<boolean> {
+    try {
+      await this.checkApproval(request, server, tool, traceId, security);
+      return true;
+    } catch (error) {
+      if (error instanceof KernelError && error.wireCode === PERMISSION_DENIED) return false;
+      throw error;
+    }
   }
 
   private recordRetry(
