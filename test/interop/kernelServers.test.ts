@@ -244,4 +244,54 @@ describe('kernel: real servers under the server manager', function () {
       ['a'],
     );
   });
+
+  it('starts the servers its start gate held back once the gate opens: on reconcile and on startHeld, not after a stop', async () => {
+    let open = false;
+    const gated = new ServerManager({
+      hostEnv: { PATH: process.env.PATH },
+      secrets,
+      mayStart: (server) => open || server.id === 'free' || 'the workspace is not trusted',
+    });
+    try {
+      const config = configOf(
+        dir,
+        ['a', 'b', 'free']
+          .map((id) => `[[servers]]\nid = "${id}"\ncommand = ${node}\nargs = [${example}]\n`)
+          .join('\n'),
+      );
+      await gated.reconcile(config);
+      assert.deepEqual(
+        gated.list().map((s) => [s.id, s.state, s.heldBack]),
+        [
+          ['a', 'registered', 'the workspace is not trusted'],
+          ['b', 'registered', 'the workspace is not trusted'],
+          ['free', 'connected', undefined],
+        ],
+      );
+      const free = gated.get('free');
+      await gated.stop('b'); // the operator stopped it: not started when the gate opens
+      open = true;
+      await gated.reconcile(config); // the same config: nothing changed but the gate
+      assert.deepEqual(
+        gated.list().map((s) => [s.id, s.state, s.heldBack]),
+        [
+          ['a', 'connected', undefined],
+          ['b', 'disconnected', undefined],
+          ['free', 'connected', undefined],
+        ],
+      );
+      assert.equal(gated.get('free'), free, 'the running server was left alone');
+
+      open = false;
+      await gated.reconcile(
+        configOf(dir, `[[servers]]\nid = "c"\ncommand = ${node}\nargs = [${example}]\n`),
+      );
+      assert.equal(gated.get('c').state, 'registered');
+      open = true;
+      await gated.startHeld();
+      assert.equal(gated.get('c').state, 'connected');
+    } finally {
+      await gated.dispose();
+    }
+  });
 });

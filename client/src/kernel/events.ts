@@ -30,6 +30,8 @@ export interface KernelEventMap {
   trace: [TraceLine];
   listChanged: [{ server_id: string; kind: ListKind }];
   resourceUpdated: [{ server_id: string; uri: string }];
+  /** Servers were added or removed, or held back by the start gate: `server_ids` are those concerned. */
+  servers: [{ server_ids: string[] }];
 }
 
 /** The kernel's event bus: views and the audit trail listen; they never reach into connections. */

@@ -10,7 +10,10 @@ import { SupervisedServer } from './lifecycle/supervisedServer';
 export interface ManagerOptions {
   hostEnv: Readonly<Record<string, string | undefined>>;
   secrets: SecretSource;
-  /** Whether a server may start; the reason to show when not (e.g. an untrusted workspace). */
+  /**
+   * Whether a server may start; the reason to show when not (e.g. an untrusted workspace). A server it
+   * refuses is held back, and starts when the gate opens: at the next `reconcile` or `startHeld`.
+   */
   mayStart?: (server: ConfiguredServer) => true | string;
   /** Extension services, client request handlers, log level; base MCP with no model when left out. */
   session?: SessionEnvironment;
@@ -123,8 +126,11 @@ export class ServerManager {
         );
       } else {
         // Same launch settings: the server keeps running, and takes the new policy (tool overrides,
-        // approved tools, grants…) at once.
+        // approved tools, grants…) at once. One the start gate held back is tried again: the gate
+        // may have opened since (the workspace trusted, its command line approved).
         running.useConfig(next);
+        if (autoStart && running.heldBack !== undefined)
+          work.push(this.startServer(running, 'configuration_change'));
       }
     }
     for (const [id, server] of wanted) {
@@ -133,18 +139,35 @@ export class ServerManager {
       this.servers.set(id, supervised);
       if (autoStart) work.push(this.startServer(supervised, 'configuration_change'));
     }
+    this.bus.emit('servers', { server_ids: [...this.servers.keys()] });
     await Promise.all(work);
+  }
+
+  /** Starts the servers the start gate held back, when it lets them through now. */
+  async startHeld(reason = 'configuration_change'): Promise<void> {
+    await Promise.all(
+      this.list()
+        .filter((server) => server.heldBack !== undefined)
+        .map((server) => this.startServer(server, reason)),
+    );
+  }
+
+  /** Whether the start gate lets the server start now; the reason when not. */
+  gate(id: string): true | string {
+    return this.options.mayStart?.(this.get(id).config) ?? true;
   }
 
   private async startServer(server: SupervisedServer, reason: string): Promise<void> {
     const allowed = this.options.mayStart?.(server.config) ?? true;
     if (allowed !== true) {
-      server.lastError = allowed;
-      this.bus.emit('log', {
-        server_id: server.id,
-        level: 'warning',
-        message: `not started: ${allowed}`,
-      });
+      const changed = server.heldBack !== allowed;
+      server.holdBack(allowed);
+      if (changed)
+        this.bus.emit('log', {
+          server_id: server.id,
+          level: 'warning',
+          message: `not started: ${allowed}`,
+        });
       return;
     }
     await server.start(reason);

@@ -109,7 +109,10 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     registerMoveSecretCommand(secrets, log),
     watchModelSettings(kernel.kernel.models, kernel.kernel.discovery, secrets, log),
     configs.onDidChange((config) => void apply(config)),
-    vscode.workspace.onDidGrantWorkspaceTrust(async () => void apply(await configs.config)),
+    vscode.workspace.onDidGrantWorkspaceTrust(async () => {
+      log.info('the workspace is trusted now: starting the servers it held back');
+      await apply(await configs.config);
+    }),
   );
   void languageServer.start();
   void configs.config.then(apply);

@@ -85,8 +85,48 @@ export async function findWebviewFrame(page, title, timeout = 20000) {
   throw new Error(`no webview titled "${title}" within ${timeout} ms`);
 }
 
-export function createUiKit({ page, resultsDir, server, workspace, dirs }) {
-  const results = { passed: 0, failed: 0 };
+/** Answers "Start" in the dialog each workspace server's first start asks, in the order given. */
+export async function startWorkspaceServers(page, ids, shot) {
+  for (const id of ids) {
+    const dialog = page.locator('.monaco-dialog-box', {
+      hasText: `Start MCP server "${id}" from this workspace?`,
+    });
+    await dialog.waitFor({ timeout: 30000 });
+    if (shot) await shot(id);
+    await dialog.getByRole('button', { name: 'Start', exact: true }).click();
+  }
+}
+
+/** Approves all the permissions a server asks for (MGP §3), for the expiry given ("For 1 day"…). */
+export async function approvePermissions(page, serverId, expiry = 'For 1 day') {
+  const dialog = page.locator('.monaco-dialog-box', {
+    hasText: `MCP server "${serverId}" asks for`,
+  });
+  await dialog.waitFor({ timeout: 30000 });
+  await dialog.getByRole('button', { name: 'Approve All', exact: true }).click();
+  await page.locator('.quick-input-widget input').waitFor({ timeout: 10000 });
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: expiry }).first().click();
+}
+
+/** Opens the workspace in the page and waits for the workbench. */
+export async function openWorkbench(page, server, workspace) {
+  await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
+  await page.locator('.activitybar').waitFor({ timeout: 30000 });
+}
+
+/** Shows the MGP container's Servers view and waits for a server's row in the state given. */
+export async function serverRow(page, id, state, timeout = 30000) {
+  const container = page.locator('.activitybar [aria-label^="MGP"]').first();
+  await container.waitFor({ timeout: 30000 });
+  const open = page.locator('.sidebar .title-label h2', { hasText: /^MGP$/ });
+  if (!(await open.isVisible())) await container.click();
+  const row = page.locator(`.monaco-list-row[aria-label^="Server ${id}, ${state}"]`);
+  await row.waitFor({ timeout });
+  return row;
+}
+
+export function createUiKit({ page, resultsDir, server, workspace, dirs, results }) {
   const shot = (name) => page.screenshot({ path: join(resultsDir, `${name}.png`) });
 
   async function step(title, body) {

@@ -1,7 +1,9 @@
 // (b) UI scenarios: the workbench in headless chromium, driven as a person would, with screenshots
-// saved under test-results/. Runs against the extension installed from the .vsix. Each module in
-// scenarios/ (run in name order, sharing one window) adds its steps; `--scenario NAME` runs only the
-// modules whose file name contains NAME (00-workbench always runs first).
+// saved under test-results/. Runs against the extension installed from the .vsix. The modules in
+// scenarios/ run in name order and share one window on a trusted copy of the example workspace. The
+// modules in windows/ each get a window of their own (a fresh profile, state and workspace), for what
+// must start from scratch: Workspace Trust, a broken config. `--scenario NAME` runs only the modules
+// whose file name contains NAME (with 00-workbench first when a shared-window module is among them).
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser, openPage } from './browser.mjs';
@@ -10,30 +12,40 @@ import { resultsDir, vsixPath } from './paths.mjs';
 import { createUiKit } from './uiKit.mjs';
 import { copyExampleWorkspace, freshScratch } from './workspace.mjs';
 
-const scenarioDir = new URL('./scenarios/', import.meta.url).pathname;
+const sharedDir = new URL('./scenarios/', import.meta.url).pathname;
+const windowsDir = new URL('./windows/', import.meta.url).pathname;
 
-function scenarioFiles(only) {
-  return readdirSync(scenarioDir)
+function modules(dir, only) {
+  return readdirSync(dir)
     .filter((name) => name.endsWith('.mjs'))
     .sort()
-    .filter((name) => !only || name.startsWith('00-') || name.includes(only));
+    .filter((name) => !only || name.includes(only))
+    .map((name) => join(dir, name));
 }
 
-export async function runUiScenarios({ only } = {}) {
-  const scratch = freshScratch('ui-scenarios');
-  const dirs = prepareProfile(scratch);
+/**
+ * One code-server window: a scratch profile, the example workspace copied (then `prepare` may change
+ * it), the modules run in order against one page. `window` options: `trust` (false: the workspace
+ * opens untrusted and VS Code asks), `settings` (user settings), `env` (code-server's environment).
+ */
+async function runWindow(name, files, results, window = {}) {
+  const scratch = freshScratch(`ui-${name}`);
+  const dirs = prepareProfile(scratch, window.settings);
   installVsix(dirs, vsixPath);
   const workspace = copyExampleWorkspace(scratch);
-  rmSync(resultsDir, { recursive: true, force: true });
-  mkdirSync(resultsDir, { recursive: true });
-
-  const server = await startCodeServer({ dirs, workspace });
+  await window.prepare?.(workspace);
+  const server = await startCodeServer({
+    dirs,
+    workspace,
+    trust: window.trust ?? true,
+    env: window.env,
+  });
   const browser = await launchBrowser();
   const { page } = await openPage(browser);
-  const kit = createUiKit({ page, resultsDir, server, workspace, dirs });
+  const kit = createUiKit({ page, resultsDir, server, workspace, dirs, results });
   try {
-    for (const file of scenarioFiles(only)) {
-      const scenario = await import(join(scenarioDir, file));
+    for (const file of files) {
+      const scenario = await import(file);
       console.log(` ${scenario.title ?? file}`);
       await scenario.run(kit);
     }
@@ -41,5 +53,21 @@ export async function runUiScenarios({ only } = {}) {
     await browser.close();
     await server.stop();
   }
-  return kit.results;
+}
+
+export async function runUiScenarios({ only } = {}) {
+  rmSync(resultsDir, { recursive: true, force: true });
+  mkdirSync(resultsDir, { recursive: true });
+  const results = { passed: 0, failed: 0 };
+  const shared = modules(sharedDir, only);
+  if (shared.length > 0) {
+    const first = join(sharedDir, '00-workbench.mjs');
+    await runWindow('scenarios', [first, ...shared.filter((file) => file !== first)], results);
+  }
+  for (const file of modules(windowsDir, only)) {
+    const scenario = await import(file);
+    const name = file.slice(windowsDir.length).replace(/\.mjs$/, '');
+    await runWindow(name, [file], results, scenario.window);
+  }
+  return results;
 }

@@ -28,6 +28,8 @@ const DEFAULT_DRAIN_MS = 5000;
 export class SupervisedServer {
   state: ServerState = 'registered';
   lastError: string | undefined;
+  /** Why the start gate keeps this server from starting (e.g. an untrusted workspace); undefined once let through. */
+  heldBack: string | undefined;
   tools: ListedTool[] = [];
   resources: Resource[] = [];
   resourceTemplates: ResourceTemplate[] = [];
@@ -90,9 +92,21 @@ export class SupervisedServer {
     this.deps.bus.emit('log', { server_id: this.id, level, message });
   }
 
+  /** The start gate refused to start the server: it waits, with the reason shown as its error. */
+  holdBack(reason: string): void {
+    const changed = this.heldBack !== reason;
+    this.heldBack = reason;
+    this.lastError = reason;
+    if (changed) this.deps.bus.emit('servers', { server_ids: [this.id] });
+  }
+
   /** Starts (or restarts after a failure); resolves when connected or failed, never throws. */
   async start(reason = 'operator_request'): Promise<void> {
     clearTimeout(this.restartTimer);
+    if (this.heldBack !== undefined) {
+      this.heldBack = undefined;
+      this.lastError = undefined;
+    }
     if (this.state === 'connected' || this.state === 'connecting') return;
     if (reason === 'operator_request') this.tracker.reset();
     this.announcedExit = false;
@@ -305,6 +319,7 @@ export class SupervisedServer {
   /** Graceful shutdown (MGP §11.4): finish in-flight calls, refuse new ones with 2001, then close. */
   async stop(reason = 'operator_request', drainTimeoutMs = DEFAULT_DRAIN_MS): Promise<void> {
     clearTimeout(this.restartTimer);
+    this.heldBack = undefined;
     const connection = this.connection;
     if (!connection) {
       this.transition('disconnected', reason);

@@ -1,0 +1,36 @@
+// Issue: trusting the workspace did not start its servers (the kernel had held them back and never
+// looked again). The workspace opens in Restricted Mode; trusting it from the banner asks to start
+// each server, and then they run without any further click.
+import { openWorkbench, serverRow, startWorkspaceServers, approvePermissions } from '../uiKit.mjs';
+
+export const title = 'trusting the workspace starts its servers';
+export const window = { trust: false };
+
+export async function run({ page, server, workspace, step, shot }) {
+  await step('the workspace opens in Restricted Mode and its servers are held back', async () => {
+    await openWorkbench(page, server, workspace);
+    await page
+      .locator('.statusbar-item', { hasText: 'Restricted Mode' })
+      .waitFor({ timeout: 30000 });
+    await serverRow(page, 'example', 'registered');
+  });
+
+  await step(
+    'trusting the folder from the Restricted Mode banner asks to start each server',
+    async () => {
+      await page.locator('.monaco-workbench .banner a', { hasText: 'Manage' }).first().click();
+      const trust = page.locator('.workspace-trust-editor .monaco-button', { hasText: /^Trust$/ });
+      await trust.first().click();
+      await startWorkspaceServers(page, ['example', 'everything']);
+      await approvePermissions(page, 'example');
+    },
+  );
+
+  await step('both servers run without any further click', async () => {
+    await page.keyboard.press('Escape');
+    await serverRow(page, 'example', 'connected');
+    await serverRow(page, 'everything', 'connected');
+    await page.locator('.statusbar-item', { hasText: 'MGP 2/2' }).waitFor({ timeout: 10000 });
+    await shot('trust-servers-started');
+  });
+}
