@@ -6,6 +6,7 @@ import {
   configOf,
   everythingServer,
   exampleServer,
+  fixtureServer,
   node,
   ScriptedOperator,
   startKernel,
@@ -521,5 +522,74 @@ describe('kernel security with real servers (MGP §2–§7, §14)', function () 
       t.kernel.call({ serverId: 'example', toolName: 'teleport', args: {} }),
       (e) => code(e) === 4001,
     );
+  });
+
+  describe("a server's code_safety declaration only adds restrictions (MGP §7.3)", () => {
+    const declaring = (security: object, extra = '') =>
+      `[[servers]]\nid = "coder"\ncommand = ${node}\nargs = [${fixtureServer('declared-security.js')}, "--security", ${JSON.stringify(JSON.stringify(security))}]\napproved_tools = ["run_code"]\n${extra}`;
+    const run = (code: string) =>
+      t.kernel.call({ serverId: 'coder', toolName: 'run_code', args: { code } });
+    const SPAWN = "require('child_process').execSync('id')";
+    /** Code safety answers with a tool error carrying 1011 and the §7.4 rejection, unforwarded. */
+    const refused = async (source: string) => {
+      const { result } = await run(source);
+      assert.equal((result._mgp as { code?: number } | undefined)?.code, 1011, source);
+      assert.doesNotMatch(textOf(result), /^ran$/);
+    };
+
+    it('level "unrestricted" does not switch the check off: the kernel keeps at least standard', async () => {
+      t = await startKernel(
+        declaring({
+          risk_level: 'moderate',
+          validator: 'code_safety',
+          code_safety: { level: 'unrestricted', language: 'javascript' },
+        }),
+      );
+      await refused(SPAWN);
+      assert.match(textOf((await run('return 1 + 1')).result), /ran/);
+    });
+
+    it('declared blocklists are added to the defaults, never replace them; an allowlist only narrows', async () => {
+      t = await startKernel(
+        declaring({
+          risk_level: 'moderate',
+          validator: 'code_safety',
+          code_safety: {
+            level: 'strict',
+            language: 'python',
+            blocked_imports: ['json'],
+            blocked_patterns: ['print('],
+            allowed_imports: ['subprocess', 'os', 'json', 'math'],
+          },
+        }),
+      );
+      await refused('import subprocess\nsubprocess.run(["id"])');
+      await refused('import os\nos.system("id")');
+      await refused('import json');
+      await refused('x = eval("1")');
+      await refused('print(1)');
+      assert.match(textOf((await run('import math\ny = math.sqrt(4)')).result), /ran/);
+    });
+
+    it('a declared language the kernel cannot read does not skip the import checks', async () => {
+      t = await startKernel(
+        declaring({
+          risk_level: 'moderate',
+          validator: 'code_safety',
+          code_safety: { level: 'standard', language: 'cobol' },
+        }),
+      );
+      await refused(SPAWN);
+    });
+
+    it("loosening is the config's alone ([servers.tools.X])", async () => {
+      t = await startKernel(
+        declaring(
+          { risk_level: 'moderate', validator: 'code_safety', code_safety: { level: 'readonly' } },
+          '[servers.tools.run_code]\ncode_safety = { level = "unrestricted" }\n',
+        ),
+      );
+      assert.match(textOf((await run(SPAWN)).result), /ran/);
+    });
   });
 });

@@ -119,3 +119,40 @@ describe('effective security metadata (MGP §4)', () => {
     assert.equal(riskFromName('get-sum'), undefined);
   });
 });
+
+describe("a server's code_safety declaration only adds restrictions (MGP §7.3)", () => {
+  const declared = (code_safety: Record<string, unknown>, override?: Record<string, unknown>) =>
+    effectiveSecurity(
+      tool('run_code', { security: { risk_level: 'moderate', code_safety } }),
+      override,
+    ).code_safety;
+
+  it('a level below standard becomes standard; a stricter one is kept; an unknown one is strict', () => {
+    assert.equal(declared({ level: 'unrestricted' })?.level, 'standard');
+    assert.equal(declared({})?.level, 'standard');
+    assert.equal(declared({ level: 'strict' })?.level, 'strict');
+    assert.equal(declared({ level: 'readonly' })?.level, 'readonly');
+    assert.equal(declared({ level: 'lenient' })?.level, 'strict');
+  });
+
+  it("marks the server's lists as additions to the kernel's, and keeps only well-formed fields", () => {
+    const spec = declared({
+      level: 'strict',
+      blocked_imports: ['json', 7],
+      allowed_imports: 'os',
+      max_code_size_bytes: -5,
+      extends_defaults: false,
+      surprise: true,
+    });
+    assert.deepEqual(spec, {
+      level: 'strict',
+      blocked_imports: ['json'],
+      extends_defaults: true,
+    });
+  });
+
+  it('config decides outright, loosening included', () => {
+    const spec = declared({ level: 'readonly' }, { code_safety: { level: 'unrestricted' } });
+    assert.deepEqual(spec, { level: 'unrestricted' });
+  });
+});

@@ -402,3 +402,59 @@ describe('code_safety: patterns, languages and code arguments', () => {
     assert.deepEqual(outcome.codeRejection?.violations, ["Blocked import: 'ctypes'"]);
   });
 });
+
+describe('code_safety: lists declared by a server extend the defaults', () => {
+  const security = (code_safety: CodeSafetySpec): ToolSecurity => ({
+    risk_level: 'dangerous',
+    permissions_required: [],
+    side_effects: [],
+    code_safety,
+  });
+  const check = (code: string, code_safety: CodeSafetySpec) =>
+    runValidators(['code_safety'], {
+      toolName: 'run',
+      args: { code },
+      security: security(code_safety),
+    });
+
+  it('a declared blocklist is added to the default one (server) or replaces it (config)', async () => {
+    const spec: CodeSafetySpec = {
+      level: 'standard',
+      language: 'python',
+      blocked_imports: ['json'],
+    };
+    assert.equal((await check('import subprocess', { ...spec, extends_defaults: true })).ok, false);
+    assert.equal((await check('import json', { ...spec, extends_defaults: true })).ok, false);
+    assert.equal((await check('import subprocess', spec)).ok, true);
+  });
+
+  it('declared patterns are added to the default ones', async () => {
+    const spec: CodeSafetySpec = {
+      level: 'standard',
+      language: 'javascript',
+      blocked_patterns: ['fetch('],
+      extends_defaults: true,
+    };
+    assert.equal((await check('eval("1")', spec)).ok, false);
+    assert.equal((await check('fetch("x")', spec)).ok, false);
+    assert.equal((await check('const a = 1 + 2;', spec)).ok, true);
+  });
+
+  it('a declared allowlist narrows the default one and a larger size limit does not raise it', async () => {
+    const spec: CodeSafetySpec = {
+      level: 'strict',
+      language: 'python',
+      allowed_imports: ['subprocess', 'math', 'json'],
+      max_code_size_bytes: 10_000_000,
+      extends_defaults: true,
+    };
+    assert.equal((await check('import subprocess', spec)).ok, false);
+    assert.equal((await check('import random', spec)).ok, false);
+    assert.equal((await check('import math\nx = math.pi', spec)).ok, true);
+    const big = (await check(`x = 1\n${'# padding\n'.repeat(8000)}`, spec)).violations;
+    assert.ok(
+      big.some((v) => v.rule === 'size_limit'),
+      JSON.stringify(big.map((v) => v.rule)),
+    );
+  });
+});

@@ -4,7 +4,8 @@
  * the fallback chosen from the tool's name and arguments, so a plain MCP server is validated too and a
  * server cannot switch validation off by declaring `none`. Sandboxed servers (MGP §15.4) always get
  * network_restricted, and code safety at least at the strict level.
- * A server-declared `none` is ignored: only the operator's config can turn validation off.
+ * A server-declared `none` is ignored, and a server's `code_safety` is at least `standard` (see
+ * effectiveSecurity.ts): only the operator's config can turn validation off or loosen it.
  */
 import type { ListedTool } from '../connection/toolResults';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';

@@ -12,6 +12,7 @@ import {
 } from '../../../../shared/src/schemas/vocabulary';
 import type { ListedTool } from '../connection/toolResults';
 import {
+  CodeSafetyLevel,
   CodeSafetySpec,
   RISK_ORDER,
   RiskLevel,
@@ -68,9 +69,40 @@ export function declaredSecurity(tool: ListedTool): SecurityOverride | undefined
   if (typeof s.reversible === 'boolean') declared.reversible = s.reversible;
   if (typeof s.confirmation_required === 'boolean')
     declared.confirmation_required = s.confirmation_required;
-  if (typeof s.code_safety === 'object' && s.code_safety !== null)
-    declared.code_safety = s.code_safety as CodeSafetySpec;
+  const codeSafety = declaredCodeSafety(s.code_safety);
+  if (codeSafety) declared.code_safety = codeSafety;
   return declared;
+}
+
+const CODE_SAFETY_ORDER: Record<CodeSafetyLevel, number> = {
+  unrestricted: 0,
+  standard: 1,
+  strict: 2,
+  readonly: 3,
+};
+
+/**
+ * A server's `code_safety` (MGP §7.3), as restrictions only: the level is at least `standard` (an
+ * unknown one counts as `strict`), and its lists extend the kernel's defaults (see CodeSafetySpec).
+ * Loosening is the operator's alone, through `[servers.tools.X] code_safety`.
+ */
+function declaredCodeSafety(raw: unknown): CodeSafetySpec | undefined {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+  const c = raw as Record<string, unknown>;
+  const named = typeof c.level === 'string' ? c.level : 'standard';
+  const level: CodeSafetyLevel = Object.hasOwn(CODE_SAFETY_ORDER, named)
+    ? CODE_SAFETY_ORDER[named as CodeSafetyLevel] < CODE_SAFETY_ORDER.standard
+      ? 'standard'
+      : (named as CodeSafetyLevel)
+    : 'strict';
+  const spec: CodeSafetySpec = { level };
+  if (typeof c.language === 'string') spec.language = c.language;
+  if (typeof c.max_code_size_bytes === 'number' && c.max_code_size_bytes > 0)
+    spec.max_code_size_bytes = c.max_code_size_bytes;
+  for (const list of ['blocked_imports', 'blocked_patterns', 'allowed_imports'] as const)
+    if (Array.isArray(c[list])) spec[list] = plainStrings(c[list]);
+  spec.extends_defaults = true;
+  return spec;
 }
 
 /** MCP annotations as security hints (MCP §5.1 tool annotations); nothing when the tool has none. */

@@ -18,6 +18,12 @@ export interface CodeSafetySpec {
   blocked_imports?: string[];
   blocked_patterns?: string[];
   allowed_imports?: string[];
+  /**
+   * Set by the kernel on a declaration that came from the server (never read from the wire): its lists
+   * then add to the kernel's defaults instead of replacing them (blocklists and patterns joined, the
+   * allowlist intersected, the smaller size limit), so a server can only tighten the check.
+   */
+  extends_defaults?: boolean;
 }
 
 /** MGP §4.3, with the defaults filled in. */

@@ -11,6 +11,9 @@
  * A missing declaration means `standard`; an unknown level is treated as `strict`. The blocklist applies
  * at every level, also to modules an allowlist names (blocking wins). At `standard` a declared
  * allowlist is not enforced (§7.2 gives standard a blocklist only) but is passed back as a hint.
+ * A declaration from the config replaces the kernel's default lists; one from the server
+ * (`extends_defaults`) only adds to them: blocklists and patterns joined, the allowlist intersected,
+ * the smaller size limit, and a language the kernel cannot read is ignored rather than trusted.
  *
  * Which arguments are code: strings under a key named `code`, `source`, `source_code`, `script`,
  * `program`, `snippet`, `python`, `javascript`, `js`, `py`, `typescript`, `ts`, `expression`, `function`,
@@ -126,7 +129,7 @@ function languagesFor(spec: CodeSafetySpec, toolName: string, code: string): Lan
   const declared = spec.language?.trim().toLowerCase();
   if (declared && PYTHON_LANGS.has(declared)) return ['python'];
   if (declared && JS_LANGS.has(declared)) return ['javascript'];
-  if (declared) return { other: declared };
+  if (declared && !spec.extends_defaults) return { other: declared };
   const named = languageFromName(toolName);
   if (named) return [named];
   const python = LOOKS_PYTHON.test(code);
@@ -147,17 +150,27 @@ function listsFor(
   language: CodeLanguage,
 ): EffectiveLists {
   const strip = (name: string) => name.replace(/^node:/, '');
-  const declaredPatterns = given(spec.blocked_patterns);
-  const allowed =
-    level === 'strict' || level === 'readonly'
-      ? (given(spec.allowed_imports) ?? DEFAULT_ALLOWED_IMPORTS[language])
-      : undefined;
+  const declaredPatterns = given(spec.blocked_patterns)?.map(compileDeclaredPattern);
+  const declaredBlocked = given(spec.blocked_imports);
+  const declaredAllowed = given(spec.allowed_imports);
+  const defaultPatterns = DEFAULT_BLOCKED_PATTERNS[language] as CodePattern[];
+  const strictish = level === 'strict' || level === 'readonly';
+  if (!spec.extends_defaults) {
+    const allowed = strictish ? (declaredAllowed ?? DEFAULT_ALLOWED_IMPORTS[language]) : undefined;
+    return {
+      blocked: new Set((declaredBlocked ?? DEFAULT_BLOCKED_IMPORTS[language]).map(strip)),
+      allowed: allowed && new Set(allowed.map(strip)),
+      patterns: declaredPatterns ?? defaultPatterns,
+    };
+  }
+  const narrowed = declaredAllowed && new Set(declaredAllowed.map(strip));
+  const allowed = strictish
+    ? DEFAULT_ALLOWED_IMPORTS[language].map(strip).filter((m) => !narrowed || narrowed.has(m))
+    : undefined;
   return {
-    blocked: new Set((given(spec.blocked_imports) ?? DEFAULT_BLOCKED_IMPORTS[language]).map(strip)),
-    allowed: allowed && new Set(allowed.map(strip)),
-    patterns: declaredPatterns
-      ? declaredPatterns.map(compileDeclaredPattern)
-      : (DEFAULT_BLOCKED_PATTERNS[language] as CodePattern[]),
+    blocked: new Set([...DEFAULT_BLOCKED_IMPORTS[language], ...(declaredBlocked ?? [])].map(strip)),
+    allowed: allowed && new Set(allowed),
+    patterns: [...defaultPatterns, ...(declaredPatterns ?? [])],
   };
 }
 
@@ -166,10 +179,11 @@ function maxSize(spec: CodeSafetySpec, level: CodeSafetyLevel): number | undefin
     typeof spec.max_code_size_bytes === 'number' && spec.max_code_size_bytes > 0
       ? spec.max_code_size_bytes
       : undefined;
-  return (
-    declared ??
-    (level === 'strict' || level === 'readonly' ? DEFAULT_MAX_CODE_SIZE_BYTES : undefined)
-  );
+  const fallback =
+    level === 'strict' || level === 'readonly' ? DEFAULT_MAX_CODE_SIZE_BYTES : undefined;
+  if (spec.extends_defaults && declared !== undefined && fallback !== undefined)
+    return Math.min(declared, fallback);
+  return declared ?? fallback;
 }
 
 function findingsFor(
@@ -242,16 +256,13 @@ function hints(
   languages: CodeLanguage[],
   size: number | undefined,
 ): CodeRejection['hints'] {
-  const union = (pick: (l: CodeLanguage) => readonly string[]) => [
-    ...new Set(languages.flatMap(pick)),
-  ];
-  const strictish = level === 'strict' || level === 'readonly';
+  const lists = languages.map((l) => listsFor(spec, level, l));
   const out: CodeRejection['hints'] = {
-    blocked_imports: given(spec.blocked_imports) ?? union((l) => DEFAULT_BLOCKED_IMPORTS[l]),
+    blocked_imports: [...new Set(lists.flatMap((l) => [...l.blocked]))],
   };
-  const allowed =
-    given(spec.allowed_imports) ??
-    (strictish ? union((l) => DEFAULT_ALLOWED_IMPORTS[l]) : undefined);
+  const allowed = lists.some((l) => l.allowed)
+    ? [...new Set(lists.flatMap((l) => [...(l.allowed ?? [])]))]
+    : given(spec.allowed_imports);
   if (allowed) out.allowed_imports = allowed;
   if (size !== undefined) out.max_code_size_bytes = size;
   return out;
