@@ -35,6 +35,7 @@ import { join, resolve } from 'node:path';
 import type { AuditRecord } from '../kernel/audit/auditEvent';
 import { canonicalJson } from '../kernel/audit/canonical';
 import { recordLine } from '../kernel/audit/chain';
+import { oneLine } from '../../../shared/src/untrustedText';
 import { EXPORT_FORMATS, ExportFormat, exportRecords } from '../kernel/audit/export';
 import { AuditFilter, compileFilter } from '../kernel/audit/filter';
 import { auditDirectory } from '../kernel/audit/location';
@@ -126,15 +127,17 @@ export function formatRecord(record: AuditRecord): string {
   const target =
     [record.target?.server_id, record.target?.tool_name].filter(Boolean).join('/') || '-';
   return [
-    record.seq,
+    String(record.seq),
     record.timestamp,
     record.event_type,
     record.result,
     target,
     `${record.actor?.type}:${record.actor?.id}`,
     record.trace_id,
-    canonicalJson(record.details ?? {}),
-  ].join('\t');
+  ]
+    .map(oneLine)
+    .concat(canonicalJson(record.details ?? {}))
+    .join('\t');
 }
 
 async function tail(
@@ -172,8 +175,8 @@ async function exportLog(dir: string, parsed: ParsedArgs, io: Io): Promise<numbe
   const records = readRecords(dir, filterOf(parsed));
   const out = stringFlag(parsed, '--out');
   if (!out) {
-    // io.out ends each line with "\n": a CSV line keeps its "\r" so that it ends with CRLF.
-    await exportRecords(records, format, (chunk) => io.out(chunk.slice(0, -1)));
+    const data = io.data ?? ((chunk: string) => io.out(chunk.slice(0, -1)));
+    await exportRecords(records, format, data);
     return 0;
   }
   const handle = await open(resolve(out), 'w');

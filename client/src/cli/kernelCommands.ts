@@ -1,3 +1,4 @@
+import { oneLine } from '../../../shared/src/untrustedText';
 import { KernelError } from '../kernel/errors';
 import { wireErrorOf } from '../kernel/mgp/mgpErrors';
 import { qualifiedToolName } from '../kernel/serverManager';
@@ -79,7 +80,7 @@ export async function runTools(
     } else {
       for (const { serverId, name, tool, security, kernel } of entries)
         io.out(
-          `${nameOf(serverId, name, kernel)}\t${security.risk_level}\t${tool.description?.split('\n')[0] ?? ''}`,
+          `${oneLine(nameOf(serverId, name, kernel))}\t${security.risk_level}\t${oneLine(tool.description?.split('\n')[0] ?? '')}`,
         );
     }
     return cli.failed.length ? 1 : 0;
@@ -176,7 +177,7 @@ export async function runListing(
     else
       for (const item of items)
         io.out(
-          `${item.server}\t${'uri' in item ? String(item.uri) : item.name}${item.description ? `\t${item.description}` : ''}`,
+          `${item.server}\t${oneLine('uri' in item ? String(item.uri) : item.name)}${item.description ? `\t${oneLine(item.description)}` : ''}`,
         );
     return cli.failed.length ? 1 : 0;
   } finally {
@@ -281,7 +282,7 @@ export async function runDiscover(
     else {
       for (const tool of answer.tools)
         io.out(
-          `${tool.relevance_score.toFixed(2)}\t${tool.tool_id}\t${tool.security?.risk_level ?? ''}\t${tool.description.split('\n')[0]}`,
+          `${tool.relevance_score.toFixed(2)}\t${oneLine(tool.tool_id)}\t${tool.security?.risk_level ?? ''}\t${oneLine(tool.description.split('\n')[0])}`,
         );
       io.err(
         `${answer.tools.length} of ${answer.total_available} matching, ${answer.search_strategy}${answer.fallback_strategy ? ` (fell back to ${answer.fallback_strategy})` : ''}, ${answer.query_time_ms.toFixed(2)} ms`,
@@ -370,7 +371,10 @@ export async function runEvents(
         io.out(
           parsed.flags.has('--json')
             ? JSON.stringify(event)
-            : `${event.timestamp}\t${event.severity}\t${event.server_id}\t${event.channel}\t${JSON.stringify(event.data)}`,
+            : [event.timestamp, event.severity, event.server_id, event.channel]
+                .map((field) => oneLine(String(field)))
+                .concat(JSON.stringify(event.data))
+                .join('\t'),
         );
         if (++seen >= count) {
           process.off('SIGINT', stop);

@@ -1,3 +1,4 @@
+import { visibleText } from '../../../shared/src/untrustedText';
 import { MGP_KERNEL_VERSION } from '../../../shared/src/version';
 import type { ConfigProblem } from '../kernel/config/model';
 import { serverTarget } from '../kernel/status';
@@ -5,7 +6,7 @@ import { runCheck } from './check';
 import { runAudit } from './auditCommands';
 import { runAccess, runCall, runDiscover, runEvents, runListing, runTools } from './kernelCommands';
 import { loadCliConfig, parseArgs, ParsedArgs } from './options';
-import type { Io } from './io';
+import { Io, processIo, visibleIo } from './io';
 
 const USAGE = `mgp ${MGP_KERNEL_VERSION}: the MGP Kernel, headless
 
@@ -75,7 +76,8 @@ async function listServers(parsed: ParsedArgs, io: Io): Promise<number> {
   return config.problems.some((p) => p.severity === 'error') ? 1 : 0;
 }
 
-export async function runCli(argv: string[], io: Io): Promise<number> {
+export async function runCli(argv: string[], output: Io): Promise<number> {
+  const io = visibleIo(output);
   const [command, ...rest] = argv;
   switch (command) {
     case undefined:
@@ -114,10 +116,10 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
 }
 
 if (require.main === module) {
-  runCli(process.argv.slice(2), { out: (t) => console.log(t), err: (t) => console.error(t) }).then(
+  runCli(process.argv.slice(2), processIo).then(
     (code) => process.exit(code),
     (error: unknown) => {
-      console.error(`mgp: ${error instanceof Error ? error.message : String(error)}`);
+      processIo.err(visibleText(`mgp: ${error instanceof Error ? error.message : String(error)}`));
       process.exit(1);
     },
   );

@@ -13,6 +13,7 @@ import {
   ToolApprovalAnswer,
   ToolApprovalRequest,
 } from '../kernel/host/interaction';
+import { oneLine, visibleText } from '../../../shared/src/untrustedText';
 
 export type ApproveFlag = 'once' | 'session';
 
@@ -30,23 +31,25 @@ const ANSWERS: Record<string, ToolApprovalAnswer> = {
   '': 'deny',
 };
 
+/** The question about one tool call; every name and text from the server on one line, escapes visible. */
 export function approvalText(request: ToolApprovalRequest): string {
   const s = request.security;
+  const list = (items: readonly string[]) => items.map(oneLine).join(', ');
   const lines = [
     '',
-    `${request.serverId} wants to run ${request.toolName} (requested by ${request.agentId})`,
-    `  risk: ${s.risk_level} (from ${s.sources.risk_level ?? 'default'})${s.serverClaim ? `; the server itself says ${s.serverClaim}` : ''}`,
-    `  side effects: ${s.side_effects.length ? s.side_effects.join(', ') : 'none declared'}${s.reversible === false ? '; not reversible' : ''}`,
-    ...(s.permissions_required.length
-      ? [`  permissions: ${s.permissions_required.join(', ')}`]
-      : []),
+    `${oneLine(request.serverId)} wants to run ${oneLine(request.toolName)} (requested by ${oneLine(request.agentId)})`,
+    `  risk: ${s.risk_level} (from ${s.sources.risk_level ?? 'default'})${s.serverClaim ? `; the server itself says ${oneLine(String(s.serverClaim))}` : ''}`,
+    `  side effects: ${s.side_effects.length ? list(s.side_effects) : 'none declared'}${s.reversible === false ? '; not reversible' : ''}`,
+    ...(s.permissions_required.length ? [`  permissions: ${list(s.permissions_required)}`] : []),
     '  arguments:',
     ...JSON.stringify(request.args, null, 2)
       .split('\n')
       .map((line) => `    ${line}`),
   ];
   if (request.description)
-    lines.push(`  description (from the server, untrusted): ${request.description.split('\n')[0]}`);
+    lines.push(
+      `  description (from the server, untrusted): ${oneLine(request.description.split('\n')[0])}`,
+    );
   return lines.join('\n');
 }
 
@@ -88,14 +91,16 @@ class LineReader {
 /** Asks on a terminal. */
 export function terminalInteraction(streams: TerminalStreams): Interaction & { close(): void } {
   const reader = new LineReader(streams.input);
+  // Everything shown here may hold a server's or a model's text: controls and bidi made visible.
+  const show = (text: string) => streams.output.write(visibleText(text));
   const ask = async (question: string): Promise<string> => {
-    streams.output.write(question);
+    show(question);
     return (await reader.next()).trim();
   };
   return {
     ...NOBODY_TO_ASK,
     async approveToolCall(request) {
-      streams.output.write(`${approvalText(request)}\n`);
+      show(`${approvalText(request)}\n`);
       const answer = await ask(
         'Allow? [o]nce, [s]ession, [a]lways, [S]erver for the session, [d]eny (default deny): ',
       );
@@ -103,10 +108,10 @@ export function terminalInteraction(streams: TerminalStreams): Interaction & { c
     },
     async approvePermissions(request: PermissionRequest) {
       const decisions: Record<string, 'approved' | 'denied'> = {};
-      streams.output.write(`\n${request.serverId} asks for permissions (MGP §3):\n`);
+      show(`\n${oneLine(request.serverId)} asks for permissions (MGP §3):\n`);
       for (const permission of request.permissions) {
         const answer = await ask(
-          `  ${permission.name} (risk ${permission.risk ?? 'unknown'}) — approve? [y/N] `,
+          `  ${oneLine(permission.name)} (risk ${oneLine(permission.risk ?? 'unknown')}) — approve? [y/N] `,
         );
         decisions[permission.name] = /^y(es)?$/i.test(answer) ? 'approved' : 'denied';
       }
@@ -118,8 +123,8 @@ export function terminalInteraction(streams: TerminalStreams): Interaction & { c
         last && !Array.isArray(last.content) && last.content.type === 'text'
           ? last.content.text
           : '(non-text content)';
-      streams.output.write(
-        `\n${serverId} asks the model (up to ${params.maxTokens} tokens):\n  ${text}\n`,
+      show(
+        `\n${oneLine(serverId)} asks the model (up to ${params.maxTokens} tokens):\n  ${text}\n`,
       );
       const answer = await ask('Send it to the model? [y/N] ');
       return /^y(es)?$/i.test(answer)
@@ -128,15 +133,17 @@ export function terminalInteraction(streams: TerminalStreams): Interaction & { c
     },
     async elicit(serverId, params): Promise<ElicitResult> {
       if (params.mode === 'url') {
-        streams.output.write(`\n${serverId} asks you to open ${params.url}\n  ${params.message}\n`);
+        show(
+          `\n${oneLine(serverId)} asks you to open ${oneLine(params.url)}\n  ${params.message}\n`,
+        );
         const answer = await ask('Open it yourself, then confirm here. Done? [y/N] ');
         return { action: /^y(es)?$/i.test(answer) ? 'accept' : 'decline' };
       }
-      streams.output.write(`\n${serverId} asks: ${params.message}\n`);
+      show(`\n${oneLine(serverId)} asks: ${params.message}\n`);
       const content: Record<string, string | number | boolean> = {};
       for (const [name, property] of Object.entries(params.requestedSchema.properties)) {
         const answer = await ask(
-          `  ${property.title ?? name}${property.description ? ` (${property.description})` : ''}: `,
+          `  ${oneLine(property.title ?? name)}${property.description ? ` (${oneLine(property.description)})` : ''}: `,
         );
         if (answer === '') continue;
         content[name] =
@@ -150,16 +157,20 @@ export function terminalInteraction(streams: TerminalStreams): Interaction & { c
     },
     async answerCallback(question) {
       if (question.type === 'notification') {
-        streams.output.write(`\n${question.serverId}: ${question.message}\n`);
+        show(`\n${oneLine(question.serverId)}: ${question.message}\n`);
         return undefined;
       }
-      const options = question.options?.length ? ` [${question.options.join('/')}]` : '';
-      const answer = await ask(`\n${question.serverId} asks: ${question.message}${options} `);
+      const options = question.options?.length
+        ? ` [${question.options.map(oneLine).join('/')}]`
+        : '';
+      const answer = await ask(
+        `\n${oneLine(question.serverId)} asks: ${question.message}${options} `,
+      );
       return answer || undefined;
     },
     async approveRegistration(request) {
       const answer = await ask(
-        `\nRegister server ${request.id} (${request.command} ${request.args.join(' ')}, trust ${request.trustLevel})? [y/N] `,
+        `\nRegister server ${oneLine(request.id)} (${oneLine([request.command, ...request.args].join(' '))}, trust ${oneLine(request.trustLevel)})? [y/N] `,
       );
       return /^y(es)?$/i.test(answer);
     },
