@@ -1,11 +1,13 @@
-// Builds test/fixtures/discovery/corpus.json: the tools of real MCP servers published on npm.
+// Builds test/fixtures/discovery/corpus.json (the servers the ranker was developed on) and
+// test/fixtures/discovery/unseen-corpus.json (servers it has never seen, for the unseen-servers test
+// set): the tools of real MCP servers published on npm.
 //
 // Each server is a devDependency (exact version). It is started over stdio with the official SDK
 // client, given a cleared environment with dummy credentials only (no real token, no network needed
 // to list tools), asked for `tools/list` (every page), and stopped. The fixture keeps, per server, the
 // package name and version, and per tool its name, description, inputSchema and annotations.
 //
-// Run: node bench/discovery/build-corpus.mjs     (then commit the fixture)
+// Run: node bench/discovery/build-corpus.mjs [corpus|unseen]     (then commit the fixture)
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +17,13 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const out = join(root, 'test/fixtures/discovery/corpus.json');
+const set = process.argv[2] ?? 'corpus';
+if (set !== 'corpus' && set !== 'unseen')
+  throw new Error('usage: node bench/discovery/build-corpus.mjs [corpus|unseen]');
+const out = join(
+  root,
+  `test/fixtures/discovery/${set === 'unseen' ? 'unseen-corpus' : 'corpus'}.json`,
+);
 const work = mkdtempSync(join(tmpdir(), 'mgp-corpus-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
@@ -50,6 +58,38 @@ const SERVERS = [
   ['context7', '@upstash/context7-mcp', []],
   ['everything', '@modelcontextprotocol/server-everything', ['stdio']],
 ];
+
+/**
+ * Servers the ranker has never seen: in neither the corpus above nor any query set written before
+ * them. Their queries (queries-unseen.json) were written from these tool lists before any ranking
+ * ran on them.
+ */
+const UNSEEN_SERVERS = [
+  ['airbnb', '@openbnb/mcp-server-airbnb', ['--ignore-robots-txt']],
+  ['airtable', 'airtable-mcp-server', [], { AIRTABLE_API_KEY: 'dummy' }],
+  ['circleci', '@circleci/mcp-server-circleci', [], { CIRCLECI_TOKEN: 'dummy' }],
+  [
+    'datadog',
+    '@winor30/mcp-server-datadog',
+    [],
+    { DATADOG_API_KEY: 'dummy', DATADOG_APP_KEY: 'dummy' },
+  ],
+  ['git', '@cyanheads/git-mcp-server', [], { MCP_TRANSPORT_TYPE: 'stdio', MCP_LOG_LEVEL: 'error' }],
+  ['hubspot', '@hubspot/mcp-server', [], { PRIVATE_APP_ACCESS_TOKEN: 'dummy' }],
+  // Reads its configuration at start: a cluster on a closed local port.
+  ['kubernetes', 'mcp-server-kubernetes', [], { KUBECONFIG: join(work, 'kubeconfig') }],
+  ['mongodb', 'mongodb-mcp-server', [], { MDB_MCP_TELEMETRY: 'disabled' }],
+  ['sentry', '@sentry/mcp-server', ['--access-token=dummy']],
+  ['youtube-transcript', '@kimtaeyoon83/mcp-server-youtube-transcript', []],
+];
+
+const KUBECONFIG = `apiVersion: v1
+kind: Config
+clusters: [{ name: none, cluster: { server: "https://127.0.0.1:1" } }]
+users: [{ name: none, user: { token: dummy } }]
+contexts: [{ name: none, context: { cluster: none, user: none } }]
+current-context: none
+`;
 
 const ListToolsResult = z.looseObject({
   tools: z.array(z.looseObject({ name: z.string() })),
@@ -111,15 +151,15 @@ async function listServer([id, pkg, args, env = {}]) {
   }
 }
 
+writeFileSync(join(work, 'kubeconfig'), KUBECONFIG);
 const servers = [];
-for (const spec of SERVERS) {
+for (const spec of set === 'unseen' ? UNSEEN_SERVERS : SERVERS) {
   const server = await listServer(spec);
   console.log(`${server.package}@${server.version}: ${server.tools.length} tools`);
   servers.push(server);
 }
 const corpus = {
-  description:
-    'Tools listed over stdio from MCP servers published on npm (bench/discovery/build-corpus.mjs). Regenerate with that script; do not edit by hand.',
+  description: `Tools listed over stdio from MCP servers published on npm (bench/discovery/build-corpus.mjs ${set}). Regenerate with that script; do not edit by hand.`,
   servers,
 };
 mkdirSync(dirname(out), { recursive: true });
