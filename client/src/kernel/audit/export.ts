@@ -2,6 +2,10 @@
  * Exporting records as JSON Lines (each line exactly as the log stores it, so an export can be
  * verified record by record) or as CSV (RFC 4180: comma-separated, CRLF line ends, a field quoted
  * when it holds a comma, a double quote, CR or LF, and a double quote inside written twice).
+ *
+ * CSV is opened in spreadsheets, which evaluate a cell that starts with `=`, `+`, `-`, `@`, a tab
+ * or a carriage return as a formula; tool names, results and ids come from servers. Such a field
+ * gets a leading `'`, the usual defence (OWASP, "CSV Injection"): the cell shows as text.
  */
 import type { AuditRecord } from './auditEvent';
 import { canonicalJson } from './canonical';
@@ -24,9 +28,12 @@ export const CSV_COLUMNS = [
   'details',
 ] as const;
 
-/** One CSV field, quoted when it must be. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** One CSV field: text to a spreadsheet, never a formula; quoted when it must be. */
 export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** One CSV row (without its line end) for `record`; details as canonical JSON. */
