@@ -66,6 +66,12 @@ function serverTool(tool: ListedTool, security: EffectiveSecurity): ServerTool {
   };
 }
 
+/** One agent's discovery session: its cache and the `mgp.tools.*` handlers bound to it. */
+export interface DiscoverySession {
+  cache: SessionToolCache;
+  tools: DiscoveryTools;
+}
+
 export class ToolDiscovery {
   readonly index: ToolIndex;
   readonly cache: SessionToolCache;
@@ -89,12 +95,12 @@ export class ToolDiscovery {
     );
   }
 
-  private createTools(): DiscoveryTools {
+  private createTools(cache = this.cache): DiscoveryTools {
     const toolCreation = this.deps.creation?.() ?? { enabled: false };
-    this.creationEnabled = toolCreation.enabled;
+    if (cache === this.cache) this.creationEnabled = toolCreation.enabled;
     return createDiscoveryTools({
       index: this.index,
-      cache: this.cache,
+      cache,
       needsApproval: (entry) =>
         !entry.kernel && this.deps.needsApproval(entry.server_id, entry.name),
       toolCreation,
@@ -190,8 +196,23 @@ export class ToolDiscovery {
     this.changes.emit('change');
   }
 
+  /**
+   * A session of its own, for one agent's conversation (MGP §16.7): its own cache under the budget
+   * the config sets now, with the configured pins, over the kernel's one index. Its tools answer the
+   * `mgp.tools.*` calls of a caller that carries it (`Caller.toolSession`).
+   */
+  openSession(): DiscoverySession {
+    const cache = new SessionToolCache({ budget: this.deps.settings().toolContextBudget });
+    this.pinConfigured(cache);
+    return { cache, tools: this.createTools(cache) };
+  }
+
   /** The config's pinned tools (`[kernel] pinned_tools` and each server's `pinned_tools`) that exist now. */
   refreshPins(): void {
+    this.pinConfigured(this.cache);
+  }
+
+  private pinConfigured(cache: SessionToolCache): void {
     const wanted = new Set([
       ...this.deps.settings().pinnedTools,
       ...this.deps.manager
@@ -202,7 +223,7 @@ export class ToolDiscovery {
     ]);
     for (const id of wanted) {
       const entry = this.index.get(id);
-      if (entry && !this.cache.isPinned(id)) this.cache.pin(entry);
+      if (entry && !cache.isPinned(id)) cache.pin(entry);
     }
   }
 
@@ -222,8 +243,8 @@ export class ToolDiscovery {
       operatorOnly: false,
       risk: 'safe',
       inModelContext: name === 'mgp.tools.discover' || name === 'mgp.tools.request',
-      run: async (args) => {
-        const result = await this.tools.call(name, args);
+      run: async (args, context) => {
+        const result = await (context.caller.toolSession ?? this.tools).call(name, args);
         this.changes.emit('change');
         return result;
       },

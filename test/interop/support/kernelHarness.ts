@@ -179,15 +179,43 @@ export async function startKernel(toml: string, options: StartOptions = {}): Pro
   };
 }
 
+export interface ScriptedModelRequest {
+  model: string;
+  messages: {
+    role: string;
+    content: string | null;
+    tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+    tool_call_id?: string;
+  }[];
+  tools?: {
+    type: 'function';
+    function: { name: string; description: string; parameters: unknown };
+  }[];
+  stream?: boolean;
+}
+
 export interface ScriptedModel {
   url: string;
-  requests: { model: string; messages: { role: string; content: string }[] }[];
+  requests: ScriptedModelRequest[];
+  /** Streams the client hung up on. */
+  readonly aborted: number;
   close(): Promise<void>;
+}
+
+/** One turn of a scripted agent model: text and/or tool calls (arguments as an object, or raw text). */
+export interface ScriptedTurn {
+  content?: string;
+  tool_calls?: { name: string; arguments?: Record<string, unknown> | string; id?: string }[];
+  repeat?: boolean;
+  delayMs?: number;
+  chunkDelayMs?: number;
+  error?: string;
 }
 
 /** The scripted model of test/fixtures/models: the OpenAI chat completions API on loopback. */
 export function startScriptedModel(options: {
   rules?: { match: string; reply: string }[];
+  turns?: (ScriptedTurn | ((request: ScriptedModelRequest, index: number) => ScriptedTurn))[];
   apiKey?: string;
   delayMs?: number;
 }): Promise<ScriptedModel> {

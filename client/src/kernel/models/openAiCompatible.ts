@@ -1,14 +1,17 @@
 /**
  * A model behind an OpenAI-compatible chat completions endpoint (`POST {base}/chat/completions`):
  * OpenAI itself, Ollama, LM Studio, vLLM, llama.cpp's server… The key comes from secret storage and
- * is sent only as the Authorization header.
+ * is sent only as the Authorization header. It completes for servers (sampling, `llm_completion`) and
+ * chats with tools for agents (openAiChat.ts).
  */
+import type { ChatModel, ChatRequest, ChatTurn } from './chatModel';
 import type {
   CompletionRequest,
   CompletionResult,
   ModelHints,
   ModelProvider,
 } from './modelProvider';
+import { openAiChat } from './openAiChat';
 
 export interface OpenAiCompatibleOptions {
   baseUrl: string;
@@ -28,13 +31,22 @@ interface ChatResponse {
 
 const FINISH: Record<string, string> = { stop: 'endTurn', length: 'maxTokens' };
 
-export class OpenAiCompatibleProvider implements ModelProvider {
+export class OpenAiCompatibleProvider implements ModelProvider, ChatModel {
   readonly id = 'openai-compatible';
 
   constructor(private readonly options: OpenAiCompatibleOptions) {}
 
   get label(): string {
     return `${this.options.model} at ${this.options.baseUrl}`;
+  }
+
+  /** Agents' turns, with tools, streamed (openAiChat.ts). */
+  chat(
+    request: ChatRequest,
+    signal: AbortSignal,
+    onText?: (delta: string) => void,
+  ): Promise<ChatTurn> {
+    return openAiChat(this.options, request, signal, onText);
   }
 
   /** Serves any request; a hint naming this model or its provider scores higher. */

@@ -1,3 +1,5 @@
+import type { DiscoveryTools } from '../discovery';
+
 /**
  * Who makes a call. Agents carry an `agent_id` (MGP §5.4); the person at the editor is `agent.vscode`
  * and the person at the terminal `agent.cli`, both operators: they may use the kernel's administrative
@@ -6,6 +8,11 @@
 export interface Caller {
   agentId: string;
   kind: 'operator' | 'agent';
+  /**
+   * The caller's own tool session (MGP §16.7: discovery answers and the session cache are per session):
+   * an agent's conversation has one; without it the kernel's shared session answers.
+   */
+  toolSession?: DiscoveryTools;
 }
 
 export const EDITOR_OPERATOR: Caller = { agentId: 'agent.vscode', kind: 'operator' };

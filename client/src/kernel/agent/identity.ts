@@ -1,0 +1,33 @@
+/**
+ * The identities agents call under (MGP §5): each front end's model has its own `agent_id`, so access
+ * grants, approvals and the audit trail tell them apart from each other and from the person at the
+ * keyboard. Agents are never operators: the kernel's administrative tools are not theirs.
+ */
+import type { Caller } from '../pipeline/caller';
+
+/** The model behind the @mgp chat participant. */
+export const CHAT_AGENT_ID = 'agent.chat';
+/** Any VS Code agent (Copilot's agent mode and others) through the language-model tools. */
+export const COPILOT_AGENT_ID = 'agent.copilot';
+/** The model `mgp agent` runs in the terminal. */
+export const CLI_AGENT_ID = 'agent.cli';
+/** Prefix of the clients of the gateway (`mgp serve`): `agent.gateway.<client name>`. */
+export const GATEWAY_AGENT_PREFIX = 'agent.gateway.';
+
+/** An agent caller (never an operator). */
+export function agentCaller(agentId: string): Caller {
+  return { agentId, kind: 'agent' };
+}
+
+/**
+ * The id of a gateway client, from the name it gave at `initialize` (untrusted: reduced to letters,
+ * digits, `-` and `_`, lower case, at most 48 characters; `unknown` when nothing is left).
+ */
+export function gatewayAgentId(clientName: string | undefined): string {
+  const slug = (clientName ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48);
+  return `${GATEWAY_AGENT_PREFIX}${slug || 'unknown'}`;
+}
