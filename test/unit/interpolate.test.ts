@@ -16,18 +16,27 @@ describe('value interpolation: ${VAR} and ${secret:NAME}', () => {
       { USER: 'ada', HOST: 'example.com' },
       secrets,
     );
-    assert.deepEqual(result, { value: 'Bearer s3cret for ada@example.com', missing: [] });
+    assert.deepEqual(result, {
+      value: 'Bearer s3cret for ada@example.com',
+      missing: [],
+      resolved: [
+        { name: 'API_KEY', secret: true, value: 's3cret' },
+        { name: 'USER', secret: false, value: 'ada' },
+        { name: 'HOST', secret: false, value: 'example.com' },
+      ],
+    });
   });
 
   it('resolves what is missing to empty and names it', async () => {
     const result = await interpolate('${NOPE}-${secret:GONE}-${NOPE}', {}, secrets);
-    assert.deepEqual(result, { value: '--', missing: ['${NOPE}', '${secret:GONE}'] });
+    assert.deepEqual(result, { value: '--', missing: ['${NOPE}', '${secret:GONE}'], resolved: [] });
   });
 
   it('leaves text without references alone, including a lone $', async () => {
     assert.deepEqual(await interpolate('price: $5 {x}', {}, secrets), {
       value: 'price: $5 {x}',
       missing: [],
+      resolved: [],
     });
   });
 

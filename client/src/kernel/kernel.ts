@@ -62,7 +62,7 @@ export interface KernelOptions {
   validatorOptions?: ValidatorOptions;
   /** Where servers registered at run time run (the workspace folder); the state folder when left out. */
   workingFolder?: string;
-  /** Told the resolved values of env and headers, so the audit trail can redact them. */
+  /** Told the secrets among resolved env and header values (config/secretLike.ts), so the audit trail can redact them. */
   onSecrets?(values: string[]): void;
 }
 

@@ -2,8 +2,8 @@
  * Redaction of secrets from audit details before they reach the disk.
  *
  * Three rules, each replacing the secret with `[REDACTED]`:
- * 1. Known secret values, registered with `addSecret` (a server's env values, resolved
- *    `${secret:NAME}` values…), wherever they appear in `details`: whole strings, substrings of
+ * 1. Known secret values, registered with `addSecret` (resolved `${secret:NAME}` values and the
+ *    secret-like values of a server's env and headers, config/secretLike.ts), wherever they appear in `details`: whole strings, substrings of
  *    longer strings, object keys, and numbers whose digits hold one. Values shorter than 4 characters
  *    are not registered: they would redact half the log.
  * 2. The value of a key that names a credential, at any depth (so in a `headers` object too),

@@ -11,6 +11,8 @@ export interface InterpolationResult {
   value: string;
   /** References that had no value (they resolve to the empty string). */
   missing: string[];
+  /** The references that had a value, with it. */
+  resolved: { name: string; secret: boolean; value: string }[];
 }
 
 const REFERENCE = /\$\{(secret:)?([A-Za-z_][A-Za-z0-9_.-]*)\}/g;
@@ -21,15 +23,21 @@ export async function interpolate(
   secrets: SecretSource,
 ): Promise<InterpolationResult> {
   const missing: string[] = [];
+  const resolved: InterpolationResult['resolved'] = [];
   const values = new Map<string, string>();
   for (const match of text.matchAll(REFERENCE)) {
     const [reference, secret, name] = match;
     if (values.has(reference)) continue;
     const value = secret ? await secrets.get(name) : env[name];
     if (value === undefined) missing.push(reference);
+    else resolved.push({ name, secret: Boolean(secret), value });
     values.set(reference, value ?? '');
   }
-  return { value: text.replace(REFERENCE, (reference) => values.get(reference) ?? ''), missing };
+  return {
+    value: text.replace(REFERENCE, (reference) => values.get(reference) ?? ''),
+    missing,
+    resolved,
+  };
 }
 
 /** References in a text, for display and for checks: `${VAR}` and `${secret:NAME}`. */

@@ -1,11 +1,14 @@
 import { interpolate, SecretSource } from '../config/interpolate';
 import type { ConfiguredServer } from '../config/model';
+import { EntryValue, isCredentialName, secretValues } from '../config/secretLike';
 
 export interface ResolvedEnvironment {
   env: Record<string, string>;
   headers: Record<string, string>;
   /** `${…}` references that had no value. */
   missing: string[];
+  /** The values among them that are secrets (config/secretLike.ts): what the audit trail hides. */
+  secrets: string[];
 }
 
 /**
@@ -19,12 +22,16 @@ export async function resolveEnvironment(
 ): Promise<ResolvedEnvironment> {
   const env: Record<string, string> = {};
   const missing: string[] = [];
+  const entries: EntryValue[] = [];
   if (host.PATH) env.PATH = host.PATH;
   if (process.platform === 'win32' && host.SystemRoot) env.SystemRoot = host.SystemRoot;
   for (const name of server.settings.passEnv) {
     const value = host[name];
-    if (value !== undefined) env[name] = value;
-    else missing.push(`\${${name}}`);
+    if (value === undefined) missing.push(`\${${name}}`);
+    else {
+      env[name] = value;
+      if (isCredentialName(name)) entries.push({ name, raw: '', value, references: [] });
+    }
   }
   const resolveAll = async (values: Record<string, string>) => {
     const out: Record<string, string> = {};
@@ -32,10 +39,11 @@ export async function resolveEnvironment(
       const result = await interpolate(raw, host, secrets);
       out[key] = result.value;
       missing.push(...result.missing);
+      entries.push({ name: key, raw, value: result.value, references: result.resolved });
     }
     return out;
   };
   Object.assign(env, await resolveAll(server.settings.env));
   const headers = await resolveAll(server.settings.headers);
-  return { env, headers, missing: [...new Set(missing)] };
+  return { env, headers, missing: [...new Set(missing)], secrets: secretValues(entries) };
 }

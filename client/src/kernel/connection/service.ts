@@ -35,6 +35,6 @@ export interface SessionEnvironment {
   logLevel: LoggingLevel;
   /** Whether to publish the protocol trace (every message) of a server on the bus now; asked per message. */
   trace(serverId: string): boolean;
-  /** Resolved values that must never reach logs, audit events or views (env values, headers, secrets). */
+  /** Resolved env and header values that are secrets (config/secretLike.ts): never in logs, audit events or views. */
   onSecrets?(values: string[]): void;
 }

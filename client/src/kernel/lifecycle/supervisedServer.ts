@@ -150,12 +150,7 @@ export class SupervisedServer {
     const resolved = await resolveEnvironment(this.config, this.deps.hostEnv, this.deps.secrets);
     for (const reference of resolved.missing)
       this.log('warning', `${reference} has no value; it resolves to an empty string`);
-    this.deps.session.onSecrets?.([
-      ...Object.entries(resolved.env)
-        .filter(([name]) => name !== 'PATH')
-        .map(([, value]) => value),
-      ...Object.values(resolved.headers),
-    ]);
+    this.deps.session.onSecrets?.(resolved.secrets);
     const extraCapabilities = Object.assign(
       {},
       ...this.deps.session.services.map((s) => s.capabilities?.(this.config) ?? {}),

@@ -1,0 +1,43 @@
+/**
+ * What config files may and may not do to the kernel's security, with real servers as child
+ * processes: only the user and the user's own config are trusted; a workspace file may tighten, and
+ * nothing a file says may erase the audit trail's words.
+ */
+import { strict as assert } from 'node:assert';
+import { exampleServer, node, startKernel, TestKernel } from './support/kernelHarness';
+
+const example = (extra = '') =>
+  `[[servers]]\nid = "example"\ncommand = ${node}\nargs = [${exampleServer}]\n${extra}`;
+
+describe('trust boundaries of config (real servers)', function () {
+  this.timeout(60000);
+  let t: TestKernel | undefined;
+  afterEach(async () => {
+    await t?.dispose();
+    t = undefined;
+  });
+
+  it("redacts secrets from the audit trail, but not a server's plain env words", async () => {
+    t = await startKernel(
+      example(`[servers.env]\nMODE = "safe"\nAPI_TOKEN = "\${secret:TOKEN}"\n`),
+      { secrets: { TOKEN: 'tok-1234567890-secret' } },
+    );
+    await t.kernel.call({ serverId: 'example', toolName: 'echo', args: { text: 'hi' } });
+    const [executed] = await t.ofType('TOOL_EXECUTED');
+    assert.equal(executed.details.risk_level, 'safe', 'the env value "safe" erased nothing');
+    await t.kernel.call({
+      serverId: 'example',
+      toolName: 'echo',
+      args: { text: 'tok-1234567890-secret' },
+    });
+    await t.trail.record({
+      event_type: 'dev.test.note',
+      actor: { type: 'kernel', id: 'test' },
+      target: {},
+      result: 'NOTE',
+      details: { seen: 'value tok-1234567890-secret here' },
+    });
+    const [note] = await t.ofType('dev.test.note');
+    assert.equal(note.details.seen, 'value [REDACTED] here', 'the secret is still hidden');
+  });
+});
