@@ -7,7 +7,7 @@ import {
   invocations,
   maskQuoted,
 } from '../../../client/src/kernel/security/validators/shellSyntax';
-import { findSqlWrite } from '../../../client/src/kernel/security/validators/sqlWrites';
+import { findSqlWrite } from '../../../client/src/kernel/security/validators/sqlCheck';
 import type { ToolSecurity, ValidatorName } from '../../../client/src/kernel/security/types';
 
 const BASE: ToolSecurity = { risk_level: 'moderate', permissions_required: [], side_effects: [] };

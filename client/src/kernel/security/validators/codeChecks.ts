@@ -12,7 +12,7 @@ import {
   pythonImports,
   type ImportRef,
 } from './codeImports';
-import { findSqlWrite } from './sqlWrites';
+import { findSqlWrite } from './sqlCheck';
 
 export interface CodeFinding {
   rule:
@@ -178,7 +178,7 @@ function sqlWrites(views: CodeViews): CodeFinding[] {
       return [
         {
           rule: 'write_operation',
-          text: `Write operation not allowed at the readonly level: SQL ${write.keyword}`,
+          text: `Write operation not allowed at the readonly level: ${write.what ?? `SQL ${write.keyword}`}`,
           index: literal.start,
         },
       ];

@@ -6,7 +6,10 @@
  *     is a read, and the arguments below catch a network write.) A tool that declares effects and asks
  *     for readonly contradicts itself, and the declaration is believed.
  * (b) an argument asks for a write:
- *     - SQL that writes, in any string (sqlScan.ts says which strings are read as SQL, and how);
+ *     - SQL that writes, in any string (sqlCheck.ts says how). An argument is SQL, and must parse as
+ *       statements that only read, when its name says SQL (`sql`, `statement`, `stmt`…), or when it is
+ *       the `query` (or `q`) of a database tool: one whose name or description speaks of SQL or a
+ *       database, or that declares the `database` side effect;
  *     - an open mode that writes under a `mode`/`flags`/`access` key (`w`, `a`, `x`, `r+`, `wb`,
  *       `write`, `append`…), `O_WRONLY`/`O_RDWR`/`O_CREAT`/`O_TRUNC`/`O_APPEND` anywhere, or a numeric
  *       `flags` value with O_WRONLY or O_RDWR set;
@@ -21,7 +24,7 @@
 import type { ValidationContext } from './context';
 import type { Violation } from './model';
 import { shellWrite } from './shellWrites';
-import { findSqlWrite } from './sqlWrites';
+import { findSqlWrite } from './sqlCheck';
 import { boundedSet, excerpt, nameWords, place } from './text';
 import type { Leaf } from './walk';
 
@@ -144,14 +147,48 @@ function keyedHit(leaf: Leaf): Hit | undefined {
   return undefined;
 }
 
+const QUERY_KEYS = new Set(['query', 'q', 'querystring', 'querytext']);
+const DATABASE_WORDS = new Set([
+  'sql',
+  'sqlite',
+  'postgres',
+  'postgresql',
+  'pg',
+  'mysql',
+  'mariadb',
+  'mssql',
+  'db',
+  'database',
+]);
+const DATABASE_DESCRIPTION = /\b(?:sql|sqlite|postgres(?:ql)?|mysql|mariadb|database)\b/i;
+const databaseToolCache = new Map<string, boolean>();
+
+function databaseTool(context: ValidationContext): boolean {
+  const { toolName, description = '', security } = context.input;
+  if ((security.side_effects ?? []).includes('database')) return true;
+  const key = `${toolName}\n${description}`;
+  const known = databaseToolCache.get(key);
+  if (known !== undefined) return known;
+  const said =
+    nameWords(toolName).some((w) => DATABASE_WORDS.has(w)) ||
+    DATABASE_DESCRIPTION.test(description);
+  return boundedSet(databaseToolCache, key, said);
+}
+
+/** Whether the value at this leaf is SQL by where it is, not by what it looks like. */
+function isSqlArgument(context: ValidationContext, leaf: Leaf): boolean {
+  if (keyKind(leaf.key) === 'sql') return true;
+  return QUERY_KEYS.has(nameWords(leaf.key).join('')) && databaseTool(context);
+}
+
 function stringHit(context: ValidationContext, leaf: Leaf & { value: string }): Hit | undefined {
-  const sql = findSqlWrite(leaf.value, keyKind(leaf.key) === 'sql');
+  const sql = findSqlWrite(leaf.value, isSqlArgument(context, leaf));
   if (sql)
     return {
       rule: 'sql_write',
-      what: `a SQL ${sql.keyword} statement`,
+      what: sql.what ?? `a SQL ${sql.keyword} statement`,
       index: sql.index,
-      length: sql.keyword.length,
+      length: sql.keyword.length || leaf.value.length,
     };
   const flag = O_FLAGS.exec(leaf.value);
   if (flag)

