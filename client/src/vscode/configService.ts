@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
+import { LastValidConfig } from '../kernel/config/lastValid';
 import { loadKernelConfig } from '../kernel/config/load';
 import type { KernelConfig } from '../kernel/config/model';
 import type { PathContext } from '../kernel/status';
@@ -12,6 +13,8 @@ export class ConfigService implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.changed];
   private current: Promise<KernelConfig>;
+  /** A file saved mid-edit with an error keeps its last valid servers running. */
+  private readonly lastValid = new LastValidConfig();
 
   constructor(private readonly log: vscode.LogOutputChannel) {
     this.current = this.load();
@@ -32,7 +35,12 @@ export class ConfigService implements vscode.Disposable {
         watcher.onDidDelete(() => this.reload()),
       );
     }
-    this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(() => this.reload()));
+    this.disposables.push(
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        this.lastValid.clear();
+        void this.reload();
+      }),
+    );
   }
 
   pathContext(): PathContext {
@@ -50,12 +58,21 @@ export class ConfigService implements vscode.Disposable {
   }
 
   private async load(): Promise<KernelConfig> {
-    const config = await loadKernelConfig({ ...this.pathContext(), env: process.env });
+    const config = this.lastValid.apply(
+      await loadKernelConfig({ ...this.pathContext(), env: process.env }),
+    );
     const used = config.files.filter((file) => !file.ignored);
     this.log.info(
       `config: ${used.length} file(s), ${config.servers.length} server(s)` +
         (used.length ? `: ${used.map((f) => f.location.path).join(', ')}` : ''),
     );
+    for (const file of used) {
+      if (!file.kept) continue;
+      const parts = [...file.kept.servers, ...(file.kept.kernel ? ['[kernel]'] : [])];
+      this.log.warn(
+        `${file.location.path} has errors; its last valid settings stay in use for: ${parts.join(', ')}`,
+      );
+    }
     for (const problem of config.problems) {
       const text = `${problem.file}:${problem.line}:${problem.column}${problem.key ? ` (${problem.key})` : ''}: ${problem.message}`;
       if (problem.severity === 'error') this.log.warn(text);

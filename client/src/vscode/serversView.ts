@@ -11,7 +11,13 @@ import type { ConfigService } from './configService';
 type Group = 'tools' | 'resources' | 'prompts';
 
 export type ServerNode =
-  | { kind: 'server'; server: ConfiguredServer; shadowedBy?: ConfiguredServer }
+  | {
+      kind: 'server';
+      server: ConfiguredServer;
+      shadowedBy?: ConfiguredServer;
+      /** Its config file has errors in this server's table: the last valid settings stand in. */
+      kept?: boolean;
+    }
   | { kind: 'group'; serverId: string; group: Group }
   | {
       kind: 'item';
@@ -65,7 +71,11 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
         ...config.problems
           .filter((p) => p.severity === 'error')
           .map((problem): ServerNode => ({ kind: 'problem', problem })),
-        ...config.servers.map((server): ServerNode => ({ kind: 'server', server })),
+        ...config.servers.map((server): ServerNode => ({
+          kind: 'server',
+          server,
+          kept: keptFrom(config, server),
+        })),
         // Servers registered at run time (MGP §15.4) are in no config file.
         ...this.manager
           .list()
@@ -123,7 +133,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     const paths = this.configs.pathContext();
     switch (node.kind) {
       case 'server':
-        return this.serverItem(node.server, node.shadowedBy, paths);
+        return this.serverItem(node, paths);
       case 'group':
         return groupItem(node, this.live(node.serverId));
       case 'item':
@@ -139,8 +149,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
   }
 
   private serverItem(
-    server: ConfiguredServer,
-    shadowedBy: ConfiguredServer | undefined,
+    { server, shadowedBy, kept }: Extract<ServerNode, { kind: 'server' }>,
     paths: PathContext,
   ): vscode.TreeItem {
     const live = this.live(server.id);
@@ -159,11 +168,16 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
       : connected
         ? `${live?.tools.length ?? 0} tools · ${server.transport}`
         : `${state}${live?.lastError ? `: ${live.lastError}` : ''}`;
+    if (kept) item.description = `${item.description} · config has errors`;
     item.contextValue = shadowedBy ? 'mgp.server.shadowed' : `mgp.server.${state}`;
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendMarkdown(`**${server.id}** — ${state}\n\n`);
     tooltip.appendCodeblock(serverTarget(server), 'shell');
     if (live?.lastError) tooltip.appendMarkdown(`\n**Last error:** ${live.lastError}\n`);
+    if (kept)
+      tooltip.appendMarkdown(
+        `\n$(warning) Its table in the config has errors: it keeps its last valid settings until they are fixed.\n`,
+      );
     tooltip.appendMarkdown(`\nDeclared in \`${where}\``);
     item.tooltip = tooltip;
     item.accessibilityInformation = {
@@ -171,6 +185,11 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     };
     return item;
   }
+}
+
+function keptFrom(config: KernelConfig, server: ConfiguredServer): boolean {
+  const file = config.files.find((f) => f.location.path === server.source.file);
+  return file?.kept?.servers.includes(server.id) ?? false;
 }
 
 function groupItem(

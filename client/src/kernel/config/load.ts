@@ -106,17 +106,19 @@ export function parseConfigText(
     environment: environment ?? defaultEnvironment(dirname(location.path)),
   });
   loaded.problems = diagnostics.map((d) => toProblem(location.path, d));
+  loaded.readable = parsed.ok && pointers !== undefined;
   if (!parsed.ok || !pointers) return loaded;
-  if (
-    location.format === 'mgp' &&
-    !diagnostics.some((d) => d.severity === 'error' && d.path?.startsWith('/kernel'))
-  )
-    loaded.kernel = kernelTable(parsed.value.kernel);
+  loaded.rejected = [];
+  if (location.format === 'mgp') {
+    if (!diagnostics.some((d) => d.severity === 'error' && d.path?.startsWith('/kernel')))
+      loaded.kernel = kernelTable(parsed.value.kernel);
+    else loaded.kernelRejected = true;
+  }
   const listKey = location.format === 'openfang' ? 'mcp_servers' : 'servers';
   const tables = parsed.value[listKey];
   if (!Array.isArray(tables)) return loaded;
   tables.forEach((table, index) => {
-    if (!isTable(table)) return;
+    if (!isTable(table)) return void loaded.rejected?.push({ index });
     const prefix = pointerOf([listKey, index]);
     const broken = diagnostics.some(
       (d) =>
@@ -125,7 +127,10 @@ export function parseConfigText(
         (d.path === prefix || d.path.startsWith(`${prefix}/`)),
     );
     const server = serverFrom(table, location);
-    if (!server || broken) return;
+    if (!server || broken) {
+      loaded.rejected?.push({ index, id: server?.id ?? optionalString(table.id ?? table.name) });
+      return;
+    }
     loaded.servers.push({
       ...server,
       source: { file: location.path, line: headerLine(pointers, prefix), format: location.format },
@@ -188,6 +193,7 @@ export async function loadKernelConfig(inputs: DiscoveryInputs): Promise<KernelC
           location,
           servers: [],
           ignored: false,
+          readable: false,
           problems: [
             { file: location.path, line: 1, column: 1, severity: 'error' as const, message },
           ],

@@ -115,6 +115,14 @@ export interface LoadedConfigFile {
   problems: ConfigProblem[];
   /** A `config.toml` that is not OpenFang's (Cargo's, Hugo's…) is read but contributes nothing. */
   ignored: boolean;
+  /** False when the file could not be read or is not valid TOML: then it says nothing about servers. */
+  readable?: boolean;
+  /** Server tables left out for their errors: position in the file, and id when it has a usable one. */
+  rejected?: { index: number; id?: string }[];
+  /** The `[kernel]` table was left out for its errors. */
+  kernelRejected?: boolean;
+  /** What the last valid version of the file supplies while this one has errors (see lastValid.ts). */
+  kept?: { servers: string[]; kernel: boolean; wholeFile: boolean };
 }
 
 export interface ShadowedServer {
