@@ -40,4 +40,19 @@ describe('trust boundaries of config (real servers)', function () {
     const [note] = await t.ofType('dev.test.note');
     assert.equal(note.details.seen, 'value [REDACTED] here', 'the secret is still hidden');
   });
+
+  it('never starts a server that may not start, whether asked to start or to restart it', async () => {
+    const refusal = 'the workspace is not trusted (Restricted Mode)';
+    t = await startKernel(example(), { mayStart: () => refusal });
+    const server = t.kernel.manager.get('example');
+    assert.notEqual(server.state, 'connected');
+    await assert.rejects(t.kernel.manager.restart('example'), (e: Error) =>
+      e.message.includes(refusal),
+    );
+    await assert.rejects(t.kernel.manager.start('example'), (e: Error) =>
+      e.message.includes(refusal),
+    );
+    assert.notEqual(server.state, 'connected', 'restart did not start it');
+    assert.equal(server.liveConnection, undefined);
+  });
 });

@@ -14,6 +14,7 @@ export type KernelErrorCode =
   | 'UnknownTool'
   | 'InvalidArguments'
   | 'StartFailed'
+  | 'StartRefused'
   | 'MessageTooLarge'
   | 'Unsupported'
   | 'ProtocolViolation'

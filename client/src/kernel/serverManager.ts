@@ -3,7 +3,7 @@ import type { ConfiguredServer, KernelConfig } from './config/model';
 import type { ClientRequestHandlers } from './connection/clientFeatures';
 import type { CallOptions, CappedResult, ListedTool } from './connection/serverConnection';
 import type { SessionEnvironment } from './connection/service';
-import { KernelError, TOOL_NOT_FOUND } from './errors';
+import { KernelError, SERVER_NOT_READY, TOOL_NOT_FOUND } from './errors';
 import { KernelBus } from './events';
 import { SupervisedServer } from './lifecycle/supervisedServer';
 
@@ -195,16 +195,28 @@ export class ServerManager {
     await server.stop(reason);
   }
 
-  start(id: string): Promise<void> {
-    return this.startServer(this.get(id), 'operator_request');
+  /** An operator's start: the start gate decides, and its refusal is an error the operator sees. */
+  async start(id: string): Promise<void> {
+    await this.gated(id).start('operator_request');
   }
 
   stop(id: string): Promise<void> {
     return this.get(id).stop('operator_request');
   }
 
-  restart(id: string): Promise<void> {
-    return this.get(id).restart('operator_request');
+  /** An operator's restart: the same gate as a start (a restart starts the server too). */
+  async restart(id: string): Promise<void> {
+    await this.gated(id).restart('operator_request');
+  }
+
+  /** The server, once the start gate lets it start; a StartRefused error with the gate's reason otherwise. */
+  private gated(id: string): SupervisedServer {
+    const server = this.get(id);
+    const allowed = this.options.mayStart?.(server.config) ?? true;
+    if (allowed === true) return server;
+    server.holdBack(allowed);
+    this.bus.emit('log', { server_id: id, level: 'warning', message: `not started: ${allowed}` });
+    throw new KernelError('StartRefused', `"${id}" may not start: ${allowed}`, SERVER_NOT_READY);
   }
 
   tools(): QualifiedTool[] {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { KernelError } from '../kernel/errors';
 import type { Kernel } from '../kernel/kernel';
 import type { ServerManager } from '../kernel/serverManager';
 import type { ServerNode } from './serversView';
@@ -31,7 +32,14 @@ export function registerServerCommands(kernel: Kernel, logs: ServerLogs): vscode
   ) =>
     vscode.commands.registerCommand(command, async (target?: unknown) => {
       const id = await serverIdOf(manager, target, placeHolder);
-      if (id) await action(id);
+      if (!id) return;
+      try {
+        await action(id);
+      } catch (error) {
+        // The start gate (Workspace Trust, a workspace server's launch approval) said no: say why.
+        if (!(error instanceof KernelError && error.code === 'StartRefused')) throw error;
+        void vscode.window.showWarningMessage(error.message);
+      }
     });
   return [
     onServer('mgp.startServer', 'Server to start', (id) => manager.start(id)),

@@ -12,7 +12,7 @@ import { AuditLog } from '../../../client/src/kernel/audit/auditLog';
 import { Redactor } from '../../../client/src/kernel/audit/redact';
 import { AuditTrail } from '../../../client/src/kernel/auditTrail';
 import { mergeConfigFiles, parseConfigText } from '../../../client/src/kernel/config/load';
-import type { KernelConfig } from '../../../client/src/kernel/config/model';
+import type { ConfiguredServer, KernelConfig } from '../../../client/src/kernel/config/model';
 import {
   Interaction,
   NOBODY_TO_ASK,
@@ -127,6 +127,8 @@ export interface StartOptions {
   secrets?: Record<string, string>;
   configure?(kernel: Kernel): void;
   trace?(serverId: string): boolean;
+  /** Whether a server may start (the editor's Workspace Trust and launch approvals). */
+  mayStart?(server: ConfiguredServer): true | string;
 }
 
 export async function startKernel(toml: string, options: StartOptions = {}): Promise<TestKernel> {
@@ -148,6 +150,7 @@ export async function startKernel(toml: string, options: StartOptions = {}): Pro
     roots: () => [{ uri: `file://${dir}`, name: 'test workspace' }],
     onSecrets: (values) => values.forEach((v) => redactor.addSecret(v)),
     trace: options.trace,
+    mayStart: options.mayStart,
   });
   options.configure?.(kernel);
   const config = configOf(dir, toml);
