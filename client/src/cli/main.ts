@@ -2,6 +2,7 @@ import { visibleText } from '../../../shared/src/untrustedText';
 import { MGP_KERNEL_VERSION } from '../../../shared/src/version';
 import type { ConfigProblem } from '../kernel/config/model';
 import { serverTarget } from '../kernel/status';
+import { AGENT_USAGE, runAgent } from './agentCommand';
 import { runCheck } from './check';
 import { runAudit } from './auditCommands';
 import { runAccess, runCall, runDiscover, runEvents, runListing, runTools } from './kernelCommands';
@@ -26,6 +27,7 @@ Usage:
                                      --stream prints the output as it streams (MGP §12), Ctrl-C cancels
   mgp discover "QUERY" [--strategy keyword|category|semantic] [--max N] [--json]
                                      find tools by what you need (MGP §16)
+  ${AGENT_USAGE}
   mgp events [--channels a,b.*] [--min-severity info|warning|error] [--count N] [--json]
                                      follow the events servers publish (MGP §13)
   mgp resources [--server ID] [--json]
@@ -102,6 +104,8 @@ export async function runCli(argv: string[], output: Io): Promise<number> {
       return runDiscover(parseArgs(rest), io);
     case 'events':
       return runEvents(parseArgs(rest), io);
+    case 'agent':
+      return runAgent(parseArgs(rest), io);
     case 'resources':
     case 'prompts':
       return runListing(command, parseArgs(rest), io);

@@ -1,0 +1,143 @@
+/**
+ * `mgp agent "TASK"`: the kernel's agent loop in the terminal, on the OpenAI-compatible endpoint of
+ * `MGP_MODEL_URL` (`MGP_MODEL`, `MGP_MODEL_KEY`), as `agent.cli`. The model starts with the
+ * meta-tools and finds the rest; every call goes through the kernel's checks. On a terminal the
+ * operator is asked when the approval policy says so; without one, `--approve once|session` answers,
+ * and with neither the policy decides and calls that need an approval are refused, as for `mgp call`.
+ */
+import {
+  AgentSession,
+  CLI_AGENT_ID,
+  DEFAULT_LOOP_GUARD,
+  DEFAULT_MAX_STEPS,
+  type AgentObserver,
+  type AgentRunRecord,
+  type ToolCallRecord,
+} from '../kernel/agent';
+import type { ChatModel } from '../kernel/models/chatModel';
+import { CliEnvironment, startCliKernel } from './cliKernel';
+import type { Io } from './io';
+import { ParsedArgs, stringFlag } from './options';
+
+export const AGENT_USAGE = `mgp agent "TASK" [--max-steps N] [--loop-guard N] [--approve once|session] [--json]
+                                     run an agent on the model of MGP_MODEL_URL (MGP_MODEL,
+                                     MGP_MODEL_KEY) as agent.cli: it finds tools with the MGP §16
+                                     meta-tools and calls them through the kernel's checks.
+                                     --max-steps: inferences at most (${DEFAULT_MAX_STEPS}); --loop-guard: identical
+                                     calls in a row that stop it (${DEFAULT_LOOP_GUARD}); --json: the whole transcript.
+                                     Exit 1 when it stops without an answer; Ctrl-C cancels`;
+
+function intFlag(parsed: ParsedArgs, name: string, fallback: number, least: number): number {
+  const raw = stringFlag(parsed, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < least)
+    throw new UsageError(`${name} takes a whole number of at least ${least}, not "${raw}"`);
+  return value;
+}
+
+class UsageError extends Error {}
+
+function isChatModel<T>(value: T): value is T & ChatModel {
+  return typeof (value as Partial<ChatModel>).chat === 'function';
+}
+
+function shortJson(value: unknown, max = 160): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function outcomeLine(record: ToolCallRecord): string {
+  const facts = [
+    record.decision,
+    record.approval ? `approval ${record.approval}` : '',
+    record.code !== undefined ? `code ${record.code}` : '',
+    record.evicted?.length ? `evicted ${record.evicted.join(', ')}` : '',
+    record.trace_id ? `trace ${record.trace_id}` : '',
+  ].filter(Boolean);
+  const first = record.result.split('\n')[0];
+  return `  ${facts.join(' · ')}\n  ${first.length > 200 ? `${first.slice(0, 200)}…` : first}`;
+}
+
+/** What a person at the terminal sees: the answer on stdout as it streams, the calls on stderr. */
+function terminalObserver(io: Io): AgentObserver {
+  const write = io.write ?? ((text: string) => void process.stdout.write(text));
+  let midLine = false;
+  const endLine = () => {
+    if (midLine) write('\n');
+    midLine = false;
+  };
+  return {
+    onText: (delta) => {
+      write(delta);
+      midLine = !delta.endsWith('\n');
+    },
+    onToolCall: (call) => {
+      endLine();
+      const name = call.serverId === 'mgp' ? call.toolName : `${call.serverId}.${call.toolName}`;
+      io.err(`→ ${name} ${shortJson(call.args)}`);
+    },
+    onToolResult: (record) => {
+      if (!record.trace_id) io.err(`→ ${record.name} ${shortJson(record.arguments)}`);
+      io.err(outcomeLine(record));
+    },
+    onStepEnd: () => endLine(),
+  };
+}
+
+/** `mgp agent "TASK"`. */
+export async function runAgent(
+  parsed: ParsedArgs,
+  io: Io,
+  environment: CliEnvironment = {},
+): Promise<number> {
+  const task = parsed.positional.join(' ').trim();
+  let maxSteps: number;
+  let loopGuard: number;
+  try {
+    if (!task) throw new UsageError('say what the agent should do, e.g. mgp agent "list my notes"');
+    maxSteps = intFlag(parsed, '--max-steps', DEFAULT_MAX_STEPS, 1);
+    loopGuard = intFlag(parsed, '--loop-guard', DEFAULT_LOOP_GUARD, 2);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.err(`mgp agent: ${error.message}`);
+    return 2;
+  }
+  const env = environment.env ?? process.env;
+  if (!env.MGP_MODEL_URL) {
+    io.err(
+      'mgp agent: no model: set MGP_MODEL_URL to an OpenAI-compatible endpoint (e.g. http://localhost:11434/v1), MGP_MODEL to its model, and MGP_MODEL_KEY if it needs a key',
+    );
+    return 2;
+  }
+  const cli = await startCliKernel(parsed, io, undefined, environment);
+  const model: ChatModel | undefined = cli.kernel.models.available.find(isChatModel);
+  if (!model) {
+    await cli.close();
+    io.err('mgp agent: the configured model endpoint cannot chat with tools');
+    return 2;
+  }
+  const session = new AgentSession(cli.kernel, { agentId: CLI_AGENT_ID });
+  const controller = new AbortController();
+  const cancel = () => controller.abort();
+  process.once('SIGINT', cancel);
+  const json = parsed.flags.has('--json');
+  let record: AgentRunRecord;
+  try {
+    record = await session.run({
+      model,
+      task,
+      maxSteps,
+      loopGuard,
+      signal: controller.signal,
+      observer: json ? {} : terminalObserver(io),
+    });
+  } finally {
+    process.off('SIGINT', cancel);
+    session.close();
+    await cli.close();
+  }
+  if (json) io.out(JSON.stringify(record, null, 2));
+  else if (record.stop.reason !== 'answered') io.err(`mgp agent: ${record.stop.message}`);
+  return record.stop.reason === 'answered' ? 0 : 1;
+}
