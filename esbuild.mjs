@@ -3,7 +3,7 @@
 // `--tests` transpiles sources and tests file by file into out/ (or `--outdir DIR`) for the node test runners.
 // `--watch` rebuilds the bundles on change.
 import * as esbuild from 'esbuild';
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('.', import.meta.url).pathname;
@@ -61,6 +61,13 @@ function bundles() {
     {
       ...nodeBundle,
       entryPoints: { sqlParser: 'client/src/kernel/security/validators/sqlDialects.ts' },
+      outdir: 'dist',
+    },
+    // The sandbox validator's shell parser (tree-sitter's Bash grammar, WebAssembly): loaded at the first
+    // command line, with the .wasm files copied next to it (wasmFiles below).
+    {
+      ...nodeBundle,
+      entryPoints: { shellParser: 'client/src/kernel/security/validators/shellGrammar.ts' },
       outdir: 'dist',
     },
     // The audit log's writer thread (client/src/kernel/audit/auditWorker.ts): started from next to the bundles.
@@ -123,6 +130,18 @@ async function buildTests() {
   );
 }
 
+/** WebAssembly the bundles load at run time, copied next to them. */
+const wasmFiles = [
+  'node_modules/web-tree-sitter/tree-sitter.wasm',
+  'node_modules/tree-sitter-bash/tree-sitter-bash.wasm',
+];
+
+function copyWasm() {
+  mkdirSync(join(root, 'dist'), { recursive: true });
+  for (const file of wasmFiles)
+    copyFileSync(join(root, file), join(root, 'dist', file.split('/').pop()));
+}
+
 async function main() {
   process.chdir(root);
   if (process.argv.includes('--tests')) {
@@ -130,6 +149,7 @@ async function main() {
     return;
   }
   if (process.argv.includes('--watch')) {
+    copyWasm();
     const contexts = await Promise.all(bundles().map((options) => esbuild.context(options)));
     await Promise.all(contexts.map((ctx) => ctx.watch()));
     console.log('watching for changes…');
@@ -139,6 +159,7 @@ async function main() {
   for (const dir of ['dist', 'media/dist', 'examples/servers/dist'])
     rmSync(join(root, dir), { recursive: true, force: true });
   await Promise.all(bundles().map((options) => esbuild.build(options)));
+  copyWasm();
   console.log(
     `built extension, language server, cli, webviews and example servers in ${Date.now() - started} ms`,
   );

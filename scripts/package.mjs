@@ -1,11 +1,13 @@
 // Builds the production bundles and packages them with @vscode/vsce into mgp-kernel-<version>.vsix.
-// Prints the package's size and fails when it is over 2 MB.
+// Prints the package's size and fails when it is over 2240 KiB.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const MAX_BYTES = 2 * 1024 * 1024;
+// 2 MiB, raised by 192 KiB for the sandbox validator's shell grammar (tree-sitter-bash and its
+// runtime, WebAssembly, about 290 KiB compressed, of which the rest fit under the old limit).
+const MAX_BYTES = 2240 * 1024;
 const { name, version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const vsix = `${name}-${version}.vsix`;
 const run = (command, args) => execFileSync(command, args, { cwd: root, stdio: 'inherit' });
@@ -23,7 +25,7 @@ const bytes = statSync(join(root, vsix)).size;
 console.log(`${vsix}: ${(bytes / 1024).toFixed(1)} KiB (limit ${MAX_BYTES / 1024} KiB)`);
 if (bytes > MAX_BYTES) {
   console.error(
-    `${vsix} is over 2 MB: look at what .vscodeignore lets in, or what the bundles pull in.`,
+    `${vsix} is over ${MAX_BYTES / 1024} KiB: look at what .vscodeignore lets in, or what the bundles pull in.`,
   );
   process.exit(1);
 }

@@ -23,20 +23,23 @@ describe('validators in the bundled CLI (real server)', function () {
     const security = JSON.stringify(
       JSON.stringify({ risk_level: 'safe', validator: 'readonly', side_effects: [] }),
     );
+    const shell = JSON.stringify(
+      JSON.stringify({ risk_level: 'moderate', validator: 'sandbox', side_effects: ['process'] }),
+    );
     writeFileSync(
       config,
-      `[[servers]]\nid = "db"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${server}, "--security", ${security}]\napproved_tools = ["run_code"]\n`,
+      `[[servers]]\nid = "db"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${server}, "--security", ${security}]\napproved_tools = ["run_code"]\n\n[[servers]]\nid = "shell"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${server}, "--security", ${shell}]\napproved_tools = ["run_code"]\n`,
     );
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  const call = (args: object) =>
+  const call = (args: object, server = 'db') =>
     spawnSync(
       process.execPath,
       [
         join(root, 'dist/cli.js'),
         'call',
-        'db',
+        server,
         'run_code',
         '--config',
         config,
@@ -59,5 +62,15 @@ describe('validators in the bundled CLI (real server)', function () {
     const read = call({ code: 'x', sql: 'SELECT id FROM users WHERE id = ? ORDER BY id' });
     assert.equal(read.status, 0, read.stdout + read.stderr);
     assert.match(read.stdout, /ran/);
+  });
+
+  it('sandbox: parses command lines with the shell grammar bundle (bash -c "{rm,-rf,DIR}" refused)', () => {
+    for (const command of ['bash -c "{rm,-rf,/tmp/project}"', 'rm$IFS-rf$IFS/tmp/project']) {
+      const refused = call({ code: command }, 'shell');
+      assert.equal(refused.status, 1, refused.stdout + refused.stderr);
+      assert.match(refused.stderr, /1010/);
+    }
+    const fine = call({ code: 'git log --oneline -n 5' }, 'shell');
+    assert.equal(fine.status, 0, fine.stdout + fine.stderr);
   });
 });

@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import { visibleText } from '../../../shared/src/untrustedText';
 import { MGP_KERNEL_VERSION } from '../../../shared/src/version';
 import type { ConfigProblem } from '../kernel/config/model';
@@ -120,6 +121,11 @@ export async function runCli(argv: string[], output: Io): Promise<number> {
 }
 
 if (require.main === module) {
+  // The shell grammar (tree-sitter-bash, WebAssembly) has a lexer function large enough that V8's
+  // optimizing compile of it, started in the background once it runs hot, takes seconds, and a
+  // process waits for such compiles before it exits. A command that lasts a second does not need
+  // optimized WebAssembly: the baseline compiler alone, for this process only.
+  setFlagsFromString('--liftoff-only');
   runCli(process.argv.slice(2), processIo).then(
     (code) => process.exit(code),
     (error: unknown) => {

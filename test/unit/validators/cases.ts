@@ -169,7 +169,7 @@ export const BLOCKED: Case[] = [
     validators: S,
     tool: 'run_command',
     args: cmd('echo ${IFS}cat${IFS}/etc/passwd'),
-    rule: 'command_substitution',
+    rule: 'obfuscation',
     note: '${…} expansion, the IFS trick',
   },
   {

@@ -62,7 +62,7 @@ export async function runValidators(
   const violations: Violation[] = [];
   let codeRejection: CodeRejection | undefined;
   for (const name of unique) {
-    if (name === 'sandbox') violations.push(...checkSandbox(context));
+    if (name === 'sandbox') violations.push(...(await checkSandbox(context)));
     else if (name === 'readonly') violations.push(...checkReadonly(context));
     else if (name === 'network_restricted')
       violations.push(...(await checkNetwork(context, options)));

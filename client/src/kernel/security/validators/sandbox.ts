@@ -7,17 +7,22 @@
  * - command substitution: backticks, `$(`, `${`, process substitution `<(` `>(`;
  * - output redirection into system paths (`> /etc/…`, `>> ~/.bashrc`, `> /dev/sda`); `> out.txt`,
  *   `2>&1` and `2>/dev/null` pass.
- * A quoted argument of a program that runs it as a command line (`bash -c`, `sh -c`, `cmd /c`,
- * `powershell -Command`, `ssh host`, `su -c`, `eval`) is checked for live metacharacters as a line of
- * its own: `bash -c "ls; id"` is chaining, while `git commit -m "a; b"` is not.
- * An array of strings under a command-like key (an argv) is also checked joined with spaces, so
- * `["rm", "-rf", "build"]` is seen as the command it is.
+ * The line is parsed by a real shell grammar (tree-sitter's Bash) and expanded as the shell would
+ * (shellRead.ts, shellExpand.ts): quotes, `$'…'`, brace expansion, `$IFS`, line continuations, and the
+ * command lines that `bash -c`, `sh -c`, `su -c` and `eval` run, so `bash -c "{rm,-rf,x}"` and
+ * `rm$IFS-rf$IFS/` are judged as the `rm -rf` they are. What the parser cannot read, and constructs
+ * other than simple commands, are refused rather than let through. Arguments of `cmd /c`,
+ * `powershell -Command` and `ssh host`, which Bash's grammar does not cover, are checked for live
+ * metacharacters as lines of their own: `git commit -m "a; b"` passes.
+ * An array of strings under a command-like key is an argv: its items are the program's words.
  */
 import type { ValidationContext } from './context';
 import type { Violation } from './model';
-import { invocationFindings, type Finding } from './shellDetectors';
+import { commandFindings, programOf, type Finding } from './shellDetectors';
+import { MAX_PARSED_COMMAND } from './shellParse';
+import { nestedLine, readShell, type ShellCommand } from './shellRead';
 import { PAYLOAD_RULES, SHELL_RULES, type ShellRule } from './shellRules';
-import { maskQuoted, splitWords } from './shellSyntax';
+import { commandStart, maskQuoted, programName } from './shellSyntax';
 import { excerpt, place } from './text';
 
 interface MetaRule {
@@ -93,31 +98,45 @@ function metaFindings(masked: string): Finding[] {
   return found;
 }
 
-/** Programs that run a quoted argument as a command line of their own (`bash -c "…"`, `ssh host "…"`). */
-const SHELL_RUNNER =
-  /(?<![\w.-])(?:[\w.~-]{0,64}[\\/]){0,16}(?:(?:ba|da|z|k|fi|a|c|tc)?sh|cmd|pwsh|powershell|ssh|su|eval|watch)(?:\.exe)?(?=\s)/i;
+/** Programs outside the sh family that run an argument as a command line (cmd, PowerShell, ssh…). */
+const OTHER_RUNNERS = /^(?:cmd|pwsh|powershell|ssh|watch|start|call)$/;
 
-/** Live metacharacters in the line, and in quoted arguments that a shell runner will run as lines. */
-function allMetaFindings(text: string, masked: string): Finding[] {
-  const found = metaFindings(masked);
-  if (!SHELL_RUNNER.test(text)) return found;
-  for (const word of splitWords(text)) {
-    if (!word.quoted || !/\s/.test(word.text)) continue;
-    for (const f of metaFindings(maskQuoted(word.text)))
-      found.push({ ...f, index: word.index + 1 + f.index });
+/** Live metacharacters in the arguments of cmd, PowerShell, ssh…, which Bash's grammar does not read. */
+function otherRunnerFindings(commands: ShellCommand[]): Finding[] {
+  const found: Finding[] = [];
+  for (const command of commands) {
+    const { at, wrappers } = commandStart(command.words);
+    const name = at >= 0 ? programName(command.words[at].text) : '';
+    if (!OTHER_RUNNERS.test(name) && !wrappers.some((w) => OTHER_RUNNERS.test(w))) continue;
+    for (const word of command.words.slice(1)) {
+      if (!/\s/.test(word.text)) continue;
+      for (const f of metaFindings(maskQuoted(word.text))) found.push({ ...f, index: word.index });
+    }
   }
   return found;
 }
 
-/** Everything the sandbox finds in one string; `command` says whether it is command-like. */
-export function sandboxFindings(text: string, command: boolean, withMeta = true): Finding[] {
-  if (!command) return ruleFindings(text, PAYLOAD_RULES);
-  const masked = maskQuoted(text);
-  const found = [
-    ...ruleFindings(text, SHELL_RULES),
-    ...invocationFindings(text, masked),
-    ...(withMeta ? allMetaFindings(text, masked) : []),
-  ];
+function tooLong(text: string): Finding {
+  return {
+    rule: 'too_long',
+    what: `a command line longer than ${MAX_PARSED_COMMAND} characters`,
+    why: 'It is too long to check.',
+    index: 0,
+    length: text.length,
+  };
+}
+
+/** The rules on each command as the shell will run it (`{rm,-rf,/}` is `rm -rf /`). */
+function expandedRuleFindings(commands: ShellCommand[]): Finding[] {
+  return commands.flatMap((c) =>
+    ruleFindings(c.words.map((w) => w.text).join(' '), SHELL_RULES).map((f) => ({
+      ...f,
+      index: c.index,
+    })),
+  );
+}
+
+function unique(found: Finding[]): Finding[] {
   const seen = new Set<string>();
   const catastrophic = found.some((f) => f.rule === 'catastrophic_delete');
   return found.filter((f) => {
@@ -125,6 +144,40 @@ export function sandboxFindings(text: string, command: boolean, withMeta = true)
     seen.add(f.rule);
     return true;
   });
+}
+
+/**
+ * Everything the sandbox finds in one string; `command` says whether it is command-like. A command
+ * line is parsed and expanded as the shell would (shellRead.ts) and its commands judged; the pattern
+ * rules run on the text as written and on every command as expanded.
+ */
+export async function sandboxFindings(text: string, command: boolean): Promise<Finding[]> {
+  if (!command) return ruleFindings(text, PAYLOAD_RULES);
+  const found = ruleFindings(text, SHELL_RULES);
+  if (text.length > MAX_PARSED_COMMAND) return unique([...found, tooLong(text)]);
+  const reading = await readShell(text, 0, programOf);
+  found.push(
+    ...reading.issues,
+    ...commandFindings(reading.commands),
+    ...otherRunnerFindings(reading.commands),
+    ...expandedRuleFindings(reading.commands),
+  );
+  return unique(found);
+}
+
+/**
+ * An argv (an array of strings under a command-like key): its items are the words, unexpanded, as a
+ * program started without a shell gets them; a shell among them (`["bash", "-c", "…"]`) has its
+ * command line read. The pattern rules also see the items joined.
+ */
+async function argvFindings(values: string[]): Promise<Finding[]> {
+  const words = values.map((text) => ({ text, index: 0, quoted: true, unknown: false }));
+  const commands: ShellCommand[] = [{ words, redirects: [], index: 0 }];
+  const found = ruleFindings(values.join(' '), SHELL_RULES);
+  const { at, name } = programOf(words);
+  const line = at >= 0 ? nestedLine(name, words.slice(at + 1)) : undefined;
+  if (line) found.push(...(await sandboxFindings(line.text, true)));
+  return unique([...found, ...commandFindings(commands)]);
 }
 
 function toViolation(f: Finding, text: string, pointer: string): Violation {
@@ -138,23 +191,26 @@ function toViolation(f: Finding, text: string, pointer: string): Violation {
   };
 }
 
-export function checkSandbox(context: ValidationContext): Violation[] {
+export async function checkSandbox(context: ValidationContext): Promise<Violation[]> {
   const violations: Violation[] = [];
+  const argvs = new Set(
+    context.walked.stringArrays
+      .filter((a) => context.isCommandLike(a.key, a.top))
+      .map((a) => a.pointer),
+  );
   for (const leaf of context.walked.leaves) {
     if (typeof leaf.value !== 'string') continue;
+    // An item of an argv is a word, judged with its array below, not a command line of its own.
+    if (argvs.has(leaf.pointer.slice(0, leaf.pointer.lastIndexOf('/')))) continue;
     const command = context.isCommandLike(leaf.key, leaf.top);
-    for (const f of sandboxFindings(leaf.value, command))
+    for (const f of await sandboxFindings(leaf.value, command))
       violations.push(toViolation(f, leaf.value, leaf.pointer));
   }
   for (const array of context.walked.stringArrays) {
-    if (!context.isCommandLike(array.key, array.top)) continue;
+    if (!argvs.has(array.pointer)) continue;
     const joined = array.values.join(' ');
-    const already = new Set(
-      violations.filter((v) => v.argument.startsWith(`${array.pointer}/`)).map((v) => v.rule),
-    );
-    for (const f of sandboxFindings(joined, true, false)) {
-      if (!already.has(f.rule)) violations.push(toViolation(f, joined, array.pointer));
-    }
+    for (const f of await argvFindings(array.values))
+      violations.push(toViolation(f, joined, array.pointer));
   }
   return violations;
 }

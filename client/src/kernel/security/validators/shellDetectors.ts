@@ -12,11 +12,15 @@
  * - Writes into system paths are blocked whatever the program: redirections, `tee`, `cp`/`mv`/`install`/
  *   `ln`/`rsync` destinations, `touch`/`mkdir`/`truncate`, `sed -i`, `dd of=`.
  */
+import type { Expanded } from './shellExpand';
+import type { ShellCommand } from './shellRead';
 import {
+  commandStart,
   invocations,
   isCriticalTarget,
   isSystemPath,
   outputRedirects,
+  programName,
   type Invocation,
   type Word,
 } from './shellSyntax';
@@ -230,6 +234,63 @@ export function invocationFindings(text: string, masked: string): Finding[] {
           redirect.target.length + 2,
         ),
       );
+  }
+  return found;
+}
+
+/** The program a command's words run (after wrappers such as `sudo` and `env`), for shellRead.ts. */
+export function programOf(words: Word[]): { at: number; name: string } {
+  const { at } = commandStart(words);
+  return { at, name: at >= 0 ? programName(words[at].text) : '' };
+}
+
+/** The findings for commands read by the shell parser (shellRead.ts), words already expanded. */
+export function commandFindings(commands: ShellCommand[]): Finding[] {
+  const found: Finding[] = [];
+  for (const command of commands) {
+    const words: Expanded[] = command.words;
+    const { at, wrappers } = commandStart(words);
+    const program = at >= 0 ? words[at] : undefined;
+    if (program?.unknown) {
+      found.push(
+        finding(
+          'unknown_command',
+          'a program named by a variable or a substitution',
+          'What it runs is only known when it runs.',
+          program,
+        ),
+      );
+      continue;
+    }
+    const call: Invocation = {
+      name: program ? programName(program.text) : '',
+      wrappers,
+      args: at >= 0 ? words.slice(at + 1) : [],
+      index: program?.index ?? command.index,
+    };
+    const hit = checkCall(call);
+    if (hit) found.push(hit);
+    else if (call.name === 'rm' && words.slice(at + 1).some((w) => w.unknown))
+      found.push(
+        finding(
+          'recursive_delete',
+          'a delete whose arguments are only known when it runs',
+          'A variable may hold -r; delete named files instead.',
+          call,
+          2,
+        ),
+      );
+    const target = writeTargets(call).find((w) => isSystemPath(w.text));
+    if (target)
+      found.push(finding('write_system_path', SYSTEM_WRITE.what, SYSTEM_WRITE.why, target));
+    for (const redirect of command.redirects)
+      if (redirect.targets.some(isSystemPath))
+        found.push(
+          finding('write_system_path', SYSTEM_WRITE.what, SYSTEM_WRITE.why, {
+            index: redirect.index,
+            text: redirect.targets[0],
+          }),
+        );
   }
   return found;
 }

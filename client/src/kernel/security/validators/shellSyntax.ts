@@ -161,7 +161,7 @@ const WRAPPER_OPTIONS_WITH_VALUE = new Set([
  * `/usr/bin/rm` → `rm`, `C:\\Tools\\del.exe` → `del`. A backslash in a word that is not a path is a POSIX
  * escape (`r\\m` runs `rm`), so it is dropped rather than read as a directory separator.
  */
-function programName(word: string): string {
+export function programName(word: string): string {
   const path = word.includes('/') || /^[a-z]:|^\.{1,2}\\|\\\\/i.test(word);
   const base = path ? word.replace(/^.*[\\/]/, '') : word.replace(/\\/g, '');
   return base.toLowerCase().replace(/\.(?:exe|com|cmd|bat)$/, '');
@@ -173,7 +173,7 @@ interface CommandStart {
   wrappers: string[];
 }
 
-function commandStart(words: Word[]): CommandStart {
+export function commandStart(words: Word[]): CommandStart {
   const wrappers: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const text = words[i].text;
@@ -273,10 +273,22 @@ export function outputRedirects(text: string, masked: string): Redirect[] {
 
 /** System locations a command must not write to (devices other than null/zero/std streams included). */
 const SYSTEM_PATH =
-  /^(?:\/(?:etc|boot|bin|sbin|lib|lib32|lib64|libx32|usr|sys|proc|root|var\/spool\/cron|System|Library\/Launch(?:Agents|Daemons))(?:\/|$)|\/dev\/(?!(?:null|zero|stdout|stderr|stdin|tty|fd\/\d+)$)|(?:~|\$HOME|\$\{HOME\})\/\.(?:ssh|bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|config\/autostart|gnupg|aws|kube)(?:\/|$)|[a-z]:[\\/](?:windows|program files)(?:[\\/]|$))/i;
+  /^(?:\/(?:etc|boot|bin|sbin|lib|lib32|lib64|libx32|usr|sys|proc|root|var\/spool\/cron|System|Library\/Launch(?:Agents|Daemons))(?:\/|$)|\/dev\/(?!(?:null|zero|stdout|stderr|stdin|tty|fd\/\d+)$)|(?:~[\w.-]*|\$HOME|\$\{HOME\}|\/(?:home|Users|var\/home|export\/home)\/[^/]+)\/\.(?:ssh|bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zprofile|zshenv|zlogin|cshrc|tcshrc|kshrc|inputrc|config\/autostart|config\/fish|config\/systemd|gnupg|aws|kube|docker|npmrc|pypirc|netrc|gitconfig|git-credentials)(?:\/|$)|[a-z]:[\\/](?:windows|program files)(?:[\\/]|$))/i;
+
+/** `/home/u/./x`, `/home//u/x`, `/tmp/../home/u/x` → `/home/u/x`: where the path really points. */
+function normalized(path: string): string {
+  if (!path.startsWith('/') && !/^(?:~|\$\{?HOME)/.test(path)) return path;
+  const parts: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') parts.pop();
+    else parts.push(part);
+  }
+  return (path.startsWith('/') ? '/' : '') + parts.join('/') + (path.endsWith('/') ? '/' : '');
+}
 
 export function isSystemPath(path: string): boolean {
-  return SYSTEM_PATH.test(path);
+  return SYSTEM_PATH.test(path) || SYSTEM_PATH.test(normalized(path));
 }
 
 /** Paths whose recursive removal or permission change wrecks a system or a home directory. */

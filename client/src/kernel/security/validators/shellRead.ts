@@ -1,0 +1,300 @@
+/**
+ * Reads a command line as the shell will run it: parsed (shellParse.ts), each word expanded
+ * (shellExpand.ts), and the command lines that programs run in turn read again — `bash -c '…'`,
+ * `sh -c`, `su -c`, `eval …`, under wrappers such as `sudo` or `env` — up to MAX_NESTING deep.
+ *
+ * What the sandbox does not let through is reported as an issue, not dropped: chaining (`;`, `&&`,
+ * `||`, a background `&`), a pipe, a line break between commands, command or process substitution,
+ * an `IFS` assignment, syntax the parser could not read, and any construct this reader does not know
+ * (functions, loops, conditionals…), whose commands are still read and judged.
+ */
+import type { ShellNode } from './shellGrammar';
+import { expandWord, ExpansionError, type Expanded } from './shellExpand';
+import { parseShell } from './shellParse';
+
+export interface Issue {
+  rule: string;
+  what: string;
+  why: string;
+  index: number;
+  length: number;
+}
+
+export interface Redirection {
+  op: string;
+  /** The target as the shell expands it, and as written (quotes removed): both are judged. */
+  targets: string[];
+  index: number;
+}
+
+export interface ShellCommand {
+  words: Expanded[];
+  redirects: Redirection[];
+  index: number;
+}
+
+export interface ShellReading {
+  commands: ShellCommand[];
+  issues: Issue[];
+}
+
+export const MAX_NESTING = 4;
+
+const ISSUES = {
+  chaining: [
+    'command_chaining',
+    'command chaining (;, &&, ||, &)',
+    'It appends commands to the one the tool expects.',
+  ],
+  pipe: ['pipe', 'a pipe (|)', 'It feeds the output into another program.'],
+  newline: ['newline', 'a line break', 'Each line runs as a command of its own.'],
+  substitution: [
+    'command_substitution',
+    'command substitution (backticks, $(…), <(…))',
+    'It runs another command inside this one.',
+  ],
+  ifs: [
+    'obfuscation',
+    'the field separator IFS (assigned or expanded)',
+    'Splitting words where no space is written hides what a command line runs.',
+  ],
+  syntax: [
+    'unparsable',
+    'shell syntax the parser cannot read',
+    'A command line the kernel cannot read is not run at the sandbox level.',
+  ],
+  unknown: [
+    'unknown_construct',
+    'a shell construct the sandbox does not allow',
+    'Only simple commands are allowed at the sandbox level.',
+  ],
+  nesting: [
+    'too_deep',
+    'command lines nested too deep',
+    'Nested shells deeper than this cannot be checked.',
+  ],
+  expansion: [
+    'expansion_bomb',
+    'a brace expansion too large to check',
+    'It expands to more words than a command needs.',
+  ],
+} as const;
+
+type IssueKind = keyof typeof ISSUES;
+
+function issue(kind: IssueKind, at: { index: number; length: number }, what?: string): Issue {
+  const [rule, label, why] = ISSUES[kind];
+  return { rule, what: what ?? label, why, index: at.index, length: Math.max(1, at.length) };
+}
+
+const span = (node: ShellNode, offset: number) => ({
+  index: offset + node.startIndex,
+  length: node.endIndex - node.startIndex,
+});
+
+/** Statements that hold statements: their separators are judged, then each statement. */
+const BLOCKS = new Set(['program', 'compound_statement', 'subshell', 'do_group']);
+const OUTPUT_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '>&']);
+
+class Reader {
+  readonly commands: ShellCommand[] = [];
+  readonly issues: Issue[] = [];
+  constructor(
+    private readonly source: string,
+    private readonly offset: number,
+  ) {}
+
+  private add(kind: IssueKind, node: ShellNode, what?: string): void {
+    this.issues.push(issue(kind, span(node, this.offset), what));
+  }
+
+  private expand(node: ShellNode): Expanded[] {
+    for (const use of node.descendantsOfType(['simple_expansion', 'expansion']))
+      if (use && /^\$\{?#?!?IFS\b/.test(use.text)) this.add('ifs', use);
+    if (
+      (node.type === 'simple_expansion' || node.type === 'expansion') &&
+      /^\$\{?#?!?IFS\b/.test(node.text)
+    )
+      this.add('ifs', node);
+    try {
+      return expandWord(node, (n) => this.add('substitution', n)).map((w) => ({
+        ...w,
+        index: w.index + this.offset,
+      }));
+    } catch (error) {
+      if (!(error instanceof ExpansionError)) throw error;
+      this.add('expansion', node);
+      return [];
+    }
+  }
+
+  block(node: ShellNode): void {
+    const statements = node.namedChildren.filter(
+      (c): c is ShellNode => !!c && c.type !== 'comment',
+    );
+    for (const child of node.children) {
+      if (
+        child &&
+        !child.isNamed &&
+        (child.type === '&' || child.type === ';' || child.type === ';;')
+      )
+        this.add('chaining', child);
+    }
+    for (let k = 1; k < statements.length; k++) {
+      const between = this.source.slice(statements[k - 1].endIndex, statements[k].startIndex);
+      if (/[\n\r]/.test(between) && !/[;&]/.test(between)) this.add('newline', statements[k]);
+    }
+    for (const statement of statements) this.statement(statement);
+  }
+
+  statement(node: ShellNode): void {
+    if (BLOCKS.has(node.type)) return this.block(node);
+    switch (node.type) {
+      case 'command':
+        return this.command(node, []);
+      case 'redirected_statement':
+        return this.redirected(node);
+      case 'pipeline':
+        this.add('pipe', node);
+        break;
+      case 'list':
+        this.add('chaining', node);
+        break;
+      case 'negated_command':
+        break;
+      case 'variable_assignment':
+      case 'variable_assignments':
+        return this.assignments(node);
+      default:
+        this.add(
+          'unknown',
+          node,
+          `a shell construct the sandbox does not allow (${node.type.replace(/_/g, ' ')})`,
+        );
+    }
+    this.inside(node);
+  }
+
+  /** The statements inside a construct that is refused or passes through (loops, pipelines…). */
+  private inside(node: ShellNode): void {
+    for (const child of node.namedChildren)
+      if (
+        child &&
+        (child.type === 'command' ||
+          child.type === 'redirected_statement' ||
+          BLOCKS.has(child.type) ||
+          child.type.endsWith('_statement') ||
+          child.type === 'pipeline' ||
+          child.type === 'list' ||
+          child.type === 'negated_command')
+      )
+        this.statement(child);
+      else if (child) this.substitutionsIn(child);
+  }
+
+  private substitutionsIn(node: ShellNode): void {
+    for (const found of node.descendantsOfType(['command_substitution', 'process_substitution']))
+      if (found) this.add('substitution', found);
+  }
+
+  private assignments(node: ShellNode): void {
+    for (const a of node.type === 'variable_assignment' ? [node] : node.namedChildren) {
+      if (!a) continue;
+      if (a.childForFieldName('name')?.text === 'IFS') this.add('ifs', a);
+      this.substitutionsIn(a);
+    }
+  }
+
+  private redirected(node: ShellNode): void {
+    const redirects: Redirection[] = [];
+    for (const r of node.namedChildren) {
+      if (!r || r === node.childForFieldName('body')) continue;
+      if (r.type === 'file_redirect') {
+        const op = r.children.find((c) => c && !c.isNamed)?.type ?? '';
+        const destination = r.childForFieldName('destination');
+        if (
+          destination &&
+          OUTPUT_OPS.has(op) &&
+          !(op === '>&' && /^\d+$|^-$/.test(destination.text))
+        )
+          redirects.push({
+            op,
+            targets: [
+              ...this.expand(destination).map((w) => w.text),
+              destination.text.replace(/^["']|["']$/g, ''),
+            ],
+            index: this.offset + r.startIndex,
+          });
+        else if (destination) this.substitutionsIn(destination);
+      } else this.substitutionsIn(r);
+    }
+    const body = node.childForFieldName('body');
+    if (body?.type === 'command') this.command(body, redirects);
+    else if (body) {
+      this.commands.push({ words: [], redirects, index: this.offset + node.startIndex });
+      this.statement(body);
+    }
+  }
+
+  private command(node: ShellNode, redirects: Redirection[]): void {
+    const words: Expanded[] = [];
+    let previous: ShellNode | undefined;
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      // The shell splits words only at blanks: two words with nothing between them are a misreading.
+      if (previous && !/\s/.test(this.source.slice(previous.endIndex, child.startIndex)))
+        this.add('syntax', child, 'a word the parser split where the shell would not');
+      previous = child;
+      if (child.type === 'variable_assignment') this.assignments(child);
+      else if (child.type === 'herestring_redirect' || child.type === 'file_redirect')
+        this.substitutionsIn(child);
+      else words.push(...this.expand(child));
+    }
+    this.commands.push({ words, redirects, index: this.offset + node.startIndex });
+  }
+}
+
+/** Programs that run their `-c` argument as a command line. */
+const SHELLS = /^(?:(?:ba|da|z|k|a|mk|yash|posh|fi)?sh|busybox)$/;
+
+/** The command line a command runs in turn (`bash -c 'X'`, `su -c 'X'`, `eval X Y`), if any. */
+export function nestedLine(program: string, args: Expanded[]): Expanded | undefined {
+  if (program === 'eval' && args.length)
+    return { ...args[0], text: args.map((a) => a.text).join(' ') };
+  if (!SHELLS.test(program) && program !== 'su' && program !== 'runuser') return undefined;
+  const c = args.findIndex((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a.text) || a.text === '--command');
+  return c >= 0 ? args[c + 1] : undefined;
+}
+
+export async function readShell(
+  text: string,
+  offset = 0,
+  programOf: (words: Expanded[]) => { at: number; name: string } = () => ({ at: -1, name: '' }),
+  depth = 0,
+): Promise<ShellReading> {
+  const { tree, text: joined } = await parseShell(text);
+  const reader = new Reader(joined, offset);
+  try {
+    if (tree.rootNode.hasError) {
+      const bad = tree.rootNode.descendantsOfType('ERROR')[0] ?? tree.rootNode;
+      reader.issues.push(issue('syntax', span(bad, offset)));
+    }
+    reader.block(tree.rootNode);
+  } finally {
+    tree.delete();
+  }
+  const reading: ShellReading = { commands: reader.commands, issues: reader.issues };
+  for (const command of [...reader.commands]) {
+    const { at, name } = programOf(command.words);
+    const line = at >= 0 ? nestedLine(name, command.words.slice(at + 1)) : undefined;
+    if (!line) continue;
+    if (depth + 1 >= MAX_NESTING) {
+      reading.issues.push(issue('nesting', { index: line.index, length: line.text.length }));
+      continue;
+    }
+    const inner = await readShell(line.text, line.index, programOf, depth + 1);
+    reading.commands.push(...inner.commands);
+    reading.issues.push(...inner.issues);
+  }
+  return reading;
+}
