@@ -24,7 +24,7 @@
  *   where `file` is a name inside `directory`, `line` is 1-based, and `kind` is one of verify.ts's
  *   ChainProblemKind (`hash_mismatch`, `seq_gap`, `seq_out_of_order`, `chain_break`, `torn_line`,
  *   `missing_start`, `truncated`, `checkpoint_mismatch`, `unparseable`, `malformed`, `not_canonical`,
- *   `unreadable_anchor`).
+ *   `unreadable_anchor`, `missing_anchor`, `anchor_lost`).
  *
  * Exit status: 0 on success; 1 when `verify` finds the chain broken, or there is no log; 2 on bad usage.
  */

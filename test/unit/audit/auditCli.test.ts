@@ -176,6 +176,20 @@ describe('mgp audit', () => {
     assert.deepEqual([report.ok, report.records, report.last_seq], [false, 3, 3]);
   });
 
+  it('verify fails when chain.json was deleted and records were cut off the end', async () => {
+    await writeLog(dir, 10);
+    const { unlinkSync } = await import('node:fs');
+    unlinkSync(join(dir, 'chain.json'));
+    writeLines(
+      join(dir, 'audit-000001.jsonl'),
+      fileLines(join(dir, 'audit-000001.jsonl')).slice(0, 6),
+    );
+    const verified = await run(['verify', '--dir', dir]);
+    assert.equal(verified.code, 1);
+    assert.match(verified.out, /audit log BROKEN/);
+    assert.match(verified.out, /\[missing_anchor\]/);
+  });
+
   it('finds the log of a workspace folder with --cwd', async () => {
     const workspace = join(dir, 'project');
     const env = { XDG_STATE_HOME: join(dir, 'state') };

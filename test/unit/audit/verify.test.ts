@@ -13,7 +13,7 @@ import {
   sealRecord,
 } from '../../../client/src/kernel/audit/chain';
 import { verifyAuditLog } from '../../../client/src/kernel/audit/verify';
-import { fileLines, tempDir, writeLines, writeLog } from './support';
+import { fileLines, sampleEvent, tempDir, writeLines, writeLog } from './support';
 
 const FIRST = 'audit-000001.jsonl';
 
@@ -275,6 +275,56 @@ describe('audit hash chain and verify (MGP §6.3 records)', () => {
         [found?.kind, found?.seq, found?.file, found?.line],
         ['checkpoint_mismatch', 5, FIRST, 5],
       );
+    });
+
+    it('chain.json deleted and records cut off the end (issue 24, 12)', async () => {
+      await writeLog(dir, 10);
+      unlinkSync(join(dir, 'chain.json'));
+      writeLines(join(dir, FIRST), fileLines(join(dir, FIRST)).slice(0, 7));
+      const found = await problem();
+      assert.equal(found?.kind, 'missing_anchor');
+      assert.match(found?.reason ?? '', /chain\.json is missing/);
+    });
+
+    it('chain.json deleted alone: a log with records always has its anchor', async () => {
+      await writeLog(dir, 3);
+      unlinkSync(join(dir, 'chain.json'));
+      assert.equal((await problem())?.kind, 'missing_anchor');
+    });
+
+    it('the head checkpoint removed from chain.json', async () => {
+      await writeLog(dir, 3);
+      const anchor = JSON.parse(readFileSync(join(dir, 'chain.json'), 'utf8')) as Record<
+        string,
+        unknown
+      >;
+      delete anchor.head;
+      writeFileSync(join(dir, 'chain.json'), JSON.stringify(anchor));
+      assert.equal((await problem())?.kind, 'missing_anchor');
+    });
+
+    it('records cut off the end of a log whose writer is still running (the checkpoint follows every write)', async () => {
+      const log = await AuditLog.open({ directory: dir });
+      for (let i = 1; i <= 10; i++) await log.append(sampleEvent(i));
+      await log.settled();
+      writeLines(join(dir, FIRST), fileLines(join(dir, FIRST)).slice(0, 7));
+      const found = await problem();
+      await log.close().catch(() => undefined);
+      assert.deepEqual([found?.kind, found?.seq], ['truncated', 8]);
+    });
+
+    it('chain.json deleted, then the log reopened: the loss stays visible to verify', async () => {
+      await writeLog(dir, 10);
+      unlinkSync(join(dir, 'chain.json'));
+      writeLines(join(dir, FIRST), fileLines(join(dir, FIRST)).slice(0, 7));
+      const problems: string[] = [];
+      const log = await AuditLog.open({ directory: dir, onProblem: (m) => problems.push(m) });
+      assert.match(log.notes.join('\n'), /chain\.json is missing/);
+      await log.append(sampleEvent(99));
+      await log.close();
+      const found = await problem();
+      assert.equal(found?.kind, 'anchor_lost');
+      assert.match(found?.reason ?? '', /records up to seq 7/);
     });
 
     it('an unreadable chain.json', async () => {

@@ -25,7 +25,9 @@ export type ChainProblemKind =
   | 'seq_out_of_order'
   | 'chain_break'
   | 'truncated'
-  | 'checkpoint_mismatch';
+  | 'checkpoint_mismatch'
+  | 'missing_anchor'
+  | 'anchor_lost';
 
 export interface ChainProblem {
   kind: ChainProblemKind;
@@ -203,9 +205,15 @@ class ChainWalk {
     }
   }
 
-  finish(lastSegment: Segment | undefined): void {
+  finish(lastSegment: Segment | undefined, anchorPresent: boolean): void {
+    this.checkTail(lastSegment);
+    this.checkAnchorKept(anchorPresent);
+  }
+
+  /** Records cut off the end, back to the head checkpoint. */
+  private checkTail(lastSegment: Segment | undefined): void {
     const head = this.anchor.head;
-    if (this.problem || !head || this.checkpointSeen) return;
+    if (this.problem || !head || head.seq <= 0 || this.checkpointSeen) return;
     const lastSeq = this.last?.seq ?? 0;
     if (this.firstSeq !== null && head.seq < this.firstSeq) return;
     const file = this.lastPlace?.file ?? lastSegment?.name ?? head.file;
@@ -219,6 +227,36 @@ class ChainWalk {
       line,
       `the log ends at seq ${lastSeq}, but ${ANCHOR_FILE} checkpointed seq ${head.seq} (${head.file}): ${range} cut off the end`,
     );
+  }
+
+  /**
+   * A log with records has chain.json with a head checkpoint, or records cut off its end could not
+   * be seen (anchor.ts); and a loss found when the log was opened stays reported.
+   */
+  private checkAnchorKept(present: boolean): void {
+    if (this.problem || this.records === 0) return;
+    const missing = !present
+      ? `${ANCHOR_FILE} is missing`
+      : !this.anchor.head
+        ? `${ANCHOR_FILE} has no head checkpoint`
+        : undefined;
+    if (missing)
+      return this.fail(
+        'missing_anchor',
+        null,
+        ANCHOR_FILE,
+        null,
+        `${missing}: records cut off the end of the log cannot be detected without it (deleted by hand?)`,
+      );
+    const lost = this.anchor.lost;
+    if (lost)
+      this.fail(
+        'anchor_lost',
+        lost.seq,
+        ANCHOR_FILE,
+        null,
+        `${lost.why ?? `${ANCHOR_FILE} was missing`} when the log was opened at ${lost.at}, with records up to seq ${lost.seq}: records cut off the end before then cannot be detected`,
+      );
   }
 }
 
@@ -274,7 +312,7 @@ async function walk(dir: string): Promise<VerifyReport> {
         i === segments.length - 1,
       );
   }
-  chain.finish(segments[segments.length - 1]);
+  chain.finish(segments[segments.length - 1], anchorRead.present);
   return {
     ...report,
     ok: chain.problem === null,
