@@ -12,7 +12,6 @@ import { repoRoot } from '../repoRoot';
 const root = repoRoot();
 
 describe('validators in the bundled CLI (real server)', function () {
-  this.timeout(60000);
   let dir: string;
   let config: string;
 

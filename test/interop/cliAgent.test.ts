@@ -48,7 +48,6 @@ const DELETE_TURNS: ScriptedTurn[] = [
 ];
 
 describe('mgp agent (the built CLI, a real server, the scripted model)', function () {
-  this.timeout(60000);
   let dir: string;
   let config: string;
   let model: ScriptedModel | undefined;

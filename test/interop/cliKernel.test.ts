@@ -23,7 +23,6 @@ async function run(
 }
 
 describe('mgp CLI on the same kernel (real servers)', function () {
-  this.timeout(60000);
   let dir: string;
   let config: string;
   let stateHome: string | undefined;

@@ -13,6 +13,7 @@ import {
 } from '../../client/src/kernel/transport/contentLengthStdio';
 import type { Framing, FramingMode } from '../../client/src/kernel/transport/framing';
 import { repoRoot } from '../repoRoot';
+import { eventually } from '../support/patience';
 
 const root = repoRoot();
 const contentLengthServer = join(root, 'test/fixtures/servers/content-length-server.js');
@@ -34,13 +35,7 @@ function assertGone(pid: number | null): void {
   );
 }
 
-async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const waitFor = (condition: () => boolean) => eventually(condition);
 
 /** A transport for `node -e script`, with what it reports collected. */
 function nodeScript(script: string, options: Partial<FramedStdioOptions> = {}) {
@@ -205,7 +200,6 @@ describe('FramedStdioClientTransport lifecycle', () => {
   });
 
   it('closes a server that ignores the end of stdin with SIGTERM', async function () {
-    this.timeout(10_000);
     const { transport, seen } = nodeScript('setInterval(() => {}, 1000)');
     await transport.start();
     const pid = transport.pid;
@@ -217,7 +211,6 @@ describe('FramedStdioClientTransport lifecycle', () => {
   });
 
   it('closes a server that ignores SIGTERM with SIGKILL', async function () {
-    this.timeout(15_000);
     const { transport, seen } = nodeScript(
       "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000); console.error('up')",
     );

@@ -32,7 +32,6 @@ function executions(stateFile: string): { tool: string }[] {
 }
 
 describe('a hostile server (real child process)', function () {
-  this.timeout(60000);
   let t: TestKernel | undefined;
   afterEach(async () => {
     await t?.dispose();

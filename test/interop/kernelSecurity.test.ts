@@ -19,7 +19,6 @@ const example = (extra = '') =>
 const code = (error: unknown) => (error as KernelError).wireCode;
 
 describe('kernel security with real servers (MGP §2–§7, §14)', function () {
-  this.timeout(60000);
   let t: TestKernel;
   afterEach(async () => t?.dispose());
 

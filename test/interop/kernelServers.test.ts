@@ -9,6 +9,7 @@ import type { KernelEvent } from '../../client/src/kernel/events';
 import type { LifecycleTransition } from '../../client/src/kernel/lifecycle/states';
 import { ServerManager } from '../../client/src/kernel/serverManager';
 import { repoRoot } from '../repoRoot';
+import { HANG_MS } from '../support/patience';
 
 const root = repoRoot();
 const node = JSON.stringify(process.execPath);
@@ -40,7 +41,7 @@ function waitFor<T>(
   manager: ServerManager,
   event: 'transition' | 'event',
   accept: (value: T) => boolean,
-  timeoutMs = 10000,
+  timeoutMs = HANG_MS,
 ): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
@@ -58,7 +59,6 @@ function waitFor<T>(
 }
 
 describe('kernel: real servers under the server manager', function () {
-  this.timeout(60000);
   let dir: string;
   let manager: ServerManager;
   const secrets = {

@@ -16,7 +16,6 @@ const VALID =
   '[[servers]]\nid = "demo"\ncommand = "node"\nargs = ["server.js"]\ntransport = "stdio"\n';
 
 describe('language server over LSP (the real dist/server.js process)', function () {
-  this.timeout(30000);
   let server: LanguageServerProcess;
   let dir: string;
 

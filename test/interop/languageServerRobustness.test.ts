@@ -15,7 +15,6 @@ async function assertResponsive(server: LanguageServerProcess, uri: string): Pro
 }
 
 describe('language server under bad input (the real process)', function () {
-  this.timeout(60000);
   let server: LanguageServerProcess;
   let dir: string;
   let probe: string;
@@ -38,7 +37,7 @@ describe('language server under bad input (the real process)', function () {
     const line = '[[servers]]\nid = "s"\ncommand = "node"\n';
     const text = line.repeat(Math.ceil((10 * 1024 * 1024) / line.length));
     const uri = await server.open(join(dir, 'big', 'mgp.toml'), text);
-    const [notice] = await server.diagnosticsFor(uri, (d) => d.length > 0, undefined, 20000);
+    const [notice] = await server.diagnosticsFor(uri, (d) => d.length > 0);
     assert.equal(notice.code, 'not-checked');
     assert.match(notice.message, /10\.0 MB/);
     assert.ok((await assertResponsive(server, probe)) < 2000);
@@ -58,7 +57,7 @@ describe('language server under bad input (the real process)', function () {
     const depth = 10000;
     const text = `[[servers]]\nid = "deep"\ncommand = "node"\nenv = ${'{ a = '.repeat(depth)}1${' }'.repeat(depth)}\n`;
     const uri = await server.open(join(dir, 'deep', 'mgp.toml'), text);
-    const diagnostics = await server.diagnosticsFor(uri, (d) => d.length > 0, undefined, 20000);
+    const diagnostics = await server.diagnosticsFor(uri, (d) => d.length > 0);
     assert.equal(diagnostics[0].severity, 1);
     assert.ok((await assertResponsive(server, probe)) < 2000);
   });

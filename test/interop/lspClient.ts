@@ -10,6 +10,7 @@ import {
   StreamMessageWriter,
 } from 'vscode-languageserver-protocol/node';
 import { repoRoot } from '../repoRoot';
+import { HANG_MS } from '../support/patience';
 
 /** The real language server process (dist/server.js over stdio) and a protocol client for it. */
 export class LanguageServerProcess {
@@ -77,7 +78,7 @@ export class LanguageServerProcess {
     uri: string,
     accept: (d: Diagnostic[]) => boolean = () => true,
     version?: number,
-    timeoutMs = 10000,
+    timeoutMs = HANG_MS,
   ): Promise<Diagnostic[]> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

@@ -10,7 +10,6 @@ const example = (extra = '') =>
   `[[servers]]\nid = "example"\ncommand = ${node}\nargs = [${exampleServer}]\n${extra}`;
 
 describe('trust boundaries of config (real servers)', function () {
-  this.timeout(60000);
   let t: TestKernel | undefined;
   afterEach(async () => {
     await t?.dispose();

@@ -16,7 +16,6 @@ function restrictedImportErrors(results: ESLint.LintResult[]): string[] {
 }
 
 describe('lint: no vscode import outside client/src/vscode', function () {
-  this.timeout(60000);
   const eslint = new ESLint({ cwd: root });
 
   for (const dir of ['client/src/kernel', 'client/src/cli', 'server/src', 'shared/src']) {

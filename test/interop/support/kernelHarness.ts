@@ -236,15 +236,4 @@ export function textOf(result: { content?: { type: string; text?: string }[] }):
     .join('');
 }
 
-/** Resolves when `condition` holds, polling; fails after `ms`. */
-export async function eventually(
-  condition: () => boolean | Promise<boolean>,
-  ms = 10000,
-  what = 'the condition',
-): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > until) throw new Error(`${what} did not hold within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+export { eventually } from '../../support/patience';

@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { repoRoot } from '../../repoRoot';
+import { eventuallyValue } from '../../support/patience';
 
 export const SERVER = join(repoRoot(), 'examples/servers/dist/mgp-example-server.js');
 export const ALL_EXTENSIONS = [
@@ -166,18 +167,8 @@ export function of(peer: Peer, method: string): Params[] {
     .map((n) => n.params);
 }
 
-export async function waitFor<T>(
-  probe: () => T | undefined | false,
-  what: string,
-  timeoutMs = 5000,
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+export function waitFor<T>(probe: () => T | undefined | false, what: string): Promise<T> {
+  return eventuallyValue(probe, what);
 }
 
 /** The JSON-RPC id the client gave to its latest tools/call of `name`. */

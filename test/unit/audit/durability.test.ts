@@ -58,7 +58,6 @@ function runAndKill(
 }
 
 describe('audit durability: SIGKILL while appending', function () {
-  this.timeout(120_000);
   let dir: string;
   let remove: () => void;
   before(() => ({ dir, remove } = tempDir('mgp-audit-kill-')));

@@ -241,7 +241,6 @@ describe('AuditLog: the writer thread', () => {
   });
 
   it('runs from its bundle next to a bundle that holds the log, and falls back to the calling thread without it', async function () {
-    this.timeout(60_000);
     const root = repoRoot();
     const logDir = join(dir, 'log');
     const probe = join(dir, 'probe.ts');

@@ -32,7 +32,6 @@ const top5 = async (index: ToolIndex, query: string, ranker: EmbeddingRanker) =>
   ).results.map((r) => r.entry.tool_id);
 
 describe('discovery: the semantic strategy over a real embedding model (Universal Sentence Encoder behind the OpenAI embeddings API, on loopback)', function () {
-  this.timeout(60_000);
   let model: EmbeddingModel;
   let index: ToolIndex;
 

@@ -18,7 +18,6 @@ describe('discovery: the cl100k tokenizer, loaded at first use', () => {
   });
 
   it('comes from its own bundle next to a bundle that holds the kernel, which does not carry it', async function () {
-    this.timeout(60_000);
     const root = repoRoot();
     const dir = mkdtempSync(join(tmpdir(), 'mgp-tokenizer-'));
     try {

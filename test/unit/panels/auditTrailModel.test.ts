@@ -150,8 +150,6 @@ describe('Audit Trail model', () => {
 });
 
 describe('Audit Trail index size at 100,000 records', function () {
-  this.timeout(60_000);
-
   it('stays compact: typed columns and each distinct string once', () => {
     const gc = (globalThis as { gc?: () => void }).gc;
     gc?.();

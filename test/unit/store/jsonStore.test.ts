@@ -126,7 +126,6 @@ describe('JsonStore: a durable JSON document', () => {
 });
 
 describe('JsonStore: SIGKILL during a burst of updates', function () {
-  this.timeout(60_000);
   const worker = join(__dirname, 'storeWorker.js');
 
   /** Runs the worker on `file`, SIGKILLs it `delayMs` after it is ready; the last acknowledged version. */

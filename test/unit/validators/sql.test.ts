@@ -21,8 +21,6 @@ async function refused(args: Record<string, unknown>, toolName = 'read_query'): 
 }
 
 describe('readonly: SQL judged by a real parser (issue: ALTER SYSTEM, PRAGMA, SET GLOBAL…)', function () {
-  this.timeout(60_000);
-
   for (const sql of SQL_WRITES)
     it(`refuses ${JSON.stringify(sql)} under a SQL key, a query key of a database tool, and as text`, async () => {
       assert.ok(await refused({ sql }), 'sql');

@@ -104,8 +104,6 @@ const MANGLED_URL = URL_ARB.chain((url) =>
 );
 
 describe('network_restricted: properties', function () {
-  this.timeout(120_000);
-
   it('refuses every spelling of a restricted host in a URL argument', async () => {
     await fc.assert(
       fc.asyncProperty(URL_ARB, async (url) => assert.ok(await blocked({ url }), url)),

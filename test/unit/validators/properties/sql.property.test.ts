@@ -87,8 +87,6 @@ const READ = fc
   .chain((sql) => respelled(sql));
 
 describe('readonly SQL: properties', function () {
-  this.timeout(300_000);
-
   it('refuses every generated spelling of a write', async () => {
     await fc.assert(
       fc.asyncProperty(WRITE, async (sql) => assert.ok(await refused(sql), JSON.stringify(sql))),
