@@ -9,8 +9,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../client/src/cli/main';
+import { REPORT_BURST, REPORT_RATE_PER_SECOND } from '../../client/src/kernel/audit/serverReports';
 import { repoRoot } from '../repoRoot';
 import {
+  exampleServer,
   fixtureServer,
   node,
   ScriptedOperator,
@@ -20,6 +22,15 @@ import {
 
 const hostile = (...flags: string[]) =>
   `[[servers]]\nid = "hostile"\ncommand = ${node}\nargs = [${[fixtureServer('hostile.js'), ...flags.map((f) => JSON.stringify(f))].join(', ')}]\n`;
+
+/** Polls until `check` holds: for what a server sends on its own, with no event to wait on. */
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 const freshDir = () => mkdtempSync(join(tmpdir(), 'mgp-hostile-'));
 
@@ -69,6 +80,96 @@ describe('a hostile server (real child process)', function () {
       );
       assert.equal(executions(stateFile).length, 1, 'one "Allow once" is one execution');
       assert.equal(operator.count('tool'), 2, 'the retry was put to the operator');
+    });
+  });
+
+  describe('audit events from servers (MGP §6)', () => {
+    const fromHostile = async (k: TestKernel) =>
+      (await k.records()).filter(
+        (r) => r.actor.id === 'hostile' || r.details.reported_by === 'hostile',
+      );
+
+    it('keeps what a server reports labelled as its own: never as the kernel, another server, or another time', async () => {
+      t = await startKernel(hostile('--forge-audit', '5'));
+      await waitFor(async () => (await fromHostile(t!)).length >= 5);
+      const reported = await fromHostile(t);
+      const started = Date.now() - 60_000;
+      for (const record of reported) {
+        assert.deepEqual(record.actor, { type: 'server', id: 'hostile' });
+        assert.equal(record.target.server_id, 'hostile', 'a server reports about itself only');
+        assert.equal(record.event_type, 'dev.mgp-kernel.server_reported');
+        assert.ok(Date.parse(record.timestamp) > started, 'stamped when the kernel received it');
+        assert.equal(record.details.reported_event_type, 'TOOL_EXECUTED');
+        assert.deepEqual(record.details.reported_actor, { type: 'kernel', id: 'mgp-kernel' });
+        assert.equal(record.details.reported_timestamp, '2001-01-01T00:00:00.000Z');
+      }
+      const kernelRecords = (await t.records()).filter((r) => r.actor.type === 'kernel');
+      assert.ok(kernelRecords.every((r) => r.target.server_id !== 'victim'));
+    });
+
+    it('limits how much and how fast a server may write into the trail', async () => {
+      t = await startKernel(hostile('--forge-audit', '3000', '--audit-kb', '16'));
+      await waitFor(async () =>
+        (await t!.records()).some((r) => r.event_type === 'dev.mgp-kernel.server_audit_dropped'),
+      );
+      const reported = (await t.records()).filter(
+        (r) => r.event_type === 'dev.mgp-kernel.server_reported',
+      );
+      const seconds =
+        (Date.parse(reported[reported.length - 1].timestamp) - Date.parse(reported[0].timestamp)) /
+        1000;
+      const allowed = REPORT_BURST + REPORT_RATE_PER_SECOND * seconds + 1;
+      assert.ok(
+        reported.length <= allowed,
+        `at most the burst and the rate got in: ${reported.length} in ${seconds} s`,
+      );
+      assert.ok(reported.length < 3000);
+      for (const record of reported)
+        assert.ok(
+          JSON.stringify(record).length < 20_000,
+          'each record is cut to size, with a mark saying so',
+        );
+      assert.equal(reported[0].details.details_truncated, true);
+      const dropped = (await t.records()).find(
+        (r) => r.event_type === 'dev.mgp-kernel.server_audit_dropped',
+      );
+      assert.equal(dropped?.actor.type, 'kernel');
+      assert.ok((dropped?.details.dropped as number) > 0);
+    });
+
+    it("sends a server only the audit events about itself, never another server's", async () => {
+      t = await startKernel(
+        `${hostile()}\n[[servers]]\nid = "example"\ncommand = ${node}\nargs = [${exampleServer}]\n`,
+      );
+      await t.kernel.call({ serverId: 'example', toolName: 'echo', args: { text: 'private' } });
+      await t.trail.flush();
+      await t.kernel.call({ serverId: 'hostile', toolName: 'echo', args: { text: 'x' } });
+      await t.trail.flush();
+      const seen = (await t.kernel.call({ serverId: 'hostile', toolName: 'audit_seen', args: {} }))
+        .result.structuredContent as { events: { target: { server_id?: string } }[] };
+      assert.ok(seen.events.length > 0, 'it does get the events about itself');
+      assert.deepEqual(
+        [...new Set(seen.events.map((e) => e.target.server_id))],
+        ['hostile'],
+        JSON.stringify(seen.events.map((e) => e.target)),
+      );
+    });
+  });
+
+  describe('bounds on what a server sends', () => {
+    it('keeps a 2 MB error out of the audit trail but for a cut, marked excerpt', async () => {
+      t = await startKernel(hostile('--huge-error', '2'));
+      await assert.rejects(
+        t.kernel.call({ serverId: 'hostile', toolName: 'read_big', args: {} }),
+        (e) => (e as { code?: number }).code === 5000,
+      );
+      const records = await t.records();
+      const size = records.reduce((sum, r) => sum + JSON.stringify(r).length, 0);
+      assert.ok(size < 100_000, `the whole trail holds ${size} characters`);
+      const failure = records.find(
+        (r) => r.event_type === 'TOOL_EXECUTED' && r.target.tool_name === 'read_big',
+      );
+      assert.match(String(failure?.details.error), /…\[truncated: \d[\d,]* more characters\]$/);
     });
   });
 

@@ -1,13 +1,16 @@
 /**
  * The kernel's audit trail (MGP §6): every event goes into the durable, hash-chained local log (after
- * redaction of secrets), and once on disk it is forwarded as `notifications/mgp.audit` to the servers
- * that negotiated `audit` (§6.3 "Audit Event Delivery") and published to the views. Events servers send
- * the kernel (§6.5: they propagate trace ids in their own audit notifications) are recorded too.
+ * redaction of secrets), and once on disk it is forwarded as `notifications/mgp.audit` to the server
+ * it is about, when that server negotiated `audit` (§6.3 "Audit Event Delivery"; a server never gets
+ * the events of another), and published to the views. Events servers send the kernel (§6.5: they
+ * propagate trace ids in their own audit notifications) are recorded as their reports, labelled and
+ * limited (audit/serverReports.ts).
  */
 import { EventEmitter } from 'node:events';
 import type { AuditEvent, AuditEventInput, AuditRecord } from './audit/auditEvent';
 import { isValidEventType } from './audit/auditEvent';
 import type { AuditLog } from './audit/auditLog';
+import { ServerReports } from './audit/serverReports';
 import type { ServerSession } from './connection/service';
 import type { AuditSink } from './host/auditSink';
 import type { MgpSessions } from './mgp/mgpSessions';
@@ -26,6 +29,7 @@ export const KERNEL_AUDIT_COMMIT_DELAY_MS = 20;
 export class AuditTrail implements AuditSink {
   private readonly appended = new EventEmitter<{ record: [AuditRecord]; problem: [string] }>();
   private forwardTo: { manager: ServerManager; mgp: MgpSessions } | undefined;
+  private readonly reports = new ServerReports((event) => void this.record(event).catch(() => {}));
 
   constructor(readonly log: AuditLog) {
     log.onAppend((record) => {
@@ -83,6 +87,12 @@ export class AuditTrail implements AuditSink {
   private forward(record: AuditRecord): void {
     if (!this.forwardTo) return;
     const { manager, mgp } = this.forwardTo;
+    // §6.3 delivery, to the server the event is about only: never another server's events, nor its own reports.
+    const serverId = record.target.server_id;
+    const server = serverId ? manager.find(serverId) : undefined;
+    const connection = server?.liveConnection;
+    if (!connection || !mgp.active(server.id, 'audit') || record.details.reported_by === server.id)
+      return;
     const event: AuditEvent = {
       timestamp: record.timestamp,
       trace_id: record.trace_id,
@@ -92,52 +102,26 @@ export class AuditTrail implements AuditSink {
       result: record.result,
       details: record.details,
     };
-    for (const server of manager.list()) {
-      const connection = server.liveConnection;
-      // A server's own reports are not echoed back to it.
-      if (
-        !connection ||
-        !mgp.active(server.id, 'audit') ||
-        record.details.reported_by === server.id
-      )
-        continue;
-      connection
-        .notify('notifications/mgp.audit', event as unknown as Record<string, unknown>)
-        .catch(() => undefined);
-    }
+    connection
+      .notify('notifications/mgp.audit', event as unknown as Record<string, unknown>)
+      .catch(() => undefined);
   }
 
   private async fromServer(session: ServerSession, params: Record<string, unknown>): Promise<void> {
-    const type =
-      typeof params.event_type === 'string' && isValidEventType(params.event_type)
-        ? params.event_type
-        : undefined;
-    if (!type) {
+    if (!this.forwardTo?.mgp.active(session.id, 'audit')) {
+      session.log('warning', 'ignored notifications/mgp.audit: the server did not negotiate audit');
+      return;
+    }
+    if (typeof params.event_type !== 'string' || !isValidEventType(params.event_type)) {
       session.log(
         'warning',
-        `ignored notifications/mgp.audit with an invalid event_type: ${JSON.stringify(params.event_type)}`,
+        `ignored notifications/mgp.audit with an invalid event_type: ${JSON.stringify(params.event_type)?.slice(0, 200)}`,
       );
       return;
     }
-    const target = (params.target ?? {}) as { server_id?: string; tool_name?: string };
-    await this.record({
-      event_type: type,
-      trace_id: typeof params.trace_id === 'string' ? params.trace_id : undefined,
-      timestamp:
-        typeof params.timestamp === 'string' && !Number.isNaN(Date.parse(params.timestamp))
-          ? params.timestamp
-          : undefined,
-      actor: { type: 'server', id: session.id },
-      target: { server_id: target.server_id ?? session.id, tool_name: target.tool_name },
-      result: typeof params.result === 'string' && params.result ? params.result : 'REPORTED',
-      details: {
-        ...(typeof params.details === 'object' && params.details !== null
-          ? (params.details as Record<string, unknown>)
-          : {}),
-        reported_by: session.id,
-        reported_actor: params.actor,
-      },
-    }).catch((error: unknown) => session.log('warning', String(error)));
+    const event = this.reports.accept(session.id, params);
+    if (!event) return;
+    await this.record(event).catch((error: unknown) => session.log('warning', String(error)));
   }
 
   async close(): Promise<void> {

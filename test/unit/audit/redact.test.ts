@@ -1,5 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { REDACTED, Redactor } from '../../../client/src/kernel/audit/redact';
+import {
+  MAX_DETAIL_CHARS,
+  MAX_DETAIL_ITEMS,
+  MAX_DETAIL_STRING,
+  REDACTED,
+  Redactor,
+} from '../../../client/src/kernel/audit/redact';
 
 describe('audit redaction', () => {
   it('hides credential-named keys at any depth, in headers too, whatever the case or separator', () => {
@@ -139,5 +145,30 @@ describe('audit redaction', () => {
     assert.equal(input.token, 'abc');
     assert.notEqual(out.keep, input.keep);
     assert.equal(out.self, '[Circular]');
+  });
+
+  it('bounds what an event may hold, marking each cut (issue 24, 14)', () => {
+    const r = new Redactor({ secrets: ['hunter22'] });
+    const big = `hunter22 ${'e'.repeat(2 * 1024 * 1024)}`;
+    const out = r.redact({
+      error: big,
+      list: Array.from({ length: 1000 }, (_, i) => i),
+      deep: JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`) as unknown,
+      wide: Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`k${i}`, i])),
+    });
+    const error = out.error as string;
+    assert.ok(error.startsWith(`${REDACTED} eee`), 'redacted before it is cut');
+    assert.match(error, /…\[truncated: 2,093,\d{3} more characters\]$/);
+    assert.ok(error.length < MAX_DETAIL_STRING + 64);
+    const list = out.list as unknown[];
+    assert.equal(list.length, MAX_DETAIL_ITEMS + 1);
+    assert.equal(list.at(-1), `…[truncated: ${1000 - MAX_DETAIL_ITEMS} more items]`);
+    assert.match(JSON.stringify(out.deep), /nested too deep/);
+    assert.equal(Object.keys(out.wide as object).length, MAX_DETAIL_ITEMS + 1);
+    const many = r.redact({ parts: Array.from({ length: 200 }, () => 'x'.repeat(4000)) });
+    assert.ok(
+      JSON.stringify(many).length < MAX_DETAIL_CHARS + 200 * 40,
+      'one budget for the event',
+    );
   });
 });

@@ -102,6 +102,18 @@ async function newestTimestamp(path: string): Promise<number | undefined> {
 
 const ignoreRecord = (): void => undefined;
 
+/** Names in an event's actor, target and result: at most MAX_FIELD characters, a cut marked. */
+const MAX_FIELD = 512;
+const shortField = (text: string): string =>
+  text.length > MAX_FIELD ? `${text.slice(0, MAX_FIELD)}…[truncated]` : text;
+
+function boundedFields<T extends object>(fields: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields))
+    out[key] = typeof value === 'string' ? shortField(value) : value;
+  return out as T;
+}
+
 /** `input`, or an `InvalidEvent` AuditError saying what is wrong with it. */
 function checkedInput(input: AuditEventInput): AuditEventInput {
   const problem = eventProblem(input);
@@ -337,15 +349,15 @@ export class AuditLog {
     await this.lock.release();
   }
 
-  /** The event with what the log fills in; the writer redacts it. */
+  /** The event with what the log fills in, its names bounded (a tool name can come from a server); the writer redacts it. */
   private complete(input: AuditEventInput): AuditEvent {
     return {
       timestamp: input.timestamp ?? new Date(this.clock()).toISOString(),
       trace_id: input.trace_id ?? newTraceId(),
       event_type: input.event_type,
-      actor: { ...input.actor },
-      target: { ...input.target },
-      result: input.result,
+      actor: boundedFields(input.actor),
+      target: boundedFields(input.target ?? {}),
+      result: shortField(input.result),
       details: input.details ?? {},
     };
   }

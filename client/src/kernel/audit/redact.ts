@@ -19,9 +19,36 @@
  *    after the first letter.
  *
  * The result is a copy: the event given is not changed. Cycles become "[Circular]".
+ *
+ * The copy is also bounded, after redaction, so that no event can flood the log (a server's 2 MB
+ * error message, a huge argument): strings are cut at MAX_DETAIL_STRING characters, arrays and
+ * objects at MAX_DETAIL_ITEMS entries, nesting at MAX_DETAIL_DEPTH, and all the strings of one event
+ * together at MAX_DETAIL_CHARS; each cut says so (`…[truncated: 2,093,056 more characters]`).
  */
 export const REDACTED = '[REDACTED]';
 export const MIN_SECRET_LENGTH = 4;
+export const MAX_DETAIL_STRING = 4096;
+export const MAX_DETAIL_ITEMS = 256;
+export const MAX_DETAIL_DEPTH = 16;
+export const MAX_DETAIL_CHARS = 64 * 1024;
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** What is left of the characters one event's details may hold. */
+interface Budget {
+  chars: number;
+}
+
+const shortKey = (key: string) => (key.length > 256 ? `${key.slice(0, 256)}…` : key);
+
+/** A string cut to what the budget allows, with a mark saying how much was cut. */
+function bounded(text: string, budget: Budget): string {
+  const keep = Math.max(0, Math.min(MAX_DETAIL_STRING, budget.chars));
+  budget.chars -= Math.min(text.length, keep);
+  return text.length <= keep
+    ? text
+    : `${text.slice(0, keep)}…[truncated: ${count(text.length - keep)} more characters]`;
+}
 
 export const CREDENTIAL_KEYS: readonly string[] = [
   'authorization',
@@ -115,9 +142,9 @@ export class Redactor {
       );
   }
 
-  /** A redacted copy of `value` (any JSON-like value). */
+  /** A redacted, bounded copy of `value` (any JSON-like value). */
   redact<T>(value: T): T {
-    return this.walk(value, []) as T;
+    return this.walk(value, [], { chars: MAX_DETAIL_CHARS }) as T;
   }
 
   /** A copy of `event` with its `details` redacted. */
@@ -137,38 +164,53 @@ export class Redactor {
     return this.secretPattern;
   }
 
-  private walk(input: unknown, stack: object[]): unknown {
-    if (typeof input === 'string') return this.redactString(input);
+  private walk(input: unknown, stack: object[], budget: Budget): unknown {
+    if (typeof input === 'string') return bounded(this.redactString(input), budget);
     if (typeof input === 'number' || typeof input === 'bigint') {
       const digits = String(input);
       return this.redactSecrets(digits) !== digits ? REDACTED : input;
     }
     if (typeof input !== 'object' || input === null) return input;
     if (typeof (input as { toJSON?: unknown }).toJSON === 'function')
-      return this.walk((input as { toJSON(): unknown }).toJSON(), stack);
+      return this.walk((input as { toJSON(): unknown }).toJSON(), stack, budget);
     if (stack.includes(input)) return '[Circular]';
+    if (stack.length >= MAX_DETAIL_DEPTH) return '…[truncated: nested too deep]';
     stack.push(input);
     try {
       return Array.isArray(input)
-        ? input.map((item) => this.walk(item, stack))
-        : this.walkObject(input as Record<string, unknown>, stack);
+        ? this.walkArray(input, stack, budget)
+        : this.walkObject(input as Record<string, unknown>, stack, budget);
     } finally {
       stack.pop();
     }
   }
 
+  private walkArray(array: unknown[], stack: object[], budget: Budget): unknown[] {
+    const out = array.slice(0, MAX_DETAIL_ITEMS).map((item) => this.walk(item, stack, budget));
+    if (array.length > MAX_DETAIL_ITEMS)
+      out.push(`…[truncated: ${count(array.length - MAX_DETAIL_ITEMS)} more items]`);
+    return out;
+  }
+
   /** The copy has its keys in sorted order: the canonical order of chain.ts, whose hashing is then fastest. */
-  private walkObject(object: Record<string, unknown>, stack: object[]): Record<string, unknown> {
+  private walkObject(
+    object: Record<string, unknown>,
+    stack: object[],
+    budget: Budget,
+  ): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     const namedCredential = typeof object.name === 'string' && this.isCredentialKey(object.name);
-    for (const key of Object.keys(object).sort()) {
+    const keys = Object.keys(object).sort();
+    for (const key of keys.length > MAX_DETAIL_ITEMS ? keys.slice(0, MAX_DETAIL_ITEMS) : keys) {
       const value = object[key];
       const hide =
         value !== null &&
         value !== undefined &&
         (this.isCredentialKey(key) || (namedCredential && key === 'value'));
-      out[this.redactSecrets(key)] = hide ? REDACTED : this.walk(value, stack);
+      out[shortKey(this.redactSecrets(key))] = hide ? REDACTED : this.walk(value, stack, budget);
     }
+    if (keys.length > MAX_DETAIL_ITEMS)
+      out['…'] = `[truncated: ${count(keys.length - MAX_DETAIL_ITEMS)} more keys]`;
     return out;
   }
 }
