@@ -15,9 +15,15 @@ import type { PermissionRequest, ToolApprovalRequest } from '../kernel/host/inte
 import { Kernel } from '../kernel/kernel';
 import { OpenAiCompatibleProvider } from '../kernel/models/openAiCompatible';
 import { CLI_OPERATOR } from '../kernel/pipeline/caller';
+import { cliAuthorizations, signInFlow } from './cliAuthorization';
 import type { Io } from './io';
 import { loadCliConfig, ParsedArgs, stringFlag } from './options';
-import { ApproveFlag, flagInteraction, terminalInteraction } from './terminalInteraction';
+import {
+  ApproveFlag,
+  ElicitFlag,
+  flagInteraction,
+  terminalInteraction,
+} from './terminalInteraction';
 
 export interface CliKernel {
   kernel: Kernel;
@@ -47,6 +53,14 @@ function approveFlag(parsed: ParsedArgs): ApproveFlag | undefined {
   const value = stringFlag(parsed, '--approve');
   if (value === undefined) return undefined;
   if (value !== 'once' && value !== 'session') throw new Error('--approve takes once or session');
+  return value;
+}
+
+function elicitFlag(parsed: ParsedArgs): ElicitFlag | undefined {
+  const value = stringFlag(parsed, '--elicit');
+  if (value === undefined) return undefined;
+  if (value !== 'accept-defaults' && value !== 'decline')
+    throw new Error('--elicit takes accept-defaults or decline');
   return value;
 }
 
@@ -105,6 +119,7 @@ export async function startCliKernel(
     await openAuditLog(stateDir, config, redactor, io, auditDirectory(location)),
   );
   const flag = approveFlag(parsed);
+  const elicit = elicitFlag(parsed);
   const interactive =
     environment.interactive ?? Boolean(process.stdin.isTTY && process.stderr.isTTY);
   const refused = (request: ToolApprovalRequest) =>
@@ -116,13 +131,19 @@ export async function startCliKernel(
       `mgp: ${request.serverId} asks for ${request.permissions.map((p) => p.name).join(', ')} and there is no terminal to ask on: they are denied for this run (run it in a terminal, or pass --approve once|session)`,
     );
   const terminal =
-    interactive && !flag
+    interactive && !flag && !elicit
       ? terminalInteraction({ input: process.stdin, output: process.stderr })
       : undefined;
+  const authorization = cliAuthorizations(
+    stateDir,
+    signInFlow(environment.env ?? process.env, interactive),
+    io,
+  );
   const kernel = new Kernel({
+    authorization,
     hostEnv: process.env,
     secrets: environmentSecrets(process.env),
-    interaction: terminal ?? flagInteraction(flag, refused, refusedPermissions),
+    interaction: terminal ?? flagInteraction(flag, refused, refusedPermissions, elicit),
     audit: trail,
     stateDir,
     workingFolder: location.workspaceFolder,

@@ -6,6 +6,7 @@ import { serverTarget } from '../kernel/status';
 import { AGENT_USAGE, runAgent } from './agentCommand';
 import { runCheck } from './check';
 import { runAudit } from './auditCommands';
+import { runAuth } from './authCommands';
 import { runAccess, runCall, runDiscover, runEvents, runListing, runTools } from './kernelCommands';
 import { loadCliConfig, parseArgs, ParsedArgs } from './options';
 import { Io, processIo, visibleIo } from './io';
@@ -19,13 +20,16 @@ Usage:
   mgp tools [--server ID] [--kernel-tools] [--json]
                                      start the servers and list their tools under kernel names,
                                      with each tool's effective risk level
-  mgp call SERVER TOOL [--args JSON] [--approve once|session] [--stream] [--json]
+  mgp call SERVER TOOL [--args JSON] [--approve once|session] [--elicit accept-defaults|decline]
+           [--stream] [--json]
                                      call one tool through the kernel's checks (access, approval,
                                      validators, audit). On a terminal it asks when the approval
                                      policy says so; without one it refuses unless --approve is given.
                                      Exit 1 when the tool reports isError or the call is refused.
                                      SERVER "mgp" calls the kernel's own tools (mgp.health.ping…);
-                                     --stream prints the output as it streams (MGP §12), Ctrl-C cancels
+                                     --stream prints the output as it streams (MGP §12), Ctrl-C cancels;
+                                     without a terminal, --elicit answers a server's form with its
+                                     defaults (SEP-1034) or declines it (the default)
   mgp discover "QUERY" [--strategy keyword|category|semantic] [--max N] [--json]
                                      find tools by what you need (MGP §16)
   ${AGENT_USAGE}
@@ -37,6 +41,10 @@ Usage:
                 [--justification TEXT] [--expires ISO] [--json]
                                      agent access control (MGP §5)
   mgp audit tail|export|verify …     the workspace's audit log (mgp audit --help)
+  mgp auth login|logout SERVER, mgp auth status
+                                     OAuth sign-in to http and sse servers: the browser, with a
+                                     loopback redirect; MGP_OAUTH_FLOW=browser|headless|none chooses
+                                     how any command signs in (on a terminal: browser; else none)
   Every command that reads config takes --config FILE (that file only) or --cwd DIR.
   mgp --version                      print the version
   mgp --help                         print this help
@@ -114,6 +122,8 @@ export async function runCli(argv: string[], output: Io): Promise<number> {
       return runAccess(parseArgs(rest), io);
     case 'audit':
       return runAudit(rest, io);
+    case 'auth':
+      return runAuth(rest, parseArgs(rest), io);
     default:
       io.err(`mgp: unknown command "${command}"\n\n${USAGE}`);
       return 2;

@@ -14,8 +14,11 @@ import {
   ToolApprovalRequest,
 } from '../kernel/host/interaction';
 import { oneLine, visibleText } from '../../../shared/src/untrustedText';
+import { elicitationDefaults } from '../kernel/host/elicitationDefaults';
 
 export type ApproveFlag = 'once' | 'session';
+/** `--elicit`: how a run without a terminal answers a server's elicitation. */
+export type ElicitFlag = 'accept-defaults' | 'decline';
 
 export interface TerminalStreams {
   input: Readable;
@@ -178,14 +181,22 @@ export function terminalInteraction(streams: TerminalStreams): Interaction & { c
   };
 }
 
-/** No terminal: approve tool calls and permissions as `--approve` says, refuse everything else. */
+/**
+ * No terminal: approve tool calls and permissions as `--approve` says; answer a form elicitation with
+ * its defaults when `--elicit accept-defaults` says so (SEP-1034); refuse everything else.
+ */
 export function flagInteraction(
   flag: ApproveFlag | undefined,
   onRefused: (request: ToolApprovalRequest) => void,
   onPermissionsRefused: (request: PermissionRequest) => void,
+  elicitFlag: ElicitFlag = 'decline',
 ): Interaction {
   return {
     ...NOBODY_TO_ASK,
+    async elicit(_serverId, params): Promise<ElicitResult> {
+      if (elicitFlag !== 'accept-defaults' || params.mode === 'url') return { action: 'decline' };
+      return { action: 'accept', content: elicitationDefaults(params.requestedSchema) };
+    },
     async approveToolCall(request) {
       if (flag) return flag;
       onRefused(request);

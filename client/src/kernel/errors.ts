@@ -23,7 +23,8 @@ export type KernelErrorCode =
   | 'ValidationBlocked'
   | 'CodeSafetyViolation'
   | 'NoModel'
-  | 'Cancelled';
+  | 'Cancelled'
+  | 'AuthRequired';
 
 export class KernelError extends Error {
   constructor(

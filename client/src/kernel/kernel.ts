@@ -44,6 +44,7 @@ import { ServerManager } from './serverManager';
 import { ActiveStream, StreamRegistry } from './streaming/streamRegistry';
 import { newTraceId } from './audit/auditEvent';
 import type { ServerSession } from './connection/service';
+import type { Authorizations } from './auth/authorizations';
 
 export interface KernelOptions {
   hostEnv: Readonly<Record<string, string | undefined>>;
@@ -64,6 +65,8 @@ export interface KernelOptions {
   workingFolder?: string;
   /** Told the secrets among resolved env and header values (config/secretLike.ts), so the audit trail can redact them. */
   onSecrets?(values: string[]): void;
+  /** OAuth sign-in for http and sse servers (MCP 2025-11-25, Authorization). */
+  authorization?: Authorizations;
 }
 
 /** A tool as the kernel lists it: kernel name, server, definition and effective security. */
@@ -149,6 +152,7 @@ export class Kernel {
         logLevel: options.logLevel ?? 'info',
         trace: options.trace ?? (() => false),
         onSecrets: options.onSecrets,
+        authorization: options.authorization,
       },
     });
     this.events = new EventHub(this.mgp, () =>

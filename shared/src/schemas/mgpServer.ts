@@ -3,6 +3,7 @@
  */
 import { accessGrantsSchema, accessPolicySchema, approvalPolicySchema } from './mgpKernel';
 import { serverMcplSchema } from './mgpMcpl';
+import { serverOAuthSchema } from './mgpOAuth';
 import { serverMgpSchema, serverToolsSchema } from './mgpSecurity';
 import { described, enumOf, JsonSchema, patternOf } from './schemaTypes';
 import { FRAMINGS, SERVER_ID, TOOL_NAME, TRANSPORTS } from './vocabulary';
@@ -100,6 +101,7 @@ export const serverSchema: JsonSchema = {
       ],
       { Authorization: 'Bearer ${secret:TOOLS_TOKEN}' },
     ),
+    oauth: serverOAuthSchema,
     env: stringMap(
       'Environment variables set for the server process, name to value (MGP §15.2).',
       'Environment variables set for the `stdio` server process, name to value, as `[servers.env]` (MGP §15.2).',

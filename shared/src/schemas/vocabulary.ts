@@ -329,3 +329,25 @@ const REVERSE_DOMAIN_PERMISSION =
 export function isReverseDomainPermission(name: string): boolean {
   return name.length <= 253 && REVERSE_DOMAIN_PERMISSION.test(name);
 }
+
+/** `[servers.oauth] grant_type` (MCP 2025-11-25, Authorization; RFC 6749 §4). */
+export const OAUTH_GRANT_TYPES = vocabulary([
+  {
+    name: 'authorization_code',
+    description:
+      'A person signs in in the browser; PKCE S256 and a loopback redirect (MCP Authorization; RFC 6749 §4.1, RFC 8252)',
+  },
+  {
+    name: 'client_credentials',
+    description:
+      'A machine client with `client_id` and `client_secret` or `private_key`, no person (MCP Authorization extensions; RFC 6749 §4.4)',
+  },
+]);
+
+/** `[servers.oauth] signing_algorithm`: JWS algorithms for `private_key_jwt` (RFC 7518 §3.1). */
+export const JWS_ALGORITHMS = vocabulary(
+  ['ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'EdDSA'].map((name) => ({
+    name,
+    description: `Sign the client assertion with ${name} (MCP Authorization extensions; RFC 7518)`,
+  })),
+);

@@ -3,6 +3,7 @@
  * real servers as child processes. The operator is a script of answers (the one part a test cannot have
  * for real: a person), and it records every question it was asked.
  */
+import type { Authorizations } from '../../../client/src/kernel/auth/authorizations';
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -129,6 +130,7 @@ export interface StartOptions {
   trace?(serverId: string): boolean;
   /** Whether a server may start (the editor's Workspace Trust and launch approvals). */
   mayStart?(server: ConfiguredServer): true | string;
+  authorization?: Authorizations;
 }
 
 export async function startKernel(toml: string, options: StartOptions = {}): Promise<TestKernel> {
@@ -151,6 +153,7 @@ export async function startKernel(toml: string, options: StartOptions = {}): Pro
     onSecrets: (values) => values.forEach((v) => redactor.addSecret(v)),
     trace: options.trace,
     mayStart: options.mayStart,
+    authorization: options.authorization,
   });
   options.configure?.(kernel);
   const config = configOf(dir, toml);

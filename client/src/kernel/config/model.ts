@@ -22,6 +22,20 @@ export interface ServerSettings {
   /** Largest message accepted from the server, in bytes (default 10 MB). */
   maxMessageBytes?: number;
   restart: RestartSettings;
+  /** `[servers.oauth]`: how to sign in to an http or sse server (MCP 2025-11-25, Authorization). */
+  oauth?: OAuthSettings;
+}
+
+/** `[servers.oauth]`, as written: secrets stay `${secret:…}` references until the server starts. */
+export interface OAuthSettings {
+  enabled: boolean;
+  grantType: 'authorization_code' | 'client_credentials';
+  clientId?: string;
+  clientSecret?: string;
+  clientMetadataUrl?: string;
+  scopes: string[];
+  privateKey?: string;
+  signingAlgorithm: string;
 }
 
 export type ApprovalPolicy = 'interactive' | 'auto_approve' | 'deny_all' | 'config_only';

@@ -1,7 +1,7 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { DEFAULT_RESTART, RestartPolicyName } from '../lifecycle/restartPolicy';
 import type { ConfigLocation } from './discover';
-import type { ServerSettings } from './model';
+import type { OAuthSettings, ServerSettings } from './model';
 
 type Table = Record<string, unknown>;
 
@@ -46,6 +46,7 @@ export function serverSettings(table: Table, location: ConfigLocation): ServerSe
       toolResultMaxChars: DEFAULT_TOOL_RESULT_MAX_CHARS,
       framing: 'auto',
       restart: DEFAULT_RESTART,
+      oauth: oauthSettings({}),
     };
   }
   const mgp = isTable(table.mgp) ? table.mgp : {};
@@ -69,5 +70,27 @@ export function serverSettings(table: Table, location: ConfigLocation): ServerSe
       backoffBaseMs: number(mgp.backoff_base_ms, DEFAULT_RESTART.backoffBaseMs),
       backoffMaxMs: number(mgp.backoff_max_ms, DEFAULT_RESTART.backoffMaxMs),
     },
+    oauth: oauthSettings(isTable(table.oauth) ? table.oauth : {}),
+  };
+}
+
+function optionalString(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** `[servers.oauth]` with its defaults (MCP 2025-11-25, Authorization). */
+export function oauthSettings(table: Table): OAuthSettings {
+  return {
+    enabled: table.enabled !== false,
+    grantType:
+      table.grant_type === 'client_credentials' ? 'client_credentials' : 'authorization_code',
+    clientId: optionalString(table.client_id),
+    clientSecret: optionalString(table.client_secret),
+    clientMetadataUrl: optionalString(table.client_metadata_url),
+    scopes: Array.isArray(table.scopes)
+      ? table.scopes.filter((s): s is string => typeof s === 'string')
+      : [],
+    privateKey: optionalString(table.private_key),
+    signingAlgorithm: optionalString(table.signing_algorithm) ?? 'ES256',
   };
 }

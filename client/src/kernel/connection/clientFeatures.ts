@@ -43,7 +43,12 @@ export interface ConnectionHooks {
 
 /** The capabilities a client with these handlers declares at initialize (MCP 2025-11-25 §client features). */
 export function baseClientCapabilities(): Record<string, unknown> {
-  return { roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} } };
+  return {
+    roots: { listChanged: true },
+    sampling: {},
+    // Omitted fields take the schema's defaults (SEP-1034): the kernel fills them in before it answers.
+    elicitation: { form: { applyDefaults: true }, url: {} },
+  };
 }
 
 /** Registers the client side of roots, sampling, elicitation, logging and list_changed on `client`. */

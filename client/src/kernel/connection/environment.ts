@@ -5,6 +5,8 @@ import { EntryValue, isCredentialName, secretValues } from '../config/secretLike
 export interface ResolvedEnvironment {
   env: Record<string, string>;
   headers: Record<string, string>;
+  /** `[servers.oauth]` secrets, resolved. */
+  oauth: { clientSecret?: string; privateKey?: string };
   /** `${…}` references that had no value. */
   missing: string[];
   /** The values among them that are secrets (config/secretLike.ts): what the audit trail hides. */
@@ -45,5 +47,18 @@ export async function resolveEnvironment(
   };
   Object.assign(env, await resolveAll(server.settings.env));
   const headers = await resolveAll(server.settings.headers);
-  return { env, headers, missing: [...new Set(missing)], secrets: secretValues(entries) };
+  const { clientSecret, privateKey } = server.settings.oauth ?? {};
+  const oauth = await resolveAll({
+    ...(clientSecret ? { clientSecret } : {}),
+    ...(privateKey ? { privateKey } : {}),
+  });
+  // The OAuth client's secret and key are secrets whatever they look like.
+  const oauthSecrets = Object.values(oauth).filter((value) => value !== '');
+  return {
+    env,
+    headers,
+    oauth,
+    missing: [...new Set(missing)],
+    secrets: [...secretValues(entries), ...oauthSecrets],
+  };
 }

@@ -1,3 +1,4 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -21,6 +22,7 @@ import {
   ConnectionHooks,
   registerClientFeatures,
 } from './clientFeatures';
+import { SignInRetry, signInRetry } from './signIn';
 import type { ResolvedEnvironment } from './environment';
 import { ObservedTransport } from './observedTransport';
 import {
@@ -31,6 +33,7 @@ import {
   ListedTool,
 } from './toolResults';
 import {
+  isAuthorizationFailure,
   isLegacySseSignal,
   sseTransport,
   stdioTransport,
@@ -47,6 +50,8 @@ export interface OpenOptions {
   extraCapabilities?: Record<string, unknown>;
   /** Each message both ways, for the protocol trace. */
   trace?(direction: 'send' | 'receive', message: JSONRPCMessage): void;
+  /** OAuth for http and sse servers (MCP 2025-11-25, Authorization); none: a 401 is an error. */
+  authorization?: OAuthClientProvider;
 }
 
 export interface CallOptions {
@@ -81,6 +86,8 @@ function pageLoop<T>(
 /** One live MCP session with a server: base MCP, client side, over the SDK. */
 export class ServerConnection {
   private closing = false;
+  /** Retries a request once a sign-in the server asked for mid-session (step-up) is done. */
+  private signIn: SignInRetry | undefined;
   /** The server's capabilities exactly as sent, extension fields (`mgp`) included. */
   rawServerCapabilities: Record<string, unknown> = {};
   private readonly awaitingIds = new WeakMap<object, (id: RequestId) => void>();
@@ -96,25 +103,59 @@ export class ServerConnection {
     resolved: ResolvedEnvironment,
     options: OpenOptions,
   ): Promise<ServerConnection> {
-    const create = (transport: Transport) => ServerConnection.connect(server, transport, options);
     if (server.transport === 'stdio') {
-      return create(
-        stdioTransport(server, resolved, {
-          onStderr: (line) => options.hooks.onLog('stderr', line),
-        }),
-      );
+      const transport = stdioTransport(server, resolved, {
+        onStderr: (line) => options.hooks.onLog('stderr', line),
+      });
+      return ServerConnection.connect(server, transport, options);
     }
-    if (server.transport === 'sse') return create(sseTransport(server, resolved));
+    const auth = options.authorization;
+    const http = () => streamableHttpTransport(server, resolved, auth);
+    const sse = () => sseTransport(server, resolved, auth);
+    if (server.transport === 'sse') return ServerConnection.connectSigningIn(server, sse, options);
     try {
-      return await create(streamableHttpTransport(server, resolved));
+      return await ServerConnection.connectSigningIn(server, http, options);
     } catch (error) {
-      if (!isLegacySseSignal(error)) throw error;
+      if (!isLegacySseSignal(error)) throw ServerConnection.authorizationError(server, error);
       options.hooks.onLog(
         'info',
         `Streamable HTTP refused (${error instanceof Error ? error.message : String(error)}); falling back to legacy SSE`,
       );
-      return create(sseTransport(server, resolved));
+      return ServerConnection.connectSigningIn(server, sse, options);
     }
+  }
+
+  /** Connects; when the server asks for a sign-in that was started, waits for it and connects again. */
+  private static async connectSigningIn(
+    server: ConfiguredServer,
+    create: () => Transport & SignInRetry['transport'],
+    options: OpenOptions,
+  ): Promise<ServerConnection> {
+    let transport = create();
+    const retry = signInRetry(options.authorization, () => transport);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const connection = await ServerConnection.connect(server, transport, options);
+        connection.signIn = signInRetry(options.authorization, () => transport);
+        return connection;
+      } catch (error) {
+        if (!(await retry.afterFailure(error, attempt))) throw error;
+        transport = create();
+      }
+    }
+  }
+
+  /** A 401 or 403 without a way to sign in says what the server asked for. */
+  private static authorizationError(server: ConfiguredServer, error: unknown): unknown {
+    if (!isAuthorizationFailure(error) || (error as { code?: unknown }).code === 'AuthRequired')
+      return error;
+    const text = error instanceof Error ? error.message : String(error);
+    if (server.settings.oauth?.enabled === false)
+      return new KernelError(
+        'AuthRequired',
+        `${server.id} refused the connection (${text}); [servers.oauth] enabled = false, so the kernel does not sign in: set the Authorization header in [servers.headers], or enable OAuth`,
+      );
+    return error;
   }
 
   private static async connect(
@@ -184,6 +225,11 @@ export class ServerConnection {
     return this.client.getInstructions();
   }
 
+  /** Runs a request; on an http server that asks for a sign-in meanwhile, again once it is done. */
+  private signedIn<T>(request: () => Promise<T>): Promise<T> {
+    return this.signIn ? this.signIn.run(request) : request();
+  }
+
   private get timeout(): number {
     return this.server.settings.requestTimeoutMs;
   }
@@ -198,10 +244,12 @@ export class ServerConnection {
   listTools(): Promise<ListedTool[]> {
     if (!this.has('tools')) return Promise.resolve([]);
     return pageLoop(async (cursor) => {
-      const page = await this.client.request(
-        { method: 'tools/list', params: cursor ? { cursor } : {} },
-        LooseToolsPageSchema,
-        { timeout: this.timeout },
+      const page = await this.signedIn(() =>
+        this.client.request(
+          { method: 'tools/list', params: cursor ? { cursor } : {} },
+          LooseToolsPageSchema,
+          { timeout: this.timeout },
+        ),
       );
       return { items: page.tools, nextCursor: page.nextCursor };
     });
@@ -210,9 +258,9 @@ export class ServerConnection {
   listResources(): Promise<Resource[]> {
     if (!this.has('resources')) return Promise.resolve([]);
     return pageLoop(async (cursor) => {
-      const page = await this.client.listResources(cursor ? { cursor } : {}, {
-        timeout: this.timeout,
-      });
+      const page = await this.signedIn(() =>
+        this.client.listResources(cursor ? { cursor } : {}, { timeout: this.timeout }),
+      );
       return { items: page.resources, nextCursor: page.nextCursor };
     });
   }
@@ -220,9 +268,9 @@ export class ServerConnection {
   listResourceTemplates(): Promise<ResourceTemplate[]> {
     if (!this.has('resources')) return Promise.resolve([]);
     return pageLoop(async (cursor) => {
-      const page = await this.client.listResourceTemplates(cursor ? { cursor } : {}, {
-        timeout: this.timeout,
-      });
+      const page = await this.signedIn(() =>
+        this.client.listResourceTemplates(cursor ? { cursor } : {}, { timeout: this.timeout }),
+      );
       return { items: page.resourceTemplates, nextCursor: page.nextCursor };
     });
   }
@@ -230,9 +278,9 @@ export class ServerConnection {
   listPrompts(): Promise<Prompt[]> {
     if (!this.has('prompts')) return Promise.resolve([]);
     return pageLoop(async (cursor) => {
-      const page = await this.client.listPrompts(cursor ? { cursor } : {}, {
-        timeout: this.timeout,
-      });
+      const page = await this.signedIn(() =>
+        this.client.listPrompts(cursor ? { cursor } : {}, { timeout: this.timeout }),
+      );
       return { items: page.prompts, nextCursor: page.nextCursor };
     });
   }
@@ -295,7 +343,7 @@ export class ServerConnection {
       onprogress: options.onProgress,
     };
     // Promise chains rather than async layers: tools/call is the kernel's hottest path.
-    const sent =
+    const send = () =>
       typeof tool !== 'string' && this.runsAsTask(tool)
         ? this.callAsTask(params, requestOptions, options)
         : this.client.request(
@@ -303,6 +351,7 @@ export class ServerConnection {
             LooseCallResultSchema,
             requestOptions,
           );
+    const sent = this.signIn ? this.signIn.run(send) : send();
     return sent.then(
       (result) => capResult(result, this.server.settings.toolResultMaxChars),
       (error: unknown) => {
@@ -379,7 +428,7 @@ export class ServerConnection {
     timeoutMs = this.timeout,
   ): Promise<T> {
     try {
-      return await run();
+      return await this.signedIn(run);
     } catch (error) {
       throw this.timeoutError(what, error, timeoutMs);
     }

@@ -1,4 +1,5 @@
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { Authorizations } from '../auth/authorizations';
 import type { ConfiguredServer } from '../config/model';
 import type { ClientRequestHandlers } from './clientFeatures';
 import type { ServerConnection } from './serverConnection';
@@ -37,4 +38,6 @@ export interface SessionEnvironment {
   trace(serverId: string): boolean;
   /** Resolved env and header values that are secrets (config/secretLike.ts): never in logs, audit events or views. */
   onSecrets?(values: string[]): void;
+  /** OAuth for http and sse servers; none: a server that asks for a sign-in fails to start. */
+  authorization?: Authorizations;
 }

@@ -1,6 +1,8 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ConfiguredServer } from '../config/model';
 import { KernelError } from '../errors';
 import { FramedStdioClientTransport } from '../transport/contentLengthStdio';
@@ -68,32 +70,86 @@ export function stdioTransport(
 export function streamableHttpTransport(
   server: ConfiguredServer,
   resolved: ResolvedEnvironment,
-): Transport {
+  authProvider?: OAuthClientProvider,
+): StreamableHTTPClientTransport {
+  const limited = sizeLimitedFetch(server.settings.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
   return new StreamableHTTPClientTransport(assertAllowedUrl(server.url ?? ''), {
+    authProvider,
     requestInit: { headers: resolved.headers },
-    fetch: sizeLimitedFetch(server.settings.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES),
+    fetch: authProvider ? stepUpAware(limited, authProvider) : limited,
   });
 }
 
-export function sseTransport(server: ConfiguredServer, resolved: ResolvedEnvironment): Transport {
+/** The kernel's provider, told when the server asks for more scope than the token has. */
+interface StepUpListener {
+  onInsufficientScope(): void;
+}
+
+/**
+ * A 403 `insufficient_scope` asks for a new authorization with more scope (MCP 2025-11-25,
+ * Authorization: step-up); a refresh cannot widen a grant (RFC 6749 §6), so the provider is told
+ * before the SDK reacts, and takes the person through a sign-in instead of refreshing.
+ */
+function stepUpAware(base: FetchLike, provider: OAuthClientProvider): FetchLike {
+  const listener = provider as Partial<StepUpListener>;
+  if (typeof listener.onInsufficientScope !== 'function') return base;
+  return async (url, init) => {
+    const response = await base(url, init);
+    if (
+      response.status === 403 &&
+      /error\s*=\s*"?insufficient_scope/.test(response.headers.get('www-authenticate') ?? '')
+    )
+      listener.onInsufficientScope?.();
+    return response;
+  };
+}
+
+export function sseTransport(
+  server: ConfiguredServer,
+  resolved: ResolvedEnvironment,
+  authProvider?: OAuthClientProvider,
+): SSEClientTransport {
   const url = assertAllowedUrl(server.url ?? '');
   const limited = sizeLimitedFetch(server.settings.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
   return new SSEClientTransport(url, {
+    authProvider,
     requestInit: { headers: resolved.headers },
     fetch: limited,
     eventSourceInit: {
-      fetch: (input, init) =>
-        limited(input, {
-          ...init,
-          headers: { ...resolved.headers, ...(init?.headers as Record<string, string>) },
-        }),
+      // The SDK's own headers (Accept, Authorization) win over the configured ones.
+      fetch: (input, init) => {
+        const headers = new Headers(resolved.headers);
+        new Headers(init?.headers).forEach((value, name) => headers.set(name, value));
+        return limited(input, { ...init, headers });
+      },
     },
   });
 }
 
-/** Whether a Streamable HTTP connect failure means "this is a legacy SSE server" (a 4xx to POST initialize). */
-export function isLegacySseSignal(error: unknown): boolean {
+/** The HTTP status an SDK transport error carries, if any. */
+function httpStatusOf(error: unknown): number | undefined {
   const code = (error as { code?: unknown })?.code;
-  if (typeof code === 'number' && code >= 400 && code < 500) return true;
-  return /\b(40[0-9]|41[0-9])\b/.test(error instanceof Error ? error.message : String(error));
+  if (typeof code === 'number' && code >= 100 && code < 600) return code;
+  const match = /\b(40[0-9]|41[0-9])\b/.exec(
+    error instanceof Error ? error.message : String(error),
+  );
+  return match ? Number(match[1]) : undefined;
+}
+
+/** A refusal for want of authorization: never a sign of a legacy SSE server. */
+export function isAuthorizationFailure(error: unknown): boolean {
+  if (error instanceof UnauthorizedError) return true;
+  if ((error as { code?: unknown })?.code === 'AuthRequired') return true;
+  const status = httpStatusOf(error);
+  return status === 401 || status === 403;
+}
+
+/**
+ * Whether a Streamable HTTP connect failure means "this is a legacy SSE server": a 4xx to POST
+ * initialize other than 401 and 403, which ask for authorization (MCP 2025-11-25, Authorization).
+ */
+export function isLegacySseSignal(error: unknown): boolean {
+  if (isAuthorizationFailure(error)) return false;
+  const status = httpStatusOf(error);
+  return status !== undefined && status >= 400 && status < 500;
 }

@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientRequestHandlers } from '../connection/clientFeatures';
 import { KernelError } from '../errors';
+import { withElicitationDefaults } from './elicitationDefaults';
 import type { CompletionMessage, CompletionRequest } from '../models/modelProvider';
 import type { ModelRouter } from '../models/modelRouter';
 import type { AuditSink } from './auditSink';
@@ -119,7 +120,14 @@ async function elicit(
   signal: AbortSignal,
   deps: ClientHandlerDeps,
 ): Promise<ElicitResult> {
-  const result = await deps.interaction.elicit(serverId, params, signal);
+  const answered = await deps.interaction.elicit(serverId, params, signal);
+  const result =
+    answered.action === 'accept' && params.mode !== 'url' && 'requestedSchema' in params
+      ? {
+          ...answered,
+          content: withElicitationDefaults(params.requestedSchema, answered.content),
+        }
+      : answered;
   if (result.action === 'accept' && params.mode !== 'url' && 'requestedSchema' in params) {
     const validate = ajv.compile(params.requestedSchema as object);
     if (!validate(result.content ?? {})) {

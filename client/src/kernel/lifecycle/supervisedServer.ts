@@ -43,6 +43,10 @@ export class SupervisedServer {
   private announcedExit = false;
   private readonly subscriptions = new Set<string>();
   private readonly tracker: RestartTracker;
+  /** The server asks for a sign-in that has not happened (MCP 2025-11-25, Authorization). */
+  needsSignIn = false;
+  /** The person asked to sign in to this server: a sign-in may open the browser. */
+  private signInRequested = false;
 
   constructor(
     private current: ConfiguredServer,
@@ -77,7 +81,10 @@ export class SupervisedServer {
     const previous = this.state;
     this.state = to;
     if (error !== undefined) this.lastError = error;
-    if (to === 'connected') this.lastError = undefined;
+    if (to === 'connected') {
+      this.lastError = undefined;
+      this.needsSignIn = false;
+    }
     this.deps.bus.emit('transition', {
       server_id: this.id,
       previous_state: previous,
@@ -142,8 +149,31 @@ export class SupervisedServer {
       this.connection = undefined;
       await failed?.close().catch(() => undefined);
       this.notifyDisconnected();
-      this.failed(message);
+      if ((error as { code?: unknown }).code === 'AuthRequired') this.signInNeeded(message);
+      else this.failed(message);
     }
+  }
+
+  /** Starts again with a sign-in: the browser (or the headless agent) takes the person through it. */
+  async signIn(): Promise<void> {
+    this.signInRequested = true;
+    if (this.state === 'connected') await this.restart('operator_request');
+    else await this.start('operator_request');
+  }
+
+  /** Forgets the sign-in and reconnects without it; false when there was none. */
+  async signOut(): Promise<boolean> {
+    this.signInRequested = false;
+    const had = (await this.deps.session.authorization?.signOut(this.config)) ?? false;
+    if (this.state === 'connected' || this.state === 'error')
+      await this.restart('operator_request');
+    return had;
+  }
+
+  /** Waiting for the person to sign in: an error no restart can mend. */
+  private signInNeeded(message: string): void {
+    this.needsSignIn = true;
+    this.transition('error', 'auth_required', message);
   }
 
   private async open(): Promise<ServerConnection> {
@@ -151,11 +181,18 @@ export class SupervisedServer {
     for (const reference of resolved.missing)
       this.log('warning', `${reference} has no value; it resolves to an empty string`);
     this.deps.session.onSecrets?.(resolved.secrets);
+    const authorization = await this.deps.session.authorization?.providerFor({
+      server: this.config,
+      secrets: resolved.oauth,
+      signInRequested: () => this.signInRequested,
+      log: (level, message) => this.log(level, message),
+    });
     const extraCapabilities = Object.assign(
       {},
       ...this.deps.session.services.map((s) => s.capabilities?.(this.config) ?? {}),
     );
     const opened: ServerConnection = await ServerConnection.open(this.config, resolved, {
+      authorization,
       extraCapabilities,
       handlers: this.deps.session.clientHandlers(this.config),
       trace: (direction, message) => {

@@ -1,0 +1,185 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { AuthorizationStore, authorizationKey } from '../../../client/src/kernel/auth/authStore';
+import { FileSecrets } from '../../../client/src/kernel/auth/fileSecrets';
+import { LoopbackRedirect } from '../../../client/src/kernel/auth/loopbackRedirect';
+import { headlessUserAgent } from '../../../client/src/kernel/auth/userAgent';
+import { signInFlow } from '../../../client/src/cli/cliAuthorization';
+import {
+  isAuthorizationFailure,
+  isLegacySseSignal,
+} from '../../../client/src/kernel/connection/transports';
+import { oauthSettings } from '../../../client/src/kernel/config/settings';
+import {
+  elicitationDefaults,
+  withElicitationDefaults,
+} from '../../../client/src/kernel/host/elicitationDefaults';
+
+describe('OAuth: the loopback redirect (RFC 8252 §7.3)', () => {
+  it('hands back the code of the redirect that carries its state, and answers the browser', async () => {
+    const redirect = await LoopbackRedirect.open();
+    try {
+      assert.match(redirect.url, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+      const code = redirect.waitForCode('state-1');
+      const stranger = await fetch(`${redirect.url}?code=evil&state=other`);
+      assert.equal(stranger.status, 400, 'a redirect with another state is not ours');
+      const answer = await fetch(`${redirect.url}?code=abc&state=state-1`);
+      assert.equal(answer.status, 200);
+      assert.match(await answer.text(), /You can close this tab/);
+      assert.equal(await code, 'abc');
+    } finally {
+      await redirect.close();
+    }
+  });
+
+  it('rejects with what the authorization server said when it refuses', async () => {
+    const redirect = await LoopbackRedirect.open();
+    try {
+      const code = redirect.waitForCode('s');
+      await fetch(`${redirect.url}?error=access_denied&error_description=no%20thanks&state=s`);
+      await assert.rejects(code, /access_denied \(no thanks\)/);
+    } finally {
+      await redirect.close();
+    }
+  });
+
+  it('the headless agent follows redirects to the loopback, and stops at a page that needs a person', async () => {
+    const redirect = await LoopbackRedirect.open();
+    try {
+      const code = redirect.waitForCode('s');
+      const hops = new Map<string, Response>([
+        [
+          'https://as.example/authorize',
+          new Response(null, { status: 302, headers: { location: '/step' } }),
+        ],
+        [
+          'https://as.example/step',
+          new Response(null, {
+            status: 302,
+            headers: { location: `${redirect.url}?code=c1&state=s` },
+          }),
+        ],
+        ['https://as.example/login', new Response('<form>', { status: 200 })],
+      ]);
+      const fakeNetwork = (async (input: URL | string, init?: RequestInit) =>
+        String(input).startsWith('http://127.0.0.1')
+          ? fetch(input, init)
+          : (hops.get(String(input)) ?? new Response(null, { status: 404 }))) as typeof fetch;
+      await headlessUserAgent(fakeNetwork).open(new URL('https://as.example/authorize'));
+      assert.equal(await code, 'c1');
+      await assert.rejects(
+        headlessUserAgent(fakeNetwork).open(new URL('https://as.example/login')),
+        /answered 200 instead of redirecting: it needs a person/,
+      );
+    } finally {
+      await redirect.close();
+    }
+  });
+});
+
+describe('OAuth: where sign-ins are kept', () => {
+  let folder: string;
+  beforeEach(() => (folder = mkdtempSync(join(tmpdir(), 'mgp-oauth-'))));
+  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('the CLI file is readable by the user only and keeps concurrent writes', async () => {
+    const path = join(folder, 'state', 'oauth-tokens.json');
+    const store = new AuthorizationStore(new FileSecrets(path));
+    await Promise.all([
+      store.write('a', { tokens: { access_token: 'A', token_type: 'Bearer' } }),
+      store.write('b', { tokens: { access_token: 'B', token_type: 'Bearer' } }),
+    ]);
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+    assert.equal(statSync(join(folder, 'state')).mode & 0o777, 0o700);
+    assert.equal((await store.read('a')).tokens?.access_token, 'A');
+    assert.equal((await store.read('b')).tokens?.access_token, 'B');
+    assert.equal(await store.clear('a'), true);
+    assert.deepEqual(await store.read('a'), {});
+    assert.equal(await store.clear('a'), false);
+  });
+
+  it('a server keeps its sign-in per id and URL', () => {
+    assert.equal(authorizationKey('s', 'https://a/mcp'), authorizationKey('s', 'https://a/mcp'));
+    assert.notEqual(authorizationKey('s', 'https://a/mcp'), authorizationKey('s', 'https://b/mcp'));
+    assert.notEqual(authorizationKey('s', 'https://a/mcp'), authorizationKey('t', 'https://a/mcp'));
+  });
+});
+
+describe('OAuth: a 401 is no legacy-SSE signal', () => {
+  it('401 and 403 ask for authorization; other 4xx to POST initialize mean legacy SSE', () => {
+    assert.equal(isLegacySseSignal(new StreamableHTTPError(401, 'Unauthorized')), false);
+    assert.equal(isLegacySseSignal(new StreamableHTTPError(403, 'Forbidden')), false);
+    assert.equal(isLegacySseSignal(new UnauthorizedError('x')), false);
+    assert.equal(isAuthorizationFailure(new StreamableHTTPError(401, 'Unauthorized')), true);
+    assert.equal(isLegacySseSignal(new StreamableHTTPError(405, 'Method Not Allowed')), true);
+    assert.equal(isLegacySseSignal(new StreamableHTTPError(404, 'Not Found')), true);
+    assert.equal(isLegacySseSignal(new StreamableHTTPError(500, 'oops')), false);
+  });
+});
+
+describe('OAuth: settings', () => {
+  it('[servers.oauth] defaults: enabled, authorization code, no scopes', () => {
+    assert.deepEqual(oauthSettings({}), {
+      enabled: true,
+      grantType: 'authorization_code',
+      clientId: undefined,
+      clientSecret: undefined,
+      clientMetadataUrl: undefined,
+      scopes: [],
+      privateKey: undefined,
+      signingAlgorithm: 'ES256',
+    });
+    const set = oauthSettings({
+      client_id: 'c',
+      scopes: ['a', 'b'],
+      grant_type: 'client_credentials',
+    });
+    assert.equal(set.clientId, 'c');
+    assert.deepEqual(set.scopes, ['a', 'b']);
+    assert.equal(set.grantType, 'client_credentials');
+  });
+
+  it('MGP_OAUTH_FLOW chooses the sign-in; a terminal means the browser, none without one', () => {
+    assert.equal(signInFlow({}, true), 'browser');
+    assert.equal(signInFlow({}, false), 'none');
+    assert.equal(signInFlow({ MGP_OAUTH_FLOW: 'headless' }, false), 'headless');
+    assert.throws(() => signInFlow({ MGP_OAUTH_FLOW: 'popup' }, true), /browser, headless or none/);
+  });
+});
+
+describe('elicitation defaults (SEP-1034)', () => {
+  const schema = {
+    type: 'object' as const,
+    properties: {
+      name: { type: 'string' as const, default: 'Ada' },
+      age: { type: 'integer' as const, default: 30 },
+      ok: { type: 'boolean' as const, default: true },
+      tags: {
+        type: 'array' as const,
+        items: { type: 'string' as const, enum: ['a', 'b'] },
+        default: ['a'],
+      },
+      free: { type: 'string' as const },
+    },
+  };
+
+  it('collects the declared defaults and fills only what the answer leaves out', () => {
+    assert.deepEqual(elicitationDefaults(schema as never), {
+      name: 'Ada',
+      age: 30,
+      ok: true,
+      tags: ['a'],
+    });
+    assert.deepEqual(withElicitationDefaults(schema as never, { name: 'Grace', free: 'x' }), {
+      name: 'Grace',
+      age: 30,
+      ok: true,
+      tags: ['a'],
+      free: 'x',
+    });
+  });
+});
