@@ -16,15 +16,17 @@ export interface CommandDeps {
   configs: ConfigService;
   languageServer: LanguageServerHost;
   log: vscode.LogOutputChannel;
+  /** "Reload Server Configuration": reads the config files again and applies them. */
+  reloadServers: () => Promise<unknown>;
 }
 
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  const { extension, configs, languageServer, log } = deps;
+  const { extension, configs, languageServer, log, reloadServers } = deps;
   return [
     vscode.commands.registerCommand('mgp.showAbout', () =>
       AboutPanel.show(extension, configs, languageServer),
     ),
-    vscode.commands.registerCommand('mgp.refreshServers', () => configs.reload()),
+    vscode.commands.registerCommand('mgp.refreshServers', reloadServers),
     vscode.commands.registerCommand('mgp.showLog', () => log.show()),
     vscode.commands.registerCommand(
       'mgp.openConfig',

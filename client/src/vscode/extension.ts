@@ -15,6 +15,7 @@ import { ServerLogs } from './serverLogs';
 import { EventsView } from './eventsView';
 import { ServersView } from './serversView';
 import { KernelStatusBar } from './statusBar';
+import { offerTrust } from './workspaceTrust';
 import { registerToolPanels } from './toolPanels/registerToolPanels';
 
 /** What activate() returns: for other extensions and for the extension-host test suite. */
@@ -50,8 +51,11 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     await configs.config.catch(() => undefined),
   );
   const languageServer = new LanguageServerHost(extension, log, configs, kernel.manager);
-  const serversView = new ServersView(configs, kernel.manager, (server, tool) =>
-    kernel.kernel.securityOf(server, tool),
+  const serversView = new ServersView(
+    configs,
+    kernel.manager,
+    (server, tool) => kernel.kernel.securityOf(server, tool),
+    (server) => kernel.holdOf(server),
   );
   const eventsView = new EventsView(kernel.kernel.events);
   let applying: Promise<void> = Promise.resolve();
@@ -72,12 +76,13 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     kernel,
     languageServer,
     serversView,
-    new KernelStatusBar(kernel.manager),
+    new KernelStatusBar(kernel.manager, (server) => kernel.holdOf(server)),
     vscode.window.registerTreeDataProvider('mgp.servers', serversView),
     eventsView,
     vscode.window.registerTreeDataProvider('mgp.events', eventsView),
     vscode.commands.registerCommand('mgp.clearEvents', () => eventsView.clear()),
     vscode.commands.registerCommand('mgp.allowWorkspaceServers', async () => {
+      if (!vscode.workspace.isTrusted) return offerTrust();
       const waiting = kernel.unapproved((await configs.config).servers);
       if (waiting.length === 0)
         return void vscode.window.showInformationMessage(
@@ -102,7 +107,17 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
       await kernel.approve(picked.map((item) => item.server));
       await apply(await configs.config);
     }),
-    ...registerCommands({ extension, configs, languageServer, log }),
+    ...registerCommands({
+      extension,
+      configs,
+      languageServer,
+      log,
+      // An explicit reload asks again about the servers declined in this window.
+      reloadServers: () => {
+        kernel.forgetDeclined();
+        return configs.reload();
+      },
+    }),
     ...registerServerCommands(kernel.kernel, serverLogs),
     ...registerSecurityPanels(kernel, extension),
     ...registerToolPanels(kernel, extension),

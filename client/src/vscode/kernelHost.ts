@@ -184,12 +184,24 @@ export class KernelHost implements vscode.Disposable {
   }
 
   mayStart(server: ConfiguredServer): true | string {
-    if (!isWorkspaceServer(server)) return true;
-    if (!vscode.workspace.isTrusted)
-      return 'the workspace is not trusted (Restricted Mode): servers from workspace configs do not start';
+    const held = this.holdOf(server);
+    if (held === 'untrusted') return 'the workspace is not trusted (Restricted Mode)';
+    if (held === 'unapproved') return 'you have not allowed it to start yet';
+    return true;
+  }
+
+  /** Why the start gate holds a server back: the workspace untrusted, or its command line not allowed. */
+  holdOf(server: ConfiguredServer): 'untrusted' | 'unapproved' | undefined {
+    if (!isWorkspaceServer(server)) return undefined;
+    if (!vscode.workspace.isTrusted) return 'untrusted';
     return this.approvals()[server.id] === launchFingerprint(server) || this.preapproved(server)
-      ? true
-      : 'its command line is not approved yet: run "MGP: Allow Workspace Servers to Start"';
+      ? undefined
+      : 'unapproved';
+  }
+
+  /** Asks again, at the next apply, for the servers the person declined in this window. */
+  forgetDeclined(): void {
+    this.declined.clear();
   }
 
   /** Command lines the person declined in this window: not asked again until they change. */

@@ -7,6 +7,7 @@ import type { ListedTool } from '../kernel/connection/toolResults';
 import type { EffectiveSecurity } from '../kernel/security/effectiveSecurity';
 import { displayPath, PathContext, serverTarget } from '../kernel/status';
 import type { ConfigService } from './configService';
+import type { HoldReason } from './statusBar';
 
 type Group = 'tools' | 'resources' | 'prompts';
 
@@ -28,7 +29,14 @@ export type ServerNode =
       uri?: string;
       security?: EffectiveSecurity;
     }
-  | { kind: 'problem'; problem: ConfigProblem };
+  | { kind: 'problem'; problem: ConfigProblem }
+  | { kind: 'notice'; id: string; label: string; tooltip: string; icon: string; command: string };
+
+/** Why a server waits, in a few words (the notice above the servers says what to do). */
+const HOLD_WORDS: Record<string, string | undefined> = {
+  untrusted: 'Restricted Mode',
+  unapproved: 'not allowed yet',
+};
 
 const STATE_ICONS: Record<ServerState, [string, string?]> = {
   registered: ['circle-outline'],
@@ -50,14 +58,48 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     private readonly configs: ConfigService,
     private readonly manager: ServerManager,
     private readonly securityOf?: (server: SupervisedServer, tool: ListedTool) => EffectiveSecurity,
+    private readonly holdOf?: (server: ConfiguredServer) => HoldReason,
   ) {
     const refresh = () => this.changed.fire();
-    this.subscriptions.push(configs.onDidChange(refresh));
+    this.subscriptions.push(
+      configs.onDidChange(refresh),
+      vscode.workspace.onDidGrantWorkspaceTrust(refresh),
+    );
     manager.bus.on('transition', refresh);
     manager.bus.on('listChanged', refresh);
+    manager.bus.on('servers', refresh);
     this.subscriptions.push({
-      dispose: () => manager.bus.off('transition', refresh).off('listChanged', refresh),
+      dispose: () =>
+        manager.bus.off('transition', refresh).off('listChanged', refresh).off('servers', refresh),
     });
+  }
+
+  /** What the start gate holds back, said once above the servers, with the way out. */
+  private notices(): ServerNode[] {
+    const held = this.manager.list().filter((s) => s.heldBack !== undefined);
+    const reasons = held.map((s) => this.holdOf?.(s.config));
+    const notices: ServerNode[] = [];
+    if (reasons.includes('untrusted'))
+      notices.push({
+        kind: 'notice',
+        id: 'restricted',
+        label: 'Restricted Mode: trust this workspace to start its servers',
+        tooltip:
+          "MGP Kernel starts servers from a workspace's config only in a trusted workspace. Click to manage Workspace Trust.",
+        icon: 'workspace-untrusted',
+        command: 'workbench.trust.manage',
+      });
+    else if (reasons.includes('unapproved'))
+      notices.push({
+        kind: 'notice',
+        id: 'unapproved',
+        label: 'Allow workspace servers to start…',
+        tooltip:
+          'Servers from this workspace run with your permissions, so each waits until you allow its command line. Click to choose.',
+        icon: 'unlock',
+        command: 'mgp.allowWorkspaceServers',
+      });
+    return notices;
   }
 
   private live(id: string): SupervisedServer | undefined {
@@ -68,6 +110,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     if (!parent) {
       const config: KernelConfig = await this.configs.config;
       return [
+        ...this.notices(),
         ...config.problems
           .filter((p) => p.severity === 'error')
           .map((problem): ServerNode => ({ kind: 'problem', problem })),
@@ -140,6 +183,8 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
         return leafItem(node);
       case 'problem':
         return problemItem(node.problem, paths);
+      case 'notice':
+        return noticeItem(node);
     }
   }
 
@@ -167,7 +212,9 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
       ? `overridden by ${displayPath(shadowedBy.source.file, paths)}`
       : connected
         ? `${live?.tools.length ?? 0} tools · ${server.transport}`
-        : `${state}${live?.lastError ? `: ${live.lastError}` : ''}`;
+        : live?.heldBack !== undefined && state === 'registered'
+          ? `not started · ${HOLD_WORDS[this.holdOf?.(server) ?? 'other'] ?? live.heldBack}`
+          : `${state}${live?.lastError ? `: ${live.lastError}` : ''}`;
     if (kept) item.description = `${item.description} · config has errors`;
     item.contextValue = shadowedBy ? 'mgp.server.shadowed' : `mgp.server.${state}`;
     const tooltip = new vscode.MarkdownString(undefined, true);
@@ -265,6 +312,19 @@ function leafItem(node: Extract<ServerNode, { kind: 'item' }>): vscode.TreeItem 
     item.command = { command: 'mgp.readResource', title: 'Read Resource', arguments: [node] };
   if (node.group === 'prompts')
     item.command = { command: 'mgp.usePrompt', title: 'Use Prompt', arguments: [node] };
+  return item;
+}
+
+function noticeItem(node: Extract<ServerNode, { kind: 'notice' }>): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+  item.id = `notice:${node.id}`;
+  item.iconPath = new vscode.ThemeIcon(
+    node.icon,
+    new vscode.ThemeColor('editorWarning.foreground'),
+  );
+  item.tooltip = node.tooltip;
+  item.contextValue = `mgp.notice.${node.id}`;
+  item.command = { command: node.command, title: node.label };
   return item;
 }
 

@@ -1,7 +1,15 @@
 import * as vscode from 'vscode';
+import type { ConfiguredServer } from '../kernel/config/model';
 import type { ServerManager } from '../kernel/serverManager';
 
-/** "MGP 2/3": connected servers of all started; red when one is failing. Click: the Servers view. */
+export type HoldReason = 'untrusted' | 'unapproved' | undefined;
+
+/**
+ * "MGP 2/3": connected servers of all configured, shown whenever a server is configured. Red when one
+ * is failing. While servers are held back it says why, and a click offers the way out: Workspace
+ * Trust in Restricted Mode, "Allow Workspace Servers to Start" for servers not yet allowed, else the
+ * Servers view.
+ */
 export class KernelStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem(
     'mgp.status',
@@ -9,11 +17,16 @@ export class KernelStatusBar implements vscode.Disposable {
     50,
   );
   private readonly update = () => this.render();
+  private readonly trust: vscode.Disposable;
 
-  constructor(private readonly manager: ServerManager) {
+  constructor(
+    private readonly manager: ServerManager,
+    private readonly holdOf: (server: ConfiguredServer) => HoldReason,
+  ) {
     this.item.name = 'MGP Kernel';
-    this.item.command = 'workbench.view.extension.mgp';
     manager.bus.on('transition', this.update);
+    manager.bus.on('servers', this.update);
+    this.trust = vscode.workspace.onDidGrantWorkspaceTrust(this.update);
     this.render();
   }
 
@@ -24,20 +37,54 @@ export class KernelStatusBar implements vscode.Disposable {
       return;
     }
     const connected = servers.filter((s) => s.state === 'connected').length;
-    const failing = servers.filter((s) => s.state === 'error');
-    this.item.text = `$(${failing.length ? 'error' : 'server-process'}) MGP ${connected}/${servers.length}`;
-    this.item.backgroundColor = failing.length
-      ? new vscode.ThemeColor('statusBarItem.errorBackground')
-      : undefined;
-    this.item.tooltip = failing.length
-      ? `MGP Kernel: ${failing.map((s) => `${s.id} failed${s.lastError ? ` (${s.lastError})` : ''}`).join('; ')}`
-      : `MGP Kernel: ${connected} of ${servers.length} servers connected`;
-    this.item.accessibilityInformation = { label: this.item.tooltip };
+    const failing = servers.filter((s) => s.state === 'error' && s.heldBack === undefined);
+    const held = servers.filter((s) => s.heldBack !== undefined && s.state === 'registered');
+    const untrusted = held.filter((s) => this.holdOf(s.config) === 'untrusted');
+    const unapproved = held.filter((s) => this.holdOf(s.config) === 'unapproved');
+    const count = `MGP ${connected}/${servers.length}`;
+    const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
+    if (failing.length) {
+      this.show(
+        `$(error) ${count}`,
+        `MGP Kernel: ${failing.map((s) => `${s.id} failed${s.lastError ? ` (${s.lastError})` : ''}`).join('; ')}`,
+        'workbench.view.extension.mgp',
+        'statusBarItem.errorBackground',
+      );
+    } else if (untrusted.length) {
+      this.show(
+        `$(workspace-untrusted) ${count}`,
+        `Restricted Mode: ${untrusted.length} ${plural(untrusted.length, 'server', 'servers')} from this workspace's config ${plural(untrusted.length, 'does', 'do')} not start until you trust the workspace. Click to manage Workspace Trust.`,
+        'workbench.trust.manage',
+      );
+    } else if (unapproved.length) {
+      this.show(
+        `$(server-process) ${count}`,
+        `${unapproved.map((s) => s.id).join(', ')} ${plural(unapproved.length, 'waits', 'wait')} for you to allow ${plural(unapproved.length, 'it', 'them')} to start. Click to allow.`,
+        'mgp.allowWorkspaceServers',
+        'statusBarItem.warningBackground',
+      );
+    } else {
+      this.show(
+        `$(server-process) ${count}`,
+        `MGP Kernel: ${connected} of ${servers.length} servers connected`,
+        'workbench.view.extension.mgp',
+      );
+    }
+  }
+
+  private show(text: string, tooltip: string, command: string, background?: string): void {
+    this.item.text = text;
+    this.item.tooltip = tooltip;
+    this.item.command = command;
+    this.item.backgroundColor = background ? new vscode.ThemeColor(background) : undefined;
+    this.item.accessibilityInformation = { label: tooltip };
     this.item.show();
   }
 
   dispose(): void {
     this.manager.bus.off('transition', this.update);
+    this.manager.bus.off('servers', this.update);
+    this.trust.dispose();
     this.item.dispose();
   }
 }

@@ -108,6 +108,42 @@ export async function approvePermissions(page, serverId, expiry = 'For 1 day') {
   await page.locator('.quick-input-list .monaco-list-row', { hasText: expiry }).first().click();
 }
 
+/**
+ * A notification holding `text`, found in the notification center: with the smoke-test driver on
+ * (the harness needs it) the workbench shows no toasts, so the center is where notifications are.
+ */
+export async function notification(page, text, timeout = 10000) {
+  const center = page.locator('.notifications-center');
+  if (!(await center.isVisible())) await palette(page, 'Notifications: Show Notifications');
+  const row = center.locator('.monaco-list-row', { hasText: text }).first();
+  await row.waitFor({ timeout });
+  return row;
+}
+
+/** Trusts the workspace in the Workspace Trust editor (opened by the caller), then closes that editor. */
+export async function trustInEditor(page) {
+  await page
+    .locator('.workspace-trust-editor .monaco-button', { hasText: /^Trust$/ })
+    .first()
+    .click();
+  await page
+    .locator('.workspace-trust-editor', { hasText: 'You trust this folder' })
+    .waitFor({ timeout: 10000 });
+}
+
+/** Closes a modal editor (Workspace Trust opens as one) when it is open. */
+export async function closeModalEditor(page) {
+  const modal = page.locator('.monaco-modal-editor-block');
+  for (let attempt = 0; attempt < 5 && (await modal.isVisible()); attempt++) {
+    await modal
+      .locator('.codicon-close, .codicon-chrome-close')
+      .first()
+      .click({ timeout: 2000 })
+      .catch(() => page.keyboard.press('Escape'));
+    await page.waitForTimeout(200);
+  }
+}
+
 /** Opens the workspace in the page and waits for the workbench. */
 export async function openWorkbench(page, server, workspace) {
   await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);

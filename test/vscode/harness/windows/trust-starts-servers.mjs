@@ -1,7 +1,14 @@
 // Issue: trusting the workspace did not start its servers (the kernel had held them back and never
 // looked again). The workspace opens in Restricted Mode; trusting it from the banner asks to start
 // each server, and then they run without any further click.
-import { openWorkbench, serverRow, startWorkspaceServers, approvePermissions } from '../uiKit.mjs';
+import {
+  approvePermissions,
+  closeModalEditor,
+  openWorkbench,
+  serverRow,
+  startWorkspaceServers,
+  trustInEditor,
+} from '../uiKit.mjs';
 
 export const title = 'trusting the workspace starts its servers';
 export const window = { trust: false };
@@ -19,15 +26,14 @@ export async function run({ page, server, workspace, step, shot }) {
     'trusting the folder from the Restricted Mode banner asks to start each server',
     async () => {
       await page.locator('.monaco-workbench .banner a', { hasText: 'Manage' }).first().click();
-      const trust = page.locator('.workspace-trust-editor .monaco-button', { hasText: /^Trust$/ });
-      await trust.first().click();
+      await trustInEditor(page);
       await startWorkspaceServers(page, ['example', 'everything']);
       await approvePermissions(page, 'example');
     },
   );
 
   await step('both servers run without any further click', async () => {
-    await page.keyboard.press('Escape');
+    await closeModalEditor(page);
     await serverRow(page, 'example', 'connected');
     await serverRow(page, 'everything', 'connected');
     await page.locator('.statusbar-item', { hasText: 'MGP 2/2' }).waitFor({ timeout: 10000 });

@@ -1,0 +1,102 @@
+// Issue: Restricted Mode was silent (no status bar item while servers were only registered; Start and
+// Allow did nothing visible), and Reload and "Allow Workspace Servers to Start" started nothing. Now
+// the item shows whenever servers are configured, says why they wait, and the actions that cannot run
+// offer "Trust Workspace…"; after trust, a declined server is asked about again on Reload and starts
+// when allowed.
+import { strict as assert } from 'node:assert';
+import {
+  approvePermissions,
+  closeModalEditor,
+  notification,
+  openWorkbench,
+  palette,
+  serverRow,
+  trustInEditor,
+} from '../uiKit.mjs';
+
+export const title = 'Restricted Mode says why servers wait and offers the way out';
+export const window = { trust: false };
+
+const startDialog = (page, id) =>
+  page.locator('.monaco-dialog-box', { hasText: `Start MCP server "${id}" from this workspace?` });
+
+export async function run(kit) {
+  const { page, server, workspace, step, shot, setTheme, THEMES } = kit;
+  const status = (text) => page.locator('.statusbar-item', { hasText: text });
+
+  await step(
+    'in Restricted Mode the status bar and the Servers view say the servers wait for trust',
+    async () => {
+      await openWorkbench(page, server, workspace);
+      await status('Restricted Mode').waitFor({ timeout: 30000 });
+      const row = await serverRow(page, 'example', 'registered');
+      assert.match(await row.textContent(), /not started · Restricted Mode/);
+      await page
+        .locator('.monaco-list-row', {
+          hasText: 'Restricted Mode: trust this workspace to start its servers',
+        })
+        .waitFor({ timeout: 10000 });
+      const item = status('MGP 0/2');
+      await item.waitFor({ timeout: 10000 });
+      assert.match(
+        await item.locator('.codicon').first().getAttribute('class'),
+        /workspace-untrusted/,
+      );
+      for (const theme of THEMES.filter((t) => t.file !== 'high-contrast')) {
+        await setTheme(theme);
+        await page.mouse.move(700, 600);
+        await shot(`restricted-mode-${theme.file}`);
+      }
+    },
+  );
+
+  await step(
+    '"Allow Workspace Servers to Start" offers "Trust Workspace…", which trusts it',
+    async () => {
+      await palette(page, 'MGP: Allow Workspace Servers to Start');
+      const offer = await notification(page, 'cannot start in Restricted Mode');
+      await shot('restricted-mode-offer-trust');
+      await offer.locator('.monaco-button', { hasText: 'Trust Workspace…' }).click();
+      await trustInEditor(page);
+    },
+  );
+
+  await step(
+    'after trust each server is asked about; the one declined waits, and says so',
+    async () => {
+      await startDialog(page, 'example').waitFor({ timeout: 30000 });
+      await startDialog(page, 'example').getByRole('button', { name: 'Cancel' }).click();
+      await startDialog(page, 'everything')
+        .getByRole('button', { name: 'Start', exact: true })
+        .click();
+      await closeModalEditor(page);
+      await serverRow(page, 'everything', 'connected');
+      const row = await serverRow(page, 'example', 'registered');
+      assert.match(await row.textContent(), /not started · not allowed yet/);
+      await status('MGP 1/2').waitFor({ timeout: 10000 });
+      await page
+        .locator('.monaco-list-row', { hasText: 'Allow workspace servers to start…' })
+        .waitFor({ timeout: 10000 });
+    },
+  );
+
+  await step('"Reload Server Configuration" asks again about the declined server', async () => {
+    await palette(page, 'MGP: Reload Server Configuration');
+    await startDialog(page, 'example').waitFor({ timeout: 20000 });
+    await startDialog(page, 'example').getByRole('button', { name: 'Cancel' }).click();
+    await serverRow(page, 'example', 'registered');
+  });
+
+  await step('allowing it from the Servers view starts it', async () => {
+    await page
+      .locator('.monaco-list-row', { hasText: 'Allow workspace servers to start…' })
+      .click();
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'example' })
+      .waitFor({ timeout: 10000 });
+    await page.keyboard.press('Enter');
+    await approvePermissions(page, 'example');
+    await serverRow(page, 'example', 'connected');
+    await status('MGP 2/2').waitFor({ timeout: 10000 });
+  });
+}
