@@ -118,7 +118,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
         return configs.reload();
       },
     }),
-    ...registerServerCommands(kernel.kernel, serverLogs),
+    ...registerServerCommands(kernel.kernel, serverLogs, kernel),
     ...registerSecurityPanels(kernel, extension),
     ...registerToolPanels(kernel, extension),
     registerMoveSecretCommand(secrets, log),

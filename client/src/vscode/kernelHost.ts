@@ -214,23 +214,35 @@ export class KernelHost implements vscode.Disposable {
     for (const server of this.unapproved(config.servers)) {
       const fingerprint = launchFingerprint(server);
       if (this.declined.get(server.id) === fingerprint) continue;
-      const what =
-        server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url;
-      const changed = approvals[server.id] !== undefined;
-      const choice = await Promise.resolve(
-        vscode.window.showWarningMessage(
-          `${changed ? 'The command line of' : 'Start'} MCP server "${server.id}" ${changed ? 'changed. Start it now?' : 'from this workspace?'}`,
-          {
-            modal: true,
-            detail: `${server.transport}: ${what}\n\nDeclared in ${vscode.workspace.asRelativePath(server.source.file)}:${server.source.line}. Only start servers you trust: they run with your permissions.`,
-          },
-          'Start',
-        ),
-      ).catch(() => undefined);
-      if (choice === 'Start') approvals[server.id] = fingerprint;
+      if (await this.askOne(server, approvals[server.id] !== undefined))
+        approvals[server.id] = fingerprint;
       else this.declined.set(server.id, fingerprint);
     }
     await this.extension.workspaceState.update(APPROVALS_KEY, approvals);
+  }
+
+  /** The person asked to start a server not allowed yet (its ▶): asks now, and records a Start. */
+  async askToStart(server: ConfiguredServer): Promise<boolean> {
+    if (!vscode.workspace.isTrusted) return false;
+    if (!(await this.askOne(server, this.approvals()[server.id] !== undefined))) return false;
+    await this.approve([server]);
+    return true;
+  }
+
+  private async askOne(server: ConfiguredServer, changed: boolean): Promise<boolean> {
+    const what =
+      server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url;
+    const choice = await Promise.resolve(
+      vscode.window.showWarningMessage(
+        `${changed ? 'The command line of' : 'Start'} MCP server "${server.id}" ${changed ? 'changed. Start it now?' : 'from this workspace?'}`,
+        {
+          modal: true,
+          detail: `${server.transport}: ${what}\n\nDeclared in ${vscode.workspace.asRelativePath(server.source.file)}:${server.source.line}. Only start servers you trust: they run with your permissions.`,
+        },
+        'Start',
+      ),
+    ).catch(() => undefined);
+    return choice === 'Start';
   }
 
   /** Applies the config: asks for approvals, then starts, stops and restarts servers with a progress notice. */

@@ -1,10 +1,13 @@
 import * as vscode from 'vscode';
+import type { ConfiguredServer } from '../kernel/config/model';
 import { KernelError } from '../kernel/errors';
 import type { Kernel } from '../kernel/kernel';
 import type { ServerManager } from '../kernel/serverManager';
 import type { ServerNode } from './serversView';
 import type { ServerLogs } from './serverLogs';
+import type { HoldReason } from './statusBar';
 import { readResource, usePrompt } from './toolRunner';
+import { offerTrust } from './workspaceTrust';
 
 /** The server id a command was invoked on: a tree node, an id, or a pick. */
 async function serverIdOf(
@@ -23,8 +26,33 @@ async function serverIdOf(
   return picked?.label;
 }
 
-export function registerServerCommands(kernel: Kernel, logs: ServerLogs): vscode.Disposable[] {
+/** What the editor's start gate can do when it refuses a start: say why, and ask for what is missing. */
+export interface StartGateUi {
+  holdOf(server: ConfiguredServer): HoldReason;
+  /** Asks to allow a workspace server's command line; true when allowed. */
+  askToStart(server: ConfiguredServer): Promise<boolean>;
+}
+
+export function registerServerCommands(
+  kernel: Kernel,
+  logs: ServerLogs,
+  gate: StartGateUi,
+): vscode.Disposable[] {
   const manager = kernel.manager;
+  /** A refused start: in Restricted Mode offer to trust; a server not allowed yet asks, then starts. */
+  const refused = async (id: string, error: KernelError, retry: () => Promise<void>) => {
+    const server = manager.get(id).config;
+    const hold = gate.holdOf(server);
+    if (hold === 'untrusted')
+      return offerTrust(
+        `${error.message}. MGP Kernel starts servers from a workspace's config only when you trust the workspace.`,
+      );
+    if (hold === 'unapproved') {
+      if (await gate.askToStart(server)) await retry();
+      return;
+    }
+    void vscode.window.showWarningMessage(error.message);
+  };
   const onServer = (
     command: string,
     placeHolder: string,
@@ -36,9 +64,9 @@ export function registerServerCommands(kernel: Kernel, logs: ServerLogs): vscode
       try {
         await action(id);
       } catch (error) {
-        // The start gate (Workspace Trust, a workspace server's launch approval) said no: say why.
+        // The start gate (Workspace Trust, a workspace server's launch approval) said no.
         if (!(error instanceof KernelError && error.code === 'StartRefused')) throw error;
-        void vscode.window.showWarningMessage(error.message);
+        await refused(id, error, async () => action(id));
       }
     });
   return [

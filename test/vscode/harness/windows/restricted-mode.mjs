@@ -51,6 +51,23 @@ export async function run(kit) {
   );
 
   await step(
+    '▶ Start on a server in Restricted Mode says why and offers "Trust Workspace…"',
+    async () => {
+      const row = await serverRow(page, 'example', 'registered');
+      await row.hover();
+      await row.locator('.action-label[aria-label="Start Server"]').click();
+      const offer = await notification(
+        page,
+        '"example" may not start: the workspace is not trusted',
+      );
+      await offer.locator('.monaco-button', { hasText: 'Trust Workspace…' }).waitFor();
+      await shot('restricted-mode-start-offer');
+      await palette(page, 'Notifications: Clear All Notifications');
+      await serverRow(page, 'example', 'registered');
+    },
+  );
+
+  await step(
     '"Allow Workspace Servers to Start" offers "Trust Workspace…", which trusts it',
     async () => {
       await palette(page, 'MGP: Allow Workspace Servers to Start');
