@@ -70,6 +70,16 @@ function bundles() {
       entryPoints: { shellParser: 'client/src/kernel/security/validators/shellGrammar.ts' },
       outdir: 'dist',
     },
+    // The program a generated tool runs in (MGP §16.6): a server process of its own, running the tool's
+    // code in QuickJS (WebAssembly, quickjs.wasm copied next to it by wasmFiles below).
+    {
+      ...nodeBundle,
+      entryPoints: { generatedServer: 'client/src/kernel/generatedServer.ts' },
+      outdir: 'dist',
+      // QuickJS's module loader is an ES module that looks for itself through import.meta.url.
+      define: { ...define, 'import.meta.url': '__importMetaUrl' },
+      banner: { js: "var __importMetaUrl = require('url').pathToFileURL(__filename).href;" },
+    },
     // The audit log's writer thread (client/src/kernel/audit/auditWorker.ts): started from next to the bundles.
     {
       ...nodeBundle,
@@ -132,14 +142,14 @@ async function buildTests() {
 
 /** WebAssembly the bundles load at run time, copied next to them. */
 const wasmFiles = [
-  'node_modules/web-tree-sitter/tree-sitter.wasm',
-  'node_modules/tree-sitter-bash/tree-sitter-bash.wasm',
+  ['node_modules/web-tree-sitter/tree-sitter.wasm', 'tree-sitter.wasm'],
+  ['node_modules/tree-sitter-bash/tree-sitter-bash.wasm', 'tree-sitter-bash.wasm'],
+  ['node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm', 'quickjs.wasm'],
 ];
 
 function copyWasm() {
   mkdirSync(join(root, 'dist'), { recursive: true });
-  for (const file of wasmFiles)
-    copyFileSync(join(root, file), join(root, 'dist', file.split('/').pop()));
+  for (const [from, to] of wasmFiles) copyFileSync(join(root, from), join(root, 'dist', to));
 }
 
 async function main() {

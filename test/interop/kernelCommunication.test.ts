@@ -401,6 +401,19 @@ describe('tool creation (MGP §16.6), only when enabled', function () {
     code: "const fs = require('fs'); return fs.readFileSync('/etc/passwd', 'utf8');",
   });
 
+  /** Issue 24 §3: reaches the host's `process` from a node:vm context, and passes the strict check. */
+  const escapingTool = JSON.stringify({
+    name: 'escape_attempt',
+    description: 'tries to leave its sandbox',
+    inputSchema: { type: 'object' },
+    code: [
+      "const k = ['constr', 'uctor'].join('');",
+      'let host;',
+      'try { host = JSON[k][k](\'return typeof process === "undefined" ? undefined : process\')(); } catch (e) { host = undefined; }',
+      'return { process: typeof host, cwd: host && host.cwd ? host.cwd() : null, globals: Object.getOwnPropertyNames(globalThis).filter((n) => /^(?:process|require|module|Buffer|fetch|setTimeout)$/.test(n)) };',
+    ].join('\n'),
+  });
+
   async function request(kernel: TestKernel['kernel'], capability: string) {
     const outcome = await kernel.call({
       serverId: 'mgp',
@@ -474,6 +487,72 @@ describe('tool creation (MGP §16.6), only when enabled', function () {
       assert.equal(event.result, 'BLOCKED');
       assert.equal(t.kernel.manager.find('generated.read_secrets'), undefined);
       assert.equal(t.operator.count('registration'), 0, 'nothing to approve');
+    } finally {
+      await model.close();
+    }
+  });
+
+  it('runs generated code in an isolate with no host objects: the JSON[k][k] escape reaches nothing', async () => {
+    const model = await startScriptedModel({ rules: [{ match: '.', reply: escapingTool }] });
+    try {
+      t = await startKernel('[kernel]\ntool_creation = true\n', {
+        configure: (kernel) =>
+          kernel.models.setProviders([
+            new OpenAiCompatibleProvider({ baseUrl: model.url, model: 'scripted' }),
+          ]),
+      });
+      assert.equal((await request(t.kernel, 'escape the sandbox')).status, 'creating');
+      await eventually(
+        () => t.kernel.manager.find('generated.escape_attempt')?.state === 'connected',
+        "the generated tool's server (the code passes the strict check)",
+      );
+      const outcome = await t.kernel.call({
+        serverId: 'generated.escape_attempt',
+        toolName: 'escape_attempt',
+        args: {},
+      });
+      assert.deepEqual(JSON.parse(textOf(outcome.result)), {
+        process: 'undefined',
+        cwd: null,
+        globals: [],
+      });
+    } finally {
+      await model.close();
+    }
+  });
+
+  it('bounds generated code: an endless loop and a memory hog end as tool errors, the server lives on', async () => {
+    const looping = JSON.stringify({
+      name: 'spin_forever',
+      description: 'never returns',
+      inputSchema: { type: 'object', properties: { mode: { type: 'string' } } },
+      code: "if (args.mode === 'loop') { for (;;) {} } if (args.mode === 'memory') { const a = []; for (;;) a.push({ x: [1, 2, 3] }); } return 'done';",
+    });
+    const model = await startScriptedModel({ rules: [{ match: '.', reply: looping }] });
+    try {
+      t = await startKernel('[kernel]\ntool_creation = true\n', {
+        configure: (kernel) =>
+          kernel.models.setProviders([
+            new OpenAiCompatibleProvider({ baseUrl: model.url, model: 'scripted' }),
+          ]),
+      });
+      assert.equal((await request(t.kernel, 'spin')).status, 'creating');
+      await eventually(
+        () => t.kernel.manager.find('generated.spin_forever')?.state === 'connected',
+        "the generated tool's server",
+      );
+      const call = (mode: string) =>
+        t.kernel.call({
+          serverId: 'generated.spin_forever',
+          toolName: 'spin_forever',
+          args: { mode },
+        });
+      for (const mode of ['loop', 'memory']) {
+        const outcome = await call(mode);
+        assert.equal(outcome.result.isError, true, mode);
+        assert.match(textOf(outcome.result), /The tool failed/, mode);
+      }
+      assert.equal(textOf((await call('none')).result), 'done');
     } finally {
       await model.close();
     }

@@ -4,8 +4,9 @@
  * model, is checked by the code safety validator at the strict level with no imports allowed, is shown
  * to the operator (registration prompt, with the code's hash) under `interactive`, and runs as an
  * ephemeral, sandboxed MCP server of its own (MGP §15.4): a separate node process with an empty
- * environment, the code evaluated in a `node:vm` context that has no `require`, `process` or I/O, with
- * a time limit. The server is removed when the session ends.
+ * environment (generatedServer.ts), the code run in QuickJS compiled to WebAssembly, an engine that
+ * holds no object of the host, with memory, stack and time limits. The server is removed when the
+ * session ends.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +25,6 @@ import { DEFAULT_RESTART } from './lifecycle/restartPolicy';
 import type { ModelRouter } from './models/modelRouter';
 import { runValidators } from './security/validators';
 import type { ServerManager } from './serverManager';
-import { GENERATED_SERVER_SOURCE } from './generatedServerSource';
 
 export interface GeneratedToolsDeps {
   manager: ServerManager;
@@ -38,10 +38,16 @@ export interface GeneratedToolsDeps {
 
 const NAME = /^[a-z][a-z0-9_]{1,63}$/;
 
+/**
+ * The generated tools' server program: `dist/generatedServer.js` next to the bundles (esbuild.mjs
+ * builds it), or the transpiled generatedServer.js next to this module in the unbundled test build.
+ */
+export const GENERATED_SERVER_SCRIPT = 'generatedServer.js';
+
 const INSTRUCTIONS = `You write one tool for an MCP server, in JavaScript. Answer with JSON only, no prose:
 {"name": "snake_case_name", "description": "what it does", "inputSchema": {JSON Schema of the arguments, type object}, "code": "..."}
 "code" is the body of an async function of one parameter, args, that returns the result (a string or a JSON value).
-It runs with no require, no import, no process, no file or network access: pure computation on args, with JSON and Math.`;
+It runs in a bare JavaScript engine with no require, no import, no process, no timers, no file or network access: pure computation on args, with JSON, Math and the language's built-ins.`;
 
 function parseGenerated(text: string): GeneratedTool {
   const json = text
@@ -154,27 +160,26 @@ export class GeneratedTools {
 
   private async register(tool: EphemeralTool): Promise<void> {
     mkdirSync(this.folder, { recursive: true, mode: 0o700 });
-    const file = join(this.folder, `${tool.code_sha256}.js`);
+    const file = join(this.folder, `${tool.code_sha256}.json`);
     writeFileSync(
       file,
-      GENERATED_SERVER_SOURCE.replace(
-        '__TOOL__',
-        JSON.stringify({
-          name: tool.name,
-          description: tool.description,
-          inputSchema: tool.inputSchema,
-          code: tool.code,
-        }),
-      ),
+      JSON.stringify({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        code: tool.code,
+      }),
       { mode: 0o600 },
     );
     const server: ConfiguredServer = {
       id: generatedServerId(tool.name),
       transport: 'stdio',
       command: process.execPath,
-      args: [file],
+      args: [join(__dirname, GENERATED_SERVER_SCRIPT), file],
       settings: {
-        env: {},
+        // Nothing of the kernel's environment; in the editor, the one variable that makes its
+        // executable run as plain Node.
+        env: { ELECTRON_RUN_AS_NODE: '1' },
         passEnv: [],
         headers: {},
         cwd: this.folder,
