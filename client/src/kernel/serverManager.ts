@@ -209,6 +209,16 @@ export class ServerManager {
     await this.gated(id).restart('operator_request');
   }
 
+  /** Sign in to an http or sse server (MCP 2025-11-25, Authorization): a start through the gate. */
+  async signIn(id: string): Promise<void> {
+    await this.gated(id).signIn();
+  }
+
+  /** Forgets a server's sign-in; false when it had none. */
+  signOut(id: string): Promise<boolean> {
+    return this.get(id).signOut();
+  }
+
   /** The server, once the start gate lets it start; a StartRefused error with the gate's reason otherwise. */
   private gated(id: string): SupervisedServer {
     const server = this.get(id);

@@ -11,6 +11,7 @@ import { registerSecurityPanels } from './panels/securityPanels';
 import { registerMoveSecretCommand, SecretStore } from './secrets';
 import { watchModelSettings } from './modelProviders';
 import { registerServerCommands } from './serverCommands';
+import { registerSignInCommands } from './serverSignIn';
 import { ServerLogs } from './serverLogs';
 import { EventsView } from './eventsView';
 import { ServersView } from './serversView';
@@ -119,6 +120,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
       },
     }),
     ...registerServerCommands(kernel.kernel, serverLogs, kernel),
+    ...registerSignInCommands(kernel.manager, kernel.manager.bus, log),
     ...registerSecurityPanels(kernel, extension),
     ...registerToolPanels(kernel, extension),
     registerMoveSecretCommand(secrets, log),

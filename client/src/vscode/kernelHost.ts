@@ -1,3 +1,4 @@
+import { editorAuthorizations } from './serverSignIn';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
@@ -111,6 +112,7 @@ export class KernelHost implements vscode.Disposable {
         .getConfiguration('mgp')
         .get<LoggingLevel>('serverLogLevel', 'info'),
       onSecrets: (values) => values.forEach((value) => redactor.addSecret(value)),
+      authorization: editorAuthorizations(extension.secrets, log),
     });
     const host: KernelHost = new KernelHost(extension, kernel, trail, interaction, stateDir);
     host.wireLogs(logs);

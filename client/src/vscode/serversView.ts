@@ -217,6 +217,15 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
           : `${state}${live?.lastError ? `: ${live.lastError}` : ''}`;
     if (kept) item.description = `${item.description} · config has errors`;
     item.contextValue = shadowedBy ? 'mgp.server.shadowed' : `mgp.server.${state}`;
+    // The server asks for a sign-in (MCP Authorization): that, not a restart, is what mends it.
+    if (live?.needsSignIn && !shadowedBy) {
+      item.iconPath = new vscode.ThemeIcon(
+        'account',
+        new vscode.ThemeColor('editorWarning.foreground'),
+      );
+      item.description = 'sign-in required';
+      item.contextValue = 'mgp.server.signin';
+    }
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendMarkdown(`**${server.id}** — ${state}\n\n`);
     tooltip.appendCodeblock(serverTarget(server), 'shell');

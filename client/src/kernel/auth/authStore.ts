@@ -28,8 +28,10 @@ export interface StoredAuthorization {
   /** When the access token expires, in ms since the epoch. */
   expiresAt?: number;
   discovery?: OAuthDiscoveryState;
-  /** The loopback redirect URI the client was registered with. */
+  /** The redirect URI the client was registered with (as the browser reaches it). */
   redirectUrl?: string;
+  /** The loopback address behind it (the same, unless the editor forwards the port). */
+  loopbackUrl?: string;
 }
 
 /** The identity of a server's sign-in: its id and its URL (a server moved elsewhere signs in anew). */

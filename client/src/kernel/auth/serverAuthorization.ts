@@ -72,7 +72,8 @@ export class ServerAuthorization implements OAuthClientProvider {
   /** Loads what the store holds and fixes the redirect URI (the one registered before, where known). */
   static async create(options: ServerAuthorizationOptions): Promise<ServerAuthorization> {
     const record = await options.store.read(options.key);
-    const port = record.redirectUrl ? Number(new URL(record.redirectUrl).port) : await freePort();
+    const previous = record.loopbackUrl ?? record.redirectUrl;
+    const port = previous ? Number(new URL(previous).port) : await freePort();
     const local = `http://127.0.0.1:${port}/callback`;
     const external = (await options.userAgent?.externalRedirect?.(local)) ?? local;
     const authorization = new ServerAuthorization(options, { local, external });
@@ -129,7 +130,12 @@ export class ServerAuthorization implements OAuthClientProvider {
     this.registerAgain = false;
     if (this.options.settings.clientId) return;
     const dynamic = client.client_id !== this.options.settings.clientMetadataUrl;
-    await this.update({ client, dynamicClient: dynamic, redirectUrl: this.redirect.external });
+    await this.update({
+      client,
+      dynamicClient: dynamic,
+      redirectUrl: this.redirect.external,
+      loopbackUrl: this.redirect.local,
+    });
   }
 
   tokens(): OAuthTokens | undefined {
