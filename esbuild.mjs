@@ -4,7 +4,7 @@
 // `--watch` rebuilds the bundles on change.
 import * as esbuild from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 const root = new URL('.', import.meta.url).pathname;
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -112,6 +112,42 @@ function listTypeScript(dir, skip) {
   return found;
 }
 
+/** tsconfig.json's `paths` (`@shared/*` → `./shared/src/*`): the bundles resolve them themselves. */
+function pathAliases() {
+  const { paths = {} } = JSON.parse(
+    readFileSync(join(root, 'tsconfig.json'), 'utf8'),
+  ).compilerOptions;
+  return Object.entries(paths).map(([alias, [target]]) => ({
+    prefix: alias.replace(/\*$/, ''),
+    target: join(root, target.replace(/\*$/, '')),
+  }));
+}
+
+/**
+ * The test build writes one file per source, each import left for node to resolve at run time, so an
+ * alias must become the relative path it stands for. esbuild calls resolve plugins only when bundling:
+ * the test build bundles with every import external, and this plugin rewrites the aliased ones.
+ */
+function importsAsWritten() {
+  const aliases = pathAliases();
+  return {
+    name: 'imports-as-written',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, ({ path, kind, importer }) => {
+        if (kind === 'entry-point') return undefined;
+        const alias = aliases.find((a) => path.startsWith(a.prefix));
+        if (!alias) return { path, external: true };
+        const target = join(alias.target, path.slice(alias.prefix.length));
+        const relativePath = relative(dirname(importer), target);
+        return {
+          path: relativePath.startsWith('.') ? relativePath : `./${relativePath}`,
+          external: true,
+        };
+      });
+    },
+  };
+}
+
 function testOutDir() {
   const at = process.argv.indexOf('--outdir');
   return at === -1 ? 'out' : process.argv[at + 1];
@@ -126,6 +162,8 @@ async function buildTests() {
   );
   await esbuild.build({
     entryPoints,
+    bundle: true,
+    plugins: [importsAsWritten()],
     outdir,
     outbase: '.',
     platform: 'node',

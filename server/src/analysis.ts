@@ -1,4 +1,4 @@
-import type { ConfigFormat } from '../../shared/src/configFiles';
+import type { ConfigFormat } from '@shared/configFiles';
 import { checkParsed, formatToCheck } from './check/checkDocument';
 import type { CheckDiagnostic } from './check/diagnostic';
 import { parseTomlDocument } from './check/parse';

@@ -9,8 +9,8 @@ import {
   TextDocuments,
   TextDocumentSyncKind,
 } from 'vscode-languageserver/node';
-import { KernelStateNotification, KernelStateParams } from '../../shared/src/lspMessages';
-import { MGP_KERNEL_VERSION } from '../../shared/src/version';
+import { KernelStateNotification, KernelStateParams } from '@shared/lspMessages';
+import { MGP_KERNEL_VERSION } from '@shared/version';
 import { Analysis, AnalysisCache } from './analysis';
 import type { CheckDiagnostic } from './check/diagnostic';
 import { codeActions } from './features/codeActions';

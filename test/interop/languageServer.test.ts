@@ -9,7 +9,7 @@ import {
   Hover,
   MarkupContent,
 } from 'vscode-languageserver-protocol';
-import { KernelStateNotification } from '../../shared/src/lspMessages';
+import { KernelStateNotification } from '@shared/lspMessages';
 import { LanguageServerProcess } from './lspClient';
 
 const VALID =

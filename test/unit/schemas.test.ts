@@ -3,11 +3,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import { parse } from 'smol-toml';
-import { createConfigValidator } from '../../shared/src/schemas/ajv';
-import { mgpConfigSchema, openfangConfigSchema, schemaForFormat } from '../../shared/src/schemas';
-import type { JsonSchema } from '../../shared/src/schemas/schemaTypes';
-import * as vocabulary from '../../shared/src/schemas/vocabulary';
-import type { VocabularyEntry } from '../../shared/src/schemas/vocabulary';
+import { createConfigValidator } from '@shared/schemas/ajv';
+import { mgpConfigSchema, openfangConfigSchema, schemaForFormat } from '@shared/schemas';
+import type { JsonSchema } from '@shared/schemas/schemaTypes';
+import * as vocabulary from '@shared/schemas/vocabulary';
+import type { VocabularyEntry } from '@shared/schemas/vocabulary';
 import { repoRoot } from '../repoRoot';
 
 const fixtures = join(repoRoot(), 'test/fixtures/config');

@@ -5,7 +5,7 @@ import {
   summarizeConfigFiles,
   summarizeServers,
 } from '../../client/src/kernel/status';
-import { isAboutFromWebview } from '../../shared/src/aboutMessages';
+import { isAboutFromWebview } from '@shared/aboutMessages';
 
 describe('kernel status for the About panel', () => {
   const paths = { workspaceFolders: ['/w'], home: '/h' };

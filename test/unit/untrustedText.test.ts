@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { oneLine, visibleText } from '../../shared/src/untrustedText';
+import { oneLine, visibleText } from '@shared/untrustedText';
 
 const ESC = '\u001b';
 

@@ -35,7 +35,7 @@ import { join, resolve } from 'node:path';
 import type { AuditRecord } from '../kernel/audit/auditEvent';
 import { canonicalJson } from '../kernel/audit/canonical';
 import { recordLine } from '../kernel/audit/chain';
-import { oneLine } from '../../../shared/src/untrustedText';
+import { oneLine } from '@shared/untrustedText';
 import { EXPORT_FORMATS, ExportFormat, exportRecords } from '../kernel/audit/export';
 import { AuditFilter, compileFilter } from '../kernel/audit/filter';
 import { auditDirectory } from '../kernel/audit/location';

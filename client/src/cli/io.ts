@@ -1,4 +1,4 @@
-import { visibleText } from '../../../shared/src/untrustedText';
+import { visibleText } from '@shared/untrustedText';
 
 export interface Io {
   out(text: string): void;

@@ -1,4 +1,4 @@
-import { oneLine } from '../../../shared/src/untrustedText';
+import { oneLine } from '@shared/untrustedText';
 import { KernelError } from '../kernel/errors';
 import { wireErrorOf } from '../kernel/mgp/mgpErrors';
 import { qualifiedToolName } from '../kernel/serverManager';

@@ -1,6 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
-import { visibleText } from '../../../shared/src/untrustedText';
-import { MGP_KERNEL_VERSION } from '../../../shared/src/version';
+import { visibleText } from '@shared/untrustedText';
+import { MGP_KERNEL_VERSION } from '@shared/version';
 import type { ConfigProblem } from '../kernel/config/model';
 import { serverTarget } from '../kernel/status';
 import { AGENT_USAGE, runAgent } from './agentCommand';

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { formatOfConfigFile } from '../../../shared/src/configFiles';
+import { formatOfConfigFile } from '@shared/configFiles';
 import { loadKernelConfig, mergeConfigFiles, parseConfigText } from '../kernel/config/load';
 import type { KernelConfig } from '../kernel/config/model';
 

@@ -13,7 +13,7 @@ import {
   ToolApprovalAnswer,
   ToolApprovalRequest,
 } from '../kernel/host/interaction';
-import { oneLine, visibleText } from '../../../shared/src/untrustedText';
+import { oneLine, visibleText } from '@shared/untrustedText';
 import { elicitationDefaults } from '../kernel/host/elicitationDefaults';
 
 export type ApproveFlag = 'once' | 'session';

@@ -1,5 +1,5 @@
 import { relative, sep } from 'node:path';
-import type { ConfigFileSummary, ServerSummary } from '../../../shared/src/aboutMessages';
+import type { ConfigFileSummary, ServerSummary } from '@shared/aboutMessages';
 import type { ConfiguredServer, KernelConfig } from './config/model';
 
 export interface PathContext {

@@ -1,10 +1,6 @@
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import {
-  AboutToWebview,
-  isAboutFromWebview,
-  KernelStatus,
-} from '../../../shared/src/aboutMessages';
+import { AboutToWebview, isAboutFromWebview, KernelStatus } from '@shared/aboutMessages';
 import { displayPath, summarizeConfigFiles, summarizeServers } from '../kernel/status';
 import type { ConfigService } from './configService';
 import type { LanguageServerHost } from './languageClient';

@@ -6,8 +6,8 @@ import {
   State,
   TransportKind,
 } from 'vscode-languageclient/node';
-import { CONFIG_BASENAMES } from '../../../shared/src/configFiles';
-import { KernelStateNotification, KernelStateParams } from '../../../shared/src/lspMessages';
+import { CONFIG_BASENAMES } from '@shared/configFiles';
+import { KernelStateNotification, KernelStateParams } from '@shared/lspMessages';
 import type { KernelConfig } from '../kernel/config/model';
 import type { ServerManager } from '../kernel/serverManager';
 import type { ConfigService } from './configService';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { MOVE_SECRET_COMMAND, MoveSecretArgs } from '../../../shared/src/lspMessages';
+import { MOVE_SECRET_COMMAND, MoveSecretArgs } from '@shared/lspMessages';
 import type { SecretSource } from '../kernel/config/interpolate';
 
 const KEY_PREFIX = 'mgp.secret.';

@@ -1,8 +1,4 @@
-import type {
-  AboutFromWebview,
-  AboutToWebview,
-  KernelStatus,
-} from '../../../shared/src/aboutMessages';
+import type { AboutFromWebview, AboutToWebview, KernelStatus } from '@shared/aboutMessages';
 
 declare function acquireVsCodeApi(): { postMessage(message: AboutFromWebview): void };
 

@@ -8,7 +8,7 @@ import type {
   GrantSection,
   GrantView,
   PendingRequestView,
-} from '../../../shared/src/approvalsMessages';
+} from '@shared/approvalsMessages';
 
 declare function acquireVsCodeApi(): { postMessage(message: ApprovalsFromWebview): void };
 

@@ -1,4 +1,4 @@
-import type { AuditFromWebview, AuditToWebview } from '../../../shared/src/auditMessages';
+import type { AuditFromWebview, AuditToWebview } from '@shared/auditMessages';
 import { DetailPane } from './detail';
 import { el } from './dom';
 import { VirtualTable } from './table';

@@ -5,13 +5,8 @@
  * never waits on the host. Keyboard: the table is one tab stop; arrows, Page Up/Down, Home/End move
  * the active row (aria-activedescendant), Enter opens a record or a group, Left/Right close and open.
  */
-import type { AuditItem, AuditViewState } from '../../../shared/src/auditMessages';
-import {
-  PAGE_SIZE,
-  pagesCovering,
-  rowWindow,
-  scrollTopFor,
-} from '../../../shared/src/auditMessages';
+import type { AuditItem, AuditViewState } from '@shared/auditMessages';
+import { PAGE_SIZE, pagesCovering, rowWindow, scrollTopFor } from '@shared/auditMessages';
 import { el, isProblemResult, localTime } from './dom';
 
 const OVERSCAN = 10;

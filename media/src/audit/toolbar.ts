@@ -10,7 +10,7 @@ import type {
   AuditViewState,
   ExportFormatName,
   VerifyState,
-} from '../../../shared/src/auditMessages';
+} from '@shared/auditMessages';
 import { el, formatBytes, formatCount, fromLocalInput, toLocalInput } from './dom';
 
 export interface ToolbarEvents {

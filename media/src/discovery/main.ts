@@ -9,7 +9,7 @@ import type {
   DiscoveryToWebview,
   SearchFilterView,
   SearchStrategyName,
-} from '../../../shared/src/toolPanelMessages';
+} from '@shared/toolPanelMessages';
 import { debounce, el, focusedHere, formatCount } from '../shared/dom';
 import { sessionNode } from './budget';
 import { ResultCard } from './resultCard';

@@ -1,9 +1,5 @@
 /** The Run Tool panel: one tool, its effective security, a form from its inputSchema, Run, the result. */
-import type {
-  RunToolFromWebview,
-  RunToolToWebview,
-  ToolView,
-} from '../../../shared/src/toolPanelMessages';
+import type { RunToolFromWebview, RunToolToWebview, ToolView } from '@shared/toolPanelMessages';
 import { el } from '../shared/dom';
 import { ToolRun } from '../shared/toolRun';
 import { securityFacts, untrustedDescription } from '../shared/toolParts';

@@ -9,7 +9,7 @@ import type {
   ResultItemView,
   ResultView,
   SecurityView,
-} from '../../../shared/src/toolPanelMessages';
+} from '@shared/toolPanelMessages';
 import { el, formatBytes, formatCount, formatDuration, type Child } from './dom';
 
 const RISK_MARK: Record<string, string> = { safe: '●', moderate: '◆', dangerous: '▲' };

@@ -3,12 +3,7 @@
  * Discovery panel share. The arguments are checked by the host (ajv against the inputSchema) as the
  * person types and again at Run; nothing is sent while a problem remains.
  */
-import type {
-  FieldError,
-  RunFromWebview,
-  RunToWebview,
-  ToolView,
-} from '../../../shared/src/toolPanelMessages';
+import type { FieldError, RunFromWebview, RunToWebview, ToolView } from '@shared/toolPanelMessages';
 import { button, debounce, el, formatCount, uniqueId } from './dom';
 import { SchemaForm } from './schemaForm';
 import { errorNode, progressBar, resultNode, type ProgressBar } from './toolParts';

@@ -7,7 +7,7 @@ import type {
   StreamsToWebview,
   StreamUpdate,
   StreamView,
-} from '../../../shared/src/toolPanelMessages';
+} from '@shared/toolPanelMessages';
 import { el } from '../shared/dom';
 import { StreamTab } from './streamTab';
 

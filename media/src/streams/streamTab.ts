@@ -1,5 +1,5 @@
 /** One stream of the Streaming Output panel: its tab, live text, rate, progress, Cancel and final state. */
-import type { ProgressView, StreamView } from '../../../shared/src/toolPanelMessages';
+import type { ProgressView, StreamView } from '@shared/toolPanelMessages';
 import { button, el, formatBytes, formatCount, formatDuration } from '../shared/dom';
 import { progressBar, type ProgressBar } from '../shared/toolParts';
 import { RateMeter, TailOutput } from './output';

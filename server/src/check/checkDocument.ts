@@ -1,9 +1,5 @@
 import { dirname } from 'node:path';
-import {
-  ConfigFormat,
-  formatOfConfigFile,
-  looksLikeOpenFangConfig,
-} from '../../../shared/src/configFiles';
+import { ConfigFormat, formatOfConfigFile, looksLikeOpenFangConfig } from '@shared/configFiles';
 import { CheckDiagnostic } from './diagnostic';
 import { ParsedToml, parseTomlDocument } from './parse';
 import type { PointerMap } from './pointers';

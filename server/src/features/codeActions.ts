@@ -1,5 +1,5 @@
 import { CodeAction, CodeActionKind, Diagnostic, TextEdit } from 'vscode-languageserver/node';
-import { MOVE_SECRET_COMMAND, MoveSecretArgs } from '../../../shared/src/lspMessages';
+import { MOVE_SECRET_COMMAND, MoveSecretArgs } from '@shared/lspMessages';
 
 interface ActionData {
   suggestion?: string;

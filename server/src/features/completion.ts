@@ -4,10 +4,10 @@ import {
   InsertTextFormat,
   MarkupKind,
 } from 'vscode-languageserver/node';
-import type { ConfigFormat } from '../../../shared/src/configFiles';
-import type { KernelStateParams } from '../../../shared/src/lspMessages';
-import { schemaForFormat } from '../../../shared/src/schemas';
-import { STANDARD_PERMISSIONS } from '../../../shared/src/schemas/vocabulary';
+import type { ConfigFormat } from '@shared/configFiles';
+import type { KernelStateParams } from '@shared/lspMessages';
+import { schemaForFormat } from '@shared/schemas';
+import { STANDARD_PERMISSIONS } from '@shared/schemas/vocabulary';
 import { cursorContext } from '../check/cursor';
 import { documentation, SchemaNode, schemaAt, typesOf } from '../check/schemaNav';
 

@@ -1,6 +1,6 @@
 import { Hover, MarkupKind } from 'vscode-languageserver/node';
-import type { KernelStateParams } from '../../../shared/src/lspMessages';
-import { schemaForFormat } from '../../../shared/src/schemas';
+import type { KernelStateParams } from '@shared/lspMessages';
+import { schemaForFormat } from '@shared/schemas';
 import type { Analysis } from '../analysis';
 import type { Position, Range } from '../check/diagnostic';
 import { documentation, SchemaNode, schemaAt } from '../check/schemaNav';

@@ -1,4 +1,4 @@
-import type { KernelStateParams } from '../../../shared/src/lspMessages';
+import type { KernelStateParams } from '@shared/lspMessages';
 import type { Analysis } from '../analysis';
 import { CheckDiagnostic } from '../check/diagnostic';
 import { locate, PointerLocation, pointerOf } from '../check/pointers';

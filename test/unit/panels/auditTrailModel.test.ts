@@ -12,7 +12,7 @@ import {
   displayItems,
 } from '../../../client/src/vscode/panels/auditView';
 import { AuditTrailModel } from '../../../client/src/vscode/panels/auditTrailModel';
-import type { AuditRowItem } from '../../../shared/src/auditMessages';
+import type { AuditRowItem } from '@shared/auditMessages';
 import { sampleEvent, tempDir, writeLog } from '../audit/support';
 
 async function allRecords(log: AuditLog): Promise<AuditRecord[]> {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import type { AuditGroupItem, AuditRowItem } from '../../../shared/src/auditMessages';
+import type { AuditGroupItem, AuditRowItem } from '@shared/auditMessages';
 import { AuditIndex, IndexedFields } from '../../../client/src/vscode/panels/auditIndex';
 import {
   appendToFlat,

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { isApprovalsFromWebview, isRevokeTarget } from '../../../shared/src/approvalsMessages';
-import { isAuditFromWebview, isAuditViewFilter } from '../../../shared/src/auditMessages';
+import { isApprovalsFromWebview, isRevokeTarget } from '@shared/approvalsMessages';
+import { isAuditFromWebview, isAuditViewFilter } from '@shared/auditMessages';
 
 describe('panel message contracts', () => {
   it('accepts well-formed messages from the Approvals webview and nothing else', () => {

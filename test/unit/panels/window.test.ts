@@ -1,10 +1,5 @@
 import { strict as assert } from 'node:assert';
-import {
-  MAX_SCROLL_HEIGHT,
-  pagesCovering,
-  rowWindow,
-  scrollTopFor,
-} from '../../../shared/src/auditMessages';
+import { MAX_SCROLL_HEIGHT, pagesCovering, rowWindow, scrollTopFor } from '@shared/auditMessages';
 
 const geometry = { viewportHeight: 440, rowHeight: 22 };
 

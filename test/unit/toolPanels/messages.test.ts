@@ -4,7 +4,7 @@ import {
   isRunFromWebview,
   isRunToolFromWebview,
   isStreamsFromWebview,
-} from '../../../shared/src/toolPanelMessages';
+} from '@shared/toolPanelMessages';
 
 describe('tool panel message contracts', () => {
   it('accepts the run sub-protocol and nothing malformed', () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import type { StreamUpdate, StreamView } from '../../../shared/src/toolPanelMessages';
+import type { StreamUpdate, StreamView } from '@shared/toolPanelMessages';
 import {
   StreamBatcher,
   type BatcherClock,

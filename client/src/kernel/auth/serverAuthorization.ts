@@ -17,7 +17,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { MGP_KERNEL_VERSION } from '../../../../shared/src/version';
+import { MGP_KERNEL_VERSION } from '@shared/version';
 import type { OAuthSettings } from '../config/model';
 import { AUTH_REQUIRED, KernelError } from '../errors';
 import { AuthorizationStore, StoredAuthorization } from './authStore';

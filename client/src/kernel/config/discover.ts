@@ -7,7 +7,7 @@ import {
   USER_OPENFANG_CONFIG,
   WORKSPACE_MGP_CONFIG_NAMES,
   WORKSPACE_OPENFANG_CONFIG_NAMES,
-} from '../../../../shared/src/configFiles';
+} from '@shared/configFiles';
 
 export type ConfigOrigin = 'workspace' | 'user' | 'env';
 

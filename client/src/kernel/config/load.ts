@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { looksLikeOpenFangConfig } from '../../../../shared/src/configFiles';
+import { looksLikeOpenFangConfig } from '@shared/configFiles';
 import { checkParsed } from '../../../../server/src/check/checkDocument';
 import type { CheckDiagnostic } from '../../../../server/src/check/diagnostic';
 import { parseTomlDocument } from '../../../../server/src/check/parse';

@@ -13,7 +13,7 @@ import {
   ResourceTemplate,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { MGP_KERNEL_VERSION } from '../../../../shared/src/version';
+import { MGP_KERNEL_VERSION } from '@shared/version';
 import type { ConfiguredServer } from '../config/model';
 import { KernelError, TIMEOUT } from '../errors';
 import {

@@ -16,7 +16,7 @@ import type { Interaction } from '../host/interaction';
 import { DEFAULT_RESTART } from '../lifecycle/restartPolicy';
 import type { MgpSessions } from '../mgp/mgpSessions';
 import type { ServerManager } from '../serverManager';
-import { SERVER_ID } from '../../../../shared/src/schemas/vocabulary';
+import { SERVER_ID } from '@shared/schemas/vocabulary';
 import type { KernelTool } from './registry';
 
 export interface DiscoveryToolDeps {

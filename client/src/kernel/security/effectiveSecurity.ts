@@ -5,11 +5,7 @@
  * careless server cannot talk a risk down); the config, when it sets a field, decides it outright,
  * so a server can never lower a risk below what config says.
  */
-import {
-  RISK_LEVEL_NAMES,
-  SIDE_EFFECT_NAMES,
-  VALIDATOR_NAMES,
-} from '../../../../shared/src/schemas/vocabulary';
+import { RISK_LEVEL_NAMES, SIDE_EFFECT_NAMES, VALIDATOR_NAMES } from '@shared/schemas/vocabulary';
 import type { ListedTool } from '../connection/toolResults';
 import {
   CodeSafetyLevel,

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { STANDARD_PERMISSIONS } from '../../../../shared/src/schemas/vocabulary';
+import { STANDARD_PERMISSIONS } from '@shared/schemas/vocabulary';
 import type { ApprovalPolicy, ConfiguredServer, KernelSettings } from '../config/model';
 import type { ConnectionService, ServerSession } from '../connection/service';
 import type { AuditSink } from '../host/auditSink';

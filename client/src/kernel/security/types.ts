@@ -2,7 +2,7 @@
  * Tool security metadata as the kernel uses it (MGP §4.3), and the code safety declaration (MGP §7.3).
  * The vocabularies come from shared/ so the config schema, the checker and the kernel agree.
  */
-import type { RiskLevel } from '../../../../shared/src/schemas/vocabulary';
+import type { RiskLevel } from '@shared/schemas/vocabulary';
 
 export type { RiskLevel };
 export type SideEffect = 'filesystem' | 'network' | 'process' | 'database' | 'notification';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { ApprovalsToWebview, RevokeTarget } from '../../../../shared/src/approvalsMessages';
-import { isApprovalsFromWebview } from '../../../../shared/src/approvalsMessages';
+import type { ApprovalsToWebview, RevokeTarget } from '@shared/approvalsMessages';
+import { isApprovalsFromWebview } from '@shared/approvalsMessages';
 import { EDITOR_OPERATOR } from '../../kernel/pipeline/caller';
 import type { KernelHost } from '../kernelHost';
 import { webviewHtml, webviewOptions } from '../webviewHtml';

@@ -7,7 +7,7 @@ import type {
   DecisionView,
   GrantView,
   PendingRequestView,
-} from '../../../../shared/src/approvalsMessages';
+} from '@shared/approvalsMessages';
 import type { AccessEntry } from '../../kernel/access/accessControl';
 import type { ToolApprovalRequest } from '../../kernel/host/interaction';
 import type { PermissionDecision } from '../../kernel/security/approvalStore';

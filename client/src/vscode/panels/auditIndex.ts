@@ -6,7 +6,7 @@
  * each distinct string is kept once and rows hold numbers in typed arrays. About 60 bytes per record
  * plus the distinct strings; no record object is kept.
  */
-import type { AuditFacets, AuditRowItem } from '../../../../shared/src/auditMessages';
+import type { AuditFacets, AuditRowItem } from '@shared/auditMessages';
 
 /** Each distinct string once; id 0 is the empty string. */
 export class StringTable {

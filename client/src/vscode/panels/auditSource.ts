@@ -4,7 +4,7 @@
  * looked at again every few seconds while the panel is open.
  */
 import { basename, dirname } from 'node:path';
-import type { AuditSourceInfo } from '../../../../shared/src/auditMessages';
+import type { AuditSourceInfo } from '@shared/auditMessages';
 import type { ExportFormat } from '../../kernel/audit/export';
 import { exportRecords } from '../../kernel/audit/export';
 import type { AuditFilter } from '../../kernel/audit/filter';

@@ -2,12 +2,8 @@
  * The Audit Trail panel's state on the host, without VS Code: the index of the log, the current
  * filter and grouping, the display list and its version. The panel class only carries messages.
  */
-import type {
-  AuditItem,
-  AuditViewOptions,
-  AuditViewState,
-} from '../../../../shared/src/auditMessages';
-import { PAGE_SIZE } from '../../../../shared/src/auditMessages';
+import type { AuditItem, AuditViewOptions, AuditViewState } from '@shared/auditMessages';
+import { PAGE_SIZE } from '@shared/auditMessages';
 import type { AuditRecord } from '../../kernel/audit/auditEvent';
 import { AuditIndex } from './auditIndex';
 import { AuditScanner, readRecordAt } from './auditScanner';

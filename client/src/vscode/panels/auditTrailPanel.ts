@@ -6,8 +6,8 @@ import type {
   AuditViewState,
   ExportFormatName,
   VerifyState,
-} from '../../../../shared/src/auditMessages';
-import { isAuditFromWebview } from '../../../../shared/src/auditMessages';
+} from '@shared/auditMessages';
+import { isAuditFromWebview } from '@shared/auditMessages';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
 import type { AuditSource } from './auditSource';
 import { AuditTrailModel } from './auditTrailModel';

@@ -5,11 +5,7 @@
  *
  * A display list entry ≥ 0 is a row of the index; an entry < 0 is the header of group -(entry + 1).
  */
-import type {
-  AuditItem,
-  AuditViewFilter,
-  AuditViewOptions,
-} from '../../../../shared/src/auditMessages';
+import type { AuditItem, AuditViewFilter, AuditViewOptions } from '@shared/auditMessages';
 import type { AuditFilter } from '../../kernel/audit/filter';
 import type { AuditIndex } from './auditIndex';
 

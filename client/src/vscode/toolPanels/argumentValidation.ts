@@ -6,7 +6,7 @@
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FieldError } from '../../../../shared/src/toolPanelMessages';
+import type { FieldError } from '@shared/toolPanelMessages';
 
 const TYPE_WORDS: Record<string, string> = {
   string: 'text',

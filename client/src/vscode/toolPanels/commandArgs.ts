@@ -1,5 +1,5 @@
 /** What the tool panel commands accept as arguments (pure: tested in node). */
-import type { ToolKey } from '../../../../shared/src/toolPanelMessages';
+import type { ToolKey } from '@shared/toolPanelMessages';
 
 /**
  * `mgp.runTool`'s target: a tool item of the Servers view, or `{ serverId, toolName }` (from the

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { DiscoveryToWebview, SearchRequest } from '../../../../shared/src/toolPanelMessages';
-import { isDiscoveryFromWebview } from '../../../../shared/src/toolPanelMessages';
+import type { DiscoveryToWebview, SearchRequest } from '@shared/toolPanelMessages';
+import { isDiscoveryFromWebview } from '@shared/toolPanelMessages';
 import type { KernelHost } from '../kernelHost';
 import { categoryViews, discoveryResultView, sessionView } from './discoveryViews';
 import { poster, toolPanelHtml, toolPanelOptions } from './panelShell';

@@ -10,7 +10,7 @@ import type {
   SecurityView,
   SessionToolView,
   SessionView,
-} from '../../../../shared/src/toolPanelMessages';
+} from '@shared/toolPanelMessages';
 import {
   CATEGORY_TREE,
   type DiscoverResult,

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ToolKey } from '../../../../shared/src/toolPanelMessages';
+import type { ToolKey } from '@shared/toolPanelMessages';
 import type { KernelHost } from '../kernelHost';
 import { streamIdOf, toolKeyOf } from './commandArgs';
 import { ToolDiscoveryPanel } from './discoveryPanel';

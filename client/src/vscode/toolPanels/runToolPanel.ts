@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { RunToolToWebview, ToolKey } from '../../../../shared/src/toolPanelMessages';
-import { isRunToolFromWebview } from '../../../../shared/src/toolPanelMessages';
+import type { RunToolToWebview, ToolKey } from '@shared/toolPanelMessages';
+import { isRunToolFromWebview } from '@shared/toolPanelMessages';
 import type { KernelHost } from '../kernelHost';
 import { poster, toolPanelHtml, toolPanelOptions } from './panelShell';
 import { findTool, ToolRuns, viewOf } from './toolRuns';

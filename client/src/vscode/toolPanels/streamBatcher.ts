@@ -5,11 +5,7 @@
  * of the event loop, so a slow stream is not delayed; a stream's start and end go out at once, after
  * what came before them. Pure: no `vscode`, timers injectable (tests, the benchmark's browser worker).
  */
-import type {
-  ProgressView,
-  StreamUpdate,
-  StreamView,
-} from '../../../../shared/src/toolPanelMessages';
+import type { ProgressView, StreamUpdate, StreamView } from '@shared/toolPanelMessages';
 
 export interface BatcherClock {
   now(): number;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { StreamsToWebview } from '../../../../shared/src/toolPanelMessages';
-import { isStreamsFromWebview } from '../../../../shared/src/toolPanelMessages';
+import type { StreamsToWebview } from '@shared/toolPanelMessages';
+import { isStreamsFromWebview } from '@shared/toolPanelMessages';
 import type { StreamEvents } from '../../kernel/streaming/streamRegistry';
 import type { KernelHost } from '../kernelHost';
 import { poster, toolPanelHtml, toolPanelOptions } from './panelShell';

@@ -4,11 +4,7 @@
  * with `kernel.call`, or `kernel.stream` whose live text reaches the webview batched per frame.
  * Pure of `vscode`: the panels pass how to post and what to do on "Show in the Streaming panel".
  */
-import type {
-  RunFromWebview,
-  RunToWebview,
-  ToolKey,
-} from '../../../../shared/src/toolPanelMessages';
+import type { RunFromWebview, RunToWebview, ToolKey } from '@shared/toolPanelMessages';
 import type { Kernel, KernelToolEntry } from '../../kernel/kernel';
 import type { ToolCallOutcome } from '../../kernel/pipeline/toolCallPipeline';
 import type { StreamEvents } from '../../kernel/streaming/streamRegistry';

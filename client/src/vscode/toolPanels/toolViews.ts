@@ -10,7 +10,7 @@ import type {
   SecurityView,
   StreamView,
   ToolView,
-} from '../../../../shared/src/toolPanelMessages';
+} from '@shared/toolPanelMessages';
 import { KernelError } from '../../kernel/errors';
 import type { KernelToolEntry } from '../../kernel/kernel';
 import { wireErrorOf } from '../../kernel/mgp/mgpErrors';
