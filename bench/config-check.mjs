@@ -1,6 +1,6 @@
 // Benchmark: a full diagnostics pass over a generated 5,000-line mgp.toml.
 //
-// Measures `checkConfigText` (server/src/check/checkDocument.ts: TOML parse, JSON-Schema validation,
+// Measures `checkConfigText` (shared/src/configCheck/checkDocument.ts: TOML parse, JSON-Schema validation,
 // semantic rules), in process and warm, as the language server runs it on every edit.
 // Goal (from the issue): median ≤ 30 ms.
 // Baseline: `taplo check --schema` from @taplo/cli (npm), given the same file and the same JSON
@@ -34,7 +34,7 @@ async function loadChecker() {
   await esbuild.build({
     stdin: {
       contents:
-        "export { checkConfigText } from './server/src/check/checkDocument';\nexport { schemaForFormat } from './shared/src/schemas';\n",
+        "export { checkConfigText } from './shared/src/configCheck/checkDocument';\nexport { schemaForFormat } from './shared/src/schemas';\n",
       resolveDir: root,
       sourcefile: 'bench-config-entry.ts',
       loader: 'ts',

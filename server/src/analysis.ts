@@ -1,8 +1,8 @@
 import type { ConfigFormat } from '@shared/configFiles';
-import { checkParsed, formatToCheck } from './check/checkDocument';
-import type { CheckDiagnostic } from './check/diagnostic';
-import { parseTomlDocument } from './check/parse';
-import type { PointerMap } from './check/pointers';
+import { checkParsed, formatToCheck } from '@shared/configCheck/checkDocument';
+import type { CheckDiagnostic } from '@shared/configCheck/diagnostic';
+import { parseTomlDocument } from '@shared/configCheck/parse';
+import type { PointerMap } from '@shared/configCheck/pointers';
 
 /** One analysis of one document version, shared by every feature (diagnostics, hover, symbols…). */
 export interface Analysis {

@@ -12,14 +12,14 @@ import {
 import { KernelStateNotification, KernelStateParams } from '@shared/lspMessages';
 import { MGP_KERNEL_VERSION } from '@shared/version';
 import { Analysis, AnalysisCache } from './analysis';
-import type { CheckDiagnostic } from './check/diagnostic';
+import type { CheckDiagnostic } from '@shared/configCheck/diagnostic';
 import { codeActions } from './features/codeActions';
 import { completions } from './features/completion';
 import { hover } from './features/hover';
 import { liveDiagnostics } from './features/liveDiagnostics';
 import { documentSymbols } from './features/symbols';
-import { serverIdInText } from './check/cursor';
-import { isTable } from './check/semantic/context';
+import { serverIdInText } from './cursor';
+import { isTable } from '@shared/configCheck/semantic/context';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkConfigText } from '../../server/src/check/checkDocument';
-import type { RuleEnvironment } from '../../server/src/check/semantic/context';
+import { checkConfigText } from '@shared/configCheck/checkDocument';
+import type { RuleEnvironment } from '@shared/configCheck/semantic/context';
 import { repoRoot } from '../repoRoot';
 
 const root = join(repoRoot(), 'test/fixtures/diagnostics');

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { cursorContext, splitDottedKey, tablePathAt } from '../../server/src/check/cursor';
-import { parseTomlDocument } from '../../server/src/check/parse';
-import { locate } from '../../server/src/check/pointers';
-import { suggest } from '../../server/src/check/suggest';
+import { cursorContext, splitDottedKey, tablePathAt } from '../../server/src/cursor';
+import { parseTomlDocument } from '@shared/configCheck/parse';
+import { locate } from '@shared/configCheck/pointers';
+import { suggest } from '@shared/configCheck/suggest';
 
 function mapOf(text: string) {
   const parsed = parseTomlDocument(text);

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { parse } from 'smol-toml';
 import { parseTOML } from 'toml-eslint-parser';
-import { scanRanges } from '../../server/src/check/rangeScanner';
+import { scanRanges } from '@shared/configCheck/rangeScanner';
 import { rangesFromAst } from './support/astRanges';
 import { tomlFixtures } from './support/tomlFixtures';
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { checkConfigText } from '../../../server/src/check/checkDocument';
-import type { CheckDiagnostic } from '../../../server/src/check/diagnostic';
+import { checkConfigText } from '@shared/configCheck/checkDocument';
+import type { CheckDiagnostic } from '@shared/configCheck/diagnostic';
 import type { Io } from './io';
 
 /** One line of `mgp check --json`: a stable interface, 0-based LSP positions. */

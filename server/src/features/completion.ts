@@ -8,8 +8,8 @@ import type { ConfigFormat } from '@shared/configFiles';
 import type { KernelStateParams } from '@shared/lspMessages';
 import { schemaForFormat } from '@shared/schemas';
 import { STANDARD_PERMISSIONS } from '@shared/schemas/vocabulary';
-import { cursorContext } from '../check/cursor';
-import { documentation, SchemaNode, schemaAt, typesOf } from '../check/schemaNav';
+import { cursorContext } from '../cursor';
+import { documentation, SchemaNode, schemaAt, typesOf } from '../schemaNav';
 
 export interface CompletionInput {
   format: ConfigFormat;

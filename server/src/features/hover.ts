@@ -2,9 +2,9 @@ import { Hover, MarkupKind } from 'vscode-languageserver/node';
 import type { KernelStateParams } from '@shared/lspMessages';
 import { schemaForFormat } from '@shared/schemas';
 import type { Analysis } from '../analysis';
-import type { Position, Range } from '../check/diagnostic';
-import { documentation, SchemaNode, schemaAt } from '../check/schemaNav';
-import { isTable } from '../check/semantic/context';
+import type { Position, Range } from '@shared/configCheck/diagnostic';
+import { documentation, SchemaNode, schemaAt } from '../schemaNav';
+import { isTable } from '@shared/configCheck/semantic/context';
 
 function contains(range: Range, position: Position): boolean {
   const after =

@@ -1,9 +1,9 @@
 import type { KernelStateParams } from '@shared/lspMessages';
 import type { Analysis } from '../analysis';
-import { CheckDiagnostic } from '../check/diagnostic';
-import { locate, PointerLocation, pointerOf } from '../check/pointers';
-import { isTable } from '../check/semantic/context';
-import { featureSetMatches } from '../check/semantic/featureSets';
+import { CheckDiagnostic } from '@shared/configCheck/diagnostic';
+import { locate, PointerLocation, pointerOf } from '@shared/configCheck/pointers';
+import { isTable } from '@shared/configCheck/semantic/context';
+import { featureSetMatches } from '@shared/configCheck/semantic/featureSets';
 
 /** The path of the server table with this id in the analysed document, if it has one. */
 export function serverPath(analysis: Analysis, id: string): (string | number)[] | undefined {

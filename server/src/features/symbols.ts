@@ -1,7 +1,7 @@
 import { DocumentSymbol, SymbolKind } from 'vscode-languageserver/node';
 import type { Analysis } from '../analysis';
-import { locate, pointerOf } from '../check/pointers';
-import { asString, isTable } from '../check/semantic/context';
+import { locate, pointerOf } from '@shared/configCheck/pointers';
+import { asString, isTable } from '@shared/configCheck/semantic/context';
 
 /** Servers (and the kernel table) in the outline, each with its sub-tables. */
 export function documentSymbols(analysis: Analysis): DocumentSymbol[] {

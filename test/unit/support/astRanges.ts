@@ -1,8 +1,8 @@
-// The reference for server/src/check/rangeScanner.ts: the same pointer → ranges map, built from
+// The reference for shared/src/configCheck/rangeScanner.ts: the same pointer → ranges map, built from
 // toml-eslint-parser's full AST. Tests compare the two on every fixture.
 import type { AST } from 'toml-eslint-parser';
-import { Range, rangeOfLoc } from '../../../server/src/check/diagnostic';
-import { PointerLocation, pointerOf } from '../../../server/src/check/rangeScanner';
+import { Range, rangeOfLoc } from '@shared/configCheck/diagnostic';
+import { PointerLocation, pointerOf } from '@shared/configCheck/rangeScanner';
 
 function keyNames(key: AST.TOMLKey): string[] {
   return key.keys.map((k) => (k.type === 'TOMLBare' ? k.name : k.value));

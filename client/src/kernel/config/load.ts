@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { looksLikeOpenFangConfig } from '@shared/configFiles';
-import { checkParsed } from '../../../../server/src/check/checkDocument';
-import type { CheckDiagnostic } from '../../../../server/src/check/diagnostic';
-import { parseTomlDocument } from '../../../../server/src/check/parse';
-import { locate, PointerMap, pointerOf } from '../../../../server/src/check/pointers';
-import type { RuleEnvironment } from '../../../../server/src/check/semantic/context';
-import { defaultEnvironment } from '../../../../server/src/check/semantic/environment';
+import { checkParsed } from '@shared/configCheck/checkDocument';
+import type { CheckDiagnostic } from '@shared/configCheck/diagnostic';
+import { parseTomlDocument } from '@shared/configCheck/parse';
+import { locate, PointerMap, pointerOf } from '@shared/configCheck/pointers';
+import type { RuleEnvironment } from '@shared/configCheck/semantic/context';
+import { defaultEnvironment } from '@shared/configCheck/semantic/environment';
 import { ConfigLocation, discoverConfigFiles, DiscoveryInputs } from './discover';
 import { kernelTable, mergeKernelSettings, serverPolicy } from './policy';
 import { serverSettings } from './settings';

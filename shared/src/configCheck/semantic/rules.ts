@@ -1,4 +1,4 @@
-import type { ConfigFormat } from '@shared/configFiles';
+import type { ConfigFormat } from '../../configFiles';
 import type { CheckDiagnostic } from '../diagnostic';
 import type { PointerMap } from '../pointers';
 import { checkCommands } from './commands';

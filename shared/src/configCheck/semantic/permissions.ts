@@ -1,4 +1,4 @@
-import { isReverseDomainPermission, STANDARD_PERMISSIONS } from '@shared/schemas/vocabulary';
+import { isReverseDomainPermission, STANDARD_PERMISSIONS } from '../../schemas/vocabulary';
 import { suggest } from '../suggest';
 import { isTable, RuleContext } from './context';
 import type { ServerView } from './servers';

@@ -1,4 +1,4 @@
-import { FEATURE_SET_NAME, FEATURE_SET_WILDCARD } from '@shared/schemas/vocabulary';
+import { FEATURE_SET_NAME, FEATURE_SET_WILDCARD } from '../../schemas/vocabulary';
 import { isTable, RuleContext } from './context';
 import type { ServerView } from './servers';
 

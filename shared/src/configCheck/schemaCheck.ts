@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { ConfigFormat } from '@shared/configFiles';
-import { createConfigValidator } from '@shared/schemas/ajv';
-import { schemaForFormat } from '@shared/schemas';
+import type { ConfigFormat } from '../configFiles';
+import { createConfigValidator } from '../schemas/ajv';
+import { schemaForFormat } from '../schemas';
 import { CheckDiagnostic, ORIGIN } from './diagnostic';
 import { locate, PointerLocation, PointerMap } from './pointers';
 import { humanMessage } from './schemaMessages';

@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { ConfigFormat, formatOfConfigFile, looksLikeOpenFangConfig } from '@shared/configFiles';
+import { ConfigFormat, formatOfConfigFile, looksLikeOpenFangConfig } from '../configFiles';
 import { CheckDiagnostic } from './diagnostic';
 import { ParsedToml, parseTomlDocument } from './parse';
 import type { PointerMap } from './pointers';
