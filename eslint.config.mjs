@@ -1,5 +1,6 @@
 // @ts-check
 import tseslint from 'typescript-eslint';
+import { roomImports } from './scripts/lint/rooms.mjs';
 
 /** The protocol core, the CLI, the language server and the shared contracts run without VS Code. */
 export const VSCODE_FREE = [
@@ -34,6 +35,13 @@ export const noVscodeImport = {
   },
 };
 
+/** The arrows between rooms (scripts/lint/rooms.mjs): nothing under client/ is imported by server/… */
+export const roomArrows = {
+  files: ['**/*.ts'],
+  plugins: { rooms: { rules: { imports: roomImports } } },
+  rules: { 'rooms/imports': 'error' },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -56,4 +64,5 @@ export default tseslint.config(
     },
   },
   noVscodeImport,
+  roomArrows,
 );
