@@ -74,7 +74,7 @@ function bundles() {
     // code in QuickJS (WebAssembly, quickjs.wasm copied next to it by wasmFiles below).
     {
       ...nodeBundle,
-      entryPoints: { generatedServer: 'client/src/kernel/generatedServer.ts' },
+      entryPoints: { generatedServer: 'client/src/kernel/toolCreation/generatedServer.ts' },
       outdir: 'dist',
       // QuickJS's module loader is an ES module that looks for itself through import.meta.url.
       define: { ...define, 'import.meta.url': '__importMetaUrl' },

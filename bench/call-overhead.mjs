@@ -45,10 +45,10 @@ async function build() {
       contents: [
         "export { Kernel } from './client/src/kernel/kernel';",
         "export { AuditLog } from './client/src/kernel/audit/auditLog';",
-        "export { AuditTrail, KERNEL_AUDIT_COMMIT_DELAY_MS } from './client/src/kernel/auditTrail';",
+        "export { AuditTrail, KERNEL_AUDIT_COMMIT_DELAY_MS } from './client/src/kernel/audit/auditTrail';",
         "export { mergeConfigFiles, parseConfigText } from './client/src/kernel/config/load';",
         "export { NOBODY_TO_ASK } from './client/src/kernel/host/interaction';",
-        "export { MemoryAuditSink } from './client/src/kernel/host/auditSink';",
+        "export { MemoryAuditSink } from './client/src/kernel/audit/auditSink';",
         "export { Client } from '@modelcontextprotocol/sdk/client/index.js';",
         "export { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';",
       ].join('\n'),

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { parseConfigText } from '../../client/src/kernel/config/load';
 import type { KernelConfig } from '../../client/src/kernel/config/model';
 import { mergeConfigFiles } from '../../client/src/kernel/config/load';
-import type { KernelEvent } from '../../client/src/kernel/events';
-import type { LifecycleTransition } from '../../client/src/kernel/lifecycle/states';
-import { ServerManager } from '../../client/src/kernel/serverManager';
+import type { KernelEvent } from '../../client/src/kernel/lifecycle/events';
+import type { LifecycleTransition } from '../../client/src/kernel/model/serverState';
+import { ServerManager } from '../../client/src/kernel/lifecycle/serverManager';
 import { repoRoot } from '../repoRoot';
 import { HANG_MS } from '../support/patience';
 

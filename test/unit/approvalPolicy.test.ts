@@ -6,7 +6,7 @@ import {
   HeldApprovals,
   needsApproval,
 } from '../../client/src/kernel/security/approvalPolicy';
-import type { RiskLevel, ToolSecurity } from '../../client/src/kernel/security/types';
+import type { RiskLevel, ToolSecurity } from '../../client/src/kernel/model/security';
 
 const security = (risk_level: RiskLevel, extra: Partial<ToolSecurity> = {}): ToolSecurity => ({
   risk_level,

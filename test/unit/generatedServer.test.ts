@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { runInIsolate } from '../../client/src/kernel/generatedServer';
+import { runInIsolate } from '../../client/src/kernel/toolCreation/generatedServer';
 
 describe('generated tools run in QuickJS (WebAssembly), with no host object', function () {
   this.timeout(30_000);

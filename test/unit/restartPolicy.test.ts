@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { canTransition } from '../../client/src/kernel/lifecycle/states';
-import { DEFAULT_RESTART, RestartTracker } from '../../client/src/kernel/lifecycle/restartPolicy';
+import { canTransition } from '../../client/src/kernel/model/serverState';
+import { DEFAULT_RESTART } from '../../client/src/kernel/config/settings';
+import { RestartTracker } from '../../client/src/kernel/lifecycle/restartPolicy';
 
 describe('restart policies (MGP §11.6)', () => {
   it('on_failure restarts failures with exponential backoff up to the cap, then gives up at the limit', () => {

@@ -4,7 +4,7 @@ import {
   displayPath,
   summarizeConfigFiles,
   summarizeServers,
-} from '../../client/src/kernel/status';
+} from '../../client/src/kernel/config/status';
 import { isAboutFromWebview } from '@shared/aboutMessages';
 
 describe('kernel status for the About panel', () => {

@@ -1,7 +1,7 @@
 import { oneLine } from '@shared/untrustedText';
-import { KernelError } from '../kernel/errors';
+import { KernelError } from '../kernel/model/errors';
 import { wireErrorOf } from '../kernel/mgp/mgpErrors';
-import { qualifiedToolName } from '../kernel/serverManager';
+import { qualifiedToolName } from '../kernel/lifecycle/serverManager';
 import { CliEnvironment, startCliKernel } from './cliKernel';
 import type { Io } from './io';
 import { ParsedArgs, stringFlag } from './options';

@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { visibleText } from '@shared/untrustedText';
 import { MGP_KERNEL_VERSION } from '@shared/version';
 import type { ConfigProblem } from '../kernel/config/model';
-import { serverTarget } from '../kernel/status';
+import { serverTarget } from '../kernel/config/status';
 import { AGENT_USAGE, runAgent } from './agentCommand';
 import { runCheck } from './check';
 import { runAudit } from './auditCommands';

@@ -5,7 +5,7 @@
  */
 import type { LoggingLevel, Root } from '@modelcontextprotocol/sdk/types.js';
 import { AccessControl, accessStore } from './access/accessControl';
-import { AuditTrail } from './auditTrail';
+import { AuditTrail } from './audit/auditTrail';
 import type { SecretSource } from './config/interpolate';
 import type {
   ConfiguredGrant,
@@ -15,32 +15,34 @@ import type {
 } from './config/model';
 import { DEFAULT_KERNEL_SETTINGS } from './config/policy';
 import type { ListedTool } from './connection/toolResults';
-import type { AuditSink } from './host/auditSink';
+import type { AuditSink } from './audit/auditSink';
 import { clientHandlers } from './host/clientHandlers';
 import type { Interaction } from './host/interaction';
 import { accessTools } from './kernelTools/accessTools';
 import { Callbacks } from './bidirectional/callbacks';
 import { EventHub } from './bidirectional/eventHub';
-import { discoveryTools } from './kernelTools/discoveryTools';
+import { serverRegistryTools } from './kernelTools/serverRegistryTools';
 import { eventTools } from './kernelTools/eventTools';
-import { RegisteredServers } from './registeredServers';
+import { RegisteredServers } from './lifecycle/registeredServers';
 import { ToolDiscovery } from './toolDiscovery';
-import { GeneratedTools } from './generatedTools';
+import { GeneratedTools } from './toolCreation/generatedTools';
 import { configApproves, decideApproval, needsApproval } from './security/approvalPolicy';
 import { lifecycleTools } from './kernelTools/lifecycleTools';
-import { KERNEL_SERVER_ID, type KernelTool, KernelToolRegistry } from './kernelTools/registry';
+import { KernelToolRegistry } from './kernelTools/registry';
+import { KERNEL_SERVER_ID, type KernelTool } from './model/kernelTool';
 import type { SupervisedServer } from './lifecycle/supervisedServer';
 import { MgpSessions } from './mgp/mgpSessions';
 import { ModelRouter } from './models/modelRouter';
-import type { Caller } from './pipeline/caller';
+import type { Caller } from './model/caller';
 import { ToolCallOutcome, ToolCallPipeline, ToolCallRequest } from './pipeline/toolCallPipeline';
 import { CallValidation } from './pipeline/validation';
 import { approvalStore } from './security/approvalStore';
-import { EffectiveSecurity, effectiveSecurity } from './security/effectiveSecurity';
+import { effectiveSecurity } from './security/effectiveSecurity';
+import type { EffectiveSecurity } from './model/security';
 import { ServerPermissions } from './security/serverPermissions';
 import { ToolApprovals } from './security/toolApprovals';
 import type { ValidatorOptions } from './security/validators';
-import { ServerManager } from './serverManager';
+import { ServerManager } from './lifecycle/serverManager';
 import { ActiveStream, StreamRegistry } from './streaming/streamRegistry';
 import { newTraceId } from './audit/auditEvent';
 import type { ServerSession } from './connection/service';
@@ -197,7 +199,7 @@ export class Kernel {
       ...lifecycleTools(this.manager),
       ...accessTools(this.access),
       ...eventTools(this.events),
-      ...discoveryTools({
+      ...serverRegistryTools({
         manager: this.manager,
         mgp: this.mgp,
         interaction: options.interaction,

@@ -19,11 +19,12 @@ import {
   ToolIndexEntry,
 } from './discovery';
 import { openAiEmbeddings, type EmbeddingEndpointOptions } from './models/openAiEmbeddings';
-import type { KernelTool, KernelToolRegistry } from './kernelTools/registry';
+import type { KernelToolRegistry } from './kernelTools/registry';
+import type { KernelTool } from './model/kernelTool';
 import type { SupervisedServer } from './lifecycle/supervisedServer';
-import type { EffectiveSecurity } from './security/effectiveSecurity';
+import type { EffectiveSecurity } from './model/security';
 import type { ListedTool } from './connection/toolResults';
-import type { ServerManager } from './serverManager';
+import type { ServerManager } from './lifecycle/serverManager';
 
 export interface ToolDiscoveryDeps {
   manager: ServerManager;

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import { AboutToWebview, isAboutFromWebview, KernelStatus } from '@shared/aboutMessages';
-import { displayPath, summarizeConfigFiles, summarizeServers } from '../kernel/status';
+import { displayPath, summarizeConfigFiles, summarizeServers } from '../kernel/config/status';
 import type { ConfigService } from './configService';
 import type { LanguageServerHost } from './languageClient';
 import { webviewHtml, webviewOptions } from './webviewHtml';

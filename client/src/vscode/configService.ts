@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { LastValidConfig } from '../kernel/config/lastValid';
 import { loadKernelConfig } from '../kernel/config/load';
 import type { KernelConfig } from '../kernel/config/model';
-import type { PathContext } from '../kernel/status';
+import type { PathContext } from '../kernel/config/status';
 
 const WATCHED = '{mgp.toml,mcp.toml,config.toml,.openfang/config.toml}';
 

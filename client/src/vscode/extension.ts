@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { KernelConfig } from '../kernel/config/model';
-import type { AuditTrail } from '../kernel/auditTrail';
+import type { AuditTrail } from '../kernel/audit/auditTrail';
 import type { Kernel } from '../kernel/kernel';
-import type { ServerManager } from '../kernel/serverManager';
+import type { ServerManager } from '../kernel/lifecycle/serverManager';
 import { registerCommands } from './commands';
 import { ConfigService } from './configService';
 import { KernelHost } from './kernelHost';

@@ -9,7 +9,7 @@ import {
 import { CONFIG_BASENAMES } from '@shared/configFiles';
 import { KernelStateNotification, KernelStateParams } from '@shared/lspMessages';
 import type { KernelConfig } from '../kernel/config/model';
-import type { ServerManager } from '../kernel/serverManager';
+import type { ServerManager } from '../kernel/lifecycle/serverManager';
 import type { ConfigService } from './configService';
 
 export type LanguageServerState = 'starting' | 'running' | 'stopped' | 'failed';

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { ConfiguredServer } from '../kernel/config/model';
-import { KernelError } from '../kernel/errors';
+import { KernelError } from '../kernel/model/errors';
 import type { Kernel } from '../kernel/kernel';
-import type { ServerManager } from '../kernel/serverManager';
+import type { ServerManager } from '../kernel/lifecycle/serverManager';
 import type { ServerNode } from './serversView';
 import type { ServerLogs } from './serverLogs';
 import type { HoldReason } from './statusBar';

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import type { ConfigProblem, ConfiguredServer, KernelConfig } from '../kernel/config/model';
 import type { SupervisedServer } from '../kernel/lifecycle/supervisedServer';
-import type { ServerState } from '../kernel/lifecycle/states';
-import type { ServerManager } from '../kernel/serverManager';
+import type { ServerState } from '../kernel/model/serverState';
+import type { ServerManager } from '../kernel/lifecycle/serverManager';
 import type { ListedTool } from '../kernel/connection/toolResults';
-import type { EffectiveSecurity } from '../kernel/security/effectiveSecurity';
-import { displayPath, PathContext, serverTarget } from '../kernel/status';
+import type { EffectiveSecurity } from '../kernel/model/security';
+import { displayPath, PathContext, serverTarget } from '../kernel/config/status';
 import type { ConfigService } from './configService';
 import type { HoldReason } from './statusBar';
 

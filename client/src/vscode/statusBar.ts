@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ConfiguredServer } from '../kernel/config/model';
-import type { ServerManager } from '../kernel/serverManager';
+import type { ServerManager } from '../kernel/lifecycle/serverManager';
 
 export type HoldReason = 'untrusted' | 'unapproved' | undefined;
 

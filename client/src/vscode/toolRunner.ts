@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ServerManager } from '../kernel/serverManager';
+import type { ServerManager } from '../kernel/lifecycle/serverManager';
 import type { ServerNode } from './serversView';
 
 /** Reading a resource and using a prompt; running a tool has its own panel (toolPanels/runToolPanel.ts). */

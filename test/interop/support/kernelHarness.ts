@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { AuditRecord } from '../../../client/src/kernel/audit/auditEvent';
 import { AuditLog } from '../../../client/src/kernel/audit/auditLog';
 import { Redactor } from '../../../client/src/kernel/audit/redact';
-import { AuditTrail } from '../../../client/src/kernel/auditTrail';
+import { AuditTrail } from '../../../client/src/kernel/audit/auditTrail';
 import { mergeConfigFiles, parseConfigText } from '../../../client/src/kernel/config/load';
 import type { ConfiguredServer, KernelConfig } from '../../../client/src/kernel/config/model';
 import {
@@ -21,7 +21,7 @@ import {
   ToolApprovalRequest,
 } from '../../../client/src/kernel/host/interaction';
 import { Kernel } from '../../../client/src/kernel/kernel';
-import { EDITOR_OPERATOR } from '../../../client/src/kernel/pipeline/caller';
+import { EDITOR_OPERATOR } from '../../../client/src/kernel/model/caller';
 import { repoRoot } from '../../repoRoot';
 
 const root = repoRoot();

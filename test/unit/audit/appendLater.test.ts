@@ -6,7 +6,7 @@ import { AuditLog } from '../../../client/src/kernel/audit/auditLog';
 import type { AuditError } from '../../../client/src/kernel/audit/errors';
 import { REDACTED, Redactor } from '../../../client/src/kernel/audit/redact';
 import { verifyAuditLog } from '../../../client/src/kernel/audit/verify';
-import { AuditTrail } from '../../../client/src/kernel/auditTrail';
+import { AuditTrail } from '../../../client/src/kernel/audit/auditTrail';
 import { faultyOpener } from './faults';
 import { onDisk, sampleEvent, tempDir } from './support';
 

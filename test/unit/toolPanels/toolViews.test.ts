@@ -17,7 +17,7 @@ import {
 } from '../../../client/src/vscode/toolPanels/toolViews';
 import { streamIdOf, toolKeyOf } from '../../../client/src/vscode/toolPanels/commandArgs';
 import { SessionToolCache, toEntry } from '../../../client/src/kernel/discovery';
-import { KernelError } from '../../../client/src/kernel/errors';
+import { KernelError } from '../../../client/src/kernel/model/errors';
 import type { KernelToolEntry } from '../../../client/src/kernel/kernel';
 import type { ToolCallOutcome } from '../../../client/src/kernel/pipeline/toolCallPipeline';
 import { effectiveSecurity } from '../../../client/src/kernel/security/effectiveSecurity';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { fallbackValidators } from '../../../client/src/kernel/security/validators';
-import type { ValidatorName } from '../../../client/src/kernel/security/types';
+import type { ValidatorName } from '../../../client/src/kernel/model/security';
 
 describe('fallback validators for plain MCP tools (MGP §17.2)', () => {
   const byName: [string, ValidatorName[]][] = [

@@ -11,7 +11,7 @@ import {
   parseIPv6,
 } from '../../../client/src/kernel/security/validators/ipAddress';
 import { MAX_LOOKUPS, systemResolve } from '../../../client/src/kernel/security/validators/network';
-import type { ToolSecurity } from '../../../client/src/kernel/security/types';
+import type { ToolSecurity } from '../../../client/src/kernel/model/security';
 
 const SECURITY: ToolSecurity = {
   risk_level: 'moderate',

@@ -4,7 +4,7 @@ import {
   runValidators,
   type ValidationInput,
 } from '../../../client/src/kernel/security/validators';
-import type { ValidatorName } from '../../../client/src/kernel/security/types';
+import type { ValidatorName } from '../../../client/src/kernel/model/security';
 
 const CALLS = 10_000;
 

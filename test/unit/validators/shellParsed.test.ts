@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { runValidators } from '../../../client/src/kernel/security/validators';
-import type { ToolSecurity } from '../../../client/src/kernel/security/types';
+import type { ToolSecurity } from '../../../client/src/kernel/model/security';
 
 const SECURITY: ToolSecurity = {
   risk_level: 'dangerous',

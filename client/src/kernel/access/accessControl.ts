@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import type { AccessPolicy, ConfiguredGrant } from '../config/model';
-import type { AuditSink } from '../host/auditSink';
+import type { AuditSink } from '../audit/auditSink';
 import { JsonStore } from '../store/jsonStore';
 
 export type EntryType = 'server_grant' | 'tool_grant';

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage, ChatModel, ChatTurn } from '../models/chatModel';
-import type { Caller } from '../pipeline/caller';
+import type { Caller } from '../model/caller';
 import type {
   AgentHooks,
   AgentObserver,

@@ -4,7 +4,7 @@
  * model that names a tool that does not exist, writes arguments that do not parse or do not fit the
  * schema, or is refused by the kernel gets one of these as the tool's result, never a crash of the loop.
  */
-import { KernelError } from '../errors';
+import { KernelError } from '../model/errors';
 import { wireErrorOf } from '../mgp/mgpErrors';
 
 export interface Rejection {

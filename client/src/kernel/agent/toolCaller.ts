@@ -7,9 +7,9 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { newTraceId } from '../audit/auditEvent';
-import { KernelError } from '../errors';
+import { KernelError } from '../model/errors';
 import type { ModelToolCall } from '../models/chatModel';
-import type { Caller } from '../pipeline/caller';
+import type { Caller } from '../model/caller';
 import type { ToolCallOutcome, ToolCallRequest } from '../pipeline/toolCallPipeline';
 import type { ActiveStream, StreamProgress } from '../streaming/streamRegistry';
 import type { AgentObserver, StartingToolCall } from './hooks';

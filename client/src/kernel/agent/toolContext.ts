@@ -6,8 +6,8 @@
  * never offered, whatever the index holds.
  */
 import { kernelToolVisibility, toolTokens, type ToolIndexEntry } from '../discovery';
-import type { KernelTool } from '../kernelTools/registry';
-import { KERNEL_SERVER_ID } from '../kernelTools/registry';
+import type { KernelTool } from '../model/kernelTool';
+import { KERNEL_SERVER_ID } from '../model/kernelTool';
 import type { ModelTool } from '../models/chatModel';
 import type { DiscoverySession } from '../toolDiscovery';
 import { ModelToolNames, type ToolRef } from './toolNames';

@@ -6,7 +6,7 @@
  * `mgp.tools.discover` → `mgp_tools_discover`.
  */
 import { createHash } from 'node:crypto';
-import { KERNEL_SERVER_ID } from '../kernelTools/registry';
+import { KERNEL_SERVER_ID } from '../model/kernelTool';
 
 export interface ToolRef {
   serverId: string;

@@ -9,7 +9,7 @@ import {
   PrivateKeyJwtProvider,
 } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { ConfiguredServer } from '../config/model';
-import { KernelError } from '../errors';
+import { KernelError } from '../model/errors';
 import { authorizationKey, AuthorizationStore } from './authStore';
 import { ServerAuthorization } from './serverAuthorization';
 import type { UserAgent } from './userAgent';

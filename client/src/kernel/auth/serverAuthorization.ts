@@ -19,7 +19,7 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { MGP_KERNEL_VERSION } from '@shared/version';
 import type { OAuthSettings } from '../config/model';
-import { AUTH_REQUIRED, KernelError } from '../errors';
+import { AUTH_REQUIRED, KernelError } from '../model/errors';
 import { AuthorizationStore, StoredAuthorization } from './authStore';
 import { LoopbackRedirect } from './loopbackRedirect';
 import type { UserAgent } from './userAgent';

@@ -7,9 +7,9 @@
  */
 import type { AccessAnswer } from '../access/accessControl';
 import type { ServerSession } from '../connection/service';
-import type { AuditSink } from '../host/auditSink';
+import type { AuditSink } from '../audit/auditSink';
 import type { Interaction } from '../host/interaction';
-import { KERNEL_SERVER_ID } from '../kernelTools/registry';
+import { KERNEL_SERVER_ID } from '../model/kernelTool';
 import type { MgpSessions } from '../mgp/mgpSessions';
 import type { CompletionMessage } from '../models/modelProvider';
 import type { ModelRouter } from '../models/modelRouter';

@@ -1,6 +1,16 @@
-import type { RestartSettings } from '../lifecycle/restartPolicy';
-import type { SecurityOverride } from '../security/effectiveSecurity';
+import type { SecurityOverride } from '../model/security';
 import type { ConfigLocation } from './discover';
+
+/** MGP §11.6 restart policies: when to restart, how long to wait, and when to give up. */
+export type RestartPolicyName = 'never' | 'on_failure' | 'always';
+
+export interface RestartSettings {
+  policy: RestartPolicyName;
+  maxRestarts: number;
+  windowMs: number;
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+}
 
 export type TransportKind = 'stdio' | 'http' | 'sse';
 export type ProblemSeverity = 'error' | 'warning' | 'information';

@@ -2,7 +2,7 @@
  * The security and kernel settings of mgp.toml, read from tables the checker has already validated
  * (`[kernel]`, and each `[[servers]]` table's policy keys), defaults filled in.
  */
-import type { SecurityOverride } from '../security/effectiveSecurity';
+import type { SecurityOverride } from '../model/security';
 import type {
   AccessPolicy,
   ApprovalPolicy,

@@ -1,13 +1,20 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { DEFAULT_RESTART, RestartPolicyName } from '../lifecycle/restartPolicy';
 import type { ConfigLocation } from './discover';
-import type { OAuthSettings, ServerSettings } from './model';
+import type { OAuthSettings, RestartPolicyName, RestartSettings, ServerSettings } from './model';
 
 type Table = Record<string, unknown>;
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 export const DEFAULT_TOOL_RESULT_MAX_CHARS = 50_000;
+
+export const DEFAULT_RESTART: RestartSettings = {
+  policy: 'on_failure',
+  maxRestarts: 5,
+  windowMs: 300_000,
+  backoffBaseMs: 1000,
+  backoffMaxMs: 30_000,
+};
 
 function isTable(value: unknown): value is Table {
   return (

@@ -15,7 +15,7 @@ import {
 import { z } from 'zod';
 import { MGP_KERNEL_VERSION } from '@shared/version';
 import type { ConfiguredServer } from '../config/model';
-import { KernelError, TIMEOUT } from '../errors';
+import { KernelError, TIMEOUT } from '../model/errors';
 import {
   baseClientCapabilities,
   ClientRequestHandlers,

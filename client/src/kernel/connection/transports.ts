@@ -4,7 +4,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ConfiguredServer } from '../config/model';
-import { KernelError } from '../errors';
+import { KernelError } from '../model/errors';
 import { FramedStdioClientTransport } from '../transport/contentLengthStdio';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../transport/framing';
 import type { ResolvedEnvironment } from './environment';

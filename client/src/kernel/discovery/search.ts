@@ -2,7 +2,7 @@
  * Search over the tool index (MGP §16.4): the keyword, category and semantic strategies, the
  * discovery filters, and relevance scores between 0 and 1.
  */
-import { RISK_ORDER } from '../security/types';
+import { RISK_ORDER } from '../model/security';
 import { requestAction } from './actions';
 import { categoryStems } from './categories';
 import { exampleTakerDocs, fuseExamples } from './exampleFusion';

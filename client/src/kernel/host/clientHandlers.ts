@@ -16,11 +16,11 @@ import {
   Root,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientRequestHandlers } from '../connection/clientFeatures';
-import { KernelError } from '../errors';
+import { KernelError } from '../model/errors';
 import { withElicitationDefaults } from './elicitationDefaults';
 import type { CompletionMessage, CompletionRequest } from '../models/modelProvider';
 import type { ModelRouter } from '../models/modelRouter';
-import type { AuditSink } from './auditSink';
+import type { AuditSink } from '../audit/auditSink';
 import type { Interaction } from './interaction';
 
 /** MCP: a client that declines a sampling request answers with code -1 (user rejected). */

@@ -9,8 +9,8 @@ import type {
   ElicitRequest,
   ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { EffectiveSecurity } from '../security/effectiveSecurity';
-import type { RiskLevel } from '../security/types';
+import type { EffectiveSecurity } from '../model/security';
+import type { RiskLevel } from '../model/security';
 
 export interface ToolApprovalRequest {
   id: string;

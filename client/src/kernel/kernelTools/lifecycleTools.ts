@@ -3,8 +3,8 @@
  * `mgp.lifecycle.shutdown` (drains: in-flight calls finish, new ones get 2001, then the transport closes).
  */
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
-import type { ServerManager } from '../serverManager';
-import type { KernelTool } from './registry';
+import type { ServerManager } from '../lifecycle/serverManager';
+import type { KernelTool } from '../model/kernelTool';
 
 const PING_TIMEOUT_MS = 5000;
 const SHUTDOWN_REASONS = [

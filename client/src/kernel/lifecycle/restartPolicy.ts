@@ -1,21 +1,5 @@
 /** MGP §11.6 restart policies: when to restart, how long to wait, and when to give up. */
-export type RestartPolicyName = 'never' | 'on_failure' | 'always';
-
-export interface RestartSettings {
-  policy: RestartPolicyName;
-  maxRestarts: number;
-  windowMs: number;
-  backoffBaseMs: number;
-  backoffMaxMs: number;
-}
-
-export const DEFAULT_RESTART: RestartSettings = {
-  policy: 'on_failure',
-  maxRestarts: 5,
-  windowMs: 300_000,
-  backoffBaseMs: 1000,
-  backoffMaxMs: 30_000,
-};
+import type { RestartSettings } from '../config/model';
 
 export type RestartDecision =
   | { restart: true; delayMs: number; attempt: number }

@@ -10,10 +10,10 @@ import {
   ServerConnection,
 } from '../connection/serverConnection';
 import type { ServerSession, SessionEnvironment } from '../connection/service';
-import { KernelError, SERVER_DRAINING, SERVER_NOT_READY, SERVER_RESTARTING } from '../errors';
-import type { KernelBus } from '../events';
+import { KernelError, SERVER_DRAINING, SERVER_NOT_READY, SERVER_RESTARTING } from '../model/errors';
+import type { KernelBus } from './events';
 import { RestartTracker } from './restartPolicy';
-import { canTransition, ServerState } from './states';
+import { canTransition, ServerState } from '../model/serverState';
 
 export interface SupervisorDeps {
   bus: KernelBus;

@@ -1,4 +1,4 @@
-import { KernelError } from '../errors';
+import { KernelError } from '../model/errors';
 import type {
   CompletionRequest,
   CompletionResult,

@@ -23,15 +23,16 @@ import {
   PERMISSION_DENIED,
   TOOL_NOT_FOUND,
   VALIDATION_BLOCKED,
-} from '../errors';
-import type { AuditSink } from '../host/auditSink';
-import { KERNEL_SERVER_ID, KernelToolRegistry, toolResult } from '../kernelTools/registry';
+} from '../model/errors';
+import type { AuditSink } from '../audit/auditSink';
+import { KernelToolRegistry, toolResult } from '../kernelTools/registry';
+import { KERNEL_SERVER_ID } from '../model/kernelTool';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
 import { errorData, wireErrorOf } from '../mgp/mgpErrors';
-import type { EffectiveSecurity } from '../security/effectiveSecurity';
+import type { EffectiveSecurity } from '../model/security';
 import type { ApprovalOutcome, ToolApprovals } from '../security/toolApprovals';
-import type { ServerManager } from '../serverManager';
-import { actorOf, Caller } from './caller';
+import type { ServerManager } from '../lifecycle/serverManager';
+import { actorOf, Caller } from '../model/caller';
 import { RetriesExhausted, retryAfterFirst } from './retry';
 import { ArgumentChecker } from './argumentSchemas';
 import type { CallValidation } from './validation';

@@ -10,7 +10,7 @@
  * - `config_only`: only `approved_tools` in config count; earlier answers in the UI do not.
  */
 import type { ApprovalPolicy } from '../config/model';
-import type { ToolSecurity } from './types';
+import type { ToolSecurity } from '../model/security';
 
 export type ApprovalBasis =
   | 'not_required'

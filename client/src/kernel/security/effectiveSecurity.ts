@@ -10,25 +10,16 @@ import type { ListedTool } from '../connection/toolResults';
 import {
   CodeSafetyLevel,
   CodeSafetySpec,
+  EffectiveSecurity,
   RISK_ORDER,
   RiskLevel,
+  SecurityOverride,
+  SecuritySource,
   SideEffect,
   ToolSecurity,
   ValidatorName,
-} from './types';
+} from '../model/security';
 import { riskFromName } from './nameHeuristics';
-
-export type SecuritySource = 'config' | 'heuristic' | 'annotations' | 'server' | 'default';
-
-/** The per-tool table of mgp.toml (`[servers.tools.<tool>]`, MGP §4.3): every field optional. */
-export type SecurityOverride = Partial<ToolSecurity>;
-
-export interface EffectiveSecurity extends ToolSecurity {
-  /** Where each decided field came from, for the UI ("dangerous — from config"). */
-  sources: Partial<Record<keyof ToolSecurity, SecuritySource>>;
-  /** What the server itself declared, when that differs from the effective risk (shown as a warning). */
-  serverClaim?: RiskLevel;
-}
 
 const STRENGTH: Record<SecuritySource, number> = {
   default: 0,
@@ -186,6 +177,3 @@ function applyOverride(
     declared !== undefined && declared !== merged.risk_level ? declared : undefined;
   return merged;
 }
-
-export { RISK_ORDER };
-export type { RiskLevel };

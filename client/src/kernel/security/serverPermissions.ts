@@ -10,7 +10,7 @@ import { EventEmitter } from 'node:events';
 import { STANDARD_PERMISSIONS } from '@shared/schemas/vocabulary';
 import type { ApprovalPolicy, ConfiguredServer, KernelSettings } from '../config/model';
 import type { ConnectionService, ServerSession } from '../connection/service';
-import type { AuditSink } from '../host/auditSink';
+import type { AuditSink } from '../audit/auditSink';
 import type { Interaction } from '../host/interaction';
 import type { MgpSessions } from '../mgp/mgpSessions';
 import type { JsonStore } from '../store/jsonStore';

@@ -7,12 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { ApprovalPolicy } from '../config/model';
-import type { AuditSink } from '../host/auditSink';
+import type { AuditSink } from '../audit/auditSink';
 import type { Interaction, ToolApprovalAnswer, ToolApprovalRequest } from '../host/interaction';
 import type { JsonStore } from '../store/jsonStore';
 import type { ApprovalsDocument, StandingToolApproval } from './approvalStore';
 import { ApprovalBasis, configApproves, decideApproval, needsApproval } from './approvalPolicy';
-import type { EffectiveSecurity } from './effectiveSecurity';
+import type { EffectiveSecurity } from '../model/security';
 
 export interface ApprovalQuestion {
   serverId: string;

@@ -10,7 +10,7 @@ import { exportRecords } from '../../kernel/audit/export';
 import type { AuditFilter } from '../../kernel/audit/filter';
 import { readRecords } from '../../kernel/audit/reader';
 import { verifyAuditLog, VerifyReport } from '../../kernel/audit/verify';
-import type { AuditTrail } from '../../kernel/auditTrail';
+import type { AuditTrail } from '../../kernel/audit/auditTrail';
 
 export interface AuditSource {
   readonly info: AuditSourceInfo;

@@ -11,11 +11,11 @@ import type {
   StreamView,
   ToolView,
 } from '@shared/toolPanelMessages';
-import { KernelError } from '../../kernel/errors';
+import { KernelError } from '../../kernel/model/errors';
 import type { KernelToolEntry } from '../../kernel/kernel';
 import { wireErrorOf } from '../../kernel/mgp/mgpErrors';
 import type { ToolCallOutcome } from '../../kernel/pipeline/toolCallPipeline';
-import type { EffectiveSecurity } from '../../kernel/security/effectiveSecurity';
+import type { EffectiveSecurity } from '../../kernel/model/security';
 import type { StreamSnapshot } from '../../kernel/streaming/streamRegistry';
 
 /** Images a panel shows inline; anything else is described. */

@@ -27,7 +27,7 @@
  * cannot be checked against an allowlist. Matching is static: it stops mistakes and casual abuse, it
  * is not a sandbox.
  */
-import type { CodeSafetyLevel, CodeSafetySpec } from '../types';
+import type { CodeSafetyLevel, CodeSafetySpec } from '../../model/security';
 import { checkCodeIn, type CodeFinding, type EffectiveLists } from './codeChecks';
 import {
   DEFAULT_ALLOWED_IMPORTS,

@@ -6,7 +6,7 @@
  * A blocked call maps to MGP §14.3 1010 VALIDATION_BLOCKED, or 1011 CODE_SAFETY_VIOLATION with the
  * §7.4 `codeRejection` as data.
  */
-import type { ValidatorName } from '../types';
+import type { ValidatorName } from '../../model/security';
 import { checkCodeSafety } from './codeSafety';
 import { createContext } from './context';
 import type {

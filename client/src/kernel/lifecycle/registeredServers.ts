@@ -3,9 +3,9 @@
  * says so; then the next session starts them again (they were approved when registered).
  */
 import { join } from 'node:path';
-import type { ConfiguredServer } from './config/model';
+import type { ConfiguredServer } from '../config/model';
 import type { ServerManager } from './serverManager';
-import { JsonStore } from './store/jsonStore';
+import { JsonStore } from '../store/jsonStore';
 
 interface RegistrationsDocument {
   version: 1;

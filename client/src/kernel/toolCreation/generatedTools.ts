@@ -10,21 +10,21 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AuditEventInput } from './audit/auditEvent';
-import type { ConfiguredServer, KernelSettings } from './config/model';
+import type { AuditEventInput } from '../audit/auditEvent';
+import type { ConfiguredServer, KernelSettings } from '../config/model';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_RESTART,
   DEFAULT_TOOL_RESULT_MAX_CHARS,
-} from './config/settings';
-import type { EphemeralTool, GeneratedTool, ToolCreationOptions } from './discovery';
-import type { CreationRequest } from './discovery/toolCreation';
-import type { AuditSink } from './host/auditSink';
-import type { Interaction } from './host/interaction';
-import { DEFAULT_RESTART } from './lifecycle/restartPolicy';
-import type { ModelRouter } from './models/modelRouter';
-import { runValidators } from './security/validators';
-import type { ServerManager } from './serverManager';
+} from '../config/settings';
+import type { EphemeralTool, GeneratedTool, ToolCreationOptions } from '../discovery';
+import type { CreationRequest } from '../discovery/toolCreation';
+import type { AuditSink } from '../audit/auditSink';
+import type { Interaction } from '../host/interaction';
+import type { ModelRouter } from '../models/modelRouter';
+import { runValidators } from '../security/validators';
+import type { ServerManager } from '../lifecycle/serverManager';
 
 export interface GeneratedToolsDeps {
   manager: ServerManager;

@@ -37,6 +37,19 @@ export interface ToolSecurity {
   code_safety?: CodeSafetySpec;
 }
 
+export type SecuritySource = 'config' | 'heuristic' | 'annotations' | 'server' | 'default';
+
+/** The per-tool table of mgp.toml (`[servers.tools.<tool>]`, MGP §4.3): every field optional. */
+export type SecurityOverride = Partial<ToolSecurity>;
+
+/** A tool's security as the kernel acts on it (security/effectiveSecurity.ts merges the sources). */
+export interface EffectiveSecurity extends ToolSecurity {
+  /** Where each decided field came from, for the UI ("dangerous — from config"). */
+  sources: Partial<Record<keyof ToolSecurity, SecuritySource>>;
+  /** What the server itself declared, when that differs from the effective risk (shown as a warning). */
+  serverClaim?: RiskLevel;
+}
+
 export const RISK_ORDER: Record<RiskLevel, number> = { safe: 0, moderate: 1, dangerous: 2 };
 
 export function higherRisk(a: RiskLevel, b: RiskLevel): RiskLevel {

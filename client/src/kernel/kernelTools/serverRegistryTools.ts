@@ -9,17 +9,17 @@ import type { ConfiguredServer, KernelSettings, TrustLevel } from '../config/mod
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_RESTART,
   DEFAULT_TOOL_RESULT_MAX_CHARS,
 } from '../config/settings';
-import type { AuditSink } from '../host/auditSink';
+import type { AuditSink } from '../audit/auditSink';
 import type { Interaction } from '../host/interaction';
-import { DEFAULT_RESTART } from '../lifecycle/restartPolicy';
 import type { MgpSessions } from '../mgp/mgpSessions';
-import type { ServerManager } from '../serverManager';
+import type { ServerManager } from '../lifecycle/serverManager';
 import { SERVER_ID } from '@shared/schemas/vocabulary';
-import type { KernelTool } from './registry';
+import type { KernelTool } from '../model/kernelTool';
 
-export interface DiscoveryToolDeps {
+export interface ServerRegistryDeps {
   manager: ServerManager;
   mgp: MgpSessions;
   interaction: Interaction;
@@ -91,7 +91,7 @@ export function registeredServer(
   };
 }
 
-export function discoveryTools(deps: DiscoveryToolDeps): KernelTool[] {
+export function serverRegistryTools(deps: ServerRegistryDeps): KernelTool[] {
   const changed = () =>
     deps.onRegistrationsChanged?.(
       deps.manager
@@ -102,7 +102,7 @@ export function discoveryTools(deps: DiscoveryToolDeps): KernelTool[] {
   return [listTool(deps), registerTool(deps, changed), deregisterTool(deps, changed)];
 }
 
-function listTool(deps: DiscoveryToolDeps): KernelTool {
+function listTool(deps: ServerRegistryDeps): KernelTool {
   return {
     name: 'mgp.discovery.list',
     description:
@@ -155,7 +155,7 @@ function listTool(deps: DiscoveryToolDeps): KernelTool {
   };
 }
 
-function registerTool(deps: DiscoveryToolDeps, changed: () => void): KernelTool {
+function registerTool(deps: ServerRegistryDeps, changed: () => void): KernelTool {
   return {
     name: 'mgp.discovery.register',
     description:
@@ -229,7 +229,7 @@ function registerTool(deps: DiscoveryToolDeps, changed: () => void): KernelTool 
   };
 }
 
-function deregisterTool(deps: DiscoveryToolDeps, changed: () => void): KernelTool {
+function deregisterTool(deps: ServerRegistryDeps, changed: () => void): KernelTool {
   return {
     name: 'mgp.discovery.deregister',
     description: 'Stop and remove a server registered at run time (MGP §15.4).',

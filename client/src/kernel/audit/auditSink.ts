@@ -1,4 +1,4 @@
-import type { AuditEventInput } from '../audit/auditEvent';
+import type { AuditEventInput } from './auditEvent';
 
 /**
  * Where kernel services send MGP §6 audit events. The audit trail behind it makes each one durable,

@@ -1,11 +1,11 @@
-import type { SecretSource } from './config/interpolate';
-import type { ConfiguredServer, KernelConfig } from './config/model';
-import type { ClientRequestHandlers } from './connection/clientFeatures';
-import type { CallOptions, CappedResult, ListedTool } from './connection/serverConnection';
-import type { SessionEnvironment } from './connection/service';
-import { KernelError, SERVER_NOT_READY, TOOL_NOT_FOUND } from './errors';
+import type { SecretSource } from '../config/interpolate';
+import type { ConfiguredServer, KernelConfig } from '../config/model';
+import type { ClientRequestHandlers } from '../connection/clientFeatures';
+import type { CallOptions, CappedResult, ListedTool } from '../connection/serverConnection';
+import type { SessionEnvironment } from '../connection/service';
+import { KernelError, SERVER_NOT_READY, TOOL_NOT_FOUND } from '../model/errors';
 import { KernelBus } from './events';
-import { SupervisedServer } from './lifecycle/supervisedServer';
+import { SupervisedServer } from './supervisedServer';
 
 export interface ManagerOptions {
   hostEnv: Readonly<Record<string, string | undefined>>;

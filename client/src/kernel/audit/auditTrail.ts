@@ -7,14 +7,14 @@
  * limited (audit/serverReports.ts).
  */
 import { EventEmitter } from 'node:events';
-import type { AuditEvent, AuditEventInput, AuditRecord } from './audit/auditEvent';
-import { isValidEventType } from './audit/auditEvent';
-import type { AuditLog } from './audit/auditLog';
-import { ServerReports } from './audit/serverReports';
-import type { ServerSession } from './connection/service';
-import type { AuditSink } from './host/auditSink';
-import type { MgpSessions } from './mgp/mgpSessions';
-import type { ServerManager } from './serverManager';
+import type { AuditEvent, AuditEventInput, AuditRecord } from './auditEvent';
+import { isValidEventType } from './auditEvent';
+import type { AuditLog } from './auditLog';
+import { ServerReports } from './serverReports';
+import type { ServerSession } from '../connection/service';
+import type { AuditSink } from './auditSink';
+import type { MgpSessions } from '../mgp/mgpSessions';
+import type { ServerManager } from '../lifecycle/serverManager';
 
 /**
  * The commit delay the kernel's hosts open their log with: records made within 20 ms share one
