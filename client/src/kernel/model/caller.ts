@@ -1,5 +1,3 @@
-import type { DiscoveryTools } from '../discovery';
-
 /**
  * Who makes a call. Agents carry an `agent_id` (MGP §5.4); the person at the editor is `agent.vscode`
  * and the person at the terminal `agent.cli`, both operators: they may use the kernel's administrative
@@ -12,7 +10,12 @@ export interface Caller {
    * The caller's own tool session (MGP §16.7: discovery answers and the session cache are per session):
    * an agent's conversation has one; without it the kernel's shared session answers.
    */
-  toolSession?: DiscoveryTools;
+  toolSession?: CallerToolSession;
+}
+
+/** What the kernel needs of a caller's tool session: it answers the `mgp.tools.*` calls made in it. */
+export interface CallerToolSession {
+  call(name: string, args: unknown): Promise<unknown>;
 }
 
 export const EDITOR_OPERATOR: Caller = { agentId: 'agent.vscode', kind: 'operator' };
