@@ -8,8 +8,8 @@ import * as vscode from 'vscode';
 import { AuthorizationStore, SecretKeyValue } from '../kernel/auth/authStore';
 import { Authorizations } from '../kernel/auth/authorizations';
 import type { UserAgent } from '../kernel/auth/userAgent';
-import type { KernelBus } from '../kernel/events';
-import type { ServerManager } from '../kernel/serverManager';
+import type { KernelBus } from '../kernel/lifecycle/events';
+import type { ServerManager } from '../kernel/lifecycle/serverManager';
 
 class SecretStorageValues implements SecretKeyValue {
   readonly description = "VS Code's secret storage";
