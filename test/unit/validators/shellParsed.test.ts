@@ -43,6 +43,8 @@ describe('sandbox: commands read by a shell parser (issue 24 §6)', function () 
     ['bash -c "bash -c \'rm -rf /tmp/x\'"', 'recursive_delete'],
     ["sudo -u root sh -c 'rm -r build'", 'privilege_escalation'],
     ["eval 'rm -rf /tmp/x'", 'eval'],
+    ['bash -c reboot', 'system_control'],
+    ['sh -c shutdown', 'system_control'],
     ["r''m -rf /tmp/x", 'recursive_delete'],
     ['"rm" "-rf" "/tmp/x"', 'recursive_delete'],
     ["$'\\x72\\x6d' -rf /tmp/x", /obfuscation|recursive_delete/],

@@ -20,7 +20,7 @@ import type { ValidationContext } from './context';
 import type { Violation } from './model';
 import { commandFindings, programOf, type Finding } from './shellDetectors';
 import { MAX_PARSED_COMMAND } from './shellParse';
-import { nestedLine, readShell, type ShellCommand } from './shellRead';
+import { nestedLine, readShell, type ShellCommand, type ShellReading } from './shellRead';
 import { PAYLOAD_RULES, SHELL_RULES, type ShellRule } from './shellRules';
 import { commandStart, maskQuoted, programName } from './shellSyntax';
 import { excerpt, place } from './text';
@@ -116,6 +116,30 @@ function otherRunnerFindings(commands: ShellCommand[]): Finding[] {
   return found;
 }
 
+/** Text of plain word characters and single spaces: no quoting, expansion, glob or operator. */
+const PLAIN = /^[\w./:=@%+,-]+(?: [\w./:=@%+,-]+)*$/;
+const RESERVED =
+  /^(?:if|then|else|elif|fi|case|esac|for|select|while|until|do|done|in|function|time|coproc)$/;
+
+/**
+ * A command line that is only plain words: the shell splits it at its spaces and expands nothing, so
+ * its words are read without the parser (most commands a tool runs look like this).
+ */
+function plainWords(text: string): ShellReading | undefined {
+  if (!PLAIN.test(text) || /(?:^| )IFS=/.test(text)) return undefined;
+  let index = 0;
+  const words = text.split(' ').map((word) => {
+    const at = index;
+    index += word.length + 1;
+    return { text: word, index: at, quoted: false, unknown: false };
+  });
+  if (RESERVED.test(words[0].text)) return undefined;
+  // A line a program runs in turn (`bash -c reboot`) is read by the parser's path, nested lines included.
+  const { at, name } = programOf(words);
+  if (at >= 0 && nestedLine(name, words.slice(at + 1))) return undefined;
+  return { commands: [{ words, redirects: [], index: 0 }], issues: [] };
+}
+
 function tooLong(text: string): Finding {
   return {
     rule: 'too_long',
@@ -155,7 +179,7 @@ export async function sandboxFindings(text: string, command: boolean): Promise<F
   if (!command) return ruleFindings(text, PAYLOAD_RULES);
   const found = ruleFindings(text, SHELL_RULES);
   if (text.length > MAX_PARSED_COMMAND) return unique([...found, tooLong(text)]);
-  const reading = await readShell(text, 0, programOf);
+  const reading = plainWords(text) ?? (await readShell(text, 0, programOf));
   found.push(
     ...reading.issues,
     ...commandFindings(reading.commands),
