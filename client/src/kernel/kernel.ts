@@ -24,7 +24,7 @@ import { EventHub } from './bidirectional/eventHub';
 import { serverRegistryTools } from './kernelTools/serverRegistryTools';
 import { eventTools } from './kernelTools/eventTools';
 import { RegisteredServers } from './lifecycle/registeredServers';
-import { ToolDiscovery } from './toolDiscovery';
+import { ToolDiscovery } from './discovery/toolDiscovery';
 import { GeneratedTools } from './toolCreation/generatedTools';
 import { configApproves, decideApproval, needsApproval } from './security/approvalPolicy';
 import { lifecycleTools } from './kernelTools/lifecycleTools';

@@ -14,7 +14,7 @@ import type {
 import type { ModelRouter } from '../kernel/models/modelRouter';
 import { OpenAiCompatibleProvider } from '../kernel/models/openAiCompatible';
 import type { EmbeddingEndpointOptions } from '../kernel/models/openAiEmbeddings';
-import type { ToolDiscovery } from '../kernel/toolDiscovery';
+import type { ToolDiscovery } from '../kernel/discovery/toolDiscovery';
 import type { SecretStore } from './secrets';
 
 export const MODEL_KEY_SECRET = 'mgp.models.openaiCompatible.key';

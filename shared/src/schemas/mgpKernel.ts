@@ -264,11 +264,11 @@ export const kernelSchema: JsonSchema = {
     },
     discovery_examples: {
       type: 'boolean',
-      default: true,
+      deprecationMessage:
+        'Removed: discovery no longer ships example requests for well-known servers; every server is ranked the same way. This key does nothing; delete it.',
       ...described(
-        'Whether tool discovery also finds the tools of well-known npm MCP servers by example requests written for them; on by default (MGP §16.4).',
-        'Whether `mgp.tools.discover` and `mgp.tools.request` also rank the tools of seventeen widely used npm MCP servers (filesystem, GitHub, Playwright, Notion, Firecrawl, …) by some 4,900 example requests written for them, ' +
-          "under whatever id you give the server (MGP §16.4). On by default; tools of other servers keep their own ranking. Off: the keyword ranking of the tools' own texts alone.",
+        'Removed: does nothing. Discovery no longer ships example requests for well-known servers; delete this key (MGP §16.4).',
+        "Removed, and kept only so that configs that set it still load: it does nothing. Discovery no longer ships example requests for well-known servers; every server's tools are ranked by the same engine and model (MGP §16.4). Delete this key.",
       ),
     },
     keep_registered_servers: {

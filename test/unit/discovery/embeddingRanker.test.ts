@@ -27,9 +27,9 @@ const fixture = require(join(repoRoot(), 'test/fixtures/models/embeddingModel.js
 
 // Without the example requests (toolExamples.ts), which would find some of these by their words.
 const top5 = async (index: ToolIndex, query: string, ranker: EmbeddingRanker) =>
-  (
-    await semanticSearch(index, query, {}, { semantic: ranker, limit: 5, examples: false })
-  ).results.map((r) => r.entry.tool_id);
+  (await semanticSearch(index, query, {}, { semantic: ranker, limit: 5 })).results.map(
+    (r) => r.entry.tool_id,
+  );
 
 describe('discovery: the semantic strategy over a real embedding model (Universal Sentence Encoder behind the OpenAI embeddings API, on loopback)', function () {
   let model: EmbeddingModel;
@@ -48,7 +48,7 @@ describe('discovery: the semantic strategy over a real embedding model (Universa
     );
     const query = 'network log for the page';
     assert.ok(
-      !keywordSearch(index, query, {}, { limit: 5, examples: false }).results.some(
+      !keywordSearch(index, query, {}, { limit: 5 }).results.some(
         (r) => r.entry.tool_id === 'playwright.browser_network_requests',
       ),
       'the keywords alone miss it',
@@ -83,7 +83,7 @@ describe('discovery: the semantic strategy over a real embedding model (Universa
     ]) {
       assert.equal(
         (await top5(index, query, ranker))[0],
-        keywordSearch(index, query, {}, { limit: 1, examples: false }).results[0].entry.tool_id,
+        keywordSearch(index, query, {}, { limit: 1 }).results[0].entry.tool_id,
         query,
       );
     }

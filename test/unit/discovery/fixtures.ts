@@ -17,51 +17,55 @@ export interface CorpusServer {
 
 export interface Query {
   id: string;
-  /** `dev` or `test` in queries.json; a held-out file's name (`holdout`, `holdout2`, …) in those. */
+  /** `train` or `dev` (studied sets), `test` (never studied, seen servers), `unseen` (servers never seen). */
   split: string;
   query: string;
   expected: string[];
 }
 
 const dir = join(repoRoot(), 'test/fixtures/discovery');
+const read = (file: string) => JSON.parse(readFileSync(join(dir, file), 'utf8'));
+const filesOf = (prefix: string) =>
+  readdirSync(dir)
+    .filter((f) => f.startsWith(prefix))
+    .sort();
 
 export function corpus(): CorpusServer[] {
-  return JSON.parse(readFileSync(join(dir, 'corpus.json'), 'utf8')).servers;
+  return read('corpus.json').servers;
 }
 
-export function queries(): Query[] {
-  return JSON.parse(readFileSync(join(dir, 'queries.json'), 'utf8')).queries;
+/** The servers the ranker has never seen (unseen-corpus.json). */
+export function unseenCorpus(): CorpusServer[] {
+  return read('unseen-corpus.json').servers;
 }
 
-/**
- * The held-out sets of intents by name (`holdout`, `holdout2`, …), in the order they were written
- * (queries-holdout*.json). Each was written before the ranking changes that followed it, measured once,
- * and only then studied; the newest has never been studied. From the fourth on, every query shares
- * under half its words with any earlier query.
- */
-export function heldOutSets(): Map<string, Query[]> {
-  return new Map([...heldOutFiles()].map(([name, file]) => [name, file.queries]));
+/** The studied sets' requests, each in its frozen split (`train` or `dev`). */
+export function studiedQueries(): Query[] {
+  return filesOf('queries-studied-').flatMap((f) => read(f).queries);
 }
 
-/** Whether each held-out set's misses have been studied (its `studied` field). */
-export function heldOutStudied(): Map<string, unknown> {
-  return new Map([...heldOutFiles()].map(([name, file]) => [name, file.studied]));
+/** The seen servers' test split: requests never studied (queries-test-NN.json). */
+export function seenTestQueries(): Query[] {
+  return filesOf('queries-test-').flatMap((f) => read(f).queries);
 }
 
-function heldOutFiles(): Map<string, { studied?: unknown; queries: Query[] }> {
-  const files = readdirSync(dir)
-    .map((file) => /^queries-(holdout(\d*))\.json$/.exec(file))
-    .filter((match): match is RegExpExecArray => match !== null)
-    .sort((a, b) => Number(a[2] || 1) - Number(b[2] || 1));
-  return new Map(
-    files.map((match) => [match[1], JSON.parse(readFileSync(join(dir, match[0]), 'utf8'))]),
-  );
+/** Requests to the servers never seen, written before any ranking ran on them. */
+export function unseenQueries(): Query[] {
+  return read('queries-unseen.json').queries;
 }
 
-/** An index over the whole corpus (plus the discovery kernel tools). */
-export function corpusIndex(options: ToolIndexOptions = {}): ToolIndex {
+/** Whether each query file says its requests were studied. */
+export function studiedFlags(): Map<string, unknown> {
+  return new Map(filesOf('queries-').map((f) => [f, read(f).studied]));
+}
+
+/** An index over the whole corpus, or another set of servers (plus the discovery kernel tools). */
+export function corpusIndex(
+  options: ToolIndexOptions = {},
+  servers: CorpusServer[] = corpus(),
+): ToolIndex {
   const index = createToolIndex(options);
-  for (const server of corpus()) index.upsertServer(server.id, server.tools);
+  for (const server of servers) index.upsertServer(server.id, server.tools);
   return index;
 }
 

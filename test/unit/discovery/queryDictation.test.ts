@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { spokenNumber, undictate } from '../../../client/src/kernel/discovery/queryDictation';
+import { spokenNumber, undictate } from '../../../client/src/kernel/search';
 
 describe('discovery: dictated requests read as typed', () => {
   it('numbers in words become digits; a small number alone stays a word', () => {

@@ -3,9 +3,9 @@ import {
   createToolIndex,
   keywordSearch,
   planQuery,
-  relatedStems,
   THESAURUS_WEIGHT,
 } from '../../../client/src/kernel/discovery';
+import { relatedStems } from '../../../client/src/kernel/search';
 import { tool } from './fixtures';
 
 describe('discovery: the general thesaurus for words the index does not know', () => {

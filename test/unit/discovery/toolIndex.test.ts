@@ -4,9 +4,9 @@ import {
   deriveCategories,
   keywordSearch,
   llmContextKernelTools,
-  splitWords,
   ToolIndex,
 } from '../../../client/src/kernel/discovery';
+import { splitWords } from '../../../client/src/kernel/search';
 import { corpus, corpusIndex, tool } from './fixtures';
 
 const ids = (index: ToolIndex, query: string, filter = {}) =>

@@ -9,7 +9,7 @@ import { kernelToolVisibility, toolTokens, type ToolIndexEntry } from '../discov
 import type { KernelTool } from '../model/kernelTool';
 import { KERNEL_SERVER_ID } from '../model/kernelTool';
 import type { ModelTool } from '../models/chatModel';
-import type { DiscoverySession } from '../toolDiscovery';
+import type { DiscoverySession } from '../discovery/toolDiscovery';
 import { ModelToolNames, type ToolRef } from './toolNames';
 
 /** What the tool context needs of the kernel. */

@@ -117,7 +117,6 @@ export interface KernelSettings {
   pinnedTools: string[];
   toolContextBudget: ContextBudget;
   toolCreation: boolean;
-  discoveryExamples: boolean;
   keepRegisteredServers: boolean;
   audit: AuditSettings;
 }

@@ -27,7 +27,6 @@ export const DEFAULT_KERNEL_SETTINGS: KernelSettings = {
     cache_limit: 3000,
   },
   toolCreation: false,
-  discoveryExamples: true,
   keepRegisteredServers: false,
   audit: { retention: { policy: 'keep_all' }, rotateBytes: 10 * 1024 * 1024 },
 };
@@ -138,8 +137,6 @@ export function kernelTable(value: unknown): Partial<KernelSettings> | undefined
       ...(value.tool_context_budget as Partial<KernelSettings['toolContextBudget']>),
     };
   if (typeof value.tool_creation === 'boolean') kernel.toolCreation = value.tool_creation;
-  if (typeof value.discovery_examples === 'boolean')
-    kernel.discoveryExamples = value.discovery_examples;
   if (typeof value.keep_registered_servers === 'boolean')
     kernel.keepRegisteredServers = value.keep_registered_servers;
   const audit = auditSettings(value.audit);

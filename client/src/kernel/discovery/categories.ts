@@ -6,7 +6,8 @@
  * `write`); an entry carries its categories with all their ancestors, so filtering by a parent
  * category finds the tools of its children.
  */
-import { isStopWord, splitWords, stem } from './text';
+import { DELETE_VERBS, READ_VERBS, WRITE_VERBS, type Action } from '../search/actions';
+import { isStopWord, splitWords, stem } from '../search/text';
 import type { ServerTool } from './types';
 
 /** Each category with its parent (null at the top) and a one-line meaning. */
@@ -79,13 +80,6 @@ const CATEGORY_WORDS: Record<string, string> = {
   monitoring: 'monitor monitors status progress log logs logging console health',
 };
 
-/** Leading verbs of a tool name that make it a read or a write. */
-const READ_VERBS =
-  'get read list search find fetch retrieve query view show open resolve check inspect describe lookup browse map echo';
-const WRITE_VERBS =
-  'create update write edit move rename push post patch set add merge fork upload send append insert replace reply submit toggle generate run execute trigger start stop close type press fill drop drag select';
-const DELETE_VERBS = 'delete remove destroy drop erase purge clear archive';
-
 const stemSet = (words: string) => new Set(words.split(' ').map(stem));
 const CATEGORY_STEMS = Object.entries(CATEGORY_WORDS).map(
   ([category, words]) => [category, stemSet(words)] as const,
@@ -131,9 +125,6 @@ function senseOf(word: string): WordSense {
   }
   return sense;
 }
-
-/** What a tool does, by the verb of its name. */
-export type Action = 'read' | 'write' | 'delete';
 
 /** The action of the first verb among a name's first three words (`slack_get_users` reads), or undefined. */
 export function nameVerb(words: readonly string[]): Action | undefined {

@@ -7,7 +7,7 @@
  * on a dead endpoint at every query.
  */
 import type { SemanticRanker } from './search';
-import { splitWords } from './text';
+import { splitWords } from '../search/text';
 import { splitLead } from './toolText';
 import type { ToolIndexEntry } from './types';
 

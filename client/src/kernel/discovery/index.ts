@@ -3,17 +3,24 @@
  * with its context budget, and the discovery kernel tools.
  */
 import { KERNEL_SERVER_ID, discoveryKernelTools } from './schemas';
-import { kernelToolVisibility } from './search';
+import { kernelToolVisibility } from './visibility';
 import { ToolIndex, type ToolIndexOptions } from './toolIndex';
 import type { ServerTool, ToolIndexEntry } from './types';
 
 export * from './types';
-export { actionsDiffer, requestAction, toolAction, type Action } from './actions';
 export { CATEGORY_TREE, deriveCategories, deriveKeywords, withAncestors } from './categories';
-export { editDistance, FuzzyVocabulary } from './fuzzy';
-export { analyze, splitWords, stem } from './text';
-export { relatedStems, type Related } from './thesaurus';
-export { normalizeQuery } from './queryText';
+export { FUSION } from './fusionWeights';
+export { modelThread } from './modelThread';
+export {
+  BUILT_IN_MODEL,
+  loadBuiltInModel,
+  ModelRanker,
+  toolText,
+  toolVector,
+  TOOL_TEXT_WEIGHTS,
+  type ToolTextWeights,
+  type ToolVectorSource,
+} from './modelRanker';
 export {
   EmbeddingRanker,
   embeddingText,
@@ -30,6 +37,7 @@ export {
 export { toEntry } from './toolText';
 export {
   ACTION_MISMATCH,
+  byScore,
   categoriesInQuery,
   categorySearch,
   COVERAGE,
@@ -43,8 +51,6 @@ export {
   planQuery,
   PLAIN_SEARCH,
   search,
-  SEMANTIC_WEIGHT,
-  SEMANTIC_WINDOW,
   semanticSearch,
   SERVER_BOOST,
   THESAURUS_WEIGHT,
@@ -78,7 +84,7 @@ export {
   type LoadedTool,
   type RequestParams,
   type RequestResult,
-} from './kernelTools';
+} from './metaTools';
 export {
   ToolCreator,
   creationBlocker,

@@ -4,8 +4,8 @@
  * the context budget, and the four `mgp.tools.*` kernel tools answer from them.
  */
 import { EventEmitter } from 'node:events';
-import type { KernelSettings } from './config/model';
-import type { SearchOptions, ServerTool } from './discovery';
+import type { KernelSettings } from '../config/model';
+import type { SearchOptions, ServerTool } from '.';
 import {
   createDiscoveryTools,
   createToolIndex,
@@ -13,18 +13,21 @@ import {
   DiscoveryTools,
   EmbeddingRanker,
   KERNEL_DISCOVERY_TOOL_SCHEMAS,
+  ModelRanker,
+  modelThread,
   SessionToolCache,
   ToolCreationOptions,
   ToolIndex,
   ToolIndexEntry,
-} from './discovery';
-import { openAiEmbeddings, type EmbeddingEndpointOptions } from './models/openAiEmbeddings';
-import type { KernelToolRegistry } from './kernelTools/registry';
-import type { KernelTool } from './model/kernelTool';
-import type { SupervisedServer } from './lifecycle/supervisedServer';
-import type { EffectiveSecurity } from './model/security';
-import type { ListedTool } from './connection/toolResults';
-import type { ServerManager } from './lifecycle/serverManager';
+  type ToolVectorSource,
+} from '.';
+import { openAiEmbeddings, type EmbeddingEndpointOptions } from '../models/openAiEmbeddings';
+import type { KernelToolRegistry } from '../kernelTools/registry';
+import type { KernelTool } from '../model/kernelTool';
+import type { SupervisedServer } from '../lifecycle/supervisedServer';
+import type { EffectiveSecurity } from '../model/security';
+import type { ListedTool } from '../connection/toolResults';
+import type { ServerManager } from '../lifecycle/serverManager';
 
 export interface ToolDiscoveryDeps {
   manager: ServerManager;
@@ -35,6 +38,8 @@ export interface ToolDiscoveryDeps {
   needsApproval(serverId: string, toolName: string): boolean;
   /** §16.6 tool creation, as the config has it now (disabled unless `[kernel] tool_creation = true`). */
   creation?(): ToolCreationOptions;
+  /** Computes the built-in model's tool vectors off this thread (the kernel's worker); here when absent. */
+  toolVectors?: ToolVectorSource;
 }
 
 const DESCRIPTIONS: Record<string, string> = {
@@ -78,11 +83,13 @@ export class ToolDiscovery {
   readonly cache: SessionToolCache;
   tools: DiscoveryTools;
   private creationEnabled = false;
-  /** The semantic strategy's ranker (an embedding endpoint), when one is configured. */
+  /** The semantic strategy's ranker when an embedding endpoint is configured; the built-in model otherwise. */
   private semantic?: EmbeddingRanker;
+  private readonly builtIn: ModelRanker;
   private readonly changes = new EventEmitter<{ change: [] }>();
 
   constructor(private readonly deps: ToolDiscoveryDeps) {
+    this.builtIn = new ModelRanker(undefined, deps.toolVectors ?? modelThread());
     this.index = createToolIndex();
     this.cache = new SessionToolCache({ budget: deps.settings().toolContextBudget });
     this.tools = this.createTools();
@@ -109,17 +116,16 @@ export class ToolDiscovery {
     });
   }
 
-  /** Search options that follow the config: `[kernel] discovery_examples` is read at each search. */
+  /** The semantic strategy ranks with the endpoint's embeddings when one is configured, else with the built-in model. */
   private searchOptions(): SearchOptions {
-    const settings = () => this.deps.settings();
+    const ranker = () => this.semantic ?? this.builtIn;
     return {
       semantic: {
-        name: 'embeddings',
-        available: () => this.semantic?.available() ?? false,
-        rank: (query, entries) => this.semantic!.rank(query, entries),
-      },
-      get examples() {
-        return settings().discoveryExamples;
+        get name() {
+          return ranker().name;
+        },
+        available: () => ranker().available(),
+        rank: (query, entries) => ranker().rank(query, entries),
       },
     };
   }
@@ -137,14 +143,15 @@ export class ToolDiscovery {
     this.warmSemantic();
   }
 
-  /** The semantic ranker's name, when one is set. */
-  get semanticRanker(): string | undefined {
-    return this.semantic?.name;
+  /** The semantic ranker's name: the endpoint's model, or the built-in model. */
+  get semanticRanker(): string {
+    return (this.semantic ?? this.builtIn).name;
   }
 
   private warmSemantic(): void {
     // A failure is remembered by the ranker, and discovery answers by keywords meanwhile.
-    this.semantic?.warm(this.index.list().filter(discoverable)).catch(() => undefined);
+    const tools = this.index.list().filter(discoverable);
+    (this.semantic ?? this.builtIn).warm(tools).catch(() => undefined);
   }
 
   /** Follows the config: tool creation turned on or off ends the session's created tools and starts anew. */

@@ -3,11 +3,12 @@
  * kept up to date one server at a time (on `notifications/tools/list_changed` and on state changes)
  * and searchable by BM25F over the tools' fields.
  */
-import { toolAction, type Action } from './actions';
-import { Bm25Index } from './bm25';
-import { FuzzyVocabulary } from './fuzzy';
-import { discoverable } from './search';
-import { analyze } from './text';
+import { toolAction, type Action } from '../search/actions';
+import { Bm25Index } from '../search/bm25';
+import { FuzzyVocabulary } from '../search/fuzzy';
+import { Ranker, type RankableIndex } from '../search/ranking';
+import { analyze } from '../search/text';
+import { discoverable } from './visibility';
 import { normalizeSecurity, ToolTexts } from './toolText';
 import type { ServerTool, ToolIndexEntry, ToolStatus } from './types';
 
@@ -92,7 +93,7 @@ const ACTIONS: ReadonlyArray<Action | undefined> = [undefined, 'read', 'write', 
 const NAME_ROW = 8;
 const ROW = 2 + NAME_ROW + 4;
 
-export class ToolIndex {
+export class ToolIndex implements RankableIndex {
   readonly analysis: AnalysisOptions;
   private readonly bm25: Bm25Index;
   private readonly texts: ToolTexts;
@@ -103,6 +104,8 @@ export class ToolIndex {
   private readonly byLowerName = new Map<string, string | string[]>();
   readonly vocabulary = new FuzzyVocabulary();
   private version = 0;
+  /** The keyword ranking of this index's tools. */
+  readonly ranker: Ranker = new Ranker(this);
   private serverTerms = { revision: -1, terms: new Set<string>() };
   /** Per BM25 slot: 1 when the tool passes the default discovery filter. */
   private visible = new Uint8Array(64);
@@ -375,6 +378,11 @@ export class ToolIndex {
   docOf(entry: ToolIndexEntry): number | undefined {
     const slot = this.slots.get(entry.tool_id);
     return slot?.entry === entry ? slot.doc : undefined;
+  }
+
+  /** The tool id at a BM25 slot (orders equal scores). */
+  keyAt(doc: number): string {
+    return this.byDoc[doc]?.entry.tool_id ?? '';
   }
 
   /** The entry at a BM25 slot. */

@@ -9,7 +9,7 @@
  * builds from cold; memos start over past a size, and term ids stay valid (they never change).
  */
 import { categoriesOf, keywordsOf, toolWords, type ToolWords } from './categories';
-import { splitWords, termsOfWords } from './text';
+import { splitWords, termsOfWords } from '../search/text';
 import type { ServerTool, ToolIndexEntry, ToolSecurity, ToolStatus } from './types';
 
 /** Term ids of a text (see `Bm25Index.intern`); shared between tools, never changed. */

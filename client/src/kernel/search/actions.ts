@@ -8,13 +8,23 @@
  * `create_issue` as well as `list_issues`: a tool whose action the request does not ask for ranks
  * lower (see `ACTION_MISMATCH` in ranking.ts). Without a clear action (`count the rows`), nothing changes.
  */
-import { nameVerb, type Action } from './categories';
 import { boundedQuery, normalizeQuery } from './queryText';
 import { splitWords, stem } from './text';
 
-export type { Action };
+/** What a tool does, or a request asks to do. */
+export type Action = 'read' | 'write' | 'delete';
+
+/** Leading verbs of a tool name that make it a read, a write or a delete. */
+export const READ_VERBS =
+  'get read list search find fetch retrieve query view show open resolve check inspect describe lookup browse map echo';
+export const WRITE_VERBS =
+  'create update write edit move rename push post patch set add merge fork upload send append insert replace reply submit toggle generate run execute trigger start stop close type press fill drop drag select';
+export const DELETE_VERBS = 'delete remove destroy drop erase purge clear archive';
 
 const stems = (words: string) => new Set(words.split(' ').map(stem));
+const NAME_DELETE = stems(DELETE_VERBS);
+const NAME_WRITE = stems(WRITE_VERBS);
+const NAME_READ = stems(READ_VERBS);
 
 /** Verbs of requests, in their everyday range (wider than tool names'). `open` is left out: a PR is opened, a file read. */
 const ASKS_DELETE = stems(
@@ -85,7 +95,13 @@ export function requestAction(query: string): Action | undefined {
 
 /** The action of a tool, from the verb its name leads with (its first three words), or undefined. */
 export function toolAction(nameWords: readonly string[]): Action | undefined {
-  return nameVerb(nameWords);
+  for (const word of nameWords.slice(0, 3)) {
+    const s = stem(word);
+    if (NAME_DELETE.has(s)) return 'delete';
+    if (NAME_WRITE.has(s)) return 'write';
+    if (NAME_READ.has(s)) return 'read';
+  }
+  return undefined;
 }
 
 /**

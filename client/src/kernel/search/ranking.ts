@@ -1,13 +1,12 @@
 /**
- * Ranking for the keyword strategy (MGP §16.4): BM25F scores times the query's coverage, then the
- * gains (server named, name covered, phrases found) and the action factor, keeping only the best
- * `limit` as they come.
+ * Keyword ranking: BM25F scores times the query's coverage, then the gains (server named, name
+ * covered, phrases found) and the action factor, keeping only the best `limit` as they come.
+ *
+ * It ranks the documents of any `RankableIndex` by their slots; what a slot holds (a tool) is the
+ * caller's business. The scratch arrays belong to a `Ranker`, one per index.
  */
 import { actionsDiffer, type Action } from './actions';
-import type { WeightedTerm } from './bm25';
-import type { SearchOptions } from './search';
-import type { ToolIndex } from './toolIndex';
-import type { ToolIndexEntry } from './types';
+import type { Bm25Index, WeightedTerm } from './bm25';
 
 /** How much a tool whose name the query fully covers gains: its score times 1 + NAME_BOOST. */
 export const NAME_BOOST = 2;
@@ -27,9 +26,37 @@ export const COVERAGE = 0.5;
  */
 export const ACTION_MISMATCH = 0.6;
 
-export interface ScoredEntry {
-  entry: ToolIndexEntry;
+/** What the ranking reads of an index, per document slot. */
+export interface RankableIndex {
+  readonly scorer: Bm25Index;
+  /** Whether some document's server (or other owner) has this term in its name. */
+  isServerTerm(term: string): boolean;
+  /** Whether the document passes the default filter. */
+  visibleAt(doc: number): boolean;
+  /** Share of the document's server name terms the query names itself (weight ≥ 1). */
+  serverShareAt(doc: number, weights: Float64Array): number;
+  /** Share of the document's name terms the query covers. */
+  nameCoverageAt(doc: number, weights: Float64Array): number;
+  /** The action of the document's name, if it says. */
+  actionAt(doc: number): Action | undefined;
+  /** The document's key, which orders equal scores (so that a ranking does not depend on the order documents were added in). */
+  keyAt(doc: number): string;
+}
+
+/** The gains and factors of the ranking; each has a default below, and 0 (1 for the factor) turns it off. */
+export interface RankingOptions {
+  nameBoost?: number;
+  phraseBoost?: number;
+  serverBoost?: number;
+  coverage?: number;
+  actionMismatch?: number;
+}
+
+/** A ranked document slot. */
+export interface ScoredDoc {
+  doc: number;
   score: number;
+  /** The score over the most the query could score, 0..1. */
   relevance: number;
 }
 
@@ -45,8 +72,10 @@ function queryPairs(plan: readonly WeightedTerm[]): Array<[string, string]> {
   return asked.slice(1).map((t, i) => [asked[i], t]);
 }
 
-export const byScore = (a: ScoredEntry, b: ScoredEntry) =>
-  b.score - a.score || (a.entry.tool_id < b.entry.tool_id ? -1 : 1);
+/** Best first; equal scores in the order of the documents' keys. */
+export function byScoreIn(index: RankableIndex): (a: ScoredDoc, b: ScoredDoc) => number {
+  return (a, b) => b.score - a.score || (index.keyAt(a.doc) < index.keyAt(b.doc) ? -1 : 1);
+}
 
 /** The `limit` largest numbers offered, largest first (a few at most: the discovery answer's size). */
 class Floor {
@@ -68,12 +97,6 @@ class Floor {
   }
 }
 
-// Scratch of `rank` (one search at a time): per kept document, its slot and its score so far.
-let keptDocs = new Int32Array(1024);
-let keptScores = new Float64Array(1024);
-/** The plan's weights by term id, zero elsewhere between searches. */
-let weightById = new Float64Array(1024);
-
 /** What the gains of one search need: their sizes, the plan's weights by term id, the query's phrases. */
 interface Gains {
   name: number;
@@ -92,140 +115,180 @@ interface Gains {
   phraseRoom: number;
 }
 
-function gainsOf(
-  index: ToolIndex,
-  plan: readonly WeightedTerm[],
-  asked: Action | undefined,
-  options: SearchOptions,
-): Gains {
-  const name = options.nameBoost ?? NAME_BOOST;
-  const serverBoost = options.serverBoost ?? SERVER_BOOST;
-  const phrase = options.phraseBoost ?? PHRASE_BOOST;
-  if (weightById.length < index.scorer.termCount)
-    weightById = new Float64Array(index.scorer.termCount * 2);
-  const ids: number[] = [];
-  for (const t of plan) {
-    const id = index.scorer.termId(t.term);
-    if (id === undefined) continue;
-    weightById[id] = t.weight;
-    ids.push(id);
-  }
-  const server =
-    serverBoost > 0 && plan.some((t) => t.weight >= 1 && index.isServerTerm(t.term))
-      ? serverBoost
-      : 0;
-  const pairs = phrase ? queryPairs(plan) : [];
-  const phraseRoom = pairs.length ? 1 + phrase : 1;
-  const mismatch = options.actionMismatch ?? ACTION_MISMATCH;
-  return {
-    name,
-    asked: mismatch === 1 ? undefined : asked,
-    mismatch,
-    server,
-    phrase,
-    pairs,
-    weights: weightById,
-    ids,
-    headroom: (1 + name) * (1 + server) * phraseRoom,
-    phraseRoom,
-  };
+export interface Ranking {
+  /** The best `limit` documents, best first. */
+  results: ScoredDoc[];
+  /** How many documents passed the filter and matched. */
+  matched: number;
+}
+
+/** Documents kept by a stage (in the scratch), and the least score of the best `limit` among them. */
+interface Kept {
+  count: number;
+  least: number;
 }
 
 /**
- * Scores, filters and orders the matching tools. The BM25F score is multiplied by the query's
- * coverage, then by the gains: server named, name covered, phrases found. With a `limit`, only the
- * best `limit` are kept, and a gain is worked out only for documents that can still make it: gains
- * have ceilings, so a score times the ceilings still to come bounds what it can become.
- * `matched` counts every document that passed the filter either way.
+ * Ranks the documents of one index. It holds the scratch of a search (one at a time: searches are
+ * synchronous), grown to the index's size as needed.
  */
-export function rank(
-  index: ToolIndex,
-  query: Query,
-  keep: ((e: ToolIndexEntry) => boolean) | undefined,
-  options: SearchOptions,
-  limit = Infinity,
-  wanted?: readonly number[],
-): Ranking {
-  const { plan, asked } = query;
-  const gains = gainsOf(index, plan, asked, options);
-  // The best a document could score: every query term saturated in it, and every gain.
-  const ceiling =
-    gains.headroom *
-    (plan.reduce(
-      (sum, t) => sum + (t.weight >= 1 ? index.scorer.maxContribution(t.term, 1) : 0),
-      0,
-    ) || 1);
-  const wantedScores: number[] = [];
-  const kept = filtered(
-    index,
-    plan,
-    keep,
-    options.coverage ?? COVERAGE,
-    limit,
-    wanted,
-    wantedScores,
-  );
-  const candidates = withNameAndServer(index, gains, kept, limit);
-  const results = withPhrases(index, gains, candidates, ceiling, limit);
-  for (const id of gains.ids) gains.weights[id] = 0;
-  return { results, matched: kept.count, wantedScores };
-}
+export class Ranker {
+  private keptDocs = new Int32Array(1024);
+  private keptScores = new Float64Array(1024);
+  /** The plan's weights by term id, zero elsewhere between searches. */
+  private weightById = new Float64Array(1024);
 
-export interface Ranking {
-  /** The best `limit` documents, best first. */
-  results: ScoredEntry[];
-  /** How many documents passed the filter and matched. */
-  matched: number;
-  /** The scores before the gains (BM25F times coverage) of the `wanted` documents, in their order; NaN for one not matched. */
-  wantedScores: number[];
-}
+  private readonly byScore: (a: ScoredDoc, b: ScoredDoc) => number;
 
-/** 1. The documents that pass the filter (into the scratch), with their scores times the coverage to the power. */
-function filtered(
-  index: ToolIndex,
-  plan: readonly WeightedTerm[],
-  keep: ((e: ToolIndexEntry) => boolean) | undefined,
-  power: number,
-  limit: number,
-  wanted: readonly number[] | undefined,
-  wantedScores: number[],
-): { count: number; least: number } {
-  const { docs, scores, coverage } = index.scorer.score(plan);
-  if (keptDocs.length < docs.length) {
-    keptDocs = new Int32Array(docs.length * 2);
-    keptScores = new Float64Array(docs.length * 2);
+  constructor(private readonly index: RankableIndex) {
+    this.byScore = byScoreIn(index);
   }
-  // Read before the scores are cleared: only documents some query term reached have one.
-  if (wanted) {
-    for (const doc of wanted)
-      wantedScores.push(
-        doc >= 0 && scores[doc] > 0 && passes(index, keep, doc)
-          ? withCoverage(scores[doc], coverage[doc], power)
-          : NaN,
-      );
-  }
-  const top = new Floor(limit);
-  let count = 0;
-  for (const doc of docs) {
-    if (!passes(index, keep, doc)) continue;
-    const score = withCoverage(scores[doc], coverage[doc], power);
-    keptDocs[count] = doc;
-    keptScores[count++] = score;
-    if (limit !== Infinity) top.offer(score);
-  }
-  index.scorer.reset(docs);
-  return { count, least: top.least };
-}
 
-/** Whether the document passes the filter: `keep`, or without one the default discovery filter. */
-function passes(
-  index: ToolIndex,
-  keep: ((e: ToolIndexEntry) => boolean) | undefined,
-  doc: number,
-): boolean {
-  if (!keep) return index.visibleAt(doc);
-  const entry = index.entryAt(doc);
-  return !!entry && keep(entry);
+  /**
+   * Scores, filters and orders the matching documents. The BM25F score is multiplied by the query's
+   * coverage, then by the gains: server named, name covered, phrases found. With a `limit`, only the
+   * best `limit` are kept, and a gain is worked out only for documents that can still make it: gains
+   * have ceilings, so a score times the ceilings still to come bounds what it can become.
+   * `matched` counts every document that passed the filter either way. Without `keep`, the index's
+   * default filter (`visibleAt`) applies.
+   */
+  rank(
+    query: Query,
+    keep: ((doc: number) => boolean) | undefined,
+    options: RankingOptions,
+    limit = Infinity,
+  ): Ranking {
+    const { plan, asked } = query;
+    const scorer = this.index.scorer;
+    const gains = this.gainsOf(plan, asked, options);
+    // The best a document could score: every query term saturated in it, and every gain.
+    const ceiling =
+      gains.headroom *
+      (plan.reduce((sum, t) => sum + (t.weight >= 1 ? scorer.maxContribution(t.term, 1) : 0), 0) ||
+        1);
+    const kept = this.filtered(plan, keep ?? ((doc) => this.index.visibleAt(doc)), options, limit);
+    const candidates = this.withNameAndServer(gains, kept, limit);
+    const results = this.withPhrases(gains, candidates, ceiling, limit);
+    for (const id of gains.ids) gains.weights[id] = 0;
+    return { results, matched: kept.count };
+  }
+
+  private gainsOf(
+    plan: readonly WeightedTerm[],
+    asked: Action | undefined,
+    options: RankingOptions,
+  ): Gains {
+    const { scorer } = this.index;
+    const name = options.nameBoost ?? NAME_BOOST;
+    const serverBoost = options.serverBoost ?? SERVER_BOOST;
+    const phrase = options.phraseBoost ?? PHRASE_BOOST;
+    if (this.weightById.length < scorer.termCount)
+      this.weightById = new Float64Array(scorer.termCount * 2);
+    const ids: number[] = [];
+    for (const t of plan) {
+      const id = scorer.termId(t.term);
+      if (id === undefined) continue;
+      this.weightById[id] = t.weight;
+      ids.push(id);
+    }
+    const server =
+      serverBoost > 0 && plan.some((t) => t.weight >= 1 && this.index.isServerTerm(t.term))
+        ? serverBoost
+        : 0;
+    const pairs = phrase ? queryPairs(plan) : [];
+    const phraseRoom = pairs.length ? 1 + phrase : 1;
+    const mismatch = options.actionMismatch ?? ACTION_MISMATCH;
+    return {
+      name,
+      asked: mismatch === 1 ? undefined : asked,
+      mismatch,
+      server,
+      phrase,
+      pairs,
+      weights: this.weightById,
+      ids,
+      headroom: (1 + name) * (1 + server) * phraseRoom,
+      phraseRoom,
+    };
+  }
+
+  /** 1. The documents that pass the filter (into the scratch), with their scores times the coverage to the power. */
+  private filtered(
+    plan: readonly WeightedTerm[],
+    keep: (doc: number) => boolean,
+    options: RankingOptions,
+    limit: number,
+  ): Kept {
+    const power = options.coverage ?? COVERAGE;
+    const { docs, scores, coverage } = this.index.scorer.score(plan);
+    if (this.keptDocs.length < docs.length) {
+      this.keptDocs = new Int32Array(docs.length * 2);
+      this.keptScores = new Float64Array(docs.length * 2);
+    }
+    const top = new Floor(limit);
+    let count = 0;
+    for (const doc of docs) {
+      if (!keep(doc)) continue;
+      const score = withCoverage(scores[doc], coverage[doc], power);
+      this.keptDocs[count] = doc;
+      this.keptScores[count++] = score;
+      if (limit !== Infinity) top.offer(score);
+    }
+    this.index.scorer.reset(docs);
+    return { count, least: top.least };
+  }
+
+  /** 2. The server and name gains and the action factor, for the documents that could still make the top with every gain (compacted in the scratch). */
+  private withNameAndServer(gains: Gains, kept: Kept, limit: number): Kept {
+    // No gain to work out: the phrase stage cuts by the same bound.
+    if (!gains.server && !gains.name && !gains.asked) return kept;
+    const { keptDocs, keptScores, index } = this;
+    // The kept best can lose the action factor: a document that cannot reach what they keep then is out.
+    const cut = (kept.least * (gains.asked ? Math.min(1, gains.mismatch) : 1)) / gains.headroom;
+    const top = new Floor(limit);
+    let count = 0;
+    for (let i = 0; i < kept.count; i++) {
+      let score = keptScores[i];
+      if (score < cut) continue;
+      const doc = keptDocs[i];
+      if (gains.server) score *= 1 + gains.server * index.serverShareAt(doc, gains.weights);
+      if (gains.name) score *= 1 + gains.name * index.nameCoverageAt(doc, gains.weights);
+      if (gains.asked && actionsDiffer(gains.asked, index.actionAt(doc))) score *= gains.mismatch;
+      keptDocs[count] = doc;
+      keptScores[count++] = score;
+      if (limit !== Infinity) top.offer(score);
+    }
+    return { count, least: top.least };
+  }
+
+  /** 3. The phrase gain, for those that could still make the top with it; the best `limit`, in order. */
+  private withPhrases(gains: Gains, candidates: Kept, ceiling: number, limit: number): ScoredDoc[] {
+    const { pairs, phraseRoom } = gains;
+    const { keptDocs, keptScores } = this;
+    const cut = candidates.least / phraseRoom;
+    const best: ScoredDoc[] = [];
+    for (let i = 0; i < candidates.count; i++) {
+      let score = keptScores[i];
+      // Ties go on: the order among equal scores is the keys'.
+      if (score < cut || (best.length >= limit && score * phraseRoom < best[best.length - 1].score))
+        continue;
+      const doc = keptDocs[i];
+      if (pairs.length)
+        score *= 1 + (gains.phrase * this.index.scorer.adjacentPairs(doc, pairs)) / pairs.length;
+      if (best.length >= limit && score < best[best.length - 1].score) continue;
+      const scored = { doc, score, relevance: Math.min(1, score / ceiling) };
+      if (limit === Infinity) {
+        best.push(scored);
+        continue;
+      }
+      let at = best.length;
+      while (at > 0 && this.byScore(scored, best[at - 1]) < 0) at--;
+      if (at >= limit) continue;
+      best.splice(at, 0, scored);
+      if (best.length > limit) best.pop();
+    }
+    return limit === Infinity ? best.sort(this.byScore) : best;
+  }
 }
 
 /** A score times the query's coverage to the power (the usual powers without `**`, which costs more). */
@@ -235,69 +298,4 @@ function withCoverage(score: number, coverage: number, power: number): number {
     : power === 0.5
       ? score * Math.sqrt(coverage)
       : score * coverage ** power;
-}
-
-/** 2. The server and name gains and the action factor, for the documents that could still make the top with every gain (compacted in the scratch). */
-function withNameAndServer(
-  index: ToolIndex,
-  gains: Gains,
-  kept: { count: number; least: number },
-  limit: number,
-): { count: number; least: number } {
-  // No gain to work out: the phrase stage cuts by the same bound.
-  if (!gains.server && !gains.name && !gains.asked) return kept;
-  // The kept best can lose the action factor: a document that cannot reach what they keep then is out.
-  const cut = (kept.least * (gains.asked ? Math.min(1, gains.mismatch) : 1)) / gains.headroom;
-  const top = new Floor(limit);
-  let count = 0;
-  for (let i = 0; i < kept.count; i++) {
-    let score = keptScores[i];
-    if (score < cut) continue;
-    const doc = keptDocs[i];
-    if (gains.server) score *= 1 + gains.server * index.serverShareAt(doc, gains.weights);
-    if (gains.name) score *= 1 + gains.name * index.nameCoverageAt(doc, gains.weights);
-    if (gains.asked && actionsDiffer(gains.asked, index.actionAt(doc))) score *= gains.mismatch;
-    keptDocs[count] = doc;
-    keptScores[count++] = score;
-    if (limit !== Infinity) top.offer(score);
-  }
-  return { count, least: top.least };
-}
-
-/** 3. The phrase gain, for those that could still make the top with it; the best `limit`, in order. */
-function withPhrases(
-  index: ToolIndex,
-  gains: Gains,
-  candidates: { count: number; least: number },
-  ceiling: number,
-  limit: number,
-): ScoredEntry[] {
-  const { pairs, phraseRoom } = gains;
-  const cut = candidates.least / phraseRoom;
-  const best: ScoredEntry[] = [];
-  for (let i = 0; i < candidates.count; i++) {
-    let score = keptScores[i];
-    // Ties go on: the order among equal scores is the tool ids'.
-    if (score < cut || (best.length >= limit && score * phraseRoom < best[best.length - 1].score))
-      continue;
-    const doc = keptDocs[i];
-    if (pairs.length)
-      score *= 1 + (gains.phrase * index.scorer.adjacentPairs(doc, pairs)) / pairs.length;
-    if (best.length >= limit && score < best[best.length - 1].score) continue;
-    const scored = {
-      entry: index.entryAt(doc) as ToolIndexEntry,
-      score,
-      relevance: Math.min(1, score / ceiling),
-    };
-    if (limit === Infinity) {
-      best.push(scored);
-      continue;
-    }
-    let at = best.length;
-    while (at > 0 && byScore(scored, best[at - 1]) < 0) at--;
-    if (at >= limit) continue;
-    best.splice(at, 0, scored);
-    if (best.length > limit) best.pop();
-  }
-  return limit === Infinity ? best.sort(byScore) : best;
 }
