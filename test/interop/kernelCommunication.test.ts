@@ -3,7 +3,6 @@ import { OpenAiCompatibleProvider } from '../../client/src/kernel/models/openAiC
 import type { DeliveredEvent } from '../../client/src/kernel/bidirectional/eventHub';
 import {
   eventually,
-  everythingServer,
   exampleServer,
   node,
   startKernel,
@@ -314,29 +313,6 @@ describe('kernel communication with real servers (MGP §12, §13, §15.4, §16)'
         ),
         "a disconnected server's tools are not offered",
       );
-    });
-
-    it("finds a well-known server's tools by their example requests under the id it is given, unless [kernel] discovery_examples = false", async () => {
-      const config = (kernel: string) =>
-        `${kernel}[[servers]]\nid = "demo-everything"\ncommand = ${node}\nargs = [${everythingServer}, "stdio"]\n`;
-      const query = 'kick off a slow job that reports how far along it is';
-      const rankOf = async (kernel: string) => {
-        t = await startKernel(config(kernel));
-        const found = await t.kernel.call({
-          serverId: 'mgp',
-          toolName: 'mgp.tools.discover',
-          args: { query, max_results: 10 },
-        });
-        const ids = (found.result.structuredContent as { tools: { tool_id: string }[] }).tools.map(
-          (tool) => tool.tool_id,
-        );
-        await t.dispose();
-        return ids.indexOf('demo-everything.trigger-long-running-operation');
-      };
-      const withExamples = await rankOf('');
-      const without = await rankOf('[kernel]\ndiscovery_examples = false\n');
-      assert.equal(withExamples, 0);
-      assert.ok(without !== 0, `without the examples it ranks ${without}`);
     });
 
     it('mgp.tools.request loads matching tools into the session, and never answers creating by default', async () => {
