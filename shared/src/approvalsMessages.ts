@@ -77,6 +77,8 @@ export interface GrantView {
   expired?: boolean;
   /** Present when the panel can revoke it; grants from config are changed in the config file. */
   revoke?: RevokeTarget;
+  /** A denied server permission: it can be approved, or reset to be asked again (MGP §3). */
+  decide?: { serverId: string; permission: string };
   note?: string;
 }
 
@@ -96,6 +98,7 @@ export type ApprovalsFromWebview =
   | { type: 'ready' }
   | { type: 'answer'; requestId: string; answer: ApprovalAnswer }
   | { type: 'revoke'; target: RevokeTarget }
+  | { type: 'permission'; serverId: string; permission: string; action: 'approve' | 'reset' }
   | { type: 'showTrace'; traceId: string };
 
 const isString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
@@ -140,6 +143,12 @@ export function isApprovalsFromWebview(value: unknown): value is ApprovalsFromWe
       return isRevokeTarget(message.target);
     case 'showTrace':
       return isString(message.traceId);
+    case 'permission':
+      return (
+        isString(message.serverId) &&
+        isString(message.permission) &&
+        (message.action === 'approve' || message.action === 'reset')
+      );
     default:
       return false;
   }

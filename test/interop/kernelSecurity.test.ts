@@ -119,6 +119,71 @@ describe('kernel security with real servers (MGP §2–§7, §14)', function () 
     assert.equal((await t.ofType('TOOL_BLOCKED')).at(-1)?.details.reason, 'permission_denied');
   });
 
+  it('a denied permission can be approved or reset, a granted one revoked, each delivered to the running server (§3.6)', async () => {
+    const operator = new ScriptedOperator();
+    operator.permissionAnswer = 'denied';
+    const grants: Record<string, string>[] = [];
+    t = await startKernel(example(`approved_tools = ["delete_notes"]\n`), {
+      operator,
+      trace: () => true,
+      configure: (kernel) =>
+        kernel.manager.bus.on('trace', (line) => {
+          const message = line.message as { method?: string; params?: { grants?: never } };
+          if (line.direction === 'send' && message.method === 'mgp/permission/grant')
+            grants.push(message.params?.grants ?? {});
+        }),
+    });
+    const deleteNotes = () =>
+      t.kernel.call({ serverId: 'example', toolName: 'delete_notes', args: {} });
+    await assert.rejects(deleteNotes(), (e) => code(e) === 1000);
+    const server = t.kernel.manager.get('example');
+
+    // Approve: the server hears of it and the tool runs, with no restart.
+    await t.kernel.permissions.approve('example', 'memory.write');
+    assert.deepEqual(grants.at(-1), { 'memory.write': 'approved' });
+    assert.equal(t.kernel.permissions.state('example', 'memory.write'), 'approved');
+    await deleteNotes();
+    assert.equal(t.kernel.manager.get('example'), server);
+    assert.equal(server.state, 'connected');
+
+    // Revoke: a kept denial, delivered; the tool is blocked again.
+    assert.equal(await t.kernel.permissions.revoke('example', 'memory.write'), true);
+    assert.deepEqual(grants.at(-1), { 'memory.write': 'denied' });
+    assert.equal(t.kernel.permissions.state('example', 'memory.write'), 'denied');
+    await assert.rejects(deleteNotes(), (e) => code(e) === 1000);
+    assert.equal(
+      await t.kernel.permissions.revoke('example', 'memory.write'),
+      false,
+      'a denial is not revoked',
+    );
+
+    // Reset: the decision is forgotten and the server goes through §3.4 again: await, ask, grant.
+    const asked = operator.count('permissions');
+    operator.permissionAnswer = 'approved';
+    assert.equal(await t.kernel.permissions.reset('example', 'memory.write'), true);
+    assert.equal(operator.count('permissions'), asked + 1);
+    const question = operator.asked.at(-1)?.detail as { permissions: { name: string }[] };
+    assert.deepEqual(
+      question.permissions.map((p) => p.name),
+      ['memory.write'],
+    );
+    assert.deepEqual(grants.at(-1), { 'memory.write': 'approved' });
+    await deleteNotes();
+    const operatorRecords = (await t.records()).filter(
+      (r) => r.actor.type === 'operator' && r.details.permission === 'memory.write',
+    );
+    assert.deepEqual(
+      operatorRecords.map((r) => `${r.event_type}:${r.result}`),
+      [
+        'PERMISSION_DENIED:DENIED',
+        'PERMISSION_GRANTED:GRANTED',
+        'PERMISSION_REVOKED:REVOKED',
+        'PERMISSION_REVOKED:RESET',
+        'PERMISSION_GRANTED:GRANTED',
+      ],
+    );
+  });
+
   it('asks before a dangerous tool with what the operator needs to decide, and remembers "for this session"', async () => {
     t = await startKernel(example('approved_tools = ["write_note"]\n'));
     t.operator.toolAnswers = ['session'];

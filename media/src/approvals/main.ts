@@ -194,18 +194,58 @@ function table(headers: string[], rows: HTMLTableRowElement[]): HTMLElement {
   );
 }
 
-const SECTIONS: { section: GrantSection; title: string; subject: string }[] = [
-  { section: 'tools', title: 'Tool approvals', subject: 'Tool' },
-  { section: 'permissions', title: 'Server permissions', subject: 'Permission' },
-  { section: 'access', title: 'Agent access', subject: 'Tool' },
+const SECTIONS: { section: GrantSection; title: string; subject: string; decided: string }[] = [
+  { section: 'tools', title: 'Tool approvals', subject: 'Tool', decided: 'Granted' },
+  {
+    section: 'permissions',
+    title: 'Server permissions',
+    subject: 'Permission',
+    decided: 'Decided',
+  },
+  { section: 'access', title: 'Agent access', subject: 'Tool', decided: 'Granted' },
 ];
+
+/** Revoke for what allows; Approve and Reset for a denied server permission (MGP §3). */
+function grantActions(grant: GrantView): HTMLElement[] {
+  const of = `${grant.serverId} ${grant.subject === '*' ? '' : grant.subject}`.trim();
+  if (grant.decide) {
+    const { serverId, permission } = grant.decide;
+    return [
+      button(
+        'Approve',
+        { type: 'permission', serverId, permission, action: 'approve' },
+        `approve:${grant.key}`,
+        { class: 'secondary small', 'aria-label': `Approve ${permission} for ${serverId}` },
+      ),
+      button(
+        'Reset',
+        { type: 'permission', serverId, permission, action: 'reset' },
+        `reset:${grant.key}`,
+        {
+          class: 'secondary small',
+          title: 'Forget this decision: the server is asked again',
+          'aria-label': `Reset the decision on ${permission} for ${serverId}, to be asked again`,
+        },
+      ),
+    ];
+  }
+  if (!grant.revoke) return [];
+  return [
+    button('Revoke', { type: 'revoke', target: grant.revoke }, `revoke:${grant.key}`, {
+      class: 'secondary small',
+      'aria-label': `Revoke ${grant.scope.toLowerCase()} of ${of}`,
+    }),
+  ];
+}
 
 function grantRow(grant: GrantView): HTMLTableRowElement {
   const expiry = grant.expiresAt
     ? `${grant.expired ? 'expired ' : ''}${when(grant.expiresAt)}`
     : grant.section === 'tools' && grant.scope !== 'Always allowed'
       ? 'end of session'
-      : 'until revoked';
+      : grant.decide
+        ? 'until changed'
+        : 'until revoked';
   const granted = [grant.grantedBy, when(grant.grantedAt)].filter(Boolean).join(', ');
   return el(
     'tr',
@@ -226,29 +266,19 @@ function grantRow(grant: GrantView): HTMLTableRowElement {
     ),
     el('td', {}, granted || el('span', { class: 'muted' }, '—')),
     el('td', {}, expiry),
-    el(
-      'td',
-      { class: 'action' },
-      grant.revoke
-        ? button('Revoke', { type: 'revoke', target: grant.revoke }, `revoke:${grant.key}`, {
-            class: 'secondary small',
-            'aria-label':
-              `Revoke ${grant.scope.toLowerCase()} of ${grant.serverId} ${grant.subject === '*' ? '' : grant.subject}`.trim(),
-          })
-        : '',
-    ),
+    el('td', { class: 'action' }, ...grantActions(grant)),
   );
 }
 
 function grantsSection(grants: GrantView[]): HTMLElement {
-  const parts = SECTIONS.map(({ section, title, subject }) => {
+  const parts = SECTIONS.map(({ section, title, subject, decided }) => {
     const mine = grants.filter((g) => g.section === section);
     return el(
       'div',
       { class: 'grants', 'data-section': section },
       el('h3', {}, `${title} (${mine.length})`),
       mine.length
-        ? table(['Server', subject, 'Grant', 'Granted', 'Expires', ''], mine.map(grantRow))
+        ? table(['Server', subject, 'Grant', decided, 'Expires', ''], mine.map(grantRow))
         : el('p', { class: 'empty' }, 'None.'),
     );
   });

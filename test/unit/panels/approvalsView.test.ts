@@ -206,6 +206,17 @@ describe('Approvals panel view model', () => {
     assert.equal(byKey['permission:example:memory.write'].expiresAt, '2026-03-01T13:00:00.000Z');
     assert.equal(byKey['permission:example:network.outbound'].expired, true);
     assert.equal(byKey['permission:example:network.outbound'].effect, 'deny');
+    assert.deepEqual(byKey['permission:example:memory.write'].revoke, {
+      kind: 'permission',
+      serverId: 'example',
+      permission: 'memory.write',
+    });
+    // A denial is not revoked (that would leave the server denied): it is approved or reset.
+    assert.equal(byKey['permission:example:network.outbound'].revoke, undefined);
+    assert.deepEqual(byKey['permission:example:network.outbound'].decide, {
+      serverId: 'example',
+      permission: 'network.outbound',
+    });
     assert.deepEqual(byKey['access:runtime:agent.bot:example:tool_grant:write_note'].revoke, {
       kind: 'access',
       agentId: 'agent.bot',

@@ -57,43 +57,8 @@ export class ServerPermissions implements ConnectionService {
     const policy = policyFor(session.config, this.deps.settings());
     const decided = this.presetDecisions(session.config, policy, negotiated.permissionsRequired);
     const open = negotiated.permissionsRequired.filter((p) => decided[p] === undefined);
-    const requestId = `perm-${randomUUID()}`;
-    let expiresAt: string | undefined;
-    if (open.length) {
-      await session.connection
-        .request('mgp/permission/await', {
-          request_id: requestId,
-          permissions: open,
-          policy,
-          message: 'Waiting for operator approval',
-        })
-        .catch((error: unknown) =>
-          session.log('warning', `mgp/permission/await failed: ${String(error)}`),
-        );
-      const answer = await this.deps.interaction.approvePermissions({
-        serverId: session.id,
-        serverName: session.connection.serverInfo?.name,
-        permissions: open.map((name) => ({
-          name,
-          risk: riskOf(name),
-          description: STANDARD_PERMISSIONS.find((p) => p.name === name)?.description,
-        })),
-      });
-      expiresAt = answer.expiresAt;
-      for (const name of open) decided[name] = answer.decisions[name] ?? 'denied';
-      if (answer.persist === false)
-        this.transient.set(
-          session.id,
-          Object.fromEntries(open.map((name) => [name, decided[name]])),
-        );
-      else await this.persist(session.id, open, decided, expiresAt);
-    }
-    await session.connection.request('mgp/permission/grant', {
-      request_id: requestId,
-      grants: decided,
-      approved_by: this.deps.operator,
-      ...(expiresAt ? { expires_at: expiresAt } : {}),
-    });
+    const { expiresAt, requestId } = await this.askOperator(session, open, policy, decided);
+    await this.deliver(session, requestId, decided, expiresAt);
     for (const [name, grant] of Object.entries(decided))
       await this.audited(
         session.id,
@@ -104,6 +69,68 @@ export class ServerPermissions implements ConnectionService {
         expiresAt,
       );
     this.changes.emit('change');
+  }
+
+  /**
+   * MGP §3.4–3.5 for the permissions left open: tells the server to wait, asks the operator, keeps the
+   * answer (in `decided`, and on disk unless it was not meant to last).
+   */
+  private async askOperator(
+    session: ServerSession,
+    open: string[],
+    policy: ApprovalPolicy,
+    decided: Record<string, Grant>,
+  ): Promise<{ requestId: string; expiresAt?: string }> {
+    const requestId = `perm-${randomUUID()}`;
+    if (open.length === 0) return { requestId };
+    await session.connection
+      .request('mgp/permission/await', {
+        request_id: requestId,
+        permissions: open,
+        policy,
+        message: 'Waiting for operator approval',
+      })
+      .catch((error: unknown) =>
+        session.log('warning', `mgp/permission/await failed: ${String(error)}`),
+      );
+    const answer = await this.deps.interaction.approvePermissions({
+      serverId: session.id,
+      serverName: session.connection.serverInfo?.name,
+      permissions: open.map((name) => ({
+        name,
+        risk: riskOf(name),
+        description: STANDARD_PERMISSIONS.find((p) => p.name === name)?.description,
+      })),
+    });
+    for (const name of open) decided[name] = answer.decisions[name] ?? 'denied';
+    if (answer.persist === false)
+      this.transient.set(session.id, {
+        ...this.transient.get(session.id),
+        ...Object.fromEntries(open.map((name) => [name, decided[name]])),
+      });
+    else await this.persist(session.id, open, decided, answer.expiresAt);
+    return { requestId, expiresAt: answer.expiresAt };
+  }
+
+  /** MGP §3.6: the decision, delivered to the server. */
+  private deliver(
+    session: ServerSession,
+    requestId: string,
+    grants: Record<string, Grant>,
+    expiresAt?: string,
+  ): Promise<unknown> {
+    return session.connection.request('mgp/permission/grant', {
+      request_id: requestId,
+      grants,
+      approved_by: this.deps.operator,
+      ...(expiresAt ? { expires_at: expiresAt } : {}),
+    });
+  }
+
+  /** The live session of a server that negotiated `security`, to deliver a changed decision to. */
+  private secureSession(serverId: string): ServerSession | undefined {
+    const session = this.deps.session(serverId);
+    return session && this.deps.mgp.active(serverId, 'security') ? session : undefined;
   }
 
   /** What the policy decides without asking; undefined entries are left for the operator. */
@@ -199,37 +226,105 @@ export class ServerPermissions implements ConnectionService {
     return [...this.deps.store.value.permissions];
   }
 
-  /** Withdraws a decision: the server is told the permission is now denied (MGP §3.6). */
+  /**
+   * Withdraws an approval: it becomes a denial (kept, so it can be approved or reset later) and the
+   * server is told (MGP §3.6).
+   */
   async revoke(serverId: string, permission: string): Promise<boolean> {
-    let removed = false;
+    await this.deps.store.load();
+    if (this.state(serverId, permission) !== 'approved') return false;
+    await this.decide(serverId, permission, 'denied');
+    await this.recordOperator(serverId, permission, 'PERMISSION_REVOKED', 'REVOKED');
+    this.changes.emit('change');
+    return true;
+  }
+
+  /**
+   * Turns a decision into an approval, until revoked, and delivers it (MGP §3.6): the way back from a
+   * denial without restarting the server.
+   */
+  async approve(serverId: string, permission: string): Promise<void> {
+    await this.deps.store.load();
+    await this.decide(serverId, permission, 'approved');
+    await this.recordOperator(serverId, permission, 'PERMISSION_GRANTED', 'GRANTED');
+    this.changes.emit('change');
+  }
+
+  /** The operator's decision, kept until changed, and delivered to the running server. */
+  private async decide(serverId: string, permission: string, grant: Grant): Promise<void> {
+    this.clearTransient(serverId, permission);
+    await this.persist(serverId, [permission], { [permission]: grant }, undefined);
+    const session = this.secureSession(serverId);
+    if (session)
+      await this.deliver(session, `perm-${randomUUID()}`, { [permission]: grant }).catch(
+        (error: unknown) =>
+          session.log('warning', `delivering the decision failed: ${String(error)}`),
+      );
+  }
+
+  /**
+   * Forgets a decision, as if it was never made. A running server that still requires the permission
+   * goes through the flow of MGP §3.4 for it again at once (await, the operator's answer, grant); any
+   * other is asked about it when it next connects.
+   */
+  async reset(serverId: string, permission: string): Promise<boolean> {
+    if (!(await this.forget(serverId, permission))) return false;
+    await this.recordOperator(serverId, permission, 'PERMISSION_REVOKED', 'RESET');
+    this.changes.emit('change');
+    const session = this.secureSession(serverId);
+    if (!session || !this.deps.mgp.of(serverId)?.permissionsRequired.includes(permission))
+      return true;
+    const policy = policyFor(session.config, this.deps.settings());
+    const decided = this.presetDecisions(session.config, policy, [permission]);
+    const open = decided[permission] === undefined ? [permission] : [];
+    const { requestId, expiresAt } = await this.askOperator(session, open, policy, decided);
+    await this.deliver(session, requestId, decided, expiresAt).catch((error: unknown) =>
+      session.log('warning', `delivering the decision failed: ${String(error)}`),
+    );
+    await this.audited(
+      serverId,
+      permission,
+      decided[permission],
+      policy,
+      open.length ? 'operator' : 'policy',
+      expiresAt,
+    );
+    this.changes.emit('change');
+    return true;
+  }
+
+  /** Removes a kept or transient decision; false when there was none. */
+  private async forget(serverId: string, permission: string): Promise<boolean> {
+    let removed = this.clearTransient(serverId, permission);
     await this.deps.store.update((doc) => {
       const before = doc.permissions.length;
       doc.permissions = doc.permissions.filter(
         (d) => !(d.server_id === serverId && d.permission === permission),
       );
-      removed = doc.permissions.length < before;
+      removed ||= doc.permissions.length < before;
     });
-    if (!removed) return false;
-    const session = this.deps.session(serverId);
-    if (session && this.deps.mgp.active(serverId, 'security')) {
-      await session.connection
-        .request('mgp/permission/grant', {
-          request_id: `perm-${randomUUID()}`,
-          grants: { [permission]: 'denied' },
-          approved_by: this.deps.operator,
-        })
-        .catch((error: unknown) =>
-          session.log('warning', `delivering the revocation failed: ${String(error)}`),
-        );
-    }
-    await this.deps.audit.record({
-      event_type: 'PERMISSION_REVOKED',
+    return removed;
+  }
+
+  private clearTransient(serverId: string, permission: string): boolean {
+    const transient = this.transient.get(serverId);
+    if (!transient || !(permission in transient)) return false;
+    delete transient[permission];
+    return true;
+  }
+
+  private recordOperator(
+    serverId: string,
+    permission: string,
+    eventType: 'PERMISSION_REVOKED' | 'PERMISSION_GRANTED',
+    result: string,
+  ): Promise<void> {
+    return this.deps.audit.record({
+      event_type: eventType,
       actor: { type: 'operator', id: this.deps.operator },
       target: { server_id: serverId },
-      result: 'REVOKED',
-      details: { kind: 'server_permission', permission },
+      result,
+      details: { kind: 'server_permission', permission, risk_level: riskOf(permission) },
     });
-    this.changes.emit('change');
-    return true;
   }
 }

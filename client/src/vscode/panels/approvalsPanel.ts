@@ -108,6 +108,8 @@ export class ApprovalsPanel implements vscode.Disposable {
         return;
       case 'revoke':
         return this.revoke(message.target);
+      case 'permission':
+        return this.decidePermission(message.serverId, message.permission, message.action);
       case 'showTrace':
         await vscode.commands.executeCommand('mgp.showAuditTrail', { traceId: message.traceId });
         return;
@@ -147,6 +149,27 @@ export class ApprovalsPanel implements vscode.Disposable {
     }
     if (!done)
       this.post({ type: 'notice', level: 'warning', text: 'That grant was already gone.' });
+    this.schedule();
+  }
+
+  /** Approve or Reset a denied server permission; the server hears of it at once (MGP §3.6). */
+  private async decidePermission(
+    serverId: string,
+    permission: string,
+    action: 'approve' | 'reset',
+  ): Promise<void> {
+    const permissions = this.host.kernel.permissions;
+    try {
+      if (action === 'approve') await permissions.approve(serverId, permission);
+      else if (!(await permissions.reset(serverId, permission)))
+        this.post({ type: 'notice', level: 'warning', text: 'That decision was already gone.' });
+    } catch (error) {
+      this.post({
+        type: 'notice',
+        level: 'warning',
+        text: `Changing the permission failed: ${error instanceof Error ? error.message : String(error)}`,
+      });
+    }
     this.schedule();
   }
 

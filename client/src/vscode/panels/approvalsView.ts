@@ -139,7 +139,9 @@ function permissionGrants(decisions: PermissionDecision[], now: number): GrantVi
         grantedAt: d.decided_at,
         expiresAt: d.expires_at,
         expired,
-        revoke: { kind: 'permission', serverId: d.server_id, permission: d.permission },
+        ...(d.decision === 'approved'
+          ? { revoke: { kind: 'permission', serverId: d.server_id, permission: d.permission } }
+          : { decide: { serverId: d.server_id, permission: d.permission } }),
       };
     })
     .sort((a, b) => a.serverId.localeCompare(b.serverId) || a.subject.localeCompare(b.subject));
