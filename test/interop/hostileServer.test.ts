@@ -157,6 +157,38 @@ describe('a hostile server (real child process)', function () {
   });
 
   describe('bounds on what a server sends', () => {
+    it('stops listing a server that pages its tools forever, with an error that says why', async () => {
+      t = await startKernel(hostile('--endless-pages'));
+      const server = t.kernel.manager.get('hostile');
+      assert.notEqual(server.state, 'connected');
+      assert.match(
+        server.lastError ?? '',
+        /tools\/list: .*more than (100 pages|5,000 tools)/,
+        String(server.lastError),
+      );
+    });
+
+    it('refuses an mgp.tools.request whose capabilities have no bound', async () => {
+      t = await startKernel(hostile());
+      const capabilities = Array.from({ length: 100_000 }, (_, i) => `capability ${i}`);
+      await assert.rejects(
+        t.kernel.call({
+          serverId: 'mgp',
+          toolName: 'mgp.tools.request',
+          args: { reason: 'capability_gap', context: 'x', requirements: { capabilities } },
+        }),
+        (e: Error) => /requirements\.capabilities: at most 32/.test(e.message),
+      );
+      await assert.rejects(
+        t.kernel.call({
+          serverId: 'mgp',
+          toolName: 'mgp.tools.request',
+          args: { reason: 'capability_gap', context: 'c'.repeat(100_000), requirements: {} },
+        }),
+        (e: Error) => /context: at most 8,000 characters/.test(e.message),
+      );
+    });
+
     it('keeps a 2 MB error out of the audit trail but for a cut, marked excerpt', async () => {
       t = await startKernel(hostile('--huge-error', '2'));
       await assert.rejects(

@@ -24,6 +24,7 @@ import {
 } from './clientFeatures';
 import { SignInRetry, signInRetry } from './signIn';
 import type { ResolvedEnvironment } from './environment';
+import { pagedList } from './pagedList';
 import { ObservedTransport } from './observedTransport';
 import {
   CappedResult,
@@ -67,21 +68,6 @@ export interface CallOptions {
 
 const LooseInitializeResult = z.looseObject({ capabilities: z.looseObject({}).optional() });
 const LooseResult = z.looseObject({});
-
-function pageLoop<T>(
-  fetchPage: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string }>,
-): Promise<T[]> {
-  return (async () => {
-    const all: T[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await fetchPage(cursor);
-      all.push(...page.items);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return all;
-  })();
-}
 
 /** One live MCP session with a server: base MCP, client side, over the SDK. */
 export class ServerConnection {
@@ -243,7 +229,7 @@ export class ServerConnection {
   /** tools/list, every page, with MGP's extra fields kept. */
   listTools(): Promise<ListedTool[]> {
     if (!this.has('tools')) return Promise.resolve([]);
-    return pageLoop(async (cursor) => {
+    return pagedList('tools/list', 'tools', async (cursor) => {
       const page = await this.signedIn(() =>
         this.client.request(
           { method: 'tools/list', params: cursor ? { cursor } : {} },
@@ -257,7 +243,7 @@ export class ServerConnection {
 
   listResources(): Promise<Resource[]> {
     if (!this.has('resources')) return Promise.resolve([]);
-    return pageLoop(async (cursor) => {
+    return pagedList('resources/list', 'resources', async (cursor) => {
       const page = await this.signedIn(() =>
         this.client.listResources(cursor ? { cursor } : {}, { timeout: this.timeout }),
       );
@@ -267,7 +253,7 @@ export class ServerConnection {
 
   listResourceTemplates(): Promise<ResourceTemplate[]> {
     if (!this.has('resources')) return Promise.resolve([]);
-    return pageLoop(async (cursor) => {
+    return pagedList('resources/templates/list', 'resource templates', async (cursor) => {
       const page = await this.signedIn(() =>
         this.client.listResourceTemplates(cursor ? { cursor } : {}, { timeout: this.timeout }),
       );
@@ -277,7 +263,7 @@ export class ServerConnection {
 
   listPrompts(): Promise<Prompt[]> {
     if (!this.has('prompts')) return Promise.resolve([]);
-    return pageLoop(async (cursor) => {
+    return pagedList('prompts/list', 'prompts', async (cursor) => {
       const page = await this.signedIn(() =>
         this.client.listPrompts(cursor ? { cursor } : {}, { timeout: this.timeout }),
       );

@@ -91,6 +91,8 @@ const isStringArray = (v: unknown): v is string[] =>
 
 function checkDiscover(params: DiscoverParams): void {
   if (!params || typeof params.query !== 'string') invalid('query: a string is required');
+  if (params.query.length > REQUEST_BOUNDS.queryChars)
+    invalid(`query: at most ${REQUEST_BOUNDS.queryChars.toLocaleString('en-US')} characters`);
   if (params.strategy !== undefined && !STRATEGIES.has(params.strategy))
     invalid('strategy: one of keyword, semantic, category');
   if (
@@ -161,15 +163,29 @@ export async function discover(
   };
 }
 
+/** What one request may ask for: each capability is a search, and a caller may be a model or a server. */
+export const REQUEST_BOUNDS = { items: 32, itemChars: 500, contextChars: 8000, queryChars: 4000 };
+
+function checkBoundedList(name: string, list: string[]): void {
+  if (list.length > REQUEST_BOUNDS.items)
+    invalid(`${name}: at most ${REQUEST_BOUNDS.items} entries (${list.length} given)`);
+  if (list.some((item) => item.length > REQUEST_BOUNDS.itemChars))
+    invalid(`${name}: each entry at most ${REQUEST_BOUNDS.itemChars} characters`);
+}
+
 function checkRequest(params: RequestParams): void {
   if (!params || !REASONS.has(params.reason))
     invalid('reason: one of capability_gap, performance, preference');
   if (typeof params.context !== 'string') invalid('context: a string is required');
+  if (params.context.length > REQUEST_BOUNDS.contextChars)
+    invalid(`context: at most ${REQUEST_BOUNDS.contextChars.toLocaleString('en-US')} characters`);
   const r = params.requirements;
   if (typeof r !== 'object' || r === null) invalid('requirements: an object is required');
   for (const key of ['capabilities', 'input_types', 'output_types'] as const) {
-    if (r[key] !== undefined && !isStringArray(r[key]))
-      invalid(`requirements.${key}: an array of strings`);
+    const list = r[key];
+    if (list === undefined) continue;
+    if (!isStringArray(list)) invalid(`requirements.${key}: an array of strings`);
+    checkBoundedList(`requirements.${key}`, list);
   }
   if (r.preferred_risk_level !== undefined && !RISKS.has(r.preferred_risk_level))
     invalid('requirements.preferred_risk_level: one of safe, moderate, dangerous');
@@ -252,6 +268,7 @@ export function session(ctx: DiscoveryContext): SessionSnapshot {
 /** `mgp.tools.session.evict`: pinned tools are never evicted. */
 export function evict(ctx: DiscoveryContext, params: EvictParams): EvictResult {
   if (!params || !isStringArray(params.tools)) invalid('tools: an array of strings is required');
+  if (params.tools.length > 1000) invalid('tools: at most 1,000 entries');
   const { evicted, refused } = ctx.cache.evict(params.tools);
   const { total_tokens, max_tokens } = ctx.cache.snapshot();
   return { evicted, not_evicted: refused, total_tokens, max_tokens };

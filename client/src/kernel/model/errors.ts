@@ -16,6 +16,7 @@ export type KernelErrorCode =
   | 'StartFailed'
   | 'StartRefused'
   | 'MessageTooLarge'
+  | 'LimitExceeded'
   | 'Unsupported'
   | 'ProtocolViolation'
   | 'PermissionDenied'
