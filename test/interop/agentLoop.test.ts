@@ -1,5 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { AgentSession, CHAT_AGENT_ID, type AgentRunRecord } from '../../client/src/kernel/agent';
+import {
+  AgentSession,
+  CHAT_AGENT_ID,
+  getPromptAs,
+  readResourceAs,
+  type AgentRunRecord,
+} from '../../client/src/kernel/agent';
 import { toolTokens } from '../../client/src/kernel/discovery';
 import { OpenAiCompatibleProvider } from '../../client/src/kernel/models/openAiCompatible';
 import {
@@ -340,5 +346,63 @@ describe('interop: the agent loop with a scripted model and real servers', funct
       ),
     );
     assert.equal(record.answer, 'The key is [REDACTED].');
+  });
+});
+
+describe('interop: resources, prompts and approvals for agents', function () {
+  this.timeout(60000);
+  let k: TestKernel;
+  beforeEach(async () => (k = await startKernel(EXAMPLE)));
+  afterEach(async () => k.dispose());
+
+  it('reads resources and prompts as the agent, audited, and refuses an agent without access', async () => {
+    const agent = { agentId: CHAT_AGENT_ID, kind: 'agent' as const };
+    const about = await readResourceAs(k.kernel, agent, 'example', 'mgp-example://about');
+    assert.ok(about.contents.length > 0);
+    const prompt = await getPromptAs(k.kernel, agent, 'example', 'summarize-notes', {});
+    assert.ok(prompt.messages.length > 0);
+    await k.kernel.call({
+      serverId: 'mgp',
+      toolName: 'mgp.access.grant',
+      args: {
+        entry_type: 'server_grant',
+        agent_id: CHAT_AGENT_ID,
+        server_id: 'example',
+        permission: 'deny',
+      },
+    });
+    await assert.rejects(
+      readResourceAs(k.kernel, agent, 'example', 'mgp-example://about'),
+      /agent\.chat has no access to example/,
+    );
+    const records = [
+      ...(await k.ofType('dev.mgp-kernel.resource_read')),
+      ...(await k.ofType('dev.mgp-kernel.prompt_get')),
+    ];
+    assert.deepEqual(records.map((r) => [r.event_type, r.actor.id, r.result]).sort(), [
+      ['dev.mgp-kernel.prompt_get', 'agent.chat', 'SUCCESS'],
+      ['dev.mgp-kernel.resource_read', 'agent.chat', 'DENIED'],
+      ['dev.mgp-kernel.resource_read', 'agent.chat', 'SUCCESS'],
+    ]);
+  });
+
+  it('says what the policy would do with a call, and records a grant given ahead of it', async () => {
+    assert.equal(k.kernel.approvalVerdict('example', 'delete_notes')?.kind, 'ask');
+    assert.equal(k.kernel.approvalVerdict('example', 'echo')?.kind, 'allow');
+    assert.equal(k.kernel.approvalVerdict('example', 'no_such_tool'), undefined);
+    assert.equal(
+      await k.kernel.grantApproval('example', 'delete_notes', 'session', 'agent.copilot'),
+      true,
+    );
+    assert.deepEqual(k.kernel.approvalVerdict('example', 'delete_notes'), {
+      kind: 'allow',
+      basis: 'session_grant',
+    });
+    const [granted] = (await k.ofType('PERMISSION_GRANTED')).filter(
+      (r) => r.details.kind === 'tool_call',
+    );
+    assert.equal(granted.details.scope, 'session');
+    assert.equal(granted.details.requested_by, 'agent.copilot');
+    assert.equal(k.operator.count('tool'), 0);
   });
 });

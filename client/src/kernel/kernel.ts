@@ -26,7 +26,12 @@ import { eventTools } from './kernelTools/eventTools';
 import { RegisteredServers } from './lifecycle/registeredServers';
 import { ToolDiscovery } from './discovery/toolDiscovery';
 import { GeneratedTools } from './toolCreation/generatedTools';
-import { configApproves, decideApproval, needsApproval } from './security/approvalPolicy';
+import {
+  ApprovalVerdict,
+  configApproves,
+  decideApproval,
+  needsApproval,
+} from './security/approvalPolicy';
 import { lifecycleTools } from './kernelTools/lifecycleTools';
 import { KernelToolRegistry } from './kernelTools/registry';
 import { KERNEL_SERVER_ID, type KernelTool } from './model/kernelTool';
@@ -332,21 +337,60 @@ export class Kernel {
 
   /** Whether a call of the tool would wait for the operator now (for `mgp.tools.request`, MGP §16.6). */
   private wouldAsk(serverId: string, toolName: string): boolean {
+    const verdict = this.approvalVerdict(serverId, toolName);
+    return verdict !== undefined && verdict.kind !== 'allow';
+  }
+
+  /**
+   * Grants a tool ahead of its call, for the session or always, as the operator (recorded and
+   * audited as an answer to a question; `requestedBy` is the agent the grant was given to use it).
+   */
+  async grantApproval(
+    serverId: string,
+    toolName: string,
+    answer: 'session' | 'always' | 'server_session',
+    requestedBy: string,
+  ): Promise<boolean> {
     const server = this.manager.find(serverId);
     const tool = server?.tools.find((t) => t.name === toolName);
     if (!server || !tool) return false;
+    await this.approvals.grant(
+      {
+        serverId,
+        toolName,
+        description: tool.description,
+        args: {},
+        security: this.securityOf(server, tool),
+        agentId: requestedBy,
+        traceId: newTraceId(),
+        policy: server.config.policy.approvalPolicy ?? this.settings.approvalPolicy,
+        approvedTools: server.config.policy.approvedTools,
+        moderateRequiresApproval: this.settings.moderateToolsRequireApproval,
+      },
+      answer,
+    );
+    return true;
+  }
+
+  /**
+   * What the approval policy (MGP §3.3) makes of a call of the tool now, with the answers already
+   * given: allow, ask the operator, or deny; undefined for a tool no connected server lists. (A
+   * front end that asks in its own way, such as a language-model tool's confirmation, reads it first.)
+   */
+  approvalVerdict(serverId: string, toolName: string): ApprovalVerdict | undefined {
+    const server = this.manager.find(serverId);
+    const tool = server?.tools.find((t) => t.name === toolName);
+    if (!server || !tool) return undefined;
     const security = this.securityOf(server, tool);
     const policy = server.config.policy.approvalPolicy ?? this.settings.approvalPolicy;
-    const held = this.approvals.held(serverId, toolName);
-    const verdict = decideApproval(
+    return decideApproval(
       policy,
       needsApproval(security, this.settings.moderateToolsRequireApproval),
       {
-        ...held,
+        ...this.approvals.held(serverId, toolName),
         configRule: configApproves(server.config.policy.approvedTools, toolName, security),
       },
     );
-    return verdict.kind !== 'allow';
   }
 
   private sessionOf(id: string): ServerSession | undefined {

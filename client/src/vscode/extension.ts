@@ -3,6 +3,7 @@ import type { KernelConfig } from '../kernel/config/model';
 import type { AuditTrail } from '../kernel/audit/auditTrail';
 import type { Kernel } from '../kernel/kernel';
 import type { ServerManager } from '../kernel/lifecycle/serverManager';
+import { registerLanguageModelTools } from './agents/languageModelTools';
 import { registerCommands } from './commands';
 import { ConfigService } from './configService';
 import { KernelHost } from './kernelHost';
@@ -123,6 +124,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     ...registerSignInCommands(kernel.manager, kernel.manager.bus, log),
     ...registerSecurityPanels(kernel, extension),
     ...registerToolPanels(kernel, extension),
+    ...registerLanguageModelTools(kernel.kernel, kernel.interaction),
     registerMoveSecretCommand(secrets, log),
     watchModelSettings(kernel.kernel.models, kernel.kernel.discovery, secrets, log),
     configs.onDidChange((config) => void apply(config)),

@@ -24,11 +24,12 @@ export {
   GATEWAY_AGENT_PREFIX,
   gatewayAgentId,
 } from './identity';
-export { LoopGuard } from './loopGuard';
+export { canonicalJson, LoopGuard } from './loopGuard';
 export { AGENT_INSTRUCTIONS } from './prompt';
 export { errorRejection, parseArguments, type Rejection } from './rejections';
 export { AgentToolContext, type OfferedTools, type ToolContextOptions } from './toolContext';
 export { ModelToolNames, type ToolRef } from './toolNames';
+export { getPromptAs, readResourceAs, type ContentKernel } from './serverContent';
 export { cutText, resultText, type ResultText } from './toolResultText';
 export type {
   AgentRunRecord,

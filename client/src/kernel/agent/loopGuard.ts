@@ -5,12 +5,15 @@
  * not parse.
  */
 
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+/** JSON with object keys sorted: equal values, equal text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (typeof value === 'object' && value !== null)
     return `{${Object.keys(value)
       .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .map(
+        (key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`,
+      )
       .join(',')}}`;
   return JSON.stringify(value) ?? 'undefined';
 }
@@ -28,7 +31,7 @@ export class LoopGuard {
    * call is then not made), undefined otherwise.
    */
   check(toolName: string, args: unknown): string | undefined {
-    const key = `${toolName}\u0000${canonical(args)}`;
+    const key = `${toolName}\u0000${canonicalJson(args)}`;
     this.repeats = key === this.last ? this.repeats + 1 : 1;
     this.last = key;
     if (this.repeats < this.limit) return undefined;

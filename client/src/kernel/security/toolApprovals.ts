@@ -151,6 +151,19 @@ export class ToolApprovals {
       : { allowed: true, basis: answer };
   }
 
+  /**
+   * An answer the operator gives ahead of the call (a language-model tool's confirmation offers
+   * "for this session" and "always"): kept and audited as if it answered a question.
+   */
+  async grant(
+    question: ApprovalQuestion,
+    answer: 'session' | 'always' | 'server_session',
+  ): Promise<void> {
+    await this.store.load();
+    await this.remember(question, answer);
+    await this.decided(question, answer);
+  }
+
   private async remember(question: ApprovalQuestion, answer: ToolApprovalAnswer): Promise<void> {
     const { serverId, toolName } = question;
     if (answer === 'session') this.sessionTools.add(key(serverId, toolName));

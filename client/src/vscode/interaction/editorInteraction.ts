@@ -14,12 +14,28 @@ import {
 } from './dialogs';
 import { promptToolApproval } from './toolApprovalPrompt';
 
+/** Asks about one tool call in a way of its own (inline in a chat, from a confirmation given already). */
+export type ApprovalAsker = (
+  request: ToolApprovalRequest,
+  signal?: AbortSignal,
+) => Promise<ToolApprovalAnswer>;
+
 /**
  * The kernel's questions answered in the editor. Tool-call approvals can be answered from the prompt
- * or from the Approvals panel (`answer`), whichever comes first.
+ * or from the Approvals panel (`answer`), whichever comes first; the call of a trace id that has a
+ * route (`routeApproval`) is asked there instead of in the prompt.
  */
 export class EditorInteraction implements Interaction {
   private readonly waiting = new Map<string, (answer: ToolApprovalAnswer) => void>();
+  private readonly routes = new Map<string, ApprovalAsker>();
+
+  /** Questions about the call with this trace id (MGP §6.5) go to `ask` until disposed. */
+  routeApproval(traceId: string, ask: ApprovalAsker): vscode.Disposable {
+    this.routes.set(traceId, ask);
+    return new vscode.Disposable(() => {
+      if (this.routes.get(traceId) === ask) this.routes.delete(traceId);
+    });
+  }
 
   approveToolCall(request: ToolApprovalRequest, signal?: AbortSignal): Promise<ToolApprovalAnswer> {
     const modal =
@@ -30,11 +46,15 @@ export class EditorInteraction implements Interaction {
         resolve(answer);
       };
       this.waiting.set(request.id, settle);
-      promptToolApproval(request, modal, signal).then(settle, (error: unknown) => {
-        this.log?.warn(
-          `could not ask about ${request.serverId}.${request.toolName} (${error instanceof Error ? error.message : String(error)}): answer it in the Approvals panel`,
-        );
-      });
+      const ask = this.routes.get(request.traceId);
+      (ask ? ask(request, signal) : promptToolApproval(request, modal, signal)).then(
+        settle,
+        (error: unknown) => {
+          this.log?.warn(
+            `could not ask about ${request.serverId}.${request.toolName} (${error instanceof Error ? error.message : String(error)}): answer it in the Approvals panel`,
+          );
+        },
+      );
     });
   }
 
