@@ -37,6 +37,7 @@ import { KernelToolRegistry } from './kernelTools/registry';
 import { KERNEL_SERVER_ID, type KernelTool } from './model/kernelTool';
 import type { SupervisedServer } from './lifecycle/supervisedServer';
 import { MgpSessions } from './mgp/mgpSessions';
+import { McplHost } from './mcpl/mcplHost';
 import { ModelRouter } from './models/modelRouter';
 import type { Caller } from './model/caller';
 import { ToolCallOutcome, ToolCallPipeline, ToolCallRequest } from './pipeline/toolCallPipeline';
@@ -96,6 +97,7 @@ const EMPTY_CONFIG: KernelConfig = {
 export class Kernel {
   readonly manager: ServerManager;
   readonly mgp: MgpSessions;
+  readonly mcpl: McplHost;
   readonly approvals: ToolApprovals;
   readonly permissions: ServerPermissions;
   readonly access: AccessControl;
@@ -143,12 +145,20 @@ export class Kernel {
       operator: options.operator.agentId,
     });
     this.streams = new StreamRegistry(this.mgp, (id) => this.sessionOf(id));
+    this.mcpl = new McplHost({
+      audit: options.audit,
+      interaction: options.interaction,
+      models: this.models,
+      stateDir: options.stateDir,
+      settingsOf: (id) => this.manager.find(id)?.config.policy.mcpl,
+      session: (id) => this.sessionOf(id),
+    });
     this.manager = new ServerManager({
       hostEnv: options.hostEnv,
       secrets: options.secrets,
       mayStart: options.mayStart,
       session: {
-        services: [this.mgp, this.permissions],
+        services: [this.mgp, this.permissions, this.mcpl],
         clientHandlers: (server) =>
           clientHandlers(server.id, {
             interaction: options.interaction,
@@ -249,6 +259,7 @@ export class Kernel {
     this.discovery.reconfigure();
     await Promise.all([this.access.load(), this.approvals.load()]);
     await this.manager.reconcile(config, autoStart);
+    await this.mcpl.configChanged();
     this.discovery.resync();
     if (config.kernel.keepRegisteredServers && autoStart) await this.registered.restore();
   }

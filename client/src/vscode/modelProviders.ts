@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type {
   CompletionRequest,
   CompletionResult,
+  ModelDescription,
   ModelHints,
   ModelProvider,
 } from '../kernel/models/modelProvider';
@@ -27,7 +28,23 @@ class LanguageModelProvider implements ModelProvider {
     return hints?.provider && !/copilot|vscode/i.test(hints.provider) ? 0 : 1;
   }
 
-  async complete(request: CompletionRequest, signal: AbortSignal): Promise<CompletionResult> {
+  async describe(): Promise<ModelDescription | undefined> {
+    const [model] = await vscode.lm.selectChatModels({});
+    return model
+      ? {
+          id: model.id,
+          vendor: model.vendor,
+          contextWindow: model.maxInputTokens,
+          capabilities: ['tools'],
+        }
+      : undefined;
+  }
+
+  async complete(
+    request: CompletionRequest,
+    signal: AbortSignal,
+    onText?: (delta: string) => void,
+  ): Promise<CompletionResult> {
     const [model] = await vscode.lm.selectChatModels(
       request.hints?.names?.length ? { family: request.hints.names[0] } : {},
     );
@@ -52,7 +69,10 @@ class LanguageModelProvider implements ModelProvider {
       cancellation.token,
     );
     let text = '';
-    for await (const part of response.text) text += part;
+    for await (const part of response.text) {
+      text += part;
+      onText?.(part);
+    }
     return { content: text, model: `${chosen.vendor}/${chosen.family}`, stopReason: 'endTurn' };
   }
 }

@@ -3,7 +3,7 @@
  * the scope lists it sends with them (MCPL §7), both as in `featureSets/update` (MCPL §5.3, §6.7).
  */
 import { described, JsonSchema, patternOf } from './schemaTypes';
-import { FEATURE_SET_NAME } from './vocabulary';
+import { FEATURE_SET_NAME, FEATURE_SET_WILDCARD } from './vocabulary';
 
 function featureSetList(which: 'enabled' | 'disabled'): JsonSchema {
   const verb = which === 'enabled' ? 'enables' : 'disables';
@@ -66,6 +66,63 @@ const scopeSchema: JsonSchema = {
   ),
 };
 
+const PUSH_EVENTS = ['turn', 'queue', 'reject'] as const;
+const INFERENCE = ['ask', 'allow', 'deny'] as const;
+
+function pushEventsPolicy(): JsonSchema {
+  return {
+    type: 'string',
+    enum: PUSH_EVENTS,
+    enumDescriptions: [
+      'An accepted event starts a new turn of the agent conversation it is attached to.',
+      'An accepted event waits in the Events view until the user sends it to the agent.',
+      'Every push event is rejected.',
+    ],
+    ...described(
+      'What an accepted push/event does: turn, queue (default) or reject (MCPL §9).',
+      'What an accepted `push/event` does (MCPL §9): `turn` starts a new turn of the agent conversation, ' +
+        '`queue` (the default) keeps it in the Events view until you send it to the agent, `reject` refuses it.',
+    ),
+  };
+}
+
+function inferencePolicy(): JsonSchema {
+  return {
+    type: 'string',
+    enum: INFERENCE,
+    enumDescriptions: [
+      'Ask the user once per feature set for the session.',
+      "Route the request to the user's model without asking.",
+      'Refuse every inference request.',
+    ],
+    ...described(
+      'Whether inference/request from this server reaches your model: ask (default), allow or deny (MCPL §11).',
+      'Whether `inference/request` from this server reaches your model (MCPL §11): `ask` (the default) asks once per feature set for the session, `allow` routes it, `deny` refuses it.',
+    ),
+  };
+}
+
+const featureSetPolicySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    push_events: pushEventsPolicy(),
+    inference: inferencePolicy(),
+    model: {
+      type: 'string',
+      minLength: 1,
+      ...described(
+        "The model to prefer for this feature set's inference requests (MCPL §11.5 routing).",
+        "A model name to prefer for this feature set's `inference/request` (MCPL §11.5: routing by server and feature set). A hint: the nearest configured model is used.",
+      ),
+    },
+  },
+  ...described(
+    'Policy for the feature sets this name or wildcard covers (MCPL §11.5).',
+    'Policy for the feature sets this name or wildcard covers; an exact name wins over a wildcard, a longer wildcard over a shorter (MCPL §11.5).',
+  ),
+};
+
 export const serverMcplSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
@@ -80,6 +137,41 @@ export const serverMcplSchema: JsonSchema = {
     },
     enabled_feature_sets: featureSetList('enabled'),
     disabled_feature_sets: featureSetList('disabled'),
+    push_events: pushEventsPolicy(),
+    push_events_per_second: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1000,
+      ...described(
+        'Push events accepted per second from this server, with bursts of twice as many (default 10, MCPL §9).',
+        'Push events accepted per second from this server (MCPL §9), with bursts of up to twice as many; the rest are rejected with a reason. Default 10.',
+      ),
+    },
+    inference: inferencePolicy(),
+    hook_failure: {
+      type: 'string',
+      enum: ['open', 'closed'],
+      enumDescriptions: [
+        'On a timeout or error of a blocking afterInference hook, show the unmodified answer.',
+        'On a timeout or error of a blocking afterInference hook, show an error instead of the answer.',
+      ],
+      ...described(
+        'When a blocking afterInference hook times out or fails: open (default) or closed (MCPL §13.3).',
+        'When a blocking `context/afterInference` hook times out or fails (MCPL §13.3): `open` (the default, recommended) shows the unmodified answer, `closed` shows an error instead.',
+      ),
+    },
+    feature_set_policy: {
+      type: 'object',
+      patternProperties: {
+        [patternOf(FEATURE_SET_NAME)]: featureSetPolicySchema,
+        [patternOf(FEATURE_SET_WILDCARD)]: featureSetPolicySchema,
+      },
+      additionalProperties: false,
+      ...described(
+        'Push-event, inference and model policy per feature set or wildcard, one [servers.mcpl.feature_set_policy."<name>"] table each (MCPL §11.5).',
+        'Push-event, inference and model policy per feature set, one `[servers.mcpl.feature_set_policy."memory.*"]` table each (quote the name: it has dots). Keys are names or wildcards (MCPL §6.3, §11.5).',
+      ),
+    },
     scopes: {
       type: 'object',
       patternProperties: { [patternOf(FEATURE_SET_NAME)]: scopeSchema },

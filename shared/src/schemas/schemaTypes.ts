@@ -30,6 +30,7 @@ export type JsonSchema = {
   minLength?: number;
   maxLength?: number;
   minimum?: number;
+  maximum?: number;
   exclusiveMinimum?: number;
   default?: unknown;
   examples?: readonly unknown[];

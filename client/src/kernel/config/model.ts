@@ -77,6 +77,35 @@ export interface ServerPolicy {
   permissions: string[];
   trustLevel?: TrustLevel;
   pinnedTools: string[];
+  /** `[servers.mcpl]` (MCPL §6, §7, §9, §11, §13.3), defaults filled in. */
+  mcpl?: McplSettings;
+}
+
+export type PushEventsPolicy = 'turn' | 'queue' | 'reject';
+export type InferencePolicy = 'ask' | 'allow' | 'deny';
+
+/** One `[servers.mcpl.feature_set_policy."<name or wildcard>"]` table. */
+export interface FeatureSetPolicy {
+  pushEvents?: PushEventsPolicy;
+  inference?: InferencePolicy;
+  model?: string;
+}
+
+/** What the config says about one server's MCPL side. */
+export interface McplSettings {
+  /** false: the host does not advertise MCPL to it (MCPL §3.3). */
+  enabled: boolean;
+  enabledFeatureSets: string[];
+  disabledFeatureSets: string[];
+  /** Scope lists per scoped feature set, as sent in featureSets/update (MCPL §7.2). */
+  scopes: Record<string, { whitelist: string[]; blacklist: string[] }>;
+  pushEvents: PushEventsPolicy;
+  pushEventsPerSecond: number;
+  inference: InferencePolicy;
+  /** MCPL §13.3 for blocking afterInference hooks. */
+  hookFailure: 'open' | 'closed';
+  /** Keyed by feature-set name or wildcard. */
+  featureSetPolicy: Record<string, FeatureSetPolicy>;
 }
 
 /** A server as a config file declares it. Lines are 1-based, as people read them. */

@@ -11,6 +11,7 @@ import type {
   ServerPolicy,
   TrustLevel,
 } from './model';
+import { mcplSettings } from './mcplSettings';
 
 type Table = Record<string, unknown>;
 
@@ -98,6 +99,7 @@ export function serverPolicy(table: Table, id: string, format: 'mgp' | 'openfang
     permissions: strings(mgp.permissions_required),
     trustLevel: typeof mgp.trust_level === 'string' ? (mgp.trust_level as TrustLevel) : undefined,
     pinnedTools: strings(table.pinned_tools),
+    mcpl: mcplSettings(table.mcpl),
   };
 }
 

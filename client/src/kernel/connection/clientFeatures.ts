@@ -7,7 +7,9 @@ import {
   ElicitRequest,
   ElicitRequestSchema,
   ElicitResult,
+  ErrorCode,
   ListRootsRequestSchema,
+  McpError,
   LoggingMessageNotificationSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
@@ -37,6 +39,12 @@ export interface ConnectionHooks {
   onResourceUpdated(uri: string): void;
   /** Any other notification from the server (`notifications/mgp.*` among them), params unparsed. */
   onNotification(method: string, params: Record<string, unknown>): void;
+  /** Any other request from the server (MCPL's among them): its answer, or undefined for "method not found". */
+  onRequest?(
+    method: string,
+    params: Record<string, unknown>,
+    context: { requestId: string | number; signal: AbortSignal },
+  ): Promise<Record<string, unknown>> | undefined;
   /** The transport closed: by us (`expected`) or not. */
   onClosed(expected: boolean): void;
 }
@@ -85,6 +93,16 @@ export function registerClientFeatures(
   );
   // Transport and protocol problems (a line that is not JSON-RPC, a handler that threw) go to the log.
   client.onerror = (error) => hooks.onLog('warning', `protocol: ${error.message}`);
+  client.fallbackRequestHandler = async (request, extra) => {
+    const params = (request.params ?? {}) as Record<string, unknown>;
+    const answer = hooks.onRequest?.(request.method, params, {
+      requestId: request.id,
+      signal: extra.signal,
+    });
+    if (!answer)
+      throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    return answer as never;
+  };
   client.fallbackNotificationHandler = async (notification) => {
     hooks.onNotification(
       notification.method,

@@ -64,6 +64,8 @@ export interface CallOptions {
   onRequestId?: (id: RequestId) => void;
   /** Overrides the server's request timeout. */
   timeoutMs?: number;
+  /** Fields kernel services add to the params (MCPL `scope`, `state`, `checkpoint`: §7.7, §8.4). */
+  params?: Record<string, unknown>;
 }
 
 const LooseInitializeResult = z.looseObject({ capabilities: z.looseObject({}).optional() });
@@ -317,7 +319,9 @@ export class ServerConnection {
     options: CallOptions = {},
   ): Promise<CappedResult> {
     const name = typeof tool === 'string' ? tool : tool.name;
-    const params: Record<string, unknown> = { name, arguments: args };
+    const params: Record<string, unknown> = options.params
+      ? { ...options.params, name, arguments: args }
+      : { name, arguments: args };
     if (options.mgp) {
       params._mgp = options.mgp;
       if (options.onRequestId) this.awaitingIds.set(options.mgp, options.onRequestId);

@@ -2,7 +2,8 @@ import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { Authorizations } from '../auth/authorizations';
 import type { ConfiguredServer } from '../config/model';
 import type { ClientRequestHandlers } from './clientFeatures';
-import type { ServerConnection } from './serverConnection';
+import type { CappedResult, ServerConnection } from './serverConnection';
+import type { ListedTool } from './toolResults';
 
 /** What a kernel service sees of one server while it is connecting or connected. */
 export interface ServerSession {
@@ -10,6 +11,22 @@ export interface ServerSession {
   readonly config: ConfiguredServer;
   readonly connection: ServerConnection;
   log(level: string, message: string): void;
+}
+
+/** What a service learns of a request the server sent. */
+export interface IncomingRequestContext {
+  /** The JSON-RPC id the server gave it. */
+  requestId: string | number;
+  /** Aborted when the server cancels the request or the connection closes. */
+  signal: AbortSignal;
+}
+
+/** A service's part in one tools/call. */
+export interface ToolCallExtension {
+  /** Added to the call's params (never over `name` or `arguments`). */
+  params?: Record<string, unknown>;
+  /** Told the result once the server answered; the call's caller waits for it. */
+  done?(result: CappedResult): void | Promise<void>;
 }
 
 /**
@@ -24,6 +41,25 @@ export interface ConnectionService {
   connected?(session: ServerSession): Promise<void>;
   /** A notification base MCP does not handle; true when this service took it. */
   notification?(session: ServerSession, method: string, params: Record<string, unknown>): boolean;
+  /**
+   * A request from the server base MCP does not handle: the answer (a throw is the error sent
+   * back, an McpError with its code), or undefined when this service does not take the method.
+   */
+  request?(
+    session: ServerSession,
+    method: string,
+    params: Record<string, unknown>,
+    context: IncomingRequestContext,
+  ): Promise<Record<string, unknown>> | undefined;
+  /**
+   * A tools/call about to go to the server: fields to add to its params and what to do with its
+   * result (MCPL §7.7, §8.4). Throwing refuses the call. Undefined: nothing to add.
+   */
+  toolCall?(
+    serverId: string,
+    tool: ListedTool | string,
+    args: Record<string, unknown>,
+  ): ToolCallExtension | Promise<ToolCallExtension | undefined> | undefined;
   /** The server's connection is gone (stopped, crashed or replaced). */
   disconnected?(serverId: string): void;
 }

@@ -68,6 +68,30 @@ export interface RegistrationRequest {
   justification?: string;
 }
 
+/** MCPL §7.4: a server asks to act in a scope no list covers; the payload is shown as it came. */
+export interface ScopeQuestion {
+  serverId: string;
+  featureSet: string;
+  /** Untrusted: written by the server. */
+  featureSetDescription?: string;
+  label: string;
+  payload?: Record<string, unknown>;
+  /** `elevation` (scope/elevate) or `tool` (a scoped tools/call, §7.7). */
+  origin: 'elevation' | 'tool';
+  toolName?: string;
+}
+
+/** MCPL §11: a server asks for the user's model; the messages are shown as they came. */
+export interface InferenceQuestion {
+  serverId: string;
+  featureSet: string;
+  /** Untrusted: written by the server. */
+  featureSetDescription?: string;
+  messages: { role: string; content: string }[];
+  maxTokens?: number;
+  model: string;
+}
+
 export interface Interaction {
   approveToolCall(request: ToolApprovalRequest, signal?: AbortSignal): Promise<ToolApprovalAnswer>;
   approvePermissions(request: PermissionRequest): Promise<PermissionAnswer>;
@@ -84,6 +108,10 @@ export interface Interaction {
   /** undefined when dismissed or expired. */
   answerCallback(question: CallbackQuestion): Promise<string | undefined>;
   approveRegistration(request: RegistrationRequest): Promise<boolean>;
+  /** MCPL §7.6 step 3; left out: nobody to ask, denied. */
+  approveScope?(question: ScopeQuestion, signal: AbortSignal): Promise<boolean>;
+  /** MCPL §11 under the `ask` policy; left out: nobody to ask, denied. */
+  approveInference?(question: InferenceQuestion, signal: AbortSignal): Promise<boolean>;
 }
 
 /** No one to ask (a headless kernel without a terminal): every question is refused, saying why. */

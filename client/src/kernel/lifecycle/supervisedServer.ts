@@ -9,7 +9,12 @@ import {
   ListedTool,
   ServerConnection,
 } from '../connection/serverConnection';
-import type { ServerSession, SessionEnvironment } from '../connection/service';
+import type {
+  IncomingRequestContext,
+  ServerSession,
+  SessionEnvironment,
+  ToolCallExtension,
+} from '../connection/service';
 import { KernelError, SERVER_DRAINING, SERVER_NOT_READY, SERVER_RESTARTING } from '../model/errors';
 import type { KernelBus } from './events';
 import { RestartTracker } from './restartPolicy';
@@ -187,10 +192,11 @@ export class SupervisedServer {
       signInRequested: () => this.signInRequested,
       log: (level, message) => this.log(level, message),
     });
-    const extraCapabilities = Object.assign(
-      {},
-      ...this.deps.session.services.map((s) => s.capabilities?.(this.config) ?? {}),
+    const extraCapabilities = mergeCapabilities(
+      this.deps.session.services.map((s) => s.capabilities?.(this.config) ?? {}),
     );
+    // Requests can arrive before open() returns (right after initialized): they see the connection then.
+    let opening: ServerConnection | undefined;
     const opened: ServerConnection = await ServerConnection.open(this.config, resolved, {
       authorization,
       extraCapabilities,
@@ -205,10 +211,29 @@ export class SupervisedServer {
         onResourceUpdated: (uri) =>
           this.deps.bus.emit('resourceUpdated', { server_id: this.id, uri }),
         onNotification: (method, params) => this.onNotification(method, params),
+        onRequest: (method, params, context) => this.onRequest(opening, method, params, context),
         onClosed: (expected) => this.onClosed(opened, expected),
       },
     });
+    opening = opened;
     return opened;
+  }
+
+  private onRequest(
+    connection: ServerConnection | undefined,
+    method: string,
+    params: Record<string, unknown>,
+    context: IncomingRequestContext,
+  ): Promise<Record<string, unknown>> | undefined {
+    const live = connection ?? this.connection;
+    if (!live) return undefined;
+    const session = this.sessionOf(live);
+    for (const service of this.deps.session.services) {
+      const answer = service.request?.(session, method, params, context);
+      if (answer) return answer;
+    }
+    this.log('debug', `unhandled request ${method}: answered "method not found"`);
+    return undefined;
   }
 
   private sessionOf(connection: ServerConnection): ServerSession {
@@ -416,18 +441,64 @@ export class SupervisedServer {
     } catch (error) {
       return Promise.reject(error);
     }
+    let extended: ReturnType<SupervisedServer['extensionsOf']>;
+    try {
+      extended = this.extensionsOf(tool, args);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (!extended) return this.forward(connection, tool, args, options, undefined);
+    return extended.then((extensions) =>
+      this.forward(
+        connection,
+        tool,
+        args,
+        {
+          ...options,
+          params: Object.assign({}, options?.params, ...extensions.map((e) => e.params ?? {})),
+        },
+        extensions,
+      ),
+    );
+  }
+
+  private forward(
+    connection: ServerConnection,
+    tool: ListedTool | string,
+    args: Record<string, unknown>,
+    options: CallOptions | undefined,
+    extensions: ToolCallExtension[] | undefined,
+  ): Promise<CappedResult> {
     this.inFlight++;
     // then(), not finally(): finally() takes two more turns of the microtask queue per call.
     return connection.callTool(tool, args, options).then(
       (result) => {
         this.callEnded();
-        return result;
+        if (!extensions) return result;
+        return Promise.all(extensions.map((extension) => extension.done?.(result))).then(
+          () => result,
+        );
       },
       (error: unknown) => {
         this.callEnded();
         throw error;
       },
     );
+  }
+
+  /** What the services add to a tools/call (MCPL scope and state); undefined when none does. */
+  private extensionsOf(
+    tool: ListedTool | string,
+    args: Record<string, unknown>,
+  ): Promise<ToolCallExtension[]> | undefined {
+    let found: (ToolCallExtension | Promise<ToolCallExtension | undefined>)[] | undefined;
+    for (const service of this.deps.session.services) {
+      const extension = service.toolCall?.(this.id, tool, args);
+      if (extension) (found ??= []).push(extension);
+    }
+    return found
+      ? Promise.all(found).then((all) => all.filter((e): e is ToolCallExtension => e !== undefined))
+      : undefined;
   }
 
   private callEnded(): void {
@@ -444,4 +515,16 @@ export class SupervisedServer {
   get liveConnection(): ServerConnection | undefined {
     return this.connection;
   }
+}
+
+/** The services' capabilities, one object; `experimental` entries (MCPL's among them) merged, not replaced. */
+function mergeCapabilities(parts: Record<string, unknown>[]): Record<string, unknown> {
+  const merged: Record<string, unknown> = {};
+  for (const part of parts)
+    for (const [key, value] of Object.entries(part))
+      merged[key] =
+        key === 'experimental'
+          ? { ...(merged.experimental as object | undefined), ...(value as object) }
+          : value;
+  return merged;
 }

@@ -32,6 +32,14 @@ export interface CompletionResult {
   usage?: { prompt_tokens?: number; completion_tokens?: number };
 }
 
+/** What a provider says of the model it would use (MCPL §12.2). */
+export interface ModelDescription {
+  id: string;
+  vendor: string;
+  contextWindow?: number;
+  capabilities: string[];
+}
+
 export interface ModelProvider {
   /** e.g. `vscode-lm`, `openai-compatible`. */
   readonly id: string;
@@ -39,5 +47,12 @@ export interface ModelProvider {
   readonly label: string;
   /** How well the provider fits the hints; higher wins, undefined: cannot serve them. */
   match(hints: ModelHints | undefined): number | undefined;
-  complete(request: CompletionRequest, signal: AbortSignal): Promise<CompletionResult>;
+  /** `onText`, when given, receives the answer's text as it streams (MCPL §11.4 inference/chunk). */
+  complete(
+    request: CompletionRequest,
+    signal: AbortSignal,
+    onText?: (delta: string) => void,
+  ): Promise<CompletionResult>;
+  /** The model a request without hints would get; undefined when it cannot say (MCPL §12). */
+  describe?(): Promise<ModelDescription | undefined>;
 }

@@ -35,7 +35,11 @@ export class ModelRouter {
     return best.provider;
   }
 
-  complete(request: CompletionRequest, signal: AbortSignal): Promise<CompletionResult> {
-    return this.choose(request.hints).complete(request, signal);
+  complete(
+    request: CompletionRequest,
+    signal: AbortSignal,
+    onText?: (delta: string) => void,
+  ): Promise<CompletionResult> {
+    return this.choose(request.hints).complete(request, signal, onText);
   }
 }

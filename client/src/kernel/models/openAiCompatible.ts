@@ -8,6 +8,7 @@ import type { ChatModel, ChatRequest, ChatTurn } from './chatModel';
 import type {
   CompletionRequest,
   CompletionResult,
+  ModelDescription,
   ModelHints,
   ModelProvider,
 } from './modelProvider';
@@ -59,7 +60,22 @@ export class OpenAiCompatibleProvider implements ModelProvider, ChatModel {
     return named ? 2 : 1;
   }
 
-  async complete(request: CompletionRequest, signal: AbortSignal): Promise<CompletionResult> {
+  async describe(): Promise<ModelDescription> {
+    let vendor = 'openai-compatible';
+    try {
+      vendor = new URL(this.options.baseUrl).host;
+    } catch {
+      // a base URL that does not parse names no vendor
+    }
+    return { id: this.options.model, vendor, capabilities: ['tools'] };
+  }
+
+  async complete(
+    request: CompletionRequest,
+    signal: AbortSignal,
+    onText?: (delta: string) => void,
+  ): Promise<CompletionResult> {
+    if (onText) return this.completeStreaming(request, signal, onText);
     const messages = [
       ...(request.systemPrompt ? [{ role: 'system', content: request.systemPrompt }] : []),
       ...request.messages,
@@ -97,6 +113,40 @@ export class OpenAiCompatibleProvider implements ModelProvider, ChatModel {
         ? {
             prompt_tokens: body.usage.prompt_tokens,
             completion_tokens: body.usage.completion_tokens,
+          }
+        : undefined,
+    };
+  }
+
+  /** A completion streamed through the chat endpoint (openAiChat.ts), without tools. */
+  private async completeStreaming(
+    request: CompletionRequest,
+    signal: AbortSignal,
+    onText: (delta: string) => void,
+  ): Promise<CompletionResult> {
+    const turn = await this.chat(
+      {
+        messages: [
+          ...(request.systemPrompt
+            ? [{ role: 'system' as const, content: request.systemPrompt }]
+            : []),
+          ...request.messages,
+        ],
+        tools: [],
+        maxTokens: request.maxTokens,
+        temperature: request.temperature,
+      },
+      signal,
+      onText,
+    );
+    return {
+      content: turn.text,
+      model: turn.model,
+      stopReason: turn.stopReason,
+      usage: turn.usage
+        ? {
+            prompt_tokens: turn.usage.promptTokens,
+            completion_tokens: turn.usage.completionTokens,
           }
         : undefined,
     };
