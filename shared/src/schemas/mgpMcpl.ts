@@ -2,8 +2,14 @@
  * `[servers.mcpl]` of mgp.toml: which MCPL feature sets the host enables for a server (MCPL §6) and
  * the scope lists it sends with them (MCPL §7), both as in `featureSets/update` (MCPL §5.3, §6.7).
  */
-import { described, JsonSchema, patternOf } from './schemaTypes';
-import { FEATURE_SET_NAME, FEATURE_SET_WILDCARD } from './vocabulary';
+import { described, enumOf, JsonSchema, patternOf } from './schemaTypes';
+import {
+  FEATURE_SET_NAME,
+  FEATURE_SET_WILDCARD,
+  MCPL_HOOK_FAILURE_POLICIES,
+  MCPL_INFERENCE_POLICIES,
+  MCPL_PUSH_EVENT_POLICIES,
+} from './vocabulary';
 
 function featureSetList(which: 'enabled' | 'disabled'): JsonSchema {
   const verb = which === 'enabled' ? 'enables' : 'disables';
@@ -66,18 +72,10 @@ const scopeSchema: JsonSchema = {
   ),
 };
 
-const PUSH_EVENTS = ['turn', 'queue', 'reject'] as const;
-const INFERENCE = ['ask', 'allow', 'deny'] as const;
-
 function pushEventsPolicy(): JsonSchema {
   return {
     type: 'string',
-    enum: PUSH_EVENTS,
-    enumDescriptions: [
-      'An accepted event starts a new turn of the agent conversation it is attached to.',
-      'An accepted event waits in the Events view until the user sends it to the agent.',
-      'Every push event is rejected.',
-    ],
+    ...enumOf(MCPL_PUSH_EVENT_POLICIES),
     ...described(
       'What an accepted push/event does: turn, queue (default) or reject (MCPL §9).',
       'What an accepted `push/event` does (MCPL §9): `turn` starts a new turn of the agent conversation, ' +
@@ -89,12 +87,7 @@ function pushEventsPolicy(): JsonSchema {
 function inferencePolicy(): JsonSchema {
   return {
     type: 'string',
-    enum: INFERENCE,
-    enumDescriptions: [
-      'Ask the user once per feature set for the session.',
-      "Route the request to the user's model without asking.",
-      'Refuse every inference request.',
-    ],
+    ...enumOf(MCPL_INFERENCE_POLICIES),
     ...described(
       'Whether inference/request from this server reaches your model: ask (default), allow or deny (MCPL §11).',
       'Whether `inference/request` from this server reaches your model (MCPL §11): `ask` (the default) asks once per feature set for the session, `allow` routes it, `deny` refuses it.',
@@ -150,11 +143,7 @@ export const serverMcplSchema: JsonSchema = {
     inference: inferencePolicy(),
     hook_failure: {
       type: 'string',
-      enum: ['open', 'closed'],
-      enumDescriptions: [
-        'On a timeout or error of a blocking afterInference hook, show the unmodified answer.',
-        'On a timeout or error of a blocking afterInference hook, show an error instead of the answer.',
-      ],
+      ...enumOf(MCPL_HOOK_FAILURE_POLICIES),
       ...described(
         'When a blocking afterInference hook times out or fails: open (default) or closed (MCPL §13.3).',
         'When a blocking `context/afterInference` hook times out or fails (MCPL §13.3): `open` (the default, recommended) shows the unmodified answer, `closed` shows an error instead.',

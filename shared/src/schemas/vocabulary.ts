@@ -194,6 +194,40 @@ export const RESTART_POLICIES = vocabulary([
 ]);
 export const RESTART_POLICY_NAMES = namesOf(RESTART_POLICIES);
 
+/** MCPL §9: what an accepted push event does. */
+export const MCPL_PUSH_EVENT_POLICIES = vocabulary([
+  {
+    name: 'turn',
+    description: 'An accepted event starts a new turn of the agent conversation it is attached to.',
+  },
+  {
+    name: 'queue',
+    description: 'An accepted event waits in the Events view until the user sends it to the agent.',
+  },
+  { name: 'reject', description: 'Every push event is rejected.' },
+]);
+
+/** MCPL §11: whether a server's inference/request reaches the user's model. */
+export const MCPL_INFERENCE_POLICIES = vocabulary([
+  { name: 'ask', description: 'Ask the user once per feature set for the session.' },
+  { name: 'allow', description: "Route the request to the user's model without asking." },
+  { name: 'deny', description: 'Refuse every inference request.' },
+]);
+
+/** MCPL §13.3: what a blocking afterInference hook's timeout or error does. */
+export const MCPL_HOOK_FAILURE_POLICIES = vocabulary([
+  {
+    name: 'open',
+    description:
+      'On a timeout or error of a blocking afterInference hook, show the unmodified answer.',
+  },
+  {
+    name: 'closed',
+    description:
+      'On a timeout or error of a blocking afterInference hook, show an error instead of the answer.',
+  },
+]);
+
 /** MGP §3.3: how the client answers a server's permission requests. */
 export const APPROVAL_POLICIES = vocabulary([
   {

@@ -29,6 +29,9 @@ export const node = JSON.stringify(process.execPath);
 export const exampleServer = JSON.stringify(
   join(root, 'examples/servers/dist/mgp-example-server.js'),
 );
+export const mcplExampleServer = JSON.stringify(
+  join(root, 'examples/servers/dist/mcpl-example-server.js'),
+);
 export const everythingServer = JSON.stringify(
   join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'),
 );
@@ -44,6 +47,9 @@ export class ScriptedOperator {
   samplingAction: 'approve' | 'reject' = 'approve';
   elicitContent: Record<string, unknown> | undefined;
   registrationAnswer = true;
+  /** MCPL §7.6 step 3 and §11 `ask`: the answers to scope and inference questions, in order. */
+  scopeAnswers: boolean[] = [];
+  inferenceAnswers: boolean[] = [];
 
   interaction(): Interaction {
     return {
@@ -86,6 +92,14 @@ export class ScriptedOperator {
       approveRegistration: async (request) => {
         this.asked.push({ kind: 'registration', detail: request });
         return this.registrationAnswer;
+      },
+      approveScope: async (question) => {
+        this.asked.push({ kind: 'scope', detail: question });
+        return this.scopeAnswers.shift() ?? false;
+      },
+      approveInference: async (question) => {
+        this.asked.push({ kind: 'inference', detail: question });
+        return this.inferenceAnswers.shift() ?? false;
       },
     };
   }

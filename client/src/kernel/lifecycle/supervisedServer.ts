@@ -196,7 +196,7 @@ export class SupervisedServer {
       this.deps.session.services.map((s) => s.capabilities?.(this.config) ?? {}),
     );
     // Requests can arrive before open() returns (right after initialized): they see the connection then.
-    let opening: ServerConnection | undefined;
+    const opening: { connection?: ServerConnection } = {};
     const opened: ServerConnection = await ServerConnection.open(this.config, resolved, {
       authorization,
       extraCapabilities,
@@ -211,11 +211,12 @@ export class SupervisedServer {
         onResourceUpdated: (uri) =>
           this.deps.bus.emit('resourceUpdated', { server_id: this.id, uri }),
         onNotification: (method, params) => this.onNotification(method, params),
-        onRequest: (method, params, context) => this.onRequest(opening, method, params, context),
+        onRequest: (method, params, context) =>
+          this.onRequest(opening.connection, method, params, context),
         onClosed: (expected) => this.onClosed(opened, expected),
       },
     });
-    opening = opened;
+    opening.connection = opened;
     return opened;
   }
 
