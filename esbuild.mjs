@@ -3,8 +3,17 @@
 // `--tests` transpiles sources and tests file by file into out/ (or `--outdir DIR`) for the node test runners.
 // `--watch` rebuilds the bundles on change.
 import * as esbuild from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const root = new URL('.', import.meta.url).pathname;
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -23,6 +32,18 @@ const nodeBundle = {
   external: ['vscode'],
   define,
   logLevel: 'warning',
+};
+
+/**
+ * The validators' parsers, each a bundle of its own loaded from next to the bundle that needs it at
+ * its first use (bench/validators.mjs builds them too):
+ * - sqlParser: the SQL grammars of the readonly validator (~1 MB), at the first SQL argument;
+ * - shellParser: tree-sitter's Bash grammar (WebAssembly, the .wasm files copied next to it by
+ *   wasmFiles below), at the first command line.
+ */
+export const validatorParsers = {
+  sqlParser: 'client/src/kernel/security/validators/sqlDialects.ts',
+  shellParser: 'client/src/kernel/security/validators/shellGrammar.ts',
 };
 
 function exampleServerEntries() {
@@ -57,19 +78,7 @@ function bundles() {
       entryPoints: { tokenizer: 'client/src/kernel/discovery/cl100k.ts' },
       outdir: 'dist',
     },
-    // The SQL grammars of the readonly validator (~1 MB): loaded at the first SQL argument, from next to the bundles.
-    {
-      ...nodeBundle,
-      entryPoints: { sqlParser: 'client/src/kernel/security/validators/sqlDialects.ts' },
-      outdir: 'dist',
-    },
-    // The sandbox validator's shell parser (tree-sitter's Bash grammar, WebAssembly): loaded at the first
-    // command line, with the .wasm files copied next to it (wasmFiles below).
-    {
-      ...nodeBundle,
-      entryPoints: { shellParser: 'client/src/kernel/security/validators/shellGrammar.ts' },
-      outdir: 'dist',
-    },
+    { ...nodeBundle, entryPoints: validatorParsers, outdir: 'dist' },
     // The program a generated tool runs in (MGP §16.6): a server process of its own, running the tool's
     // code in QuickJS (WebAssembly, quickjs.wasm copied next to it by wasmFiles below).
     {
@@ -185,7 +194,7 @@ async function buildTests() {
 }
 
 /** WebAssembly the bundles load at run time, copied next to them. */
-const wasmFiles = [
+export const wasmFiles = [
   ['node_modules/web-tree-sitter/tree-sitter.wasm', 'tree-sitter.wasm'],
   ['node_modules/tree-sitter-bash/tree-sitter-bash.wasm', 'tree-sitter-bash.wasm'],
   ['node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm', 'quickjs.wasm'],
@@ -230,7 +239,9 @@ async function main() {
   );
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+// Imported (bench/validators.mjs reads the lists above), it builds nothing.
+if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1]))
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });

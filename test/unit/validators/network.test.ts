@@ -129,13 +129,12 @@ describe('network_restricted: hosts are resolved first', () => {
       { resolveHost: () => Promise.reject(new Error('ENOTFOUND')) },
     );
     assert.equal(fails.ok, true);
-    const started = Date.now();
+    // A lookup that never answers: the check returning at all is the timeout at work.
     const hangs = await check(
       { url: 'https://slow.example.org/' },
       { resolveHost: () => new Promise<string[]>(() => undefined), resolveTimeoutMs: 50 },
     );
     assert.equal(hangs.ok, true);
-    assert.ok(Date.now() - started < 1000, 'waited past the timeout');
   });
 
   it('does not resolve names that are refused by name or are literal addresses', async () => {

@@ -5,6 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { runValidators } from '../../../client/src/kernel/security/validators';
+import { parseShell } from '../../../client/src/kernel/security/validators/shellParse';
 import type { ToolSecurity } from '../../../client/src/kernel/model/security';
 
 const SECURITY: ToolSecurity = {
@@ -76,6 +77,18 @@ describe('sandbox: commands read by a shell parser (issue 24 §6)', function () 
     );
     assert.ok((await sandboxRules(['rm', '-r', 'build'])).includes('recursive_delete'));
     assert.deepEqual(await sandboxRules(['git', 'commit', '-m', 'fix: a; b (c)']), []);
+  });
+
+  it('refuses a command line the parser cannot read in time, instead of parsing it for minutes', async () => {
+    // tree-sitter's error recovery on a flood of `>` grows with the square of its length (minutes
+    // at this size, without a budget): the parse is cut off and the line refused as unread.
+    const rules = await sandboxRules('>'.repeat(50_000));
+    assert.ok(rules.includes('unparsable'), `got [${rules.join(', ')}]`);
+    const { tree } = await parseShell('>'.repeat(20_000), 1);
+    assert.equal(tree, undefined);
+    const again = await parseShell('ls -la', 1_000);
+    assert.ok(again.tree, 'the parser reads the next line from its start');
+    again.tree.delete();
   });
 
   const passing = [

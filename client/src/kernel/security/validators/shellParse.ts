@@ -15,13 +15,28 @@ export const SHELL_WASM_FILES = ['tree-sitter.wasm', 'tree-sitter-bash.wasm'] as
 /** Longer command lines are not parsed: the sandbox refuses them (no command a tool runs needs more). */
 export const MAX_PARSED_COMMAND = 64 * 1024;
 
-interface Grammar {
-  loadBashParser(files: WasmFiles): Promise<{ parse(text: string): ShellTree | null }>;
+/**
+ * How long one parse may take. Error recovery on hostile lines (a flood of `>`) grows with the square
+ * of their length; a line not read within this is refused, never waited for.
+ */
+export const PARSE_BUDGET_MS = 1000;
+
+interface BashParser {
+  parse(
+    text: string,
+    old?: null,
+    options?: { progressCallback?: (state: unknown) => boolean },
+  ): ShellTree | null;
+  reset(): void;
 }
 
-let parser: Promise<{ parse(text: string): ShellTree | null }> | undefined;
+interface Grammar {
+  loadBashParser(files: WasmFiles): Promise<BashParser>;
+}
 
-function load(): Promise<{ parse(text: string): ShellTree | null }> {
+let parser: Promise<BashParser> | undefined;
+
+function load(): Promise<BashParser> {
   // Not `import`: a bundler would then pull the grammar's runtime into every bundle holding this module.
   const require = createRequire(__filename);
   const bundle = join(__dirname, SHELL_PARSER_BUNDLE);
@@ -36,16 +51,22 @@ function load(): Promise<{ parse(text: string): ShellTree | null }> {
 }
 
 /**
- * The syntax tree of `text`; the caller must `delete()` it. A backslash-newline is removed first, as
- * the shell does before it reads words (POSIX 2.2.1), except inside single quotes; the tree's offsets
- * are then those of the joined text, which is returned with it.
+ * The syntax tree of `text` (the caller must `delete()` it), or no tree when the parse ran past
+ * `budgetMs`. A backslash-newline is removed first, as the shell does before it reads words (POSIX
+ * 2.2.1), except inside single quotes; the tree's offsets are then those of the joined text, which is
+ * returned with it.
  */
-export async function parseShell(text: string): Promise<{ tree: ShellTree; text: string }> {
+export async function parseShell(
+  text: string,
+  budgetMs = PARSE_BUDGET_MS,
+): Promise<{ tree: ShellTree | undefined; text: string }> {
   parser ??= load();
   const joined = joinContinuations(text);
-  const tree = (await parser).parse(joined);
-  if (!tree) throw new Error('the shell parser gave no tree');
-  return { tree, text: joined };
+  const bash = await parser;
+  const deadline = performance.now() + budgetMs;
+  const tree = bash.parse(joined, null, { progressCallback: () => performance.now() > deadline });
+  if (!tree) bash.reset();
+  return { tree: tree ?? undefined, text: joined };
 }
 
 /** `rm -r\<newline>f` → `rm -rf`: line continuations removed outside single quotes. */

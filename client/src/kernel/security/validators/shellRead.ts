@@ -58,6 +58,11 @@ const ISSUES = {
     'the field separator IFS (assigned or expanded)',
     'Splitting words where no space is written hides what a command line runs.',
   ],
+  slow: [
+    'unparsable',
+    'a command line the parser could not read in time',
+    'A command line the kernel cannot read is not run at the sandbox level.',
+  ],
   syntax: [
     'unparsable',
     'shell syntax the parser cannot read',
@@ -274,6 +279,10 @@ export async function readShell(
 ): Promise<ShellReading> {
   const { tree, text: joined } = await parseShell(text);
   const reader = new Reader(joined, offset);
+  if (!tree) {
+    reader.issues.push(issue('slow', { index: offset, length: text.length }));
+    return { commands: reader.commands, issues: reader.issues };
+  }
   try {
     if (tree.rootNode.hasError) {
       const bad = tree.rootNode.descendantsOfType('ERROR')[0] ?? tree.rootNode;
