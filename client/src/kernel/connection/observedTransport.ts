@@ -3,12 +3,15 @@ import type {
   TransportSendOptions,
 } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import { LateProgress } from './lateProgress';
 
 export interface TransportObserver {
   /** Called before a message leaves, with the JSON-RPC id the SDK gave it. */
   outgoing?(message: JSONRPCMessage): void;
   /** Called for each message that arrives, before the SDK parses it. */
   incoming?(message: JSONRPCMessage): void;
+  /** A progress notification that came after its request's final response: dropped (lateProgress.ts). */
+  lateProgress?(message: JSONRPCMessage): void;
 }
 
 /**
@@ -17,6 +20,7 @@ export interface TransportObserver {
  * trace wants the messages as they were on the wire.
  */
 export class ObservedTransport implements Transport {
+  private readonly late = new LateProgress();
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
@@ -29,6 +33,7 @@ export class ObservedTransport implements Transport {
     inner.onerror = (error) => this.onerror?.(error);
     inner.onmessage = (message, extra) => {
       this.observer.incoming?.(message);
+      if (this.late.isLate(message)) return this.observer.lateProgress?.(message);
       this.onmessage?.(message, extra);
     };
   }
@@ -52,6 +57,7 @@ export class ObservedTransport implements Transport {
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     this.observer.outgoing?.(message);
+    this.late.sent(message);
     return this.inner.send(message, options);
   }
 

@@ -170,6 +170,11 @@ export class ServerConnection {
             rawCapabilities = (parsed.data.capabilities ?? {}) as Record<string, unknown>;
         }
       },
+      lateProgress: (message) =>
+        options.hooks.onLog(
+          'debug',
+          `a progress notification came after its request had finished: ignored (${JSON.stringify(message).slice(0, 200)})`,
+        ),
     });
     const capabilities = { ...baseClientCapabilities(), ...options.extraCapabilities };
     const client = new Client(
