@@ -258,6 +258,26 @@ describe('discovery: search strategies and filters', () => {
     assert.equal(outcome.fallback, 'keyword');
   });
 
+  it('semantic: relevance falls as the fused order does, within 0..1', async () => {
+    // Similarities that disagree with the keywords, so the fused order differs from both.
+    const ranker: SemanticRanker = {
+      name: 'scrambled',
+      available: () => true,
+      rank: async (_query, candidates) =>
+        Float32Array.from(candidates, (_c, i) => ((i * 7919) % 101) / 101),
+    };
+    const results = (
+      await semanticSearch(index, 'create a pull request', {}, { semantic: ranker, limit: 20 })
+    ).results;
+    assert.ok(results.length > 5);
+    for (let i = 1; i < results.length; i++)
+      assert.ok(
+        results[i - 1].relevance >= results[i].relevance,
+        `${results[i - 1].entry.tool_id} ${results[i - 1].relevance} before ${results[i].entry.tool_id} ${results[i].relevance}`,
+      );
+    for (const r of results) assert.ok(r.relevance >= 0 && r.relevance <= 1);
+  });
+
   it('semantic: without a ranker answers with keyword results and fallback_strategy keyword', async () => {
     const outcome = await semanticSearch(index, 'list the files in a folder');
     assert.equal(outcome.strategy, 'semantic');

@@ -13,7 +13,10 @@ export type FusionWeights =
 export interface Fused<T> {
   entry: T;
   score: number;
-  /** 0..1: the mean of the keyword score over the best and the similarity. */
+  /**
+   * 0..1: the fused score over the best a candidate could have (first in both rankings, or the best
+   * keyword score and the top similarity), so it falls as the order does.
+   */
   relevance: number;
 }
 
@@ -52,10 +55,12 @@ export function fuse<T>(
       scores[i] =
         weights.keyword * keywordOf(i) + weights.semantic * ((similarities[i] - mean) / spread);
   }
+  const ceiling =
+    weights.method === 'rrf' ? 2 / (weights.k + 1) : weights.keyword + weights.semantic || 1;
   const fused: Array<Fused<T>> = [];
   for (let i = 0; i < n; i++) {
     if (keywordOf(i) <= 0 && !(similarities[i] > mean)) continue;
-    const relevance = Math.min(1, Math.max(0, (keywordOf(i) + Math.max(0, similarities[i])) / 2));
+    const relevance = Math.min(1, Math.max(0, scores[i] / ceiling));
     fused.push({ entry: candidates[i], score: scores[i], relevance });
   }
   return fused.sort((a, b) => b.score - a.score);
