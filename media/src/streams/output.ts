@@ -117,30 +117,33 @@ export class TailOutput {
   }
 }
 
-/** Chunks per second over the last `windowMs`, from (time, chunk count) samples. */
+/**
+ * Chunks per second, from (time, chunk count) samples, over the last `windowMs` or, for a stream slower
+ * than that (a chunk every few seconds), over twice its last interval: the rate shows while text
+ * arrives, and falls to zero once the stream has been quiet for the window.
+ */
 export class RateMeter {
   private samples: { at: number; chunks: number }[] = [];
 
-  constructor(private readonly windowMs = 1000) {}
+  constructor(
+    private readonly windowMs = 1000,
+    private readonly keep = 256,
+  ) {}
 
   add(at: number, chunks: number): void {
     this.samples.push({ at, chunks });
-    // Keep one sample older than the window as the baseline.
-    const start = at - this.windowMs;
-    let keepFrom = 0;
-    while (keepFrom + 1 < this.samples.length && this.samples[keepFrom + 1].at <= start)
-      keepFrom += 1;
-    if (keepFrom) this.samples = this.samples.slice(keepFrom);
+    if (this.samples.length > this.keep) this.samples = this.samples.slice(-this.keep);
   }
 
   rate(now: number): number {
-    if (this.samples.length === 0) return 0;
-    const start = now - this.windowMs;
-    let base = this.samples[0];
+    const count = this.samples.length;
+    if (count < 2) return 0;
+    const last = this.samples[count - 1];
+    const window = Math.max(this.windowMs, 2 * (last.at - this.samples[count - 2].at));
+    const start = now - window;
+    let base: { at: number; chunks: number } | undefined;
     for (const sample of this.samples) if (sample.at <= start) base = sample;
-    const last = this.samples[this.samples.length - 1];
-    const span = Math.max(now - base.at, 1);
-    if (last === base) return 0;
-    return ((last.chunks - base.chunks) * 1000) / Math.max(span, 100);
+    const span = base ? window : now - this.samples[0].at;
+    return ((last.chunks - (base ?? this.samples[0]).chunks) * 1000) / Math.max(span, 100);
   }
 }

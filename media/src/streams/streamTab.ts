@@ -191,7 +191,7 @@ export class StreamTab {
     const end = v.endedAt ?? now;
     const elapsed = Math.max(0, end - v.startedAt);
     const rate = this.running ? this.rate.rate(now) : elapsed > 0 ? (v.chunks * 1000) / elapsed : 0;
-    this.stats.textContent = `${formatCount(v.chunks)} chunk${v.chunks === 1 ? '' : 's'} · ${formatCount(Math.round(rate))} chunks/s${this.running ? '' : ' on average'} · ${formatDuration(elapsed)}`;
+    this.stats.textContent = `${formatCount(v.chunks)} chunk${v.chunks === 1 ? '' : 's'} · ${rate > 0 && rate < 10 ? rate.toFixed(1) : formatCount(Math.round(rate))} chunks/s${this.running ? '' : ' on average'} · ${formatDuration(elapsed)}`;
     this.panel.dataset.state = v.state;
     this.panel.dataset.chunks = String(v.chunks);
     this.panel.dataset.rate = String(Math.round(rate));

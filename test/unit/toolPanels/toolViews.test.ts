@@ -381,4 +381,19 @@ describe("tool panels: the Streaming panel's text segments and rate", () => {
     assert.ok(Math.abs(meter.rate(2000) - 10_000) < 200, String(meter.rate(2000)));
     assert.ok(meter.rate(5000) < 10, 'stopped');
   });
+
+  it('shows the rate of a stream slower than the window between its chunks, not zero', () => {
+    const meter = new RateMeter(1000);
+    for (let t = 0, chunks = 1; t <= 6000; t += 1500, chunks += 1) meter.add(t, chunks);
+    for (const now of [6100, 6800, 7400]) {
+      const rate = meter.rate(now);
+      assert.ok(Math.abs(rate - 1000 / 1500) < 0.05, `${now}: ${rate}`);
+    }
+    assert.equal(meter.rate(9100), 0, 'quiet for twice its interval');
+    const starting = new RateMeter(1000);
+    starting.add(0, 1);
+    assert.equal(starting.rate(500), 0, 'one sample tells no rate');
+    starting.add(1500, 2);
+    assert.ok(Math.abs(starting.rate(1600) - 1000 / 1600) < 0.01);
+  });
 });
