@@ -3,7 +3,12 @@
  * their own way of asking the operator (`Interaction`) and their own audit trail, then feed it configs
  * and send it calls; every call takes the same pipeline.
  */
-import type { LoggingLevel, Root } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  GetPromptResult,
+  LoggingLevel,
+  ReadResourceResult,
+  Root,
+} from '@modelcontextprotocol/sdk/types.js';
 import { AccessControl, accessStore } from './access/accessControl';
 import { AuditTrail } from './audit/auditTrail';
 import type { SecretSource } from './config/interpolate';
@@ -424,6 +429,20 @@ export class Kernel {
     const security = effectiveSecurity(tool, override);
     this.securityCache.set(tool, { override, security });
     return security;
+  }
+
+  /** resources/read on a connected server: views read resources through the kernel, never a connection. */
+  readResource(serverId: string, uri: string): Promise<ReadResourceResult> {
+    return this.manager.get(serverId).session().readResource(uri);
+  }
+
+  /** prompts/get on a connected server, with the arguments filled in. */
+  getPrompt(
+    serverId: string,
+    name: string,
+    args: Record<string, string>,
+  ): Promise<GetPromptResult> {
+    return this.manager.get(serverId).session().getPrompt(name, args);
   }
 
   /** Every tool of every connected server, then the kernel's own (MGP §16.8: listed for discoverability). */

@@ -12,6 +12,7 @@ import { registerSecurityPanels } from './panels/securityPanels';
 import { registerMoveSecretCommand, SecretStore } from './secrets';
 import { watchModelSettings } from './modelProviders';
 import { registerServerCommands } from './serverCommands';
+import { registerServerContent } from './serverContent';
 import { registerSignInCommands } from './serverSignIn';
 import { ServerLogs } from './serverLogs';
 import { EventsView } from './eventsView';
@@ -121,6 +122,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
       },
     }),
     ...registerServerCommands(kernel.kernel, serverLogs, kernel),
+    ...registerServerContent(kernel.kernel),
     ...registerSignInCommands(kernel.manager, kernel.manager.bus, log),
     ...registerSecurityPanels(kernel, extension),
     ...registerToolPanels(kernel, extension),

@@ -75,10 +75,10 @@ export function registerServerCommands(
     onServer('mgp.restartServer', 'Server to restart', (id) => manager.restart(id)),
     onServer('mgp.showServerLog', 'Server whose log to show', (id) => logs.show(id)),
     vscode.commands.registerCommand('mgp.readResource', (target?: ServerNode) =>
-      readResource(manager, target),
+      readResource(kernel, target),
     ),
     vscode.commands.registerCommand('mgp.usePrompt', (target?: ServerNode) =>
-      usePrompt(manager, target),
+      usePrompt(kernel, target),
     ),
   ];
 }

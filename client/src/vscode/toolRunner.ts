@@ -1,18 +1,20 @@
 import * as vscode from 'vscode';
-import type { ServerManager } from '../kernel/lifecycle/serverManager';
+import type { Kernel } from '../kernel/kernel';
+import { promptDocumentUri, resourceDocumentUri } from './serverContent';
 import type { ServerNode } from './serversView';
 
-/** Reading a resource and using a prompt; running a tool has its own panel (toolPanels/runToolPanel.ts). */
+/** Reading a resource and using a prompt, as read-only documents; running a tool has its own panel. */
 
-async function showMarkdown(content: string): Promise<void> {
-  const document = await vscode.workspace.openTextDocument({ language: 'markdown', content });
+async function showDocument(uri: vscode.Uri): Promise<void> {
+  const document = await vscode.workspace.openTextDocument(uri);
   await vscode.window.showTextDocument(document, {
     preview: true,
     viewColumn: vscode.ViewColumn.Beside,
   });
 }
 
-export async function readResource(manager: ServerManager, target?: ServerNode): Promise<void> {
+export async function readResource(kernel: Kernel, target?: ServerNode): Promise<void> {
+  const manager = kernel.manager;
   let serverId = target?.kind === 'item' ? target.serverId : undefined;
   let uri = target?.kind === 'item' ? target.uri : undefined;
   if (!serverId || !uri) {
@@ -30,18 +32,12 @@ export async function readResource(manager: ServerManager, target?: ServerNode):
     if (!picked) return;
     [serverId, uri] = [picked.serverId, picked.uri];
   }
-  const result = await manager.get(serverId).session().readResource(uri);
-  await showMarkdown(
-    result.contents
-      .map(
-        (c) =>
-          `# ${c.uri}\n\n${'text' in c ? c.text : `*(binary, ${c.mimeType ?? 'unknown type'})*`}`,
-      )
-      .join('\n\n'),
-  );
+  const listed = manager.find(serverId)?.resources.find((r) => r.uri === uri);
+  await showDocument(resourceDocumentUri(serverId, listed ?? { uri }));
 }
 
-export async function usePrompt(manager: ServerManager, target?: ServerNode): Promise<void> {
+export async function usePrompt(kernel: Kernel, target?: ServerNode): Promise<void> {
+  const manager = kernel.manager;
   let serverId = target?.kind === 'item' ? target.serverId : undefined;
   let name = target?.kind === 'item' ? target.name : undefined;
   if (!serverId || !name) {
@@ -58,22 +54,17 @@ export async function usePrompt(manager: ServerManager, target?: ServerNode): Pr
   }
   const prompt = manager.get(serverId).prompts.find((p) => p.name === name);
   const args: Record<string, string> = {};
-  for (const argument of prompt?.arguments ?? []) {
+  const total = prompt?.arguments?.length ?? 0;
+  for (const [i, argument] of (prompt?.arguments ?? []).entries()) {
     const value = await vscode.window.showInputBox({
-      title: `${name}: ${argument.name}`,
+      title: `${name}: ${argument.name}${total > 1 ? ` (${i + 1}/${total})` : ''}`,
       prompt: argument.description,
+      placeHolder: argument.required ? undefined : 'optional',
+      ignoreFocusOut: true,
       validateInput: (v) => (argument.required && !v ? `${argument.name} is required` : undefined),
     });
     if (value === undefined) return;
     if (value) args[argument.name] = value;
   }
-  const result = await manager.get(serverId).session().getPrompt(name, args);
-  await showMarkdown(
-    result.messages
-      .map(
-        (m) =>
-          `**${m.role}**\n\n${m.content.type === 'text' ? m.content.text : `*(${m.content.type})*`}`,
-      )
-      .join('\n\n---\n\n'),
-  );
+  await showDocument(promptDocumentUri(serverId, name, args));
 }

@@ -1,0 +1,64 @@
+// Issue: a server's resources and prompts opened as dirty untitled documents (closing one asked to save
+// it). Now they open as read-only documents named after the resource or prompt, read through the kernel.
+import { strict as assert } from 'node:assert';
+import { palette } from '../uiKit.mjs';
+
+export const title = 'resources and prompts open as read-only documents';
+
+async function closeActiveEditor(page) {
+  await palette(page, 'View: Close Editor');
+  // A read-only document closes without asking to save it: no dialog may appear.
+  await page.waitForTimeout(500);
+  assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no "save changes?" dialog');
+}
+
+/** Types into the active editor and checks the text and the tab stay as they were. */
+async function assertReadOnly(page, tab, text) {
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await page.keyboard.type('xyz');
+  await page.waitForTimeout(300);
+  assert.equal(await tab.evaluate((t) => t.classList.contains('dirty')), false, 'not dirty');
+  const lines = await page
+    .locator('.editor-instance .monaco-editor .view-lines')
+    .first()
+    .innerText();
+  assert.ok(!lines.includes('xyz'), 'typing changes nothing');
+  assert.ok(lines.replace(/\u00a0/g, ' ').includes(text), lines);
+}
+
+export async function run({ page, step, shot }) {
+  await step(
+    'Read Resource opens the about resource as a read-only markdown document',
+    async () => {
+      await palette(page, 'MGP: Read Resource', 'about');
+      const tab = page.locator('.tab', { hasText: 'about.md' });
+      await tab.waitFor({ timeout: 20000 });
+      await page
+        .locator('.editor-instance .view-lines', { hasText: '# mgp-example-server' })
+        .waitFor({ timeout: 20000 });
+      await assertReadOnly(page, tab, '# mgp-example-server');
+      await shot('resource-read-only');
+      await closeActiveEditor(page);
+    },
+  );
+
+  await step(
+    'Use Prompt asks its argument, then opens the prompt as a read-only document',
+    async () => {
+      await palette(page, 'MGP: Use Prompt', 'summarize-notes');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ timeout: 10000 });
+      await input.fill('brief');
+      await page.keyboard.press('Enter');
+      const tab = page.locator('.tab', { hasText: 'summarize-notes.md' });
+      await tab.waitFor({ timeout: 20000 });
+      await page
+        .locator('.editor-instance .view-lines', {
+          hasText: 'Summarize my notes in a brief style.',
+        })
+        .waitFor({ timeout: 20000 });
+      await assertReadOnly(page, tab, 'Summarize my notes in a brief style.');
+      await closeActiveEditor(page);
+    },
+  );
+}
