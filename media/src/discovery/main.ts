@@ -14,9 +14,24 @@ import { debounce, el, focusedHere, formatCount } from '../shared/dom';
 import { sessionNode } from './budget';
 import { ResultCard } from './resultCard';
 
-declare function acquireVsCodeApi(): { postMessage(message: DiscoveryFromWebview): void };
+/** What the panel keeps across a reload of its webview (moved to another editor group, a window reload). */
+interface SavedSearch {
+  query: string;
+  strategy: string;
+  maxResults: string;
+  risk: string;
+  status: string;
+  categories: string[];
+}
+
+declare function acquireVsCodeApi(): {
+  postMessage(message: DiscoveryFromWebview): void;
+  getState(): SavedSearch | undefined;
+  setState(state: SavedSearch): void;
+};
 
 const vscode = acquireVsCodeApi();
+const saved = vscode.getState();
 const post = (message: DiscoveryFromWebview) => vscode.postMessage(message);
 const app = document.getElementById('app') as HTMLElement;
 
@@ -80,7 +95,29 @@ function filter(): SearchFilterView {
   };
 }
 
+function save(): void {
+  vscode.setState({
+    query: query.value,
+    strategy: strategy.value,
+    maxResults: maxResults.value,
+    risk: risk.value,
+    status: status.value,
+    categories: chosenCategories(),
+  });
+}
+
+/** Puts back the search the panel had before its webview was reloaded. */
+function restore(state: SavedSearch | undefined): void {
+  if (!state) return;
+  query.value = state.query;
+  strategy.value = state.strategy;
+  maxResults.value = state.maxResults;
+  risk.value = state.risk;
+  status.value = state.status;
+}
+
 function search(): void {
+  save();
   seq += 1;
   const max = Math.min(50, Math.max(1, Math.floor(Number(maxResults.value) || 10)));
   post({
@@ -97,10 +134,12 @@ function search(): void {
 const searchSoon = debounce(search, 150);
 
 function showCategories(categories: CategoryView[]): void {
+  const chosen = new Set(chosenCategories().length ? chosenCategories() : saved?.categories);
   categoryBox.replaceChildren(
     ...categories.map((c) => {
       const id = `category-${c.name}`;
       const box = el('input', { type: 'checkbox', id, value: c.name });
+      box.checked = chosen.has(c.name);
       box.addEventListener('change', () => {
         const chosen = chosenCategories();
         categorySummary.textContent = `Categories: ${chosen.length ? chosen.join(', ') : 'any'}`;
@@ -155,6 +194,10 @@ window.addEventListener('message', (event: MessageEvent<DiscoveryToWebview>) => 
   switch (message?.type) {
     case 'init':
       showCategories(message.categories);
+      if (chosenCategories().length) {
+        categorySummary.textContent = `Categories: ${chosenCategories().join(', ')}`;
+        search();
+      }
       return;
     case 'results':
       if (message.seq === seq) showResults(message.result);
@@ -224,6 +267,7 @@ app.replaceChildren(
     ),
   ),
 );
+restore(saved);
 post({ type: 'ready' });
 search();
 query.focus();

@@ -37,6 +37,17 @@ export class ToolDiscoveryPanel implements vscode.Disposable {
     return ToolDiscoveryPanel.current;
   }
 
+  /** The panel VS Code kept across a window reload: the webview puts its own search back (getState). */
+  static revive(
+    panel: vscode.WebviewPanel,
+    extension: vscode.ExtensionContext,
+    host: KernelHost,
+  ): void {
+    ToolDiscoveryPanel.current?.dispose();
+    panel.webview.options = toolPanelOptions(extension.extensionUri);
+    ToolDiscoveryPanel.current = new ToolDiscoveryPanel(panel, extension, host);
+  }
+
   static disposeCurrent(): void {
     ToolDiscoveryPanel.current?.dispose();
   }

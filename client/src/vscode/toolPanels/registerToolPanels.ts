@@ -34,6 +34,9 @@ export function registerToolPanels(
       'mgp.showToolDiscovery',
       () => void ToolDiscoveryPanel.show(extension, host),
     ),
+    vscode.window.registerWebviewPanelSerializer(ToolDiscoveryPanel.viewType, {
+      deserializeWebviewPanel: async (panel) => ToolDiscoveryPanel.revive(panel, extension, host),
+    }),
     vscode.commands.registerCommand(
       'mgp.showStreams',
       (args?: unknown) => void StreamsPanel.show(extension, host, streamIdOf(args)),
