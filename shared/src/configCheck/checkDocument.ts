@@ -44,7 +44,7 @@ export function checkParsed(
   const environment = options.environment ?? defaultEnvironment(dirname(options.path));
   const diagnostics = [
     ...checkAgainstSchema(format, parsed.value, pointers),
-    ...runSemanticRules(format, parsed.value, pointers, environment, text),
+    ...runSemanticRules(format, parsed.value, pointers, environment, text, options.path),
   ].sort(
     (a, b) =>
       a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,

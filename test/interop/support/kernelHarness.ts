@@ -5,9 +5,9 @@
  */
 import type { Authorizations } from '../../../client/src/kernel/auth/authorizations';
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { AuditRecord } from '../../../client/src/kernel/audit/auditEvent';
 import { AuditLog } from '../../../client/src/kernel/audit/auditLog';
 import { Redactor } from '../../../client/src/kernel/audit/redact';
@@ -124,15 +124,27 @@ export interface TestKernel {
   dispose(): Promise<void>;
 }
 
-export function configOf(dir: string, toml: string): KernelConfig {
-  const path = join(dir, 'mgp.toml');
-  writeFileSync(path, toml);
-  const file = parseConfigText(toml, { path, format: 'mgp', origin: 'workspace' });
-  assert.deepEqual(
-    file.problems.filter((p) => p.severity === 'error').map((p) => `${p.line}: ${p.message}`),
-    [],
-  );
-  return mergeConfigFiles([file]);
+/**
+ * `toml` as the user's own config file; `workspaceToml`, when given, as a workspace folder's
+ * mgp.toml, nearer than the user's (as the extension finds them).
+ */
+export function configOf(dir: string, toml: string, workspaceToml?: string): KernelConfig {
+  const read = (path: string, text: string, origin: 'user' | 'workspace') => {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+    const file = parseConfigText(text, { path, format: 'mgp', origin });
+    assert.deepEqual(
+      file.problems.filter((p) => p.severity === 'error').map((p) => `${p.line}: ${p.message}`),
+      [],
+    );
+    return file;
+  };
+  const user = read(join(dir, 'mgp.toml'), toml, 'user');
+  if (workspaceToml === undefined) return mergeConfigFiles([user]);
+  return mergeConfigFiles([
+    read(join(dir, 'workspace', 'mgp.toml'), workspaceToml, 'workspace'),
+    user,
+  ]);
 }
 
 export interface StartOptions {
@@ -145,6 +157,8 @@ export interface StartOptions {
   /** Whether a server may start (the editor's Workspace Trust and launch approvals). */
   mayStart?(server: ConfiguredServer): true | string;
   authorization?: Authorizations;
+  /** A workspace folder's mgp.toml beside the user's config (configOf). */
+  workspaceToml?: string;
 }
 
 export async function startKernel(toml: string, options: StartOptions = {}): Promise<TestKernel> {
@@ -170,7 +184,7 @@ export async function startKernel(toml: string, options: StartOptions = {}): Pro
     authorization: options.authorization,
   });
   options.configure?.(kernel);
-  const config = configOf(dir, toml);
+  const config = configOf(dir, toml, options.workspaceToml);
   await kernel.apply(config);
   const records = async () => {
     await trail.flush();

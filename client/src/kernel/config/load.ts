@@ -9,6 +9,9 @@ import type { RuleEnvironment } from '@shared/configCheck/semantic/context';
 import { defaultEnvironment } from '@shared/configCheck/semantic/environment';
 import { ConfigLocation, discoverConfigFiles, DiscoveryInputs } from './discover';
 import { kernelTable, mergeKernelSettings, serverPolicy } from './policy';
+import { tightenKernel } from './workspacePolicy';
+
+const WORKSPACE_LOOSENS = 'semantic/workspace-loosens';
 import { serverSettings } from './settings';
 import {
   ConfigProblem,
@@ -105,14 +108,18 @@ export function parseConfigText(
     path: location.path,
     environment: environment ?? defaultEnvironment(dirname(location.path)),
   });
-  loaded.problems = diagnostics.map((d) => toProblem(location.path, d));
+  // Which workspace keys loosen the user's settings is judged against them at merge (mergedKernel).
+  loaded.problems = diagnostics
+    .filter((d) => d.code !== WORKSPACE_LOOSENS)
+    .map((d) => toProblem(location.path, d));
   loaded.readable = parsed.ok && pointers !== undefined;
   if (!parsed.ok || !pointers) return loaded;
   loaded.rejected = [];
   if (location.format === 'mgp') {
-    if (!diagnostics.some((d) => d.severity === 'error' && d.path?.startsWith('/kernel')))
+    if (!diagnostics.some((d) => d.severity === 'error' && d.path?.startsWith('/kernel'))) {
       loaded.kernel = kernelTable(parsed.value.kernel);
-    else loaded.kernelRejected = true;
+      loaded.kernelLines = kernelLines(pointers);
+    } else loaded.kernelRejected = true;
   }
   const listKey = location.format === 'openfang' ? 'mcp_servers' : 'servers';
   const tables = parsed.value[listKey];
@@ -137,6 +144,50 @@ export function parseConfigText(
     });
   });
   return loaded;
+}
+
+const GUARDING_KERNEL_KEYS = [
+  'approval_policy',
+  'default_access_policy',
+  'moderate_tools_require_approval',
+  'access_grants',
+  'tool_creation',
+  'keep_registered_servers',
+  'audit.retention',
+];
+
+function kernelLines(pointers: PointerMap): Record<string, number> {
+  const lines: Record<string, number> = {};
+  for (const key of GUARDING_KERNEL_KEYS) {
+    const at = locate(pointers, pointerOf(['kernel', ...key.split('.')]), ['key', 'header']);
+    if (at) lines[key] = at.start.line + 1;
+  }
+  return lines;
+}
+
+/**
+ * The user's own files set the kernel's settings (nearest first); a workspace file's `[kernel]` then
+ * only tightens them, and each key it would have loosened is named in a warning.
+ */
+function mergedKernel(files: LoadedConfigFile[], problems: ConfigProblem[]) {
+  let settings = mergeKernelSettings(
+    files.filter((f) => f.location.origin !== 'workspace').map((f) => f.kernel),
+  );
+  const workspace = files.filter((f) => f.location.origin === 'workspace' && f.kernel);
+  for (const file of workspace.reverse()) {
+    const tightened = tightenKernel(settings, file.kernel ?? {});
+    settings = tightened.settings;
+    for (const key of tightened.ignored)
+      problems.push({
+        file: file.location.path,
+        line: file.kernelLines?.[key] ?? 1,
+        column: 1,
+        key: `kernel.${key}`,
+        severity: 'warning',
+        message: `kernel.${key} is ignored: a workspace file may only tighten the user's security settings, not loosen them.`,
+      });
+  }
+  return settings;
 }
 
 function headerLine(pointers: PointerMap, pointer: string): number {
@@ -173,7 +224,7 @@ export function mergeConfigFiles(files: LoadedConfigFile[]): KernelConfig {
     servers: [...winners.values()],
     shadowed,
     problems,
-    kernel: mergeKernelSettings(files.map((file) => file.kernel)),
+    kernel: mergedKernel(files, problems),
   };
 }
 

@@ -164,6 +164,8 @@ export interface LoadedConfigFile {
   servers: ConfiguredServer[];
   /** The file's `[kernel]` table, as written (undefined keys were not set). */
   kernel?: Partial<KernelSettings>;
+  /** 1-based line of each `[kernel]` key written (`audit.retention`), to name it in a problem. */
+  kernelLines?: Record<string, number>;
   problems: ConfigProblem[];
   /** A `config.toml` that is not OpenFang's (Cargo's, Hugo's…) is read but contributes nothing. */
   ignored: boolean;

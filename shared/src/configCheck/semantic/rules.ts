@@ -9,6 +9,7 @@ import { checkBackoff } from './restarts';
 import { checkDuplicateIds, checkTransportNeeds, mgpServers, openFangServers } from './servers';
 import { checkUrls } from './urls';
 import { checkLiteralSecrets, checkUnsetVariables } from './values';
+import { checkWorkspaceKernel } from './workspaceKernel';
 
 /** The rules a schema cannot express, in one pass over the parsed document. */
 export function runSemanticRules(
@@ -17,6 +18,7 @@ export function runSemanticRules(
   map: PointerMap,
   environment: RuleEnvironment,
   text: string,
+  path?: string,
 ): CheckDiagnostic[] {
   const ctx = new RuleContext(value, map, environment, text);
   const servers = format === 'openfang' ? openFangServers(value) : mgpServers(value);
@@ -30,6 +32,7 @@ export function runSemanticRules(
     checkBackoff(ctx, servers);
     checkPermissions(ctx, servers);
     checkFeatureSets(ctx, servers);
+    checkWorkspaceKernel(ctx, path);
   }
   return ctx.diagnostics;
 }
