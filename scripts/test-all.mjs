@@ -1,60 +1,92 @@
 // `npm test`: every suite, in order: typecheck, lint, package (with its size limit), unit, interop,
 // the MCP conformance suite's client scenarios, real VS Code. Prints each suite's output, then one
 // closing line `N passed, N failed`.
+// Every step has a deadline only a hang can miss, and the whole run one budget, so a hung step
+// ends as a failure that names it, and the run always reaches its closing line.
 import { spawn } from 'node:child_process';
 
 const root = new URL('..', import.meta.url).pathname;
 const npx = (bin, ...args) => [process.execPath, [`node_modules/${bin}`, ...args]];
+const MINUTE = 60_000;
+/** The whole run's budget; CI adds set-up on top and must end within 90 minutes. */
+const RUN_BUDGET_MS = Number(process.env.MGP_TEST_BUDGET_MS) || 75 * MINUTE;
 
 const steps = [
   {
     name: 'typecheck',
+    deadlineMinutes: 10,
     kind: 'check',
     command: npx('typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json'),
   },
   {
     name: 'lint',
+    deadlineMinutes: 10,
     kind: 'check',
     // ESLint (with the arrows between rooms), then import cycles between folders.
     commands: [npx('eslint/bin/eslint.js', '.'), [process.execPath, ['scripts/lint/cycles.mjs']]],
   },
   {
     name: 'format',
+    deadlineMinutes: 5,
     kind: 'check',
     command: npx('prettier/bin/prettier.cjs', '--check', '--log-level', 'warn', '.'),
   },
-  { name: 'package', kind: 'check', command: [process.execPath, ['scripts/package.mjs']] },
+  {
+    name: 'package',
+    deadlineMinutes: 10,
+    kind: 'check',
+    command: [process.execPath, ['scripts/package.mjs']],
+  },
   {
     name: 'transpile tests',
+    deadlineMinutes: 5,
     kind: 'check',
     command: [process.execPath, ['esbuild.mjs', '--tests']],
   },
   {
     name: 'unit',
+    deadlineMinutes: 20,
     kind: 'mocha',
     command: npx('mocha/bin/mocha.js', '--config', 'test/unit/.mocharc.json'),
   },
   {
     name: 'interop',
+    deadlineMinutes: 25,
     kind: 'mocha',
     command: npx('mocha/bin/mocha.js', '--config', 'test/interop/.mocharc.json'),
   },
   {
     name: 'conformance',
+    deadlineMinutes: 15,
     kind: 'conformance',
     command: [process.execPath, ['test/conformance/run.mjs']],
   },
   {
     name: 'real VS Code',
+    deadlineMinutes: 35,
     kind: 'harness',
     command: [process.execPath, ['test/vscode/harness/run.mjs', '--no-package']],
   },
 ];
 
-function run([command, args]) {
+/** Runs one command; at `deadline` (epoch ms) its whole process group is killed. */
+function run([command, args], deadline) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let output = '';
+    const timer = setTimeout(
+      () => {
+        output += `\n✘ ${[command, ...args].join(' ')}: still running at its deadline, killed\n`;
+        process.stdout.write(output.slice(output.lastIndexOf('\n✘')));
+        killGroup(child.pid, 'SIGTERM');
+        setTimeout(() => killGroup(child.pid, 'SIGKILL'), 10_000).unref();
+      },
+      Math.max(0, deadline - Date.now()),
+    );
     const tee = (stream, sink) =>
       stream.on('data', (chunk) => {
         output += chunk;
@@ -62,15 +94,26 @@ function run([command, args]) {
       });
     tee(child.stdout, process.stdout);
     tee(child.stderr, process.stderr);
-    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? 1, output });
+    });
   });
 }
 
+function killGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
 /** Runs commands one after another, stopping at the first that fails. */
-async function runAll(commands) {
+async function runAll(commands, deadline) {
   let output = '';
   for (const command of commands) {
-    const result = await run(command);
+    const result = await run(command, deadline);
     output += result.output;
     if (result.code !== 0) return { code: result.code, output };
   }
@@ -103,7 +146,8 @@ const started = Date.now();
 for (const step of steps) {
   console.log(`\n━━ ${step.name} ━━`);
   const stepStarted = Date.now();
-  const result = counts(step, await runAll(step.commands ?? [step.command]));
+  const deadline = Math.min(stepStarted + step.deadlineMinutes * MINUTE, started + RUN_BUDGET_MS);
+  const result = counts(step, await runAll(step.commands ?? [step.command], deadline));
   totals.passed += result.passed;
   totals.failed += result.failed;
   summary.push(

@@ -3,7 +3,7 @@
  * hang, never to judge speed. So there is one deadline for every wait, long enough for a loaded
  * machine (`MGP_TEST_HANG_MS` overrides it), and work that streams (floods, large transfers) is
  * judged by whether it still moves, not by how long it takes. Mocha's own per-test timeout
- * (`.mocharc.json`, 600 s) is only the outer guard for a test that forgot to wait this way.
+ * (`.mocharc.json`, 300 s) is only the outer guard for a test that forgot to wait this way.
  */
 export const HANG_MS = Number(process.env.MGP_TEST_HANG_MS) || 180_000;
 

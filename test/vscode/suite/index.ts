@@ -12,7 +12,7 @@ interface TestResult {
 }
 
 export function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', timeout: 60000, color: false });
+  const mocha = new Mocha({ ui: 'bdd', timeout: 300000, color: false });
   for (const file of readdirSync(__dirname)
     .filter((f) => f.endsWith('.test.js'))
     .sort()) {
