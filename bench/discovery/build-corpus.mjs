@@ -2,7 +2,8 @@
 // test/fixtures/discovery/unseen-corpus.json (servers it has never seen, for the unseen-servers test
 // set): the tools of real MCP servers published on npm.
 //
-// Each server is a devDependency (exact version). It is started over stdio with the official SDK
+// Each server is pinned in bench/discovery/servers/package.json, installed only to rebuild these
+// fixtures (`npm ci --prefix bench/discovery/servers`), never by set-up. It is started over stdio with the official SDK
 // client, given a cleared environment with dummy credentials only (no real token, no network needed
 // to list tools), asked for `tools/list` (every page), and stopped. The fixture keeps, per server, the
 // package name and version, and per tool its name, description, inputSchema and annotations.
@@ -10,7 +11,7 @@
 // Run: node bench/discovery/build-corpus.mjs [corpus|unseen]     (then commit the fixture)
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +25,9 @@ const out = join(
   root,
   `test/fixtures/discovery/${set === 'unseen' ? 'unseen-corpus' : 'corpus'}.json`,
 );
+const serversDir = join(root, 'bench/discovery/servers');
+if (!existsSync(join(serversDir, 'node_modules')))
+  throw new Error('install the servers first: npm ci --prefix bench/discovery/servers');
 const work = mkdtempSync(join(tmpdir(), 'mgp-corpus-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
@@ -97,7 +101,7 @@ const ListToolsResult = z.looseObject({
 });
 
 function entryOf(pkg) {
-  const dir = join(root, 'node_modules', pkg);
+  const dir = join(serversDir, 'node_modules', pkg);
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const bin = typeof manifest.bin === 'string' ? manifest.bin : Object.values(manifest.bin)[0];
   return { script: join(dir, bin), version: manifest.version };
