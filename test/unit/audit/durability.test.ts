@@ -17,7 +17,7 @@ interface Run {
 
 /**
  * Runs the worker on `dir` and SIGKILLs it once `killAfter` acknowledgements were printed: at once,
- * or with `split`, when it next reports half a batch written (a torn line on disk).
+ * or with `split`, at the next half batch it reports written and waits on (a torn line on disk).
  */
 function runAndKill(
   dir: string,
@@ -31,7 +31,7 @@ function runAndKill(
     const child = spawn(
       process.execPath,
       [worker, dir, String(producers), String(rotateBytes), split ? 'split' : 'whole', writer],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      { stdio: ['pipe', 'pipe', 'pipe'] },
     );
     const acked = new Map<number, string>();
     let pending = '';
@@ -40,18 +40,24 @@ function runAndKill(
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       const lines = (pending + chunk).split('\n');
       pending = lines.pop() as string; // a line not yet ended is not an acknowledgement
-      let halfWritten = false;
       for (const line of lines) {
         const [seq, hash] = line.split(' ');
-        if (seq === 'half') halfWritten = true;
-        else if (seq !== 'ready') acked.set(Number(seq), hash);
+        if (seq === 'half') {
+          // The worker waits with half a batch on disk until it hears "go" or is killed.
+          if (killed || acked.size < killAfter) child.stdin.write('go\n');
+          else {
+            killed = true;
+            child.kill('SIGKILL');
+          }
+        } else if (seq !== 'ready') acked.set(Number(seq), hash);
       }
-      if (!killed && acked.size >= killAfter && (!split || halfWritten)) {
+      if (!killed && !split && acked.size >= killAfter) {
         killed = true;
         child.kill('SIGKILL');
       }
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdin.on('error', () => {}); // the pipe breaks when the worker is killed
     child.on('error', reject);
     child.on('close', (_code, signal) => resolve({ acked, signal, stderr }));
   });
@@ -83,31 +89,38 @@ describe('audit durability: SIGKILL while appending', function () {
       assert.ok(result.acked.size >= killAfter);
 
       const log = await AuditLog.open({ directory: dir });
-      if (run % 2 === 1)
-        assert.match(
-          log.notes.join('\n'),
-          /cut off an incomplete last line .* it held no acknowledged record/,
+      try {
+        if (run % 2 === 1)
+          assert.match(
+            log.notes.join('\n'),
+            /cut off an incomplete last line .* it held no acknowledged record/,
+          );
+        const onDisk = new Map<number, AuditRecord>();
+        for await (const record of readRecords(dir)) onDisk.set(record.seq, record);
+        for (const [seq, hash] of result.acked) {
+          assert.equal(
+            onDisk.get(seq)?.hash,
+            hash,
+            `acknowledged seq ${seq} is missing or changed`,
+          );
+        }
+        const report = await verifyAuditLog(dir);
+        assert.equal(
+          report.ok,
+          true,
+          `${JSON.stringify(report.problem)}\nnotes: ${log.notes.join('\n')}`,
         );
-      const onDisk = new Map<number, AuditRecord>();
-      for await (const record of readRecords(dir)) onDisk.set(record.seq, record);
-      for (const [seq, hash] of result.acked) {
-        assert.equal(onDisk.get(seq)?.hash, hash, `acknowledged seq ${seq} is missing or changed`);
+        assert.ok((report.lastSeq ?? 0) >= Math.max(...result.acked.keys()));
+        // The chain continues after the repair.
+        const next = await log.append({
+          event_type: 'com.example.restarted',
+          actor: { type: 'kernel', id: 'test' },
+          result: 'SUCCESS',
+        });
+        assert.equal(next.seq, (report.lastSeq ?? 0) + 1);
+      } finally {
+        await log.close(); // a failed run must not leave the next runs locked out
       }
-      const report = await verifyAuditLog(dir);
-      assert.equal(
-        report.ok,
-        true,
-        `${JSON.stringify(report.problem)}\nnotes: ${log.notes.join('\n')}`,
-      );
-      assert.ok((report.lastSeq ?? 0) >= Math.max(...result.acked.keys()));
-      // The chain continues after the repair.
-      const next = await log.append({
-        event_type: 'com.example.restarted',
-        actor: { type: 'kernel', id: 'test' },
-        result: 'SUCCESS',
-      });
-      assert.equal(next.seq, (report.lastSeq ?? 0) + 1);
-      await log.close();
       assert.equal((await verifyAuditLog(dir)).ok, true);
     });
   });

@@ -2,7 +2,7 @@
  * Log file openers that inject faults, named by module (`faultyOpener`) so that the log's writer
  * thread can load them too (AuditLogOptions.openFile).
  */
-import { writeSync } from 'node:fs';
+import { readSync, writeSync } from 'node:fs';
 import {
   openSegmentFile,
   SegmentFileOpener,
@@ -79,11 +79,29 @@ export function splitWrites(): SegmentFileOpener {
         if (data[half - 1] === 0x0a) half--; // always mid-line
         await file.write(data.subarray(0, half));
         writeSync(1, 'half\n');
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        awaitGoAhead();
         await file.write(data.subarray(half));
       },
     };
   };
+}
+
+/**
+ * Blocks this thread until the parent process writes a line to stdin: it answers each "half" with
+ * "go" or with SIGKILL, so the kill lands mid-line however loaded the machine is.
+ */
+function awaitGoAhead(): void {
+  const byte = Buffer.alloc(1);
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      if (readSync(0, byte, 0, 1, null) === 0) throw new Error('stdin closed: no go-ahead');
+      if (byte[0] === 0x0a) return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      Atomics.wait(nap, 0, 0, 1);
+    }
+  }
 }
 
 /** The spec that names one of the openers above, for `AuditLogOptions.openFile`. */
