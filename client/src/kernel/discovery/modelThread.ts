@@ -1,7 +1,7 @@
 /**
  * The main thread's side of the model's thread (modelWorker.ts): a `ToolVectorSource` that sends
  * tools' texts to the thread and receives their vectors. The thread starts at the first request and
- * is unref'd (it never keeps the process alive). Without the worker's bundle (the unbundled tests)
+ * keeps the process alive only while a request waits for its answer. Without the worker's bundle (the unbundled tests)
  * there is no thread and the ranker computes vectors itself.
  */
 import { existsSync } from 'node:fs';
@@ -42,10 +42,10 @@ export function modelThread(dir: string = __dirname): ToolVectorSource | undefin
   const start = (): Worker => {
     const setup: ModelWorkerSetup = { dir, weights: { ...TOOL_TEXT_WEIGHTS } };
     const started = new Worker(script, { workerData: setup });
-    started.unref();
     started.on('message', (reply: ModelReply) => {
       const w = waiting.get(reply.id);
       waiting.delete(reply.id);
+      if (waiting.size === 0) started.unref();
       if (!w) return;
       if ('error' in reply) w.reject(new Error(reply.error));
       else w.resolve(reply.vectors);
@@ -58,6 +58,8 @@ export function modelThread(dir: string = __dirname): ToolVectorSource | undefin
     new Promise((resolve, reject) => {
       const id = nextId++;
       waiting.set(id, { resolve, reject });
-      (worker ??= start()).postMessage({ id, texts: [...texts] } satisfies ModelRequest);
+      worker ??= start();
+      worker.ref(); // until the answer: then idle, the thread never holds the process open
+      worker.postMessage({ id, texts: [...texts] } satisfies ModelRequest);
     });
 }
