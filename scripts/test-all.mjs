@@ -69,8 +69,14 @@ const steps = [
   },
 ];
 
-/** Runs one command; at `deadline` (epoch ms) its whole process group is killed. */
-function run([command, args], deadline) {
+/** How long a command may live on after printing that it has finished (mocha's summary). */
+const LINGER_MS = 60_000;
+
+/**
+ * Runs one command; at `deadline` (epoch ms) its whole process group is killed, and so it is when
+ * it printed `finished` yet has not exited `LINGER_MS` later (a handle left open keeps it alive).
+ */
+function run([command, args], deadline, finished) {
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       cwd: root,
@@ -78,24 +84,34 @@ function run([command, args], deadline) {
       detached: true,
     });
     let output = '';
+    let lingering;
+    const stop = (why) => {
+      const note = `\n✘ ${[command, ...args].join(' ')}: ${why}, killed\n`;
+      output += note;
+      process.stdout.write(note);
+      killGroup(child.pid, 'SIGTERM');
+      setTimeout(() => killGroup(child.pid, 'SIGKILL'), 10_000).unref();
+    };
     const timer = setTimeout(
-      () => {
-        output += `\n✘ ${[command, ...args].join(' ')}: still running at its deadline, killed\n`;
-        process.stdout.write(output.slice(output.lastIndexOf('\n✘')));
-        killGroup(child.pid, 'SIGTERM');
-        setTimeout(() => killGroup(child.pid, 'SIGKILL'), 10_000).unref();
-      },
+      () => stop('still running at its deadline'),
       Math.max(0, deadline - Date.now()),
     );
     const tee = (stream, sink) =>
       stream.on('data', (chunk) => {
         output += chunk;
         sink.write(chunk);
+        if (finished && !lingering && finished.test(plain(output.slice(-chunk.length - 200))))
+          lingering = setTimeout(
+            () =>
+              stop(`finished, yet still running ${LINGER_MS / 1000} s later (a handle left open)`),
+            LINGER_MS,
+          );
       });
     tee(child.stdout, process.stdout);
     tee(child.stderr, process.stderr);
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearTimeout(lingering);
       resolve({ code: code ?? 1, output });
     });
   });
@@ -110,30 +126,32 @@ function killGroup(pid, signal) {
 }
 
 /** Runs commands one after another, stopping at the first that fails. */
-async function runAll(commands, deadline) {
+async function runAll(commands, deadline, finished) {
   let output = '';
   for (const command of commands) {
-    const result = await run(command, deadline);
+    const result = await run(command, deadline, finished);
     output += result.output;
     if (result.code !== 0) return { code: result.code, output };
   }
   return { code: 0, output };
 }
 
+const plain = (text) => text.replace(/\x1b\[[0-9;]*m/g, '');
+
 function counts(step, { code, output }) {
-  const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+  const text = plain(output);
   if (step.kind === 'mocha') {
-    const passed = Number(plain.match(/(\d+) passing/)?.[1] ?? 0);
-    const failed = Number(plain.match(/(\d+) failing/)?.[1] ?? 0);
+    const passed = Number(text.match(/(\d+) passing/)?.[1] ?? 0);
+    const failed = Number(text.match(/(\d+) failing/)?.[1] ?? 0);
     return { passed, failed: failed || (code !== 0 ? 1 : 0) };
   }
   if (step.kind === 'conformance') {
-    const line = plain.match(/conformance \(client\): (\d+) passed, (\d+) failed/);
+    const line = text.match(/conformance \(client\): (\d+) passed, (\d+) failed/);
     if (!line) return { passed: 0, failed: 1 };
     return { passed: Number(line[1]), failed: Number(line[2]) || (code !== 0 ? 1 : 0) };
   }
   if (step.kind === 'harness') {
-    const line = plain.match(/real VS Code: (\d+) passed, (\d+) failed/);
+    const line = text.match(/real VS Code: (\d+) passed, (\d+) failed/);
     if (!line) return { passed: 0, failed: 1 };
     return { passed: Number(line[1]), failed: Number(line[2]) || (code !== 0 ? 1 : 0) };
   }
@@ -147,7 +165,8 @@ for (const step of steps) {
   console.log(`\n━━ ${step.name} ━━`);
   const stepStarted = Date.now();
   const deadline = Math.min(stepStarted + step.deadlineMinutes * MINUTE, started + RUN_BUDGET_MS);
-  const result = counts(step, await runAll(step.commands ?? [step.command], deadline));
+  const finished = step.kind === 'mocha' ? /^\s+\d+ passing \(/m : undefined;
+  const result = counts(step, await runAll(step.commands ?? [step.command], deadline, finished));
   totals.passed += result.passed;
   totals.failed += result.failed;
   summary.push(
