@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium as chromiumPath, hostDir } from './paths.mjs';
+import { HANG_MS } from './patience.mjs';
 
 const require = createRequire(join(hostDir, 'package.json'));
 const { chromium } = require('playwright-core');
@@ -25,6 +26,8 @@ export async function launchBrowser() {
 export async function openPage(browser, { width = 1400, height = 900 } = {}) {
   const context = await browser.newContext({ viewport: { width, height } });
   const page = await context.newPage();
+  // Every wait of a scenario is for an event; the deadline is there only to end a hang.
+  page.setDefaultTimeout(HANG_MS);
   const consoleLines = [];
   page.on('console', (message) => consoleLines.push(`[${message.type()}] ${message.text()}`));
   return { context, page, consoleLines };

@@ -7,8 +7,9 @@ import { launchBrowser, openPage } from './browser.mjs';
 import { installVsix, prepareProfile, startCodeServer } from './codeServer.mjs';
 import { extensionId, pkg, repo, vsixPath } from './paths.mjs';
 import { copyExampleWorkspace, freshScratch } from './workspace.mjs';
+import { HANG_MS } from './patience.mjs';
 
-export async function runHostSuite({ timeoutMs = 300000 } = {}) {
+export async function runHostSuite({ timeoutMs = 10 * HANG_MS } = {}) {
   const scratch = freshScratch('host-suite');
   const dirs = prepareProfile(scratch);
   installVsix(dirs, vsixPath);

@@ -1,6 +1,7 @@
 // What UI scenarios share: the page, steps that count and screenshot on failure, the palette, webview
 // frames, themes and contrast. Scenario modules under scenarios/ receive one UiKit.
 import { join } from 'node:path';
+import { HANG_MS } from './patience.mjs';
 
 export const THEMES = [
   { name: 'Light Modern', bodyClass: 'vs', webviewClass: 'vscode-light', file: 'light' },
@@ -34,14 +35,14 @@ export function contrastRatio(foreground, background) {
  * Types `text` into the open quick pick and accepts the row labelled exactly `label`: with Enter when
  * it is the focused row (a click can land on a hover that opened under the pointer), else by a click.
  */
-export async function pickInQuickInput(page, text, label = text, fillTimeout = 30000) {
+export async function pickInQuickInput(page, text, label = text, fillTimeout = HANG_MS) {
   await page.locator('.quick-input-widget input').fill(text, { timeout: fillTimeout });
   const exact = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
   const row = page
     .locator('.quick-input-list .monaco-list-row')
     .filter({ has: page.locator('.label-name', { hasText: exact }) })
     .first();
-  await row.waitFor({ timeout: 10000 });
+  await row.waitFor();
   if (await row.evaluate((r) => r.classList.contains('focused')))
     await page.keyboard.press('Enter');
   else await row.click();
@@ -58,7 +59,7 @@ export async function palette(page, title, item) {
   for (let attempt = 1; ; attempt++) {
     try {
       await page.keyboard.press('F1');
-      await page.locator('.quick-input-widget input').waitFor({ timeout: 10000 });
+      await page.locator('.quick-input-widget input').waitFor();
       await pickInQuickInput(page, `>${title}`, title, 5000);
       if (item !== undefined) await pickInQuickInput(page, item, item, 5000);
       return;
@@ -73,7 +74,7 @@ export async function palette(page, title, item) {
  * and the outer iframes carry no title in this build): polled until it exists. Panels that keep their
  * context while hidden keep this frame.
  */
-export async function findWebviewFrame(page, title, timeout = 20000) {
+export async function findWebviewFrame(page, title, timeout = HANG_MS) {
   const deadline = Date.now() + timeout;
   while (Date.now() < deadline) {
     for (const frame of page.frames()) {
@@ -91,7 +92,7 @@ export async function startWorkspaceServers(page, ids, shot) {
     const dialog = page.locator('.monaco-dialog-box', {
       hasText: `Start MCP server "${id}" from this workspace?`,
     });
-    await dialog.waitFor({ timeout: 30000 });
+    await dialog.waitFor();
     if (shot) await shot(id);
     await dialog.getByRole('button', { name: 'Start', exact: true }).click();
   }
@@ -102,9 +103,9 @@ export async function approvePermissions(page, serverId, expiry = 'For 1 day') {
   const dialog = page.locator('.monaco-dialog-box', {
     hasText: `MCP server "${serverId}" asks for`,
   });
-  await dialog.waitFor({ timeout: 30000 });
+  await dialog.waitFor();
   await dialog.getByRole('button', { name: 'Approve All', exact: true }).click();
-  await page.locator('.quick-input-widget input').waitFor({ timeout: 10000 });
+  await page.locator('.quick-input-widget input').waitFor();
   await page.locator('.quick-input-list .monaco-list-row', { hasText: expiry }).first().click();
 }
 
@@ -147,14 +148,14 @@ export async function closeModalEditor(page) {
 /** Opens the workspace in the page and waits for the workbench. */
 export async function openWorkbench(page, server, workspace) {
   await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-  await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
-  await page.locator('.activitybar').waitFor({ timeout: 30000 });
+  await page.locator('.monaco-workbench').waitFor();
+  await page.locator('.activitybar').waitFor();
 }
 
 /** Shows the MGP container's Servers view and waits for a server's row in the state given. */
-export async function serverRow(page, id, state, timeout = 30000) {
+export async function serverRow(page, id, state, timeout = HANG_MS) {
   const container = page.locator('.activitybar [aria-label^="MGP"]').first();
-  await container.waitFor({ timeout: 30000 });
+  await container.waitFor();
   const open = page.locator('.sidebar .title-label h2', { hasText: /^MGP$/ });
   if (!(await open.isVisible())) await container.click();
   const row = page.locator(`.monaco-list-row[aria-label^="Server ${id}, ${state}"]`);
@@ -165,13 +166,23 @@ export async function serverRow(page, id, state, timeout = 30000) {
 export function createUiKit({ page, resultsDir, server, workspace, dirs, results }) {
   const shot = (name) => page.screenshot({ path: join(resultsDir, `${name}.png`) });
 
+  // The steps of a window build on each other: after one fails, the rest are reported as not run
+  // rather than each waiting out the hang deadline on a state that will not come.
+  let failedStep;
+
   async function step(title, body) {
+    if (failedStep) {
+      results.failed += 1;
+      console.log(`  ✘ ${title}\n      not run: the earlier step "${failedStep}" failed`);
+      return;
+    }
     try {
       await body();
       results.passed += 1;
       console.log(`  ✔ ${title}`);
     } catch (error) {
       results.failed += 1;
+      failedStep = title;
       console.log(
         `  ✘ ${title}\n      ${String(error instanceof Error ? (error.stack ?? error.message) : error).replace(/\n/g, '\n      ')}`,
       );
@@ -197,10 +208,10 @@ export function createUiKit({ page, resultsDir, server, workspace, dirs, results
     await page
       .locator('.quick-input-list .monaco-list-row', { hasText: theme.name })
       .first()
-      .waitFor({ timeout: 10000 });
+      .waitFor();
     await page.keyboard.press('Enter');
-    await page.locator(`.monaco-workbench.${theme.bodyClass}`).waitFor({ timeout: 20000 });
-    if (frame) await frame.locator(`body.${theme.webviewClass}`).waitFor({ timeout: 20000 });
+    await page.locator(`.monaco-workbench.${theme.bodyClass}`).waitFor();
+    if (frame) await frame.locator(`body.${theme.webviewClass}`).waitFor();
   }
 
   /** Asserts text contrast ≥ 4.5:1 for each selector in the frame, against the body's background. */

@@ -42,12 +42,12 @@ async function runWindow(name, files, results, window = {}) {
   });
   const browser = await launchBrowser();
   const { page } = await openPage(browser);
-  const kit = createUiKit({ page, resultsDir, server, workspace, dirs, results });
   try {
     for (const file of files) {
       const scenario = await import(file);
       console.log(` ${scenario.title ?? file}`);
-      await scenario.run(kit);
+      // A kit per scenario: a failed step stops the rest of its own scenario only.
+      await scenario.run(createUiKit({ page, resultsDir, server, workspace, dirs, results }));
     }
   } finally {
     await browser.close();

@@ -137,8 +137,7 @@ describe('MGP Kernel in the extension host', () => {
     assert.equal((await api()).languageServerState(), 'running');
   });
 
-  it('ranks discovery by the embedding model the settings name (the semantic strategy), and by keywords without one', async function () {
-    this.timeout(60000);
+  it('ranks discovery by the embedding model the settings name (the semantic strategy), and by the built-in model without one', async function () {
     const kernel = await api();
     await kernel.settled();
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -187,10 +186,12 @@ describe('MGP Kernel in the extension host', () => {
       await model.close();
     }
     await waitUntil(
-      () => kernel.kernel.discovery.semanticRanker === undefined,
-      'no embedding model once the setting is cleared',
+      () => kernel.kernel.discovery.semanticRanker === 'built-in model',
+      'the built-in model once the setting is cleared',
     );
-    assert.equal((await discover()).fallback_strategy, 'keyword');
+    const offline = await discover();
+    assert.equal(offline.search_strategy, 'semantic');
+    assert.ok(offline.tools.some((t) => t.tool_id === 'example.add'));
   });
 
   it('opens the About panel from its command', async () => {

@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
+import { HANG_MS } from '../../support/patience';
 
 /** Resolves with the first event value that satisfies `accept`, or rejects after `timeoutMs`. */
 export function waitForEvent<T>(
   event: vscode.Event<T>,
   accept: (value: T) => boolean,
   what: string,
-  timeoutMs = 20000,
+  timeoutMs = HANG_MS,
 ): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -25,7 +26,7 @@ export function waitForEvent<T>(
 export async function waitUntil(
   condition: () => boolean,
   what: string,
-  timeoutMs = 20000,
+  timeoutMs = HANG_MS,
 ): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!condition()) {

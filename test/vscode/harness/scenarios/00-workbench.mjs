@@ -4,8 +4,8 @@ export const title = 'workbench and servers';
 export async function run({ page, server, workspace, step, shot }) {
   await step('the workbench loads the example workspace', async () => {
     await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
-    await page.locator('.activitybar').waitFor({ timeout: 30000 });
+    await page.locator('.monaco-workbench').waitFor();
+    await page.locator('.activitybar').waitFor();
   });
 
   await step(
@@ -15,7 +15,7 @@ export async function run({ page, server, workspace, step, shot }) {
         const dialog = page.locator('.monaco-dialog-box', {
           hasText: `Start MCP server "${id}" from this workspace?`,
         });
-        await dialog.waitFor({ timeout: 30000 });
+        await dialog.waitFor();
         if (id === 'example') await shot('approve-server');
         await dialog.getByRole('button', { name: 'Start', exact: true }).click();
       }
@@ -28,9 +28,9 @@ export async function run({ page, server, workspace, step, shot }) {
       const dialog = page.locator('.monaco-dialog-box', {
         hasText: 'MCP server "example" asks for',
       });
-      await dialog.waitFor({ timeout: 30000 });
+      await dialog.waitFor();
       await dialog.getByRole('button', { name: 'Approve All', exact: true }).click();
-      await page.locator('.quick-input-widget input').waitFor({ timeout: 10000 });
+      await page.locator('.quick-input-widget input').waitFor();
       await page
         .locator('.quick-input-list .monaco-list-row', { hasText: 'For 1 day' })
         .first()
@@ -42,15 +42,11 @@ export async function run({ page, server, workspace, step, shot }) {
     'the MGP activity-bar container shows the Servers view with the configured servers',
     async () => {
       const container = page.locator('.activitybar [aria-label^="MGP"]').first();
-      await container.waitFor({ timeout: 30000 });
+      await container.waitFor();
       await container.click();
-      await page
-        .locator('.monaco-list-row[aria-label^="Server example, connected"]')
-        .waitFor({ timeout: 30000 });
-      await page
-        .locator('.monaco-list-row[aria-label^="Server everything, connected"]')
-        .waitFor({ timeout: 30000 });
-      await page.locator('.statusbar-item', { hasText: 'MGP 2/2' }).waitFor({ timeout: 10000 });
+      await page.locator('.monaco-list-row[aria-label^="Server example, connected"]').waitFor();
+      await page.locator('.monaco-list-row[aria-label^="Server everything, connected"]').waitFor();
+      await page.locator('.statusbar-item', { hasText: 'MGP 2/2' }).waitFor();
       await shot('servers-view');
     },
   );

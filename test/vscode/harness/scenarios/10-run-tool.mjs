@@ -6,6 +6,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findWebviewFrame, palette } from '../uiKit.mjs';
+import { HANG_MS } from '../patience.mjs';
 
 export const title = 'run tool panel';
 
@@ -18,7 +19,7 @@ export async function switchTheme({ page, setTheme }, theme, frame) {
     await page.locator('.part.sidebar .title-label').click();
     await page
       .locator('.quick-input-widget')
-      .waitFor({ state: 'hidden', timeout: 5000 })
+      .waitFor({ state: 'hidden' })
       .catch(() => undefined);
     await page.waitForTimeout(300);
     try {
@@ -44,22 +45,20 @@ export function runResult(frame) {
 /** Expands a connected server and its Tools group in the Servers view. */
 async function expandTools(page, serverId) {
   const server = page.locator(`.monaco-list-row[aria-label^="Server ${serverId}, connected"]`);
-  await server.waitFor({ timeout: 30000 });
+  await server.waitFor();
   if ((await server.getAttribute('aria-expanded')) !== 'true') await server.click();
   const tools = server
     .locator('xpath=following-sibling::div[contains(@class,"monaco-list-row")]')
     .filter({ hasText: /^Tools/ })
     .first();
-  await tools.waitFor({ timeout: 10000 });
+  await tools.waitFor();
   if ((await tools.getAttribute('aria-expanded')) !== 'true') await tools.click();
 }
 
 async function openFromServersView(page, serverId, toolName) {
   await expandTools(page, serverId);
   await page.locator(`.monaco-list-row[aria-label^="Tool ${toolName},"]`).first().click();
-  await page
-    .locator('.tab', { hasText: `Run ${serverId} · ${toolName}` })
-    .waitFor({ timeout: 20000 });
+  await page.locator('.tab', { hasText: `Run ${serverId} · ${toolName}` }).waitFor();
 }
 
 export async function run(kit) {
@@ -71,7 +70,7 @@ export async function run(kit) {
     async () => {
       await openFromServersView(page, 'example', 'add');
       const frame = await add();
-      await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
+      await frame.locator('main[data-state="ready"]').waitFor();
       assert.equal(await frame.locator('h1 .tool-name').textContent(), 'add');
       assert.match(
         await frame.locator('.untrusted').textContent(),
@@ -92,7 +91,7 @@ export async function run(kit) {
       await frame.locator('[data-pointer="/a"] input').fill('two');
       await frame
         .locator('[data-pointer="/a"] .field-error', { hasText: 'must be a number' })
-        .waitFor({ timeout: 10000 });
+        .waitFor();
       assert.equal(
         await frame.locator('[data-pointer="/a"] input').getAttribute('aria-invalid'),
         'true',
@@ -103,20 +102,14 @@ export async function run(kit) {
         'an untouched field is not blamed yet',
       );
       await frame.locator('button.run').click();
-      await frame.locator('.run-status', { hasText: 'Not run' }).waitFor({ timeout: 10000 });
-      await frame
-        .locator('[data-pointer="/b"] .field-error', { hasText: 'required' })
-        .waitFor({ timeout: 10000 });
+      await frame.locator('.run-status', { hasText: 'Not run' }).waitFor();
+      await frame.locator('[data-pointer="/b"] .field-error', { hasText: 'required' }).waitFor();
       assert.equal(await frame.locator('.outcome .result').count(), 0, 'nothing was run');
       await shot('run-tool-validation');
       await frame.locator('[data-pointer="/a"] input').fill('2');
       await frame.locator('[data-pointer="/b"] input').fill('3');
-      await frame
-        .locator('[data-pointer="/a"] .field-error:empty')
-        .waitFor({ state: 'attached', timeout: 10000 });
-      await frame
-        .locator('[data-pointer="/b"] .field-error:empty')
-        .waitFor({ state: 'attached', timeout: 10000 });
+      await frame.locator('[data-pointer="/a"] .field-error:empty').waitFor({ state: 'attached' });
+      await frame.locator('[data-pointer="/b"] .field-error:empty').waitFor({ state: 'attached' });
     },
   );
 
@@ -124,7 +117,7 @@ export async function run(kit) {
     const frame = await add();
     await frame.locator('button.run').click();
     const result = runResult(frame);
-    await result.waitFor({ timeout: 20000 });
+    await result.waitFor();
     assert.equal(await result.getAttribute('data-state'), 'ok');
     assert.equal(await result.locator('.result-text').textContent(), '5');
     assert.deepEqual(JSON.parse(await result.locator('.result-structured').textContent()), {
@@ -136,10 +129,10 @@ export async function run(kit) {
   await step('an image result renders as an image (everything · get-tiny-image)', async () => {
     await palette(page, 'MGP: Run Tool', 'everything.get-tiny-image');
     const frame = await runToolFrame(kit, 'everything', 'get-tiny-image');
-    await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
+    await frame.locator('main[data-state="ready"]').waitFor();
     await frame.locator('button.run').click();
     const image = runResult(frame).locator('.result-image img');
-    await image.waitFor({ timeout: 20000 });
+    await image.waitFor();
     const size = await image.evaluate((img) => ({
       w: img.naturalWidth,
       h: img.naturalHeight,
@@ -168,18 +161,21 @@ export async function run(kit) {
       const dangerous = page.locator(
         '.monaco-list-row[aria-label^="Tool peek_notes, risk dangerous"]',
       );
-      for (let tries = 0; tries < 60 && !(await dangerous.isVisible()); tries += 1) {
+      for (
+        const until = Date.now() + HANG_MS;
+        !(await dangerous.isVisible()) && Date.now() < until;
+      ) {
         await expandTools(page, 'example').catch(() => undefined);
         await page.waitForTimeout(500);
       }
       await dangerous.click();
       const frame = await runToolFrame(kit, 'example', 'peek_notes');
-      await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
+      await frame.locator('main[data-state="ready"]').waitFor();
       assert.equal(
         await frame.locator('[data-risk]').first().textContent(),
         '▲ dangerous · from config',
       );
-      await frame.locator('.claim[data-claim="safe"]').waitFor({ timeout: 10000 });
+      await frame.locator('.claim[data-claim="safe"]').waitFor();
       await shot('run-tool-config-override');
     },
   );
@@ -188,10 +184,10 @@ export async function run(kit) {
     const frame = await runToolFrame(kit, 'example', 'peek_notes');
     await frame.locator('button.run').click();
     const dialog = page.locator('.monaco-dialog-box', { hasText: 'peek_notes' });
-    await dialog.waitFor({ timeout: 20000 });
+    await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
     const error = frame.locator('.outcome .result[data-state="failed"]');
-    await error.waitFor({ timeout: 20000 });
+    await error.waitFor();
     const code = await error.locator('.error-code').textContent();
     assert.match(code, /^1\d{3} [A-Z_]+$/, `an MGP code and name: ${code}`);
     await shot('run-tool-mgp-error');

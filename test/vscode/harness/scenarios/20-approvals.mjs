@@ -5,6 +5,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { palette } from '../uiKit.mjs';
+import { HANG_MS } from '../patience.mjs';
 
 export const title = 'approvals';
 
@@ -19,9 +20,9 @@ export async function runTool({ page, webviewFrame }, qualifiedName, args) {
   ];
   const title = `Run ${serverId} · ${toolName}`;
   await palette(page, 'MGP: Run Tool', qualifiedName);
-  await page.locator('.tab', { hasText: title }).waitFor({ timeout: 20000 });
+  await page.locator('.tab', { hasText: title }).waitFor();
   const frame = await webviewFrame(title);
-  await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
+  await frame.locator('main[data-state="ready"]').waitFor();
   const toggle = frame.locator('.json-toggle');
   if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
   await frame.locator('textarea.json-editor').fill(JSON.stringify(args));
@@ -33,12 +34,10 @@ export async function runTool({ page, webviewFrame }, qualifiedName, args) {
 export async function runResult({ page, webviewFrame }, title, text) {
   await page.locator('.tab', { hasText: title }).click();
   const frame = await webviewFrame(title);
-  await frame
-    .locator('.outcome .result[data-state="ok"]', { hasText: text })
-    .waitFor({ timeout: 20000 });
+  await frame.locator('.outcome .result[data-state="ok"]', { hasText: text }).waitFor();
 }
 
-export async function waitFor(condition, what, timeoutMs = 10000) {
+export async function waitFor(condition, what, timeoutMs = HANG_MS) {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
@@ -59,7 +58,7 @@ export async function run(kit) {
       const dialog = page.locator('.monaco-dialog-box', {
         hasText: 'Allow "example" to run delete_notes?',
       });
-      await dialog.waitFor({ timeout: 20000 });
+      await dialog.waitFor();
       const text = (await dialog.textContent()).replace(/\s+/g, ' ');
       for (const expected of [
         'Server: example',
@@ -79,13 +78,13 @@ export async function run(kit) {
     'the setting mgp.approvals.prompt is set to "notification" in the Settings editor',
     async () => {
       await palette(page, 'Preferences: Open User Settings');
-      await page.locator('.settings-editor').waitFor({ timeout: 20000 });
+      await page.locator('.settings-editor').waitFor();
       await page.locator('.settings-editor .suggest-input-container').click();
       await page.keyboard.type('mgp.approvals.prompt');
       const row = page.locator(
         '.settings-editor .setting-item-contents[data-key="mgp.approvals.prompt"]',
       );
-      await row.waitFor({ timeout: 20000 });
+      await row.waitFor();
       await row.locator('select').selectOption('notification');
       await waitFor(
         () =>
@@ -102,22 +101,22 @@ export async function run(kit) {
     'the Approvals panel shows the first decision and the standing grants, among them the server permissions with their expiry',
     async () => {
       await palette(page, 'MGP: Show Approvals');
-      await page.locator('.tab', { hasText: 'Approvals' }).waitFor({ timeout: 20000 });
+      await page.locator('.tab', { hasText: 'Approvals' }).waitFor();
       await (
         await panel()
       )
         .locator('#pending-heading', { hasText: 'Waiting for your answer (0)' })
-        .waitFor({ timeout: 20000 });
+        .waitFor();
       await (
         await panel()
       )
         .locator('tr[data-answer="once"]', { hasText: 'delete_notes' })
-        .waitFor({ timeout: 10000 });
+        .waitFor();
       await (
         await panel()
       )
         .locator('[data-grant="permission:example:memory.write"]', { hasText: 'Approved' })
-        .waitFor({ timeout: 10000 });
+        .waitFor();
     },
   );
 
@@ -129,11 +128,11 @@ export async function run(kit) {
         body: 'ideas for the talk',
       });
       const card = (await panel()).locator('article[data-request][data-tool="write_note"]');
-      await card.waitFor({ timeout: 20000 });
+      await card.waitFor();
       // The tool says it is moderate; its annotations say destructive: the higher risk wins, and the claim is shown.
       assert.match((await card.textContent()).replace(/\s+/g, ' '), /the server claims "moderate"/);
       await card.locator('button[data-answer="once"]').click();
-      await card.waitFor({ state: 'detached', timeout: 10000 });
+      await card.waitFor({ state: 'detached' });
       await runResult(kit, run, 'Stored note');
     },
   );
@@ -142,7 +141,7 @@ export async function run(kit) {
     'the dangerous tool again: the panel shows risk, side effects, arguments, agent and the untrusted warning',
     async () => {
       await runTool(kit, 'example.delete_notes', {});
-      await (await pending()).waitFor({ timeout: 20000 });
+      await (await pending()).waitFor();
       const card = await pending();
       assert.equal(await card.getAttribute('data-server'), 'example');
       assert.equal(await card.locator('[data-risk]').first().textContent(), '▲ dangerous');
@@ -175,7 +174,7 @@ export async function run(kit) {
       await page.locator('.tab', { hasText: 'Approvals' }).click();
       await setTheme(theme, await panel());
       await page.mouse.move(1300, 140); // no hover on a tab in the picture
-      await (await pending()).waitFor({ timeout: 10000 });
+      await (await pending()).waitFor();
       await assertReadable(await panel(), [
         'h1',
         '#pending-heading',
@@ -201,17 +200,13 @@ export async function run(kit) {
         await panel()
       )
         .locator('#pending-heading', { hasText: 'Waiting for your answer (0)' })
-        .waitFor({ timeout: 10000 });
+        .waitFor();
       await (
         await panel()
       )
         .locator('tr[data-answer="session"]', { hasText: 'delete_notes' })
-        .waitFor({ timeout: 10000 });
-      await (
-        await panel()
-      )
-        .locator('[data-grant="session:example:delete_notes"]')
-        .waitFor({ timeout: 10000 });
+        .waitFor();
+      await (await panel()).locator('[data-grant="session:example:delete_notes"]').waitFor();
       await shot('approvals-panel-session-grant');
     },
   );
@@ -227,12 +222,12 @@ export async function run(kit) {
       await panel()
     )
       .locator('[data-grant="session:example:delete_notes"]')
-      .waitFor({ state: 'detached', timeout: 10000 });
+      .waitFor({ state: 'detached' });
     await (
       await panel()
     )
       .locator('[data-section="tools"] h3', { hasText: 'Tool approvals (0)' })
-      .waitFor({ timeout: 10000 });
+      .waitFor();
     await shot('approvals-panel-revoked');
   });
 }

@@ -10,6 +10,7 @@ import * as esbuild from 'esbuild';
 import { repo } from '../paths.mjs';
 import { palette } from '../uiKit.mjs';
 import { runResult, runTool } from './20-approvals.mjs';
+import { HANG_MS } from '../patience.mjs';
 
 export const title = 'audit trail';
 
@@ -130,7 +131,7 @@ function drawnRows(frame) {
 }
 
 /** The drawn rows once `test` holds for them (the table draws a new view a frame after its status shows it). */
-async function rowsWhen(frame, test, what, timeoutMs = 10000) {
+async function rowsWhen(frame, test, what, timeoutMs = HANG_MS) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const rows = await drawnRows(frame);
@@ -198,14 +199,11 @@ export async function run(kit) {
     async () => {
       await palette(page, 'MGP: Show Audit Trail');
       const frame = await trail();
-      await frame.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
+      await frame.locator('main[data-state="ready"]').waitFor();
       await frame
         .locator('.badge.verify[data-state="verified"]', { hasText: 'Chain verified' })
-        .waitFor({ timeout: 20000 });
-      await frame
-        .locator('.window .row[data-seq]', { hasText: 'delete_notes' })
-        .first()
-        .waitFor({ timeout: 10000 });
+        .waitFor();
+      await frame.locator('.window .row[data-seq]', { hasText: 'delete_notes' }).first().waitFor();
       const rows = await drawnRows(frame);
       const types = new Set(rows.map((r) => r.type));
       for (const type of ['PERMISSION_GRANTED', 'SERVER_CONNECTED', 'TOOL_EXECUTED'])
@@ -232,7 +230,7 @@ export async function run(kit) {
     const frame = await trail();
     await selectFilter(frame, 'server', 'example');
     await selectFilter(frame, 'type', 'TOOL_EXECUTED');
-    await frame.locator('.status', { hasText: /· [1-9]\d* matching/ }).waitFor({ timeout: 10000 });
+    await frame.locator('.status', { hasText: /· [1-9]\d* matching/ }).waitFor();
     const rows = await rowsWhen(
       frame,
       (all) => all.every((r) => r.server === 'example' && r.type === 'TOOL_EXECUTED'),
@@ -248,7 +246,7 @@ export async function run(kit) {
       const frame = await trail();
       await frame.locator('.window .row[data-seq]', { hasText: 'delete_notes' }).first().click();
       const detail = frame.locator('aside.detail');
-      await detail.locator('.record-json').waitFor({ timeout: 10000 });
+      await detail.locator('.record-json').waitFor();
       assert.match(await detail.locator('[data-field="hash"]').textContent(), /^[0-9a-f]{64}$/);
       assert.match(
         await detail.locator('[data-field="prev_hash"]').textContent(),
@@ -265,9 +263,9 @@ export async function run(kit) {
       await frame.waitForFunction(
         (trace) => document.querySelector('input[data-filter="trace"]')?.value === trace,
         deleteTrace,
-        { timeout: 10000 },
+        { timeout: HANG_MS },
       );
-      await frame.locator('.status', { hasText: '· 2 matching' }).waitFor({ timeout: 10000 });
+      await frame.locator('.status', { hasText: '· 2 matching' }).waitFor();
       const traced = await rowsWhen(
         frame,
         (all) => all.every((r) => r.trace === deleteTrace),
@@ -287,16 +285,13 @@ export async function run(kit) {
       await frame.locator('[data-action="clear"]').click();
       await frame.locator('#group-by-trace').check();
       const group = frame.locator(`.window .row.group[data-trace="${deleteTrace}"]`);
-      await group.waitFor({ timeout: 10000 });
+      await group.waitFor();
       assert.match(await group.locator('.cell').first().textContent(), /^▸ 2$/);
       await group.click();
       await frame
         .locator(`.window .row.group[data-trace="${deleteTrace}"][aria-expanded="true"]`)
-        .waitFor({ timeout: 10000 });
-      await frame
-        .locator(`.window .row.member[data-trace="${deleteTrace}"]`)
-        .nth(1)
-        .waitFor({ timeout: 10000 });
+        .waitFor();
+      await frame.locator(`.window .row.member[data-trace="${deleteTrace}"]`).nth(1).waitFor();
       const members = (await drawnRows(frame))
         .filter((r) => r.trace === deleteTrace)
         .map((r) => r.type);
@@ -332,12 +327,10 @@ export async function run(kit) {
       if (!stopped) {
         console.log('      (no restart within 8 s: running the command again)');
         await palette(page, 'MGP: Restart Server', 'example');
-        stopped = await disconnectedRow(20000);
+        stopped = await disconnectedRow(HANG_MS);
       }
       const stoppedAt = await stopped.jsonValue();
-      await page
-        .locator('.monaco-list-row[aria-label^="Server example, connected"]')
-        .waitFor({ timeout: 30000 });
+      await page.locator('.monaco-list-row[aria-label^="Server example, connected"]').waitFor();
       // Connected again: the newest row, drawn at the bottom with its data.
       const back = await frame.waitForFunction(
         (after) => {
@@ -355,7 +348,7 @@ export async function run(kit) {
           );
         },
         stoppedAt,
-        { timeout: 20000 },
+        { timeout: HANG_MS },
       );
       const last = await back.jsonValue();
       assert.match(await frame.locator('.status').textContent(), new RegExp(`^${last} records`));
@@ -367,10 +360,10 @@ export async function run(kit) {
   await step('export to CSV with the current filter through the save dialog', async () => {
     const frame = await trail();
     await selectFilter(frame, 'server', 'example');
-    await frame.locator('.window .row[data-seq]').first().waitFor({ timeout: 10000 });
+    await frame.locator('.window .row[data-seq]').first().waitFor();
     await frame.locator('[data-action="export-csv"]').click();
     const input = page.locator('.quick-input-widget input').first();
-    await input.waitFor({ timeout: 10000 });
+    await input.waitFor();
     // The simple file dialog shows the folder first, then the suggested name.
     await page.waitForFunction(
       () =>
@@ -378,7 +371,7 @@ export async function run(kit) {
           document.querySelector('.quick-input-widget input')?.value ?? '',
         ),
       undefined,
-      { timeout: 10000 },
+      { timeout: HANG_MS },
     );
     const file = join(workspace, 'audit-example.csv');
     await input.fill(file);
@@ -386,7 +379,7 @@ export async function run(kit) {
     const notice = frame.locator('.notice', {
       hasText: /Exported \d+ records? to audit-example\.csv/,
     });
-    await notice.waitFor({ timeout: 20000 });
+    await notice.waitFor();
     const exported = Number((await notice.textContent()).match(/Exported (\d+)/)[1]);
     const matched = Number(
       (await frame.locator('.status').textContent())
@@ -411,7 +404,7 @@ export async function run(kit) {
   await step('"Verify chain" checks the log again on demand', async () => {
     const frame = await trail();
     await frame.locator('[data-action="verify"]').click();
-    await frame.locator('.badge.verify[data-state="verified"]').waitFor({ timeout: 20000 });
+    await frame.locator('.badge.verify[data-state="verified"]').waitFor();
   });
 
   const big = join(dirs.scratch, 'audit-100k');
@@ -430,7 +423,7 @@ export async function run(kit) {
     'a keybinding passes the log folder to "mgp.showAuditTrail" (the palette never passes it)',
     async () => {
       await palette(page, 'Preferences: Open Keyboard Shortcuts (JSON)');
-      await page.locator('.tab', { hasText: 'keybindings.json' }).waitFor({ timeout: 20000 });
+      await page.locator('.tab', { hasText: 'keybindings.json' }).waitFor();
       await page.locator('.monaco-editor .view-lines').first().click();
       await page.keyboard.press('Control+A');
       await page.keyboard.press('Delete');
@@ -439,7 +432,7 @@ export async function run(kit) {
       );
       await page.keyboard.press('Control+S');
       await page.waitForFunction(() => !document.querySelector('.tab.dirty'), undefined, {
-        timeout: 10000,
+        timeout: HANG_MS,
       });
     },
   );
@@ -450,23 +443,24 @@ export async function run(kit) {
     async () => {
       // The keybinding applies once VS Code has read the saved file again: press until the panel opens.
       const tab = page.locator('.tab', { hasText: 'Audit Trail · audit-100k' });
-      for (let attempt = 0; attempt < 10 && !(await tab.count()); attempt++) {
+      for (const until = Date.now() + HANG_MS; !(await tab.count()) && Date.now() < until;) {
         await page.keyboard.press('Control+Alt+Shift+F9');
+        // A retry interval, not a verdict: the loop's own deadline is the hang deadline.
         await tab.waitFor({ timeout: 1000 }).catch(() => undefined);
       }
-      await tab.waitFor({ timeout: 20000 });
+      await tab.waitFor();
       const started = Date.now();
       await page.locator('.tab', { hasText: 'keybindings.json' }).click({ button: 'middle' });
       const frame = await bigTrail();
       await frame
         .locator('.status', { hasText: `${BIG.toLocaleString('en-US')} records` })
-        .waitFor({ timeout: 60000 });
+        .waitFor();
       const indexed = Date.now() - started;
       await frame
         .locator('.badge.verify[data-state="verified"]', {
           hasText: `${BIG.toLocaleString('en-US')} records`,
         })
-        .waitFor({ timeout: 120000 });
+        .waitFor();
       const status = await frame.locator('.status').textContent();
       console.log(
         `      panel open to table ready: ${indexed} ms; verified after ${Date.now() - started} ms; ${status}`,
@@ -533,13 +527,11 @@ export async function run(kit) {
       await page.keyboard.press('Home');
       await page.keyboard.press('ArrowDown');
       await page.keyboard.press('ArrowDown');
-      await frame.locator('.viewport[aria-activedescendant="row-2"]').waitFor({ timeout: 5000 });
-      await frame.locator('#row-2.active').waitFor({ timeout: 5000 });
+      await frame.locator('.viewport[aria-activedescendant="row-2"]').waitFor();
+      await frame.locator('#row-2.active').waitFor();
       await page.keyboard.press('Enter');
-      await frame
-        .locator('aside.detail h2', { hasText: 'Record 3 · ' })
-        .waitFor({ timeout: 10000 });
-      await frame.locator('aside.detail .record-json').waitFor({ timeout: 10000 });
+      await frame.locator('aside.detail h2', { hasText: 'Record 3 · ' }).waitFor();
+      await frame.locator('aside.detail .record-json').waitFor();
     },
   );
 
@@ -570,7 +562,7 @@ export async function run(kit) {
     );
     await frame.locator('#group-by-trace').check();
     const groupStarted = Date.now();
-    await frame.locator('.window .row.group').first().waitFor({ timeout: 10000 });
+    await frame.locator('.window .row.group').first().waitFor();
     console.log(
       `      filter to TOOL_BLOCKED drawn in ${filtered} ms, grouped by trace in ${Date.now() - groupStarted} ms (${await frame.locator('.status').textContent()})`,
     );
@@ -578,7 +570,7 @@ export async function run(kit) {
     await frame.locator('[data-action="clear"]').click();
     await frame
       .locator('.status', { hasText: `${BIG.toLocaleString('en-US')} matching` })
-      .waitFor({ timeout: 10000 });
+      .waitFor();
   });
 
   for (const theme of THEMES) {
@@ -586,13 +578,11 @@ export async function run(kit) {
       await page.locator('.tab', { hasText: 'Audit Trail · audit-100k' }).click();
       const frame = await bigTrail();
       await setTheme(theme, frame);
-      await frame.locator('.window .row[data-seq]').first().waitFor({ timeout: 10000 });
+      await frame.locator('.window .row[data-seq]').first().waitFor();
       await scrollToRow(frame, BIG / 2);
       await frame.locator(`.window .row[data-seq="${BIG / 2 + 1}"]`).click();
-      await frame
-        .locator('aside.detail h2', { hasText: `Record ${BIG / 2 + 1} · ` })
-        .waitFor({ timeout: 10000 });
-      await frame.locator('aside.detail .record-json').waitFor({ timeout: 10000 });
+      await frame.locator('aside.detail h2', { hasText: `Record ${BIG / 2 + 1} · ` }).waitFor();
+      await frame.locator('aside.detail .record-json').waitFor();
       await page.mouse.move(1300, 140);
       await assertReadable(frame, [
         'h1',

@@ -4,6 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { findWebviewFrame } from '../uiKit.mjs';
 import { switchTheme } from './10-run-tool.mjs';
+import { HANG_MS } from '../patience.mjs';
 
 export const title = 'streaming output panel';
 
@@ -11,7 +12,7 @@ export const title = 'streaming output panel';
 async function tryTool(page, discovery, query, tool, fields) {
   await discovery.locator('#query').fill(query);
   const card = discovery.locator(`.results .card[data-server="example"][data-tool="${tool}"]`);
-  await card.waitFor({ timeout: 20000 });
+  await card.waitFor();
   if ((await card.locator('.card-toggle').getAttribute('aria-expanded')) !== 'true')
     await card.locator('.card-toggle').click();
   for (const [pointer, value] of Object.entries(fields))
@@ -20,7 +21,7 @@ async function tryTool(page, discovery, query, tool, fields) {
   return card;
 }
 
-async function until(page, what, check, timeout = 20000) {
+async function until(page, what, check, timeout = HANG_MS) {
   const deadline = Date.now() + timeout;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -41,12 +42,12 @@ export async function run(kit) {
   await step('"MGP: Show Streaming Output" opens beside Tool Discovery', async () => {
     await runFromPalette('MGP: Show Tool Discovery');
     discovery = await findWebviewFrame(page, 'Tool Discovery');
-    await discovery.locator('#query').waitFor({ timeout: 20000 });
+    await discovery.locator('#query').waitFor();
     await page.locator('.part.sidebar .title-label').click();
     await runFromPalette('MGP: Show Streaming Output');
-    await page.locator('.tab', { hasText: 'Streaming Output' }).waitFor({ timeout: 20000 });
+    await page.locator('.tab', { hasText: 'Streaming Output' }).waitFor();
     streams = await findWebviewFrame(page, 'Streaming Output');
-    await streams.locator('h1', { hasText: 'Streaming Output' }).waitFor({ timeout: 20000 });
+    await streams.locator('h1', { hasText: 'Streaming Output' }).waitFor();
     assert.equal(
       await page.locator('.editor-group-container').count(),
       2,
@@ -61,7 +62,7 @@ export async function run(kit) {
         '/words': '6000',
         '/delay_ms': '2',
       });
-      await tab('stream_text').waitFor({ timeout: 20000 });
+      await tab('stream_text').waitFor();
       await until(page, 'a running stream_text with chunks', async () => {
         const panel = await panelOf('stream_text');
         return (
@@ -90,7 +91,7 @@ export async function run(kit) {
         '/steps': '16',
         '/delay_ms': '400',
       });
-      await tab('long_task').waitFor({ timeout: 20000 });
+      await tab('long_task').waitFor();
       assert.equal(
         await tab('stream_text').getAttribute('data-state'),
         'running',
@@ -98,7 +99,7 @@ export async function run(kit) {
       );
       await tab('long_task').click();
       const panel = await panelOf('long_task');
-      await panel.locator('.progress-eta', { hasText: 'left' }).waitFor({ timeout: 20000 });
+      await panel.locator('.progress-eta', { hasText: 'left' }).waitFor();
       await until(
         page,
         'the bar to move',
@@ -128,9 +129,7 @@ export async function run(kit) {
       'the stream to be cancelled',
       async () => (await panel.getAttribute('data-state')) === 'cancelled',
     );
-    await panel
-      .locator('.final', { hasText: 'Cancelled: the partial output' })
-      .waitFor({ timeout: 10000 });
+    await panel.locator('.final', { hasText: 'Cancelled: the partial output' }).waitFor();
     const text = await panel.locator('.output-text').textContent();
     assert.ok(text.length > 100 && text.startsWith('lorem ipsum'), 'the partial text stays');
     assert.ok(Number(await panel.getAttribute('data-chunks')) < 6000, 'it stopped early');
@@ -145,11 +144,7 @@ export async function run(kit) {
       30000,
     );
     await tab('long_task').click();
-    await (
-      await panelOf('long_task')
-    )
-      .locator('.final', { hasText: 'Done' })
-      .waitFor({ timeout: 10000 });
+    await (await panelOf('long_task')).locator('.final', { hasText: 'Done' }).waitFor();
     await shot('streaming-done');
   });
 

@@ -21,20 +21,16 @@ export async function run({
 
   await step('"MGP: About MGP Kernel" runs from the command palette', async () => {
     await runFromPalette('MGP: About MGP Kernel');
-    await page.locator('.tab', { hasText: 'About MGP Kernel' }).waitFor({ timeout: 20000 });
+    await page.locator('.tab', { hasText: 'About MGP Kernel' }).waitFor();
   });
 
   await step('the About panel answers with the kernel status', async () => {
     const frame = await about();
-    await frame
-      .locator('[data-fact="version"]', { hasText: pkg.version })
-      .waitFor({ timeout: 30000 });
-    await frame.locator('tr[data-server="example"]').waitFor({ timeout: 10000 });
-    await frame.locator('tr[data-server="everything"]').waitFor({ timeout: 10000 });
+    await frame.locator('[data-fact="version"]', { hasText: pkg.version }).waitFor();
+    await frame.locator('tr[data-server="example"]').waitFor();
+    await frame.locator('tr[data-server="everything"]').waitFor();
     assert.equal(await frame.locator('[data-fact="trust"]').textContent(), 'Trusted');
-    await frame
-      .locator('[data-fact="language-server"]', { hasText: 'running' })
-      .waitFor({ timeout: 20000 });
+    await frame.locator('[data-fact="language-server"]', { hasText: 'running' }).waitFor();
   });
 
   await step('the About panel follows a change to mgp.toml', async () => {
@@ -42,12 +38,12 @@ export async function run({
       join(workspace, 'mgp.toml'),
       '\n[[servers]]\nid = "remote-demo"\ntransport = "http"\nurl = "https://mcp.example.com/mcp"\n',
     );
-    await (await about()).locator('tr[data-server="remote-demo"]').waitFor({ timeout: 20000 });
+    await (await about()).locator('tr[data-server="remote-demo"]').waitFor();
     // The new workspace server asks before it starts; this test leaves it unapproved.
     const dialog = page.locator('.monaco-dialog-box', {
       hasText: 'Start MCP server "remote-demo" from this workspace?',
     });
-    await dialog.waitFor({ timeout: 20000 });
+    await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
   });
 

@@ -18,12 +18,12 @@ export async function run({ page, workspace, step, shot, runFromPalette }) {
       .locator('.quick-input-list .monaco-list-row', { hasText: 'mgp.toml' })
       .first()
       .click();
-    await page.locator('.tab', { hasText: 'mgp.toml' }).waitFor({ timeout: 10000 });
+    await page.locator('.tab', { hasText: 'mgp.toml' }).waitFor();
     await runFromPalette('View: Focus Problems (Errors, Warnings, Infos)');
     const problem = page.locator('.markers-panel .monaco-list-row', {
       hasText: 'transport must be one of stdio, http, sse; got "stdoi"',
     });
-    await problem.waitFor({ timeout: 20000 });
+    await problem.waitFor();
     const lines = (await import('node:fs'))
       .readFileSync(join(workspace, 'mgp.toml'), 'utf8')
       .split('\n');
@@ -37,7 +37,7 @@ export async function run({ page, workspace, step, shot, runFromPalette }) {
     await key.scrollIntoViewIfNeeded();
     await key.hover();
     const hover = page.locator('.monaco-hover-content', { hasText: 'transport' }).first();
-    await hover.waitFor({ timeout: 15000 });
+    await hover.waitFor();
     assert.match(await hover.innerText(), /stdio/);
     // The hover fades in: take the picture once it is fully shown.
     await page.waitForFunction(() =>

@@ -53,7 +53,7 @@ export async function run(kit) {
   const unchanged = async () => {
     await serverRow(page, 'example', 'connected', 5000);
     await serverRow(page, 'everything', 'connected', 5000);
-    await page.locator('.statusbar-item', { hasText: 'MGP 2/2' }).waitFor({ timeout: 5000 });
+    await page.locator('.statusbar-item', { hasText: 'MGP 2/2' }).waitFor();
     assert.deepEqual(serverEvents(dirs).sort(), settled, 'no server stopped or started again');
   };
 
@@ -76,12 +76,12 @@ export async function run(kit) {
         .locator('.quick-input-list .monaco-list-row', { hasText: 'mgp.toml' })
         .first()
         .click();
-      await page.locator('.tab.active', { hasText: 'mgp.toml' }).waitFor({ timeout: 10000 });
+      await page.locator('.tab.active', { hasText: 'mgp.toml' }).waitFor();
       await goToLine(page, 7); // args = ["../servers/dist/mgp-example-server.js"]
       await page.keyboard.press('End');
       await page.keyboard.press('Backspace');
       await save(page);
-      await problemRow(page, 'TOML syntax error').waitFor({ timeout: 20000 });
+      await problemRow(page, 'TOML syntax error').waitFor();
       await unchanged();
       await shot('config-typo-syntax-error');
     },
@@ -91,7 +91,7 @@ export async function run(kit) {
     await page.locator('.tab', { hasText: 'mgp.toml' }).click();
     await page.keyboard.type(']');
     await save(page);
-    await problemRow(page, 'TOML syntax error').waitFor({ state: 'detached', timeout: 20000 });
+    await problemRow(page, 'TOML syntax error').waitFor({ state: 'detached' });
     await unchanged();
   });
 
@@ -104,7 +104,7 @@ export async function run(kit) {
       await page.keyboard.press('Shift+End');
       await page.keyboard.type('transprt = "stdio"');
       await save(page);
-      await problemRow(page, 'transprt').waitFor({ timeout: 20000 });
+      await problemRow(page, 'transprt').waitFor();
       await unchanged();
       const example = await serverRow(page, 'example', 'connected');
       assert.match(await example.textContent(), /config has errors/);
@@ -120,7 +120,7 @@ export async function run(kit) {
     await page.keyboard.press('Shift+End');
     await page.keyboard.type('transport = "stdio"');
     await save(page);
-    await problemRow(page, 'transprt').waitFor({ state: 'detached', timeout: 20000 });
+    await problemRow(page, 'transprt').waitFor({ state: 'detached' });
     await unchanged();
     assert.doesNotMatch(
       await (await serverRow(page, 'example', 'connected')).textContent(),

@@ -9,9 +9,7 @@ export const window = { trust: false };
 export async function run({ page, server, workspace, step, shot }) {
   await step('the workspace opens in Restricted Mode and its servers are held back', async () => {
     await openWorkbench(page, server, workspace);
-    await page
-      .locator('.statusbar-item', { hasText: 'Restricted Mode' })
-      .waitFor({ timeout: 30000 });
+    await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).waitFor();
     await serverRow(page, 'example', 'registered');
   });
 
@@ -25,7 +23,7 @@ export async function run({ page, server, workspace, step, shot }) {
         .locator('.notifications-center', {
           hasText: '"example" may not start: the workspace is not trusted',
         })
-        .waitFor({ timeout: 15000 });
+        .waitFor();
       await shot('restart-restricted-refused');
       await serverRow(page, 'example', 'registered', 2000);
       if (await page.locator('.monaco-dialog-box').isVisible())

@@ -16,9 +16,7 @@ export const window = { trust: false };
 export async function run({ page, server, workspace, step, shot }) {
   await step('the workspace opens in Restricted Mode and its servers are held back', async () => {
     await openWorkbench(page, server, workspace);
-    await page
-      .locator('.statusbar-item', { hasText: 'Restricted Mode' })
-      .waitFor({ timeout: 30000 });
+    await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).waitFor();
     await serverRow(page, 'example', 'registered');
   });
 
@@ -36,7 +34,7 @@ export async function run({ page, server, workspace, step, shot }) {
     await closeModalEditor(page);
     await serverRow(page, 'example', 'connected');
     await serverRow(page, 'everything', 'connected');
-    await page.locator('.statusbar-item', { hasText: 'MGP 2/2' }).waitFor({ timeout: 10000 });
+    await page.locator('.statusbar-item', { hasText: 'MGP 2/2' }).waitFor();
     await shot('trust-servers-started');
   });
 }
