@@ -5,7 +5,6 @@ import {
   PLAIN_ANALYSIS,
   PLAIN_SEARCH,
   semanticSearch,
-  discoverable,
   type ScoredEntry,
   type ToolIndex,
 } from '../../../client/src/kernel/discovery';
@@ -44,7 +43,7 @@ async function measure(
 
 async function semantic(index: ToolIndex): Promise<(query: string) => Promise<ScoredEntry[]>> {
   const ranker = new ModelRanker();
-  await ranker.warm(index.list().filter(discoverable));
+  await ranker.warm(index);
   return async (query) =>
     (await semanticSearch(index, query, {}, { semantic: ranker, limit: 10 })).results;
 }

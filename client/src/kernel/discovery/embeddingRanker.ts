@@ -6,7 +6,7 @@
  * a while, so discovery answers by keywords (with `fallback_strategy: "keyword"`) instead of waiting
  * on a dead endpoint at every query.
  */
-import type { SemanticRanker } from './search';
+import type { SimilarityRanker } from './search';
 import { splitWords } from '../search/text';
 import { splitLead } from './toolText';
 import type { ToolIndexEntry } from './types';
@@ -39,7 +39,7 @@ export function embeddingText(entry: ToolIndexEntry): string {
   return text;
 }
 
-export class EmbeddingRanker implements SemanticRanker {
+export class EmbeddingRanker implements SimilarityRanker {
   readonly name: string;
   private readonly vectors = new Map<string, Float32Array>();
   private readonly batchSize: number;

@@ -13,6 +13,9 @@ export { FUSION } from './fusionWeights';
 export { modelThread } from './modelThread';
 export {
   BUILT_IN_MODEL,
+  COARSE_DIMS,
+  COARSE_POOL,
+  type ModelRankerOptions,
   loadBuiltInModel,
   ModelRanker,
   toolText,
@@ -46,6 +49,7 @@ export {
   filterPredicate,
   kernelToolVisibility,
   keywordSearch,
+  matchesOf,
   NAME_BOOST,
   PHRASE_BOOST,
   planQuery,
@@ -59,6 +63,8 @@ export {
   type SearchOptions,
   type SearchOutcome,
   type SemanticRanker,
+  type NeighbourRanker,
+  type SimilarityRanker,
 } from './search';
 export {
   cl100kTokens,

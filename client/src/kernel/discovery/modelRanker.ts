@@ -6,13 +6,17 @@
  * (queryText.ts). Similarities are cosines.
  *
  * The tools' vectors are computed off the caller's thread when a `ToolVectorSource` is given (the
- * kernel's worker, modelWorker.ts); a query costs one embedding and one dot product per tool.
+ * kernel's worker, modelWorker.ts), once per tool definition, and kept by index slot in a
+ * `VectorIndex`; a query costs one embedding and a two-stage nearest-neighbour search.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { normalizeQuery } from '../search/queryText';
 import { normalize, StaticEmbeddings } from '../search/semantic/staticModel';
-import type { SemanticRanker } from './search';
+import type { SemanticMatches } from '../search/fusion';
+import { VectorIndex } from '../search/semantic/vectorIndex';
+import type { NeighbourRanker } from './search';
+import type { ToolIndex } from './toolIndex';
 import { parameterText, splitLead } from './toolText';
 import type { ToolIndexEntry } from './types';
 
@@ -79,20 +83,64 @@ export type ToolVectorSource = (
   texts: ReadonlyArray<{ name: string; lead: string; params: string }>,
 ) => Promise<Float32Array[]>;
 
-export class ModelRanker implements SemanticRanker {
+/**
+ * The leading coordinates the first stage of a search scores on (the model's dimensions are its
+ * principal components, largest first: build-model.mjs), and how many tools it passes to the second
+ * (at least four times the neighbours asked for). Chosen on the dev split at 10,000 tools (the
+ * synthetic corpus, bench/discovery.mjs), by recall of the exact 10 nearest: 32 coordinates and 256
+ * tools 0.868, 32 and 512 0.937, 48 and 256 0.941, 48 and 512 0.980, 64 and 256 0.982, 64 and 512
+ * 0.996; 48 and 512 cost the fewest multiplications (~0.6 M) of those at 0.98.
+ */
+export const COARSE_DIMS = 48;
+
+export const COARSE_POOL = 512;
+
+export interface ModelRankerOptions {
+  /** Reads the model (default: the built-in one). */
+  load?: () => StaticEmbeddings;
+  /** Computes tools' vectors (the model's thread); without one they are computed here. */
+  source?: ToolVectorSource;
+  weights?: ToolTextWeights;
+  coarseDims?: number;
+  pool?: number;
+}
+
+/** The model's vectors of one index's tools, by slot, as of one revision of the index. */
+interface IndexVectors {
+  table: VectorIndex;
+  /** The entry each slot's vector was computed for (a changed tool gets a new entry). */
+  entries: Array<ToolIndexEntry | undefined>;
+  /** The mean of the visible tools' vectors: a query's mean similarity is its dot product with it. */
+  mean: Float32Array;
+  revision: number;
+  /** The update under way, and the revision it brings the vectors to. */
+  updating?: { revision: number; done: Promise<void> };
+}
+
+export class ModelRanker implements NeighbourRanker {
   readonly name = 'built-in model';
   private model?: StaticEmbeddings;
-  /** Vectors by tool text (tools of replicated servers share them), and by entry (what a query reads). */
+  /** Vectors by tool text: tools of replicated servers, and a server's tools after it reconnects, share them. */
   private readonly vectors = new Map<string, Float32Array>();
-  private readonly byEntry = new WeakMap<ToolIndexEntry, Float32Array>();
+  private readonly byIndex = new WeakMap<ToolIndex, IndexVectors>();
+  /** The query's vector, reused by every search. */
+  private queryVector?: Float32Array;
 
-  constructor(
-    private readonly load: () => StaticEmbeddings = loadBuiltInModel,
-    private readonly source?: ToolVectorSource,
-    private readonly weights: ToolTextWeights = TOOL_TEXT_WEIGHTS,
-  ) {}
+  private readonly load: () => StaticEmbeddings;
+  private readonly source?: ToolVectorSource;
+  private readonly weights: ToolTextWeights;
+  private readonly coarseDims: number;
+  private readonly pool: number;
 
-  /** Ready once the model is loaded (the first `warm` or `rank` loads it). */
+  constructor(options: ModelRankerOptions = {}) {
+    this.load = options.load ?? loadBuiltInModel;
+    this.source = options.source;
+    this.weights = options.weights ?? TOOL_TEXT_WEIGHTS;
+    this.coarseDims = options.coarseDims ?? COARSE_DIMS;
+    this.pool = options.pool ?? COARSE_POOL;
+  }
+
+  /** Ready once the model is loaded (the first `warm` or `match` loads it). */
   available(): boolean {
     return true;
   }
@@ -101,61 +149,105 @@ export class ModelRanker implements SemanticRanker {
     return (this.model ??= this.load());
   }
 
-  /** Computes the vectors of tools not embedded yet (on the worker, when there is one). */
-  async warm(entries: readonly ToolIndexEntry[]): Promise<void> {
+  /** Brings the vectors of an index's tools up to date (the new ones computed on the worker, when there is one). */
+  async warm(index: ToolIndex): Promise<void> {
+    const state = this.stateOf(index);
+    while (state.revision !== index.revision) {
+      if (state.updating?.revision !== index.revision) {
+        // A failed update is forgotten, so that the next search tries again.
+        const updating = {
+          revision: index.revision,
+          done: this.update(index, state, index.revision).finally(() => {
+            if (state.updating === updating) state.updating = undefined;
+          }),
+        };
+        state.updating = updating;
+      }
+      await state.updating.done;
+    }
+  }
+
+  async match(
+    query: string,
+    index: ToolIndex,
+    keep: (doc: number) => boolean,
+    k: number,
+  ): Promise<SemanticMatches> {
+    await this.warm(index);
+    const { table, mean } = this.stateOf(index);
+    const model = this.ensureModel();
+    const q = (this.queryVector ??= new Float32Array(model.dims));
+    q.fill(0);
+    model.addText(normalizeQuery(query), q);
+    normalize(q);
+    return {
+      nearest: table.nearest(q, k, keep, Math.max(this.pool, 4 * k)),
+      mean: dot(q, mean),
+      similarityAt: (doc) => table.similarityAt(q, doc),
+    };
+  }
+
+  private stateOf(index: ToolIndex): IndexVectors {
+    let state = this.byIndex.get(index);
+    if (!state) {
+      const dims = this.ensureModel().dims;
+      state = {
+        table: new VectorIndex({ dims, coarseDims: Math.min(this.coarseDims, dims) }),
+        entries: [],
+        mean: new Float32Array(dims),
+        revision: -1,
+      };
+      this.byIndex.set(index, state);
+    }
+    return state;
+  }
+
+  private async update(index: ToolIndex, state: IndexVectors, revision: number): Promise<void> {
+    const stale: number[] = [];
     const missing = new Map<string, ReturnType<typeof toolText>>();
-    const keys = new Map<ToolIndexEntry, string>();
-    for (const e of entries) {
-      if (this.byEntry.has(e)) continue;
-      const text = toolText(e);
-      const key = keyOf(text);
-      keys.set(e, key);
-      if (!this.vectors.has(key)) missing.set(key, text);
+    const keys: string[] = [];
+    const seen: Array<ToolIndexEntry | undefined> = [];
+    for (let doc = 0; doc < index.slotCount; doc++) {
+      const entry = index.entryAt(doc);
+      if (entry === state.entries[doc]) continue;
+      stale.push(doc);
+      seen.push(entry);
+      const text = entry && toolText(entry);
+      const key = text ? keyOf(text) : '';
+      keys.push(key);
+      if (text && !this.vectors.has(key)) missing.set(key, text);
     }
     if (missing.size) {
       const texts = [...missing.values()];
-      const vectors = this.source
+      const computed = this.source
         ? await this.source(texts)
         : texts.map((t) => toolVector(this.ensureModel(), t, this.weights));
-      [...missing.keys()].forEach((key, i) => this.vectors.set(key, vectors[i]));
+      [...missing.keys()].forEach((key, i) => this.vectors.set(key, computed[i]));
     }
-    for (const [e, key] of keys) {
-      const v = this.vectors.get(key);
-      if (v) this.byEntry.set(e, v);
-    }
+    // The index may have changed while the worker computed: this brings it to `revision` only.
+    stale.forEach((doc, i) => {
+      const vector = this.vectors.get(keys[i]);
+      if (vector) state.table.set(doc, vector);
+      else state.table.delete(doc);
+      state.entries[doc] = seen[i];
+    });
+    state.mean = state.table.meanOf((doc) => index.visibleAt(doc));
+    state.revision = revision;
+    this.forgetUnused(state);
   }
 
-  async rank(query: string, entries: readonly ToolIndexEntry[]): Promise<Float32Array> {
-    await this.warm(entries);
-    return this.similarities(query, entries);
-  }
-
-  /** Cosines of the query to each entry (0 for an entry not embedded yet). */
-  similarities(query: string, entries: readonly ToolIndexEntry[]): Float32Array {
-    const q = this.ensureModel().embed(normalizeQuery(query));
-    const out = new Float32Array(entries.length);
-    for (let e = 0; e < entries.length; e++) {
-      const v = this.byEntry.get(entries[e]);
-      if (v) out[e] = dot(q, v);
-    }
-    return out;
+  /** Keeps the text cache from growing without bound as servers come and go. */
+  private forgetUnused(state: IndexVectors): void {
+    if (this.vectors.size <= 2 * state.entries.length + 1000) return;
+    const used = new Set(state.entries.map((e) => (e ? keyOf(toolText(e)) : '')));
+    for (const key of this.vectors.keys()) if (!used.has(key)) this.vectors.delete(key);
   }
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  const n = a.length - (a.length % 4);
-  for (let i = 0; i < n; i += 4) {
-    s0 += a[i] * b[i];
-    s1 += a[i + 1] * b[i + 1];
-    s2 += a[i + 2] * b[i + 2];
-    s3 += a[i + 3] * b[i + 3];
-  }
-  for (let i = n; i < a.length; i++) s0 += a[i] * b[i];
-  return s0 + s1 + s2 + s3;
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i] * b[i];
+  return sum;
 }
 
 function keyOf(text: { name: string; lead: string; params: string }): string {

@@ -14,6 +14,7 @@ import {
   EmbeddingRanker,
   KERNEL_DISCOVERY_TOOL_SCHEMAS,
   ModelRanker,
+  matchesOf,
   modelThread,
   SessionToolCache,
   ToolCreationOptions,
@@ -89,7 +90,7 @@ export class ToolDiscovery {
   private readonly changes = new EventEmitter<{ change: [] }>();
 
   constructor(private readonly deps: ToolDiscoveryDeps) {
-    this.builtIn = new ModelRanker(undefined, deps.toolVectors ?? modelThread());
+    this.builtIn = new ModelRanker({ source: deps.toolVectors ?? modelThread() });
     this.index = createToolIndex();
     this.cache = new SessionToolCache({ budget: deps.settings().toolContextBudget });
     this.tools = this.createTools();
@@ -125,7 +126,7 @@ export class ToolDiscovery {
           return ranker().name;
         },
         available: () => ranker().available(),
-        rank: (query, entries) => ranker().rank(query, entries),
+        match: (query, index, keep, k) => matchesOf(ranker(), query, index, keep, k),
       },
     };
   }
@@ -150,8 +151,10 @@ export class ToolDiscovery {
 
   private warmSemantic(): void {
     // A failure is remembered by the ranker, and discovery answers by keywords meanwhile.
-    const tools = this.index.list().filter(discoverable);
-    (this.semantic ?? this.builtIn).warm(tools).catch(() => undefined);
+    const warming = this.semantic
+      ? this.semantic.warm(this.index.list().filter(discoverable))
+      : this.builtIn.warm(this.index);
+    warming.catch(() => undefined);
   }
 
   /** Follows the config: tool creation turned on or off ends the session's created tools and starts anew. */

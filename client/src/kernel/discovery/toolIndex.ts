@@ -390,6 +390,11 @@ export class ToolIndex implements RankableIndex {
     return this.byDoc[doc]?.entry;
   }
 
+  /** One past the highest BM25 slot in use or used before (slots of removed tools are empty). */
+  get slotCount(): number {
+    return this.byDoc.length;
+  }
+
   /** Every entry (kernel tools included), in insertion order. */
   list(): ToolIndexEntry[] {
     return [...this.slots.values()].map((s) => s.entry);

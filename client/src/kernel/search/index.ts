@@ -6,7 +6,13 @@
 export { actionsDiffer, requestAction, toolAction, type Action } from './actions';
 export { Bm25Index, type WeightedTerm } from './bm25';
 export { editDistance, FuzzyVocabulary, maxEditsFor } from './fuzzy';
-export { fuse, type Fused, type FusionWeights } from './fusion';
+export {
+  fuse,
+  type FusedDoc,
+  type FusionWeights,
+  type KeywordHit,
+  type SemanticMatches,
+} from './fusion';
 export { spokenNumber, undictate } from './queryDictation';
 export { boundedQuery, MAX_QUERY_CHARS, normalizeQuery } from './queryText';
 export {
@@ -31,6 +37,8 @@ export {
   type ScoredDoc,
 } from './ranking';
 export { normalize, StaticEmbeddings } from './semantic/staticModel';
+export { TopK } from './semantic/topK';
+export { VectorIndex, type Neighbour, type VectorIndexOptions } from './semantic/vectorIndex';
 export { expandTerms } from './synonyms';
 export { analyze, isStopWord, splitWords, stem, termsOfWords } from './text';
 export { relatedStems, type Related } from './thesaurus';

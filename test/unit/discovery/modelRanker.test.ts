@@ -1,0 +1,77 @@
+import { strict as assert } from 'node:assert';
+import {
+  createToolIndex,
+  ModelRanker,
+  semanticSearch,
+  toolVector,
+  loadBuiltInModel,
+  type ToolIndex,
+  type ToolVectorSource,
+} from '../../../client/src/kernel/discovery';
+import { corpusIndex, tool } from './fixtures';
+
+const TRANSLATE = tool('translate_text', 'Translate a document into another language, e.g. French');
+
+function docOf(index: ToolIndex, toolId: string): number {
+  return index.docOf(index.get(toolId)!) as number;
+}
+
+describe('discovery: the built-in model ranker follows the index', () => {
+  const model = loadBuiltInModel();
+
+  it('finds a new server, forgets a removed one, and leaves a disconnected one out', async () => {
+    const index = corpusIndex();
+    const ranker = new ModelRanker({ load: () => model });
+    const visible = (doc: number) => index.visibleAt(doc);
+    const query = 'put this letter into french';
+    index.upsertServer('translator', [TRANSLATE]);
+    const nearest = async () =>
+      (await ranker.match(query, index, visible, 3)).nearest.map((n) => index.keyAt(n.doc));
+    assert.ok((await nearest()).includes('translator.translate_text'));
+    index.setServerStatus('translator', 'disconnected');
+    assert.ok(!(await nearest()).includes('translator.translate_text'));
+    index.setServerStatus('translator', 'connected');
+    assert.ok((await nearest()).includes('translator.translate_text'));
+    index.removeServer('translator');
+    assert.ok(!(await nearest()).includes('translator.translate_text'));
+  });
+
+  it('embeds a changed tool anew, each distinct text once, on the source it is given', async () => {
+    const texts: string[] = [];
+    const source: ToolVectorSource = async (batch) => {
+      texts.push(...batch.map((t) => t.name));
+      return batch.map((t) => toolVector(model, t));
+    };
+    const index = createToolIndex();
+    const ranker = new ModelRanker({ load: () => model, source });
+    index.upsertServer('a', [TRANSLATE]);
+    index.upsertServer('b', [TRANSLATE]);
+    await ranker.warm(index);
+    assert.equal(texts.filter((t) => t.startsWith('translate_text')).length, 1, 'shared text');
+    const before = (await ranker.match('french', index, () => true, 1)).similarityAt(
+      docOf(index, 'a.translate_text'),
+    );
+    index.upsertServer('a', [tool('translate_text', 'Count the words of a text')]);
+    const after = (await ranker.match('french', index, () => true, 1)).similarityAt(
+      docOf(index, 'a.translate_text'),
+    );
+    assert.notEqual(after, before);
+  });
+
+  it('a failing source makes the semantic strategy fall back to keywords, and is tried again', async () => {
+    let fail = true;
+    const source: ToolVectorSource = async (batch) => {
+      if (fail) throw new Error('the model thread stopped');
+      return batch.map((t) => toolVector(model, t));
+    };
+    const index = createToolIndex();
+    index.upsertServer('translator', [TRANSLATE]);
+    const ranker = new ModelRanker({ load: () => model, source });
+    const first = await semanticSearch(index, 'translate', {}, { semantic: ranker });
+    assert.equal(first.fallback, 'keyword');
+    fail = false;
+    const second = await semanticSearch(index, 'translate', {}, { semantic: ranker });
+    assert.equal(second.fallback, undefined);
+    assert.equal(second.results[0].entry.tool_id, 'translator.translate_text');
+  });
+});

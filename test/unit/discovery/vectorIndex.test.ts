@@ -1,0 +1,98 @@
+import { strict as assert } from 'node:assert';
+import { TopK, VectorIndex } from '../../../client/src/kernel/search';
+
+/** A seeded generator (mulberry32), so that a failure repeats. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function unitVector(dims: number, next: () => number): Float32Array {
+  const v = Float32Array.from({ length: dims }, () => next() - 0.5);
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
+const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
+
+describe('search: nearest neighbours (VectorIndex, TopK)', () => {
+  it('TopK keeps the highest scores offered, up to the limit of each search', () => {
+    const next = random(3);
+    const top = new TopK(20);
+    const scores = Array.from({ length: 500 }, () => next());
+    for (const limit of [20, 7, 1]) {
+      top.clear(limit);
+      scores.forEach((s, i) => top.offer(i, s));
+      const kept = [...top.kept()].map((i) => scores[i]).sort((a, b) => b - a);
+      const expected = [...scores].sort((a, b) => b - a).slice(0, limit);
+      assert.deepEqual(
+        kept.map((s) => Math.fround(s)),
+        expected.map((s) => Math.fround(s)),
+      );
+    }
+    assert.throws(() => top.clear(21), /past the capacity/);
+  });
+
+  it('with a pool as large as the index, the nearest are exactly the brute-force nearest', () => {
+    const next = random(7);
+    const index = new VectorIndex({ dims: 32, coarseDims: 8 });
+    const vectors = Array.from({ length: 300 }, () => unitVector(32, next));
+    vectors.forEach((v, doc) => index.set(doc, v));
+    for (let trial = 0; trial < 20; trial++) {
+      const q = unitVector(32, next);
+      const found = index.nearest(q, 10, () => true, 300);
+      const exact = vectors
+        .map((v, doc) => ({ doc, similarity: dot(q, v) }))
+        .sort((a, b) => b.similarity - a.similarity)
+        .slice(0, 10);
+      assert.deepEqual(
+        found.map((n) => n.doc),
+        exact.map((n) => n.doc),
+      );
+      found.forEach((n, i) => assert.ok(Math.abs(n.similarity - exact[i].similarity) < 1e-5));
+    }
+  });
+
+  it('a small pool still answers k neighbours, most similar first, with their exact similarities', () => {
+    const next = random(11);
+    const index = new VectorIndex({ dims: 64, coarseDims: 16 });
+    const vectors = Array.from({ length: 2000 }, () => unitVector(64, next));
+    vectors.forEach((v, doc) => index.set(doc, v));
+    const q = unitVector(64, next);
+    const found = index.nearest(q, 5, () => true, 40);
+    assert.equal(found.length, 5);
+    for (let i = 1; i < found.length; i++)
+      assert.ok(found[i - 1].similarity >= found[i].similarity);
+    for (const n of found)
+      assert.ok(Math.abs(n.similarity - dot(q, vectors[n.doc])) < 1e-5, 'rescored in full');
+  });
+
+  it('follows deletions, replacements and the filter; the mean and each similarity are exact', () => {
+    const next = random(5);
+    const index = new VectorIndex({ dims: 16, coarseDims: 4 });
+    const vectors = Array.from({ length: 100 }, () => unitVector(16, next));
+    vectors.forEach((v, doc) => index.set(doc, v));
+    const q = vectors[42];
+    assert.equal(index.nearest(q, 1, () => true)[0].doc, 42);
+    assert.notEqual(index.nearest(q, 1, (doc) => doc !== 42)[0].doc, 42);
+    index.delete(42);
+    assert.equal(index.has(42), false);
+    assert.equal(index.similarityAt(q, 42), 0);
+    assert.ok(index.nearest(q, 100, () => true, 100).every((n) => n.doc !== 42));
+    assert.equal(index.nearest(q, 200, () => true, 200).length, 99);
+    index.set(7, q);
+    assert.equal(index.nearest(q, 1, () => true)[0].doc, 7, 'a replaced vector is searched anew');
+    const mean = index.meanOf((doc) => doc < 10);
+    const expected = new Float32Array(16);
+    for (let doc = 0; doc < 10; doc++)
+      (doc === 7 ? q : vectors[doc]).forEach((x, i) => (expected[i] += x / 10));
+    mean.forEach((x, i) => assert.ok(Math.abs(x - expected[i]) < 1e-6));
+    assert.ok(Math.abs(index.similarityAt(q, 3) - dot(q, vectors[3])) < 1e-6);
+    assert.throws(() => index.set(0, new Float32Array(8)), /8 dimensions in an index of 16/);
+    assert.throws(() => new VectorIndex({ dims: 16, coarseDims: 17 }), /coarseDims/);
+  });
+});
