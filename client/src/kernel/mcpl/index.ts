@@ -6,3 +6,4 @@ export type { CheckpointNode, FeatureSetState } from './checkpoints';
 export type { PushEvent, PushAnswer, PushDelivery } from './pushEvents';
 export type { ChannelMessage, ChannelView } from './channels';
 export { McplErrorCodes, McplMethods, type ChannelDescriptor, type ContentBlock } from './protocol';
+export type { ShownInjection } from './contextHooks';

@@ -24,6 +24,7 @@ import {
 } from './capabilities';
 import { Channels } from './channels';
 import { Checkpoints } from './checkpoints';
+import { ContextHooks, ShownInjection } from './contextHooks';
 import { FeatureSetTable, FeatureSetView, featureSetMatches } from './featureSets';
 import { InferenceRequests } from './inference';
 import { McplAudit } from './mcplAudit';
@@ -69,6 +70,9 @@ export class McplHost implements ConnectionService {
   readonly pushEvents: PushEvents;
   readonly inference: InferenceRequests;
   readonly channels: Channels;
+  /** The agent loop's seam for MCPL §10: `session.use(kernel.mcpl.contextHooks)`. */
+  readonly contextHooks: ContextHooks;
+  private readonly injectionListeners = new Set<(injection: ShownInjection) => void>();
   private readonly servers = new Map<string, McplServer>();
   private readonly listeners = new Set<(serverId: string) => void>();
   /** Context hooks waiting for an answer, per server (§10.7 loop prevention). */
@@ -110,7 +114,23 @@ export class McplHost implements ConnectionService {
       settingsOf: (serverId) => this.settings(serverId),
       servers: () => [...this.servers.keys()],
     });
+    this.contextHooks = new ContextHooks({
+      audit: this.audit,
+      servers: () => this.connectedServers(),
+      session: (serverId) => this.deps.session(serverId),
+      settings: (serverId) => this.settings(serverId),
+      hookStarted: (serverId) => this.hookStarted(serverId),
+      shown: (injection) => {
+        for (const listener of this.injectionListeners) listener(injection);
+      },
+    });
     this.handlers = this.requestHandlers();
+  }
+
+  /** Context a server injected (§10.4, §13.4), for a front end to show as that server's. */
+  onInjection(listener: (injection: ShownInjection) => void): () => void {
+    this.injectionListeners.add(listener);
+    return () => this.injectionListeners.delete(listener);
   }
 
   private settings(serverId: string): McplSettings | undefined {
