@@ -171,10 +171,17 @@ describe('mgp CLI on the same kernel (real servers)', function () {
     assert.match(err, /done: \d+ chunks/);
   });
 
-  it('discovers tools by intent', async () => {
+  it('discovers tools by intent, with the built-in model by default', async () => {
     const { code, out } = await run(['discover', 'add two numbers', '--config', config, '--json']);
     assert.equal(code, 0);
-    assert.equal(JSON.parse(out).tools[0].tool_id, 'example.add');
+    const answer = JSON.parse(out) as {
+      search_strategy: string;
+      fallback_strategy?: string;
+      tools: { tool_id: string }[];
+    };
+    assert.equal(answer.tools[0].tool_id, 'example.add');
+    assert.equal(answer.search_strategy, 'semantic');
+    assert.equal(answer.fallback_strategy, undefined, 'the shipped model answered offline');
   });
 
   it('discovers by embeddings from MGP_EMBEDDING_MODEL at MGP_MODEL_URL, and by keywords when the endpoint refuses', async () => {

@@ -246,7 +246,7 @@ export async function runAccess(
   }
 }
 
-/** `mgp discover "QUERY" [--strategy keyword|category|semantic] [--max N] [--json]` (MGP §16.5). */
+/** `mgp discover "QUERY" [--strategy semantic|keyword|category] [--max N] [--json]` (MGP §16.5). */
 export async function runDiscover(
   parsed: ParsedArgs,
   io: Io,
@@ -257,7 +257,8 @@ export async function runDiscover(
     io.err('mgp discover: give what you need in plain words, e.g. mgp discover "read a file"');
     return 2;
   }
-  const strategy = stringFlag(parsed, '--strategy') ?? 'keyword';
+  // The built-in model ranks by default, as in the editor's Tool Discovery panel.
+  const strategy = stringFlag(parsed, '--strategy') ?? 'semantic';
   const max = Number(stringFlag(parsed, '--max') ?? 5);
   const cli = await startCliKernel(parsed, io, stringFlag(parsed, '--server'), environment);
   try {

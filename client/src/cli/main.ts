@@ -30,7 +30,7 @@ Usage:
                                      --stream prints the output as it streams (MGP §12), Ctrl-C cancels;
                                      without a terminal, --elicit answers a server's form with its
                                      defaults (SEP-1034) or declines it (the default)
-  mgp discover "QUERY" [--strategy keyword|category|semantic] [--max N] [--json]
+  mgp discover "QUERY" [--strategy semantic|keyword|category] [--max N] [--json]
                                      find tools by what you need (MGP §16)
   ${AGENT_USAGE}
   mgp events [--channels a,b.*] [--min-severity info|warning|error] [--count N] [--json]

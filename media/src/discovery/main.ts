@@ -45,7 +45,8 @@ const query = el('input', {
 const strategy = el(
   'select',
   { id: 'strategy' },
-  ...['keyword', 'category', 'semantic'].map((s) => el('option', { value: s }, s)),
+  // Semantic first, so the default: the keyword ranking fused with the built-in model.
+  ...['semantic', 'keyword', 'category'].map((s) => el('option', { value: s }, s)),
 );
 const maxResults = el('input', {
   type: 'number',
@@ -176,7 +177,7 @@ function showResults(result: DiscoveryResultView): void {
   meta.dataset.queryTimeMs = String(result.queryTimeMs);
   fallback.hidden = !result.fallbackStrategy;
   fallback.textContent = result.fallbackStrategy
-    ? `${result.strategy} search is not available here (no embeddings): answered with ${result.fallbackStrategy} search instead (fallback_strategy, MGP §16.4).`
+    ? `${result.strategy} search could not run here: answered with ${result.fallbackStrategy} search instead (fallback_strategy, MGP §16.4).`
     : '';
   app.dataset.results = String(shown);
   if (!shown && query.value.trim())

@@ -27,7 +27,7 @@ export async function run(kit) {
   );
 
   await step(
-    'typing "add numbers" searches as you type and puts example · add first, with relevance, risk and categories',
+    'typing "add numbers" searches as you type (semantic by default) and puts example · add first, with relevance, risk and categories',
     async () => {
       await frame.locator('#query').click();
       await frame.locator('#query').pressSequentially('add numbers', { delay: 40 });
@@ -47,7 +47,7 @@ export async function run(kit) {
       assert.ok((await first.locator('.category').count()) > 0, 'categories are shown');
       assert.match(
         await frame.locator('.search-meta').textContent(),
-        /matching tools · keyword · [\d.]+ ms/,
+        /matching tools · semantic · [\d.]+ ms/,
       );
     },
   );
