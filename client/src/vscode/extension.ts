@@ -3,6 +3,8 @@ import type { KernelConfig } from '../kernel/config/model';
 import type { AuditTrail } from '../kernel/audit/auditTrail';
 import type { Kernel } from '../kernel/kernel';
 import type { ServerManager } from '../kernel/lifecycle/serverManager';
+import { registerChatParticipant } from './agents/chatParticipant';
+import { registerEndpointChatProvider } from './agents/endpointChatProvider';
 import { registerLanguageModelTools } from './agents/languageModelTools';
 import { registerCommands } from './commands';
 import { ConfigService } from './configService';
@@ -10,7 +12,11 @@ import { KernelHost } from './kernelHost';
 import { LanguageServerHost, LanguageServerState } from './languageClient';
 import { registerSecurityPanels } from './panels/securityPanels';
 import { registerMoveSecretCommand, SecretStore } from './secrets';
-import { watchModelSettings } from './modelProviders';
+import {
+  chatEndpointFromSettings,
+  onModelSettingsChange,
+  watchModelSettings,
+} from './modelProviders';
 import { registerServerCommands } from './serverCommands';
 import { registerServerContent } from './serverContent';
 import { registerSignInCommands } from './serverSignIn';
@@ -127,6 +133,15 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     ...registerSecurityPanels(kernel, extension),
     ...registerToolPanels(kernel, extension),
     ...registerLanguageModelTools(kernel.kernel, kernel.interaction),
+    ...registerEndpointChatProvider(
+      () => chatEndpointFromSettings(secrets),
+      (listener) => onModelSettingsChange(secrets, listener),
+    ),
+    ...registerChatParticipant({
+      kernel: kernel.kernel,
+      interaction: kernel.interaction,
+      extensionUri: extension.extensionUri,
+    }),
     registerMoveSecretCommand(secrets, log),
     watchModelSettings(kernel.kernel.models, kernel.kernel.discovery, secrets, log),
     configs.onDidChange((config) => void apply(config)),

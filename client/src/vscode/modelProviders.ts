@@ -77,6 +77,31 @@ class LanguageModelProvider implements ModelProvider {
   }
 }
 
+/** The chat endpoint of the settings (URL, model, the key from secret storage), or none. */
+export async function chatEndpointFromSettings(
+  secrets: SecretStore,
+): Promise<{ baseUrl: string; model: string; apiKey?: string } | undefined> {
+  const settings = vscode.workspace.getConfiguration('mgp.models');
+  const url = settings.get<string>('openaiCompatible.url', '').trim();
+  const model = settings.get<string>('openaiCompatible.model', '').trim();
+  return url && model
+    ? { baseUrl: url, model, apiKey: await secrets.getRaw(MODEL_KEY_SECRET) }
+    : undefined;
+}
+
+/** Calls `listener` when the model settings or the stored key change. */
+export function onModelSettingsChange(
+  secrets: SecretStore,
+  listener: () => void,
+): vscode.Disposable {
+  return vscode.Disposable.from(
+    vscode.workspace.onDidChangeConfiguration(
+      (event) => event.affectsConfiguration('mgp.models') && listener(),
+    ),
+    secrets.onDidChange(() => listener()),
+  );
+}
+
 async function providersFromSettings(secrets: SecretStore): Promise<ModelProvider[]> {
   const settings = vscode.workspace.getConfiguration('mgp.models');
   const providers: ModelProvider[] = [];

@@ -10,6 +10,7 @@
 import * as vscode from 'vscode';
 import { canonicalJson } from '../../kernel/agent';
 import type { Kernel } from '../../kernel/kernel';
+import { code, fenced } from './untrustedMarkdown';
 
 const CONFIRMATION_LIFETIME_MS = 10 * 60_000;
 export const GRANT_COMMAND = 'mgp.agents.grantTool';
@@ -36,24 +37,6 @@ export class Confirmations {
     const now = Date.now();
     for (const [key, until] of this.shown) if (until < now) this.shown.delete(key);
   }
-}
-
-function fenced(text: string): string {
-  const fence = '`'.repeat(
-    Math.max(
-      3,
-      (text.match(/`+/g) ?? []).reduce((n, m) => Math.max(n, m.length + 1), 0),
-    ),
-  );
-  return `${fence}json\n${text}\n${fence}`;
-}
-
-/**
- * Inline code that a server's text cannot break out of: the message is trusted markdown (for the
- * grant links), so whatever a server wrote is shown as code, where no link or command is live.
- */
-function code(text: string): string {
-  return `\`${String(text).replace(/[`\n\r]/g, ' ')}\``;
 }
 
 function grantLink(
@@ -92,7 +75,7 @@ export function confirmationFor(
       : []),
     '',
     '**Arguments**',
-    fenced(args_.length > 4000 ? `${args_.slice(0, 4000)}\n…` : args_),
+    fenced(args_.length > 4000 ? `${args_.slice(0, 4000)}\n…` : args_, 'json'),
     tool.description
       ? `*Description (from the server — untrusted):* ${code(tool.description.split('\n')[0].slice(0, 300))}`
       : '*The server gave no description.*',

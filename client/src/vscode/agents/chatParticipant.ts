@@ -1,0 +1,151 @@
+/**
+ * The @mgp chat participant: the kernel's agent loop (kernel/agent) in the chat view, on the model
+ * the person picked there (any `vscode.lm` model, or the configured endpoint, endpointChatProvider.ts),
+ * as `agent.chat`. Each conversation has its own tool session, found again from the chat's own
+ * history (the result metadata of earlier turns). The model's text streams in; a tool's streamed
+ * output shows as progress; approvals are asked inline, with buttons; each tool result names its
+ * server and tool with a link to its trace in the Audit Trail. `/tools`, `/servers`, `/audit`.
+ */
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import { AgentSession, CHAT_AGENT_ID } from '../../kernel/agent';
+import type { ToolApprovalAnswer } from '../../kernel/host/interaction';
+import type { ChatMessage } from '../../kernel/models/chatModel';
+import type { Kernel } from '../../kernel/kernel';
+import type { EditorInteraction } from '../interaction/editorInteraction';
+import { CallSummary, showAudit, showServers, showTools } from './chatCommands';
+import { chatObserver, waitingAnswers } from './chatObserver';
+import { ANSWER_COMMAND } from './chatRendering';
+import { VscodeChatModel } from './lmChatModel';
+
+export const PARTICIPANT_ID = 'mgp-kernel.mgp';
+const KEPT_SESSIONS = 20;
+
+interface ChatMetadata {
+  mgpSession?: string;
+  calls?: CallSummary[];
+}
+
+interface Deps {
+  kernel: Kernel;
+  interaction: EditorInteraction;
+  extensionUri: vscode.Uri;
+}
+
+/** The conversations' sessions, the most recent kept. */
+class ChatSessions {
+  private readonly sessions = new Map<string, AgentSession>();
+
+  constructor(private readonly kernel: Kernel) {}
+
+  get(id: string | undefined): { id: string; session: AgentSession } {
+    const known = id ? this.sessions.get(id) : undefined;
+    const key = known ? id! : randomUUID();
+    const session = known ?? new AgentSession(this.kernel, { agentId: CHAT_AGENT_ID });
+    this.sessions.delete(key);
+    this.sessions.set(key, session);
+    for (const [old, stale] of this.sessions) {
+      if (this.sessions.size <= KEPT_SESSIONS) break;
+      stale.close();
+      this.sessions.delete(old);
+    }
+    return { id: key, session };
+  }
+
+  dispose(): void {
+    for (const session of this.sessions.values()) session.close();
+    this.sessions.clear();
+  }
+}
+
+function metadataOf(context: vscode.ChatContext): { sessionId?: string; calls: CallSummary[] } {
+  let sessionId: string | undefined;
+  const calls: CallSummary[] = [];
+  for (const turn of context.history) {
+    if (!(turn instanceof vscode.ChatResponseTurn)) continue;
+    const metadata = turn.result.metadata as ChatMetadata | undefined;
+    if (typeof metadata?.mgpSession === 'string') sessionId = metadata.mgpSession;
+    if (Array.isArray(metadata?.calls)) calls.push(...metadata.calls);
+  }
+  return { sessionId, calls };
+}
+
+/** The conversation so far, from the chat's own history: prompts, and the answers' text. */
+function historyOf(context: vscode.ChatContext): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  for (const turn of context.history) {
+    if (turn instanceof vscode.ChatRequestTurn)
+      messages.push({ role: 'user', content: turn.prompt });
+    else if (turn instanceof vscode.ChatResponseTurn) {
+      const text = turn.response
+        .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
+        .join('')
+        .trim();
+      if (text) messages.push({ role: 'assistant', content: text });
+    }
+  }
+  return messages;
+}
+
+async function runAgent(
+  deps: Deps,
+  session: AgentSession,
+  request: vscode.ChatRequest,
+  context: vscode.ChatContext,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<CallSummary[]> {
+  const abort = new AbortController();
+  const cancel = token.onCancellationRequested(() => abort.abort());
+  const routes: vscode.Disposable[] = [];
+  const calls: CallSummary[] = [];
+  try {
+    const record = await session.run({
+      model: new VscodeChatModel(request.model),
+      task: request.prompt,
+      history: historyOf(context),
+      signal: abort.signal,
+      observer: chatObserver(deps.interaction, stream, token, routes, calls),
+    });
+    if (record.stop.reason !== 'answered') stream.markdown(`\n\n*${record.stop.message}*`);
+  } finally {
+    cancel.dispose();
+    vscode.Disposable.from(...routes).dispose();
+  }
+  return calls;
+}
+
+export function registerChatParticipant(deps: Deps): vscode.Disposable[] {
+  if (typeof vscode.chat?.createChatParticipant !== 'function') return [];
+  const sessions = new ChatSessions(deps.kernel);
+  const participant = vscode.chat.createChatParticipant(
+    PARTICIPANT_ID,
+    async (request, context, stream, token): Promise<vscode.ChatResult> => {
+      const earlier = metadataOf(context);
+      const { id, session } = sessions.get(earlier.sessionId);
+      let calls: CallSummary[] = [];
+      if (request.command === 'tools') showTools(stream, session);
+      else if (request.command === 'servers') showServers(stream, deps.kernel);
+      else if (request.command === 'audit') showAudit(stream, earlier.calls);
+      else calls = await runAgent(deps, session, request, context, stream, token);
+      return { metadata: { mgpSession: id, calls } satisfies ChatMetadata };
+    },
+  );
+  participant.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'mgp.svg');
+  return [
+    participant,
+    vscode.commands.registerCommand(
+      ANSWER_COMMAND,
+      (requestId?: string, answer?: ToolApprovalAnswer) => {
+        const settle = requestId ? waitingAnswers.get(requestId) : undefined;
+        if (!settle || !answer) {
+          void vscode.window.showInformationMessage('That approval was already answered.');
+          return;
+        }
+        waitingAnswers.delete(requestId!);
+        settle(answer);
+      },
+    ),
+    { dispose: () => sessions.dispose() },
+  ];
+}

@@ -1,0 +1,308 @@
+// The @mgp chat participant in VS Code's chat view, on a scripted model: the loopback fixture behind
+// the kernel's OpenAI-compatible endpoint, which MGP Kernel registers as a VS Code language model
+// (vscode.lm.registerLanguageModelChatProvider), so it is the model picked in the chat view. The model
+// finds a tool it was never given, the kernel asks approval inline (buttons in the chat), the result
+// names its server and tool with a link to its trace; a follow-up streams a tool's output as
+// progress, with the earlier turns as history; /tools, /servers and /audit; the trace link opens the
+// Audit Trail filtered to that call. Screenshots in dark and light themes.
+import { strict as assert } from 'node:assert';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { writeSettings } from '../codeServer.mjs';
+import { waitFor } from '../scenarios/20-approvals.mjs';
+import {
+  approvePermissions,
+  findWebviewFrame,
+  openWorkbench,
+  serverRow,
+  startWorkspaceServers,
+} from '../uiKit.mjs';
+
+const require = createRequire(import.meta.url);
+const { startScriptedModel } = require('../../../fixtures/models/scriptedModel.js');
+
+export const title = 'the @mgp chat participant on a scripted model';
+export const window = { settings: { 'chat.disableAIFeatures': false } };
+
+const DELETE_TASK = 'Delete my note called groceries.';
+const STREAM_TASK = 'Now stream me a few words of sample text.';
+const DELETE_ANSWER = 'I deleted the note "groceries" after you allowed it.';
+const STREAM_ANSWER = 'Here is the text the tool streamed.';
+
+/** What the model was asked, read from one OpenAI request: the task, tool results since, tools offered. */
+function requestFacts(parsed) {
+  const messages = parsed.messages ?? [];
+  const taskAt = messages.findLastIndex((m) => m.role === 'user');
+  return {
+    task: String(messages[taskAt]?.content ?? ''),
+    before: messages.slice(0, taskAt),
+    results: messages.slice(taskAt + 1).filter((m) => m.role === 'tool'),
+    offered: (parsed.tools ?? []).map((t) => t.function.name),
+  };
+}
+
+/**
+ * The model's side of the conversation, decided from each request (VS Code may ask the model other
+ * things, a chat title for one: those get a plain answer). `seen` records what the tests check.
+ */
+function scriptedTurn(seen) {
+  return (parsed) => {
+    const { task, before, results, offered } = requestFacts(parsed);
+    const plan =
+      task === DELETE_TASK
+        ? { query: 'delete a note', tool: 'example_delete_notes', args: { title: 'groceries' } }
+        : task === STREAM_TASK
+          ? {
+              query: 'stream text word by word',
+              tool: 'example_stream_text',
+              args: { words: 120, delay_ms: 40 },
+            }
+          : undefined;
+    if (!plan) return { content: 'Notes' };
+    seen.offered.push(offered);
+    if (task === STREAM_TASK)
+      seen.historyHadAnswer ||= before.some(
+        (m) => m.role === 'assistant' && String(m.content).includes(DELETE_ANSWER),
+      );
+    if (results.length === 0)
+      return { tool_calls: [{ name: 'mgp_tools_discover', arguments: { query: plan.query } }] };
+    if (results.length === 1 && offered.includes(plan.tool))
+      return { tool_calls: [{ name: plan.tool, arguments: plan.args }] };
+    return {
+      content: task === DELETE_TASK ? DELETE_ANSWER : STREAM_ANSWER,
+      chunkDelayMs: 60,
+    };
+  };
+}
+
+/** The audit records of the kernel's log in this window's profile, oldest first. */
+function auditRecords(dirs) {
+  const state = join(dirs.xdg, 'state/mgp');
+  if (!existsSync(state)) return [];
+  return readdirSync(state).flatMap((key) => {
+    const audit = join(state, key, 'audit');
+    if (!existsSync(audit)) return [];
+    return readdirSync(audit)
+      .filter((name) => name.endsWith('.jsonl'))
+      .sort()
+      .flatMap((name) => readFileSync(join(audit, name), 'utf8').split('\n'))
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+  });
+}
+
+const chatView = (page) => page.locator('.interactive-session').first();
+const lastResponse = (page) =>
+  page.locator('.interactive-item-container.interactive-response').last();
+
+/** Types a request into the chat input (replacing what the sticky participant left there) and sends it. */
+async function ask(page, text) {
+  const input = page.locator('.interactive-input-part .monaco-editor').first();
+  await input.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type(text);
+  // Sent with the button: after a slash command Enter would accept a suggestion instead.
+  await page.locator('.interactive-input-part').getByRole('button', { name: /^Send/ }).click();
+  await page
+    .locator('.interactive-item-container.interactive-request', {
+      hasText: text.replace(/^@mgp /, ''),
+    })
+    .last()
+    .waitFor({ timeout: 20000 });
+}
+
+/** Waits until the last response holds `text` and is done (no progress left). */
+async function responseDone(page, text, timeout = 60000) {
+  await lastResponse(page)
+    .locator('.rendered-markdown', { hasText: text })
+    .first()
+    .waitFor({ timeout });
+  const deadline = Date.now() + timeout;
+  while (await page.locator('.interactive-item-container.chat-response-loading').count()) {
+    if (Date.now() > deadline) throw new Error(`the response holding "${text}" never finished`);
+    await page.waitForTimeout(100);
+  }
+}
+
+async function switchWorkbenchTheme({ page, runFromPalette }, theme) {
+  await runFromPalette('Preferences: Color Theme');
+  await page.locator('.quick-input-widget input').fill(theme.name);
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: theme.name })
+    .first()
+    .waitFor({ timeout: 10000 });
+  await page.keyboard.press('Enter');
+  await page.locator(`.monaco-workbench.${theme.bodyClass}`).waitFor({ timeout: 20000 });
+}
+
+export async function run(kit) {
+  const { page, server, workspace, dirs, step, shot, THEMES } = kit;
+  const seen = { offered: [], historyHadAnswer: false };
+  const model = await startScriptedModel({
+    turns: Array.from({ length: 200 }, () => scriptedTurn(seen)),
+  });
+  let deleteTrace;
+  try {
+    writeSettings(dirs, {
+      ...window.settings,
+      'mgp.models.openaiCompatible.url': model.url,
+      'mgp.models.openaiCompatible.model': 'scripted',
+    });
+
+    await step('the example workspace runs both servers', async () => {
+      await openWorkbench(page, server, workspace);
+      await startWorkspaceServers(page, ['example', 'everything']);
+      await approvePermissions(page, 'example');
+      await serverRow(page, 'example', 'connected');
+      await serverRow(page, 'everything', 'connected');
+    });
+
+    await step('the chat view opens with the endpoint as its model', async () => {
+      await page.keyboard.press('Control+Alt+I');
+      await chatView(page).waitFor({ timeout: 20000 });
+      await page
+        .locator('.interactive-input-part', { hasText: 'scripted (MGP endpoint)' })
+        .waitFor({ timeout: 30000 });
+    });
+
+    await step(
+      '@mgp finds delete_notes by itself and the kernel asks approval inline',
+      async () => {
+        await ask(page, `@mgp ${DELETE_TASK}`);
+        const question = lastResponse(page).locator('.rendered-markdown', {
+          hasText: 'to run delete_notes?',
+        });
+        await question.waitFor({ timeout: 60000 });
+        const text = await question.textContent();
+        assert.match(text, /Allow example to run delete_notes\? \(requested by agent\.chat\)/);
+        assert.match(text, /Risk dangerous/);
+        assert.match(text, /"title":\s*"groceries"/);
+        assert.match(text, /Description \(from the server — untrusted\)/);
+        assert.deepEqual(seen.offered[0], ['mgp_tools_discover', 'mgp_tools_request']);
+        assert.ok(seen.offered[1].includes('example_delete_notes'), 'the found tool is offered');
+        await lastResponse(page).getByRole('button', { name: 'Allow once' }).waitFor();
+        await shot('chat-agent-approval-dark');
+      },
+    );
+
+    await step(
+      'Allow once runs it: the result names server and tool, with its trace, audited under agent.chat',
+      async () => {
+        await lastResponse(page).getByRole('button', { name: 'Allow once' }).click();
+        await responseDone(page, DELETE_ANSWER);
+        // The tool's name, its output, then what the kernel decided with the trace link.
+        assert.match(
+          await lastResponse(page).textContent(),
+          /example\s*·\s*delete_notes[\s\S]*Deleted\s0\snotes[\s\S]*↳ ran\s*·\s*approval: once\s*·\s*trace [0-9a-f]{8}/,
+        );
+        const result = lastResponse(page).locator('.rendered-markdown', { hasText: '↳ ran' });
+        await waitFor(
+          () =>
+            auditRecords(dirs).some(
+              (r) => r.event_type === 'TOOL_EXECUTED' && r.target.tool_name === 'delete_notes',
+            ),
+          'the call in the audit log',
+        );
+        const executed = auditRecords(dirs).find(
+          (r) => r.event_type === 'TOOL_EXECUTED' && r.target.tool_name === 'delete_notes',
+        );
+        assert.deepEqual(executed.actor, { type: 'agent', id: 'agent.chat' });
+        deleteTrace = executed.trace_id;
+        assert.ok(
+          auditRecords(dirs).some(
+            (r) =>
+              r.event_type === 'PERMISSION_GRANTED' &&
+              r.trace_id === deleteTrace &&
+              r.details.requested_by === 'agent.chat',
+          ),
+          'the approval is recorded in the same trace',
+        );
+        assert.match(await result.textContent(), new RegExp(`trace ${deleteTrace.slice(0, 8)}`));
+        await lastResponse(page)
+          .locator('.interactive-result-code-block', { hasText: 'Deleted 0 notes' })
+          .waitFor({ timeout: 5000 });
+        await shot('chat-agent-result-dark');
+      },
+    );
+
+    await step(
+      'a follow-up streams the tool output as progress, with the earlier turns as history',
+      async () => {
+        await ask(page, `@mgp ${STREAM_TASK}`);
+        // The output shows live, as a code block, while the call runs.
+        await lastResponse(page)
+          .locator('.interactive-result-code-block', { hasText: 'lorem ipsum dolor' })
+          .waitFor({ timeout: 60000 });
+        assert.ok(
+          await page.locator('.interactive-item-container.chat-response-loading').count(),
+          'the call is still running',
+        );
+        await shot('chat-agent-streaming-dark');
+        await responseDone(page, STREAM_ANSWER);
+        assert.ok(seen.historyHadAnswer, 'the earlier answer came back from the chat history');
+        assert.match(
+          await lastResponse(page).textContent(),
+          /mgp\.tools\.discover — ran\s*·\s*trace [0-9a-f]{8}[\s\S]*example\s*·\s*stream_text[\s\S]*lorem\sipsum[\s\S]*↳ ran\s*·\s*trace/,
+        );
+      },
+    );
+
+    await step('/tools lists what the conversation loaded; /servers the servers', async () => {
+      await ask(page, '@mgp /tools');
+      await responseDone(page, 'Loaded in this conversation');
+      const tools = await lastResponse(page).textContent();
+      assert.match(tools, /example\.delete_notes/);
+      assert.match(tools, /example\.stream_text/);
+      assert.match(tools, /Tool context: \d+ of \d+ tokens/);
+      await ask(page, '@mgp /servers');
+      await responseDone(page, 'everything');
+      const servers = await lastResponse(page).locator('table').textContent();
+      assert.match(servers, /example\s*connected/);
+    });
+
+    await step(
+      "/audit lists the conversation's calls; a trace link opens the Audit Trail at that call",
+      async () => {
+        await ask(page, '@mgp /audit');
+        await responseDone(page, "This conversation's tool calls");
+        await shot('chat-agent-audit-dark');
+        await lastResponse(page)
+          .getByRole('link', { name: `trace ${deleteTrace.slice(0, 8)}` })
+          .click();
+        await page.locator('.tab', { hasText: 'Audit Trail' }).waitFor({ timeout: 20000 });
+        const frame = await findWebviewFrame(page, 'Audit Trail');
+        await frame.waitForFunction(
+          (trace) => document.querySelector('input[data-filter="trace"]')?.value === trace,
+          deleteTrace,
+          { timeout: 20000 },
+        );
+        const rows = await frame
+          .locator('.window .row[data-seq]')
+          .evaluateAll((all) =>
+            all.map(
+              (r) => `${r.children[2].textContent} ${r.children[4].textContent} ${r.dataset.trace}`,
+            ),
+          );
+        assert.ok(rows.length > 0 && rows.every((r) => r.endsWith(deleteTrace)), rows.join('\n'));
+        assert.ok(
+          rows.some((r) => r.startsWith('TOOL_EXECUTED delete_notes')),
+          rows.join('\n'),
+        );
+        await shot('chat-agent-audit-trail');
+      },
+    );
+
+    await step('the conversation reads in the light theme', async () => {
+      await kit.runFromPalette('View: Close All Editors');
+      await switchWorkbenchTheme(
+        kit,
+        THEMES.find((t) => t.file === 'light'),
+      );
+      await shot('chat-agent-light');
+    });
+  } finally {
+    await model.close();
+  }
+}
