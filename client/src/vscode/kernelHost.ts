@@ -92,7 +92,7 @@ export class KernelHost implements vscode.Disposable {
     const trail = new AuditTrail(
       await openAuditLog(auditDirectory(location), config, redactor, log),
     );
-    const interaction = new EditorInteraction(log);
+    const interaction = new EditorInteraction(extension.extensionUri, log);
     const kernel: Kernel = new Kernel({
       hostEnv: process.env,
       secrets,

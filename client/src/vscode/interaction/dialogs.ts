@@ -3,6 +3,7 @@
  * (MCP), callbacks (MGP §13.4) and runtime registrations (MGP §15.4), each with VS Code's own widgets.
  */
 import * as vscode from 'vscode';
+import { elicitInForm } from './elicitationPanel';
 import type {
   CreateMessageRequest,
   ElicitRequest,
@@ -108,68 +109,12 @@ export async function reviewSampling(
   return { action: 'approve', params: { ...params, messages } };
 }
 
-type FormProperty = {
-  type?: string;
-  title?: string;
-  description?: string;
-  enum?: string[];
-  enumNames?: string[];
-  oneOf?: { const: string; title?: string }[];
-  default?: unknown;
-  minimum?: number;
-  maximum?: number;
-  format?: string;
-};
-
-async function askProperty(
-  name: string,
-  property: FormProperty,
-  required: boolean,
-): Promise<unknown | null> {
-  const title = `${property.title ?? name}${required ? '' : ' (optional)'}`;
-  const options =
-    property.oneOf?.map((o) => ({ label: o.title ?? o.const, value: o.const })) ??
-    property.enum?.map((value, i) => ({ label: property.enumNames?.[i] ?? value, value }));
-  if (options || property.type === 'boolean') {
-    const items = options ?? [
-      { label: 'Yes', value: true },
-      { label: 'No', value: false },
-    ];
-    const picked = await vscode.window.showQuickPick(
-      items.map((i) => ({ ...i, label: String(i.label) })),
-      { title, placeHolder: property.description },
-    );
-    return picked ? picked.value : null;
-  }
-  const numeric = property.type === 'number' || property.type === 'integer';
-  const value = await vscode.window.showInputBox({
-    title,
-    prompt: property.description,
-    value: property.default !== undefined ? String(property.default) : undefined,
-    validateInput: (text) => {
-      if (!text) return required ? `${property.title ?? name} is required` : undefined;
-      if (
-        numeric &&
-        (Number.isNaN(Number(text)) ||
-          (property.type === 'integer' && !Number.isInteger(Number(text))))
-      )
-        return `enter ${property.type === 'integer' ? 'a whole number' : 'a number'}`;
-      if (numeric && property.minimum !== undefined && Number(text) < property.minimum)
-        return `at least ${property.minimum}`;
-      if (numeric && property.maximum !== undefined && Number(text) > property.maximum)
-        return `at most ${property.maximum}`;
-      if (property.format === 'email' && !/^[^@\s]+@[^@\s]+$/.test(text))
-        return 'enter an email address';
-      return undefined;
-    },
-  });
-  if (value === undefined) return null;
-  return value === '' ? undefined : numeric ? Number(value) : value;
-}
-
+/** MCP elicitation: a URL to open (asked in a dialog), or a form (one form in an editor tab). */
 export async function elicit(
   serverId: string,
   params: ElicitRequest['params'],
+  signal: AbortSignal | undefined,
+  extensionUri: vscode.Uri,
 ): Promise<ElicitResult> {
   if (params.mode === 'url') {
     const url = vscode.Uri.parse(params.url);
@@ -185,21 +130,7 @@ export async function elicit(
     await vscode.env.openExternal(url);
     return { action: 'accept' };
   }
-  const start = await vscode.window.showInformationMessage(
-    `"${serverId}" asks for information`,
-    { modal: true, detail: `${params.message}\n\nThe request comes from the server.` },
-    'Answer',
-    'Decline',
-  );
-  if (start !== 'Answer') return { action: start === 'Decline' ? 'decline' : 'cancel' };
-  const content: Record<string, unknown> = {};
-  const required = params.requestedSchema.required ?? [];
-  for (const [name, property] of Object.entries(params.requestedSchema.properties)) {
-    const value = await askProperty(name, property as FormProperty, required.includes(name));
-    if (value === null) return { action: 'cancel' };
-    if (value !== undefined) content[name] = value;
-  }
-  return { action: 'accept', content: content as ElicitResult['content'] };
+  return elicitInForm(extensionUri, serverId, params, signal);
 }
 
 export async function answerCallback(question: CallbackQuestion): Promise<string | undefined> {

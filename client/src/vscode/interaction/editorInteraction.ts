@@ -66,7 +66,10 @@ export class EditorInteraction implements Interaction {
   }
 
   /** When the editor cannot show a question (no window yet, dialogs refused), the answer is nobody's: refused. */
-  constructor(private readonly log?: vscode.LogOutputChannel) {}
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly log?: vscode.LogOutputChannel,
+  ) {}
 
   private fallback<A extends unknown[], R>(
     question: string,
@@ -101,8 +104,8 @@ export class EditorInteraction implements Interaction {
   );
   elicit = this.fallback(
     'an elicitation',
-    (serverId: string, params: Parameters<Interaction['elicit']>[1], _signal: AbortSignal) =>
-      elicit(serverId, params),
+    (serverId: string, params: Parameters<Interaction['elicit']>[1], signal: AbortSignal) =>
+      elicit(serverId, params, signal, this.extensionUri),
     NOBODY_TO_ASK.elicit,
   );
   answerCallback = this.fallback('a callback', answerCallback, NOBODY_TO_ASK.answerCallback);

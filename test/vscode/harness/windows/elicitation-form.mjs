@@ -1,0 +1,83 @@
+// Issue: a server's request for information (elicitation) opened a modal that listed no fields, then
+// asked ~10 quick inputs one at a time with no way back. Now it is one form with every field, in an
+// editor tab: server-everything's trigger-elicitation-request, answered, and the answer reaches it.
+import { strict as assert } from 'node:assert';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { switchTheme } from '../scenarios/10-run-tool.mjs';
+import { findWebviewFrame, openWorkbench, palette, serverRow } from '../uiKit.mjs';
+
+export const title = 'an elicitation is one form';
+export const window = {
+  env: { MGP_PREAPPROVED_SERVERS: 'everything' },
+  prepare(workspace) {
+    const path = join(workspace, 'mgp.toml');
+    const everything = readFileSync(path, 'utf8').split('[[servers]]')[2];
+    writeFileSync(
+      path,
+      `[[servers]]${everything}approved_tools = ["trigger-elicitation-request"]\n`,
+    );
+  },
+};
+
+/**
+ * The theme picked and kept: the form can take the focus while the picker is open, which closes it
+ * and takes back the theme it was previewing; then the theme is picked again.
+ */
+async function themed(kit, theme, frame) {
+  const { page } = kit;
+  for (let attempt = 1; ; attempt += 1) {
+    await switchTheme(kit, theme, frame);
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 });
+    await page.waitForTimeout(500);
+    const kept = await page.locator(`.monaco-workbench.${theme.bodyClass}`).count();
+    if (kept > 0 && (await frame.locator(`body.${theme.webviewClass}`).count()) > 0) return;
+    if (attempt === 3) throw new Error(`the theme ${theme.name} did not stay`);
+  }
+}
+
+export async function run(kit) {
+  const { page, server, workspace, step, shot, THEMES } = kit;
+  let form;
+
+  await step('running trigger-elicitation-request opens one form with all its fields', async () => {
+    await openWorkbench(page, server, workspace);
+    await serverRow(page, 'everything', 'connected', 90000);
+    await palette(page, 'MGP: Run Tool', 'everything.trigger-elicitation-request');
+    const runPanel = await findWebviewFrame(page, 'Run everything · trigger-elicitation-request');
+    await runPanel.locator('button.run').click();
+    await page
+      .locator('.tab', { hasText: 'everything asks for information' })
+      .waitFor({ timeout: 20000 });
+    form = await findWebviewFrame(page, 'Elicitation');
+    await form.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
+    const labels = await form.locator('.schema-form label').allTextContents();
+    assert.ok(labels.length >= 8, `every field at once: ${labels.join(' | ')}`);
+    assert.match(await form.locator('.untrusted').textContent(), /Please provide inputs/);
+    for (const theme of THEMES.filter((t) => t.file !== 'high-contrast')) {
+      await themed(kit, theme, form);
+      await page.mouse.move(1300, 140);
+      await shot(`elicitation-form-${theme.file}`);
+    }
+  });
+
+  await step(
+    'a required field left empty is named in the form; filled in, Submit sends the answer',
+    async () => {
+      await form.locator('button[data-answer="accept"]').click();
+      await form.locator('main[data-state="refused"]').waitFor({ timeout: 10000 });
+      const name = form.locator('.schema-form input').first();
+      assert.equal(await name.getAttribute('aria-invalid'), 'true', 'the empty field is marked');
+      assert.match(await form.locator('.schema-form').textContent(), /required/);
+      await shot('elicitation-form-refused');
+      await name.fill('Ada Lovelace');
+      await form.locator('button[data-answer="accept"]').click();
+      const runPanel = await findWebviewFrame(page, 'Run everything · trigger-elicitation-request');
+      const result = runPanel.locator('.outcome .result');
+      await result.waitFor({ timeout: 20000 });
+      assert.match(await result.textContent(), /Ada Lovelace/);
+      assert.match(await result.textContent(), /provided the requested information/);
+      assert.equal(await page.locator('.tab', { hasText: 'asks for information' }).count(), 0);
+    },
+  );
+}
