@@ -47,6 +47,11 @@ export async function run({ page, server, workspace, step, shot }) {
       await page.locator('.monaco-list-row[aria-label^="Server example, connected"]').waitFor();
       await page.locator('.monaco-list-row[aria-label^="Server everything, connected"]').waitFor();
       await page.locator('.statusbar-item', { hasText: 'MGP 2/2' }).waitFor();
+      // The view's title bar reaches Tool Discovery and Run Tool.
+      const header = page.locator('.pane-header', { hasText: 'Servers' });
+      await header.hover();
+      for (const action of ['Show Tool Discovery', 'Run Tool'])
+        await header.locator(`.action-label[aria-label^="${action}"]`).waitFor();
       await shot('servers-view');
     },
   );
