@@ -28,7 +28,8 @@ async function choosePort() {
 async function main() {
   assertToolsInstalled();
   execFileSync(process.execPath, ['scripts/package.mjs'], { cwd: repo, stdio: 'inherit' });
-  const dirs = prepareProfile(join(scratchRoot, 'start'));
+  // Chat stays on (the test profile turns it off): the @mgp participant and the kernel's tools show there.
+  const dirs = prepareProfile(join(scratchRoot, 'start'), { 'chat.disableAIFeatures': false });
   installVsix(dirs, vsixPath);
   const workspace = join(repo, 'examples/workspace');
   const server = await startCodeServer({ dirs, workspace, trust: false, port: await choosePort() });
