@@ -5,10 +5,10 @@ import { palette } from '../uiKit.mjs';
 
 export const title = 'resources and prompts open as read-only documents';
 
-async function closeActiveEditor(page) {
+/** A read-only document closes without asking to save it: the tab goes, and no dialog came. */
+async function closeActiveEditor(page, tab) {
   await palette(page, 'View: Close Editor');
-  // A read-only document closes without asking to save it: no dialog may appear.
-  await page.waitForTimeout(500);
+  await tab.waitFor({ state: 'detached' });
   assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no "save changes?" dialog');
 }
 
@@ -16,7 +16,7 @@ async function closeActiveEditor(page) {
 async function assertReadOnly(page, tab, text) {
   await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
   await page.keyboard.type('xyz');
-  await page.waitForTimeout(300);
+  await page.locator('.monaco-editor-overlaymessage', { hasText: 'read-only' }).waitFor();
   assert.equal(await tab.evaluate((t) => t.classList.contains('dirty')), false, 'not dirty');
   const lines = await page
     .locator('.editor-instance .monaco-editor .view-lines')
@@ -32,13 +32,13 @@ export async function run({ page, step, shot }) {
     async () => {
       await palette(page, 'MGP: Read Resource', 'about');
       const tab = page.locator('.tab', { hasText: 'about.md' });
-      await tab.waitFor({ timeout: 20000 });
+      await tab.waitFor();
       await page
         .locator('.editor-instance .view-lines', { hasText: '# mgp-example-server' })
-        .waitFor({ timeout: 20000 });
+        .waitFor();
       await assertReadOnly(page, tab, '# mgp-example-server');
       await shot('resource-read-only');
-      await closeActiveEditor(page);
+      await closeActiveEditor(page, tab);
     },
   );
 
@@ -47,18 +47,18 @@ export async function run({ page, step, shot }) {
     async () => {
       await palette(page, 'MGP: Use Prompt', 'summarize-notes');
       const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ timeout: 10000 });
+      await input.waitFor();
       await input.fill('brief');
       await page.keyboard.press('Enter');
       const tab = page.locator('.tab', { hasText: 'summarize-notes.md' });
-      await tab.waitFor({ timeout: 20000 });
+      await tab.waitFor();
       await page
         .locator('.editor-instance .view-lines', {
           hasText: 'Summarize my notes in a brief style.',
         })
-        .waitFor({ timeout: 20000 });
+        .waitFor();
       await assertReadOnly(page, tab, 'Summarize my notes in a brief style.');
-      await closeActiveEditor(page);
+      await closeActiveEditor(page, tab);
     },
   );
 }

@@ -13,7 +13,7 @@ async function relevances(frame) {
 export async function run({ page, step, shot, runFromPalette }) {
   let frame;
   const settle = async (frameNow) => {
-    await frameNow.locator('.results .card').first().waitFor({ timeout: 20000 });
+    await frameNow.locator('.results .card').first().waitFor();
     await frameNow
       .locator('main, #app')
       .first()
@@ -45,12 +45,12 @@ export async function run({ page, step, shot, runFromPalette }) {
         .locator('.results .card')
         .evaluateAll((cards) => cards.map((c) => c.getAttribute('data-tool')));
       await palette(page, 'Developer: Reload Window');
-      await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
-      await page.locator('.tab', { hasText: 'Tool Discovery' }).waitFor({ timeout: 60000 });
-      await serverRow(page, 'example', 'connected', 60000);
-      await serverRow(page, 'everything', 'connected', 60000);
-      frame = await findWebviewFrame(page, 'Tool Discovery', 60000);
-      await frame.locator('#query').waitFor({ timeout: 20000 });
+      await page.locator('.monaco-workbench').waitFor();
+      await page.locator('.tab', { hasText: 'Tool Discovery' }).waitFor();
+      await serverRow(page, 'example', 'connected');
+      await serverRow(page, 'everything', 'connected');
+      frame = await findWebviewFrame(page, 'Tool Discovery');
+      await frame.locator('#query').waitFor();
       assert.equal(await frame.locator('#query').inputValue(), 'store a note about the meeting');
       assert.equal(await frame.locator('#risk').inputValue(), 'moderate');
       await settle(frame);

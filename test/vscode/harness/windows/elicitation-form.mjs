@@ -28,7 +28,7 @@ async function themed(kit, theme, frame) {
   const { page } = kit;
   for (let attempt = 1; ; attempt += 1) {
     await switchTheme(kit, theme, frame);
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 });
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
     await page.waitForTimeout(500);
     const kept = await page.locator(`.monaco-workbench.${theme.bodyClass}`).count();
     if (kept > 0 && (await frame.locator(`body.${theme.webviewClass}`).count()) > 0) return;
@@ -42,15 +42,13 @@ export async function run(kit) {
 
   await step('running trigger-elicitation-request opens one form with all its fields', async () => {
     await openWorkbench(page, server, workspace);
-    await serverRow(page, 'everything', 'connected', 90000);
+    await serverRow(page, 'everything', 'connected');
     await palette(page, 'MGP: Run Tool', 'everything.trigger-elicitation-request');
     const runPanel = await findWebviewFrame(page, 'Run everything · trigger-elicitation-request');
     await runPanel.locator('button.run').click();
-    await page
-      .locator('.tab', { hasText: 'everything asks for information' })
-      .waitFor({ timeout: 20000 });
+    await page.locator('.tab', { hasText: 'everything asks for information' }).waitFor();
     form = await findWebviewFrame(page, 'Elicitation');
-    await form.locator('main[data-state="ready"]').waitFor({ timeout: 20000 });
+    await form.locator('main[data-state="ready"]').waitFor();
     const labels = await form.locator('.schema-form label').allTextContents();
     assert.ok(labels.length >= 8, `every field at once: ${labels.join(' | ')}`);
     assert.match(await form.locator('.untrusted').textContent(), /Please provide inputs/);
@@ -65,7 +63,7 @@ export async function run(kit) {
     'a required field left empty is named in the form; filled in, Submit sends the answer',
     async () => {
       await form.locator('button[data-answer="accept"]').click();
-      await form.locator('main[data-state="refused"]').waitFor({ timeout: 10000 });
+      await form.locator('main[data-state="refused"]').waitFor();
       const name = form.locator('.schema-form input').first();
       assert.equal(await name.getAttribute('aria-invalid'), 'true', 'the empty field is marked');
       assert.match(await form.locator('.schema-form').textContent(), /required/);
@@ -74,7 +72,7 @@ export async function run(kit) {
       await form.locator('button[data-answer="accept"]').click();
       const runPanel = await findWebviewFrame(page, 'Run everything · trigger-elicitation-request');
       const result = runPanel.locator('.outcome .result');
-      await result.waitFor({ timeout: 20000 });
+      await result.waitFor();
       assert.match(await result.textContent(), /Ada Lovelace/);
       assert.match(await result.textContent(), /provided the requested information/);
       assert.equal(await page.locator('.tab', { hasText: 'asks for information' }).count(), 0);
