@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { ArgumentValidator } from '../../../client/src/vscode/toolPanels/argumentValidation';
+import { ArgumentValidator } from '../../../client/src/vscode/argumentValidation';
 
 const validator = new ArgumentValidator();
 const messages = (schema: Record<string, unknown>, args: unknown) =>

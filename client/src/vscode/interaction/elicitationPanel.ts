@@ -2,7 +2,7 @@ import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/type
 import * as vscode from 'vscode';
 import type { ElicitationToWebview } from '@shared/elicitationMessages';
 import { isElicitationFromWebview } from '@shared/elicitationMessages';
-import { ArgumentValidator } from '../toolPanels/argumentValidation';
+import { ArgumentValidator } from '../argumentValidation';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
 
 const validator = new ArgumentValidator();

@@ -8,7 +8,7 @@ import type { RunFromWebview, RunToWebview, ToolKey } from '@shared/toolPanelMes
 import type { Kernel, KernelToolEntry } from '../../kernel/kernel';
 import type { ToolCallOutcome } from '../../kernel/pipeline/toolCallPipeline';
 import type { StreamEvents } from '../../kernel/streaming/streamRegistry';
-import { ArgumentValidator } from './argumentValidation';
+import { ArgumentValidator } from '../argumentValidation';
 import { StreamBatcher } from './streamBatcher';
 import { errorView, resultView, toolView } from './toolViews';
 
