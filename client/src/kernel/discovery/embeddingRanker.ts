@@ -23,25 +23,17 @@ export interface EmbeddingRankerOptions {
   retryAfterMs?: number;
 }
 
-/** Texts by entry: a tool relisted with another name or description gets a new entry (toolIndex.ts). */
-const texts = new WeakMap<ToolIndexEntry, string>();
-
 /** The text a tool is embedded as: `post search (notion): Search by title`. */
 export function embeddingText(entry: ToolIndexEntry): string {
-  let text = texts.get(entry);
-  if (text === undefined) {
-    const [lead] = splitLead(entry.description ?? '');
-    texts.set(
-      entry,
-      (text = `${splitWords(entry.name).join(' ')} (${entry.server_id}): ${lead.replace(/\s+/g, ' ')}`),
-    );
-  }
-  return text;
+  const [lead] = splitLead(entry.description ?? '');
+  return `${splitWords(entry.name).join(' ')} (${entry.server_id}): ${lead.replace(/\s+/g, ' ')}`;
 }
 
 export class EmbeddingRanker implements SimilarityRanker {
   readonly name: string;
   private readonly vectors = new Map<string, Float32Array>();
+  /** Texts by entry: a tool relisted with another name or description gets a new entry (toolIndex.ts). */
+  private readonly texts = new WeakMap<ToolIndexEntry, string>();
   private readonly batchSize: number;
   private readonly retryAfterMs: number;
   private failedUntil = 0;
@@ -69,12 +61,12 @@ export class EmbeddingRanker implements SimilarityRanker {
 
   /** Embeds the tools not embedded yet (so that the first query does not wait for them). */
   async warm(entries: readonly ToolIndexEntry[]): Promise<void> {
-    await this.guard(() => this.embedMissing(entries.map(embeddingText)));
+    await this.guard(() => this.embedMissing(entries.map((e) => this.textOf(e))));
   }
 
   async rank(query: string, entries: readonly ToolIndexEntry[]): Promise<number[]> {
     return this.guard(async () => {
-      const texts = entries.map(embeddingText);
+      const texts = entries.map((e) => this.textOf(e));
       await this.embedMissing(texts);
       const [vector] = await this.embed([query]);
       const q = unit(vector);
@@ -82,6 +74,12 @@ export class EmbeddingRanker implements SimilarityRanker {
       this.forgetAllBut(texts);
       return similarities;
     });
+  }
+
+  private textOf(entry: ToolIndexEntry): string {
+    let text = this.texts.get(entry);
+    if (text === undefined) this.texts.set(entry, (text = embeddingText(entry)));
+    return text;
   }
 
   private async guard<T>(work: () => Promise<T>): Promise<T> {
