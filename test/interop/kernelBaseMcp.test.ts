@@ -195,6 +195,29 @@ describe('kernel: base MCP, client side, against real servers', function () {
         );
       });
 
+      it('elicitation (URL): never offers an address that is not http(s), nor asks about one', async () => {
+        // The server chooses the address; this one takes it as an argument, so the kernel's own URL
+        // check of arguments is switched off for it to let the server send what it likes.
+        t = await startKernel(
+          everything('[servers.tools.trigger-url-elicitation]\nvalidator = "none"\n'),
+        );
+        t.operator.elicitContent = {};
+        for (const url of [
+          'file:///etc/passwd',
+          'vscode://vscode.git/clone?url=x',
+          'command:workbench.action.terminal.new',
+          'https://github.com@evil.example/login',
+        ]) {
+          const viaRequest = await t.kernel.call({
+            serverId: 'everything',
+            toolName: 'trigger-url-elicitation',
+            args: { url },
+          });
+          assert.match(textOf(viaRequest.result), /decline/i, url);
+        }
+        assert.equal(t.operator.count('elicit'), 0, 'nobody was asked to open them');
+      });
+
       it('roots are the workspace folders', async () => {
         t = await startKernel(everything());
         assert.match(

@@ -22,6 +22,7 @@ import { DEFAULT_KERNEL_SETTINGS } from './config/policy';
 import type { ListedTool } from './connection/toolResults';
 import type { AuditSink } from './audit/auditSink';
 import { clientHandlers } from './host/clientHandlers';
+import { guardUrlElicitation } from './host/elicitationUrl';
 import type { Interaction } from './host/interaction';
 import { accessTools } from './kernelTools/accessTools';
 import { Callbacks } from './bidirectional/callbacks';
@@ -245,7 +246,9 @@ export class Kernel {
       validation: new CallValidation(options.validatorOptions),
       speaksMgp: (serverId) => this.mgp.of(serverId) !== undefined,
       negotiated: (serverId, extension) => this.mgp.active(serverId, extension),
-      elicit: (serverId, params, signal) => options.interaction.elicit(serverId, params, signal),
+      elicit: guardUrlElicitation((serverId, params, signal) =>
+        options.interaction.elicit(serverId, params, signal),
+      ),
       audit: options.audit,
     });
   }

@@ -18,6 +18,7 @@ import {
 import type { ClientRequestHandlers } from '../connection/clientFeatures';
 import { KernelError } from '../model/errors';
 import { withElicitationDefaults } from './elicitationDefaults';
+import { guardUrlElicitation } from './elicitationUrl';
 import type { CompletionMessage, CompletionRequest } from '../models/modelProvider';
 import type { ModelRouter } from '../models/modelRouter';
 import type { AuditSink } from '../audit/auditSink';
@@ -120,7 +121,11 @@ async function elicit(
   signal: AbortSignal,
   deps: ClientHandlerDeps,
 ): Promise<ElicitResult> {
-  const answered = await deps.interaction.elicit(serverId, params, signal);
+  const answered = await guardUrlElicitation((id, p, s) => deps.interaction.elicit(id, p, s))(
+    serverId,
+    params,
+    signal,
+  );
   const result =
     answered.action === 'accept' && params.mode !== 'url' && 'requestedSchema' in params
       ? {

@@ -117,9 +117,11 @@ export async function elicit(
   extensionUri: vscode.Uri,
 ): Promise<ElicitResult> {
   if (params.mode === 'url') {
-    const url = vscode.Uri.parse(params.url);
+    // The kernel offers only http(s) addresses (elicitationUrl.ts); the full address is the title.
+    const url = vscode.Uri.parse(params.url, true);
+    if (url.scheme !== 'https' && url.scheme !== 'http') return { action: 'decline' };
     const choice = await vscode.window.showWarningMessage(
-      `"${serverId}" asks you to open ${url.authority}`,
+      `"${serverId}" asks you to open ${url.toString()}`,
       {
         modal: true,
         detail: `${params.message}\n\n${params.url}\n\nOpen this address in your browser only if you trust it.`,
