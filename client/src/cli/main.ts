@@ -1,3 +1,4 @@
+import { runChannels, runCheckpoints, runFeatureSets } from './mcplCommands';
 import { setFlagsFromString } from 'node:v8';
 import { visibleText } from '@shared/untrustedText';
 import { MGP_KERNEL_VERSION } from '@shared/version';
@@ -41,6 +42,12 @@ Usage:
                 [--justification TEXT] [--expires ISO] [--json]
                                      agent access control (MGP §5)
   mgp audit tail|export|verify …     the workspace's audit log (mgp audit --help)
+  mgp featuresets [list] | enable|disable|reset SET --server ID [--json]
+                                     MCPL feature sets, and your switches (MCPL §6)
+  mgp checkpoints [list] | rollback CHECKPOINT --server ID --set NAME [--json]
+                                     MCPL state checkpoints kept for the workspace (MCPL §8)
+  mgp channels [list] | read CHANNEL --server ID [--wait S] | post CHANNEL TEXT --server ID [--json]
+                                     MCPL channels (MCPL §14)
   mgp auth login|logout SERVER, mgp auth status
                                      OAuth sign-in to http and sse servers: the browser, with a
                                      loopback redirect; MGP_OAUTH_FLOW=browser|headless|none chooses
@@ -122,6 +129,12 @@ export async function runCli(argv: string[], output: Io): Promise<number> {
       return runAccess(parseArgs(rest), io);
     case 'audit':
       return runAudit(rest, io);
+    case 'featuresets':
+      return runFeatureSets(parseArgs(rest), io);
+    case 'checkpoints':
+      return runCheckpoints(parseArgs(rest), io);
+    case 'channels':
+      return runChannels(parseArgs(rest), io);
     case 'auth':
       return runAuth(rest, parseArgs(rest), io);
     default:

@@ -36,6 +36,9 @@ export class Notebooks {
     if (asked && isRecord(state) && Array.isArray(state.facts)) {
       const notebook = { facts: state.facts.filter((f): f is string => typeof f === 'string') };
       this.kept.set(asked, notebook);
+      // Checkpoints this process makes come after the ones the host already holds.
+      const number = /^chk_(\d+)$/.exec(asked)?.[1];
+      if (number) this.next = Math.max(this.next, Number(number) + 1);
       return { id: asked, notebook };
     }
     const id = asked ?? this.current;
