@@ -24,6 +24,7 @@ import type { AuditSink } from './audit/auditSink';
 import { clientHandlers } from './host/clientHandlers';
 import { guardUrlElicitation } from './host/elicitationUrl';
 import type { Interaction } from './host/interaction';
+import { UpstreamClients } from './host/upstreamClients';
 import { accessTools } from './kernelTools/accessTools';
 import { Callbacks } from './bidirectional/callbacks';
 import { EventHub } from './bidirectional/eventHub';
@@ -114,6 +115,8 @@ export class Kernel {
   readonly events: EventHub;
   readonly callbacks: Callbacks;
   readonly discovery: ToolDiscovery;
+  /** Clients above the kernel (the gateway's) that answer servers' roots, sampling and elicitation. */
+  readonly upstream = new UpstreamClients();
   private readonly generated: GeneratedTools;
   private readonly registered: RegisteredServers;
   private config: KernelConfig = EMPTY_CONFIG;
@@ -171,6 +174,7 @@ export class Kernel {
             models: this.models,
             roots: options.roots ?? (() => []),
             audit: options.audit,
+            upstream: this.upstream,
           }),
         logLevel: options.logLevel ?? 'info',
         trace: options.trace ?? (() => false),

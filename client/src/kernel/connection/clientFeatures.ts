@@ -20,8 +20,8 @@ import {
 
 /** What the kernel answers when a server asks the client something (MCP client features). */
 export interface ClientRequestHandlers {
-  /** roots/list: the workspace folders. */
-  roots(): Root[];
+  /** roots/list: the workspace folders (or the roots of the client above the kernel). */
+  roots(): Root[] | Promise<Root[]>;
   /** sampling/createMessage: reviewed by the user, then routed to a model. */
   createMessage(
     params: CreateMessageRequest['params'],
@@ -65,7 +65,7 @@ export function registerClientFeatures(
   handlers: ClientRequestHandlers,
   hooks: ConnectionHooks,
 ): void {
-  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: handlers.roots() }));
+  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: await handlers.roots() }));
   client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
     handlers.createMessage(request.params, extra.signal),
   );

@@ -23,6 +23,7 @@ import type { CompletionMessage, CompletionRequest } from '../models/modelProvid
 import type { ModelRouter } from '../models/modelRouter';
 import type { AuditSink } from '../audit/auditSink';
 import type { Interaction } from './interaction';
+import type { UpstreamAnswer, UpstreamClients } from './upstreamClients';
 
 /** MCP: a client that declines a sampling request answers with code -1 (user rejected). */
 const USER_REJECTED = -1;
@@ -34,6 +35,8 @@ export interface ClientHandlerDeps {
   models: ModelRouter;
   roots(): Root[];
   audit: AuditSink;
+  /** Clients above the kernel (the gateway's) that answer in its place when they can. */
+  upstream?: UpstreamClients;
 }
 
 function textOf(content: CreateMessageRequest['params']['messages'][number]['content']): string {
@@ -66,10 +69,48 @@ export function completionRequestOf(params: CreateMessageRequest['params']): Com
 
 export function clientHandlers(serverId: string, deps: ClientHandlerDeps): ClientRequestHandlers {
   return {
-    roots: deps.roots,
-    createMessage: (params, signal) => sample(serverId, params, signal, deps),
+    roots: () => deps.upstream?.first((route) => route.roots(serverId))?.answer ?? deps.roots(),
+    createMessage: (params, signal) => {
+      const upstream = deps.upstream?.first((route) =>
+        route.createMessage(serverId, params, signal),
+      );
+      return upstream
+        ? sampledUpstream(serverId, upstream, deps)
+        : sample(serverId, params, signal, deps);
+    },
     elicit: (params, signal) => elicit(serverId, params, signal, deps),
   };
+}
+
+function samplingAudit(serverId: string, deps: ClientHandlerDeps) {
+  return (result: string, details: Record<string, unknown>) =>
+    deps.audit.record({
+      event_type: 'dev.mgp-kernel.sampling',
+      actor: { type: 'server', id: serverId },
+      target: { server_id: serverId },
+      result,
+      details,
+    });
+}
+
+/** A sampling request answered by the client above the kernel (which reviews it with its user). */
+async function sampledUpstream(
+  serverId: string,
+  upstream: UpstreamAnswer<CreateMessageResult>,
+  deps: ClientHandlerDeps,
+): Promise<CreateMessageResult> {
+  const audit = samplingAudit(serverId, deps);
+  try {
+    const result = await upstream.answer;
+    await audit('SUCCESS', { answered_by: upstream.by, model: result.model });
+    return result;
+  } catch (error) {
+    await audit('FAILURE', {
+      answered_by: upstream.by,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    throw error;
+  }
 }
 
 async function sample(
@@ -79,14 +120,7 @@ async function sample(
   deps: ClientHandlerDeps,
 ): Promise<CreateMessageResult> {
   const review = await deps.interaction.reviewSampling(serverId, params, signal);
-  const audit = (result: string, details: Record<string, unknown>) =>
-    deps.audit.record({
-      event_type: 'dev.mgp-kernel.sampling',
-      actor: { type: 'server', id: serverId },
-      target: { server_id: serverId },
-      result,
-      details,
-    });
+  const audit = samplingAudit(serverId, deps);
   if (review.action === 'reject') {
     await audit('REJECTED', { reason: review.reason ?? 'rejected by the user' });
     throw new McpError(
@@ -121,11 +155,12 @@ async function elicit(
   signal: AbortSignal,
   deps: ClientHandlerDeps,
 ): Promise<ElicitResult> {
-  const answered = await guardUrlElicitation((id, p, s) => deps.interaction.elicit(id, p, s))(
-    serverId,
-    params,
-    signal,
-  );
+  // A client above the kernel answers first when it can (the gateway's); the URL guard holds for both.
+  const answered = await guardUrlElicitation(
+    (id, p, s) =>
+      deps.upstream?.first((route) => route.elicit(id, p, s))?.answer ??
+      deps.interaction.elicit(id, p, s),
+  )(serverId, params, signal);
   const result =
     answered.action === 'accept' && params.mode !== 'url' && 'requestedSchema' in params
       ? {
