@@ -350,6 +350,9 @@ export class ServerConnection {
     return sent.then(
       (result) => capResult(result, this.server.settings.toolResultMaxChars),
       (error: unknown) => {
+        // The SDK rejects an aborted request as a timeout (-32001): it was the caller who stopped it.
+        if (options.signal?.aborted)
+          throw new KernelError('Cancelled', `${this.server.id}: tools/call ${name} was cancelled`);
         throw this.timeoutError(`tools/call ${name}`, error, requestOptions.timeout);
       },
     );
