@@ -11,7 +11,11 @@ import { Redactor } from '../kernel/audit/redact';
 import { AuditTrail, KERNEL_AUDIT_COMMIT_DELAY_MS } from '../kernel/audit/auditTrail';
 import { environmentSecrets } from '../kernel/config/interpolate';
 import type { KernelConfig } from '../kernel/config/model';
-import type { PermissionRequest, ToolApprovalRequest } from '../kernel/host/interaction';
+import type {
+  Interaction,
+  PermissionRequest,
+  ToolApprovalRequest,
+} from '../kernel/host/interaction';
 import { Kernel } from '../kernel/kernel';
 import { OpenAiCompatibleProvider } from '../kernel/models/openAiCompatible';
 import { CLI_OPERATOR } from '../kernel/model/caller';
@@ -29,8 +33,10 @@ export interface CliKernel {
   kernel: Kernel;
   config: KernelConfig;
   trail: AuditTrail;
-  /** Servers that did not connect. */
+  /** Servers that did not connect (empty until `started` resolves when they start in the background). */
   failed: string[];
+  /** Resolves when the servers have started (or failed to). */
+  started: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,6 +45,10 @@ export interface CliEnvironment {
   interactive?: boolean;
   env?: Record<string, string | undefined>;
   home?: string;
+  /** Who is asked instead of the terminal or the --approve flag (the gateway asks its clients). */
+  interaction?: Interaction;
+  /** Start the servers without waiting for them: `started` says when they are up. */
+  background?: boolean;
 }
 
 /** The workspace folder the state belongs to: --cwd, the folder of --config, or the current one. */
@@ -131,7 +141,7 @@ export async function startCliKernel(
       `mgp: ${request.serverId} asks for ${request.permissions.map((p) => p.name).join(', ')} and there is no terminal to ask on: they are denied for this run (run it in a terminal, or pass --approve once|session)`,
     );
   const terminal =
-    interactive && !flag && !elicit
+    interactive && !flag && !elicit && !environment.interaction
       ? terminalInteraction({ input: process.stdin, output: process.stderr })
       : undefined;
   const authorization = cliAuthorizations(
@@ -143,7 +153,10 @@ export async function startCliKernel(
     authorization,
     hostEnv: process.env,
     secrets: environmentSecrets(process.env),
-    interaction: terminal ?? flagInteraction(flag, refused, refusedPermissions, elicit),
+    interaction:
+      environment.interaction ??
+      terminal ??
+      flagInteraction(flag, refused, refusedPermissions, elicit),
     audit: trail,
     stateDir,
     workingFolder: location.workspaceFolder,
@@ -172,21 +185,23 @@ export async function startCliKernel(
     if (line.level === 'error' || line.level === 'warning')
       io.err(`[${line.server_id}] ${line.message}`);
   });
-  await kernel.apply(chosen);
-  const failed = kernel.manager
-    .list()
-    .filter((s) => s.state !== 'connected')
-    .map((s) => s.id);
-  for (const id of failed) {
-    const server = kernel.manager.get(id);
-    io.err(`${id}: ${server.state}${server.lastError ? `: ${server.lastError}` : ''}`);
-  }
+  const failed: string[] = [];
+  const started = kernel.apply(chosen).then(() => {
+    for (const server of kernel.manager.list()) {
+      if (server.state === 'connected') continue;
+      failed.push(server.id);
+      io.err(`${server.id}: ${server.state}${server.lastError ? `: ${server.lastError}` : ''}`);
+    }
+  });
+  if (!environment.background) await started;
   return {
     kernel,
     config,
     trail,
     failed,
+    started,
     close: async () => {
+      await started.catch(() => undefined);
       terminal?.close();
       await kernel.dispose();
       await trail.close();

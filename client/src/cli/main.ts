@@ -11,6 +11,7 @@ import { runAuth } from './authCommands';
 import { runAccess, runCall, runDiscover, runEvents, runListing, runTools } from './kernelCommands';
 import { loadCliConfig, parseArgs, ParsedArgs } from './options';
 import { Io, processIo, visibleIo } from './io';
+import { runServe } from './serveCommand';
 
 const USAGE = `mgp ${MGP_KERNEL_VERSION}: the MGP Kernel, headless
 
@@ -52,6 +53,8 @@ Usage:
                                      OAuth sign-in to http and sse servers: the browser, with a
                                      loopback redirect; MGP_OAUTH_FLOW=browser|headless|none chooses
                                      how any command signs in (on a terminal: browser; else none)
+  mgp serve [--expose meta|all]      the kernel as an MCP server on stdio, for other MCP clients:
+                                     their calls take the kernel's checks (mgp serve --help)
   Every command that reads config takes --config FILE (that file only) or --cwd DIR.
   mgp --version                      print the version
   mgp --help                         print this help
@@ -137,6 +140,8 @@ export async function runCli(argv: string[], output: Io): Promise<number> {
       return runChannels(parseArgs(rest), io);
     case 'auth':
       return runAuth(rest, parseArgs(rest), io);
+    case 'serve':
+      return runServe(parseArgs(rest), io);
     default:
       io.err(`mgp: unknown command "${command}"\n\n${USAGE}`);
       return 2;

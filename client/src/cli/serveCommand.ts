@@ -1,0 +1,108 @@
+/**
+ * `mgp serve`: the kernel as an MCP server (the gateway), for MCP clients outside the editor (Claude
+ * Code, Claude Desktop, Cursor…). On stdio by default; `--http PORT` serves Streamable HTTP on
+ * 127.0.0.1 with a bearer token. Approvals are asked of the client through elicitation; a client that
+ * cannot be asked gets what the policy allows without asking, and nothing that needs approval.
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { Gateway } from '../kernel/gateway/gateway';
+import { elicitedApprovals } from '../kernel/gateway/elicitedApprovals';
+import { HttpFront } from '../kernel/gateway/http/httpFront';
+import type { ExposeMode } from '../kernel/gateway/toolListing';
+import { startCliKernel } from './cliKernel';
+import type { Io } from './io';
+import { ParsedArgs, stringFlag } from './options';
+
+export const SERVE_USAGE = `mgp serve [--http PORT] [--expose meta|all] [--config FILE | --cwd DIR]
+  Serves the kernel as an MCP server: every call an MCP client makes goes through the kernel's
+  access control, approvals, validators and audit trail, as agent.gateway.<client name>.
+  On stdio by default. --http PORT serves Streamable HTTP on 127.0.0.1:PORT/mcp (0: a free port)
+  and prints the URL and a new bearer token: clients send "Authorization: Bearer TOKEN".
+  --expose meta (default) lists the discovery meta-tools (MGP §16), and each tool as it is found;
+  --expose all lists every connected server's tools. Resources and prompts are listed either way.
+  Approvals are asked of the MCP client (elicitation); a client that cannot answer gets only what
+  the approval policy allows without asking.`;
+
+export interface ServeOptions {
+  expose: ExposeMode;
+  /** The HTTP port, when serving Streamable HTTP instead of stdio. */
+  httpPort?: number;
+}
+
+export function serveOptions(parsed: ParsedArgs): ServeOptions | string {
+  const expose = stringFlag(parsed, '--expose') ?? 'meta';
+  if (expose !== 'meta' && expose !== 'all') return '--expose takes meta or all';
+  const http = stringFlag(parsed, '--http');
+  if (http === undefined) return { expose };
+  const port = Number(http);
+  if (!/^\d+$/.test(http) || port > 65535)
+    return '--http takes a port number (0 for any free port)';
+  return { expose, httpPort: port };
+}
+
+function stopSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGTERM', () => resolve());
+    process.once('SIGINT', () => resolve());
+  });
+}
+
+/** Resolves when the client closes stdin (or the process is told to stop). */
+function stdioClosed(transport: StdioServerTransport): Promise<void> {
+  return Promise.race([
+    stopSignal(),
+    new Promise<void>((resolve) => {
+      transport.onclose = () => resolve();
+      process.stdin.once('end', () => resolve());
+    }),
+  ]);
+}
+
+export async function runServe(parsed: ParsedArgs, io: Io): Promise<number> {
+  if (parsed.flags.has('--help')) {
+    io.out(SERVE_USAGE);
+    return 0;
+  }
+  const options = serveOptions(parsed);
+  if (typeof options === 'string') {
+    io.err(`mgp serve: ${options}`);
+    return 2;
+  }
+  // The kernel asks its approvals of the gateway's clients: the gateway comes after the kernel.
+  const late: { gateway?: Gateway } = {};
+  const interaction = elicitedApprovals(
+    (traceId) => late.gateway?.callOf(traceId),
+    (request, why) =>
+      io.err(
+        `mgp serve: ${request.serverId}.${request.toolName} needs approval and ${why}: denied`,
+      ),
+  );
+  const cli = await startCliKernel(parsed, io, undefined, {
+    interactive: false,
+    interaction,
+    background: true,
+  });
+  const served = new Gateway(cli.kernel, { expose: options.expose, ready: cli.started });
+  late.gateway = served;
+  try {
+    if (options.httpPort === undefined) {
+      const transport = new StdioServerTransport();
+      const done = stdioClosed(transport);
+      await served.connect(transport);
+      await done;
+    } else {
+      const front = await HttpFront.listen({
+        port: options.httpPort,
+        connect: async (transport) => void (await served.connect(transport)),
+      });
+      io.out(`MCP endpoint: ${front.url}`);
+      io.out(`Bearer token: ${front.token}`);
+      await stopSignal();
+      await front.close();
+    }
+  } finally {
+    await served.close();
+    await cli.close();
+  }
+  return 0;
+}

@@ -1,0 +1,150 @@
+/**
+ * The gateway: the kernel served as an MCP server (DESIGN.md "Agents, the gateway, MCPL"). Each client
+ * connection is a session over the one kernel; the gateway follows the kernel's bus to tell sessions
+ * when their lists change (servers coming and going, list_changed from servers), passes servers' log
+ * lines and resource updates on, and takes servers' own requests (sampling, elicitation, roots) up to
+ * the client that can answer them (upstreamRoute.ts).
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { Kernel } from '../kernel';
+import type { SupervisedServer } from '../lifecycle/supervisedServer';
+import {
+  type CatalogSession,
+  gatewayPrompts,
+  type GatewayPrompt,
+  listPrompts,
+  listResources,
+  listTemplates,
+} from './catalog';
+import { GatewaySession, type SessionHost } from './gatewaySession';
+import type { NameTable } from './names';
+import { ResourceSubscriptions } from './subscriptions';
+import { type ExposeMode, gatewayTools, type GatewayTool } from './toolListing';
+import { gatewayUpstreamRoute } from './upstreamRoute';
+
+export interface GatewayOptions {
+  /** `meta` (default): the meta-tools, and what each session loads; `all`: every server's tools. */
+  expose?: ExposeMode;
+  /** Lists and calls wait for it (the servers' first start), so a client's first list is complete. */
+  ready?: Promise<void>;
+}
+
+export interface TracedCall {
+  session: GatewaySession;
+  requestId: RequestId;
+}
+
+export class Gateway implements SessionHost {
+  readonly expose: ExposeMode;
+  readonly ready: Promise<void>;
+  private readonly sessions = new Set<GatewaySession>();
+  private readonly calls = new Map<string, TracedCall>();
+  private readonly subscriptions: ResourceSubscriptions;
+  private toolTable: NameTable<GatewayTool> | undefined;
+  private promptTable: NameTable<GatewayPrompt> | undefined;
+  private changeQueued = false;
+  private readonly detach: (() => void)[] = [];
+
+  constructor(
+    readonly kernel: Kernel,
+    options: GatewayOptions = {},
+  ) {
+    this.expose = options.expose ?? 'meta';
+    this.ready = (options.ready ?? Promise.resolve()).catch(() => undefined);
+    this.subscriptions = new ResourceSubscriptions(kernel);
+    const bus = kernel.manager.bus;
+    const onList = () => this.kernelChanged();
+    const onLog = (line: Parameters<GatewaySession['log']>[0]) => {
+      for (const session of this.sessions) session.log(line);
+    };
+    const onUpdate = ({ uri }: { uri: string }) => this.subscriptions.updated(uri);
+    bus.on('listChanged', onList);
+    bus.on('transition', onList);
+    bus.on('log', onLog);
+    bus.on('resourceUpdated', onUpdate);
+    this.detach.push(
+      () => bus.off('listChanged', onList),
+      () => bus.off('transition', onList),
+      () => bus.off('log', onLog),
+      () => bus.off('resourceUpdated', onUpdate),
+      kernel.discovery.onDidChange(onList),
+      kernel.upstream.add(gatewayUpstreamRoute(() => this.sessions)),
+    );
+  }
+
+  /** Serves one client over its transport until either side closes. */
+  async connect(transport: Transport): Promise<GatewaySession> {
+    const session = new GatewaySession(this);
+    this.sessions.add(session);
+    await session.connect(transport);
+    return session;
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** The session whose call carries this trace id (its client is asked to approve it). */
+  callOf(traceId: string): TracedCall | undefined {
+    return this.calls.get(traceId);
+  }
+
+  traced(traceId: string, session: GatewaySession, requestId: RequestId): () => void {
+    this.calls.set(traceId, { session, requestId });
+    return () => this.calls.delete(traceId);
+  }
+
+  closed(session: GatewaySession): void {
+    this.sessions.delete(session);
+    void this.subscriptions.dropSession(session);
+    if (session.hasRoots) this.rootsChanged();
+  }
+
+  rootsChanged(): void {
+    for (const server of this.kernel.manager.list())
+      void server.liveConnection?.sendRootsListChanged().catch(() => undefined);
+  }
+
+  tools(): NameTable<GatewayTool> {
+    return (this.toolTable ??= gatewayTools(this.kernel));
+  }
+
+  prompts(): NameTable<GatewayPrompt> {
+    return (this.promptTable ??= gatewayPrompts(this.kernel));
+  }
+
+  catalogSignature(session: CatalogSession, kind: 'resources' | 'prompts'): string {
+    return kind === 'resources'
+      ? JSON.stringify([
+          listResources(this.kernel, session.identity),
+          listTemplates(this.kernel, session.identity),
+        ])
+      : JSON.stringify(listPrompts(this, session.identity));
+  }
+
+  subscribe(session: CatalogSession, server: SupervisedServer, uri: string): Promise<void> {
+    return this.subscriptions.add(session, server, uri);
+  }
+
+  unsubscribe(session: CatalogSession, uri: string): Promise<void> {
+    return this.subscriptions.remove(session, uri);
+  }
+
+  /** Servers or their lists changed: the tables are rebuilt, and sessions told once the burst is over. */
+  private kernelChanged(): void {
+    this.toolTable = undefined;
+    this.promptTable = undefined;
+    if (this.changeQueued) return;
+    this.changeQueued = true;
+    setImmediate(() => {
+      this.changeQueued = false;
+      for (const session of this.sessions) session.listsChanged();
+    });
+  }
+
+  async close(): Promise<void> {
+    for (const stop of this.detach.splice(0)) stop();
+    await Promise.all([...this.sessions].map((session) => session.close()));
+  }
+}

@@ -1,0 +1,293 @@
+/**
+ * One MCP client of the gateway: an SDK `Server` over that client's transport, answering from the
+ * kernel. Tool calls take the kernel's one pipeline in the client's name (`agent.gateway.<client>`,
+ * MGP §5), with the client's progress token and cancellation; the session remembers which calls are
+ * in flight to which server, so that a server's log lines and its own requests (sampling, elicitation,
+ * roots) reach the client whose call caused them.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequest,
+  CallToolRequestSchema,
+  CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  LoggingLevel,
+  LoggingLevelSchema,
+  RequestId,
+  RootsListChangedNotificationSchema,
+  SetLevelRequestSchema,
+  Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { MGP_KERNEL_VERSION } from '../../../../shared/src/version';
+import { newTraceId } from '../audit/auditEvent';
+import type { ServerLogLine } from '../events';
+import type { Kernel } from '../kernel';
+import type { Caller } from '../pipeline/caller';
+import { gatewayCaller } from './clientIdentity';
+import type { NameTable } from './names';
+import { registerCatalog, type CatalogHost } from './catalog';
+import {
+  type ExposeMode,
+  type GatewayTool,
+  toolDefinition,
+  visibleKernelTool,
+} from './toolListing';
+import { onTheWire, WireError } from './wireErrors';
+
+const LEVELS = LoggingLevelSchema.options;
+
+/** What a session needs of the gateway that holds it. */
+export interface SessionHost extends CatalogHost {
+  kernel: Kernel;
+  expose: ExposeMode;
+  tools(): NameTable<GatewayTool>;
+  /** The roots servers get changed (a client that has roots came or went, or changed them). */
+  rootsChanged(): void;
+  /** Ties a call's trace to this session, for approvals asked of its client; returns the release. */
+  traced(traceId: string, session: GatewaySession, requestId: RequestId): () => void;
+  closed(session: GatewaySession): void;
+}
+
+const INSTRUCTIONS =
+  'The tools of the MCP servers MGP Kernel hosts, behind its access control, approvals, validators ' +
+  'and audit trail. Call mgp.tools.discover with what you need, in plain words, to find a tool you ' +
+  'have not been given; the tools it finds are added to your list.';
+
+export class GatewaySession {
+  readonly server: Server;
+  private caller: Caller | undefined;
+  private level: LoggingLevel | undefined;
+  /** Calls in flight per server id, newest last. */
+  private readonly inFlight = new Map<string, RequestId[]>();
+  /** Tool ids (`server.tool`) of the session's last discovery answer (meta mode). */
+  private discovered: string[] = [];
+  private listed: Record<'tools' | 'resources' | 'prompts', string | undefined> = {
+    tools: undefined,
+    resources: undefined,
+    prompts: undefined,
+  };
+
+  constructor(private readonly host: SessionHost) {
+    this.server = new Server(
+      { name: 'mgp-kernel', title: 'MGP Kernel', version: MGP_KERNEL_VERSION },
+      {
+        capabilities: {
+          tools: { listChanged: true },
+          resources: { listChanged: true, subscribe: true },
+          prompts: { listChanged: true },
+          completions: {},
+          logging: {},
+        },
+        instructions: INSTRUCTIONS,
+      },
+    );
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => {
+      await host.ready;
+      const tools = this.listTools();
+      this.listed.tools = JSON.stringify(tools);
+      return { tools };
+    });
+    this.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+      onTheWire(() => this.callTool(request.params, extra)),
+    );
+    this.server.setRequestHandler(SetLevelRequestSchema, (request) => {
+      this.level = request.params.level;
+      return {};
+    });
+    this.server.setNotificationHandler(RootsListChangedNotificationSchema, () =>
+      host.rootsChanged(),
+    );
+    // A client with roots answers servers' roots/list from now on: servers are told to ask again.
+    this.server.oninitialized = () => {
+      if (this.hasRoots) host.rootsChanged();
+    };
+    registerCatalog(this, host);
+    this.server.onclose = () => host.closed(this);
+  }
+
+  connect(transport: Transport): Promise<void> {
+    return this.server.connect(transport);
+  }
+
+  close(): Promise<void> {
+    return this.server.close();
+  }
+
+  /** The client's identity (MGP §5), from the name it gave at initialize. */
+  get identity(): Caller {
+    this.caller ??= this.server.getClientVersion()
+      ? gatewayCaller(this.server.getClientVersion()?.name)
+      : undefined;
+    return this.caller ?? gatewayCaller(undefined);
+  }
+
+  get hasRoots(): boolean {
+    return Boolean(this.server.getClientCapabilities()?.roots);
+  }
+
+  /** Whether the client finished initialize (notifications before then are not sent). */
+  get initialized(): boolean {
+    return this.server.getClientCapabilities() !== undefined;
+  }
+
+  listTools(): Tool[] {
+    const { kernel } = this.host;
+    const loaded = this.host.expose === 'meta' ? this.loadedToolIds() : undefined;
+    const agent = this.identity.agentId;
+    return this.host
+      .tools()
+      .entries()
+      .filter(({ item }) =>
+        item.kernel
+          ? visibleKernelTool(kernel, item.name)
+          : (!loaded || loaded.has(`${item.serverId}.${item.name}`)) &&
+            kernel.access.query(agent, item.serverId, item.name).permission === 'allow',
+      )
+      .map(({ item, name }) => toolDefinition(name, item.tool));
+  }
+
+  /** Meta mode: the session's pinned and cached tools and its last discovery answer (MGP §16.7). */
+  private loadedToolIds(): Set<string> {
+    const cache = this.host.kernel.discovery.cache;
+    return new Set([
+      ...cache.pinnedEntries().map((entry) => entry.tool_id),
+      ...cache.cachedEntries().map((entry) => entry.tool_id),
+      ...this.discovered,
+    ]);
+  }
+
+  private async callTool(
+    params: CallToolRequest['params'],
+    extra: {
+      signal: AbortSignal;
+      requestId: RequestId;
+      _meta?: { progressToken?: string | number };
+      sendNotification: (n: {
+        method: 'notifications/progress';
+        params: Record<string, unknown>;
+      }) => Promise<void>;
+    },
+  ): Promise<CallToolResult> {
+    await this.host.ready;
+    const table = this.host.tools();
+    const item = table.resolve(params.name);
+    if (!item) {
+      const choices = table.alternatives(params.name);
+      throw new WireError(
+        ErrorCode.InvalidParams,
+        choices
+          ? `several servers offer a tool "${params.name}": call it as one of ${choices.join(', ')}`
+          : `Unknown tool: ${params.name}`,
+      );
+    }
+    const traceId = newTraceId();
+    const release = this.host.traced(traceId, this, extra.requestId);
+    const untrack = this.track(item.serverId, extra.requestId);
+    const token = extra._meta?.progressToken;
+    try {
+      const outcome = await this.host.kernel.call({
+        serverId: item.serverId,
+        toolName: item.name,
+        args: params.arguments ?? {},
+        caller: this.identity,
+        traceId,
+        signal: extra.signal,
+        onProgress:
+          token === undefined
+            ? undefined
+            : (progress) =>
+                void extra
+                  .sendNotification({
+                    method: 'notifications/progress',
+                    params: { progressToken: token, ...progress },
+                  })
+                  .catch(() => undefined),
+      });
+      this.afterCall(item, outcome.result);
+      // The kernel's own mark of a cut result stays in the kernel: the text already says so.
+      const result: CallToolResult & { truncated?: unknown } = { ...outcome.result };
+      delete result.truncated;
+      return result;
+    } finally {
+      untrack();
+      release();
+    }
+  }
+
+  /** Meta mode: what a discovery answered joins the list, and a tool used joins the session cache. */
+  private afterCall(item: GatewayTool, result: CallToolResult): void {
+    if (this.host.expose !== 'meta' || result.isError) return;
+    if (!item.kernel) {
+      this.host.kernel.discovery.used(item.serverId, item.name);
+    } else if (item.name === 'mgp.tools.discover' || item.name === 'mgp.tools.request') {
+      const answer = result.structuredContent as
+        { tools?: { tool_id?: string }[]; tools_loaded?: { tool_id?: string }[] } | undefined;
+      this.discovered = [...(answer?.tools ?? []), ...(answer?.tools_loaded ?? [])]
+        .map((tool) => tool.tool_id)
+        .filter((id): id is string => typeof id === 'string');
+    }
+    this.listsChanged();
+  }
+
+  private track(serverId: string, requestId: RequestId): () => void {
+    const calls = this.inFlight.get(serverId) ?? [];
+    calls.push(requestId);
+    this.inFlight.set(serverId, calls);
+    return () => {
+      calls.splice(calls.indexOf(requestId), 1);
+      if (calls.length === 0) this.inFlight.delete(serverId);
+    };
+  }
+
+  /** The newest call of this session in flight to the server, if any. */
+  callTo(serverId: string): RequestId | undefined {
+    return this.inFlight.get(serverId)?.at(-1);
+  }
+
+  /** A server's log line, at the level the client set, on the stream of the call that caused it. */
+  log(line: ServerLogLine): void {
+    const level = LEVELS.find((known) => known === line.level);
+    if (!level || !this.initialized) return;
+    if (this.level && LEVELS.indexOf(level) < LEVELS.indexOf(this.level)) return;
+    void this.server
+      .notification(
+        {
+          method: 'notifications/message',
+          params: { level, logger: line.server_id, data: line.message },
+        },
+        { relatedRequestId: this.callTo(line.server_id) },
+      )
+      .catch(() => undefined);
+  }
+
+  /** What the client was last given of a catalog list (its signature), to tell it when that changes. */
+  remember(kind: 'resources' | 'prompts', signature: string): void {
+    this.listed[kind] = signature;
+  }
+
+  /** Tells the client which of the lists it has read changed since (MCP list_changed). */
+  listsChanged(): void {
+    if (!this.initialized) return;
+    const now = {
+      tools: () => JSON.stringify(this.listTools()),
+      resources: () => this.host.catalogSignature(this, 'resources'),
+      prompts: () => this.host.catalogSignature(this, 'prompts'),
+    };
+    const send = {
+      tools: () => this.server.sendToolListChanged(),
+      resources: () => this.server.sendResourceListChanged(),
+      prompts: () => this.server.sendPromptListChanged(),
+    };
+    for (const kind of ['tools', 'resources', 'prompts'] as const) {
+      const before = this.listed[kind];
+      if (before === undefined) continue;
+      const after = now[kind]();
+      if (after === before) continue;
+      // Told once: the client lists again when it wants, and is told again after that.
+      this.listed[kind] = undefined;
+      void send[kind]().catch(() => undefined);
+    }
+  }
+}

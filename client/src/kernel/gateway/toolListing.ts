@@ -1,0 +1,66 @@
+/**
+ * The tools the gateway offers its clients. `all`: every connected server's tools. `meta` (the
+ * default, MGP §16.3 L2 growing into L3): the meta-tools first; the tools a session discovers, pins
+ * or uses join its list as they load. Either way the kernel's own tools follow their §16.8
+ * visibility: the meta-tools and the session tools are listed, administrative ones never (an agent
+ * may still call one by name, and the pipeline refuses it without an access grant).
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ListedTool } from '../connection/toolResults';
+import { kernelToolVisibility } from '../discovery';
+import type { Kernel } from '../kernel';
+import { KERNEL_SERVER_ID } from '../kernelTools/registry';
+import { qualifiedToolName } from '../serverManager';
+import { NameTable, type NamedItem } from './names';
+
+export type ExposeMode = 'meta' | 'all';
+
+export interface GatewayTool extends NamedItem {
+  tool: ListedTool;
+  kernel: boolean;
+}
+
+/** The kernel's tools an agent sees (§16.8): the meta-tools and the session tools. */
+export function visibleKernelTool(kernel: Kernel, name: string): boolean {
+  const tool = kernel.kernelTools.get(name);
+  return Boolean(tool && !tool.operatorOnly && kernelToolVisibility(name) !== 'admin');
+}
+
+/** Every tool a gateway client may name: the connected servers' and the kernel's own. */
+export function gatewayTools(kernel: Kernel): NameTable<GatewayTool> {
+  const kernelTools: GatewayTool[] = kernel.kernelTools.list().map((tool) => ({
+    serverId: KERNEL_SERVER_ID,
+    name: tool.name,
+    kernelName: tool.name,
+    kernel: true,
+    tool: {
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema as ListedTool['inputSchema'],
+    },
+  }));
+  const serverTools: GatewayTool[] = kernel.manager
+    .list()
+    .filter((server) => server.state === 'connected')
+    .flatMap((server) =>
+      server.tools.map((tool) => ({
+        serverId: server.id,
+        name: tool.name,
+        kernelName: qualifiedToolName(server.config, tool.name),
+        kernel: false,
+        tool,
+      })),
+    );
+  return new NameTable(serverTools, kernelTools);
+}
+
+/**
+ * The MCP definition of a listed tool: the server's own, renamed when it must be. `execution` is left
+ * out: the kernel runs a task-only tool as a task itself and answers the client's plain call.
+ */
+export function toolDefinition(listedName: string, tool: ListedTool): Tool {
+  const definition = { ...tool, name: listedName } as Record<string, unknown>;
+  delete definition.execution;
+  definition.inputSchema ??= { type: 'object' };
+  return definition as Tool;
+}
