@@ -1,6 +1,6 @@
 // `npm test`: every suite, in order: typecheck, lint, package (with its size limit), unit, interop,
-// the MCP conformance suite's client scenarios, real VS Code. Prints each suite's output, then one
-// closing line `N passed, N failed`.
+// the MCP conformance suite's client scenarios, its server scenarios through `mgp serve`, real VS Code.
+// Prints each suite's output, then one closing line `N passed, N failed`.
 // Every step has a deadline only a hang can miss, and the whole run one budget, so a hung step
 // ends as a failure that names it, and the run always reaches its closing line.
 import { spawn } from 'node:child_process';
@@ -60,6 +60,12 @@ const steps = [
     deadlineMinutes: 15,
     kind: 'conformance',
     command: [process.execPath, ['test/conformance/run.mjs']],
+  },
+  {
+    name: 'conformance (server)',
+    deadlineMinutes: 8,
+    kind: 'conformance',
+    command: [process.execPath, ['test/conformance/run-server.mjs']],
   },
   {
     name: 'real VS Code',
@@ -146,7 +152,7 @@ function counts(step, { code, output }) {
     return { passed, failed: failed || (code !== 0 ? 1 : 0) };
   }
   if (step.kind === 'conformance') {
-    const line = text.match(/conformance \(client\): (\d+) passed, (\d+) failed/);
+    const line = text.match(/conformance \((?:client|server)\): (\d+) passed, (\d+) failed/);
     if (!line) return { passed: 0, failed: 1 };
     return { passed: Number(line[1]), failed: Number(line[2]) || (code !== 0 ? 1 : 0) };
   }
@@ -170,7 +176,7 @@ for (const step of steps) {
   totals.passed += result.passed;
   totals.failed += result.failed;
   summary.push(
-    `${result.failed ? '✘' : '✔'} ${step.name.padEnd(16)} ${result.passed} passed, ${result.failed} failed  (${((Date.now() - stepStarted) / 1000).toFixed(1)} s)`,
+    `${result.failed ? '✘' : '✔'} ${step.name.padEnd(20)} ${result.passed} passed, ${result.failed} failed  (${((Date.now() - stepStarted) / 1000).toFixed(1)} s)`,
   );
 }
 console.log(
