@@ -25,7 +25,8 @@ import { newTraceId } from '../audit/auditEvent';
 import type { ServerLogLine } from '../events';
 import type { Kernel } from '../kernel';
 import type { Caller } from '../pipeline/caller';
-import { gatewayCaller } from './clientIdentity';
+import { agentCaller, gatewayAgentId } from '../agent/identity';
+import type { DiscoverySession } from '../toolDiscovery';
 import type { NameTable } from './names';
 import { registerCatalog, type CatalogHost } from './catalog';
 import {
@@ -61,6 +62,8 @@ export class GatewaySession {
   private level: LoggingLevel | undefined;
   /** Calls in flight per server id, newest last. */
   private readonly inFlight = new Map<string, RequestId[]>();
+  /** The client's own discovery session (MGP §16.7): what it found, pinned and used. */
+  private readonly discovery: DiscoverySession;
   /** Tool ids (`server.tool`) of the session's last discovery answer (meta mode). */
   private discovered: string[] = [];
   private listed: Record<'tools' | 'resources' | 'prompts', string | undefined> = {
@@ -70,6 +73,7 @@ export class GatewaySession {
   };
 
   constructor(private readonly host: SessionHost) {
+    this.discovery = host.kernel.discovery.openSession();
     this.server = new Server(
       { name: 'mgp-kernel', title: 'MGP Kernel', version: MGP_KERNEL_VERSION },
       {
@@ -104,7 +108,10 @@ export class GatewaySession {
       if (this.hasRoots) host.rootsChanged();
     };
     registerCatalog(this, host);
-    this.server.onclose = () => host.closed(this);
+    this.server.onclose = () => {
+      this.discovery.tools.endSession();
+      host.closed(this);
+    };
   }
 
   connect(transport: Transport): Promise<void> {
@@ -115,12 +122,19 @@ export class GatewaySession {
     return this.server.close();
   }
 
-  /** The client's identity (MGP §5), from the name it gave at initialize. */
+  /**
+   * The client's identity (MGP §5), from the name it gave at initialize, carrying its own discovery
+   * session, so its `mgp.tools.*` calls answer from it.
+   */
   get identity(): Caller {
-    this.caller ??= this.server.getClientVersion()
-      ? gatewayCaller(this.server.getClientVersion()?.name)
-      : undefined;
-    return this.caller ?? gatewayCaller(undefined);
+    const client = this.server.getClientVersion();
+    if (this.caller || !client) return this.caller ?? this.callerNamed(undefined);
+    this.caller = this.callerNamed(client.name);
+    return this.caller;
+  }
+
+  private callerNamed(name: string | undefined): Caller {
+    return { ...agentCaller(gatewayAgentId(name)), toolSession: this.discovery.tools };
   }
 
   get hasRoots(): boolean {
@@ -150,7 +164,7 @@ export class GatewaySession {
 
   /** Meta mode: the session's pinned and cached tools and its last discovery answer (MGP §16.7). */
   private loadedToolIds(): Set<string> {
-    const cache = this.host.kernel.discovery.cache;
+    const { cache } = this.discovery;
     return new Set([
       ...cache.pinnedEntries().map((entry) => entry.tool_id),
       ...cache.cachedEntries().map((entry) => entry.tool_id),
@@ -220,7 +234,8 @@ export class GatewaySession {
   private afterCall(item: GatewayTool, result: CallToolResult): void {
     if (this.host.expose !== 'meta' || result.isError) return;
     if (!item.kernel) {
-      this.host.kernel.discovery.used(item.serverId, item.name);
+      const entry = this.host.kernel.discovery.index.get(`${item.serverId}.${item.name}`);
+      if (entry) this.discovery.cache.use(entry);
     } else if (item.name === 'mgp.tools.discover' || item.name === 'mgp.tools.request') {
       const answer = result.structuredContent as
         { tools?: { tool_id?: string }[]; tools_loaded?: { tool_id?: string }[] } | undefined;
