@@ -22,11 +22,11 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ACCESS_DENIED } from '../errors';
+import { ACCESS_DENIED } from '../model/errors';
 import type { Kernel } from '../kernel';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
-import type { Caller } from '../pipeline/caller';
-import { qualifiedToolName } from '../serverManager';
+import type { Caller } from '../model/caller';
+import { qualifiedToolName } from '../lifecycle/serverManager';
 import { NameTable, type NamedItem } from './names';
 import { onTheWire, WireError } from './wireErrors';
 

@@ -20,11 +20,11 @@ import {
   SetLevelRequestSchema,
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { MGP_KERNEL_VERSION } from '../../../../shared/src/version';
+import { MGP_KERNEL_VERSION } from '@shared/version';
 import { newTraceId } from '../audit/auditEvent';
-import type { ServerLogLine } from '../events';
+import type { ServerLogLine } from '../lifecycle/events';
 import type { Kernel } from '../kernel';
-import type { Caller } from '../pipeline/caller';
+import type { Caller } from '../model/caller';
 import { agentCaller, gatewayAgentId } from '../agent/identity';
 import type { DiscoverySession } from '../toolDiscovery';
 import type { NameTable } from './names';

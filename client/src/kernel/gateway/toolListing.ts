@@ -9,8 +9,8 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ListedTool } from '../connection/toolResults';
 import { kernelToolVisibility } from '../discovery';
 import type { Kernel } from '../kernel';
-import { KERNEL_SERVER_ID } from '../kernelTools/registry';
-import { qualifiedToolName } from '../serverManager';
+import { KERNEL_SERVER_ID } from '../model/kernelTool';
+import { qualifiedToolName } from '../lifecycle/serverManager';
 import { NameTable, type NamedItem } from './names';
 
 export type ExposeMode = 'meta' | 'all';
