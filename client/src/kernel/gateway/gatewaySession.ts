@@ -26,7 +26,7 @@ import type { ServerLogLine } from '../lifecycle/events';
 import type { Kernel } from '../kernel';
 import type { Caller } from '../model/caller';
 import { agentCaller, gatewayAgentId } from '../agent/identity';
-import type { DiscoverySession } from '../toolDiscovery';
+import type { DiscoverySession } from '../discovery/toolDiscovery';
 import type { NameTable } from './names';
 import { registerCatalog, type CatalogHost } from './catalog';
 import {
