@@ -141,7 +141,7 @@ export async function runCli(argv: string[], output: Io): Promise<number> {
     case 'auth':
       return runAuth(rest, parseArgs(rest), io);
     case 'serve':
-      return runServe(parseArgs(rest), io);
+      return runServe(parseArgs(rest, ['--help', '--standalone']), io);
     default:
       io.err(`mgp: unknown command "${command}"\n\n${USAGE}`);
       return 2;

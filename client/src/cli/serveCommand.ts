@@ -4,24 +4,31 @@
  * 127.0.0.1 with a bearer token. Approvals are asked of the client through elicitation; a client that
  * cannot be asked gets what the policy allows without asking, and nothing that needs approval.
  */
+import { homedir } from 'node:os';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { stateDirectory } from '../kernel/audit/location';
 import { Gateway } from '../kernel/gateway/gateway';
 import { elicitedApprovals } from '../kernel/gateway/elicitedApprovals';
 import { HttpFront } from '../kernel/gateway/http/httpFront';
+import { findEditor, openEditorSession, relay } from '../kernel/gateway/local/attach';
 import type { ExposeMode } from '../kernel/gateway/toolListing';
-import { startCliKernel } from './cliKernel';
+import { startCliKernel, workspaceFolderOf } from './cliKernel';
 import type { Io } from './io';
 import { ParsedArgs, stringFlag } from './options';
 
-export const SERVE_USAGE = `mgp serve [--http PORT] [--expose meta|all] [--config FILE | --cwd DIR]
+export const SERVE_USAGE = `mgp serve [--http PORT] [--expose meta|all] [--config FILE | --cwd DIR] [--standalone]
   Serves the kernel as an MCP server: every call an MCP client makes goes through the kernel's
   access control, approvals, validators and audit trail, as agent.gateway.<client name>.
   On stdio by default. --http PORT serves Streamable HTTP on 127.0.0.1:PORT/mcp (0: a free port)
   and prints the URL and a new bearer token: clients send "Authorization: Bearer TOKEN".
   --expose meta (default) lists the discovery meta-tools (MGP §16), and each tool as it is found;
   --expose all lists every connected server's tools. Resources and prompts are listed either way.
-  Approvals are asked of the MCP client (elicitation); a client that cannot answer gets only what
-  the approval policy allows without asking.`;
+  On stdio, when VS Code with MGP Kernel is open on the folder (--cwd, else the current one), it
+  attaches to that editor's kernel over a local socket: approvals are asked in the editor and the
+  calls are in its audit log. --standalone (or --config, or --http) runs a kernel of its own:
+  approvals are then asked of the MCP client (elicitation); a client that cannot answer gets only
+  what the approval policy allows without asking.`;
 
 export interface ServeOptions {
   expose: ExposeMode;
@@ -58,6 +65,52 @@ function stdioClosed(transport: StdioServerTransport): Promise<void> {
   ]);
 }
 
+/** The editor's session on this folder, when an editor is open on it and answers. */
+async function editorSession(
+  parsed: ParsedArgs,
+  options: ServeOptions,
+  io: Io,
+): Promise<Transport | undefined> {
+  if (options.httpPort !== undefined || parsed.flags.has('--standalone')) return undefined;
+  if (stringFlag(parsed, '--config') !== undefined) return undefined;
+  const folder = workspaceFolderOf(parsed);
+  const editor = await findEditor(
+    stateDirectory({ workspaceFolder: folder, env: process.env, home: homedir() }),
+  );
+  if (!editor) return undefined;
+  try {
+    const session = await openEditorSession(editor, options.expose);
+    io.err(`mgp serve: attached to the editor's kernel on ${folder}: approvals are asked there`);
+    return session;
+  } catch (error) {
+    io.err(
+      `mgp serve: the editor's kernel did not answer (${error instanceof Error ? error.message : String(error)}): serving a kernel of its own`,
+    );
+    return undefined;
+  }
+}
+
+/** Relays stdio to the editor's session until either side closes. */
+async function serveAttached(session: Transport): Promise<number> {
+  const stdio = new StdioServerTransport();
+  const ended = new Promise<void>((resolve) => {
+    process.stdin.once('end', () => resolve());
+    void stopSignal().then(resolve);
+  });
+  await relay(stdio, session);
+  const sessionClosed = new Promise<void>((resolve) => {
+    const previous = session.onclose;
+    session.onclose = () => {
+      previous?.();
+      resolve();
+    };
+  });
+  await Promise.race([ended, sessionClosed]);
+  await session.close();
+  await stdio.close();
+  return 0;
+}
+
 export async function runServe(parsed: ParsedArgs, io: Io): Promise<number> {
   if (parsed.flags.has('--help')) {
     io.out(SERVE_USAGE);
@@ -68,6 +121,8 @@ export async function runServe(parsed: ParsedArgs, io: Io): Promise<number> {
     io.err(`mgp serve: ${options}`);
     return 2;
   }
+  const attached = await editorSession(parsed, options, io);
+  if (attached) return serveAttached(attached);
   // The kernel asks its approvals of the gateway's clients: the gateway comes after the kernel.
   const late: { gateway?: Gateway } = {};
   const interaction = elicitedApprovals(
