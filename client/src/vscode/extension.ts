@@ -7,7 +7,8 @@ import { registerChatParticipant } from './agents/chatParticipant';
 import { registerEndpointChatProvider } from './agents/endpointChatProvider';
 import { registerLanguageModelTools } from './agents/languageModelTools';
 import { registerCommands } from './commands';
-import { ConfigService } from './configService';
+import { ConfigService, workspaceFolderPaths } from './configService';
+import { EditorGateway } from './editorGateway';
 import { KernelHost } from './kernelHost';
 import { LanguageServerHost, LanguageServerState } from './languageClient';
 import { registerSecurityPanels } from './panels/securityPanels';
@@ -78,11 +79,16 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
       );
     return applying;
   };
+  const settled = async () => {
+    await configs.config;
+    await applying;
+  };
   extension.subscriptions.push(
     log,
     configs,
     serverLogs,
     kernel,
+    new EditorGateway(extension, kernel, workspaceFolderPaths()[0], settled, log),
     languageServer,
     serversView,
     new KernelStatusBar(kernel.manager, (server) => kernel.holdOf(server)),
@@ -161,10 +167,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     servers: kernel.manager,
     kernel: kernel.kernel,
     auditTrail: kernel.trail,
-    settled: async () => {
-      await configs.config;
-      await applying;
-    },
+    settled,
   };
 }
 

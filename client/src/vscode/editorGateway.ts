@@ -1,0 +1,98 @@
+/**
+ * The editor's kernel served to MCP clients: a local socket that `mgp serve` on the same folder
+ * attaches to (approvals asked here, one audit log), and "MGP Kernel" in VS Code's own MCP servers
+ * (MCP: List Servers), which runs `mgp serve` and so attaches the same way. Both wait for Workspace
+ * Trust: a restricted workspace serves nothing.
+ */
+import * as vscode from 'vscode';
+import { Gateway } from '../kernel/gateway/gateway';
+import { EditorEndpoint } from '../kernel/gateway/local/editorEndpoint';
+import type { ExposeMode } from '../kernel/gateway/toolListing';
+import type { KernelHost } from './kernelHost';
+
+export const MCP_PROVIDER_ID = 'mgp.gateway';
+
+export class EditorGateway implements vscode.Disposable {
+  private readonly gateways = new Map<ExposeMode, Gateway>();
+  private endpoint: Promise<EditorEndpoint | undefined> | undefined;
+  private readonly definitionsChanged = new vscode.EventEmitter<void>();
+  private readonly disposables: vscode.Disposable[] = [this.definitionsChanged];
+
+  constructor(
+    private readonly extension: vscode.ExtensionContext,
+    private readonly host: KernelHost,
+    private readonly folder: string | undefined,
+    private readonly settled: () => Promise<void>,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.disposables.push(
+      vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
+        onDidChangeMcpServerDefinitions: this.definitionsChanged.event,
+        provideMcpServerDefinitions: () => this.definitions(),
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.listen();
+        this.definitionsChanged.fire();
+      }),
+    );
+    this.listen();
+  }
+
+  /** The socket `mgp serve` attaches to (undefined until trusted, or without a folder). */
+  get localEndpoint(): Promise<EditorEndpoint | undefined> {
+    return this.endpoint ?? Promise.resolve(undefined);
+  }
+
+  private listen(): void {
+    if (this.endpoint || !this.folder || !vscode.workspace.isTrusted) return;
+    this.endpoint = EditorEndpoint.listen({
+      stateDir: this.host.stateDir,
+      folder: this.folder,
+      env: process.env,
+      connect: async (transport, expose) => void (await this.gateway(expose).connect(transport)),
+      onProblem: (message) => this.log.warn(`gateway: ${message}`),
+    }).then(
+      (endpoint) => {
+        this.log.info(`mgp serve on this folder attaches to this window (${endpoint.socket})`);
+        return endpoint;
+      },
+      (error: unknown) => {
+        this.log.error(
+          `gateway: no local socket for mgp serve: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        return undefined;
+      },
+    );
+  }
+
+  private gateway(expose: ExposeMode): Gateway {
+    let gateway = this.gateways.get(expose);
+    if (!gateway) {
+      gateway = new Gateway(this.host.kernel, { expose, ready: this.settled() });
+      this.gateways.set(expose, gateway);
+    }
+    return gateway;
+  }
+
+  /** VS Code's MCP client runs `mgp serve` on the folder, which attaches to this window's kernel. */
+  private definitions(): vscode.McpServerDefinition[] {
+    if (!this.folder || !vscode.workspace.isTrusted) return [];
+    const cli = this.extension.asAbsolutePath('dist/cli.js');
+    const definition = new vscode.McpStdioServerDefinition(
+      'MGP Kernel',
+      process.execPath,
+      [cli, 'serve', '--cwd', this.folder],
+      // In the desktop editor process.execPath is Electron: this makes it run as Node.
+      { ELECTRON_RUN_AS_NODE: '1' },
+      this.extension.extension.packageJSON.version as string,
+    );
+    definition.cwd = vscode.Uri.file(this.folder);
+    return [definition];
+  }
+
+  dispose(): void {
+    vscode.Disposable.from(...this.disposables).dispose();
+    void this.endpoint?.then((endpoint) => endpoint?.close());
+    for (const gateway of this.gateways.values()) void gateway.close();
+  }
+}
