@@ -40,14 +40,14 @@ export class ToolRun {
   private readonly liveCount = el('span', { class: 'muted live-count' });
   private readonly progress: ProgressBar = progressBar('Progress of the call');
   private readonly outcome = el('div', { class: 'outcome' });
-  private readonly scheduleCheck: () => void;
+  private readonly scheduleHostCheck: () => void;
 
   constructor(
     private readonly tool: ToolView,
     private readonly options: ToolRunOptions,
   ) {
-    this.scheduleCheck = debounce(() => this.check(), 200);
-    this.form = new SchemaForm(tool.inputSchema, { onChange: () => this.scheduleCheck() });
+    this.scheduleHostCheck = debounce(() => this.askHost(), 200);
+    this.form = new SchemaForm(tool.inputSchema, { onChange: () => this.check() });
     this.runButton = button(options.runLabel, () => this.run(), { class: 'run' });
     this.cancelButton = button('Cancel', () => this.cancel(), {
       class: 'secondary',
@@ -110,14 +110,22 @@ export class ToolRun {
     this.form.showErrors([...this.localProblems, ...this.hostErrors]);
   }
 
-  /** Assembles the value; local problems show at once, the schema check is asked of the host. */
+  /**
+   * Assembles the value at each change: local problems show at once (never a field's stale error
+   * while it is being typed), the schema check is asked of the host once typing pauses.
+   */
   private check(): void {
     const { value, problems } = this.form.value();
     this.localProblems = problems;
     this.hostErrors = [];
+    this.seq += 1; // the host's answer about an earlier value no longer applies
     this.showProblems();
+    if (problems.length === 0 && value) this.scheduleHostCheck();
+  }
+
+  private askHost(): void {
+    const { value, problems } = this.form.value();
     if (problems.length === 0 && value) {
-      this.seq += 1;
       this.options.post({
         type: 'validate',
         serverId: this.tool.serverId,
