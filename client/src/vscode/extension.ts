@@ -60,7 +60,13 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     log,
     await configs.config.catch(() => undefined),
   );
-  const languageServer = new LanguageServerHost(extension, log, configs, kernel.manager);
+  const languageServer = new LanguageServerHost(
+    extension,
+    log,
+    configs,
+    kernel.manager,
+    kernel.kernel.mcpl,
+  );
   const serversView = new ServersView(
     configs,
     kernel.manager,

@@ -10,6 +10,7 @@ import { CONFIG_BASENAMES } from '@shared/configFiles';
 import { KernelStateNotification, KernelStateParams } from '@shared/lspMessages';
 import type { KernelConfig } from '../kernel/config/model';
 import type { ServerManager } from '../kernel/lifecycle/serverManager';
+import type { McplHost } from '../kernel/mcpl/mcplHost';
 import type { ConfigService } from './configService';
 
 export type LanguageServerState = 'starting' | 'running' | 'stopped' | 'failed';
@@ -28,6 +29,7 @@ export class LanguageServerHost implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     private readonly configs: ConfigService,
     private readonly manager: ServerManager,
+    private readonly mcpl: Pick<McplHost, 'list' | 'onChange'>,
   ) {}
 
   async start(): Promise<void> {
@@ -68,6 +70,8 @@ export class LanguageServerHost implements vscode.Disposable {
       this.subscriptions.push(this.configs.onDidChange(() => void send()));
       this.manager.bus.on('transition', () => void send());
       this.manager.bus.on('listChanged', () => void send());
+      const stopWatchingMcpl = this.mcpl.onChange(() => void send());
+      this.subscriptions.push({ dispose: stopWatchingMcpl });
       await send();
     } catch (error) {
       this.setState('failed');
@@ -79,6 +83,14 @@ export class LanguageServerHost implements vscode.Disposable {
 
   /** The kernel's view the server cannot compute from one file: overridden servers, live states. */
   private async sendKernelState(config: KernelConfig): Promise<void> {
+    const declaredSets = new Map(
+      this.mcpl
+        .list()
+        .map((s) => [
+          s.serverId,
+          s.featureSets.map(({ name, description }) => ({ name, description })),
+        ]),
+    );
     const state: KernelStateParams = {
       servers: config.servers.map((server) => {
         const live = this.manager
@@ -90,6 +102,8 @@ export class LanguageServerHost implements vscode.Disposable {
           state: live?.state ?? 'registered',
           error: live?.state === 'error' ? live.lastError : undefined,
           toolCount: live?.state === 'connected' ? live.tools.length : undefined,
+          // The feature sets an MCPL server declared (MCPL §6.2), for completion and diagnostics.
+          featureSets: live?.state === 'connected' ? declaredSets.get(server.id) : undefined,
         };
       }),
       shadowed: config.shadowed.map(({ server, winner }) => ({
