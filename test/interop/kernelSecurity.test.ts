@@ -580,7 +580,7 @@ describe('kernel security with real servers (MGP §2–§7, §14)', function () 
     t = await startKernel(example());
     await assert.rejects(
       t.kernel.call({ serverId: 'example', toolName: 'add', args: { a: 'one', b: 2 } }),
-      (e) => code(e) === 4000 && /\/a must be number/.test(String(e)),
+      (e) => code(e) === 4000 && /\/a: must be a number/.test(String(e)),
     );
     await assert.rejects(
       t.kernel.call({ serverId: 'example', toolName: 'teleport', args: {} }),

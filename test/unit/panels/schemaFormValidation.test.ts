@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { ArgumentValidator } from '../../../client/src/vscode/argumentValidation';
+import { ArgumentChecker } from '../../../client/src/kernel/pipeline/argumentChecker';
 
-const validator = new ArgumentValidator();
+const validator = new ArgumentChecker();
 const messages = (schema: Record<string, unknown>, args: unknown) =>
   validator.check(schema, args).errors;
 

@@ -34,7 +34,7 @@ import type { ApprovalOutcome, ToolApprovals } from '../security/toolApprovals';
 import type { ServerManager } from '../lifecycle/serverManager';
 import { actorOf, Caller } from '../model/caller';
 import { RetriesExhausted, retryAfterFirst } from './retry';
-import { ArgumentChecker } from './argumentSchemas';
+import { ArgumentChecker } from './argumentChecker';
 import type { CallValidation } from './validation';
 
 export interface StreamHooks {
@@ -97,7 +97,8 @@ export interface PipelineDeps {
 const MAX_FALLBACK_DEPTH = 2;
 
 export class ToolCallPipeline {
-  private readonly argumentChecker = new ArgumentChecker();
+  /** The one check of arguments against a tool's schema, shared with the Run Tool form. */
+  readonly argumentChecker = new ArgumentChecker();
 
   constructor(private readonly deps: PipelineDeps) {}
 
@@ -142,7 +143,13 @@ export class ToolCallPipeline {
         .permission !== 'allow'
     )
       return undefined;
-    if (this.argumentChecker.check(tool, request.args) !== undefined) return undefined;
+    if (
+      this.argumentChecker.problem(
+        tool.inputSchema as Record<string, unknown> | undefined,
+        request.args,
+      ) !== undefined
+    )
+      return undefined;
     if (
       security.permissions_required.some(
         (p) => this.deps.permissionState(request.serverId, p) === 'denied',
@@ -264,7 +271,10 @@ export class ToolCallPipeline {
     traceId: string,
     security: EffectiveSecurity,
   ): void {
-    const problem = this.argumentChecker.check(tool, request.args);
+    const problem = this.argumentChecker.problem(
+      tool.inputSchema as Record<string, unknown> | undefined,
+      request.args,
+    );
     if (!problem) return;
     void this.blocked(request, traceId, 'TOOL_BLOCKED', 'INVALID', {
       reason: 'invalid_arguments',

@@ -2,10 +2,11 @@ import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/type
 import * as vscode from 'vscode';
 import type { ElicitationToWebview } from '@shared/elicitationMessages';
 import { isElicitationFromWebview } from '@shared/elicitationMessages';
-import { ArgumentValidator } from '../argumentValidation';
+import { ArgumentChecker } from '../../kernel/pipeline/argumentChecker';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
 
-const validator = new ArgumentValidator();
+/** The kernel's schema check, on the form's schema (ajv cannot run in the webview: its CSP). */
+const validator = new ArgumentChecker();
 
 /** A text field left empty in a form is not an answer: the property is left out (so `required` catches it). */
 function withoutEmptyText(content: Record<string, unknown>): Record<string, unknown> {

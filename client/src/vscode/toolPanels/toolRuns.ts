@@ -8,12 +8,8 @@ import type { RunFromWebview, RunToWebview, ToolKey } from '@shared/toolPanelMes
 import type { Kernel, KernelToolEntry } from '../../kernel/kernel';
 import type { ToolCallOutcome } from '../../kernel/pipeline/toolCallPipeline';
 import type { StreamEvents } from '../../kernel/streaming/streamRegistry';
-import { ArgumentValidator } from '../argumentValidation';
 import { StreamBatcher } from './streamBatcher';
 import { errorView, resultView, toolView } from './toolViews';
-
-/** One validator for every panel: schemas are compiled once per listed tool. */
-const validator = new ArgumentValidator();
 
 export function findTool(kernel: Kernel, key: ToolKey): KernelToolEntry | undefined {
   return kernel.tools().find((t) => t.serverId === key.serverId && t.name === key.toolName);
@@ -90,7 +86,10 @@ export class ToolRuns {
       case 'validate': {
         const entry = findTool(this.options.kernel, message);
         if (!entry) return;
-        const check = validator.check(schemaOf(entry), message.args);
+        const check = this.options.kernel.pipeline.argumentChecker.check(
+          schemaOf(entry),
+          message.args,
+        );
         this.options.post({
           type: 'validation',
           serverId: message.serverId,
@@ -128,7 +127,7 @@ export class ToolRuns {
       });
       return;
     }
-    const check = validator.check(schemaOf(entry), args);
+    const check = kernel.pipeline.argumentChecker.check(schemaOf(entry), args);
     if (check.errors.length) {
       post({ type: 'runRejected', runId, serverId, toolName, errors: check.errors });
       return;

@@ -1,12 +1,14 @@
 /**
- * Arguments typed into a tool form, checked against the tool's inputSchema with ajv before anything is
- * sent, as one short message per field at the JSON pointer of the value. This runs in the extension
- * host: ajv compiles schemas to code with `new Function`, which the webviews' CSP (no 'unsafe-eval')
- * forbids. Pure (no `vscode`): tested in node.
+ * ajv's errors about a tool's arguments in words, one short message per field at the JSON pointer of the
+ * value: what the Run Tool form shows beside each field, and what a refused call says (MGP §14.3 4000).
  */
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
-import type { FieldError } from '@shared/toolPanelMessages';
+import type { ErrorObject } from 'ajv';
+
+/** One field's problem: `pointer` is the JSON pointer of the value ('' for the arguments as a whole). */
+export interface ArgumentError {
+  pointer: string;
+  message: string;
+}
 
 const TYPE_WORDS: Record<string, string> = {
   string: 'text',
@@ -109,7 +111,7 @@ export function errorPointer(error: ErrorObject): string {
  * ajv's errors as one message per pointer. When a value matches none of an anyOf/oneOf's choices, the
  * reasons each choice failed are left out: "must match one of the choices" says it.
  */
-export function fieldErrors(errors: readonly ErrorObject[], limit = 50): FieldError[] {
+export function fieldErrors(errors: readonly ErrorObject[], limit = 50): ArgumentError[] {
   const branches = errors
     .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
     .map((e) => `${e.schemaPath}/`);
@@ -126,47 +128,4 @@ export function fieldErrors(errors: readonly ErrorObject[], limit = 50): FieldEr
   return [...byPointer]
     .slice(0, limit)
     .map(([pointer, messages]) => ({ pointer, message: messages.join('; ') }));
-}
-
-/** Servers' schemas name drafts and ids ajv need not know; the keywords are what is checked. */
-function withoutIdentity(schema: Record<string, unknown>): Record<string, unknown> {
-  const copy = { ...schema };
-  delete copy.$schema;
-  delete copy.$id;
-  return copy;
-}
-
-export interface ArgumentCheck {
-  errors: FieldError[];
-  /** The schema could not be compiled: arguments go unchecked here (the kernel and server still check). */
-  schemaProblem?: string;
-}
-
-export class ArgumentValidator {
-  private readonly ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true });
-  private readonly compiled = new WeakMap<object, ValidateFunction | { problem: string }>();
-
-  constructor() {
-    addFormats(this.ajv);
-  }
-
-  check(schema: Record<string, unknown>, args: unknown): ArgumentCheck {
-    const validate = this.validatorOf(schema);
-    if ('problem' in validate) return { errors: [], schemaProblem: validate.problem };
-    if (validate(args)) return { errors: [] };
-    return { errors: fieldErrors(validate.errors ?? []) };
-  }
-
-  private validatorOf(schema: Record<string, unknown>): ValidateFunction | { problem: string } {
-    let validate = this.compiled.get(schema);
-    if (!validate) {
-      try {
-        validate = this.ajv.compile(withoutIdentity(schema));
-      } catch (error) {
-        validate = { problem: error instanceof Error ? error.message : String(error) };
-      }
-      this.compiled.set(schema, validate);
-    }
-    return validate;
-  }
 }
