@@ -19,7 +19,7 @@ import { streamIdOf, toolKeyOf } from '../../../client/src/vscode/toolPanels/com
 import { SessionToolCache, toEntry } from '../../../client/src/kernel/discovery';
 import { KernelError } from '../../../client/src/kernel/model/errors';
 import type { KernelToolEntry } from '../../../client/src/kernel/kernel';
-import type { ToolCallOutcome } from '../../../client/src/kernel/pipeline/toolCallPipeline';
+import type { ToolCallOutcome } from '../../../client/src/kernel/pipeline/callContext';
 import { effectiveSecurity } from '../../../client/src/kernel/security/effectiveSecurity';
 import { browserModule } from './browserModule';
 

@@ -10,7 +10,7 @@ import { newTraceId } from '../audit/auditEvent';
 import { KernelError } from '../model/errors';
 import type { ModelToolCall } from '../models/chatModel';
 import type { Caller } from '../model/caller';
-import type { ToolCallOutcome, ToolCallRequest } from '../pipeline/toolCallPipeline';
+import type { ToolCallOutcome, ToolCallRequest } from '../pipeline/callContext';
 import type { ActiveStream, StreamProgress } from '../streaming/streamRegistry';
 import type { AgentObserver, StartingToolCall } from './hooks';
 import { LoopGuard } from './loopGuard';

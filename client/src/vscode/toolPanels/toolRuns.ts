@@ -6,7 +6,7 @@
  */
 import type { RunFromWebview, RunToWebview, ToolKey } from '@shared/toolPanelMessages';
 import type { Kernel, KernelToolEntry } from '../../kernel/kernel';
-import type { ToolCallOutcome } from '../../kernel/pipeline/toolCallPipeline';
+import type { ToolCallOutcome } from '../../kernel/pipeline/callContext';
 import type { StreamEvents } from '../../kernel/streaming/streamRegistry';
 import { StreamBatcher } from './streamBatcher';
 import { errorView, resultView, toolView } from './toolViews';

@@ -14,7 +14,7 @@ import type {
 import { KernelError } from '../../kernel/model/errors';
 import type { KernelToolEntry } from '../../kernel/kernel';
 import { wireErrorOf } from '../../kernel/mgp/mgpErrors';
-import type { ToolCallOutcome } from '../../kernel/pipeline/toolCallPipeline';
+import type { ToolCallOutcome } from '../../kernel/pipeline/callContext';
 import type { EffectiveSecurity } from '../../kernel/model/security';
 import type { StreamSnapshot } from '../../kernel/streaming/streamRegistry';
 

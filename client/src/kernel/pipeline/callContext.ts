@@ -1,0 +1,92 @@
+/**
+ * A tool call as the pipeline carries it from stage to stage: what was asked, and what each stage has
+ * established so far. One object per call; the stages read it and add to it.
+ */
+import type { ElicitRequest, ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { KernelSettings } from '../config/model';
+import type { CappedResult, ListedTool } from '../connection/serverConnection';
+import type { ServerManager } from '../lifecycle/serverManager';
+import type { SupervisedServer } from '../lifecycle/supervisedServer';
+import type { Caller } from '../model/caller';
+import type { EffectiveSecurity } from '../model/security';
+import type { AuditSink } from '../audit/auditSink';
+import type { KernelToolRegistry } from '../kernelTools/registry';
+import type { ApprovalOutcome, ToolApprovals } from '../security/toolApprovals';
+import type { CallValidation } from './validation';
+
+export interface StreamHooks {
+  /** The JSON-RPC id the tools/call went out with (MGP §12.4 chunks carry it as request_id). */
+  requestId(id: RequestId): void;
+}
+
+export interface ToolCallRequest {
+  serverId: string;
+  toolName: string;
+  args: Record<string, unknown>;
+  caller: Caller;
+  /** One per user action (MGP §6.5); a new one when left out. */
+  traceId?: string;
+  signal?: AbortSignal;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** Ask the server to stream (MGP §12.3), when it negotiated `streaming`. */
+  stream?: StreamHooks;
+}
+
+export interface ToolCallOutcome {
+  result: CappedResult;
+  traceId: string;
+  serverId: string;
+  toolName: string;
+  security?: EffectiveSecurity;
+  attempts: number;
+  durationMs: number;
+  approval?: ApprovalOutcome;
+}
+
+/** A call to a server's tool, once resolved: the stages check it in turn, then it is forwarded. */
+export interface CallContext {
+  readonly request: ToolCallRequest;
+  readonly traceId: string;
+  /** performance.now() when the call came in. */
+  readonly started: number;
+  /** How many fallback tools (MGP §14.6) led to this call. */
+  readonly fallbackDepth: number;
+  readonly server: SupervisedServer;
+  readonly tool: ListedTool;
+  readonly security: EffectiveSecurity;
+  /** Set by the approval stage. */
+  approval: ApprovalOutcome | undefined;
+  /** Set by a stage that answers the call itself instead of forwarding it (MGP §7.4). */
+  answer: CappedResult | undefined;
+}
+
+/** A check of the call: done at once (undefined), or a promise when it must wait; a refusal throws. */
+export type Stage = (call: CallContext) => Promise<void> | undefined;
+
+export interface PipelineDeps {
+  manager: ServerManager;
+  kernelTools: KernelToolRegistry;
+  settings(): KernelSettings;
+  securityOf(server: SupervisedServer, tool: ListedTool): EffectiveSecurity;
+  access: {
+    query(
+      agentId: string,
+      serverId: string,
+      toolName?: string,
+    ): { permission: 'allow' | 'deny'; source: string };
+  };
+  approvals: ToolApprovals;
+  /** A server permission (MGP §3) as the operator decided it. */
+  permissionState(serverId: string, permission: string): 'approved' | 'denied' | undefined;
+  validation: CallValidation;
+  /** Whether the server negotiated MGP at all (§2), and an MGP extension. */
+  speaksMgp(serverId: string): boolean;
+  negotiated(serverId: string, extension: string): boolean;
+  /** Asks the person about a URL elicitation (MCP: consent, then the browser). */
+  elicit?(
+    serverId: string,
+    params: ElicitRequest['params'],
+    signal: AbortSignal,
+  ): Promise<ElicitResult>;
+  audit: AuditSink;
+}

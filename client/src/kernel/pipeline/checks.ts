@@ -1,0 +1,215 @@
+/**
+ * The checks a call to a server's tool passes before it is forwarded, in order: access (MGP §5),
+ * arguments (§14.3 4000), permissions (§3), approval (§4), kernel-side validators (§4.5, §7). Each is a
+ * stage over the call's context: it returns nothing when it decides at once, a promise when it has to
+ * wait (for the operator, for a validator, or for a refusal's audit record), and a refusal throws the
+ * error the caller gets, after it is audited.
+ */
+import {
+  ACCESS_DENIED,
+  INVALID_TOOL_ARGS,
+  KernelError,
+  PERMISSION_DENIED,
+  VALIDATION_BLOCKED,
+  CODE_SAFETY_VIOLATION,
+} from '../model/errors';
+import type { ApprovalPolicy } from '../config/model';
+import type { CappedResult } from '../connection/serverConnection';
+import { errorData } from '../mgp/mgpErrors';
+import type { ApprovalOutcome } from '../security/toolApprovals';
+import type { ArgumentChecker } from './argumentChecker';
+import type { CallAudit } from './callAudit';
+import type { CallContext, PipelineDeps, Stage } from './callContext';
+
+export class CallChecks {
+  /** The stages in the order every call takes them. */
+  readonly stages: readonly Stage[] = [
+    (call) => this.access(call),
+    (call) => this.argumentsMatch(call),
+    (call) => this.permissions(call),
+    (call) => this.approval(call),
+    (call) => this.validators(call),
+  ];
+
+  constructor(
+    private readonly deps: PipelineDeps,
+    private readonly argumentChecker: ArgumentChecker,
+    private readonly audit: CallAudit,
+  ) {}
+
+  access(call: CallContext): Promise<void> | undefined {
+    const { request } = call;
+    const access = this.deps.access.query(
+      request.caller.agentId,
+      request.serverId,
+      request.toolName,
+    );
+    return access.permission === 'allow' ? undefined : this.refuseAccess(call, access.source);
+  }
+
+  private async refuseAccess(call: CallContext, source: string): Promise<void> {
+    const { request } = call;
+    await this.audit.blocked(request, call.traceId, 'TOOL_BLOCKED', 'DENIED', {
+      reason: 'access_denied',
+      access_source: source,
+      risk_level: call.security.risk_level,
+    });
+    throw new KernelError(
+      'AccessDenied',
+      `${request.caller.agentId} has no access to ${request.serverId}.${request.toolName} (${source})`,
+      ACCESS_DENIED,
+      errorData(ACCESS_DENIED, { details: { agent_id: request.caller.agentId, source } }),
+    );
+  }
+
+  argumentsMatch(call: CallContext): undefined {
+    const { request } = call;
+    const schema = call.tool.inputSchema as Record<string, unknown> | undefined;
+    const problem = this.argumentChecker.problem(schema, request.args);
+    if (!problem) return undefined;
+    void this.audit.blocked(request, call.traceId, 'TOOL_BLOCKED', 'INVALID', {
+      reason: 'invalid_arguments',
+      problem,
+      risk_level: call.security.risk_level,
+    });
+    throw new KernelError(
+      'InvalidArguments',
+      `arguments of ${request.serverId}.${request.toolName} do not match its input schema: ${problem}`,
+      INVALID_TOOL_ARGS,
+      errorData(INVALID_TOOL_ARGS, { details: { problem } }),
+    );
+  }
+
+  /** A tool whose required permission the operator denied does not run (MGP §3, §4.3). */
+  permissions(call: CallContext): Promise<void> | undefined {
+    const required = call.security.permissions_required;
+    if (required.length === 0) return undefined;
+    const denied = required.filter(
+      (p) => this.deps.permissionState(call.request.serverId, p) === 'denied',
+    );
+    return denied.length === 0 ? undefined : this.refusePermissions(call, denied);
+  }
+
+  private async refusePermissions(call: CallContext, denied: string[]): Promise<void> {
+    const { request } = call;
+    await this.audit.blocked(request, call.traceId, 'TOOL_BLOCKED', 'DENIED', {
+      reason: 'permission_denied',
+      permissions: denied,
+      risk_level: call.security.risk_level,
+    });
+    throw new KernelError(
+      'PermissionDenied',
+      `${request.serverId}.${request.toolName} needs ${denied.join(', ')}, which the operator denied`,
+      PERMISSION_DENIED,
+      errorData(PERMISSION_DENIED, { details: { permissions: denied } }),
+    );
+  }
+
+  /** Allowed at once by policy, config or an approval held; otherwise the operator is asked. */
+  approval(call: CallContext): Promise<void> | undefined {
+    call.approval = this.allowedWithoutAsking(call);
+    if (call.approval) return undefined;
+    return this.askApproval(call).then((outcome) => {
+      call.approval = outcome;
+    });
+  }
+
+  private allowedWithoutAsking(call: CallContext): ApprovalOutcome | undefined {
+    const settings = this.deps.settings();
+    const policy = call.server.config.policy;
+    return this.deps.approvals.allowedWithoutAsking({
+      serverId: call.request.serverId,
+      toolName: call.request.toolName,
+      security: call.security,
+      policy: policy.approvalPolicy ?? settings.approvalPolicy,
+      approvedTools: policy.approvedTools,
+      moderateRequiresApproval: settings.moderateToolsRequireApproval,
+    });
+  }
+
+  /**
+   * Puts the call to the operator when the policy says so; a refusal is audited and thrown. Also asked
+   * before each retry of a call that is not safe (MGP §14.6: a retry is a new execution).
+   */
+  async askApproval(call: CallContext): Promise<ApprovalOutcome> {
+    const { request, server, security } = call;
+    const settings = this.deps.settings();
+    const policy: ApprovalPolicy = server.config.policy.approvalPolicy ?? settings.approvalPolicy;
+    const outcome = await this.deps.approvals.authorize(
+      {
+        serverId: request.serverId,
+        toolName: request.toolName,
+        description: call.tool.description,
+        args: request.args,
+        security,
+        agentId: request.caller.agentId,
+        traceId: call.traceId,
+        policy,
+        approvedTools: server.config.policy.approvedTools,
+        moderateRequiresApproval: settings.moderateToolsRequireApproval,
+      },
+      request.signal,
+    );
+    if (outcome.allowed) return outcome;
+    await this.audit.blocked(request, call.traceId, 'TOOL_BLOCKED', 'DENIED', {
+      reason: 'approval_denied',
+      why: outcome.reason,
+      policy,
+      risk_level: security.risk_level,
+    });
+    throw new KernelError(
+      'PermissionDenied',
+      `${request.serverId}.${request.toolName} was not approved: ${outcome.reason}`,
+      PERMISSION_DENIED,
+      errorData(PERMISSION_DENIED, { details: { reason: outcome.reason, policy } }),
+    );
+  }
+
+  /** Kernel-side validators (MGP §4.5, §7): a block throws 1010; a code rejection answers §7.4 as a tool error. */
+  validators(call: CallContext): Promise<void> | undefined {
+    const { server, tool, security } = call;
+    if (this.deps.validation.validatorsFor(server, tool, security).length === 0) return undefined;
+    return this.runValidators(call);
+  }
+
+  private async runValidators(call: CallContext): Promise<void> {
+    const { request, server, tool, security, traceId } = call;
+    const outcome = await this.deps.validation.validate(server, tool, request.args, security);
+    if (outcome.ok) return;
+    const violations = outcome.violations.map((v) => ({
+      validator: v.validator,
+      rule: v.rule,
+      message: v.message,
+      argument: v.argument,
+    }));
+    await this.audit.blocked(request, traceId, 'VALIDATION_FAILED', 'BLOCKED', {
+      validators: outcome.applied,
+      violations,
+      risk_level: security.risk_level,
+    });
+    if (outcome.codeRejection) {
+      await this.audit.blocked(request, traceId, 'CODE_REJECTED', 'REJECTED', {
+        rejection: outcome.codeRejection,
+      });
+      const rejection = outcome.codeRejection;
+      call.answer = {
+        content: [{ type: 'text', text: JSON.stringify(rejection, null, 2) }],
+        structuredContent: rejection as unknown as Record<string, unknown>,
+        isError: true,
+        _mgp: { code: CODE_SAFETY_VIOLATION, blocked_by: 'code_safety' },
+      } as CappedResult;
+      return;
+    }
+    await this.audit.blocked(request, traceId, 'TOOL_BLOCKED', 'BLOCKED', {
+      reason: 'validation_failed',
+      validators: outcome.applied,
+    });
+    const summary = violations.map((v) => `${v.validator}: ${v.message}`).join('; ');
+    throw new KernelError(
+      'ValidationBlocked',
+      `the kernel's validators blocked ${request.serverId}.${request.toolName}: ${summary}`,
+      VALIDATION_BLOCKED,
+      errorData(VALIDATION_BLOCKED, { details: { violations } }),
+    );
+  }
+}

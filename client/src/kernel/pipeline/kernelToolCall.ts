@@ -1,0 +1,95 @@
+/**
+ * A call of one of the kernel's own tools (server `mgp`, MGP §1.6 Layer 4): resolved in the registry,
+ * checked for access, run in process, audited. An explicit access entry on the `mgp` server decides;
+ * otherwise operators may use every kernel tool and agents the ones that are not operator-only
+ * (MGP §5.4, §16.8).
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { toolResult } from '../kernelTools/registry';
+import { errorData } from '../mgp/mgpErrors';
+import { ACCESS_DENIED, KernelError, TOOL_NOT_FOUND } from '../model/errors';
+import { KERNEL_SERVER_ID, type KernelTool } from '../model/kernelTool';
+import type { EffectiveSecurity } from '../model/security';
+import type { CallAudit } from './callAudit';
+import type { PipelineDeps, ToolCallOutcome, ToolCallRequest } from './callContext';
+
+export class KernelToolCalls {
+  constructor(
+    private readonly deps: PipelineDeps,
+    private readonly audit: CallAudit,
+  ) {}
+
+  async call(request: ToolCallRequest, traceId: string, started: number): Promise<ToolCallOutcome> {
+    const tool = this.deps.kernelTools.get(request.toolName);
+    if (!tool) return this.refuseUnknown(request, traceId);
+    const access = this.deps.access.query(request.caller.agentId, KERNEL_SERVER_ID, tool.name);
+    const allowed =
+      access.source === 'default_policy'
+        ? !tool.operatorOnly || request.caller.kind === 'operator'
+        : access.permission === 'allow';
+    if (!allowed) return this.refuseAccess(request, traceId, tool, access.source);
+    const security: EffectiveSecurity = {
+      risk_level: tool.risk,
+      permissions_required: [],
+      side_effects: [],
+      sources: { risk_level: 'config' },
+    };
+    try {
+      const value = await tool.run(request.args, {
+        caller: request.caller,
+        traceId,
+        signal: request.signal,
+      });
+      const result = toolResult(value) as CallToolResult;
+      this.audit.executedLater(request, traceId, security, 'SUCCESS', {
+        duration_ms: Math.round(performance.now() - started),
+        kernel_tool: true,
+      });
+      return {
+        result,
+        traceId,
+        serverId: KERNEL_SERVER_ID,
+        toolName: tool.name,
+        security,
+        attempts: 1,
+        durationMs: performance.now() - started,
+      };
+    } catch (error) {
+      await this.audit.executed(request, traceId, security, 'FAILURE', {
+        error: error instanceof Error ? error.message : String(error),
+        kernel_tool: true,
+      });
+      throw error;
+    }
+  }
+
+  private async refuseUnknown(request: ToolCallRequest, traceId: string): Promise<never> {
+    await this.audit.blocked(request, traceId, 'TOOL_BLOCKED', 'NOT_FOUND', {
+      reason: 'unknown_tool',
+    });
+    throw new KernelError(
+      'UnknownTool',
+      `the kernel has no tool "${request.toolName}"`,
+      TOOL_NOT_FOUND,
+      errorData(TOOL_NOT_FOUND),
+    );
+  }
+
+  private async refuseAccess(
+    request: ToolCallRequest,
+    traceId: string,
+    tool: KernelTool,
+    source: string,
+  ): Promise<never> {
+    await this.audit.blocked(request, traceId, 'TOOL_BLOCKED', 'DENIED', {
+      reason: tool.operatorOnly ? 'operator_only' : 'access_denied',
+      access_source: source,
+    });
+    throw new KernelError(
+      'AccessDenied',
+      `${request.caller.agentId} may not use ${tool.name}${tool.operatorOnly ? ': it is for operators' : ''}`,
+      ACCESS_DENIED,
+      errorData(ACCESS_DENIED),
+    );
+  }
+}
