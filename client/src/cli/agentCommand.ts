@@ -17,7 +17,8 @@ import {
 import type { ChatModel } from '../kernel/models/chatModel';
 import { CliEnvironment, startCliKernel } from './cliKernel';
 import type { Io } from './io';
-import { ParsedArgs, stringFlag } from './options';
+import { CommandLine, UsageError, wholeNumber } from './flags';
+import { JSON_FLAG, KERNEL_FLAGS, KernelOptions, kernelOptions } from './options';
 
 export const AGENT_USAGE = `mgp agent "TASK" [--max-steps N] [--loop-guard N] [--approve once|session] [--json]
                                      run an agent on the model of MGP_MODEL_URL (MGP_MODEL,
@@ -27,16 +28,34 @@ export const AGENT_USAGE = `mgp agent "TASK" [--max-steps N] [--loop-guard N] [-
                                      calls in a row that stop it (${DEFAULT_LOOP_GUARD}); --json: the whole transcript.
                                      Exit 1 when it stops without an answer; Ctrl-C cancels`;
 
-function intFlag(parsed: ParsedArgs, name: string, fallback: number, least: number): number {
-  const raw = stringFlag(parsed, name);
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < least)
-    throw new UsageError(`${name} takes a whole number of at least ${least}, not "${raw}"`);
-  return value;
+export const AGENT_FLAGS = {
+  'max-steps': { type: 'string', value: 'N' },
+  'loop-guard': { type: 'string', value: 'N' },
+  ...JSON_FLAG,
+  ...KERNEL_FLAGS,
+} as const;
+
+export interface AgentOptions extends KernelOptions {
+  task: string;
+  maxSteps: number;
+  loopGuard: number;
+  json: boolean;
 }
 
-class UsageError extends Error {}
+export function agentOptions({
+  values,
+  positionals,
+}: CommandLine<typeof AGENT_FLAGS>): AgentOptions {
+  const task = positionals.join(' ').trim();
+  if (!task) throw new UsageError('say what the agent should do, e.g. mgp agent "list my notes"');
+  return {
+    ...kernelOptions(values),
+    task,
+    maxSteps: wholeNumber('max-steps', values['max-steps'], DEFAULT_MAX_STEPS, 1),
+    loopGuard: wholeNumber('loop-guard', values['loop-guard'], DEFAULT_LOOP_GUARD, 2),
+    json: values.json === true,
+  };
+}
 
 function isChatModel<T>(value: T): value is T & ChatModel {
   return typeof (value as Partial<ChatModel>).chat === 'function';
@@ -87,22 +106,11 @@ function terminalObserver(io: Io): AgentObserver {
 
 /** `mgp agent "TASK"`. */
 export async function runAgent(
-  parsed: ParsedArgs,
+  options: AgentOptions,
   io: Io,
   environment: CliEnvironment = {},
 ): Promise<number> {
-  const task = parsed.positional.join(' ').trim();
-  let maxSteps: number;
-  let loopGuard: number;
-  try {
-    if (!task) throw new UsageError('say what the agent should do, e.g. mgp agent "list my notes"');
-    maxSteps = intFlag(parsed, '--max-steps', DEFAULT_MAX_STEPS, 1);
-    loopGuard = intFlag(parsed, '--loop-guard', DEFAULT_LOOP_GUARD, 2);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.err(`mgp agent: ${error.message}`);
-    return 2;
-  }
+  const { task, maxSteps, loopGuard, json } = options;
   const env = environment.env ?? process.env;
   if (!env.MGP_MODEL_URL) {
     io.err(
@@ -110,7 +118,7 @@ export async function runAgent(
     );
     return 2;
   }
-  const cli = await startCliKernel(parsed, io, undefined, environment);
+  const cli = await startCliKernel(options, io, undefined, environment);
   const model: ChatModel | undefined = cli.kernel.models.available.find(isChatModel);
   if (!model) {
     await cli.close();
@@ -121,7 +129,6 @@ export async function runAgent(
   const controller = new AbortController();
   const cancel = () => controller.abort();
   process.once('SIGINT', cancel);
-  const json = parsed.flags.has('--json');
   let record: AgentRunRecord;
   try {
     record = await session.run({

@@ -42,7 +42,8 @@ import { auditDirectory } from '../kernel/audit/location';
 import { followRecords, readRecords, tailRecords } from '../kernel/audit/reader';
 import { verifyAuditLog, VerifyReport } from '../kernel/audit/verify';
 import type { Io } from './io';
-import { parseArgs, ParsedArgs, stringFlag } from './options';
+import { CommandLine, Flags, oneOf, parseCommandLine, UsageError, wholeNumber } from './flags';
+import { JSON_FLAG } from './options';
 
 export const AUDIT_USAGE = `Usage:
   mgp audit tail [-n N] [--follow] [--json] [filters]   the last N records (default 20); --follow waits for more
@@ -61,47 +62,67 @@ export interface AuditCommandOptions {
   home?: string;
 }
 
-class UsageError extends Error {}
+const LOCATION_FLAGS = {
+  dir: { type: 'string', value: 'DIR' },
+  cwd: { type: 'string', value: 'DIR' },
+} as const;
 
-const LOCATION = ['--dir', '--cwd'];
-const FILTERS = ['--type', '--server', '--tool', '--result', '--trace', '--since', '--until'];
-const ALLOWED: Record<string, string[]> = {
-  tail: [...LOCATION, ...FILTERS, '--lines', '--follow', '--json'],
-  export: [...LOCATION, ...FILTERS, '--format', '--out'],
-  verify: [...LOCATION, '--json'],
-};
+const FILTER_FLAGS = {
+  type: { type: 'string', value: 'T[,T…]' },
+  server: { type: 'string', value: 'S' },
+  tool: { type: 'string', value: 'T' },
+  result: { type: 'string', value: 'R' },
+  trace: { type: 'string', value: 'ID' },
+  since: { type: 'string', value: 'ISO' },
+  until: { type: 'string', value: 'ISO' },
+} as const;
 
-function parse(command: string, args: string[]): ParsedArgs {
-  const normalized = args.map((arg) => (arg === '-n' ? '--lines' : arg));
-  let parsed: ParsedArgs;
-  try {
-    parsed = parseArgs(normalized, ['--json', '--help', '--follow']);
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  const unknown = [...parsed.flags.keys()].find((flag) => !ALLOWED[command].includes(flag));
-  if (unknown)
-    throw new UsageError(
-      `unknown option ${unknown === '--lines' ? '-n' : unknown} for "mgp audit ${command}"`,
-    );
-  if (parsed.positional.length)
-    throw new UsageError(`unexpected argument "${parsed.positional[0]}"`);
-  return parsed;
+/** Each audit command's flags. */
+const ACTIONS = {
+  tail: {
+    lines: { type: 'string', value: 'N', short: 'n' },
+    follow: { type: 'boolean' },
+    ...JSON_FLAG,
+    ...FILTER_FLAGS,
+    ...LOCATION_FLAGS,
+  },
+  export: {
+    format: { type: 'string', value: 'jsonl|csv' },
+    out: { type: 'string', value: 'FILE' },
+    ...FILTER_FLAGS,
+    ...LOCATION_FLAGS,
+  },
+  verify: { ...JSON_FLAG, ...LOCATION_FLAGS },
+} as const satisfies Record<string, Flags>;
+
+type Action = keyof typeof ACTIONS;
+
+/** An audit command's flags, read once. */
+interface AuditOptions {
+  /** The log's directory: --dir, or the workspace's (--cwd, default the current folder). */
+  dir: string;
+  filter: AuditFilter;
+  lines: number;
+  follow: boolean;
+  json: boolean;
+  format: ExportFormat;
+  out?: string;
 }
 
-function filterOf(parsed: ParsedArgs): AuditFilter {
-  const types = stringFlag(parsed, '--type')
-    ?.split(',')
-    .map((t) => t.trim())
-    .filter(Boolean);
+type AnyAuditValues = CommandLine<typeof ACTIONS.tail & typeof ACTIONS.export>['values'];
+
+function filterOf(values: AnyAuditValues): AuditFilter {
   const filter: AuditFilter = {
-    types,
-    serverId: stringFlag(parsed, '--server'),
-    toolName: stringFlag(parsed, '--tool'),
-    result: stringFlag(parsed, '--result'),
-    traceId: stringFlag(parsed, '--trace'),
-    since: stringFlag(parsed, '--since'),
-    until: stringFlag(parsed, '--until'),
+    types: values.type
+      ?.split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+    serverId: values.server,
+    toolName: values.tool,
+    result: values.result,
+    traceId: values.trace,
+    since: values.since,
+    until: values.until,
   };
   try {
     compileFilter(filter);
@@ -111,15 +132,30 @@ function filterOf(parsed: ParsedArgs): AuditFilter {
   return filter;
 }
 
-function logDirectory(parsed: ParsedArgs, options: AuditCommandOptions): string {
-  const dir = stringFlag(parsed, '--dir');
-  if (dir) return resolve(dir);
-  const workspaceFolder = resolve(stringFlag(parsed, '--cwd') ?? process.cwd());
+function logDirectory(values: AnyAuditValues, options: AuditCommandOptions): string {
+  if (values.dir) return resolve(values.dir);
   return auditDirectory({
-    workspaceFolder,
+    workspaceFolder: resolve(values.cwd ?? process.cwd()),
     env: options.env ?? process.env,
     home: options.home ?? homedir(),
   });
+}
+
+function auditOptions(
+  { values, positionals }: CommandLine<Flags>,
+  options: AuditCommandOptions,
+): AuditOptions {
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  const all = values as AnyAuditValues;
+  return {
+    dir: logDirectory(all, options),
+    filter: filterOf(all),
+    lines: wholeNumber('lines', all.lines, 20),
+    follow: all.follow === true,
+    json: all.json === true,
+    format: oneOf('format', all.format, EXPORT_FORMATS) ?? 'jsonl',
+    out: all.out,
+  };
 }
 
 /** One record for people: seq, time, type, result, target, actor, trace id, details. */
@@ -141,23 +177,17 @@ export function formatRecord(record: AuditRecord): string {
 }
 
 async function tail(
-  dir: string,
-  parsed: ParsedArgs,
+  { dir, filter, lines, follow, json }: AuditOptions,
   io: Io,
   options: AuditCommandOptions,
 ): Promise<number> {
-  const raw = stringFlag(parsed, '--lines') ?? '20';
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 0)
-    throw new UsageError(`-n needs a whole number, got "${raw}"`);
-  const filter = filterOf(parsed);
-  const print = parsed.flags.has('--json')
+  const print = json
     ? (r: AuditRecord) => io.out(recordLine(r).slice(0, -1))
     : (r: AuditRecord) => io.out(formatRecord(r));
   const newest = (await tailRecords(dir, 1))[0]?.seq ?? 0;
-  const records = await tailRecords(dir, n, filter);
+  const records = await tailRecords(dir, lines, filter);
   records.forEach(print);
-  if (!parsed.flags.has('--follow')) return 0;
+  if (!follow) return 0;
   const afterSeq = Math.max(newest, records[records.length - 1]?.seq ?? 0);
   for await (const record of followRecords(dir, filter, {
     afterSeq,
@@ -168,12 +198,8 @@ async function tail(
   return 0;
 }
 
-async function exportLog(dir: string, parsed: ParsedArgs, io: Io): Promise<number> {
-  const format = (stringFlag(parsed, '--format') ?? 'jsonl') as ExportFormat;
-  if (!EXPORT_FORMATS.includes(format))
-    throw new UsageError(`--format must be jsonl or csv, got "${format}"`);
-  const records = readRecords(dir, filterOf(parsed));
-  const out = stringFlag(parsed, '--out');
+async function exportLog({ dir, filter, format, out }: AuditOptions, io: Io): Promise<number> {
+  const records = readRecords(dir, filter);
   if (!out) {
     const data = io.data ?? ((chunk: string) => io.out(chunk.slice(0, -1)));
     await exportRecords(records, format, data);
@@ -214,9 +240,9 @@ export function verifyJson(report: VerifyReport): Record<string, unknown> {
   };
 }
 
-async function verify(dir: string, parsed: ParsedArgs, io: Io): Promise<number> {
+async function verify({ dir, json }: AuditOptions, io: Io): Promise<number> {
   const report = await verifyAuditLog(dir);
-  if (parsed.flags.has('--json')) {
+  if (json) {
     io.out(JSON.stringify(verifyJson(report), null, 2));
     return report.ok ? 0 : 1;
   }
@@ -240,30 +266,29 @@ export async function runAudit(
   options: AuditCommandOptions = {},
 ): Promise<number> {
   const [command, ...rest] = args;
-  if (
-    command === undefined ||
-    command === '--help' ||
-    command === '-h' ||
-    command === 'help' ||
-    rest.includes('--help')
-  ) {
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     io.out(AUDIT_USAGE);
     return command === undefined ? 2 : 0;
   }
-  if (!(command in ALLOWED)) {
+  if (!(command in ACTIONS)) {
     io.err(`mgp audit: unknown command "${command}"\n\n${AUDIT_USAGE}`);
     return 2;
   }
+  const action = command as Action;
   try {
-    const parsed = parse(command, rest);
-    const dir = logDirectory(parsed, options);
-    if (!existsSync(dir)) {
-      io.err(`mgp audit: no audit log in ${dir}`);
+    const line = parseCommandLine(`mgp audit ${action}`, rest, ACTIONS[action] as Flags);
+    if (line.help) {
+      io.out(AUDIT_USAGE);
+      return 0;
+    }
+    const parsed = auditOptions(line, options);
+    if (!existsSync(parsed.dir)) {
+      io.err(`mgp audit: no audit log in ${parsed.dir}`);
       return 1;
     }
-    if (command === 'tail') return await tail(dir, parsed, io, options);
-    if (command === 'export') return await exportLog(dir, parsed, io);
-    return await verify(dir, parsed, io);
+    if (action === 'tail') return await tail(parsed, io, options);
+    if (action === 'export') return await exportLog(parsed, io);
+    return await verify(parsed, io);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     io.err(`mgp audit ${command}: ${error.message}\n\n${AUDIT_USAGE}`);

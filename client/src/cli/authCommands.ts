@@ -7,9 +7,20 @@ import { homedir } from 'node:os';
 import { stateDirectory } from '../kernel/audit/location';
 import type { ConfiguredServer } from '../kernel/config/model';
 import { cliAuthorizations } from './cliAuthorization';
-import { startCliKernel, workspaceFolderOf } from './cliKernel';
+import { startCliKernel } from './cliKernel';
+import { Flags, parseCommandLine, UsageError } from './flags';
 import type { Io } from './io';
-import { loadCliConfig, ParsedArgs } from './options';
+import {
+  CONFIG_FLAGS,
+  configOptions,
+  ConfigOptions,
+  JSON_FLAG,
+  KERNEL_FLAGS,
+  KernelOptions,
+  kernelOptions,
+  loadCliConfig,
+  workspaceFolderOf,
+} from './options';
 
 export const AUTH_USAGE = `mgp auth login SERVER     sign in to an http or sse server (browser; MGP_OAUTH_FLOW=headless
                           for authorization servers that approve without a person)
@@ -20,9 +31,16 @@ you only.`;
 
 const remote = (server: ConfiguredServer) => server.transport !== 'stdio' && Boolean(server.url);
 
-async function login(parsed: ParsedArgs, io: Io, id: string): Promise<number> {
+/** Each action's flags. */
+const ACTIONS = {
+  login: KERNEL_FLAGS,
+  logout: CONFIG_FLAGS,
+  status: { ...JSON_FLAG, ...CONFIG_FLAGS },
+} satisfies Record<string, Flags>;
+
+async function login(options: KernelOptions, io: Io, id: string): Promise<number> {
   const env = { ...process.env, MGP_OAUTH_FLOW: process.env.MGP_OAUTH_FLOW || 'browser' };
-  const cli = await startCliKernel(parsed, io, id, { env });
+  const cli = await startCliKernel(options, io, id, { env });
   try {
     const server = cli.kernel.manager.get(id);
     if (!remote(server.config)) {
@@ -39,46 +57,69 @@ async function login(parsed: ParsedArgs, io: Io, id: string): Promise<number> {
   }
 }
 
-export async function runAuth(args: string[], parsed: ParsedArgs, io: Io): Promise<number> {
-  const [action, id] = parsed.positional;
-  if (action === 'login' && id) return login(parsed, io, id);
-  const config = await loadCliConfig(parsed);
+/** `mgp auth login|logout SERVER`, `mgp auth status`: each action's flags parsed once. */
+export async function runAuth(args: string[], io: Io): Promise<number> {
+  const [action, ...rest] = args;
+  if (action !== 'login' && action !== 'logout' && action !== 'status') {
+    io.err(`mgp auth: ${args.join(' ') || 'no action'}?\n\n${AUTH_USAGE}`);
+    return 2;
+  }
+  const line = parseCommandLine(`mgp auth ${action}`, rest, ACTIONS[action]);
+  if (line.help) {
+    io.out(AUTH_USAGE);
+    return 0;
+  }
+  const [id, ...extra] = line.positionals;
+  if (extra.length || (action === 'status' ? id !== undefined : id === undefined))
+    throw new UsageError(action === 'status' ? 'takes no server' : 'name one server');
+  if (action === 'login') return login(kernelOptions(line.values), io, id);
+  const options = configOptions(line.values);
+  const json = action === 'status' && (line.values as { json?: boolean }).json === true;
+  return action === 'logout' ? logout(options, io, id) : status(options, io, json);
+}
+
+async function authorizationsOf(options: ConfigOptions, io: Io) {
+  const config = await loadCliConfig(options);
   const stateDir = stateDirectory({
-    workspaceFolder: workspaceFolderOf(parsed),
+    workspaceFolder: workspaceFolderOf(options),
     env: process.env,
     home: homedir(),
   });
-  const authorizations = cliAuthorizations(stateDir, 'none', io);
-  const servers = config.servers.filter(remote);
-  if (action === 'logout' && id) {
-    const server = servers.find((s) => s.id === id);
-    if (!server) {
-      io.err(`mgp auth: no http or sse server "${id}" is configured`);
-      return 2;
-    }
-    const had = await authorizations.signOut(server);
-    io.out(
-      had
-        ? `signed out of ${id}: its sign-in is removed from ${authorizations.storeDescription}`
-        : `${id} had no sign-in`,
-    );
-    return 0;
+  return {
+    authorizations: cliAuthorizations(stateDir, 'none', io),
+    servers: config.servers.filter(remote),
+  };
+}
+
+async function logout(options: ConfigOptions, io: Io, id: string): Promise<number> {
+  const { authorizations, servers } = await authorizationsOf(options, io);
+  const server = servers.find((s) => s.id === id);
+  if (!server) {
+    io.err(`mgp auth: no http or sse server "${id}" is configured`);
+    return 2;
   }
-  if (action === 'status') {
-    const rows = await Promise.all(
-      servers.map(async (server) => ({
-        id: server.id,
-        url: server.url,
-        signed_in: await authorizations.isSignedIn(server),
-      })),
-    );
-    if (parsed.flags.has('--json')) io.out(JSON.stringify(rows, null, 2));
-    else if (rows.length === 0) io.out('no http or sse servers are configured');
-    else
-      for (const row of rows)
-        io.out(`${row.id}\t${row.signed_in ? 'signed in' : 'not signed in'}\t${row.url}`);
-    return 0;
-  }
-  io.err(`mgp auth: ${args.join(' ') || 'no action'}?\n\n${AUTH_USAGE}`);
-  return 2;
+  const had = await authorizations.signOut(server);
+  io.out(
+    had
+      ? `signed out of ${id}: its sign-in is removed from ${authorizations.storeDescription}`
+      : `${id} had no sign-in`,
+  );
+  return 0;
+}
+
+async function status(options: ConfigOptions, io: Io, json: boolean): Promise<number> {
+  const { authorizations, servers } = await authorizationsOf(options, io);
+  const rows = await Promise.all(
+    servers.map(async (server) => ({
+      id: server.id,
+      url: server.url,
+      signed_in: await authorizations.isSignedIn(server),
+    })),
+  );
+  if (json) io.out(JSON.stringify(rows, null, 2));
+  else if (rows.length === 0) io.out('no http or sse servers are configured');
+  else
+    for (const row of rows)
+      io.out(`${row.id}\t${row.signed_in ? 'signed in' : 'not signed in'}\t${row.url}`);
+  return 0;
 }

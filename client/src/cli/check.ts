@@ -2,7 +2,25 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { checkConfigText } from '@shared/configCheck/checkDocument';
 import type { CheckDiagnostic } from '@shared/configCheck/diagnostic';
+import { CommandLine, UsageError } from './flags';
 import type { Io } from './io';
+import { JSON_FLAG } from './options';
+
+export const CHECK_FLAGS = { ...JSON_FLAG } as const;
+
+export interface CheckOptions {
+  files: string[];
+  json: boolean;
+}
+
+export function checkOptions({
+  values,
+  positionals,
+}: CommandLine<typeof CHECK_FLAGS>): CheckOptions {
+  if (positionals.length === 0)
+    throw new UsageError('name at least one config file, e.g. mgp check mgp.toml');
+  return { files: positionals, json: values.json === true };
+}
 
 /** One line of `mgp check --json`: a stable interface, 0-based LSP positions. */
 export interface CheckReportEntry {
@@ -48,19 +66,8 @@ export async function checkFiles(files: string[]): Promise<CheckReportEntry[]> {
   return entries;
 }
 
-/** `mgp check <files…> [--json]`: exit 1 when any file has an error, 2 on bad usage. */
-export async function runCheck(args: string[], io: Io): Promise<number> {
-  const json = args.includes('--json');
-  const files = args.filter((arg) => arg !== '--json');
-  const unknown = files.filter((f) => f.startsWith('--'));
-  if (unknown.length || files.length === 0) {
-    io.err(
-      unknown.length
-        ? `mgp check: unknown option ${unknown[0]}`
-        : 'mgp check: name at least one config file, e.g. mgp check mgp.toml',
-    );
-    return 2;
-  }
+/** `mgp check <files…> [--json]`: exit 1 when any file has an error. */
+export async function runCheck({ files, json }: CheckOptions, io: Io): Promise<number> {
   const entries = await checkFiles(files);
   if (json) {
     io.out(JSON.stringify(entries, null, 2));

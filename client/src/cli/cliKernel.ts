@@ -3,7 +3,7 @@
  * audit log and stores, and the terminal (or the `--approve` flag) to ask the operator.
  */
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { AuditError } from '../kernel/audit/errors';
 import { AuditLog } from '../kernel/audit/auditLog';
 import { auditDirectory, stateDirectory } from '../kernel/audit/location';
@@ -21,13 +21,8 @@ import { OpenAiCompatibleProvider } from '../kernel/models/openAiCompatible';
 import { CLI_OPERATOR } from '../kernel/model/caller';
 import { cliAuthorizations, signInFlow } from './cliAuthorization';
 import type { Io } from './io';
-import { loadCliConfig, ParsedArgs, stringFlag } from './options';
-import {
-  ApproveFlag,
-  ElicitFlag,
-  flagInteraction,
-  terminalInteraction,
-} from './terminalInteraction';
+import { KernelOptions, loadCliConfig, workspaceFolderOf } from './options';
+import { flagInteraction, terminalInteraction } from './terminalInteraction';
 
 export interface CliKernel {
   kernel: Kernel;
@@ -49,29 +44,6 @@ export interface CliEnvironment {
   interaction?: Interaction;
   /** Start the servers without waiting for them: `started` says when they are up. */
   background?: boolean;
-}
-
-/** The workspace folder the state belongs to: --cwd, the folder of --config, or the current one. */
-export function workspaceFolderOf(parsed: ParsedArgs): string {
-  const config = stringFlag(parsed, '--config');
-  return resolve(
-    stringFlag(parsed, '--cwd') ?? (config ? dirname(resolve(config)) : process.cwd()),
-  );
-}
-
-function approveFlag(parsed: ParsedArgs): ApproveFlag | undefined {
-  const value = stringFlag(parsed, '--approve');
-  if (value === undefined) return undefined;
-  if (value !== 'once' && value !== 'session') throw new Error('--approve takes once or session');
-  return value;
-}
-
-function elicitFlag(parsed: ParsedArgs): ElicitFlag | undefined {
-  const value = stringFlag(parsed, '--elicit');
-  if (value === undefined) return undefined;
-  if (value !== 'accept-defaults' && value !== 'decline')
-    throw new Error('--elicit takes accept-defaults or decline');
-  return value;
 }
 
 /** The workspace's log; when the editor holds it, a log of the CLI's own beside it (two writers would fork the chain). */
@@ -103,12 +75,12 @@ async function openAuditLog(
 
 /** Starts the servers a command needs (`only`, else all) in a kernel with an audit trail. */
 export async function startCliKernel(
-  parsed: ParsedArgs,
+  options: KernelOptions,
   io: Io,
   only: string | undefined,
   environment: CliEnvironment = {},
 ): Promise<CliKernel> {
-  const config = await loadCliConfig(parsed);
+  const config = await loadCliConfig(options);
   for (const problem of config.problems.filter((p) => p.severity === 'error'))
     io.err(
       `${problem.file}:${problem.line}:${problem.column}: error: ${problem.message}${problem.key ? ` [${problem.key}]` : ''}`,
@@ -119,7 +91,7 @@ export async function startCliKernel(
   if (only && only !== 'mgp' && chosen.servers.length === 0)
     throw new Error(`no server "${only}" is configured`);
   const location = {
-    workspaceFolder: workspaceFolderOf(parsed),
+    workspaceFolder: workspaceFolderOf(options),
     env: environment.env ?? process.env,
     home: environment.home ?? homedir(),
   };
@@ -128,8 +100,8 @@ export async function startCliKernel(
   const trail = new AuditTrail(
     await openAuditLog(stateDir, config, redactor, io, auditDirectory(location)),
   );
-  const flag = approveFlag(parsed);
-  const elicit = elicitFlag(parsed);
+  const flag = options.approve;
+  const elicit = options.elicit;
   const interactive =
     environment.interactive ?? Boolean(process.stdin.isTTY && process.stderr.isTTY);
   const refused = (request: ToolApprovalRequest) =>

@@ -1,64 +1,67 @@
+/**
+ * The commands that start servers in a kernel and ask it something: `mgp tools`, `mgp resources`,
+ * `mgp prompts`, `mgp access`, `mgp discover`, `mgp events`. Each declares its flags once and reads
+ * them into typed options before it starts anything (`mgp call` is in callCommand.ts).
+ */
 import { oneLine } from '@shared/untrustedText';
-import { KernelError } from '../kernel/model/errors';
-import { wireErrorOf } from '../kernel/mgp/mgpErrors';
 import { qualifiedToolName } from '../kernel/lifecycle/serverManager';
+import { describeError } from './callCommand';
 import { CliEnvironment, startCliKernel } from './cliKernel';
+import { CommandLine, oneOf, UsageError, wholeNumber } from './flags';
 import type { Io } from './io';
-import { ParsedArgs, stringFlag } from './options';
+import { JSON_FLAG, KERNEL_FLAGS, KernelOptions, kernelOptions } from './options';
 
-function jsonArgs(
-  raw: string | undefined,
-  io: Io,
-  command: string,
-): Record<string, unknown> | undefined {
-  if (!raw) return {};
-  try {
-    const value = JSON.parse(raw) as unknown;
-    if (typeof value === 'object' && value !== null && !Array.isArray(value))
-      return value as Record<string, unknown>;
-    io.err(`${command}: --args must be a JSON object`);
-  } catch (error) {
-    io.err(
-      `${command}: --args is not JSON: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-  return undefined;
+const SERVER_FLAG = { server: { type: 'string', value: 'ID' } } as const;
+
+/** Options of a command that starts one server (`--server`) or all. */
+interface ServersOptions extends KernelOptions {
+  server?: string;
+  json: boolean;
 }
 
-/** How a refused or failed call is reported: the MGP code and name when there is one (MGP §14). */
-export function describeError(error: unknown): {
-  message: string;
-  code?: number;
-  name?: string;
-  data?: unknown;
-} {
-  const wire = wireErrorOf(error);
-  const message = error instanceof Error ? error.message : String(error);
+function noPositionals(positionals: string[]): void {
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+}
+
+export const TOOLS_FLAGS = {
+  ...SERVER_FLAG,
+  'kernel-tools': { type: 'boolean' },
+  ...JSON_FLAG,
+  ...KERNEL_FLAGS,
+} as const;
+
+export interface ToolsOptions extends ServersOptions {
+  kernelTools: boolean;
+}
+
+export function toolsOptions({
+  values,
+  positionals,
+}: CommandLine<typeof TOOLS_FLAGS>): ToolsOptions {
+  noPositionals(positionals);
   return {
-    message,
-    code: wire?.code,
-    name: wire?.name,
-    data: error instanceof KernelError ? error.data : undefined,
+    ...kernelOptions(values),
+    server: values.server,
+    kernelTools: values['kernel-tools'] === true,
+    json: values.json === true,
   };
 }
 
 /** `mgp tools [--server ID] [--json]`: every tool under its kernel name, with its effective risk. */
 export async function runTools(
-  parsed: ParsedArgs,
+  options: ToolsOptions,
   io: Io,
   environment?: CliEnvironment,
 ): Promise<number> {
-  const cli = await startCliKernel(parsed, io, stringFlag(parsed, '--server'), environment);
+  const cli = await startCliKernel(options, io, options.server, environment);
   try {
-    const entries = cli.kernel
-      .tools()
-      .filter((entry) => !entry.kernel || parsed.flags.has('--kernel-tools'));
+    const entries = cli.kernel.tools().filter((entry) => !entry.kernel || options.kernelTools);
     // Kernel names: `server.tool`, or OpenFang's `mcp_{server}_{tool}` for servers from its config.toml.
     const nameOf = (serverId: string, name: string, kernel: boolean) => {
       const config = cli.kernel.manager.find(serverId)?.config;
       return kernel || !config ? name : qualifiedToolName(config, name);
     };
-    if (parsed.flags.has('--json')) {
+    if (options.json) {
       io.out(
         JSON.stringify(
           entries.map(({ serverId, name, tool, security, kernel }) => ({
@@ -89,83 +92,24 @@ export async function runTools(
   }
 }
 
-/**
- * `mgp call SERVER TOOL [--args JSON] [--approve once|session] [--json]`: through the kernel's
- * pipeline (access, approval, validators, audit). Exit 1 when the tool reports isError or the call is
- * refused; the refusal's MGP code is printed.
- */
-export async function runCall(
-  parsed: ParsedArgs,
-  io: Io,
-  environment?: CliEnvironment,
-): Promise<number> {
-  const [serverId, tool] = parsed.positional;
-  if (!serverId || !tool) {
-    io.err(
-      'mgp call: name a server and a tool, e.g. mgp call example echo --args \'{"text":"hi"}\'',
-    );
-    return 2;
-  }
-  const args = jsonArgs(stringFlag(parsed, '--args'), io, 'mgp call');
-  if (!args) return 2;
-  if (parsed.flags.has('--stream'))
-    return runStreamingCall(parsed, io, environment, serverId, tool, args);
-  // Kernel tools (server "mgp") may be about any server: start them all.
-  const cli = await startCliKernel(
-    parsed,
-    io,
-    serverId === 'mgp' ? undefined : serverId,
-    environment,
-  );
-  try {
-    const outcome = await cli.kernel.call({ serverId, toolName: tool, args });
-    const result = outcome.result;
-    if (parsed.flags.has('--json'))
-      io.out(
-        JSON.stringify(
-          {
-            ...result,
-            _kernel: {
-              trace_id: outcome.traceId,
-              attempts: outcome.attempts,
-              risk_level: outcome.security?.risk_level,
-            },
-          },
-          null,
-          2,
-        ),
-      );
-    else {
-      for (const item of result.content ?? [])
-        io.out(
-          item.type === 'text'
-            ? item.text
-            : `[${item.type}${'mimeType' in item ? ` ${String(item.mimeType)}` : ''}]`,
-        );
-      if (result.structuredContent && !(result.content ?? []).length)
-        io.out(JSON.stringify(result.structuredContent, null, 2));
-    }
-    return result.isError ? 1 : 0;
-  } catch (error) {
-    const described = describeError(error);
-    if (parsed.flags.has('--json')) io.out(JSON.stringify({ error: described }, null, 2));
-    io.err(
-      `mgp call: ${described.code !== undefined ? `${described.code}${described.name ? ` ${described.name}` : ''}: ` : ''}${described.message}`,
-    );
-    return 1;
-  } finally {
-    await cli.close();
-  }
+export const LISTING_FLAGS = { ...SERVER_FLAG, ...JSON_FLAG, ...KERNEL_FLAGS } as const;
+
+export function listingOptions({
+  values,
+  positionals,
+}: CommandLine<typeof LISTING_FLAGS>): ServersOptions {
+  noPositionals(positionals);
+  return { ...kernelOptions(values), server: values.server, json: values.json === true };
 }
 
 /** `mgp resources [--server ID] [--json]` and `mgp prompts [--server ID] [--json]`. */
 export async function runListing(
   kind: 'resources' | 'prompts',
-  parsed: ParsedArgs,
+  options: ServersOptions,
   io: Io,
   environment?: CliEnvironment,
 ): Promise<number> {
-  const cli = await startCliKernel(parsed, io, stringFlag(parsed, '--server'), environment);
+  const cli = await startCliKernel(options, io, options.server, environment);
   try {
     const items = cli.kernel.manager.list().flatMap((server) =>
       (kind === 'resources' ? server.resources : server.prompts).map((item) => ({
@@ -173,7 +117,7 @@ export async function runListing(
         ...item,
       })),
     );
-    if (parsed.flags.has('--json')) io.out(JSON.stringify(items, null, 2));
+    if (options.json) io.out(JSON.stringify(items, null, 2));
     else
       for (const item of items)
         io.out(
@@ -185,44 +129,62 @@ export async function runListing(
   }
 }
 
+export const ACCESS_FLAGS = {
+  agent: { type: 'string', value: 'ID' },
+  server: { type: 'string', value: 'ID' },
+  tool: { type: 'string', value: 'NAME' },
+  permission: { type: 'string', value: 'allow|deny' },
+  justification: { type: 'string', value: 'TEXT' },
+  expires: { type: 'string', value: 'ISO' },
+  ...JSON_FLAG,
+  ...KERNEL_FLAGS,
+} as const;
+
+export interface AccessOptions extends KernelOptions {
+  verb: 'query' | 'grant' | 'revoke';
+  /** The arguments of the `mgp.access.<verb>` kernel tool. */
+  args: Record<string, unknown>;
+  json: boolean;
+}
+
 /**
- * `mgp access query|grant|revoke`: the MGP §5.4 kernel tools, called as the operator at the terminal.
- * Options map to the tools' arguments: --agent, --server, --tool, --permission allow|deny,
+ * Options map to the MGP §5.4 tools' arguments: --agent, --server, --tool, --permission allow|deny,
  * --justification, --expires ISO; grant/revoke infer entry_type from --tool.
  */
+export function accessOptions({
+  values,
+  positionals,
+}: CommandLine<typeof ACCESS_FLAGS>): AccessOptions {
+  const [verb, ...extra] = positionals;
+  if (verb !== 'query' && verb !== 'grant' && verb !== 'revoke')
+    throw new UsageError(
+      'use query, grant or revoke, e.g. mgp access grant --agent research-agent --server example --permission allow',
+    );
+  noPositionals(extra);
+  if (!values.agent || !values.server)
+    throw new UsageError(`${verb}: --agent and --server are required`);
+  const args: Record<string, unknown> = {
+    agent_id: values.agent,
+    server_id: values.server,
+    ...(values.tool ? { tool_name: values.tool } : {}),
+  };
+  if (verb !== 'query') args.entry_type = values.tool ? 'tool_grant' : 'server_grant';
+  if (verb === 'grant') {
+    args.permission = oneOf('permission', values.permission, ['allow', 'deny'] as const) ?? 'allow';
+    if (values.justification) args.justification = values.justification;
+    if (values.expires) args.expires_at = values.expires;
+  }
+  return { ...kernelOptions(values), verb, args, json: values.json === true };
+}
+
+/** `mgp access query|grant|revoke`: the MGP §5.4 kernel tools, called as the operator at the terminal. */
 export async function runAccess(
-  parsed: ParsedArgs,
+  options: AccessOptions,
   io: Io,
   environment?: CliEnvironment,
 ): Promise<number> {
-  const [verb] = parsed.positional;
-  if (verb !== 'query' && verb !== 'grant' && verb !== 'revoke') {
-    io.err(
-      'mgp access: use query, grant or revoke, e.g. mgp access grant --agent research-agent --server example --permission allow',
-    );
-    return 2;
-  }
-  const agent = stringFlag(parsed, '--agent');
-  const server = stringFlag(parsed, '--server');
-  if (!agent || !server) {
-    io.err(`mgp access ${verb}: --agent and --server are required`);
-    return 2;
-  }
-  const toolName = stringFlag(parsed, '--tool');
-  const args: Record<string, unknown> = {
-    agent_id: agent,
-    server_id: server,
-    ...(toolName ? { tool_name: toolName } : {}),
-  };
-  if (verb !== 'query') args.entry_type = toolName ? 'tool_grant' : 'server_grant';
-  if (verb === 'grant') {
-    args.permission = stringFlag(parsed, '--permission') ?? 'allow';
-    const justification = stringFlag(parsed, '--justification');
-    const expires = stringFlag(parsed, '--expires');
-    if (justification) args.justification = justification;
-    if (expires) args.expires_at = expires;
-  }
-  const cli = await startCliKernel(parsed, io, 'mgp', environment);
+  const { verb, args } = options;
+  const cli = await startCliKernel(options, io, 'mgp', environment);
   try {
     const outcome = await cli.kernel.call({
       serverId: 'mgp',
@@ -230,7 +192,7 @@ export async function runAccess(
       args,
     });
     const value = outcome.result.structuredContent;
-    if (parsed.flags.has('--json')) io.out(JSON.stringify(value, null, 2));
+    if (options.json) io.out(JSON.stringify(value, null, 2));
     else
       io.out(
         Object.entries(value ?? {})
@@ -246,21 +208,47 @@ export async function runAccess(
   }
 }
 
+export const DISCOVER_FLAGS = {
+  strategy: { type: 'string', value: 'semantic|keyword|category' },
+  max: { type: 'string', value: 'N' },
+  ...SERVER_FLAG,
+  ...JSON_FLAG,
+  ...KERNEL_FLAGS,
+} as const;
+
+export interface DiscoverOptions extends ServersOptions {
+  query: string;
+  /** Passed to `mgp.tools.discover`, which knows the strategies. */
+  strategy: string;
+  max: number;
+}
+
+export function discoverOptions({
+  values,
+  positionals,
+}: CommandLine<typeof DISCOVER_FLAGS>): DiscoverOptions {
+  const query = positionals.join(' ').trim();
+  if (!query)
+    throw new UsageError('give what you need in plain words, e.g. mgp discover "read a file"');
+  return {
+    ...kernelOptions(values),
+    server: values.server,
+    json: values.json === true,
+    query,
+    // The built-in model ranks by default, as in the editor's Tool Discovery panel.
+    strategy: values.strategy ?? 'semantic',
+    max: wholeNumber('max', values.max, 5, 1),
+  };
+}
+
 /** `mgp discover "QUERY" [--strategy semantic|keyword|category] [--max N] [--json]` (MGP §16.5). */
 export async function runDiscover(
-  parsed: ParsedArgs,
+  options: DiscoverOptions,
   io: Io,
   environment?: CliEnvironment,
 ): Promise<number> {
-  const query = parsed.positional.join(' ').trim();
-  if (!query) {
-    io.err('mgp discover: give what you need in plain words, e.g. mgp discover "read a file"');
-    return 2;
-  }
-  // The built-in model ranks by default, as in the editor's Tool Discovery panel.
-  const strategy = stringFlag(parsed, '--strategy') ?? 'semantic';
-  const max = Number(stringFlag(parsed, '--max') ?? 5);
-  const cli = await startCliKernel(parsed, io, stringFlag(parsed, '--server'), environment);
+  const { query, strategy, max } = options;
+  const cli = await startCliKernel(options, io, options.server, environment);
   try {
     const outcome = await cli.kernel.call({
       serverId: 'mgp',
@@ -279,7 +267,7 @@ export async function runDiscover(
       fallback_strategy?: string;
       query_time_ms: number;
     };
-    if (parsed.flags.has('--json')) io.out(JSON.stringify(answer, null, 2));
+    if (options.json) io.out(JSON.stringify(answer, null, 2));
     else {
       for (const tool of answer.tools)
         io.out(
@@ -298,42 +286,39 @@ export async function runDiscover(
   }
 }
 
-/** The stream of a `mgp call --stream`: chunks are written as they arrive, progress to stderr. */
-export async function runStreamingCall(
-  parsed: ParsedArgs,
-  io: Io,
-  environment: CliEnvironment | undefined,
-  serverId: string,
-  tool: string,
-  args: Record<string, unknown>,
-): Promise<number> {
-  const cli = await startCliKernel(parsed, io, serverId, environment);
-  const write = io.write ?? ((text: string) => process.stdout.write(text));
-  try {
-    const { stream, outcome } = cli.kernel.stream({ serverId, toolName: tool, args });
-    cli.kernel.streams.on('text', (e) => e.id === stream.id && write(e.appended));
-    cli.kernel.streams.on(
-      'progress',
-      (e) =>
-        e.id === stream.id &&
-        e.progress.message &&
-        io.err(`[${Math.round((e.progress.fraction ?? 0) * 100)}%] ${e.progress.message}`),
-    );
-    const stop = () => void cli.kernel.streams.cancel(stream.id);
-    process.once('SIGINT', stop);
-    const result = await outcome.finally(() => process.off('SIGINT', stop));
-    write('\n');
-    const snapshot = cli.kernel.streams.get(stream.id)?.snapshot();
-    io.err(
-      `${snapshot?.state ?? 'done'}: ${snapshot?.chunks ?? 0} chunks${snapshot?.confirmedStreamed ? '' : ' (the server did not stream)'}`,
-    );
-    return result.result.isError ? 1 : 0;
-  } catch (error) {
-    io.err(`mgp call: ${describeError(error).message}`);
-    return 1;
-  } finally {
-    await cli.close();
-  }
+export const EVENTS_FLAGS = {
+  channels: { type: 'string', value: 'a,b.*' },
+  'min-severity': { type: 'string', value: 'info|warning|error' },
+  count: { type: 'string', value: 'N' },
+  ...SERVER_FLAG,
+  ...JSON_FLAG,
+  ...KERNEL_FLAGS,
+} as const;
+
+export interface EventsOptions extends ServersOptions {
+  channels: string[];
+  minSeverity: 'info' | 'warning' | 'error';
+  /** Stop after this many events (Infinity: until Ctrl-C). */
+  count: number;
+}
+
+export function eventsOptions({
+  values,
+  positionals,
+}: CommandLine<typeof EVENTS_FLAGS>): EventsOptions {
+  noPositionals(positionals);
+  const severities = ['info', 'warning', 'error'] as const;
+  return {
+    ...kernelOptions(values),
+    server: values.server,
+    json: values.json === true,
+    channels: (values.channels ?? '*')
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean),
+    minSeverity: oneOf('min-severity', values['min-severity'], severities) ?? 'info',
+    count: wholeNumber('count', values.count, Infinity, 1),
+  };
 }
 
 /**
@@ -341,17 +326,12 @@ export async function runStreamingCall(
  * servers, subscribes (MGP §13.2) and prints events as they come, until Ctrl-C or N events.
  */
 export async function runEvents(
-  parsed: ParsedArgs,
+  options: EventsOptions,
   io: Io,
   environment?: CliEnvironment,
 ): Promise<number> {
-  const channels = (stringFlag(parsed, '--channels') ?? '*')
-    .split(',')
-    .map((c) => c.trim())
-    .filter(Boolean);
-  const minSeverity = stringFlag(parsed, '--min-severity') ?? 'info';
-  const count = Number(stringFlag(parsed, '--count') ?? Infinity);
-  const cli = await startCliKernel(parsed, io, stringFlag(parsed, '--server'), environment);
+  const { channels, minSeverity, count } = options;
+  const cli = await startCliKernel(options, io, options.server, environment);
   try {
     const outcome = await cli.kernel.call({
       serverId: 'mgp',
@@ -370,7 +350,7 @@ export async function runEvents(
       process.once('SIGINT', stop);
       cli.kernel.events.listen(answer.subscription_id, (event) => {
         io.out(
-          parsed.flags.has('--json')
+          options.json
             ? JSON.stringify(event)
             : [event.timestamp, event.severity, event.server_id, event.channel]
                 .map((field) => oneLine(String(field)))

@@ -1,17 +1,45 @@
-import { runChannels, runCheckpoints, runFeatureSets } from './mcplCommands';
 import { setFlagsFromString } from 'node:v8';
 import { visibleText } from '@shared/untrustedText';
 import { MGP_KERNEL_VERSION } from '@shared/version';
 import type { ConfigProblem } from '../kernel/config/model';
 import { serverTarget } from '../kernel/config/status';
-import { AGENT_USAGE, runAgent } from './agentCommand';
-import { runCheck } from './check';
+import { AGENT_FLAGS, AGENT_USAGE, agentOptions, runAgent } from './agentCommand';
 import { runAudit } from './auditCommands';
 import { runAuth } from './authCommands';
-import { runAccess, runCall, runDiscover, runEvents, runListing, runTools } from './kernelCommands';
-import { loadCliConfig, parseArgs, ParsedArgs } from './options';
+import { CALL_FLAGS, callOptions, runCall } from './callCommand';
+import { CHECK_FLAGS, checkOptions, runCheck } from './check';
+import { CommandLine, Flags, parseCommandLine, UsageError } from './flags';
+import {
+  ACCESS_FLAGS,
+  accessOptions,
+  DISCOVER_FLAGS,
+  discoverOptions,
+  EVENTS_FLAGS,
+  eventsOptions,
+  LISTING_FLAGS,
+  listingOptions,
+  runAccess,
+  runDiscover,
+  runEvents,
+  runListing,
+  runTools,
+  TOOLS_FLAGS,
+  toolsOptions,
+} from './kernelCommands';
+import {
+  CHANNELS_FLAGS,
+  channelsOptions,
+  CHECKPOINTS_FLAGS,
+  checkpointsOptions,
+  FEATURE_SETS_FLAGS,
+  featureSetsOptions,
+  runChannels,
+  runCheckpoints,
+  runFeatureSets,
+} from './mcplCommands';
+import { CONFIG_FLAGS, configOptions, ConfigOptions, JSON_FLAG, loadCliConfig } from './options';
 import { Io, processIo, visibleIo } from './io';
-import { runServe } from './serveCommand';
+import { runServe, SERVE_FLAGS, SERVE_USAGE, serveOptions } from './serveCommand';
 
 const USAGE = `mgp ${MGP_KERNEL_VERSION}: the MGP Kernel, headless
 
@@ -56,6 +84,7 @@ Usage:
   mgp serve [--expose meta|all]      the kernel as an MCP server on stdio, for other MCP clients:
                                      their calls take the kernel's checks (mgp serve --help)
   Every command that reads config takes --config FILE (that file only) or --cwd DIR.
+  A flag a command does not take is bad usage; the message names the flags it takes.
   mgp --version                      print the version
   mgp --help                         print this help
 
@@ -66,16 +95,24 @@ DIR/mcp.toml, ~/.config/mgp/servers.toml, $MGP_CONFIG_PATH, DIR/config.toml and
 code, message}] with 0-based positions: a stable interface for scripts.
 Exit status: 0 on success, 1 when a config file has errors, 2 on bad usage.`;
 
-const KERNEL_FLAGS = ['--json', '--help', '--kernel-tools'];
-
 function formatProblem(problem: ConfigProblem): string {
   return `${problem.file}:${problem.line}:${problem.column}: ${problem.severity}: ${problem.message}${problem.key ? ` [${problem.key}]` : ''}`;
 }
 
-async function listServers(parsed: ParsedArgs, io: Io): Promise<number> {
-  const config = await loadCliConfig(parsed);
+const SERVERS_FLAGS = { ...JSON_FLAG, ...CONFIG_FLAGS } as const;
+
+function serversOptions({
+  values,
+  positionals,
+}: CommandLine<typeof SERVERS_FLAGS>): ConfigOptions & { json: boolean } {
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  return { ...configOptions(values), json: values.json === true };
+}
+
+async function listServers(options: ConfigOptions & { json: boolean }, io: Io): Promise<number> {
+  const config = await loadCliConfig(options);
   for (const problem of config.problems) io.err(formatProblem(problem));
-  if (parsed.flags.has('--json')) {
+  if (options.json) {
     const servers = config.servers.map(({ id, transport, command, args, url, source }) => ({
       id,
       transport,
@@ -97,10 +134,49 @@ async function listServers(parsed: ParsedArgs, io: Io): Promise<number> {
   return config.problems.some((p) => p.severity === 'error') ? 1 : 0;
 }
 
+/** A command: its flags, how it runs once they are parsed into its options, its own --help. */
+interface Command<F extends Flags> {
+  flags: F;
+  run(line: CommandLine<F>, io: Io): Promise<number>;
+  usage?: string;
+}
+
+function command<F extends Flags>(
+  flags: F,
+  run: Command<F>['run'],
+  usage?: string,
+): Command<Flags> {
+  return { flags, run, usage } as unknown as Command<Flags>;
+}
+
+/** Each command with its flags; `audit` and `auth` have commands of their own and parse them. */
+const COMMANDS: Record<string, Command<Flags>> = {
+  servers: command(SERVERS_FLAGS, (line, io) => listServers(serversOptions(line), io)),
+  check: command(CHECK_FLAGS, (line, io) => runCheck(checkOptions(line), io)),
+  tools: command(TOOLS_FLAGS, (line, io) => runTools(toolsOptions(line), io)),
+  call: command(CALL_FLAGS, (line, io) => runCall(callOptions(line), io)),
+  discover: command(DISCOVER_FLAGS, (line, io) => runDiscover(discoverOptions(line), io)),
+  events: command(EVENTS_FLAGS, (line, io) => runEvents(eventsOptions(line), io)),
+  agent: command(AGENT_FLAGS, (line, io) => runAgent(agentOptions(line), io)),
+  resources: command(LISTING_FLAGS, (line, io) =>
+    runListing('resources', listingOptions(line), io),
+  ),
+  prompts: command(LISTING_FLAGS, (line, io) => runListing('prompts', listingOptions(line), io)),
+  access: command(ACCESS_FLAGS, (line, io) => runAccess(accessOptions(line), io)),
+  featuresets: command(FEATURE_SETS_FLAGS, (line, io) =>
+    runFeatureSets(featureSetsOptions(line), io),
+  ),
+  checkpoints: command(CHECKPOINTS_FLAGS, (line, io) =>
+    runCheckpoints(checkpointsOptions(line), io),
+  ),
+  channels: command(CHANNELS_FLAGS, (line, io) => runChannels(channelsOptions(line), io)),
+  serve: command(SERVE_FLAGS, (line, io) => runServe(serveOptions(line), io), SERVE_USAGE),
+};
+
 export async function runCli(argv: string[], output: Io): Promise<number> {
   const io = visibleIo(output);
-  const [command, ...rest] = argv;
-  switch (command) {
+  const [name, ...rest] = argv;
+  switch (name) {
     case undefined:
     case '--help':
     case '-h':
@@ -111,40 +187,26 @@ export async function runCli(argv: string[], output: Io): Promise<number> {
     case '-v':
       io.out(MGP_KERNEL_VERSION);
       return 0;
-    case 'servers':
-      return listServers(parseArgs(rest), io);
-    case 'check':
-      return runCheck(rest, io);
-    case 'tools':
-      return runTools(parseArgs(rest, KERNEL_FLAGS), io);
-    case 'call':
-      return runCall(parseArgs(rest, ['--json', '--help', '--stream']), io);
-    case 'discover':
-      return runDiscover(parseArgs(rest), io);
-    case 'events':
-      return runEvents(parseArgs(rest), io);
-    case 'agent':
-      return runAgent(parseArgs(rest), io);
-    case 'resources':
-    case 'prompts':
-      return runListing(command, parseArgs(rest), io);
-    case 'access':
-      return runAccess(parseArgs(rest), io);
     case 'audit':
       return runAudit(rest, io);
-    case 'featuresets':
-      return runFeatureSets(parseArgs(rest), io);
-    case 'checkpoints':
-      return runCheckpoints(parseArgs(rest), io);
-    case 'channels':
-      return runChannels(parseArgs(rest), io);
-    case 'auth':
-      return runAuth(rest, parseArgs(rest), io);
-    case 'serve':
-      return runServe(parseArgs(rest, ['--help', '--standalone']), io);
-    default:
-      io.err(`mgp: unknown command "${command}"\n\n${USAGE}`);
+  }
+  try {
+    if (name === 'auth') return await runAuth(rest, io);
+    const known = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    if (!known) {
+      io.err(`mgp: unknown command "${name}"\n\n${USAGE}`);
       return 2;
+    }
+    const line = parseCommandLine(`mgp ${name}`, rest, known.flags);
+    if (line.help) {
+      io.out(known.usage ?? USAGE);
+      return 0;
+    }
+    return await known.run(line, io);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.err(`mgp ${name}: ${error.message}`);
+    return 2;
   }
 }
 

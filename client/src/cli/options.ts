@@ -1,45 +1,68 @@
+/**
+ * The flags commands share, and what they become: where the config is read from (`--config`,
+ * `--cwd`), and how a kernel the command starts answers what it would ask a person (`--approve`,
+ * `--elicit`).
+ */
 import { homedir } from 'node:os';
-import { basename, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { formatOfConfigFile } from '@shared/configFiles';
 import { loadKernelConfig, mergeConfigFiles, parseConfigText } from '../kernel/config/load';
 import type { KernelConfig } from '../kernel/config/model';
+import { FlagValues, oneOf } from './flags';
+import type { ApproveFlag, ElicitFlag } from './terminalInteraction';
 
-export interface ParsedArgs {
-  positional: string[];
-  flags: Map<string, string | true>;
+export const CONFIG_FLAGS = {
+  config: { type: 'string', value: 'FILE' },
+  cwd: { type: 'string', value: 'DIR' },
+} as const;
+
+/** Every command that starts servers: their requests are answered by these when no one can be asked. */
+export const KERNEL_FLAGS = {
+  ...CONFIG_FLAGS,
+  approve: { type: 'string', value: 'once|session' },
+  elicit: { type: 'string', value: 'accept-defaults|decline' },
+} as const;
+
+export const JSON_FLAG = { json: { type: 'boolean' } } as const;
+
+/** `--config FILE` (that file only) or `--cwd DIR` (the lookup order from that folder). */
+export interface ConfigOptions {
+  config?: string;
+  cwd?: string;
 }
 
-/** `--name value` and `--flag` options; `--json`, `--help` and the like take no value. */
-export function parseArgs(
-  args: string[],
-  booleans: readonly string[] = ['--json', '--help'],
-): ParsedArgs {
-  const positional: string[] = [];
-  const flags = new Map<string, string | true>();
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (!arg.startsWith('--')) positional.push(arg);
-    else if (booleans.includes(arg)) flags.set(arg, true);
-    else if (i + 1 < args.length) flags.set(arg, args[++i]);
-    else throw new Error(`${arg} needs a value`);
-  }
-  return { positional, flags };
+export interface KernelOptions extends ConfigOptions {
+  approve?: ApproveFlag;
+  elicit?: ElicitFlag;
 }
 
-export function stringFlag(parsed: ParsedArgs, name: string): string | undefined {
-  const value = parsed.flags.get(name);
-  return typeof value === 'string' ? value : undefined;
+export function configOptions(values: FlagValues<typeof CONFIG_FLAGS>): ConfigOptions {
+  return { config: values.config, cwd: values.cwd };
+}
+
+export function kernelOptions(values: FlagValues<typeof KERNEL_FLAGS>): KernelOptions {
+  return {
+    ...configOptions(values),
+    approve: oneOf('approve', values.approve, ['once', 'session'] as const),
+    elicit: oneOf('elicit', values.elicit, ['accept-defaults', 'decline'] as const),
+  };
 }
 
 /** `--config FILE` reads that file only; otherwise the lookup order from `--cwd` (or the current folder). */
-export async function loadCliConfig(parsed: ParsedArgs): Promise<KernelConfig> {
-  const file = stringFlag(parsed, '--config');
-  if (file) {
-    const path = resolve(file);
+export async function loadCliConfig(options: ConfigOptions): Promise<KernelConfig> {
+  if (options.config) {
+    const path = resolve(options.config);
     const location = { path, format: formatOfConfigFile(basename(path)), origin: 'env' as const };
     return mergeConfigFiles([parseConfigText(await readFile(path, 'utf8'), location)]);
   }
-  const folder = resolve(stringFlag(parsed, '--cwd') ?? process.cwd());
+  const folder = resolve(options.cwd ?? process.cwd());
   return loadKernelConfig({ workspaceFolders: [folder], home: homedir(), env: process.env });
+}
+
+/** The workspace folder the state belongs to: --cwd, the folder of --config, or the current one. */
+export function workspaceFolderOf(options: ConfigOptions): string {
+  return resolve(
+    options.cwd ?? (options.config ? dirname(resolve(options.config)) : process.cwd()),
+  );
 }

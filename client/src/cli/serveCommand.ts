@@ -13,9 +13,10 @@ import { elicitedApprovals } from '../kernel/gateway/elicitedApprovals';
 import { HttpFront } from '../kernel/gateway/http/httpFront';
 import { findEditor, openEditorSession, relay } from '../kernel/gateway/local/attach';
 import type { ExposeMode } from '../kernel/gateway/toolListing';
-import { startCliKernel, workspaceFolderOf } from './cliKernel';
+import { startCliKernel } from './cliKernel';
+import { CommandLine, oneOf, UsageError } from './flags';
 import type { Io } from './io';
-import { ParsedArgs, stringFlag } from './options';
+import { CONFIG_FLAGS, ConfigOptions, configOptions, workspaceFolderOf } from './options';
 
 export const SERVE_USAGE = `mgp serve [--http PORT] [--expose meta|all] [--config FILE | --cwd DIR] [--standalone]
   Serves the kernel as an MCP server: every call an MCP client makes goes through the kernel's
@@ -30,21 +31,37 @@ export const SERVE_USAGE = `mgp serve [--http PORT] [--expose meta|all] [--confi
   approvals are then asked of the MCP client (elicitation); a client that cannot answer gets only
   what the approval policy allows without asking.`;
 
-export interface ServeOptions {
+export const SERVE_FLAGS = {
+  http: { type: 'string', value: 'PORT' },
+  expose: { type: 'string', value: 'meta|all' },
+  standalone: { type: 'boolean' },
+  ...CONFIG_FLAGS,
+} as const;
+
+export interface ServeOptions extends ConfigOptions {
   expose: ExposeMode;
   /** The HTTP port, when serving Streamable HTTP instead of stdio. */
   httpPort?: number;
+  /** Run a kernel of its own even when an editor is open on the folder. */
+  standalone: boolean;
 }
 
-export function serveOptions(parsed: ParsedArgs): ServeOptions | string {
-  const expose = stringFlag(parsed, '--expose') ?? 'meta';
-  if (expose !== 'meta' && expose !== 'all') return '--expose takes meta or all';
-  const http = stringFlag(parsed, '--http');
-  if (http === undefined) return { expose };
+export function serveOptions({
+  values,
+  positionals,
+}: CommandLine<typeof SERVE_FLAGS>): ServeOptions {
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  const options = {
+    ...configOptions(values),
+    expose: oneOf('expose', values.expose, ['meta', 'all'] as const) ?? 'meta',
+    standalone: values.standalone === true,
+  };
+  const http = values.http;
+  if (http === undefined) return options;
   const port = Number(http);
   if (!/^\d+$/.test(http) || port > 65535)
-    return '--http takes a port number (0 for any free port)';
-  return { expose, httpPort: port };
+    throw new UsageError('--http takes a port number (0 for any free port)');
+  return { ...options, httpPort: port };
 }
 
 function stopSignal(): Promise<void> {
@@ -66,14 +83,10 @@ function stdioClosed(transport: StdioServerTransport): Promise<void> {
 }
 
 /** The editor's session on this folder, when an editor is open on it and answers. */
-async function editorSession(
-  parsed: ParsedArgs,
-  options: ServeOptions,
-  io: Io,
-): Promise<Transport | undefined> {
-  if (options.httpPort !== undefined || parsed.flags.has('--standalone')) return undefined;
-  if (stringFlag(parsed, '--config') !== undefined) return undefined;
-  const folder = workspaceFolderOf(parsed);
+async function editorSession(options: ServeOptions, io: Io): Promise<Transport | undefined> {
+  if (options.httpPort !== undefined || options.standalone) return undefined;
+  if (options.config !== undefined) return undefined;
+  const folder = workspaceFolderOf(options);
   const editor = await findEditor(
     stateDirectory({ workspaceFolder: folder, env: process.env, home: homedir() }),
   );
@@ -111,17 +124,8 @@ async function serveAttached(session: Transport): Promise<number> {
   return 0;
 }
 
-export async function runServe(parsed: ParsedArgs, io: Io): Promise<number> {
-  if (parsed.flags.has('--help')) {
-    io.out(SERVE_USAGE);
-    return 0;
-  }
-  const options = serveOptions(parsed);
-  if (typeof options === 'string') {
-    io.err(`mgp serve: ${options}`);
-    return 2;
-  }
-  const attached = await editorSession(parsed, options, io);
+export async function runServe(options: ServeOptions, io: Io): Promise<number> {
+  const attached = await editorSession(options, io);
   if (attached) return serveAttached(attached);
   // The kernel asks its approvals of the gateway's clients: the gateway comes after the kernel.
   const late: { gateway?: Gateway } = {};
@@ -132,7 +136,7 @@ export async function runServe(parsed: ParsedArgs, io: Io): Promise<number> {
         `mgp serve: ${request.serverId}.${request.toolName} needs approval and ${why}: denied`,
       ),
   );
-  const cli = await startCliKernel(parsed, io, undefined, {
+  const cli = await startCliKernel(options, io, undefined, {
     interactive: false,
     interaction,
     background: true,
