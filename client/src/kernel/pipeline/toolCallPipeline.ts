@@ -27,6 +27,8 @@ import { CallChecks } from './checks';
 import { Forwarding } from './forward';
 import { KernelToolCalls } from './kernelToolCall';
 
+export type { StreamHooks, ToolCallOutcome, ToolCallRequest } from './callContext';
+
 export class ToolCallPipeline {
   private readonly audit: CallAudit;
   private readonly stages: readonly Stage[];
