@@ -1,9 +1,9 @@
 // @ts-check
-// Import cycles between rooms (ARCHITECTURE.md). `madge --circular` finds cycles between files; this
-// finds them between folders, which madge cannot see: kernel/config importing kernel/security while
-// kernel/security imports kernel/config is a cycle even when no file imports itself back. A room is a
-// folder directly under one of the trees below (a file directly in the tree is a room of its own).
-// Prints each cycle with one import that makes each of its arrows, and exits 1 if there is any.
+// Import cycles (ARCHITECTURE.md): between files, as `madge --circular` finds them, and between rooms,
+// which madge cannot see: kernel/config importing kernel/security while kernel/security imports
+// kernel/config is a cycle even when no file imports itself back. A room is a folder directly under
+// one of the trees below (a file directly in the tree is a room of its own). Prints each cycle (for
+// rooms, with one import that makes each of its arrows), and exits 1 if there is any.
 //
 // Run: node scripts/lint/cycles.mjs [root]     (root: the repository, by default the one holding this)
 import madge from 'madge';
@@ -86,13 +86,20 @@ export function roomCycles(arrows) {
   return found;
 }
 
-/** @param {string} root @returns {Promise<string[]>} one line per arrow inside a cycle */
-export async function findRoomCycles(root) {
+/** @param {string} root @returns {Promise<{ files: string[], rooms: string[] }>} one line per cycle or arrow */
+export async function findCycles(root) {
   const result = await madge(
     TREES.map((t) => join(root, t)).filter((tree) => existsSync(tree)),
     { baseDir: root, fileExtensions: ['ts'], tsConfig: join(root, 'tsconfig.json') },
   );
-  const arrows = roomArrows(result.obj());
+  const files = result
+    .circular()
+    .map((cycle, i) => `${i + 1}) ${[...cycle, cycle[0]].join(' → ')}`);
+  return { files, rooms: roomCycleLines(roomArrows(result.obj())) };
+}
+
+/** @param {Map<string, Map<string, string>>} arrows @returns {string[]} */
+function roomCycleLines(arrows) {
   return roomCycles(arrows).flatMap((component, i) => [
     `${i + 1}) ${component.join(' ⇄ ')}`,
     ...component.flatMap((from) =>
@@ -105,10 +112,10 @@ export async function findRoomCycles(root) {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '../..'));
-  const lines = await findRoomCycles(root);
-  if (lines.length) {
-    console.error(`Folders that import each other (${relative(process.cwd(), root) || '.'}):`);
-    console.error(lines.join('\n'));
-    process.exit(1);
-  }
+  const { files, rooms } = await findCycles(root);
+  const where = relative(process.cwd(), root) || '.';
+  if (files.length) console.error(`Files that import each other (${where}):\n${files.join('\n')}`);
+  if (rooms.length)
+    console.error(`Folders that import each other (${where}):\n${rooms.join('\n')}`);
+  if (files.length || rooms.length) process.exit(1);
 }

@@ -26,7 +26,7 @@ function writeTree(files: Record<string, string>): string {
   return tree;
 }
 
-describe('lint: no import cycles between folders', function () {
+describe('lint: no import cycles between files or folders', function () {
   this.timeout(120000);
 
   it('names the folders that import each other, and an import making each arrow', async () => {
@@ -64,6 +64,25 @@ describe('lint: no import cycles between folders', function () {
       const { code, output } = await run(tree);
       assert.equal(code, 1, output);
       assert.match(output, /client\/src\/kernel\/events\.ts ⇄ client\/src\/kernel\/lifecycle\//);
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
+  });
+
+  it('names files that import each other in a circle inside one folder', async () => {
+    const tree = writeTree({
+      'client/src/kernel/audit/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
+      'client/src/kernel/audit/b.ts': "import { c } from './c';\nexport const b = () => c;\n",
+      'client/src/kernel/audit/c.ts': "import { a } from './a';\nexport const c = () => a;\n",
+      'client/src/kernel/audit/d.ts': "import { a } from './a';\nexport const d = a;\n",
+    });
+    try {
+      const { code, output } = await run(tree);
+      assert.equal(code, 1, output);
+      assert.match(output, /^Files that import each other/);
+      assert.match(output, /client\/src\/kernel\/audit\/(a|b|c)\.ts → .* → .* → .*audit\/\1\.ts/);
+      assert.doesNotMatch(output, /d\.ts/, 'a file outside the cycle is not named');
+      assert.doesNotMatch(output, /Folders/);
     } finally {
       rmSync(tree, { recursive: true, force: true });
     }

@@ -21,7 +21,7 @@ import type {
   InferenceInfo,
 } from '../agent/hooks';
 import type { FeatureUse } from './protocol';
-import type { McplServer } from './mcplHost';
+import type { McplServer } from './mcplServer';
 import type { McplAudit } from './mcplAudit';
 import { KernelError } from '../model/errors';
 import { blockSize, blocksText, contentBlocks, isRecord, McplMethods } from './protocol';

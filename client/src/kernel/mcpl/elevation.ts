@@ -6,7 +6,7 @@
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { McplSettings } from '../config/model';
 import type { ScopeQuestion } from '../host/interaction';
-import type { McplServer } from './mcplHost';
+import type { McplServer } from './mcplServer';
 import type { McplAudit } from './mcplAudit';
 import { isRecord, wireError } from './protocol';
 import { listsFor, ScopeAnswers } from './scopes';

@@ -16,18 +16,14 @@ import type {
 import type { ListedTool } from '../connection/toolResults';
 import type { Interaction, ScopeQuestion } from '../host/interaction';
 import type { ModelRouter } from '../models/modelRouter';
-import {
-  hostMcplCapability,
-  parseServerMcpl,
-  ServerMcpl,
-  featureSetDeclaration,
-} from './capabilities';
+import { hostMcplCapability, parseServerMcpl, featureSetDeclaration } from './capabilities';
 import { Channels } from './channels';
 import { Checkpoints } from './checkpoints';
 import { ContextHooks, ShownInjection } from './contextHooks';
 import { FeatureSetTable, FeatureSetView, featureSetMatches } from './featureSets';
 import { InferenceRequests } from './inference';
 import { McplAudit } from './mcplAudit';
+import type { McplServer } from './mcplServer';
 import { isRecord, McplMethods } from './protocol';
 import { PushEvents } from './pushEvents';
 import { ScopeAnswers } from './scopes';
@@ -46,14 +42,7 @@ export interface McplHostDeps {
   session(serverId: string): ServerSession | undefined;
 }
 
-/** One server that speaks MCPL. */
-export interface McplServer {
-  id: string;
-  mcpl: ServerMcpl;
-  table: FeatureSetTable;
-  /** The last featureSets/update sent, to send again only on a change. */
-  sent?: string;
-}
+export type { McplServer };
 
 type RequestHandler = (
   server: McplServer,

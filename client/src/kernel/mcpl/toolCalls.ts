@@ -14,7 +14,7 @@ import type { ListedTool } from '../connection/toolResults';
 import type { ScopeQuestion } from '../host/interaction';
 import { KernelError } from '../model/errors';
 import { Checkpoints, parseStateAnswer } from './checkpoints';
-import type { McplServer } from './mcplHost';
+import type { McplServer } from './mcplServer';
 import type { McplAudit } from './mcplAudit';
 import { FeatureSetDeclaration, isRecord, McplErrorCodes } from './protocol';
 import { listsFor, ScopeAnswers } from './scopes';
