@@ -74,7 +74,11 @@ const TYPICAL = [
     ['sandbox'],
     {
       toolName: 'run_command',
-      args: { command: 'git log --oneline -n 20 -- src/', cwd: '/work/project', timeout_ms: 30000 },
+      args: {
+        command: 'git log --oneline -n 20 -- src/',
+        cwd: '/home/dev/project',
+        timeout_ms: 30000,
+      },
       security,
     },
   ],
@@ -83,7 +87,7 @@ const TYPICAL = [
     ['sandbox'],
     {
       toolName: 'run_command',
-      args: { command: 'grep -rn "TODO: fix" src/ --include=*.ts', cwd: '/work/project' },
+      args: { command: 'grep -rn "TODO: fix" src/ --include=*.ts', cwd: '/home/dev/project' },
       security,
     },
   ],
