@@ -127,9 +127,7 @@ export async function trustInEditor(page) {
     .locator('.workspace-trust-editor .monaco-button', { hasText: /^Trust$/ })
     .first()
     .click();
-  await page
-    .locator('.workspace-trust-editor', { hasText: 'You trust this folder' })
-    .waitFor({ timeout: 10000 });
+  await page.locator('.workspace-trust-editor', { hasText: 'You trust this folder' }).waitFor();
 }
 
 /** Closes a modal editor (Workspace Trust opens as one) when it is open. */

@@ -19,9 +19,9 @@ export async function run(kit) {
     'a granted permission is revoked into a kept denial that offers Approve and Reset',
     async () => {
       await palette(page, 'MGP: Show Approvals');
-      await (await row()).filter({ hasText: 'Approved' }).waitFor({ timeout: 20000 });
+      await (await row()).filter({ hasText: 'Approved' }).waitFor();
       await (await button('Revoke')).click();
-      await (await row()).filter({ hasText: 'Denied' }).waitFor({ timeout: 10000 });
+      await (await row()).filter({ hasText: 'Denied' }).waitFor();
       assert.deepEqual(await (await row()).locator('button').allTextContents(), [
         'Approve',
         'Reset',
@@ -38,7 +38,7 @@ export async function run(kit) {
 
   await step('Approve turns the denial into an approval', async () => {
     await (await button('Approve')).click();
-    await (await row()).filter({ hasText: 'Approved' }).waitFor({ timeout: 10000 });
+    await (await row()).filter({ hasText: 'Approved' }).waitFor();
     assert.deepEqual(await (await row()).locator('button').allTextContents(), ['Revoke']);
   });
 
@@ -46,12 +46,12 @@ export async function run(kit) {
     'Reset forgets the decision and the server asks for the permission again',
     async () => {
       await (await button('Revoke')).click();
-      await (await row()).filter({ hasText: 'Denied' }).waitFor({ timeout: 10000 });
+      await (await row()).filter({ hasText: 'Denied' }).waitFor();
       await (await button('Reset')).click();
       const dialog = page.locator('.monaco-dialog-box', {
         hasText: 'MCP server "example" asks for',
       });
-      await dialog.waitFor({ timeout: 20000 });
+      await dialog.waitFor();
       assert.match(await dialog.textContent(), /memory\.write/);
       await shot('permission-reset-asks');
       await dialog.getByRole('button', { name: 'Approve All', exact: true }).click();
@@ -59,7 +59,7 @@ export async function run(kit) {
         .locator('.quick-input-list .monaco-list-row', { hasText: 'For 1 day' })
         .first()
         .click();
-      await (await row()).filter({ hasText: 'Approved' }).waitFor({ timeout: 10000 });
+      await (await row()).filter({ hasText: 'Approved' }).waitFor();
     },
   );
 }

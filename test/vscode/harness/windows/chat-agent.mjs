@@ -110,7 +110,7 @@ async function ask(page, text) {
       hasText: text.replace(/^@mgp /, ''),
     })
     .last()
-    .waitFor({ timeout: 20000 });
+    .waitFor();
 }
 
 /** Waits until the last response holds `text` and is done (no progress left). */
@@ -132,9 +132,9 @@ async function switchWorkbenchTheme({ page, runFromPalette }, theme) {
   await page
     .locator('.quick-input-list .monaco-list-row', { hasText: theme.name })
     .first()
-    .waitFor({ timeout: 10000 });
+    .waitFor();
   await page.keyboard.press('Enter');
-  await page.locator(`.monaco-workbench.${theme.bodyClass}`).waitFor({ timeout: 20000 });
+  await page.locator(`.monaco-workbench.${theme.bodyClass}`).waitFor();
 }
 
 export async function run(kit) {
@@ -161,10 +161,10 @@ export async function run(kit) {
 
     await step('the chat view opens with the endpoint as its model', async () => {
       await page.keyboard.press('Control+Alt+I');
-      await chatView(page).waitFor({ timeout: 20000 });
+      await chatView(page).waitFor();
       await page
         .locator('.interactive-input-part', { hasText: 'scripted (MGP endpoint)' })
-        .waitFor({ timeout: 30000 });
+        .waitFor();
     });
 
     await step(
@@ -174,7 +174,7 @@ export async function run(kit) {
         const question = lastResponse(page).locator('.rendered-markdown', {
           hasText: 'to run delete_notes?',
         });
-        await question.waitFor({ timeout: 60000 });
+        await question.waitFor();
         const text = await question.textContent();
         assert.match(text, /Allow example to run delete_notes\? \(requested by agent\.chat\)/);
         assert.match(text, /Risk dangerous/);
@@ -222,7 +222,7 @@ export async function run(kit) {
         assert.match(await result.textContent(), new RegExp(`trace ${deleteTrace.slice(0, 8)}`));
         await lastResponse(page)
           .locator('.interactive-result-code-block', { hasText: 'Deleted 0 notes' })
-          .waitFor({ timeout: 5000 });
+          .waitFor();
         await shot('chat-agent-result-dark');
       },
     );
@@ -234,7 +234,7 @@ export async function run(kit) {
         // The output shows live, as a code block, while the call runs.
         await lastResponse(page)
           .locator('.interactive-result-code-block', { hasText: 'lorem ipsum dolor' })
-          .waitFor({ timeout: 60000 });
+          .waitFor();
         assert.ok(
           await page.locator('.interactive-item-container.chat-response-loading').count(),
           'the call is still running',
@@ -271,13 +271,17 @@ export async function run(kit) {
         await lastResponse(page)
           .getByRole('link', { name: `trace ${deleteTrace.slice(0, 8)}` })
           .click();
-        await page.locator('.tab', { hasText: 'Audit Trail' }).waitFor({ timeout: 20000 });
+        await page.locator('.tab', { hasText: 'Audit Trail' }).waitFor();
         const frame = await findWebviewFrame(page, 'Audit Trail');
         await frame.waitForFunction(
           (trace) => document.querySelector('input[data-filter="trace"]')?.value === trace,
           deleteTrace,
-          { timeout: 20000 },
         );
+        // The table draws the filtered rows after the filter shows: wait for them.
+        await frame.waitForFunction((trace) => {
+          const drawn = [...document.querySelectorAll('.window .row[data-seq]')];
+          return drawn.length > 0 && drawn.every((r) => r.dataset.trace === trace);
+        }, deleteTrace);
         const rows = await frame
           .locator('.window .row[data-seq]')
           .evaluateAll((all) =>

@@ -28,16 +28,16 @@ export async function run(kit) {
     'in Restricted Mode the status bar and the Servers view say the servers wait for trust',
     async () => {
       await openWorkbench(page, server, workspace);
-      await status('Restricted Mode').waitFor({ timeout: 30000 });
+      await status('Restricted Mode').waitFor();
       const row = await serverRow(page, 'example', 'registered');
       assert.match(await row.textContent(), /not started · Restricted Mode/);
       await page
         .locator('.monaco-list-row', {
           hasText: 'Restricted Mode: trust this workspace to start its servers',
         })
-        .waitFor({ timeout: 10000 });
+        .waitFor();
       const item = status('MGP 0/2');
-      await item.waitFor({ timeout: 10000 });
+      await item.waitFor();
       assert.match(
         await item.locator('.codicon').first().getAttribute('class'),
         /workspace-untrusted/,
@@ -81,7 +81,7 @@ export async function run(kit) {
   await step(
     'after trust each server is asked about; the one declined waits, and says so',
     async () => {
-      await startDialog(page, 'example').waitFor({ timeout: 30000 });
+      await startDialog(page, 'example').waitFor();
       await startDialog(page, 'example').getByRole('button', { name: 'Cancel' }).click();
       await startDialog(page, 'everything')
         .getByRole('button', { name: 'Start', exact: true })
@@ -90,16 +90,16 @@ export async function run(kit) {
       await serverRow(page, 'everything', 'connected');
       const row = await serverRow(page, 'example', 'registered');
       assert.match(await row.textContent(), /not started · not allowed yet/);
-      await status('MGP 1/2').waitFor({ timeout: 10000 });
+      await status('MGP 1/2').waitFor();
       await page
         .locator('.monaco-list-row', { hasText: 'Allow workspace servers to start…' })
-        .waitFor({ timeout: 10000 });
+        .waitFor();
     },
   );
 
   await step('"Reload Server Configuration" asks again about the declined server', async () => {
     await palette(page, 'MGP: Reload Server Configuration');
-    await startDialog(page, 'example').waitFor({ timeout: 20000 });
+    await startDialog(page, 'example').waitFor();
     await startDialog(page, 'example').getByRole('button', { name: 'Cancel' }).click();
     await serverRow(page, 'example', 'registered');
   });
@@ -108,12 +108,10 @@ export async function run(kit) {
     await page
       .locator('.monaco-list-row', { hasText: 'Allow workspace servers to start…' })
       .click();
-    await page
-      .locator('.quick-input-list .monaco-list-row', { hasText: 'example' })
-      .waitFor({ timeout: 10000 });
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'example' }).waitFor();
     await page.keyboard.press('Enter');
     await approvePermissions(page, 'example');
     await serverRow(page, 'example', 'connected');
-    await status('MGP 2/2').waitFor({ timeout: 10000 });
+    await status('MGP 2/2').waitFor();
   });
 }
