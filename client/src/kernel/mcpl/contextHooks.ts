@@ -105,14 +105,7 @@ export class ContextHooks implements AgentHooks {
     info: InferenceInfo,
   ): Promise<ContextInjection[]> {
     const end = this.deps.hookStarted(server.id);
-    const audit = (outcome: string, featureSet?: string, details: Record<string, unknown> = {}) =>
-      this.deps.audit.record('context_hook', {
-        serverId: server.id,
-        featureSet,
-        inferenceId: info.inferenceId,
-        outcome,
-        details: { hook: 'beforeInference', ...details },
-      });
+    const audit = this.hookAudit(server.id, info.inferenceId, 'beforeInference');
     try {
       const answer = await session.connection.request(
         McplMethods.beforeInference,
@@ -234,14 +227,7 @@ export class ContextHooks implements AgentHooks {
     text: string,
   ): Promise<string> {
     const end = this.deps.hookStarted(server.id);
-    const audit = (outcome: string, featureSet?: string, details: Record<string, unknown> = {}) =>
-      this.deps.audit.record('context_hook', {
-        serverId: server.id,
-        featureSet,
-        inferenceId: info.inferenceId,
-        outcome,
-        details: { hook: 'afterInference', ...details },
-      });
+    const audit = this.hookAudit(server.id, info.inferenceId, 'afterInference');
     try {
       const answer = await session.connection.request(
         McplMethods.afterInference,
@@ -274,5 +260,17 @@ export class ContextHooks implements AgentHooks {
     } finally {
       end();
     }
+  }
+
+  /** Records one outcome of a hook call (the `context_hook` audit event). */
+  private hookAudit(serverId: string, inferenceId: string | undefined, hook: string) {
+    return (outcome: string, featureSet?: string, details: Record<string, unknown> = {}) =>
+      this.deps.audit.record('context_hook', {
+        serverId,
+        featureSet,
+        inferenceId,
+        outcome,
+        details: { hook, ...details },
+      });
   }
 }
