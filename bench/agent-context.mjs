@@ -8,7 +8,7 @@
 // - all tools: every tool of every server in context (standard MCP, MGP §16.3 L0);
 // - L2: the meta-tools only, what the loop offers at the first inference;
 // - L3: the peak of a 10-inference session of the loop (AgentSession): at each inference the model
-//   discovers one intent (a query of test/fixtures/discovery/queries.json, seeded) and calls the best
+//   discovers one intent (a query of test/fixtures/discovery/queries-studied-00.json, seeded) and calls the best
 //   tool the previous discovery answered; the tenth answers. Offered: meta-tools + session cache
 //   (LRU under the default [kernel.tool_context_budget]) + the last discovery's tools. Median and
 //   largest peak over the sessions.
@@ -41,7 +41,7 @@ process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 const fixture = (name) =>
   JSON.parse(readFileSync(join(root, 'test/fixtures/discovery', name), 'utf8'));
 const corpus = fixture('corpus.json').servers;
-const { queries } = fixture('queries.json');
+const { queries } = fixture('queries-studied-00.json');
 
 async function build() {
   await esbuild.build({
@@ -51,7 +51,7 @@ async function build() {
         "export { AgentSession, ModelToolNames } from './client/src/kernel/agent';",
         "export { toolTokens, tokenizerSource } from './client/src/kernel/discovery';",
         "export { AuditLog } from './client/src/kernel/audit/auditLog';",
-        "export { AuditTrail, KERNEL_AUDIT_COMMIT_DELAY_MS } from './client/src/kernel/auditTrail';",
+        "export { AuditTrail, KERNEL_AUDIT_COMMIT_DELAY_MS } from './client/src/kernel/audit/auditTrail';",
         "export { mergeConfigFiles, parseConfigText } from './client/src/kernel/config/load';",
         "export { NOBODY_TO_ASK } from './client/src/kernel/host/interaction';",
       ].join('\n'),
