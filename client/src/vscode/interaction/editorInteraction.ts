@@ -12,6 +12,7 @@ import {
   elicit,
   reviewSampling,
 } from './dialogs';
+import { askInference, askScope } from './mcplPrompts';
 import { promptToolApproval } from './toolApprovalPrompt';
 
 /** Asks about one tool call in a way of its own (inline in a chat, from a confirmation given already). */
@@ -114,4 +115,6 @@ export class EditorInteraction implements Interaction {
     approveRegistration,
     NOBODY_TO_ASK.approveRegistration,
   );
+  approveScope = this.fallback('a scope elevation', askScope, async () => false);
+  approveInference = this.fallback('an inference request', askInference, async () => false);
 }

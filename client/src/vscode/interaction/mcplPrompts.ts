@@ -1,0 +1,28 @@
+/**
+ * MCPL's questions in the editor: a scope elevation no list decides (§7.6 step 3) and an inference
+ * request under the `ask` policy (§11), each a modal dialog with Allow and Deny. The kernel keeps the
+ * answer for the session and audits it; a dismissed dialog or a cancelled request is a denial.
+ */
+import * as vscode from 'vscode';
+import type { InferenceQuestion, ScopeQuestion } from '../../kernel/host/interaction';
+import { inferenceDetail, inferenceTitle, scopeDetail, scopeTitle } from './mcplPromptText';
+
+async function allowOrDeny(title: string, detail: string, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return false;
+  const cancelled = new Promise<undefined>((resolve) =>
+    signal.addEventListener('abort', () => resolve(undefined), { once: true }),
+  );
+  const choice = await Promise.race([
+    vscode.window.showWarningMessage(title, { modal: true, detail }, 'Allow'),
+    cancelled,
+  ]);
+  return choice === 'Allow' && !signal.aborted;
+}
+
+export function askScope(question: ScopeQuestion, signal: AbortSignal): Promise<boolean> {
+  return allowOrDeny(scopeTitle(question), scopeDetail(question), signal);
+}
+
+export function askInference(question: InferenceQuestion, signal: AbortSignal): Promise<boolean> {
+  return allowOrDeny(inferenceTitle(question), inferenceDetail(question), signal);
+}
