@@ -8,6 +8,7 @@ import { AuditLog } from '../kernel/audit/auditLog';
 import { auditDirectory, stateDirectory } from '../kernel/audit/location';
 import { Redactor } from '../kernel/audit/redact';
 import { AuditTrail, KERNEL_AUDIT_COMMIT_DELAY_MS } from '../kernel/audit/auditTrail';
+import { launchFingerprint } from '../kernel/config/launchFingerprint';
 import type { ConfiguredServer, KernelConfig } from '../kernel/config/model';
 import { Kernel } from '../kernel/kernel';
 import type { LifecycleTransition } from '../kernel/model/serverState';
@@ -19,22 +20,17 @@ import { ServerLogs } from './serverLogs';
 
 const APPROVALS_KEY = 'mgp.approvedWorkspaceServers';
 
+/** The names of the headers sent to a remote server (their values may be secrets). */
+function headerNames(server: ConfiguredServer): string {
+  const names = Object.keys(server.settings.headers);
+  return names.length ? `\nHeaders: ${names.join(', ')}` : '';
+}
+
 function isWorkspaceServer(server: ConfiguredServer): boolean {
   return workspaceFolderPaths().some(
     (folder) =>
       server.source.file.startsWith(`${folder}/`) || server.source.file.startsWith(`${folder}\\`),
   );
-}
-
-/** What the user approved a workspace server to run: asked again when any of it changes. */
-function launchFingerprint(server: ConfiguredServer): string {
-  return JSON.stringify({
-    command: server.command,
-    args: server.args,
-    url: server.url,
-    env: server.settings.env,
-    cwd: server.settings.cwd,
-  });
 }
 
 async function openAuditLog(
@@ -209,7 +205,7 @@ export class KernelHost implements vscode.Disposable {
   /** Command lines the person declined in this window: not asked again until they change. */
   private readonly declined = new Map<string, string>();
 
-  /** Asks once for each workspace server whose command line is new or changed. */
+  /** Asks once for each workspace server that is new or changed (launchFingerprint.ts says what counts). */
   private async askApprovals(config: KernelConfig): Promise<void> {
     if (!vscode.workspace.isTrusted) return;
     const approvals = { ...this.approvals() };
@@ -236,10 +232,12 @@ export class KernelHost implements vscode.Disposable {
       server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url;
     const choice = await Promise.resolve(
       vscode.window.showWarningMessage(
-        `${changed ? 'The command line of' : 'Start'} MCP server "${server.id}" ${changed ? 'changed. Start it now?' : 'from this workspace?'}`,
+        changed
+          ? `MCP server "${server.id}" changed since you allowed it. Start it now?`
+          : `Start MCP server "${server.id}" from this workspace?`,
         {
           modal: true,
-          detail: `${server.transport}: ${what}\n\nDeclared in ${vscode.workspace.asRelativePath(server.source.file)}:${server.source.line}. Only start servers you trust: they run with your permissions.`,
+          detail: `${server.transport}: ${what}${headerNames(server)}\n\nDeclared in ${vscode.workspace.asRelativePath(server.source.file)}:${server.source.line}. Only start servers you trust: they run with your permissions.`,
         },
         'Start',
       ),
