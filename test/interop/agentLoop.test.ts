@@ -108,6 +108,7 @@ describe('interop: the agent loop with a scripted model and real servers', funct
     const executed = (await k.ofType('TOOL_EXECUTED')).find((r) => r.trace_id === call.trace_id)!;
     assert.deepEqual(executed.actor, { type: 'agent', id: 'agent.chat' });
     assert.deepEqual(executed.target, { server_id: 'example', tool_name: 'delete_notes' });
+    assert.equal(executed.details.cancelled, undefined, 'a call that ran is not marked cancelled');
     const granted = (await k.ofType('PERMISSION_GRANTED')).find(
       (r) => r.trace_id === call.trace_id,
     )!;
@@ -267,6 +268,13 @@ describe('interop: the agent loop with a scripted model and real servers', funct
     assert.ok(call.result.split(' ').length < 400, 'the stream stopped early');
     assert.ok(sent.includes('mgp/stream/cancel'), sent.join(', '));
     assert.equal(model!.requests.length, 2, 'no inference after the cancellation');
+    // The server answered the cancel (MGP §12.7): its record says the call was cancelled.
+    await eventually(async () =>
+      (await k.ofType('TOOL_EXECUTED')).some((r) => r.trace_id === call.trace_id),
+    );
+    const executed = (await k.ofType('TOOL_EXECUTED')).find((r) => r.trace_id === call.trace_id)!;
+    assert.deepEqual(executed.actor, { type: 'agent', id: 'agent.chat' });
+    assert.equal(executed.details.cancelled, true);
   });
 
   it("cancels the model's own streamed answer", async () => {

@@ -74,6 +74,8 @@ export class Forwarding {
         truncated: Boolean(value.truncated),
         approval: approval?.allowed ? approval.basis : undefined,
         streamed,
+        // The server stopped on a cancellation and answered with what it had (MGP §12.7).
+        ...(cancelledByServer(value) && { cancelled: true }),
       },
     );
     return outcome;
@@ -190,4 +192,8 @@ export class Forwarding {
       throw error;
     }
   }
+}
+
+function cancelledByServer(result: CappedResult): boolean {
+  return (result as { _mgp?: { cancelled?: unknown } })._mgp?.cancelled === true;
 }
