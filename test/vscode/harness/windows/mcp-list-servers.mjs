@@ -1,10 +1,14 @@
 // VS Code's own MCP support lists MGP Kernel: the extension's MCP server definition provider
 // (vscode.lm.registerMcpServerDefinitionProvider) offers `mgp serve` on the open folder, which
-// attaches to this window's kernel. "MCP: List Servers" shows it; screenshot.
+// attaches to this window's kernel. "MCP: List Servers" shows it; started from there, VS Code's MCP
+// client gets the gateway's tools (its output channel says how many it discovered). Screenshots.
 import { approvePermissions, openWorkbench, serverRow, startWorkspaceServers } from '../uiKit.mjs';
 
 export const title = "VS Code's MCP server list";
 export const window = { settings: { 'chat.disableAIFeatures': false } };
+
+const quickRow = (page, text) =>
+  page.locator('.quick-input-widget .monaco-list-row', { hasText: text }).first();
 
 export async function run(kit) {
   const { page, server, workspace, step, shot, runFromPalette } = kit;
@@ -18,8 +22,22 @@ export async function run(kit) {
 
   await step('"MCP: List Servers" lists MGP Kernel from the extension\'s provider', async () => {
     await runFromPalette('MCP: List Servers');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'MGP Kernel' }).waitFor();
+    await quickRow(page, 'MGP Kernel').waitFor();
     await shot('mcp-list-servers');
-    await page.keyboard.press('Escape');
+  });
+
+  await step("started from the list, VS Code's MCP client gets the gateway's tools", async () => {
+    await quickRow(page, 'MGP Kernel').click();
+    await quickRow(page, 'Start Server').click();
+    await runFromPalette('MCP: List Servers');
+    await quickRow(page, /MGP Kernel\s*Running/).waitFor();
+    await quickRow(page, 'MGP Kernel').click();
+    await quickRow(page, 'Show Output').click();
+    // VS Code's MCP client logs to the server's own output channel: the four meta-tools of the
+    // default listing (MGP §16.3 L2). Monaco draws spaces as no-break spaces: \s matches both.
+    const output = page.locator('.part.panel .view-lines');
+    await output.filter({ hasText: /Discovered\s4\stools/ }).waitFor();
+    await output.filter({ hasText: /attached\sto\sthe\seditor's\skernel/ }).waitFor();
+    await shot('mcp-server-tools');
   });
 }
