@@ -6,6 +6,7 @@ import type { ServerManager } from '../kernel/lifecycle/serverManager';
 import { registerChatParticipant } from './agents/chatParticipant';
 import { registerEndpointChatProvider } from './agents/endpointChatProvider';
 import { registerLanguageModelTools } from './agents/languageModelTools';
+import { registerChannels } from './channels/registerChannels';
 import { registerCommands } from './commands';
 import { ConfigService, workspaceFolderPaths } from './configService';
 import { EditorGateway } from './editorGateway';
@@ -144,6 +145,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     ...registerSignInCommands(kernel.manager, kernel.manager.bus, log),
     ...registerSecurityPanels(kernel, extension),
     ...registerToolPanels(kernel, extension),
+    ...registerChannels(kernel.kernel, extension.extensionUri),
     ...registerLanguageModelTools(kernel.kernel, kernel.interaction),
     ...registerEndpointChatProvider(
       () => chatEndpointFromSettings(secrets),
