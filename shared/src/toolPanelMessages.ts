@@ -60,6 +60,8 @@ export interface ResultView {
   structured?: string;
   isError: boolean;
   truncated?: { originalChars: number; keptChars: number };
+  /** The structured content does not fit the tool's outputSchema: what does not fit. */
+  outputSchemaMismatch?: string;
   /** A stream cancelled by the user: the items hold the partial output. */
   cancelled?: boolean;
   streamed?: boolean;

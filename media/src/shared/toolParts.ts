@@ -172,6 +172,15 @@ export function resultNode(result: ResultView): HTMLElement {
           ),
         ]
       : []),
+    ...(result.outputSchemaMismatch !== undefined
+      ? [
+          el(
+            'div',
+            { class: 'notice warning output-schema-mismatch', role: 'status' },
+            `The structured content does not match the tool's output schema: ${result.outputSchemaMismatch}`,
+          ),
+        ]
+      : []),
     ...(result.truncated
       ? [
           el(

@@ -22,6 +22,7 @@ import {
   ConnectionHooks,
   registerClientFeatures,
 } from './clientFeatures';
+import { endHttpSession } from './httpSession';
 import { SignInRetry, signInRetry } from './signIn';
 import type { ResolvedEnvironment } from './environment';
 import { pagedList } from './pagedList';
@@ -84,6 +85,7 @@ export class ServerConnection {
     readonly server: ConfiguredServer,
     readonly client: Client,
     private readonly transport: ObservedTransport,
+    private readonly onLog: ConnectionHooks['onLog'],
   ) {}
 
   static async open(
@@ -182,7 +184,7 @@ export class ServerConnection {
       { capabilities },
     );
     registerClientFeatures(client, options.handlers, options.hooks);
-    const connection = new ServerConnection(server, client, transport);
+    const connection = new ServerConnection(server, client, transport, options.hooks.onLog);
     const previousClose = transport.onclose;
     await client.connect(transport, { timeout: server.settings.connectTimeoutMs });
     connection.rawServerCapabilities = rawCapabilities;
@@ -445,8 +447,12 @@ export class ServerConnection {
     return error;
   }
 
+  /** Ends the session: a Streamable HTTP session is closed with DELETE first (MCP, Transports §2.5). */
   async close(): Promise<void> {
     this.closing = true;
+    await endHttpSession(this.transport.inner, this.timeout, (reason) =>
+      this.onLog('debug', reason),
+    );
     await this.client.close();
   }
 }

@@ -26,6 +26,8 @@ export const LooseCallResultSchema = CallToolResultSchema;
 export interface CappedResult extends CallToolResult {
   /** Set when text content was cut to the server's tool_result_max_chars. */
   truncated?: { originalChars: number; keptChars: number };
+  /** Set when `structuredContent` is missing or does not fit the tool's outputSchema (outputCheck.ts). */
+  outputSchemaMismatch?: { problem: string };
 }
 
 /** Cuts text content beyond `maxChars` in all and marks the result truncated (OpenFang's 50K cap). */

@@ -46,13 +46,21 @@ export class ArgumentChecker {
     return { errors: fieldErrors(validate.errors ?? []) };
   }
 
-  /** The problems in one line (a call's refusal), or undefined when the arguments fit. */
-  problem(schema: Record<string, unknown> | undefined, args: unknown): string | undefined {
+  /**
+   * The problems in one line (a call's refusal), or undefined when the value fits; `whole` names the
+   * value itself where a problem is about all of it. A tool's result is checked against its
+   * outputSchema the same way (outputCheck.ts).
+   */
+  problem(
+    schema: Record<string, unknown> | undefined,
+    args: unknown,
+    whole = '(arguments)',
+  ): string | undefined {
     if (!schema) return undefined;
     const validate = this.validatorOf(schema);
     if ('problem' in validate || validate(args)) return undefined;
     return fieldErrors(validate.errors ?? [], PROBLEMS_NAMED)
-      .map((e) => `${e.pointer || '(arguments)'}: ${e.message}`)
+      .map((e) => `${e.pointer || whole}: ${e.message}`)
       .join('; ');
   }
 

@@ -8,9 +8,11 @@ import { ElicitRequest, ErrorCode, McpError, RequestId } from '@modelcontextprot
 import type { CappedResult } from '../connection/serverConnection';
 import { wireErrorOf } from '../mgp/mgpErrors';
 import { KernelError, PERMISSION_DENIED } from '../model/errors';
+import type { ArgumentChecker } from './argumentChecker';
 import type { CallAudit } from './callAudit';
 import type { CallContext, PipelineDeps, ToolCallOutcome, ToolCallRequest } from './callContext';
 import type { CallChecks } from './checks';
+import { checkOutput } from './outputCheck';
 import { RetriesExhausted, retryAfterFirst } from './retry';
 
 const MAX_FALLBACK_DEPTH = 2;
@@ -27,6 +29,7 @@ export class Forwarding {
     private readonly checks: CallChecks,
     private readonly audit: CallAudit,
     private readonly callAgain: CallAgain,
+    private readonly outputChecker: ArgumentChecker,
   ) {}
 
   forward(call: CallContext): Promise<ToolCallOutcome> {
@@ -61,7 +64,8 @@ export class Forwarding {
     attempts: number,
     streamed: boolean,
   ): ToolCallOutcome {
-    const outcome = this.outcome(call, value, attempts);
+    const checked = checkOutput(this.outputChecker, call.tool, value);
+    const outcome = this.outcome(call, checked, attempts);
     const approval = call.approval;
     this.audit.executedLater(
       call.request,
@@ -72,6 +76,7 @@ export class Forwarding {
         attempts,
         duration_ms: Math.round(outcome.durationMs),
         truncated: Boolean(value.truncated),
+        output_schema_mismatch: checked.outputSchemaMismatch ? true : undefined,
         approval: approval?.allowed ? approval.basis : undefined,
         streamed,
         // The server stopped on a cancellation and answered with what it had (MGP §12.7).

@@ -43,8 +43,12 @@ export class ToolCallPipeline {
     this.audit = new CallAudit(deps.audit);
     const checks = new CallChecks(deps, this.argumentChecker, this.audit);
     this.stages = checks.stages;
-    this.forwarding = new Forwarding(deps, checks, this.audit, (request, depth) =>
-      this.call(request, depth),
+    this.forwarding = new Forwarding(
+      deps,
+      checks,
+      this.audit,
+      (request, depth) => this.call(request, depth),
+      this.argumentChecker,
     );
     this.kernelToolCalls = new KernelToolCalls(deps, this.audit);
   }

@@ -124,6 +124,9 @@ export function resultView(outcome: ToolCallOutcome, options: { images: boolean 
       : {}),
     isError: result.isError === true,
     ...(result.truncated ? { truncated: result.truncated } : {}),
+    ...(result.outputSchemaMismatch
+      ? { outputSchemaMismatch: result.outputSchemaMismatch.problem }
+      : {}),
     ...(mgp?.cancelled === true ? { cancelled: true } : {}),
     ...(mgp?.streamed === true ? { streamed: true } : {}),
     durationMs: outcome.durationMs,
