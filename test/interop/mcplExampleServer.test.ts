@@ -226,6 +226,44 @@ describe('interop: MCPL host against the example MCPL server', function () {
       assert.deepEqual(audited, ['ACCEPTED', 'DUPLICATE']);
     });
 
+    it('an event the user sends reaches an agent conversation, the answer saying where it went', async () => {
+      const model = await startScriptedModel({ turns: [{ content: 'Noted.' }] });
+      try {
+        t = await start();
+        const session = new AgentSession(t.kernel, { agentId: CHAT_AGENT_ID });
+        t.kernel.mcpl.pushEvents.deliverTo(async (event) => {
+          const text = event.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+          const taken = session.push({ eventId: event.eventId, source: event.serverId, text });
+          assert.equal(taken.accepted, true);
+          return { reason: 'delivered to the conversation' };
+        });
+        await structured(t, 'raise_alert', { text: 'deploy finished', eventId: 'evt_9' });
+        const [queued] = t.kernel.mcpl.pushEvents.recent();
+        const sent = await t.kernel.mcpl.pushEvents.send(queued.id);
+        assert.deepEqual(sent, { accepted: true, reason: 'delivered to the conversation' });
+        await session.run({
+          model: new OpenAiCompatibleProvider({ baseUrl: model.url, model: 'scripted' }),
+          task: 'anything new?',
+        });
+        session.close();
+        assert.match(
+          JSON.stringify(model.requests[0].messages),
+          /\[event from live, not from the user\] deploy finished/,
+        );
+        const audited = await mcplDetails(t, 'push_event');
+        assert.deepEqual(
+          audited.map((d) => [d.result, d.reason]),
+          [
+            ['ACCEPTED', undefined],
+            ['ACCEPTED', 'delivered to the conversation'],
+          ],
+        );
+      } finally {
+        t?.kernel.mcpl.pushEvents.deliverTo(undefined);
+        await model.close();
+      }
+    });
+
     it('a `reject` policy refuses with a reason', async () => {
       t = await start(`${ALL_ON.split('\n')[0]}\npush_events = "reject"`);
       const answer = await structured(t, 'raise_alert', { text: 'x' });

@@ -40,8 +40,13 @@ export interface PushAnswer {
   reason?: string;
 }
 
-/** The agent side: takes an event as a new turn; its inference id, or undefined when none ran. */
-export type PushDelivery = (event: PushEvent) => Promise<{ inferenceId?: string } | undefined>;
+/**
+ * The agent side: takes an event as a new turn (its inference id), or into a conversation's next turn
+ * (no inference id; `reason` says where it went, §9.3).
+ */
+export type PushDelivery = (
+  event: PushEvent,
+) => Promise<{ inferenceId?: string; reason?: string } | undefined>;
 
 export class TokenBucket {
   private tokens: number;
@@ -217,11 +222,17 @@ export class PushEvents {
         'ACCEPTED',
         {
           event_id: event.eventId,
-          ...(ran?.inferenceId ? {} : { reason: 'delivered; no inference ran' }),
+          ...(ran?.inferenceId ? {} : { reason: ran?.reason ?? 'delivered; no inference ran' }),
         },
         ran?.inferenceId,
       );
-      return { accepted: true, ...(ran?.inferenceId ? { inferenceId: ran.inferenceId } : {}) };
+      const reason = ran?.reason ?? (ran?.inferenceId ? undefined : 'delivered; no inference ran');
+      event.reason = reason;
+      return {
+        accepted: true,
+        ...(ran?.inferenceId ? { inferenceId: ran.inferenceId } : {}),
+        ...(reason ? { reason } : {}),
+      };
     } catch (error) {
       event.status = 'rejected';
       event.reason = `the agent did not take it: ${error instanceof Error ? error.message : String(error)}`;

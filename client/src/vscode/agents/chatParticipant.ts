@@ -16,6 +16,7 @@ import type { EditorInteraction } from '../interaction/editorInteraction';
 import { CallSummary, showAudit, showServers, showTools } from './chatCommands';
 import { chatObserver, waitingAnswers } from './chatObserver';
 import { ANSWER_COMMAND } from './chatRendering';
+import { ChatPushEvents, showingInjections } from './mcplInChat';
 import { VscodeChatModel } from './lmChatModel';
 
 export const PARTICIPANT_ID = 'mgp-kernel.mgp';
@@ -35,18 +36,29 @@ interface Deps {
 /** The conversations' sessions, the most recent kept. */
 class ChatSessions {
   private readonly sessions = new Map<string, AgentSession>();
+  readonly events: ChatPushEvents;
 
-  constructor(private readonly kernel: Kernel) {}
+  constructor(private readonly kernel: Kernel) {
+    this.events = new ChatPushEvents(kernel.mcpl);
+  }
+
+  private create(): AgentSession {
+    const session = new AgentSession(this.kernel, { agentId: CHAT_AGENT_ID });
+    // MCPL §10: the context hooks of the enabled servers run before each of its inferences.
+    session.use(this.kernel.mcpl.contextHooks);
+    return session;
+  }
 
   get(id: string | undefined): { id: string; session: AgentSession } {
     const known = id ? this.sessions.get(id) : undefined;
     const key = known ? id! : randomUUID();
-    const session = known ?? new AgentSession(this.kernel, { agentId: CHAT_AGENT_ID });
+    const session = known ?? this.create();
     this.sessions.delete(key);
     this.sessions.set(key, session);
     for (const [old, stale] of this.sessions) {
       if (this.sessions.size <= KEPT_SESSIONS) break;
       stale.close();
+      this.events.forget(stale);
       this.sessions.delete(old);
     }
     return { id: key, session };
@@ -55,6 +67,7 @@ class ChatSessions {
   dispose(): void {
     for (const session of this.sessions.values()) session.close();
     this.sessions.clear();
+    this.events.dispose();
   }
 }
 
@@ -89,6 +102,7 @@ function historyOf(context: vscode.ChatContext): ChatMessage[] {
 
 async function runAgent(
   deps: Deps,
+  sessions: ChatSessions,
   session: AgentSession,
   request: vscode.ChatRequest,
   context: vscode.ChatContext,
@@ -100,13 +114,16 @@ async function runAgent(
   const routes: vscode.Disposable[] = [];
   const calls: CallSummary[] = [];
   try {
-    const record = await session.run({
-      model: new VscodeChatModel(request.model),
-      task: request.prompt,
-      history: historyOf(context),
-      signal: abort.signal,
-      observer: chatObserver(deps.interaction, stream, token, routes, calls),
-    });
+    sessions.events.show(session, stream);
+    const record = await showingInjections(deps.kernel.mcpl, session, stream, () =>
+      session.run({
+        model: new VscodeChatModel(request.model),
+        task: request.prompt,
+        history: historyOf(context),
+        signal: abort.signal,
+        observer: chatObserver(deps.interaction, stream, token, routes, calls),
+      }),
+    );
     if (record.stop.reason !== 'answered') stream.markdown(`\n\n*${record.stop.message}*`);
   } finally {
     cancel.dispose();
@@ -127,7 +144,10 @@ export function registerChatParticipant(deps: Deps): vscode.Disposable[] {
       if (request.command === 'tools') showTools(stream, session);
       else if (request.command === 'servers') showServers(stream, deps.kernel);
       else if (request.command === 'audit') showAudit(stream, earlier.calls);
-      else calls = await runAgent(deps, session, request, context, stream, token);
+      else {
+        sessions.events.attach(session);
+        calls = await runAgent(deps, sessions, session, request, context, stream, token);
+      }
       return { metadata: { mgpSession: id, calls } satisfies ChatMetadata };
     },
   );

@@ -1,0 +1,103 @@
+/**
+ * MCPL in the @mgp conversation: a context hook's injection (§10) is shown where it happened, as
+ * coming from its server; push events (§9) the user sent to the agent are shown in the turn that
+ * delivers them. Both are progress lines, not answer text: they are not fed back to the model as the
+ * assistant's words on the next turn.
+ */
+import * as vscode from 'vscode';
+import { oneLine } from '@shared/untrustedText';
+import type { AgentSession } from '../../kernel/agent';
+import type { ShownInjection } from '../../kernel/mcpl/contextHooks';
+import type { McplHost } from '../../kernel/mcpl/mcplHost';
+import type { PushEvent } from '../../kernel/mcpl/pushEvents';
+
+const POSITION: Record<ShownInjection['position'], string> = {
+  system: 'the system prompt',
+  beforeUser: 'before your message',
+  afterUser: 'after your message',
+};
+
+export function injectionLine(injection: ShownInjection): string {
+  return `context from ${oneLine(injection.serverId)} (${oneLine(injection.featureSet)}) into ${POSITION[injection.position]}: ${injection.text.length} characters`;
+}
+
+export function eventLine(event: PushEvent): string {
+  return `event from ${oneLine(event.serverId)} (${oneLine(event.featureSet)}) delivered to the agent`;
+}
+
+export function eventText(event: PushEvent): string {
+  return event.content
+    .map((block) => (block.type === 'text' ? block.text : `[${block.type}]`))
+    .join('\n');
+}
+
+/** Shows the injections of this session's inferences in its response while `run` lasts. */
+export async function showingInjections<T>(
+  mcpl: Pick<McplHost, 'onInjection'>,
+  session: AgentSession,
+  stream: vscode.ChatResponseStream,
+  run: () => Promise<T>,
+): Promise<T> {
+  const stop = mcpl.onInjection((injection) => {
+    if (injection.conversationId === session.conversationId)
+      stream.progress(injectionLine(injection));
+  });
+  try {
+    return await run();
+  } finally {
+    stop();
+  }
+}
+
+/**
+ * Push events the user sends to the agent go to the most recent @mgp conversation, delivered before
+ * its next inference (§9.1); the turn that takes them says so.
+ */
+export class ChatPushEvents implements vscode.Disposable {
+  private latest: AgentSession | undefined;
+  private readonly waiting = new Map<AgentSession, PushEvent[]>();
+
+  constructor(private readonly mcpl: Pick<McplHost, 'pushEvents'>) {}
+
+  /** The conversation the user spoke in last takes the next events. */
+  attach(session: AgentSession): void {
+    this.latest = session;
+    this.mcpl.pushEvents.deliverTo(async (event) => {
+      const target = this.latest;
+      if (!target) throw new Error('no @mgp conversation is open');
+      const taken = target.push({
+        eventId: event.eventId,
+        source: event.serverId,
+        timestamp: event.timestamp,
+        text: eventText(event),
+      });
+      if (!taken.accepted) throw new Error(taken.reason ?? 'not taken');
+      this.waiting.set(target, [...(this.waiting.get(target) ?? []), event]);
+      // No inference runs until the user's next message there (§9.3: so no inferenceId).
+      return {
+        reason:
+          "delivered to the @mgp conversation: it reaches the model at the user's next message",
+      };
+    });
+  }
+
+  /** Shows the events the session takes in this turn. */
+  show(session: AgentSession, stream: vscode.ChatResponseStream): void {
+    for (const event of this.waiting.get(session) ?? []) stream.progress(eventLine(event));
+    this.waiting.delete(session);
+  }
+
+  forget(session: AgentSession): void {
+    this.waiting.delete(session);
+    if (this.latest === session) {
+      this.latest = undefined;
+      this.mcpl.pushEvents.deliverTo(undefined);
+    }
+  }
+
+  dispose(): void {
+    this.latest = undefined;
+    this.waiting.clear();
+    this.mcpl.pushEvents.deliverTo(undefined);
+  }
+}
