@@ -3,8 +3,10 @@
 // (vscode.lm.registerLanguageModelChatProvider), so it is the model picked in the chat view. The model
 // finds a tool it was never given, the kernel asks approval inline (buttons in the chat), the result
 // names its server and tool with a link to its trace; a follow-up streams a tool's output as
-// progress, with the earlier turns as history; /tools, /servers and /audit; the trace link opens the
-// Audit Trail filtered to that call. Screenshots in dark and light themes.
+// progress, with the earlier turns as history; "Allow for this session" lets the same tool run again
+// in the conversation without asking; Stop during a streaming tool reaches the server (its record
+// says cancelled); /tools, /servers and /audit; the trace link opens the Audit Trail filtered to that
+// call. Screenshots in dark and light themes.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -28,6 +30,9 @@ export const window = { settings: { 'chat.disableAIFeatures': false } };
 const DELETE_TASK = 'Delete my note called groceries.';
 const STREAM_TASK = 'Now stream me a few words of sample text.';
 const DELETE_ANSWER = 'I deleted the note "groceries" after you allowed it.';
+const SESSION_TASK = 'Delete my notes called milk and eggs.';
+const SESSION_ANSWER = 'I deleted both notes; you were asked once.';
+const CANCEL_TASK = 'Stream me a very long sample text.';
 const STREAM_ANSWER = 'Here is the text the tool streamed.';
 
 /** What the model was asked, read from one OpenAI request: the task, tool results since, tools offered. */
@@ -49,6 +54,34 @@ function requestFacts(parsed) {
 function scriptedTurn(seen) {
   return (parsed) => {
     const { task, before, results, offered } = requestFacts(parsed);
+    if (task === SESSION_TASK) {
+      // The same dangerous tool twice in one turn: the second call runs on the first answer.
+      const titles = ['milk', 'eggs'];
+      if (results.length === 0)
+        return {
+          tool_calls: [{ name: 'mgp_tools_discover', arguments: { query: 'delete a note' } }],
+        };
+      if (results.length <= titles.length)
+        return {
+          tool_calls: [
+            { name: 'example_delete_notes', arguments: { title: titles[results.length - 1] } },
+          ],
+        };
+      return { content: SESSION_ANSWER };
+    }
+    if (task === CANCEL_TASK) {
+      // Long enough (minutes) that only a cancellation ends it while the test waits.
+      seen.inferencesAfterCancel += seen.cancelled ? 1 : 0;
+      if (results.length === 0)
+        return {
+          tool_calls: [
+            { name: 'mgp_tools_discover', arguments: { query: 'stream text word by word' } },
+          ],
+        };
+      return {
+        tool_calls: [{ name: 'example_stream_text', arguments: { words: 10000, delay_ms: 50 } }],
+      };
+    }
     const plan =
       task === DELETE_TASK
         ? { query: 'delete a note', tool: 'example_delete_notes', args: { title: 'groceries' } }
@@ -139,7 +172,7 @@ async function switchWorkbenchTheme({ page, runFromPalette }, theme) {
 
 export async function run(kit) {
   const { page, server, workspace, dirs, step, shot, THEMES } = kit;
-  const seen = { offered: [], historyHadAnswer: false };
+  const seen = { offered: [], historyHadAnswer: false, cancelled: false, inferencesAfterCancel: 0 };
   const model = await startScriptedModel({
     turns: Array.from({ length: 200 }, () => scriptedTurn(seen)),
   });
@@ -246,6 +279,97 @@ export async function run(kit) {
           await lastResponse(page).textContent(),
           /mgp\.tools\.discover — ran\s*·\s*trace [0-9a-f]{8}[\s\S]*example\s*·\s*stream_text[\s\S]*lorem\sipsum[\s\S]*↳ ran\s*·\s*trace/,
         );
+      },
+    );
+
+    await step(
+      '"Allow for this session": the second call of the same tool asks nothing; both are audited',
+      async () => {
+        // This turn and the next are shown in the light theme: an approval, then a streamed result.
+        await switchWorkbenchTheme(
+          kit,
+          THEMES.find((t) => t.file === 'light'),
+        );
+        await ask(page, `@mgp ${SESSION_TASK}`);
+        const questions = lastResponse(page).locator('.rendered-markdown', {
+          hasText: 'to run delete_notes?',
+        });
+        await questions.first().waitFor();
+        assert.match(await questions.first().textContent(), /"title":\s*"milk"/);
+        await lastResponse(page).getByRole('button', { name: 'Deny' }).waitFor();
+        await shot('chat-agent-approval-light');
+        await lastResponse(page).getByRole('button', { name: 'Allow for this session' }).click();
+        await responseDone(page, SESSION_ANSWER);
+        assert.equal(await questions.count(), 1, 'asked once, for the first call only');
+        assert.match(
+          await lastResponse(page).textContent(),
+          /↳ ran\s*·\s*approval: session\s*·[\s\S]*↳ ran\s*·\s*approval: session_grant\s*·/,
+        );
+        const executed = () =>
+          auditRecords(dirs).filter(
+            (r) =>
+              r.event_type === 'TOOL_EXECUTED' &&
+              r.target.tool_name === 'delete_notes' &&
+              r.details.approval?.startsWith('session'),
+          );
+        await waitFor(() => executed().length === 2, 'both calls in the audit log');
+        const [first, second] = executed();
+        assert.deepEqual(
+          [first.details.approval, second.details.approval],
+          ['session', 'session_grant'],
+        );
+        for (const record of [first, second])
+          assert.deepEqual(record.actor, { type: 'agent', id: 'agent.chat' });
+        // The answer is recorded like every approval: a grant for the session, in the first call's
+        // trace, asked for agent.chat; the second call's trace holds no question.
+        const grants = auditRecords(dirs).filter(
+          (r) => r.event_type === 'PERMISSION_GRANTED' && r.details.kind === 'tool_call',
+        );
+        const grant = grants.find((r) => r.trace_id === first.trace_id);
+        assert.equal(grant?.details.scope, 'session');
+        assert.equal(grant?.details.requested_by, 'agent.chat');
+        assert.ok(!grants.some((r) => r.trace_id === second.trace_id));
+        await shot('chat-agent-session-approval-light');
+      },
+    );
+
+    await step(
+      'Stop while a streaming tool runs: the server gets mgp/stream/cancel, the record says cancelled',
+      async () => {
+        await ask(page, `@mgp ${CANCEL_TASK}`);
+        await lastResponse(page)
+          .locator('.interactive-result-code-block', { hasText: 'lorem ipsum dolor' })
+          .waitFor();
+        await shot('chat-agent-streaming-light');
+        seen.cancelled = true;
+        await page
+          .locator('.interactive-input-part')
+          .getByRole('button', { name: /^Cancel/ })
+          .click();
+        await waitFor(
+          () =>
+            auditRecords(dirs).some(
+              (r) =>
+                r.event_type === 'TOOL_EXECUTED' &&
+                r.target.tool_name === 'stream_text' &&
+                r.details.cancelled === true,
+            ),
+          'the cancelled call in the audit log',
+        );
+        const cancelled = auditRecords(dirs).find(
+          (r) =>
+            r.event_type === 'TOOL_EXECUTED' &&
+            r.target.tool_name === 'stream_text' &&
+            r.details.cancelled === true,
+        );
+        assert.deepEqual(cancelled.actor, { type: 'agent', id: 'agent.chat' });
+        assert.equal(cancelled.details.streamed, true);
+        assert.equal(seen.inferencesAfterCancel, 0, 'the model is not asked again');
+        await switchWorkbenchTheme(
+          kit,
+          THEMES.find((t) => t.file === 'dark'),
+        );
+        await shot('chat-agent-cancelled-dark');
       },
     );
 
