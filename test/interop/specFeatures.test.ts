@@ -153,4 +153,75 @@ describe('MCP 2025-11-25 client features, against an SDK server', function () {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  /** The `request METHOD {_mgp,_meta}` lines the fixture wrote to stderr, parsed. */
+  const requestsSeen = (lines: string[]) =>
+    lines
+      .map((line) => /request (\S+) (.*)$/.exec(line))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => ({ method: m[1], ...(JSON.parse(m[2]) as { _mgp?: { trace_id?: string } }) }));
+
+  const serverLines = (kernel: TestKernel['kernel'], lines: string[]) =>
+    kernel.manager.bus.on(
+      'log',
+      (line) => line.server_id === 'features' && lines.push(line.message),
+    );
+
+  it('MGP §6.5: every request to an MGP server carries a trace id, not only tools/call', async () => {
+    const lines: string[] = [];
+    t = await startKernel(stdioServer('--mgp'), {
+      configure: (kernel) => serverLines(kernel, lines),
+    });
+    const server = t.kernel.manager.get('features');
+    await server.session().readResource('test://notes/readme');
+    await server.session().getPrompt('greet', {});
+    const call = await t.kernel.call({
+      serverId: 'features',
+      toolName: 'weather',
+      args: { city: 'Oslo' },
+    });
+    await eventually(
+      () => requestsSeen(lines).some((r) => r.method === 'tools/call'),
+      'the call seen',
+    );
+    const all = requestsSeen(lines);
+    // Before initialize is answered, MGP is not negotiated yet: initialize goes out as plain MCP.
+    assert.equal(all[0].method, 'initialize');
+    assert.equal(all[0]._mgp, undefined);
+    const seen = all.slice(1);
+    assert.deepEqual([...new Set(seen.map((r) => r.method))].sort(), [
+      'prompts/get',
+      'prompts/list',
+      'resources/list',
+      'resources/read',
+      'resources/templates/list',
+      'tools/call',
+      'tools/list',
+    ]);
+    for (const request of seen)
+      assert.match(request._mgp?.trace_id ?? '', /^[0-9a-f-]{36}$/, JSON.stringify(request));
+    assert.equal(seen.find((r) => r.method === 'tools/call')?._mgp?.trace_id, call.traceId);
+    assert.equal(
+      new Set(seen.map((r) => r._mgp?.trace_id)).size,
+      seen.length,
+      'one trace per request',
+    );
+  });
+
+  it('MGP §17.2: a plain MCP server gets no _mgp on any request', async () => {
+    const lines: string[] = [];
+    t = await startKernel(stdioServer(), { configure: (kernel) => serverLines(kernel, lines) });
+    await t.kernel.manager.get('features').session().readResource('test://notes/readme');
+    await t.kernel.call({ serverId: 'features', toolName: 'weather', args: { city: 'Oslo' } });
+    await eventually(
+      () => requestsSeen(lines).some((r) => r.method === 'tools/call'),
+      'the call seen',
+    );
+    const seen = requestsSeen(lines);
+    assert.ok(seen.length >= 5, JSON.stringify(seen));
+    assert.deepEqual(
+      seen.filter((r) => r._mgp !== undefined),
+      [],
+    );
+  });
 });

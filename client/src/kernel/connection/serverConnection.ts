@@ -50,6 +50,8 @@ export interface OpenOptions {
   handlers: ClientRequestHandlers;
   /** Capabilities the kernel's extensions add at initialize (e.g. `mgp`, MGP §2.2). */
   extraCapabilities?: Record<string, unknown>;
+  /** Each request the kernel sends after initialize, before it leaves: extensions add their fields. */
+  outgoingRequest?(method: string, params: Record<string, unknown>): void;
   /** Each message both ways, for the protocol trace. */
   trace?(direction: 'send' | 'receive', message: JSONRPCMessage): void;
   /** OAuth for http and sse servers (MCP 2025-11-25, Authorization); none: a 401 is an error. */
@@ -157,9 +159,13 @@ export class ServerConnection {
     let rawCapabilities: Record<string, unknown> = {};
     const transport = new ObservedTransport(inner, {
       outgoing: (message) => {
-        options.trace?.('send', message);
         if ('method' in message && 'id' in message) {
           if (message.method === 'initialize') initializeId = message.id;
+          else if (options.outgoingRequest)
+            options.outgoingRequest(message.method, (message.params ??= {}));
+        }
+        options.trace?.('send', message);
+        if ('method' in message && 'id' in message) {
           const mgp = (message.params as { _mgp?: object } | undefined)?._mgp;
           if (mgp) connection.awaitingIds.get(mgp)?.(message.id);
         }

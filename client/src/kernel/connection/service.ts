@@ -60,6 +60,11 @@ export interface ConnectionService {
     tool: ListedTool | string,
     args: Record<string, unknown>,
   ): ToolCallExtension | Promise<ToolCallExtension | undefined> | undefined;
+  /**
+   * A request about to go to the server (initialize excepted): the service may add its fields to
+   * `params` in place (MGP's trace id, §6.5), never change what base MCP put there.
+   */
+  outgoingRequest?(serverId: string, method: string, params: Record<string, unknown>): void;
   /** The server's connection is gone (stopped, crashed or replaced). */
   disconnected?(serverId: string): void;
 }

@@ -201,6 +201,10 @@ export class SupervisedServer {
       authorization,
       extraCapabilities,
       handlers: this.deps.session.clientHandlers(this.config),
+      outgoingRequest: (method, params) => {
+        for (const service of this.deps.session.services)
+          service.outgoingRequest?.(this.id, method, params);
+      },
       trace: (direction, message) => {
         if (this.deps.session.trace(this.id))
           this.deps.bus.emit('trace', { server_id: this.id, direction, message });

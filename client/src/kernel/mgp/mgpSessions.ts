@@ -1,4 +1,5 @@
 import type { ConfiguredServer } from '../config/model';
+import { randomUUID } from 'node:crypto';
 import type { ConnectionService, ServerSession } from '../connection/service';
 import { mgpOffer, MgpOffer, negotiate, NegotiatedMgp } from './negotiation';
 
@@ -47,6 +48,24 @@ export class MgpSessions implements ConnectionService {
 
   disconnected(serverId: string): void {
     this.negotiated.delete(serverId);
+  }
+
+  /**
+   * Every request to a server that negotiated MGP carries a trace id (MGP §6.5): in `params._mgp`
+   * as on tools/call, or top-level in MGP's own `mgp/*` requests. One the caller set (a tool call's,
+   * one per user action) is kept; any other request is a trace of its own. A server that did not
+   * negotiate MGP gets no `_mgp` (§17.2).
+   */
+  outgoingRequest(serverId: string, method: string, params: Record<string, unknown>): void {
+    if (!this.negotiated.has(serverId)) return;
+    if (method.startsWith('mgp/')) {
+      params.trace_id ??= randomUUID();
+      return;
+    }
+    const mgp = params._mgp;
+    if (mgp === undefined) params._mgp = { trace_id: randomUUID() };
+    else if (typeof mgp === 'object' && mgp !== null)
+      (mgp as Record<string, unknown>).trace_id ??= randomUUID();
   }
 
   /** Registers the handler of one `notifications/mgp.*` method. */
