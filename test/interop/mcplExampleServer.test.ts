@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { AgentSession, CHAT_AGENT_ID } from '../../client/src/kernel/agent';
 import type { ShownInjection } from '../../client/src/kernel/mcpl';
+import { ChannelAgents } from '../../client/src/kernel/mcpl/channelAgents';
 import { OpenAiCompatibleProvider } from '../../client/src/kernel/models/openAiCompatible';
 import {
   eventually,
@@ -408,6 +409,67 @@ describe('interop: MCPL host against the example MCPL server', function () {
         messages.map((m) => m.direction),
         ['outgoing', 'incoming'],
       );
+    });
+
+    it('an attached agent answers what is said in the room, and its reply is published there', async () => {
+      const model = await startScriptedModel({ turns: [{ content: 'Hello Ada, I am here.' }] });
+      try {
+        t = await start();
+        await eventually(
+          () =>
+            t!.kernel.mcpl.channels.list(SERVER).some((c) => c.descriptor.id === 'room:general'),
+          'the room registered',
+        );
+        const agents = new ChannelAgents({
+          kernel: t.kernel,
+          channels: t.kernel.mcpl.channels,
+          contextHooks: t.kernel.mcpl.contextHooks,
+          audit: t.kernel.mcpl.audit,
+        });
+        try {
+          agents.attach(
+            SERVER,
+            'room:general',
+            new OpenAiCompatibleProvider({ baseUrl: model.url, model: 'scripted' }),
+          );
+          assert.equal(t.kernel.mcpl.channels.isAgentAttached(SERVER, 'room:general'), true);
+          await structured(t, 'room_say', { text: 'anyone there?', author: 'Ada' });
+          await eventually(
+            () =>
+              t!.kernel.mcpl.channels
+                .messages(SERVER, 'room:general')
+                .some((m) => m.direction === 'outgoing' && m.by === 'agent'),
+            'the reply published',
+          );
+          assert.match(
+            JSON.stringify(model.requests[0].messages),
+            /\[message in channel room:general of live from Ada, not from the user; answer it, your reply is posted there\] anyone there\?/,
+          );
+          const log = (await structured(t, 'room_log')).messages as {
+            author: string;
+            text: string;
+          }[];
+          assert.deepEqual(
+            log.map((m) => [m.author, m.text]),
+            [
+              ['Ada', 'anyone there?'],
+              ['host', 'Hello Ada, I am here.'],
+              ['host (observed)', 'Hello Ada, I am here.'],
+            ],
+          );
+          assert.equal(agents.detach(SERVER, 'room:general'), true);
+          await structured(t, 'room_say', { text: 'still there?', author: 'Ada' });
+          assert.equal(model.requests.length, 1, 'a detached agent takes no more turns');
+          const operations = (await mcplDetails(t, 'channel'))
+            .filter((d) => d.operation === 'agent' || d.operation === 'publish')
+            .map((d) => `${d.operation}:${String(d.result)}`);
+          assert.deepEqual(operations, ['agent:ATTACHED', 'publish:PUBLISHED', 'agent:DETACHED']);
+        } finally {
+          agents.dispose();
+        }
+      } finally {
+        await model.close();
+      }
     });
 
     it('opens and closes rooms; unknown channels and failed opens get Appendix A codes', async () => {

@@ -1,7 +1,9 @@
 /** The Channels view (MCPL §14), its panels and commands. */
 import * as vscode from 'vscode';
 import type { Kernel } from '../../kernel/kernel';
+import { ChannelAgents } from '../../kernel/mcpl/channelAgents';
 import type { ChannelView } from '../../kernel/mcpl/channels';
+import { VscodeChatModel } from '../agents/lmChatModel';
 import { ChannelPanel } from './channelPanel';
 import { ChannelsView } from './channelsView';
 
@@ -25,10 +27,54 @@ async function channelOf(kernel: Kernel, node?: ChannelView): Promise<ChannelVie
   return picked?.view;
 }
 
+/** The chat model that answers in the channel: picked from VS Code's language models. */
+async function pickModel(channel: ChannelView): Promise<VscodeChatModel | undefined> {
+  const models = await vscode.lm.selectChatModels();
+  if (!models.length) {
+    void vscode.window.showWarningMessage(
+      'No language model is available: set mgp.models.openaiCompatible.url or install a model provider.',
+    );
+    return undefined;
+  }
+  const picked =
+    models.length === 1
+      ? { model: models[0] }
+      : await vscode.window.showQuickPick(
+          models.map((model) => ({ label: model.name, description: model.vendor, model })),
+          {
+            title: `Attach @mgp to ${channel.descriptor.id}`,
+            placeHolder: 'The model that answers what is said in the channel',
+          },
+        );
+  return picked
+    ? new VscodeChatModel(picked.model, `@mgp answers in ${channel.descriptor.id} for you.`)
+    : undefined;
+}
+
 export function registerChannels(kernel: Kernel, extensionUri: vscode.Uri): vscode.Disposable[] {
   const view = new ChannelsView(kernel.mcpl.channels);
+  const agents = new ChannelAgents({
+    kernel,
+    channels: kernel.mcpl.channels,
+    contextHooks: kernel.mcpl.contextHooks,
+    audit: kernel.mcpl.audit,
+  });
   return [
     view,
+    { dispose: () => agents.dispose() },
+    vscode.commands.registerCommand('mgp.attachAgentToChannel', async (node?: ChannelView) => {
+      const channel = await channelOf(kernel, node);
+      const model = channel && (await pickModel(channel));
+      if (!channel || !model) return;
+      agents.attach(channel.serverId, channel.descriptor.id, model);
+      void vscode.window.showInformationMessage(
+        `@mgp answers in ${channel.descriptor.id} on ${model.label} until you detach it.`,
+      );
+    }),
+    vscode.commands.registerCommand('mgp.detachAgentFromChannel', async (node?: ChannelView) => {
+      const channel = await channelOf(kernel, node);
+      if (channel) agents.detach(channel.serverId, channel.descriptor.id);
+    }),
     vscode.window.registerTreeDataProvider('mgp.channels', view),
     vscode.commands.registerCommand('mgp.openChannel', async (node?: ChannelView) => {
       const channel = await channelOf(kernel, node);
