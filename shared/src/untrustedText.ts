@@ -43,3 +43,21 @@ function hasInvisible(text: string): boolean {
   INVISIBLE.lastIndex = 0;
   return INVISIBLE.test(text);
 }
+
+// CommonMark §2.4: any ASCII punctuation character may be backslash-escaped.
+const MARKDOWN_PUNCTUATION = /[!-/:-@[-`{-~]/g;
+
+/**
+ * The text as literal words inside markdown the editor renders (tooltips, chat): on one line, with
+ * the invisible characters escaped as `oneLine` does, and every ASCII punctuation character
+ * backslash-escaped (leading spaces as entities), so no code block, emphasis, link, autolink, heading, list, HTML, entity or theme icon
+ * (`$(…)`) of its own is live.
+ */
+export function markdownInline(text: string): string {
+  return (
+    oneLine(text)
+      .replace(MARKDOWN_PUNCTUATION, '\\$&')
+      // Four leading spaces would start an indented code block (CommonMark §4.4).
+      .replace(/^ +/, (spaces) => '&#32;'.repeat(spaces.length))
+  );
+}

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { markdownInline, oneLine, visibleText } from '@shared/untrustedText';
 import type { ConfigProblem, ConfiguredServer, KernelConfig } from '../kernel/config/model';
 import type { SupervisedServer } from '../kernel/lifecycle/supervisedServer';
 import type { ServerState } from '../kernel/model/serverState';
@@ -214,7 +215,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
         ? `${live?.tools.length ?? 0} tools · ${server.transport}`
         : live?.heldBack !== undefined && state === 'registered'
           ? `not started · ${HOLD_WORDS[this.holdOf?.(server) ?? 'other'] ?? live.heldBack}`
-          : `${state}${live?.lastError ? `: ${live.lastError}` : ''}`;
+          : `${state}${live?.lastError ? `: ${oneLine(live.lastError)}` : ''}`;
     if (kept) item.description = `${item.description} · config has errors`;
     item.contextValue = shadowedBy ? 'mgp.server.shadowed' : `mgp.server.${state}`;
     // The server asks for a sign-in (MCP Authorization): that, not a restart, is what mends it.
@@ -229,7 +230,8 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendMarkdown(`**${server.id}** — ${state}\n\n`);
     tooltip.appendCodeblock(serverTarget(server), 'shell');
-    if (live?.lastError) tooltip.appendMarkdown(`\n**Last error:** ${live.lastError}\n`);
+    if (live?.lastError)
+      tooltip.appendMarkdown(`\n**Last error:** ${markdownInline(live.lastError)}\n`);
     if (kept)
       tooltip.appendMarkdown(
         `\n$(warning) Its table in the config has errors: it keeps its last valid settings until they are fixed.\n`,
@@ -279,41 +281,47 @@ function securityTooltip(
 ): vscode.MarkdownString {
   const text = new vscode.MarkdownString(undefined, true);
   text.appendMarkdown(
-    `**${node.name}** — risk **${security.risk_level}** (from ${security.sources.risk_level ?? 'default'})\n\n`,
+    `**${markdownInline(node.name)}** — risk **${security.risk_level}** (from ${security.sources.risk_level ?? 'default'})\n\n`,
   );
   if (security.serverClaim)
-    text.appendMarkdown(`$(warning) The server itself claims **${security.serverClaim}**.\n\n`);
+    text.appendMarkdown(
+      `$(warning) The server itself claims **${markdownInline(security.serverClaim)}**.\n\n`,
+    );
   text.appendMarkdown(
-    `Side effects: ${security.side_effects.length ? security.side_effects.join(', ') : 'none declared'}${security.reversible === false ? ' · not reversible' : ''}\n\n`,
+    `Side effects: ${security.side_effects.length ? security.side_effects.map(markdownInline).join(', ') : 'none declared'}${security.reversible === false ? ' · not reversible' : ''}\n\n`,
   );
   if (security.permissions_required.length)
-    text.appendMarkdown(`Permissions: ${security.permissions_required.join(', ')}\n\n`);
+    text.appendMarkdown(
+      `Permissions: ${security.permissions_required.map(markdownInline).join(', ')}\n\n`,
+    );
   if (security.validator)
     text.appendMarkdown(
-      `Validator: ${security.validator} (from ${security.sources.validator ?? 'server'})\n\n`,
+      `Validator: ${markdownInline(security.validator)} (from ${security.sources.validator ?? 'server'})\n\n`,
     );
   if (security.confirmation_required) text.appendMarkdown('Asks before each call.\n\n');
   if (node.description) {
     text.appendMarkdown('---\n\n*Description from the server (untrusted):*\n\n');
-    text.appendText(node.description);
+    text.appendText(visibleText(node.description));
   }
   return text;
 }
 
 function leafItem(node: Extract<ServerNode, { kind: 'item' }>): vscode.TreeItem {
-  const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(oneLine(node.name), vscode.TreeItemCollapsibleState.None);
   item.id = `${node.group}:${node.serverId}:${node.uri ?? node.name}`;
-  item.description = node.security
-    ? `${node.security.risk_level} · ${node.description?.split('\n')[0] ?? ''}`
-    : node.description?.split('\n')[0];
-  item.tooltip = node.security ? securityTooltip(node, node.security) : node.description;
+  const summary =
+    node.description === undefined ? undefined : oneLine(node.description.split('\n')[0]);
+  item.description = node.security ? `${node.security.risk_level} · ${summary ?? ''}` : summary;
+  item.tooltip = node.security
+    ? securityTooltip(node, node.security)
+    : node.description && visibleText(node.description);
   item.contextValue = `mgp.${node.group.slice(0, -1)}`;
   const [icon, colour] = node.security
     ? RISK_ICONS[node.security.risk_level]
     : [{ tools: 'symbol-method', resources: 'file', prompts: 'comment' }[node.group], undefined];
   item.iconPath = new vscode.ThemeIcon(icon, colour ? new vscode.ThemeColor(colour) : undefined);
   item.accessibilityInformation = {
-    label: `${node.group === 'tools' ? 'Tool' : node.group === 'resources' ? 'Resource' : 'Prompt'} ${node.name}${node.security ? `, risk ${node.security.risk_level}` : ''}`,
+    label: `${node.group === 'tools' ? 'Tool' : node.group === 'resources' ? 'Resource' : 'Prompt'} ${oneLine(node.name)}${node.security ? `, risk ${node.security.risk_level}` : ''}`,
   };
   if (node.group === 'tools')
     item.command = { command: 'mgp.runTool', title: 'Run Tool', arguments: [node] };

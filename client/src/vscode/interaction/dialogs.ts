@@ -3,6 +3,7 @@
  * (MCP), callbacks (MGP §13.4) and runtime registrations (MGP §15.4), each with VS Code's own widgets.
  */
 import * as vscode from 'vscode';
+import { oneLine, visibleText } from '@shared/untrustedText';
 import { elicitInForm } from './elicitationPanel';
 import type {
   CreateMessageRequest,
@@ -28,7 +29,7 @@ export async function askPermissions(request: PermissionRequest): Promise<Permis
   const list = request.permissions
     .map(
       (p) =>
-        `• ${p.name} (risk ${p.risk ?? 'unknown'})${p.description ? ` — ${p.description}` : ''}`,
+        `• ${oneLine(p.name)} (risk ${oneLine(p.risk ?? 'unknown')})${p.description ? ` — ${oneLine(p.description)}` : ''}`,
     )
     .join('\n');
   const choice = await vscode.window.showWarningMessage(
@@ -48,9 +49,9 @@ export async function askPermissions(request: PermissionRequest): Promise<Permis
   if (choice === 'Choose…') {
     const picked = await vscode.window.showQuickPick(
       request.permissions.map((p) => ({
-        label: p.name,
-        description: `risk ${p.risk ?? 'unknown'}`,
-        detail: p.description,
+        label: oneLine(p.name),
+        description: `risk ${oneLine(p.risk ?? 'unknown')}`,
+        detail: p.description && oneLine(p.description),
         picked: p.risk !== 'dangerous',
       })),
       {
@@ -124,7 +125,7 @@ export async function elicit(
       `"${serverId}" asks you to open ${url.toString()}`,
       {
         modal: true,
-        detail: `${params.message}\n\n${params.url}\n\nOpen this address in your browser only if you trust it.`,
+        detail: `${visibleText(params.message)}\n\n${oneLine(params.url)}\n\nOpen this address in your browser only if you trust it.`,
       },
       'Open in Browser',
     );
@@ -138,14 +139,14 @@ export async function elicit(
 export async function answerCallback(question: CallbackQuestion): Promise<string | undefined> {
   const from = `"${question.serverId}"`;
   if (question.type === 'notification') {
-    void vscode.window.showInformationMessage(`${from}: ${question.message}`);
+    void vscode.window.showInformationMessage(`${from}: ${oneLine(question.message)}`);
     return undefined;
   }
   if (question.type === 'confirmation') {
     const options = question.options?.length ? question.options : ['confirm', 'cancel'];
     const picked = await vscode.window.showWarningMessage(
       `${from} asks for confirmation`,
-      { modal: true, detail: question.message },
+      { modal: true, detail: visibleText(question.message) },
       ...options.filter((o) => o !== 'cancel'),
     );
     return question.expired.aborted
@@ -155,13 +156,13 @@ export async function answerCallback(question: CallbackQuestion): Promise<string
   if (question.type === 'selection') {
     const picker = vscode.window.createQuickPick();
     picker.title = `${from} asks`;
-    picker.placeholder = question.message;
+    picker.placeholder = oneLine(question.message);
     picker.items = (question.options ?? []).map((label) => ({ label }));
     return closeable(picker, question.expired, () => picker.selectedItems[0]?.label);
   }
   const box = vscode.window.createInputBox();
   box.title = `${from} asks`;
-  box.prompt = question.message;
+  box.prompt = oneLine(question.message);
   return closeable(box, question.expired, () => box.value);
 }
 
