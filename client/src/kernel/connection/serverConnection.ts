@@ -27,6 +27,7 @@ import { SignInRetry, signInRetry } from './signIn';
 import type { ResolvedEnvironment } from './environment';
 import { pagedList } from './pagedList';
 import { ObservedTransport } from './observedTransport';
+import { explainStartFailure, StderrTail } from './startFailure';
 import {
   CappedResult,
   capResult,
@@ -96,19 +97,29 @@ export class ServerConnection {
     options: OpenOptions,
   ): Promise<ServerConnection> {
     if (server.transport === 'stdio') {
+      const stderr = new StderrTail();
       const transport = stdioTransport(server, resolved, {
-        onStderr: (line) => options.hooks.onLog('stderr', line),
+        onStderr: (line) => {
+          stderr.add(line);
+          options.hooks.onLog('stderr', line);
+        },
       });
-      return ServerConnection.connect(server, transport, options);
+      return ServerConnection.connect(server, transport, options).catch((error: unknown) => {
+        throw explainStartFailure(error, server, stderr);
+      });
     }
     const auth = options.authorization;
     const http = () => streamableHttpTransport(server, resolved, auth);
     const sse = () => sseTransport(server, resolved, auth);
-    if (server.transport === 'sse') return ServerConnection.connectSigningIn(server, sse, options);
+    if (server.transport === 'sse')
+      return ServerConnection.connectSigningIn(server, sse, options).catch((error: unknown) => {
+        throw explainStartFailure(error, server);
+      });
     try {
       return await ServerConnection.connectSigningIn(server, http, options);
     } catch (error) {
-      if (!isLegacySseSignal(error)) throw ServerConnection.authorizationError(server, error);
+      if (!isLegacySseSignal(error))
+        throw explainStartFailure(ServerConnection.authorizationError(server, error), server);
       options.hooks.onLog(
         'info',
         `Streamable HTTP refused (${error instanceof Error ? error.message : String(error)}); falling back to legacy SSE`,
