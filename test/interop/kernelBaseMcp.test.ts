@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OpenAiCompatibleProvider } from '../../client/src/kernel/models/openAiCompatible';
 import { repoRoot } from '../repoRoot';
-import { whileProgressing } from '../support/patience';
+import { HANG_MS, whileProgressing } from '../support/patience';
 import {
   eventually,
   everythingServer,
@@ -555,7 +555,9 @@ describe('kernel: base MCP, client side, against real servers', function () {
 
     it('a flood of 100,000 notifications: every one logged, calls answered during it', async () => {
       let count = 0;
-      t = await startKernel(fixture('flood', 'notification-flood.js'), {
+      // The call waits behind the flood in the pipe: only a hang may time it out.
+      const patient = `request_timeout_secs = ${HANG_MS / 1000}\n`;
+      t = await startKernel(fixture('flood', 'notification-flood.js', patient), {
         configure: (kernel) =>
           kernel.manager.bus.on('log', (line) => line.message.startsWith('flood ') && count++),
       });

@@ -9,6 +9,7 @@ import {
   startScriptedModel,
   TestKernel,
 } from './support/kernelHarness';
+import { HANG_MS } from '../support/patience';
 
 // The MCPL host against a server that misbehaves (test/fixtures/servers/mcpl-hostile.js): each
 // attack is bounded, answered with a clear reason, and leaves every decision in the audit log.
@@ -22,6 +23,8 @@ id = "${SERVER}"
 command = ${node}
 args = [${[fixtureServer('mcpl-hostile.js'), ...args.map((a) => JSON.stringify(a))].join(', ')}]
 transport = "stdio"
+# Floods take as long as the machine needs: only a hang may time a call out.
+request_timeout_secs = ${HANG_MS / 1000}
 
 [servers.mcpl]
 enabled_feature_sets = ["flood.*", "tagged.*", "elevate.*", "hooks.*"]
