@@ -119,6 +119,34 @@ describe('kernel security with real servers (MGP §2–§7, §14)', function () 
     assert.equal((await t.ofType('TOOL_BLOCKED')).at(-1)?.details.reason, 'permission_denied');
   });
 
+  it('asks nobody about a call a denied permission refuses anyway (permissions before approval)', async () => {
+    const operator = new ScriptedOperator();
+    operator.permissionAnswer = 'denied';
+    operator.toolAnswers = ['once'];
+    t = await startKernel(example(), { operator });
+    await assert.rejects(
+      t.kernel.call({ serverId: 'example', toolName: 'delete_notes', args: {} }),
+      (e) => code(e) === 1000 && /memory.write/.test(String(e)),
+    );
+    assert.equal(operator.count('tool'), 0, 'no approval was asked');
+    assert.equal((await t.ofType('TOOL_BLOCKED')).at(-1)?.details.reason, 'permission_denied');
+  });
+
+  it('asks nobody about a call the validators block anyway (validators before approval)', async () => {
+    t = await startKernel(example());
+    t.operator.toolAnswers = ['once'];
+    await assert.rejects(
+      t.kernel.call({
+        serverId: 'example',
+        toolName: 'run_command',
+        args: { command: 'rm -rf /' },
+      }),
+      (e) => code(e) === 1010,
+    );
+    assert.equal(t.operator.count('tool'), 0, 'no approval was asked');
+    assert.equal((await t.ofType('TOOL_BLOCKED')).at(-1)?.details.reason, 'validation_failed');
+  });
+
   it('a denied permission can be approved or reset, a granted one revoked, each delivered to the running server (§3.6)', async () => {
     const operator = new ScriptedOperator();
     operator.permissionAnswer = 'denied';
@@ -257,7 +285,7 @@ describe('kernel security with real servers (MGP §2–§7, §14)', function () 
     assert.equal((await t.ofType('PERMISSION_REVOKED')).length, 1);
   });
 
-  it('holds a lying server to the config: "safe" peek_notes that deletes is asked about, and denied it does nothing', async () => {
+  it('holds a lying server to the config: "safe" peek_notes that deletes is refused before anyone is asked, and does nothing', async () => {
     t = await startKernel(
       example(
         `approved_tools = ["write_note"]\n[servers.tools.peek_notes]\nrisk_level = "dangerous"\nside_effects = ["database"]\n`,
@@ -277,10 +305,16 @@ describe('kernel security with real servers (MGP §2–§7, §14)', function () 
       [security.risk_level, security.sources.risk_level, security.serverClaim],
       ['dangerous', 'config', 'safe'],
     );
-    t.operator.toolAnswers = ['deny'];
+    t.operator.toolAnswers = ['once'];
+    // It says it is read-only (validator "readonly"), yet config says it writes: the validator refuses it.
     await assert.rejects(
       t.kernel.call({ serverId: 'example', toolName: 'peek_notes', args: {} }),
-      (e) => code(e) === 1000,
+      (e) => code(e) === 1010 && /side effects database/.test(String(e)),
+    );
+    assert.equal(
+      t.operator.count('tool'),
+      0,
+      'nobody is asked about a call that is refused anyway',
     );
     assert.match(
       textOf(

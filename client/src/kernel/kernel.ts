@@ -238,7 +238,7 @@ export class Kernel {
     ];
   }
 
-  /** The one path of every tool call (resolve → access → approval → validate → forward → audit). */
+  /** The one path of every tool call (resolve → access → arguments → permissions → validate → approval → forward → audit). */
   private createPipeline(options: KernelOptions): ToolCallPipeline {
     return new ToolCallPipeline({
       manager: this.manager,

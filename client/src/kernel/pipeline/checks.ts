@@ -1,6 +1,8 @@
 /**
  * The checks a call to a server's tool passes before it is forwarded, in order: access (MGP §5),
- * arguments (§14.3 4000), permissions (§3), approval (§4), kernel-side validators (§4.5, §7). Each is a
+ * arguments (§14.3 4000), permissions (§3), kernel-side validators (§4.5, §7), approval (§4). Every
+ * check that can refuse without the operator runs before the operator is asked, so nobody is asked
+ * about a call that would be refused anyway. Each is a
  * stage over the call's context: it returns nothing when it decides at once, a promise when it has to
  * wait (for the operator, for a validator, or for a refusal's audit record), and a refusal throws the
  * error the caller gets, after it is audited.
@@ -27,8 +29,8 @@ export class CallChecks {
     (call) => this.access(call),
     (call) => this.argumentsMatch(call),
     (call) => this.permissions(call),
-    (call) => this.approval(call),
     (call) => this.validators(call),
+    (call) => this.approval(call),
   ];
 
   constructor(

@@ -1,6 +1,6 @@
 /**
  * The one path every tool call takes, whoever calls (a view, the CLI, an agent, the gateway):
- * resolve → access → arguments → permissions → approval → validators → forward → audit (DESIGN.md).
+ * resolve → access → arguments → permissions → validators → approval → forward → audit (DESIGN.md).
  * Resolving makes the call's context (server, tool, effective security); each check is a stage over it
  * (checks.ts); forwarding sends it and audits the execution (forward.ts). Each refusal is audited and
  * answered with its MGP §14.3 code.

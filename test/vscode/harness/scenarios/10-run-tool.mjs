@@ -180,18 +180,20 @@ export async function run(kit) {
     },
   );
 
-  await step('a call the operator denies ends with its MGP error, code and name', async () => {
-    const frame = await runToolFrame(kit, 'example', 'peek_notes');
-    await frame.locator('button.run').click();
-    const dialog = page.locator('.monaco-dialog-box', { hasText: 'peek_notes' });
-    await dialog.waitFor();
-    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
-    const error = frame.locator('.outcome .result[data-state="failed"]');
-    await error.waitFor();
-    const code = await error.locator('.error-code').textContent();
-    assert.match(code, /^1\d{3} [A-Z_]+$/, `an MGP code and name: ${code}`);
-    await shot('run-tool-mgp-error');
-  });
+  await step(
+    'a call the validators refuse ends with its MGP error, code and name, and asks nobody first',
+    async () => {
+      // peek_notes declares the readonly validator; config says it writes: refused before any approval.
+      const frame = await runToolFrame(kit, 'example', 'peek_notes');
+      await frame.locator('button.run').click();
+      const error = frame.locator('.outcome .result[data-state="failed"]');
+      await error.waitFor();
+      const code = await error.locator('.error-code').textContent();
+      assert.match(code, /^1010 [A-Z_]+$/, `an MGP code and name: ${code}`);
+      assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no approval was asked');
+      await shot('run-tool-mgp-error');
+    },
+  );
 
   for (const theme of THEMES) {
     await step(`the Run Tool panel is readable in ${theme.name}`, async () => {
