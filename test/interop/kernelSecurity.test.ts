@@ -239,6 +239,28 @@ describe('kernel security with real servers (MGP §2–§7, §14)', function () 
     assert.equal(grants[0].details.scope, 'session');
   });
 
+  it("a call's duration leaves out the time the operator took to answer the approval", async () => {
+    t = await startKernel(example());
+    const thinkingMs = 1500;
+    t.operator.toolAnswers = ['once'];
+    t.operator.thinking = () => new Promise((resolve) => setTimeout(resolve, thinkingMs));
+    const before = performance.now();
+    const outcome = await t.kernel.call({
+      serverId: 'example',
+      toolName: 'delete_notes',
+      args: {},
+    });
+    const wall = performance.now() - before;
+    assert.equal(t.operator.count('tool'), 1);
+    assert.ok(
+      outcome.durationMs <= wall - thinkingMs,
+      `duration ${outcome.durationMs} ms, of ${wall} ms in all with ${thinkingMs} ms thinking`,
+    );
+    const executed = (await t.ofType('TOOL_EXECUTED')).at(-1);
+    assert.ok(Number(executed?.details.approval_wait_ms) >= thinkingMs - 1);
+    assert.ok(Number(executed?.details.duration_ms) <= Math.round(wall - thinkingMs) + 1);
+  });
+
   it('a denied call never runs: 1000 PERMISSION_DENIED, PERMISSION_DENIED and TOOL_BLOCKED in the audit trail', async () => {
     t = await startKernel(example());
     t.operator.toolAnswers = ['once', 'deny'];

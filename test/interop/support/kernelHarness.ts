@@ -50,12 +50,15 @@ export class ScriptedOperator {
   /** MCPL §7.6 step 3 and §11 `ask`: the answers to scope and inference questions, in order. */
   scopeAnswers: boolean[] = [];
   inferenceAnswers: boolean[] = [];
+  /** What the operator does before answering a tool-call approval (take their time, say). */
+  thinking: () => Promise<void> = async () => undefined;
 
   interaction(): Interaction {
     return {
       ...NOBODY_TO_ASK,
       approveToolCall: async (request: ToolApprovalRequest) => {
         this.asked.push({ kind: 'tool', detail: request });
+        await this.thinking();
         return this.toolAnswers.shift() ?? 'deny';
       },
       approvePermissions: async (request) => {

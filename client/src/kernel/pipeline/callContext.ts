@@ -56,6 +56,8 @@ export interface CallContext {
   readonly security: EffectiveSecurity;
   /** Set by the approval stage. */
   approval: ApprovalOutcome | undefined;
+  /** Milliseconds spent waiting for the operator's answers: not part of the call's duration. */
+  operatorMs: number;
   /** Set by a stage that answers the call itself instead of forwarding it (MGP §7.4). */
   answer: CappedResult | undefined;
 }

@@ -137,21 +137,26 @@ export class CallChecks {
     const { request, server, security } = call;
     const settings = this.deps.settings();
     const policy: ApprovalPolicy = server.config.policy.approvalPolicy ?? settings.approvalPolicy;
-    const outcome = await this.deps.approvals.authorize(
-      {
-        serverId: request.serverId,
-        toolName: request.toolName,
-        description: call.tool.description,
-        args: request.args,
-        security,
-        agentId: request.caller.agentId,
-        traceId: call.traceId,
-        policy,
-        approvedTools: server.config.policy.approvedTools,
-        moderateRequiresApproval: settings.moderateToolsRequireApproval,
-      },
-      request.signal,
-    );
+    const asked = performance.now();
+    const outcome = await this.deps.approvals
+      .authorize(
+        {
+          serverId: request.serverId,
+          toolName: request.toolName,
+          description: call.tool.description,
+          args: request.args,
+          security,
+          agentId: request.caller.agentId,
+          traceId: call.traceId,
+          policy,
+          approvedTools: server.config.policy.approvedTools,
+          moderateRequiresApproval: settings.moderateToolsRequireApproval,
+        },
+        request.signal,
+      )
+      .finally(() => {
+        call.operatorMs += performance.now() - asked;
+      });
     if (outcome.allowed) return outcome;
     await this.audit.blocked(request, call.traceId, 'TOOL_BLOCKED', 'DENIED', {
       reason: 'approval_denied',

@@ -75,6 +75,7 @@ export class Forwarding {
       {
         attempts,
         duration_ms: Math.round(outcome.durationMs),
+        ...(call.operatorMs >= 1 ? { approval_wait_ms: Math.round(call.operatorMs) } : {}),
         truncated: Boolean(value.truncated),
         output_schema_mismatch: checked.outputSchemaMismatch ? true : undefined,
         approval: approval?.allowed ? approval.basis : undefined,
@@ -94,7 +95,8 @@ export class Forwarding {
       toolName: call.request.toolName,
       security: call.security,
       attempts,
-      durationMs: performance.now() - call.started,
+      // The seconds a person took to answer the approval are theirs, not the tool's.
+      durationMs: performance.now() - call.started - call.operatorMs,
       approval: call.approval,
     };
   }

@@ -70,6 +70,7 @@ export class ToolCallPipeline {
       tool,
       security: this.deps.securityOf(server, tool),
       approval: undefined,
+      operatorMs: 0,
       answer: undefined,
     };
     try {
