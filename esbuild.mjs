@@ -39,11 +39,14 @@ const nodeBundle = {
  * its first use (bench/validators.mjs builds them too):
  * - sqlParser: the SQL grammars of the readonly validator (~1 MB), at the first SQL argument;
  * - shellParser: tree-sitter's Bash grammar (WebAssembly, the .wasm files copied next to it by
- *   wasmFiles below), at the first command line.
+ *   wasmFiles below), at the first command line;
+ * - codeParser: acorn, eslint-scope and Lezer's Python grammar, at the first code argument read at the
+ *   code safety `strict` or `readonly` level.
  */
 export const validatorParsers = {
   sqlParser: 'client/src/kernel/security/validators/sqlDialects.ts',
   shellParser: 'client/src/kernel/security/validators/shellGrammar.ts',
+  codeParser: 'client/src/kernel/security/validators/codeGrammar.ts',
 };
 
 function exampleServerEntries() {

@@ -1498,9 +1498,11 @@ export const PASSING: Case[] = [
   {
     validators: C,
     tool: 'eval_js',
-    args: { code: "const data = JSON.parse(fs.readFileSync('a.json', 'utf8'))" },
+    args: {
+      code: "function load(fs) {\n  return JSON.parse(fs.readFileSync('a.json', 'utf8'))\n}",
+    },
     security: js('readonly'),
-    note: 'a read at readonly (fs is not imported here)',
+    note: 'a read at readonly (fs is a parameter here)',
   },
   {
     validators: C,

@@ -3,7 +3,7 @@
  * the `readonly` level write operations. Each finding carries the §7.4 violation text.
  */
 import type { CodeSafetyLevel } from '../../model/security';
-import { lex, literalAt, type CodeLanguage, type CodeViews } from './codeLexer';
+import { callArguments, lex, literalAt, type CodeLanguage, type CodeViews } from './codeLexer';
 import { READONLY_FORBIDDEN_IMPORTS, WRITE_OPERATIONS, type CodePattern } from './codeDefaults';
 import {
   coveringEntry,
@@ -12,21 +12,13 @@ import {
   pythonImports,
   type ImportRef,
 } from './codeImports';
+import { pythonDynamicAccess } from './codeDynamicAccess';
+import type { CodeFinding } from './codeFinding';
+import { checkParsedJavaScript } from './codeParsedJs';
+import { checkParsedPython } from './codeParsedPython';
 import { findSqlWrite } from './sqlCheck';
 
-export interface CodeFinding {
-  rule:
-    | 'blocked_import'
-    | 'import_not_allowed'
-    | 'dynamic_import'
-    | 'blocked_pattern'
-    | 'write_operation'
-    | 'size_limit'
-    | 'unsupported_language';
-  /** The §7.4 violation text: "Blocked import: 'subprocess'". */
-  text: string;
-  index: number;
-}
+export type { CodeFinding } from './codeFinding';
 
 /** The lists in force for one language. */
 export interface EffectiveLists {
@@ -117,24 +109,6 @@ function patternFindings(
   return found;
 }
 
-/** The text between the parentheses that open at `open`, split at top-level commas, with offsets. */
-function callArguments(code: string, open: number): { text: string; index: number }[] {
-  const args: { text: string; index: number }[] = [];
-  let depth = 0;
-  let start = open + 1;
-  for (let i = open; i < Math.min(code.length, open + 4096); i++) {
-    const c = code[i];
-    if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') depth--;
-    if ((c === ',' && depth === 1) || depth === 0) {
-      args.push({ text: code.slice(start, i), index: start });
-      if (depth === 0) break;
-      start = i + 1;
-    }
-  }
-  return args.filter((a) => a.text.trim() !== '');
-}
-
 const PY_OPEN = /(?<![\w.])(?:io\s*\.\s*|codecs\s*\.\s*)?open\s*\(|\.\s*open\s*\(/g;
 const JS_OPEN = /\b(?:fs\w*|promises)\s*\.\s*open(?:Sync)?\s*\(|(?<![\w$.])openSync\s*\(/g;
 const MODE_LITERAL = /^[rwaxbtsU+]{1,4}$/;
@@ -186,6 +160,33 @@ function sqlWrites(views: CodeViews): CodeFinding[] {
   return [];
 }
 
+function blockedUses(uses: ImportRef[], lists: EffectiveLists): CodeFinding[] {
+  return uses.flatMap((use) => {
+    const entry = coveringEntry(use.module, lists.blocked, '.');
+    return entry
+      ? [{ rule: 'blocked_import' as const, text: `Blocked import: '${entry}'`, index: use.index }]
+      : [];
+  });
+}
+
+/** `strict` and `readonly`: the code read by a real parser and judged against allowlists. */
+function parsedFindings(
+  code: string,
+  language: CodeLanguage,
+  lists: EffectiveLists,
+  level: CodeSafetyLevel,
+): CodeFinding[] {
+  const parsed =
+    language === 'python'
+      ? checkParsedPython(code)
+      : { ...checkParsedJavaScript(code), attributeUses: [] };
+  return [
+    ...parsed.findings,
+    ...parsed.imports.flatMap((ref) => importFindings(ref, language, lists, level)),
+    ...blockedUses(parsed.attributeUses, lists),
+  ];
+}
+
 export function checkCodeIn(
   code: string,
   language: CodeLanguage,
@@ -195,7 +196,10 @@ export function checkCodeIn(
   const views = lex(code, language);
   const imports = language === 'python' ? pythonImports(views) : javascriptImports(views);
   const found = imports.flatMap((ref) => importFindings(ref, language, lists, level));
-  if (language === 'python') found.push(...attributeFindings(views, lists));
+  if (language === 'python')
+    found.push(...attributeFindings(views, lists), ...pythonDynamicAccess(views, lists.blocked));
+  if (level === 'strict' || level === 'readonly')
+    found.push(...parsedFindings(code, language, lists, level));
   found.push(
     ...patternFindings(
       views,

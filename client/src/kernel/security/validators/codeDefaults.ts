@@ -195,6 +195,8 @@ export const DEFAULT_BLOCKED_PATTERNS: Record<CodeLanguage, readonly CodePattern
     p('__builtins__', /\b__builtins__\b/, 'stripped'),
     p('__subclasses__', /\b__(?:subclasses|globals|code|bases|mro|getattribute)__\b/, 'stripped'),
     p('sys.modules', /\bsys\s*\.\s*modules\b/),
+    p('vars(', /(?<![\w.])vars\s*\(/),
+    p('__dict__', /\b__dict__\b/, 'stripped'),
   ],
   javascript: [
     p('eval(', /(?<![\w$.])eval\b(?!\s*:)|\b(?:globalThis|window|global|self)\s*\.\s*eval\b/),
@@ -207,6 +209,10 @@ export const DEFAULT_BLOCKED_PATTERNS: Record<CodeLanguage, readonly CodePattern
     p('process.binding', /\bprocess\s*\.\s*(?:binding|_linkedBinding|dlopen)\b/),
     p('process.exit', /\bprocess\s*\.\s*(?:exit|abort|kill|reallyExit)\b/),
     p('process.mainModule', /\bprocess\s*\.\s*mainModule\b/),
+    p(
+      'module.constructor',
+      /\bmodule\s*\.\s*constructor\b|\.\s*(?:_load|_resolveFilename|_compile)\s*\(|\bcreateRequire\b/,
+    ),
     p('process[…]', /\b(?:process|globalThis|global)\s*\[/),
     p(
       'fs writes',

@@ -8,7 +8,7 @@
  *
  * JavaScript/TypeScript: `import x from 'm'`, `import {a} from "m"`, `import * as m from 'm'`,
  * `import 'm'`, `export … from 'm'`, `import('m')`, `require('m')` (also `module.require`,
- * `process.mainModule.require`), and `process.binding('x')` / `process._linkedBinding('x')` as the
+ * `process.mainModule.require`), `process.getBuiltinModule('m')`, and `process.binding('x')` / `process._linkedBinding('x')` as the
  * pseudo-module `process.binding`. A `node:` prefix is dropped (`node:fs` is `fs`).
  *
  * An import whose name is computed (`require(name)`, `__import__(x)`, `import(path)`), or `require`
@@ -33,7 +33,7 @@ const PY_FROM =
 const PY_DYNAMIC = /\b(?:__import__|import_module)\s*\(/g;
 /** `import 'm'`, and the `from 'm'` that ends every other static import or re-export, however long its list. */
 const JS_STATIC = /(?<![\w$.])(import|from)\s*(['"])([^'"\n]{1,500})\2/g;
-const JS_DYNAMIC = /(?<![\w$.])import\s*\(|(?<![\w$])require\s*\(/g;
+const JS_DYNAMIC = /(?<![\w$.])import\s*\(|(?<![\w$])require\s*\(|\bgetBuiltinModule\s*\(/g;
 /** `require` used other than as a direct call (`const r = require`, `require.call(…)`): its target is unknown. */
 const JS_REQUIRE_REFERENCE = /(?<![\w$.])require\b(?!\s*\()(?!\s*\.\s*resolve\b)/g;
 const JS_BINDING = /\bprocess\s*\.\s*(?:binding|_linkedBinding)\s*\(/g;

@@ -228,3 +228,21 @@ export function literalAt(views: CodeViews, index: number): Literal | undefined 
   if (views.language === 'python') while (/[rRbBuU]/.test(views.codeOnly[i] ?? '')) i++;
   return views.literals.get(i);
 }
+
+/** The text between the parentheses that open at `open`, split at top-level commas, with offsets. */
+export function callArguments(code: string, open: number): { text: string; index: number }[] {
+  const args: { text: string; index: number }[] = [];
+  let depth = 0;
+  let start = open + 1;
+  for (let i = open; i < Math.min(code.length, open + 4096); i++) {
+    const c = code[i];
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    if ((c === ',' && depth === 1) || depth === 0) {
+      args.push({ text: code.slice(start, i), index: start });
+      if (depth === 0) break;
+      start = i + 1;
+    }
+  }
+  return args.filter((a) => a.text.trim() !== '');
+}

@@ -6,7 +6,8 @@
  * |----------------|------------------------------------------------------------------------|
  * | `unrestricted` | none                                                                   |
  * | `standard`     | import blocklist, pattern blocklist, dynamic imports, declared size    |
- * | `strict`       | the above + import allowlist + size limit (default 64 KiB)             |
+ * | `strict`       | the above + a real parse: names, attributes and imports on allowlists  |
+ * |                | (codeParsedJs.ts, codeParsedPython.ts) + size limit (default 64 KiB)   |
  * | `readonly`     | strict + no file writes, network sends, subprocesses or SQL writes     |
  * A missing declaration means `standard`; an unknown level is treated as `strict`. The blocklist applies
  * at every level, also to modules an allowlist names (blocking wins). At `standard` a declared
@@ -24,8 +25,9 @@
  * The language: the declaration's `language`, else the tool's name (`run_python`), else the code itself;
  * when the code could be either, it is checked as both. Code in another declared language gets the
  * size limit and the declared patterns; at `strict` and `readonly` it is rejected, because its imports
- * cannot be checked against an allowlist. Matching is static: it stops mistakes and casual abuse, it
- * is not a sandbox.
+ * cannot be checked against an allowlist. At `standard` matching is over a tokenizer; at `strict` and
+ * `readonly` code that does not parse is refused, and code of unknown language is judged in each
+ * language it parses in. Either way the check is static: it is not a sandbox.
  */
 import type { CodeSafetyLevel, CodeSafetySpec } from '../../model/security';
 import { checkCodeIn, type CodeFinding, type EffectiveLists } from './codeChecks';
@@ -192,10 +194,14 @@ function findingsFor(
   spec: CodeSafetySpec,
   level: CodeSafetyLevel,
 ): CodeFinding[] {
-  if (Array.isArray(languages))
-    return languages.flatMap((language) =>
+  if (Array.isArray(languages)) {
+    const each = languages.map((language) =>
       checkCodeIn(code, language, listsFor(spec, level, language), level),
     );
+    // Code of an unknown language is judged in each language it parses in; refused if in none.
+    const parses = each.map((found) => !found.some((f) => f.rule === 'unparsable'));
+    return each.flatMap((found, i) => (parses[i] || !parses.includes(true) ? found : []));
+  }
   const found: CodeFinding[] = [];
   for (const pattern of (given(spec.blocked_patterns) ?? []).map(compileDeclaredPattern)) {
     const match = pattern.regex.exec(code);
@@ -226,6 +232,14 @@ const WHY: Record<string, string> = {
   size_limit: 'Send smaller code.',
   unsupported_language:
     'At the strict and readonly levels the kernel must be able to read the imports.',
+  unparsable:
+    'At the strict and readonly levels code is judged on its parse: send code that parses.',
+  name_not_allowed:
+    'At the strict and readonly levels code may use only the names it binds itself and the allowed builtins.',
+  blocked_attribute:
+    'This attribute leads to interpreter internals or to modules outside the allowlist.',
+  computed_access:
+    'An attribute named at run time cannot be checked: name it in the code (at strict, a computed key must be a number).',
 };
 
 function toViolation(

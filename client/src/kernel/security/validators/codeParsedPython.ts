@@ -1,0 +1,474 @@
+/**
+ * Python at the code safety `strict` and `readonly` levels (MGP §7.2): the code is parsed with Lezer's
+ * Python grammar (code it cannot read is refused) and judged on the tree, not the text:
+ * - names are resolved with Python's scopes. A name the code does not bind in a function, lambda or
+ *   comprehension around it must be an allowed builtin (codeStrictNames.ts); a module- or class-level
+ *   binding counts only for names Python does not provide itself, since such a binding may not have
+ *   run yet (`if 0: getattr = f`). Names are NFKC-normalised first, as Python does (`ｇetattr` is
+ *   `getattr`);
+ * - attribute reads by a name computed at run time have no door left: `getattr`, `vars`, `globals`…
+ *   are not allowed names, dunder attributes other than `__name__`, `__doc__`, `__qualname__` and
+ *   `__init__` are refused (`os.__dict__`, `().__class__`), and so are frames, code objects,
+ *   `operator.attrgetter`, and `str.format` on anything but a literal without attribute fields;
+ * - a module's own imports are not reachable through it (`typing.sys`, `enum.bltns`), nor through a
+ *   `from m import x`; a star import is refused (the names it binds cannot be judged);
+ * - annotations hold no strings (`typing.get_type_hints`, used by `functools.singledispatch`,
+ *   evaluates them), and `typing` generics take no string arguments.
+ * Imports found in the tree are returned for the import lists; attribute uses of imported modules
+ * (`os.system`) for the blocklist's dotted entries.
+ */
+import type { SyntaxNode } from '@lezer/common';
+import type { CodeFinding } from './codeFinding';
+import type { ImportRef } from './codeImports';
+import { codeGrammar } from './codeParse';
+import {
+  isDunder,
+  PY_ALLOWED_BUILTINS,
+  PY_ALLOWED_DUNDERS,
+  PY_DENIED_ATTRIBUTES,
+  PY_FORMAT_METHODS,
+  PY_MEMBERS_NAMED_LIKE_MODULES,
+  PY_MODULE_ALIASES,
+  PY_PROVIDED_NAMES,
+  PY_STDLIB_MODULES,
+} from './codeStrictNames';
+
+export interface ParsedPythonResult {
+  findings: CodeFinding[];
+  imports: ImportRef[];
+  /** `os.system` for `import os as o; o.system(…)`: judged against the blocklist's dotted entries. */
+  attributeUses: ImportRef[];
+}
+
+type ScopeKind = 'module' | 'function' | 'class' | 'comprehension';
+
+interface Scope {
+  kind: ScopeKind;
+  parent?: Scope;
+  bound: Set<string>;
+  declaredGlobal: Set<string>;
+}
+
+const COMPREHENSIONS = new Set([
+  'ArrayComprehensionExpression',
+  'SetComprehensionExpression',
+  'DictionaryComprehensionExpression',
+  'ComprehensionExpression',
+]);
+const PUNCTUATION = new Set(['(', ')', '[', ']', '{', '}', ',', '*', '**', '.', ':', '/']);
+const TYPING_MODULES = new Set(['typing', 'typing_extensions']);
+/** `{0.attr}` or `{0[key]}` in a format string: a field that reads more than the argument itself. */
+const FORMAT_FIELD_READS = /\{[^{}!:]*[.[]/;
+const CODING_COOKIE = /^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)/;
+
+const normal = (name: string): string => name.normalize('NFKC');
+
+function children(node: SyntaxNode): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  for (let child = node.firstChild; child; child = child.nextSibling) out.push(child);
+  return out;
+}
+
+function newScope(kind: ScopeKind, parent?: Scope): Scope {
+  return { kind, parent, bound: new Set(), declaredGlobal: new Set() };
+}
+
+class PythonJudge {
+  readonly findings: CodeFinding[] = [];
+  readonly imports: ImportRef[] = [];
+  readonly attributeUses: ImportRef[] = [];
+  private readonly references: { name: string; at: number; scope: Scope }[] = [];
+  /** Names bound by imports, to what they import (`o` → `os`, `path` → `os.path`). */
+  private readonly imported = new Map<string, string>();
+  readonly module = newScope('module');
+
+  constructor(private readonly code: string) {}
+
+  private text(node: SyntaxNode): string {
+    return this.code.slice(node.from, node.to);
+  }
+
+  add(rule: CodeFinding['rule'], text: string, index: number): void {
+    this.findings.push({ rule, text, index });
+  }
+
+  private bind(name: string, scope: Scope): void {
+    const target = scope.declaredGlobal.has(name) ? this.module : scope;
+    target.bound.add(normal(name));
+  }
+
+  /** Where an assignment, `for`, `with … as`, `except … as`, `del` or walrus stores. */
+  private bindTarget(node: SyntaxNode, scope: Scope): void {
+    if (node.name === 'VariableName') return this.bind(this.text(node), scope);
+    if (
+      node.name === 'TupleExpression' ||
+      node.name === 'ParenthesizedExpression' ||
+      node.name === 'ArrayExpression'
+    ) {
+      for (const child of children(node))
+        if (!PUNCTUATION.has(child.name)) this.bindTarget(child, scope);
+      return;
+    }
+    this.visit(node, scope);
+  }
+
+  visit(node: SyntaxNode, scope: Scope): void {
+    if (node.type.isError) {
+      this.add('unparsable', 'Code that does not parse as Python', node.from);
+      return;
+    }
+    switch (node.name) {
+      case 'VariableName':
+        this.references.push({ name: normal(this.text(node)), at: node.from, scope });
+        return;
+      case 'MemberExpression':
+        return this.member(node, scope);
+      case 'FunctionDefinition':
+        return this.functionDefinition(node, scope);
+      case 'LambdaExpression':
+        return this.lambda(node, scope);
+      case 'ClassDefinition':
+        return this.classDefinition(node, scope);
+      case 'AssignStatement':
+        return this.assignment(node, scope);
+      case 'UpdateStatement':
+      case 'NamedExpression': {
+        const [target, ...rest] = children(node);
+        let home = scope;
+        while (node.name === 'NamedExpression' && home.kind === 'comprehension' && home.parent)
+          home = home.parent;
+        this.bindTarget(target, home);
+        return rest.forEach((child) => this.visit(child, scope));
+      }
+      case 'ForStatement':
+        return this.sequence(node, scope, 'for', 'in');
+      case 'WithStatement':
+      case 'TryStatement':
+      case 'AsPattern':
+        return this.sequence(node, scope, 'as');
+      case 'DeleteStatement':
+        return children(node).forEach((child) =>
+          child.name === 'del' ? undefined : this.bindTarget(child, scope),
+        );
+      case 'CapturePattern':
+        return children(node).forEach((child) => this.bindTarget(child, scope));
+      case 'KeywordPattern': {
+        const [name, ...rest] = children(node);
+        this.attribute(this.text(name), undefined, name.from);
+        return rest.forEach((child) => this.visit(child, scope));
+      }
+      case 'AttributePattern':
+        return this.member(node, scope);
+      case 'ScopeStatement': {
+        const [keyword, ...names] = children(node);
+        if (this.text(keyword) === 'global')
+          for (const name of names)
+            if (name.name === 'VariableName') scope.declaredGlobal.add(normal(this.text(name)));
+        return;
+      }
+      case 'ImportStatement':
+        return this.importStatement(node, scope);
+      case 'ArgList':
+        return this.argumentList(node, scope);
+      case 'TypeDef':
+        this.noStrings(node, 'String in an annotation (annotations are evaluated by name lookups)');
+        break;
+      default:
+        if (COMPREHENSIONS.has(node.name)) return this.comprehension(node, scope);
+    }
+    for (const child of children(node)) this.visit(child, scope);
+  }
+
+  /** Children in order; after `binder` (e.g. `as`) comes a target, up to `until` if given. */
+  private sequence(node: SyntaxNode, scope: Scope, binder: string, until?: string): void {
+    let binding = false;
+    for (const child of children(node)) {
+      if (child.name === binder) binding = true;
+      else if (until ? child.name === until : binding && !PUNCTUATION.has(child.name)) {
+        if (!until) this.bindTarget(child, scope);
+        binding = false;
+      } else if (binding && !PUNCTUATION.has(child.name)) this.bindTarget(child, scope);
+      else this.visit(child, scope);
+    }
+  }
+
+  private assignment(node: SyntaxNode, scope: Scope): void {
+    const parts = children(node);
+    // `x: int` alone has no `=`: its first part is still the target
+    const lastAssign = Math.max(parts.map((p) => p.name).lastIndexOf('AssignOp'), 1);
+    parts.forEach((part, i) => {
+      if (part.name === 'TypeDef' || i > lastAssign) this.visit(part, scope);
+      else if (part.name !== 'AssignOp' && !PUNCTUATION.has(part.name))
+        this.bindTarget(part, scope);
+    });
+  }
+
+  private argumentList(node: SyntaxNode, scope: Scope): void {
+    // f(x for x in xs): a generator expression written as the only argument
+    if (children(node).some((child) => child.name === 'for'))
+      return this.comprehension(node, scope);
+    for (const child of children(node)) {
+      if (child.name === 'VariableName' && child.nextSibling?.name === 'AssignOp') continue;
+      this.visit(child, scope);
+    }
+  }
+
+  /** Parameters bind in the function's scope; defaults and annotations are evaluated outside it. */
+  private parameters(list: SyntaxNode, outer: Scope, inner: Scope): void {
+    let isDefault = false;
+    for (const child of children(list)) {
+      if (child.name === 'AssignOp') isDefault = true;
+      else if (child.name === ',') isDefault = false;
+      else if (child.name === 'VariableName' && !isDefault) this.bind(this.text(child), inner);
+      else if (!PUNCTUATION.has(child.name)) this.visit(child, outer);
+    }
+  }
+
+  private functionDefinition(node: SyntaxNode, scope: Scope): void {
+    const inner = newScope('function', scope);
+    for (const child of children(node)) {
+      if (child.name === 'VariableName') this.bind(this.text(child), scope);
+      else if (child.name === 'ParamList') this.parameters(child, scope, inner);
+      else if (child.name === 'TypeParamList') this.bindTypeParameters(child, inner);
+      else if (child.name === 'Body') this.visit(child, inner);
+      else this.visit(child, scope);
+    }
+  }
+
+  private bindTypeParameters(list: SyntaxNode, inner: Scope): void {
+    for (const param of children(list))
+      for (const child of children(param))
+        if (child.name === 'VariableName') this.bind(this.text(child), inner);
+        else this.visit(child, inner);
+  }
+
+  private lambda(node: SyntaxNode, scope: Scope): void {
+    const inner = newScope('function', scope);
+    for (const child of children(node)) {
+      if (child.name === 'ParamList') this.parameters(child, scope, inner);
+      else if (child.name !== 'lambda' && child.name !== ':') this.visit(child, inner);
+    }
+  }
+
+  private classDefinition(node: SyntaxNode, scope: Scope): void {
+    const inner = newScope('class', scope);
+    for (const child of children(node)) {
+      if (child.name === 'VariableName') this.bind(this.text(child), scope);
+      else if (child.name === 'TypeParamList') this.bindTypeParameters(child, inner);
+      else if (child.name === 'Body') this.visit(child, inner);
+      else this.visit(child, scope);
+    }
+  }
+
+  /** The first iterable is evaluated in the enclosing scope; the rest in the comprehension's own. */
+  private comprehension(node: SyntaxNode, scope: Scope): void {
+    const inner = newScope('comprehension', scope);
+    let state: 'body' | 'target' | 'firstIterable' = 'body';
+    let seenIn = false;
+    for (const child of children(node)) {
+      if (child.name === 'for') state = 'target';
+      else if (child.name === 'in') state = seenIn ? 'body' : 'firstIterable';
+      else if (child.name === 'async' || PUNCTUATION.has(child.name)) continue;
+      else if (state === 'target') this.bindTarget(child, inner);
+      else if (state === 'firstIterable') {
+        this.visit(child, scope);
+        seenIn = true;
+        state = 'body';
+      } else this.visit(child, inner);
+    }
+  }
+
+  private importStatement(node: SyntaxNode, scope: Scope): void {
+    const parts = children(node);
+    const at = node.from;
+    if (parts[0]?.name === 'from') {
+      const importAt = parts.findIndex((p) => p.name === 'import');
+      const source = parts.slice(1, importAt);
+      const relative =
+        source.some((p) => p.name === '.' || p.name === '...') &&
+        source[0]?.name !== 'VariableName';
+      const from = source
+        .filter((p) => p.name === 'VariableName')
+        .map((p) => normal(this.text(p)))
+        .join('.');
+      const names = this.importedNames(parts.slice(importAt + 1));
+      if (names.some((n) => n.name === '*'))
+        this.add('name_not_allowed', `Star import not allowed: 'from ${from || '.'} import *'`, at);
+      for (const { name, alias } of names.filter((n) => n.name !== '*')) {
+        this.bind(alias ?? name, scope);
+        if (relative) continue;
+        this.imported.set(alias ?? name, `${from}.${name}`);
+        this.moduleMember(from, name, at);
+      }
+      if (!relative && from)
+        this.imports.push({
+          module: from,
+          names: [from, ...names.filter((n) => n.name !== '*').map((n) => `${from}.${n.name}`)],
+          index: at,
+        });
+      return;
+    }
+    for (const { name, alias } of this.importedNames(parts.slice(1))) {
+      const top = name.split('.')[0];
+      this.bind(alias ?? top, scope);
+      this.imported.set(alias ?? top, alias ? name : top);
+      this.imports.push({ module: name, names: [name], index: at });
+    }
+  }
+
+  /** `a.b as c, d` or `(x as y, z)` → [{a.b, c}, {d}]. */
+  private importedNames(parts: SyntaxNode[]): { name: string; alias?: string }[] {
+    const out: { name: string; alias?: string }[] = [];
+    let current: { name: string; alias?: string } | undefined;
+    let aliasNext = false;
+    for (const part of parts) {
+      if (part.name === ',' || part.name === '(' || part.name === ')') {
+        if (current) out.push(current);
+        current = undefined;
+      } else if (part.name === 'as') aliasNext = true;
+      else if (part.name === '*') out.push({ name: '*' });
+      else if (part.name === 'VariableName') {
+        const word = normal(this.text(part));
+        if (aliasNext && current) current.alias = word;
+        else if (current && current.name.endsWith('.')) current.name += word;
+        else current = { name: word };
+        aliasNext = false;
+      } else if (part.name === '.' && current) current.name += '.';
+    }
+    if (current) out.push(current);
+    return out;
+  }
+
+  /** A member of module `module` named `name`: not one of the modules it imported itself. */
+  private moduleMember(module: string, name: string, at: number): void {
+    const top = module.split('.')[0];
+    const last = module.split('.').pop();
+    const likeModule = PY_STDLIB_MODULES.has(name) || PY_MODULE_ALIASES.has(name);
+    const exempt = name === last || PY_MEMBERS_NAMED_LIKE_MODULES[top]?.has(name);
+    if (likeModule && !exempt)
+      this.add(
+        'blocked_attribute',
+        `Module reached through another module: '${module}.${name}'`,
+        at,
+      );
+    this.attribute(name, undefined, at);
+  }
+
+  /** The dotted module a `.`-chain of names starts from, when its root is an imported name. */
+  private modulePath(node: SyntaxNode): string | undefined {
+    if (node.name === 'VariableName') return this.imported.get(normal(this.text(node)));
+    if (node.name !== 'MemberExpression' && node.name !== 'AttributePattern') return undefined;
+    const [receiver, dot, property] = children(node);
+    if (dot?.name !== '.' || property?.name !== 'PropertyName') return undefined;
+    const base = this.modulePath(receiver);
+    return base && `${base}.${normal(this.text(property))}`;
+  }
+
+  private member(node: SyntaxNode, scope: Scope): void {
+    const [receiver, opener, ...rest] = children(node);
+    this.visit(receiver, scope);
+    if (opener?.name === '.') {
+      const property = rest[0];
+      if (!property) return;
+      const name = normal(this.text(property));
+      this.attribute(name, receiver, property.from);
+      const module = this.modulePath(receiver);
+      if (module) {
+        this.moduleMember(module, name, property.from);
+        this.attributeUses.push({
+          module: `${module}.${name}`,
+          names: [`${module}.${name}`],
+          index: node.from,
+        });
+      }
+      return;
+    }
+    const receiverModule = this.modulePath(receiver) ?? '';
+    if (opener?.name === '[' && TYPING_MODULES.has(receiverModule.split('.')[0]))
+      this.noStrings(
+        node,
+        'String in a typing subscript (typing evaluates it as an annotation)',
+        receiver.to,
+      );
+    for (const child of rest) this.visit(child, scope);
+  }
+
+  /** An attribute read by its static name: `receiver.name`. */
+  private attribute(raw: string, receiver: SyntaxNode | undefined, at: number): void {
+    const name = normal(raw);
+    const receiverName = receiver?.name === 'VariableName' ? this.text(receiver) : undefined;
+    if (isDunder(name) ? !PY_ALLOWED_DUNDERS.has(name) : PY_DENIED_ATTRIBUTES.has(name))
+      this.add('blocked_attribute', `Attribute not allowed: '${name}'`, at);
+    else if (
+      name.startsWith('_') &&
+      !isDunder(name) &&
+      receiverName !== 'self' &&
+      receiverName !== 'cls'
+    )
+      this.add('blocked_attribute', `Private attribute not allowed: '${name}'`, at);
+    else if (PY_FORMAT_METHODS.has(name)) {
+      const literal = receiver?.name === 'String' ? this.text(receiver) : undefined;
+      if (literal === undefined || FORMAT_FIELD_READS.test(literal))
+        this.add(
+          'computed_access',
+          `Computed attribute access: '.${name}' on ${literal === undefined ? 'a value that is not a string literal' : 'a format string whose fields read attributes'}`,
+          at,
+        );
+    }
+  }
+
+  private noStrings(node: SyntaxNode, text: string, after = node.from): void {
+    for (const child of children(node)) {
+      if (child.to <= after) continue;
+      if (child.name === 'String' || child.name === 'FormatString') {
+        this.add('blocked_pattern', `Blocked pattern: ${text}`, child.from);
+        return;
+      }
+      this.noStrings(child, text, after);
+    }
+  }
+
+  /** Every reference, resolved once all bindings are known (a function may use a later global). */
+  resolveReferences(): void {
+    for (const { name, at, scope } of this.references) {
+      if (!this.resolves(name, scope))
+        this.add('name_not_allowed', `Name not allowed: '${name}'`, at);
+    }
+  }
+
+  private resolves(name: string, from: Scope): boolean {
+    let scope: Scope | undefined = from;
+    while (scope) {
+      if (scope.declaredGlobal.has(name)) scope = this.module;
+      if (scope.bound.has(name)) {
+        if (scope.kind === 'function' || scope.kind === 'comprehension') return true;
+        return PY_ALLOWED_BUILTINS.has(name) || (!PY_PROVIDED_NAMES.has(name) && !isDunder(name));
+      }
+      if (scope === this.module) break;
+      scope = scope.parent;
+      while (scope && scope.kind === 'class') scope = scope.parent;
+    }
+    return PY_ALLOWED_BUILTINS.has(name);
+  }
+}
+
+export function checkParsedPython(code: string): ParsedPythonResult {
+  const judge = new PythonJudge(code);
+  const cookie = code
+    .split('\n', 2)
+    .map((line) => CODING_COOKIE.exec(line)?.[1])
+    .find(Boolean);
+  if (cookie && !/^utf[-_]?8$/i.test(cookie))
+    judge.add('unparsable', `Source encoding other than UTF-8: '${cookie}'`, 0);
+  const tree = codeGrammar().parsePython(code);
+  judge.visit(tree.topNode, judge.module);
+  if (!judge.findings.some((f) => f.rule === 'unparsable')) judge.resolveReferences();
+  else
+    judge.findings.splice(
+      0,
+      judge.findings.length,
+      ...judge.findings.filter((f) => f.rule === 'unparsable').slice(0, 1),
+    );
+  const findings = [...new Map(judge.findings.map((f) => [`${f.text}@${f.index}`, f])).values()];
+  return { findings, imports: judge.imports, attributeUses: judge.attributeUses };
+}
