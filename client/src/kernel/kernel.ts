@@ -439,6 +439,11 @@ export class Kernel {
     return security;
   }
 
+  /** The instructions a connected server sent at initialize (data from the server, not trusted). */
+  instructionsOf(serverId: string): string | undefined {
+    return this.manager.find(serverId)?.liveConnection?.instructions;
+  }
+
   /** resources/read on a connected server: views read resources through the kernel, never a connection. */
   readResource(serverId: string, uri: string): Promise<ReadResourceResult> {
     return this.manager.get(serverId).session().readResource(uri);

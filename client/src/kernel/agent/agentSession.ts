@@ -18,11 +18,16 @@ import type {
 import { agentCaller } from './identity';
 import { LoopGuard } from './loopGuard';
 import { AGENT_INSTRUCTIONS, eventMessage, withInjections } from './prompt';
+import {
+  InstructionsSource,
+  serverInstructionsMessage,
+  withServerInstructions,
+} from './serverInstructions';
 import { callTool, CallDone, ToolCallKernel } from './toolCaller';
 import { AgentToolContext, ToolContextKernel, ToolContextOptions } from './toolContext';
 import type { AgentRunRecord, AgentStep, StopReason, ToolCallRecord } from './transcript';
 
-export type AgentKernel = ToolCallKernel & ToolContextKernel;
+export type AgentKernel = ToolCallKernel & ToolContextKernel & InstructionsSource;
 
 export interface AgentSessionOptions extends ToolContextOptions {
   /** The agent's identity (`agent.chat`, `agent.cli`…, identity.ts). */
@@ -158,7 +163,10 @@ export class AgentSession {
     const inferenceStarted = performance.now();
     let turn: ChatTurn;
     try {
-      const prompt = withInjections(messages, await this.beforeInference(info, signal));
+      const prompt = withInjections(
+        withServerInstructions(messages, serverInstructionsMessage(offered.servers, this.kernel)),
+        await this.beforeInference(info, signal),
+      );
       turn = await options.model.chat(
         { messages: prompt, tools: offered.tools },
         signal,

@@ -30,6 +30,8 @@ export interface OfferedTools {
   tools: ModelTool[];
   /** cl100k tokens of the definitions offered. */
   tokens: number;
+  /** The servers whose tools are offered (their instructions go with them). */
+  servers: string[];
 }
 
 const toolIdOf = (ref: ToolRef) =>
@@ -104,10 +106,13 @@ export class AgentToolContext {
       ...this.session.cache.cachedEntries().reverse(),
       ...this.discovered.map((id) => index.get(id)),
     ];
+    const servers = new Set<string>();
     for (const entry of entries)
-      if (this.offerable(entry))
+      if (this.offerable(entry)) {
         add(this.definitionOf(entry, { serverId: entry.server_id, toolName: entry.name }, entry));
-    return { tools, tokens };
+        if (!entry.kernel) servers.add(entry.server_id);
+      }
+    return { tools, tokens, servers: [...servers] };
   }
 
   /** The tool behind a model's name, when this session offered it; undefined for any other name. */
