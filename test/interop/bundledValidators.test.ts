@@ -25,9 +25,23 @@ describe('validators in the bundled CLI (real server)', function () {
     const shell = JSON.stringify(
       JSON.stringify({ risk_level: 'moderate', validator: 'sandbox', side_effects: ['process'] }),
     );
+    const code = JSON.stringify(
+      JSON.stringify({
+        risk_level: 'moderate',
+        validator: 'code_safety',
+        side_effects: [],
+        code_safety: { level: 'strict', language: 'javascript' },
+      }),
+    );
+    const node = JSON.stringify(process.execPath);
     writeFileSync(
       config,
-      `[[servers]]\nid = "db"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${server}, "--security", ${security}]\napproved_tools = ["run_code"]\n\n[[servers]]\nid = "shell"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${server}, "--security", ${shell}]\napproved_tools = ["run_code"]\n`,
+      ['db', 'shell', 'code']
+        .map(
+          (id, i) =>
+            `[[servers]]\nid = "${id}"\ncommand = ${node}\nargs = [${server}, "--security", ${[security, shell, code][i]}]\napproved_tools = ["run_code"]\n`,
+        )
+        .join('\n'),
     );
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -71,5 +85,14 @@ describe('validators in the bundled CLI (real server)', function () {
     }
     const fine = call({ code: 'git log --oneline -n 5' }, 'shell');
     assert.equal(fine.status, 0, fine.stdout + fine.stderr);
+  });
+
+  it('code_safety strict: parses JavaScript with the code parser bundle (getBuiltinModule refused)', () => {
+    const refused = call({ code: "process.getBuiltinModule('child_process')" }, 'code');
+    assert.equal(refused.status, 1, refused.stdout + refused.stderr);
+    assert.match(refused.stdout + refused.stderr, /Name not allowed: 'process'/);
+    const fine = call({ code: 'const xs = [1, 2];\nconsole.log(JSON.stringify(xs))' }, 'code');
+    assert.equal(fine.status, 0, fine.stdout + fine.stderr);
+    assert.match(fine.stdout, /ran/);
   });
 });
