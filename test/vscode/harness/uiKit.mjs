@@ -113,12 +113,22 @@ export async function approvePermissions(page, serverId, expiry = 'For 1 day') {
  * A notification holding `text`, found in the notification center: with the smoke-test driver on
  * (the harness needs it) the workbench shows no toasts, so the center is where notifications are.
  */
-export async function notification(page, text, timeout = 10000) {
+export async function notification(page, text) {
   const center = page.locator('.notifications-center');
-  if (!(await center.isVisible())) await palette(page, 'Notifications: Show Notifications');
   const row = center.locator('.monaco-list-row', { hasText: text }).first();
-  await row.waitFor({ timeout });
-  return row;
+  for (const until = Date.now() + HANG_MS; ;) {
+    // The center may still be closing from an earlier "Clear All": show it again until the row is in.
+    if (!(await center.isVisible())) await palette(page, 'Notifications: Show Notifications');
+    // A retry interval, not a verdict: the loop's own deadline is the hang deadline.
+    if (
+      await row.waitFor({ timeout: 2000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      return row;
+    if (Date.now() > until) throw new Error(`no notification "${text}" within ${HANG_MS} ms`);
+  }
 }
 
 /** Trusts the workspace in the Workspace Trust editor (opened by the caller), then closes that editor. */

@@ -101,7 +101,7 @@ async function writeGeneratedLog(scratch, dir, count) {
  */
 async function allowOnce({ page, webviewFrame }) {
   const dialog = page.locator('.monaco-dialog-box', { hasText: 'Allow "example" to run' });
-  const deadline = Date.now() + 20000;
+  const deadline = Date.now() + HANG_MS;
   while (Date.now() < deadline) {
     if (await dialog.count())
       return dialog.getByRole('button', { name: 'Allow Once', exact: true }).click();

@@ -51,8 +51,8 @@ export async function run(kit) {
   const { page, server, workspace, dirs, step, shot } = kit;
   const settled = ['SERVER_CONNECTED everything', 'SERVER_CONNECTED example'];
   const unchanged = async () => {
-    await serverRow(page, 'example', 'connected', 5000);
-    await serverRow(page, 'everything', 'connected', 5000);
+    await serverRow(page, 'example', 'connected');
+    await serverRow(page, 'everything', 'connected');
     await page.locator('.statusbar-item', { hasText: 'MGP 2/2' }).waitFor();
     assert.deepEqual(serverEvents(dirs).sort(), settled, 'no server stopped or started again');
   };

@@ -25,7 +25,7 @@ export async function run({ page, server, workspace, step, shot }) {
         })
         .waitFor();
       await shot('restart-restricted-refused');
-      await serverRow(page, 'example', 'registered', 2000);
+      await serverRow(page, 'example', 'registered');
       if (await page.locator('.monaco-dialog-box').isVisible())
         throw new Error('a dialog opened: the server was started');
     },
