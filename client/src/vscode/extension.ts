@@ -13,6 +13,7 @@ import { EditorGateway } from './editorGateway';
 import { KernelHost } from './kernelHost';
 import { LanguageServerHost, LanguageServerState } from './languageClient';
 import { registerSecurityPanels } from './panels/securityPanels';
+import { ModelKeys } from './modelKey';
 import { registerMoveSecretCommand, SecretStore } from './secrets';
 import {
   chatEndpointFromSettings,
@@ -53,6 +54,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
 
   const configs = new ConfigService(log);
   const secrets = new SecretStore(extension.secrets);
+  const modelKeys = new ModelKeys(secrets);
   const serverLogs = new ServerLogs();
   const kernel = await KernelHost.create(
     extension,
@@ -148,7 +150,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     ...registerChannels(kernel.kernel, extension.extensionUri),
     ...registerLanguageModelTools(kernel.kernel, kernel.interaction),
     ...registerEndpointChatProvider(
-      () => chatEndpointFromSettings(secrets),
+      () => chatEndpointFromSettings(modelKeys),
       (listener) => onModelSettingsChange(secrets, listener),
     ),
     ...registerChatParticipant({
@@ -157,7 +159,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
       extensionUri: extension.extensionUri,
     }),
     registerMoveSecretCommand(secrets, log),
-    watchModelSettings(kernel.kernel.models, kernel.kernel.discovery, secrets, log),
+    watchModelSettings(kernel.kernel.models, kernel.kernel.discovery, modelKeys, log),
     configs.onDidChange((config) => void apply(config)),
     vscode.workspace.onDidGrantWorkspaceTrust(async () => {
       log.info('the workspace is trusted now: starting the servers it held back');

@@ -1,7 +1,7 @@
 /**
  * The models the kernel may route sampling and `llm_completion` to, from the editor's settings: VS
  * Code's language models (`vscode.lm`, when allowed) and an OpenAI-compatible endpoint whose key is
- * kept in secret storage; and the embedding model at that endpoint, which the semantic discovery
+ * kept in secret storage, bound to the origin it was entered for (modelKey.ts); and the embedding model at that endpoint, which the semantic discovery
  * strategy ranks with. Rebuilt when the settings change.
  */
 import * as vscode from 'vscode';
@@ -16,9 +16,8 @@ import type { ModelRouter } from '../kernel/models/modelRouter';
 import { OpenAiCompatibleProvider } from '../kernel/models/openAiCompatible';
 import type { EmbeddingEndpointOptions } from '../kernel/models/openAiEmbeddings';
 import type { ToolDiscovery } from '../kernel/discovery/toolDiscovery';
+import type { ModelKeys } from './modelKey';
 import type { SecretStore } from './secrets';
-
-export const MODEL_KEY_SECRET = 'mgp.models.openaiCompatible.key';
 
 class LanguageModelProvider implements ModelProvider {
   readonly id = 'vscode-lm';
@@ -79,14 +78,12 @@ class LanguageModelProvider implements ModelProvider {
 
 /** The chat endpoint of the settings (URL, model, the key from secret storage), or none. */
 export async function chatEndpointFromSettings(
-  secrets: SecretStore,
-): Promise<{ baseUrl: string; model: string; apiKey?: string } | undefined> {
+  keys: ModelKeys,
+): Promise<{ baseUrl: string; model: string; apiKey?: ModelKeys['keyFor'] } | undefined> {
   const settings = vscode.workspace.getConfiguration('mgp.models');
   const url = settings.get<string>('openaiCompatible.url', '').trim();
   const model = settings.get<string>('openaiCompatible.model', '').trim();
-  return url && model
-    ? { baseUrl: url, model, apiKey: await secrets.getRaw(MODEL_KEY_SECRET) }
-    : undefined;
+  return url && model ? { baseUrl: url, model, apiKey: keys.keyFor } : undefined;
 }
 
 /** Calls `listener` when the model settings or the stored key change. */
@@ -102,19 +99,13 @@ export function onModelSettingsChange(
   );
 }
 
-async function providersFromSettings(secrets: SecretStore): Promise<ModelProvider[]> {
+function providersFromSettings(keys: ModelKeys): ModelProvider[] {
   const settings = vscode.workspace.getConfiguration('mgp.models');
   const providers: ModelProvider[] = [];
   const url = settings.get<string>('openaiCompatible.url', '').trim();
   const model = settings.get<string>('openaiCompatible.model', '').trim();
   if (url && model)
-    providers.push(
-      new OpenAiCompatibleProvider({
-        baseUrl: url,
-        model,
-        apiKey: await secrets.getRaw(MODEL_KEY_SECRET),
-      }),
-    );
+    providers.push(new OpenAiCompatibleProvider({ baseUrl: url, model, apiKey: keys.keyFor }));
   if (
     settings.get<boolean>('useLanguageModels', true) &&
     typeof vscode.lm?.selectChatModels === 'function'
@@ -124,36 +115,32 @@ async function providersFromSettings(secrets: SecretStore): Promise<ModelProvide
 }
 
 /** The embeddings endpoint of the settings (the endpoint's embedding model), or none. */
-async function embeddingsFromSettings(
-  secrets: SecretStore,
-): Promise<EmbeddingEndpointOptions | undefined> {
+function embeddingsFromSettings(keys: ModelKeys): EmbeddingEndpointOptions | undefined {
   const settings = vscode.workspace.getConfiguration('mgp.models');
   const url = settings.get<string>('openaiCompatible.url', '').trim();
   const model = settings.get<string>('openaiCompatible.embeddingModel', '').trim();
-  return url && model
-    ? { baseUrl: url, model, apiKey: await secrets.getRaw(MODEL_KEY_SECRET) }
-    : undefined;
+  return url && model ? { baseUrl: url, model, apiKey: keys.keyFor } : undefined;
 }
 
 export function watchModelSettings(
   router: ModelRouter,
   discovery: ToolDiscovery,
-  secrets: SecretStore,
+  keys: ModelKeys,
   log: vscode.LogOutputChannel,
 ): vscode.Disposable {
-  const apply = async () => {
-    router.setProviders(await providersFromSettings(secrets));
-    discovery.useEmbeddings(await embeddingsFromSettings(secrets));
+  // The key is read at each request (modelKey.ts), so a changed key needs no rebuild here.
+  const apply = () => {
+    router.setProviders(providersFromSettings(keys));
+    discovery.useEmbeddings(embeddingsFromSettings(keys));
     log.info(
       `models: ${router.available.map((p) => p.label).join(', ') || 'none configured'}; semantic discovery: ${discovery.semanticRanker ?? 'keywords only'}`,
     );
   };
-  void apply();
+  apply();
   return vscode.Disposable.from(
     vscode.workspace.onDidChangeConfiguration(
-      (event) => event.affectsConfiguration('mgp.models') && void apply(),
+      (event) => event.affectsConfiguration('mgp.models') && apply(),
     ),
-    secrets.onDidChange(() => void apply()),
     vscode.commands.registerCommand('mgp.configureModel', async () => {
       const current = vscode.workspace.getConfiguration('mgp.models');
       const url = await vscode.window.showInputBox({
@@ -185,8 +172,8 @@ export function watchModelSettings(
         model.trim(),
         vscode.ConfigurationTarget.Global,
       );
-      await secrets.storeRaw(MODEL_KEY_SECRET, key);
-      await apply();
+      await keys.store(url, key);
+      apply();
     }),
   );
 }

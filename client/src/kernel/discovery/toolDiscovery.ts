@@ -86,6 +86,8 @@ export class ToolDiscovery {
   private creationEnabled = false;
   /** The semantic strategy's ranker when an embedding endpoint is configured; the built-in model otherwise. */
   private semantic?: EmbeddingRanker;
+  /** Whether a semantic search ran: until then the embedding endpoint is left alone. */
+  private semanticUsed = false;
   private readonly builtIn: ModelRanker;
   private readonly changes = new EventEmitter<{ change: [] }>();
 
@@ -126,14 +128,17 @@ export class ToolDiscovery {
           return ranker().name;
         },
         available: () => ranker().available(),
-        match: (query, index, keep, k) => matchesOf(ranker(), query, index, keep, k),
+        match: (query, index, keep, k) => {
+          this.semanticUsed = true;
+          return matchesOf(ranker(), query, index, keep, k);
+        },
       },
     };
   }
 
   /**
    * Ranks the semantic strategy with this OpenAI-compatible embeddings endpoint, or by keywords
-   * without one; the tools' vectors are computed now, not at the first query.
+   * without one; the tools' vectors are computed ahead of queries once a semantic search ran.
    */
   useEmbeddings(endpoint: EmbeddingEndpointOptions | undefined): void {
     this.semantic =
@@ -149,7 +154,12 @@ export class ToolDiscovery {
     return (this.semantic ?? this.builtIn).name;
   }
 
+  /**
+   * Embeds the tools ahead of queries. The endpoint is contacted only once a semantic search has
+   * asked for it: nothing reaches a model before someone used a model feature (issue 24, finding 2).
+   */
   private warmSemantic(): void {
+    if (this.semantic && !this.semanticUsed) return;
     // A failure is remembered by the ranker, and discovery answers by keywords meanwhile.
     const warming = this.semantic
       ? this.semantic.warm(this.index.list().filter(discoverable))

@@ -4,12 +4,14 @@
  * one JSON body from endpoints that do not stream. A model that floods is cut off at a size limit,
  * and one that answers nonsense gets a clear error.
  */
+import { apiKeyFor, type ApiKey } from './endpointKey';
 import type { ChatMessage, ChatRequest, ChatTurn, ModelToolCall } from './chatModel';
 
 export interface OpenAiChatEndpoint {
   baseUrl: string;
   model: string;
-  apiKey?: string;
+  /** Asked for at each request, for the URL it goes to (endpointKey.ts). */
+  apiKey?: ApiKey;
   fetch?: typeof fetch;
   timeoutMs?: number;
   /** The most characters of text and arguments one answer may hold (default 1,000,000). */
@@ -198,6 +200,7 @@ export async function openAiChat(
   onText?: (delta: string) => void,
 ): Promise<ChatTurn> {
   const url = `${endpoint.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const apiKey = await apiKeyFor(endpoint.apiKey, url);
   const timeout = AbortSignal.timeout(endpoint.timeoutMs ?? 120_000);
   const response = await (endpoint.fetch ?? fetch)(url, {
     method: 'POST',
@@ -205,7 +208,7 @@ export async function openAiChat(
     headers: {
       'content-type': 'application/json',
       accept: 'text/event-stream, application/json',
-      ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}),
+      ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
     },
     body: requestBody(endpoint, request),
   });

@@ -4,6 +4,7 @@
  * is sent only as the Authorization header. It completes for servers (sampling, `llm_completion`) and
  * chats with tools for agents (openAiChat.ts).
  */
+import { apiKeyFor, type ApiKey } from './endpointKey';
 import type { ChatModel, ChatRequest, ChatTurn } from './chatModel';
 import type {
   CompletionRequest,
@@ -17,7 +18,8 @@ import { openAiChat } from './openAiChat';
 export interface OpenAiCompatibleOptions {
   baseUrl: string;
   model: string;
-  apiKey?: string;
+  /** Asked for at each request, for the URL it goes to (endpointKey.ts). */
+  apiKey?: ApiKey;
   /** For tests and proxies. */
   fetch?: typeof fetch;
   timeoutMs?: number;
@@ -81,13 +83,14 @@ export class OpenAiCompatibleProvider implements ModelProvider, ChatModel {
       ...request.messages,
     ];
     const url = `${this.options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+    const apiKey = await apiKeyFor(this.options.apiKey, url);
     const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 120_000);
     const response = await (this.options.fetch ?? fetch)(url, {
       method: 'POST',
       signal: AbortSignal.any([signal, timeout]),
       headers: {
         'content-type': 'application/json',
-        ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
+        ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
       },
       body: JSON.stringify({
         model: this.options.model,

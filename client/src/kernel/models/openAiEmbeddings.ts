@@ -3,12 +3,14 @@
  * Ollama, LM Studio, vLLM, llama.cpp's server… The same base URL and key as the chat model; the key
  * is sent only as the Authorization header.
  */
+import { apiKeyFor, type ApiKey } from './endpointKey';
 
 export interface EmbeddingEndpointOptions {
   baseUrl: string;
   /** The embedding model (`text-embedding-3-small`, `nomic-embed-text`…). */
   model: string;
-  apiKey?: string;
+  /** Asked for at each request, for the URL it goes to (endpointKey.ts). */
+  apiKey?: ApiKey;
   /** For tests and proxies. */
   fetch?: typeof fetch;
   timeoutMs?: number;
@@ -27,13 +29,14 @@ export function openAiEmbeddings(options: EmbeddingEndpointOptions): Embed {
   const url = `${options.baseUrl.replace(/\/+$/, '')}/embeddings`;
   return async (texts, signal) => {
     if (!texts.length) return [];
+    const apiKey = await apiKeyFor(options.apiKey, url);
     const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);
     const response = await (options.fetch ?? fetch)(url, {
       method: 'POST',
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       headers: {
         'content-type': 'application/json',
-        ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+        ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
       },
       body: JSON.stringify({ model: options.model, input: texts }),
     });
