@@ -16,10 +16,14 @@
 // call well under 50 µs, a parse (SQL, shell, code at strict) well under 1 ms; hostile inputs linear
 // (ratio ≤ 2.5).
 //
-// Run: node bench/validators.mjs [--calls N] [--block B] [--rounds R]   (defaults 4000, 200, 5)
+// 3. With --before REF: the code_safety rows again with the validators of git revision REF, built the
+//    same way and timed in the same run (alternating blocks with this tree's), for a before/after.
+// Run: node bench/validators.mjs [--calls N] [--block B] [--rounds R] [--before REF]
+//      (defaults 4000, 200, 5, none)
 // Builds what it needs with esbuild into a temp folder, so no `npm run build` first.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,30 +43,56 @@ process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 process.on('SIGINT', () => process.exit(130));
 
 // ── 1. Build the validators and their parser bundles into the temp folder, as dist/ holds them ────
-async function loadValidators() {
+async function loadValidators(source = root, into = work) {
   const common = {
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    outdir: work,
+    outdir: into,
     logLevel: 'silent',
+    nodePaths: [join(root, 'node_modules')],
     minify: true,
     define: { __MGP_VERSION__: '"bench"' },
   };
   await esbuild.build({
     ...common,
-    entryPoints: { validators: join(root, 'client/src/kernel/security/validators/index.ts') },
+    entryPoints: { validators: join(source, 'client/src/kernel/security/validators/index.ts') },
   });
+  const lists = source === root ? { validatorParsers } : await import(join(source, 'esbuild.mjs'));
   const parsers = Object.fromEntries(
-    Object.entries(validatorParsers).map(([name, path]) => [name, join(root, path)]),
+    Object.entries(lists.validatorParsers).map(([name, path]) => [name, join(source, path)]),
   );
   await esbuild.build({ ...common, entryPoints: parsers });
-  for (const [from, to] of wasmFiles) copyFileSync(join(root, from), join(work, to));
-  return createRequire(import.meta.url)(join(work, 'validators.js'));
+  for (const [from, to] of wasmFiles) copyFileSync(join(root, from), join(into, to));
+  return createRequire(import.meta.url)(join(into, 'validators.js'));
 }
 
-const { runValidators } = await loadValidators();
+/** The validators of git revision `ref`, from its files extracted into the temp folder. */
+async function loadValidatorsAt(ref) {
+  const tree = join(work, 'before-src');
+  const into = join(work, 'before');
+  mkdirSync(tree, { recursive: true });
+  mkdirSync(into, { recursive: true });
+  const archive = spawnSync(
+    'git',
+    ['archive', ref, 'client', 'shared', 'esbuild.mjs', 'package.json'],
+    {
+      cwd: root,
+      maxBuffer: 1 << 30,
+    },
+  );
+  if (archive.status !== 0) throw new Error(`git archive ${ref}: ${archive.stderr}`);
+  spawnSync('tar', ['-x', '-C', tree], { input: archive.stdout });
+  symlinkSync(join(root, 'node_modules'), join(tree, 'node_modules'));
+  return loadValidators(tree, into);
+}
+
+const BEFORE = process.argv.includes('--before')
+  ? process.argv[process.argv.indexOf('--before') + 1]
+  : undefined;
+const before = BEFORE ? (await loadValidatorsAt(BEFORE)).runValidators : undefined;
+let { runValidators } = await loadValidators();
 const options = { resolveHost: async () => [] };
 const security = { risk_level: 'dangerous', permissions_required: [], side_effects: [] };
 const code = (level, language) => ({ ...security, code_safety: { level, language } });
@@ -179,7 +209,17 @@ function stats(times) {
   return { median: at(0.5), p90: at(0.9) };
 }
 
-async function perCall(names, input) {
+async function perCall(names, input, run = runValidators) {
+  const saved = runValidators;
+  runValidators = run;
+  try {
+    return await perCallWith(names, input);
+  } finally {
+    runValidators = saved;
+  }
+}
+
+async function perCallWith(names, input) {
   const measured = [];
   const baseline = [];
   const warm = [];
@@ -235,6 +275,13 @@ async function growth(make, n) {
 const started = Date.now();
 const typical = [];
 for (const [label, names, input] of TYPICAL) typical.push([label, await perCall(names, input)]);
+const beforeRows = [];
+if (before)
+  for (const [label, names, input] of TYPICAL.filter(([l]) => l.startsWith('code_safety'))) {
+    const then = await perCall(names, input, before);
+    const now = await perCall(names, input);
+    beforeRows.push([label, then, now]);
+  }
 const hostile = [];
 for (const [label, make, n] of HOSTILE) hostile.push([label, await growth(make, n)]);
 
@@ -249,6 +296,18 @@ for (const [label, { measured, baseline, ok }] of typical)
   console.log(
     `${label.padEnd(34)} ${f(measured.median)} ${f(measured.p90)}   ${f(baseline.median).padStart(12)} ${f(baseline.p90)}   ${f(measured.median - baseline.median)} ${f(measured.median / baseline.median, 0)}x  ${ok ? 'passes' : 'refused'}`,
   );
+if (before) {
+  console.log(
+    `\ncode_safety before (${BEFORE}) and after (this tree), each timed right after the other (µs)`,
+  );
+  console.log(
+    `${'validator'.padEnd(34)} ${'before'.padStart(8)} ${'own'.padStart(8)}   ${'after'.padStart(8)} ${'own'.padStart(8)}  verdict before → after`,
+  );
+  for (const [label, then, now] of beforeRows)
+    console.log(
+      `${label.padEnd(34)} ${f(then.measured.median)} ${f(then.measured.median - then.baseline.median)}   ${f(now.measured.median)} ${f(now.measured.median - now.baseline.median)}  ${then.ok ? 'passes' : 'refused'} → ${now.ok ? 'passes' : 'refused'}`,
+    );
+}
 console.log(
   `\nhostile inputs: 5 calls of all four validators, median of ${ROUNDS} rounds at n and 2n (ms)`,
 );
