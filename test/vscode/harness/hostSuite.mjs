@@ -31,7 +31,7 @@ export async function runHostSuite({ timeoutMs = 10 * HANG_MS } = {}) {
     env: {
       MGP_TEST_RESULTS: resultsFile,
       MGP_TEST_WORKSPACE: workspace,
-      MGP_PREAPPROVED_SERVERS: 'example,everything',
+      MGP_PREAPPROVED_SERVERS: 'example,everything,live',
     },
   });
   const browser = await launchBrowser();

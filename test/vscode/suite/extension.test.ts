@@ -46,7 +46,7 @@ describe('MGP Kernel in the extension host', () => {
     const config = await (await api()).config();
     assert.deepEqual(
       config.servers.map((s) => s.id),
-      ['example', 'everything'],
+      ['example', 'everything', 'live'],
     );
     assert.equal(config.servers[0].source.line, 4);
     assert.deepEqual(config.problems, []);
@@ -60,6 +60,7 @@ describe('MGP Kernel in the extension host', () => {
       [
         ['example', 'connected'],
         ['everything', 'connected'],
+        ['live', 'connected'],
       ],
     );
     const names = kernel.servers.tools().map((t) => t.qualifiedName);

@@ -11,7 +11,7 @@ export async function run({ page, server, workspace, step, shot }) {
   await step(
     'the workspace asks before starting each of its servers, and the user approves',
     async () => {
-      for (const id of ['example', 'everything']) {
+      for (const id of ['example', 'everything', 'live']) {
         const dialog = page.locator('.monaco-dialog-box', {
           hasText: `Start MCP server "${id}" from this workspace?`,
         });
@@ -46,7 +46,8 @@ export async function run({ page, server, workspace, step, shot }) {
       await container.click();
       await page.locator('.monaco-list-row[aria-label^="Server example, connected"]').waitFor();
       await page.locator('.monaco-list-row[aria-label^="Server everything, connected"]').waitFor();
-      await page.locator('.statusbar-item', { hasText: 'MGP 2/2' }).waitFor();
+      await page.locator('.monaco-list-row[aria-label^="Server live, connected"]').waitFor();
+      await page.locator('.statusbar-item', { hasText: 'MGP 3/3' }).waitFor();
       // The view's title bar reaches Tool Discovery and Run Tool.
       const header = page.locator('.pane-header', { hasText: 'Servers' });
       await header.hover();

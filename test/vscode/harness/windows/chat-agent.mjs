@@ -186,7 +186,7 @@ export async function run(kit) {
 
     await step('the example workspace runs both servers', async () => {
       await openWorkbench(page, server, workspace);
-      await startWorkspaceServers(page, ['example', 'everything']);
+      await startWorkspaceServers(page, ['example', 'everything', 'live']);
       await approvePermissions(page, 'example');
       await serverRow(page, 'example', 'connected');
       await serverRow(page, 'everything', 'connected');

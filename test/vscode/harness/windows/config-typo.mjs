@@ -49,21 +49,25 @@ const problemRow = (page, text) =>
 
 export async function run(kit) {
   const { page, server, workspace, dirs, step, shot } = kit;
-  const settled = ['SERVER_CONNECTED everything', 'SERVER_CONNECTED example'];
+  const settled = [
+    'SERVER_CONNECTED everything',
+    'SERVER_CONNECTED example',
+    'SERVER_CONNECTED live',
+  ];
   const unchanged = async () => {
     await serverRow(page, 'example', 'connected');
     await serverRow(page, 'everything', 'connected');
-    await page.locator('.statusbar-item', { hasText: 'MGP 2/2' }).waitFor();
+    await page.locator('.statusbar-item', { hasText: 'MGP 3/3' }).waitFor();
     assert.deepEqual(serverEvents(dirs).sort(), settled, 'no server stopped or started again');
   };
 
-  await step('the example workspace runs both servers', async () => {
+  await step('the example workspace runs its three servers', async () => {
     await openWorkbench(page, server, workspace);
-    await startWorkspaceServers(page, ['example', 'everything']);
+    await startWorkspaceServers(page, ['example', 'everything', 'live']);
     await approvePermissions(page, 'example');
     await serverRow(page, 'example', 'connected');
     await serverRow(page, 'everything', 'connected');
-    await waitFor(() => serverEvents(dirs).length === 2, 'both connections are in the audit log');
+    await waitFor(() => serverEvents(dirs).length === 3, 'every connection is in the audit log');
     assert.deepEqual(serverEvents(dirs).sort(), settled);
   });
 

@@ -15,7 +15,7 @@ export async function run(kit) {
 
   await step('the example workspace runs its servers', async () => {
     await openWorkbench(page, server, workspace);
-    await startWorkspaceServers(page, ['example', 'everything']);
+    await startWorkspaceServers(page, ['example', 'everything', 'live']);
     await approvePermissions(page, 'example');
     await serverRow(page, 'example', 'connected');
   });

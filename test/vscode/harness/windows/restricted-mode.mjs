@@ -36,7 +36,7 @@ export async function run(kit) {
           hasText: 'Restricted Mode: trust this workspace to start its servers',
         })
         .waitFor();
-      const item = status('MGP 0/2');
+      const item = status('MGP 0/3');
       await item.waitFor();
       assert.match(
         await item.locator('.codicon').first().getAttribute('class'),
@@ -83,14 +83,13 @@ export async function run(kit) {
     async () => {
       await startDialog(page, 'example').waitFor();
       await startDialog(page, 'example').getByRole('button', { name: 'Cancel' }).click();
-      await startDialog(page, 'everything')
-        .getByRole('button', { name: 'Start', exact: true })
-        .click();
+      for (const id of ['everything', 'live'])
+        await startDialog(page, id).getByRole('button', { name: 'Start', exact: true }).click();
       await closeModalEditor(page);
       await serverRow(page, 'everything', 'connected');
       const row = await serverRow(page, 'example', 'registered');
       assert.match(await row.textContent(), /not started · not allowed yet/);
-      await status('MGP 1/2').waitFor();
+      await status('MGP 2/3').waitFor();
       await page
         .locator('.monaco-list-row', { hasText: 'Allow workspace servers to start…' })
         .waitFor();
@@ -112,6 +111,6 @@ export async function run(kit) {
     await page.keyboard.press('Enter');
     await approvePermissions(page, 'example');
     await serverRow(page, 'example', 'connected');
-    await status('MGP 2/2').waitFor();
+    await status('MGP 3/3').waitFor();
   });
 }

@@ -25,16 +25,17 @@ export async function run({ page, server, workspace, step, shot }) {
     async () => {
       await page.locator('.monaco-workbench .banner a', { hasText: 'Manage' }).first().click();
       await trustInEditor(page);
-      await startWorkspaceServers(page, ['example', 'everything']);
+      await startWorkspaceServers(page, ['example', 'everything', 'live']);
       await approvePermissions(page, 'example');
     },
   );
 
-  await step('both servers run without any further click', async () => {
+  await step('every server runs without any further click', async () => {
     await closeModalEditor(page);
     await serverRow(page, 'example', 'connected');
     await serverRow(page, 'everything', 'connected');
-    await page.locator('.statusbar-item', { hasText: 'MGP 2/2' }).waitFor();
+    await serverRow(page, 'live', 'connected');
+    await page.locator('.statusbar-item', { hasText: 'MGP 3/3' }).waitFor();
     await shot('trust-servers-started');
   });
 }
