@@ -75,7 +75,13 @@ describe('interop: MCPL host against a misbehaving server', function () {
     assert.ok(Object.keys(result.reasons).some((r) => /rate|per second/i.test(r)));
     const audited = await t.ofType('dev.mgp-kernel.mcpl.push_event');
     assert.equal(audited.length, 10_000);
-    assert.ok(t.kernel.mcpl.pushEvents.recent().length <= 500);
+    const kept = t.kernel.mcpl.pushEvents.recent();
+    assert.ok(kept.length <= 500);
+    // The Events view shows what was refused too, and why.
+    assert.ok(
+      kept.some((e) => e.status === 'rejected' && /per second/.test(e.reason ?? '')),
+      'a rate-limited event is kept as rejected, with its reason',
+    );
   });
 
   it('an elevation flood: a few questions wait for the user, the rest are refused at once', async () => {

@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
+import { oneLine, visibleText } from '@shared/untrustedText';
 import type { EventHub, ServerEvent } from '../kernel/bidirectional/eventHub';
+import type { PushEvent } from '../kernel/mcpl';
+import { EventDetails } from './eventDetail';
 
 const KEPT = 500;
 const ICONS: Record<ServerEvent['severity'], [string, string]> = {
@@ -8,60 +11,141 @@ const ICONS: Record<ServerEvent['severity'], [string, string]> = {
   error: ['error', 'notificationsErrorIcon.foreground'],
 };
 
+/** MCPL §9.3: what the kernel did with a push event, in words. */
+const PUSH_STATUS: Record<PushEvent['status'], [string, string, string]> = {
+  queued: ['accepted, queued', 'bell', 'notificationsInfoIcon.foreground'],
+  delivered: ['accepted, sent to the agent', 'bell-dot', 'testing.iconPassed'],
+  rejected: ['rejected', 'bell-slash', 'notificationsErrorIcon.foreground'],
+};
+
+export type EventRow = { kind: 'mgp'; event: ServerEvent } | { kind: 'push'; event: PushEvent };
+
+interface PushEventSource {
+  onEvent(listener: (event: PushEvent) => void): () => void;
+  recent(): readonly PushEvent[];
+}
+
+function timeOf(timestamp: string): string {
+  const time = new Date(timestamp);
+  return Number.isNaN(time.getTime()) ? timestamp : time.toLocaleTimeString();
+}
+
 /**
- * The Events view: what servers push on their channels (`notifications/mgp.event`, MGP §13.3), newest
- * first, the last 500 kept. Each row shows the channel, the server and the time; the tooltip the data.
+ * The Events view, newest first, the last 500 kept: what servers publish on their MGP event channels
+ * (`notifications/mgp.event`, MGP §13.3) and the MCPL push events they send (MCPL §9) with their
+ * feature set and whether the kernel accepted them. A click opens the event as a JSON document.
  */
-export class EventsView implements vscode.TreeDataProvider<ServerEvent>, vscode.Disposable {
+export class EventsView implements vscode.TreeDataProvider<EventRow>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
-  private events: ServerEvent[] = [];
-  private readonly unsubscribe: () => void;
+  private rows: EventRow[] = [];
+  private readonly stops: (() => void)[] = [];
   private pending: NodeJS.Timeout | undefined;
+  readonly details = new EventDetails();
 
-  constructor(hub: EventHub) {
-    this.unsubscribe = hub.onAny((event) => {
-      this.events.unshift(event);
-      if (this.events.length > KEPT) this.events.length = KEPT;
-      // A burst of events refreshes the tree once.
-      this.pending ??= setTimeout(() => {
-        this.pending = undefined;
-        this.changed.fire();
-      }, 100);
-    });
+  constructor(hub: EventHub, pushEvents?: PushEventSource) {
+    this.stops.push(hub.onAny((event) => this.add({ kind: 'mgp', event })));
+    if (pushEvents) {
+      this.rows = pushEvents.recent().map((event) => ({ kind: 'push', event }));
+      this.stops.push(pushEvents.onEvent((event) => this.add({ kind: 'push', event })));
+    }
   }
 
-  getChildren(parent?: ServerEvent): ServerEvent[] {
-    return parent ? [] : this.events;
+  private add(row: EventRow): void {
+    // A queued push event the user sends on comes back as the same event, now delivered.
+    if (row.kind === 'push')
+      this.rows = this.rows.filter((r) => r.kind !== 'push' || r.event.id !== row.event.id);
+    this.rows.unshift(row);
+    if (this.rows.length > KEPT) this.rows.length = KEPT;
+    // A burst of events refreshes the tree once.
+    this.pending ??= setTimeout(() => {
+      this.pending = undefined;
+      this.changed.fire();
+    }, 100);
   }
 
-  getTreeItem(event: ServerEvent): vscode.TreeItem {
-    const item = new vscode.TreeItem(event.channel, vscode.TreeItemCollapsibleState.None);
-    const time = new Date(event.timestamp);
-    item.description = `${event.server_id} · ${Number.isNaN(time.getTime()) ? event.timestamp : time.toLocaleTimeString()}`;
-    const [icon, colour] = ICONS[event.severity];
-    item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(colour));
-    const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendMarkdown(
-      `**${event.channel}** from \`${event.server_id}\` — ${event.severity}, ${event.timestamp}\n\n`,
-    );
-    tooltip.appendCodeblock(JSON.stringify(event.data, null, 2) ?? 'null', 'json');
-    item.tooltip = tooltip;
-    item.contextValue = 'mgp.event';
-    item.accessibilityInformation = {
-      label: `Event ${event.channel} from ${event.server_id}, ${event.severity}`,
-    };
+  getChildren(parent?: EventRow): EventRow[] {
+    return parent ? [] : this.rows;
+  }
+
+  getTreeItem(row: EventRow): vscode.TreeItem {
+    const item = row.kind === 'mgp' ? mgpEventItem(row.event) : pushEventItem(row.event);
+    item.command = { command: 'mgp.showEvent', title: 'Show Event', arguments: [row] };
     return item;
   }
 
+  /** The event as a read-only JSON document. */
+  show(row: EventRow | undefined): Promise<void> | undefined {
+    if (!row) return undefined;
+    if (row.kind === 'mgp')
+      return this.details.show(`${row.event.server_id} ${row.event.channel}`, { ...row.event });
+    const { event } = row;
+    return this.details.show(`${event.serverId} ${event.featureSet} ${event.eventId}`, {
+      server: event.serverId,
+      featureSet: event.featureSet,
+      accepted: event.status !== 'rejected',
+      status: event.status,
+      reason: event.reason,
+      eventId: event.eventId,
+      timestamp: event.timestamp,
+      receivedAt: event.receivedAt,
+      inferenceId: event.inferenceId,
+      origin: event.origin,
+      content: event.content,
+    });
+  }
+
   clear(): void {
-    this.events = [];
+    this.rows = [];
     this.changed.fire();
   }
 
   dispose(): void {
     clearTimeout(this.pending);
-    this.unsubscribe();
+    for (const stop of this.stops) stop();
+    this.details.dispose();
     this.changed.dispose();
   }
+}
+
+function mgpEventItem(event: ServerEvent): vscode.TreeItem {
+  const item = new vscode.TreeItem(oneLine(event.channel), vscode.TreeItemCollapsibleState.None);
+  item.description = `${event.server_id} · ${timeOf(event.timestamp)}`;
+  const [icon, colour] = ICONS[event.severity];
+  item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(colour));
+  const tooltip = new vscode.MarkdownString(undefined, true);
+  tooltip.appendMarkdown(
+    `**${oneLine(event.channel)}** from \`${event.server_id}\` — ${event.severity}, ${oneLine(event.timestamp)}\n\n`,
+  );
+  tooltip.appendCodeblock(visibleText(JSON.stringify(event.data, null, 2) ?? 'null'), 'json');
+  item.tooltip = tooltip;
+  item.contextValue = 'mgp.event';
+  item.accessibilityInformation = {
+    label: `Event ${oneLine(event.channel)} from ${event.server_id}, ${event.severity}`,
+  };
+  return item;
+}
+
+function pushEventItem(event: PushEvent): vscode.TreeItem {
+  const featureSet = oneLine(event.featureSet);
+  const item = new vscode.TreeItem(featureSet, vscode.TreeItemCollapsibleState.None);
+  const [status, icon, colour] = PUSH_STATUS[event.status];
+  item.description = `${event.serverId} · ${status} · ${timeOf(event.receivedAt)}`;
+  item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(colour));
+  const text = event.content
+    .map((block) => (block.type === 'text' ? block.text : `[${block.type}]`))
+    .join('\n');
+  const tooltip = new vscode.MarkdownString(undefined, true);
+  tooltip.appendMarkdown(
+    `**Push event** from \`${event.serverId}\`, feature set \`${featureSet}\` — ${status}\n\n`,
+  );
+  if (event.reason) tooltip.appendMarkdown(`${oneLine(event.reason)}\n\n`);
+  tooltip.appendMarkdown('*Content from the server (untrusted):*\n\n');
+  tooltip.appendText(visibleText(text.slice(0, 2000)));
+  item.tooltip = tooltip;
+  item.contextValue = `mgp.pushEvent.${event.status}`;
+  item.accessibilityInformation = {
+    label: `Push event ${featureSet} from ${event.serverId}, ${status}`,
+  };
+  return item;
 }

@@ -25,6 +25,7 @@ import { registerServerContent } from './serverContent';
 import { registerSignInCommands } from './serverSignIn';
 import { ServerLogs } from './serverLogs';
 import { EventsView } from './eventsView';
+import { registerMcplViews } from './mcplViews';
 import { ServersView } from './serversView';
 import { KernelStatusBar } from './statusBar';
 import { offerTrust } from './workspaceTrust';
@@ -75,8 +76,9 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     kernel.manager,
     (server, tool) => kernel.kernel.securityOf(server, tool),
     (server) => kernel.holdOf(server),
+    kernel.kernel.mcpl,
   );
-  const eventsView = new EventsView(kernel.kernel.events);
+  const eventsView = new EventsView(kernel.kernel.events, kernel.kernel.mcpl.pushEvents);
   let applying: Promise<void> = Promise.resolve();
   const apply = (config: KernelConfig) => {
     applying = applying
@@ -101,7 +103,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     languageServer,
     serversView,
     new KernelStatusBar(kernel.manager, (server) => kernel.holdOf(server)),
-    vscode.window.registerTreeDataProvider('mgp.servers', serversView),
+    ...registerMcplViews(kernel.kernel.mcpl, serversView, eventsView),
     eventsView,
     vscode.window.registerTreeDataProvider('mgp.events', eventsView),
     vscode.commands.registerCommand('mgp.clearEvents', () => eventsView.clear()),

@@ -8,6 +8,13 @@ import type { ListedTool } from '../kernel/connection/toolResults';
 import type { EffectiveSecurity } from '../kernel/model/security';
 import { displayPath, PathContext, serverTarget } from '../kernel/config/status';
 import type { ConfigService } from './configService';
+import {
+  FeatureSetNode,
+  featureSetItem,
+  featureSetNodes,
+  featureSetsGroupItem,
+  FeatureSetSource,
+} from './featureSetItems';
 import type { HoldReason } from './statusBar';
 
 type Group = 'tools' | 'resources' | 'prompts';
@@ -30,6 +37,7 @@ export type ServerNode =
       uri?: string;
       security?: EffectiveSecurity;
     }
+  | FeatureSetNode
   | { kind: 'problem'; problem: ConfigProblem }
   | { kind: 'notice'; id: string; label: string; tooltip: string; icon: string; command: string };
 
@@ -60,8 +68,10 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     private readonly manager: ServerManager,
     private readonly securityOf?: (server: SupervisedServer, tool: ListedTool) => EffectiveSecurity,
     private readonly holdOf?: (server: ConfiguredServer) => HoldReason,
+    private readonly mcpl?: FeatureSetSource,
   ) {
     const refresh = () => this.changed.fire();
+    if (mcpl) this.subscriptions.push({ dispose: mcpl.onChange(refresh) });
     this.subscriptions.push(
       configs.onDidChange(refresh),
       vscode.workspace.onDidGrantWorkspaceTrust(refresh),
@@ -135,12 +145,18 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     if (parent.kind === 'server') {
       const live = this.live(parent.server.id);
       if (parent.shadowedBy || !live || live.state !== 'connected') return [];
-      return (['tools', 'resources', 'prompts'] as const).map((group) => ({
+      const groups: ServerNode[] = (['tools', 'resources', 'prompts'] as const).map((group) => ({
         kind: 'group',
         serverId: parent.server.id,
         group,
       }));
+      // MCPL §6: a server that speaks MCPL shows the feature sets it declares.
+      if (this.mcpl?.server(parent.server.id))
+        groups.push({ kind: 'featureSets', serverId: parent.server.id });
+      return groups;
     }
+    if (parent.kind === 'featureSets')
+      return this.mcpl ? featureSetNodes(this.mcpl, parent.serverId) : [];
     if (parent.kind === 'group') {
       const live = this.live(parent.serverId);
       if (!live) return [];
@@ -182,11 +198,20 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
         return groupItem(node, this.live(node.serverId));
       case 'item':
         return leafItem(node);
+      case 'featureSets':
+        return featureSetsGroupItem(this.mcpl!, node.serverId);
+      case 'featureSet':
+        return featureSetItem(node);
       case 'problem':
         return problemItem(node.problem, paths);
       case 'notice':
         return noticeItem(node);
     }
+  }
+
+  /** Fires a refresh: after a switch the kernel refused, the boxes show what holds again. */
+  refresh(): void {
+    this.changed.fire();
   }
 
   dispose(): void {

@@ -182,6 +182,10 @@ export class PushEvents {
         event_id: event.eventId,
         reason,
       });
+      // Kept for the Events view too: the user sees what was refused and why.
+      event.status = 'rejected';
+      event.reason = reason;
+      this.keep(event);
       return { accepted: false, reason };
     };
     if (!state.bucket.take())

@@ -1,0 +1,31 @@
+/**
+ * Where an editor user sees MCPL (0.4.1): the Servers view's feature-set boxes (§6), the
+ * Checkpoints view (§8) and push events in the Events view (§9), wired to the kernel's MCPL host.
+ */
+import * as vscode from 'vscode';
+import type { McplHost } from '../kernel/mcpl/mcplHost';
+import { registerCheckpointsView } from './checkpointsView';
+import type { EventRow, EventsView } from './eventsView';
+import { registerFeatureSetToggles } from './featureSetItems';
+import type { ServersView } from './serversView';
+
+export function registerMcplViews(
+  mcpl: McplHost,
+  serversView: ServersView,
+  eventsView: EventsView,
+): vscode.Disposable[] {
+  // A tree view, not only a data provider: its checkbox events are the feature-set switches.
+  const servers = vscode.window.createTreeView('mgp.servers', {
+    treeDataProvider: serversView,
+    manageCheckboxStateManually: true,
+    showCollapseAll: true,
+  });
+  return [
+    servers,
+    ...registerFeatureSetToggles(servers as vscode.TreeView<unknown>, mcpl, () =>
+      serversView.refresh(),
+    ),
+    ...registerCheckpointsView(mcpl),
+    vscode.commands.registerCommand('mgp.showEvent', (row?: EventRow) => eventsView.show(row)),
+  ];
+}

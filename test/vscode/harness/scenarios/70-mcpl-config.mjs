@@ -1,0 +1,70 @@
+// The language server knows the feature sets a running MCPL server declares (the kernel sends them):
+// in mgp.toml, completion under `[servers.mcpl]` offers `live`'s sets, and a name it does not
+// declare is flagged. The line is taken out again afterwards.
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const title = 'MCPL feature sets in mgp.toml';
+
+/** Quick Open's `:line` (Ctrl+G is the browser's in code-server). */
+async function goToLine(page, line) {
+  await page.keyboard.press('Control+P');
+  await page.locator('.quick-input-widget input').fill(`:${line}`);
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+}
+
+export async function run({ page, workspace, step, shot, runFromPalette }) {
+  const lines = readFileSync(join(workspace, 'mgp.toml'), 'utf8').split('\n');
+  const live = lines.findIndex((l) => l.includes('id = "live"'));
+  const pushEvents = lines.findIndex((l, i) => i > live && l.startsWith('push_events')) + 1;
+  assert.ok(live >= 0 && pushEvents > live, 'the example mgp.toml has live with [servers.mcpl]');
+
+  await step('completion in disabled_feature_sets offers the sets live declares', async () => {
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill('mgp.toml');
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'mgp.toml' })
+      .first()
+      .click();
+    await page.locator('.tab.active', { hasText: 'mgp.toml' }).waitFor();
+    await goToLine(page, pushEvents);
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    // insertText: the editor's auto-closing quotes and brackets stay out of it.
+    await page.keyboard.insertText('disabled_feature_sets = [""]');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Control+Space');
+    const suggestions = page.locator('.suggest-widget .monaco-list-row');
+    for (const name of ['memory.facts', 'alerts.push', 'chat.room'])
+      await suggestions.filter({ hasText: name }).first().waitFor();
+    await shot('mcpl-feature-set-completion');
+    await page.keyboard.press('Escape');
+  });
+
+  await step('a feature set live does not declare is flagged in the Problems panel', async () => {
+    await page.keyboard.insertText('alerts.pushh');
+    await runFromPalette('View: Focus Problems (Errors, Warnings, Infos)');
+    const problem = page.locator('.markers-panel .monaco-list-row', {
+      hasText: 'server "live" does not declare feature set "alerts.pushh"',
+    });
+    await problem.waitFor();
+    assert.match(await problem.innerText(), new RegExp(`\\[Ln ${pushEvents + 1}, Col \\d+\\]`));
+    await shot('mcpl-feature-set-diagnostic');
+  });
+
+  await step('taking the line out again takes the problem away', async () => {
+    await page.locator('.tab', { hasText: 'mgp.toml' }).click();
+    await goToLine(page, pushEvents + 1);
+    await page.keyboard.press('Control+Shift+K'); // Delete Line
+    await page.keyboard.press('Control+S');
+    await page.locator('.tab.dirty', { hasText: 'mgp.toml' }).waitFor({ state: 'detached' });
+    await page
+      .locator('.markers-panel .monaco-list-row', { hasText: 'alerts.pushh' })
+      .waitFor({ state: 'detached' });
+    assert.equal(readFileSync(join(workspace, 'mgp.toml'), 'utf8'), lines.join('\n'));
+    await runFromPalette('View: Close Editor');
+  });
+}
