@@ -441,7 +441,7 @@ export class Kernel {
 
   /** The instructions a connected server sent at initialize (data from the server, not trusted). */
   instructionsOf(serverId: string): string | undefined {
-    return this.manager.find(serverId)?.liveConnection?.instructions;
+    return this.manager.find(serverId)?.instructions;
   }
 
   /** resources/read on a connected server: views read resources through the kernel, never a connection. */

@@ -7,6 +7,7 @@ import type { ServerManager } from '../kernel/lifecycle/serverManager';
 import type { ListedTool } from '../kernel/connection/toolResults';
 import type { EffectiveSecurity } from '../kernel/model/security';
 import { displayPath, PathContext, serverTarget } from '../kernel/config/status';
+import { instructionsHoverMarkdown } from './instructionsHover';
 import type { ConfigService } from './configService';
 import {
   FeatureSetNode,
@@ -261,6 +262,8 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
       tooltip.appendMarkdown(
         `\n$(warning) Its table in the config has errors: it keeps its last valid settings until they are fixed.\n`,
       );
+    const instructions = live?.state === 'connected' ? live.instructions?.trim() : undefined;
+    if (instructions) tooltip.appendMarkdown(instructionsHoverMarkdown(instructions));
     tooltip.appendMarkdown(`\nDeclared in \`${where}\``);
     item.tooltip = tooltip;
     item.accessibilityInformation = {

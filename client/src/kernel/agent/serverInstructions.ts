@@ -18,13 +18,21 @@ export interface InstructionsSource {
 
 const TAG = 'server-instructions';
 
+/** The instructions cut to `maxChars`, saying how much was left out; control characters made visible. */
+export function boundedInstructions(
+  text: string,
+  maxChars = SERVER_INSTRUCTIONS_MAX_CHARS,
+): string {
+  const kept =
+    text.length > maxChars
+      ? `${text.slice(0, maxChars)}\n[cut: ${text.length - maxChars} more characters omitted]`
+      : text;
+  return visibleText(kept);
+}
+
 /** One server's instructions, cut to the bound, its text unable to close the label around it. */
 function labelled(serverId: string, text: string): string {
-  const kept =
-    text.length > SERVER_INSTRUCTIONS_MAX_CHARS
-      ? `${text.slice(0, SERVER_INSTRUCTIONS_MAX_CHARS)}\n[cut: ${text.length - SERVER_INSTRUCTIONS_MAX_CHARS} more characters omitted]`
-      : text;
-  const safe = visibleText(kept).replace(new RegExp(`</?${TAG}`, 'gi'), (tag) =>
+  const safe = boundedInstructions(text).replace(new RegExp(`</?${TAG}`, 'gi'), (tag) =>
     tag.replace('<', '‹'),
   );
   return `<${TAG} server="${serverId}">\n${safe}\n</${TAG}>`;

@@ -516,6 +516,11 @@ export class SupervisedServer {
     return this.usable();
   }
 
+  /** The instructions the server sent at initialize, while connected (its data: not trusted). */
+  get instructions(): string | undefined {
+    return this.connection?.instructions;
+  }
+
   /** The connection while there is one, whatever the state (for notifications such as audit forwarding). */
   get liveConnection(): ServerConnection | undefined {
     return this.connection;
