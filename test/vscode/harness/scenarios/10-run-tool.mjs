@@ -152,11 +152,16 @@ export async function run(kit) {
       const text = readFileSync(config, 'utf8');
       const second = text.indexOf('[[servers]]', text.indexOf('id = "example"'));
       // The kernel takes a server's new policy when the server is replaced, which a change of its settings
-      // does (tool_result_max_chars here; the command line stays, so nothing asks for approval again).
+      // does (tool_result_max_chars here). Its launch approval covers its settings and policy, so the
+      // workspace server is asked about again before it restarts (SECURITY.md, launch approval).
       writeFileSync(
         config,
         `${text.slice(0, second)}tool_result_max_chars = 60000\n\n[servers.tools.peek_notes]\nrisk_level = "dangerous"\nside_effects = ["database"]\n\n${text.slice(second)}`,
       );
+      const changed = page.locator('.monaco-dialog-box', {
+        hasText: 'MCP server "example" changed since you allowed it',
+      });
+      await changed.getByRole('button', { name: 'Start', exact: true }).click();
       // The server restarts with its new policy; the tree shows it collapsed again.
       const dangerous = page.locator(
         '.monaco-list-row[aria-label^="Tool peek_notes, risk dangerous"]',
