@@ -155,31 +155,41 @@ export async function run(kit) {
   await step(
     'each remembered fact is a checkpoint; rolling back asks first, and the server answers from there',
     async () => {
+      // The server numbers its checkpoints; earlier steps may have made some: read the ids it gives.
+      const ids = [];
       for (const fact of ['a', 'b']) {
         const run = await runTool(kit, 'live.remember', { fact });
         await runResult(kit, run, `Remembered "${fact}"`);
+        const said = await (
+          await kit.webviewFrame(run)
+        )
+          .locator('.outcome .result[data-state="ok"]', { hasText: `Remembered "${fact}"` })
+          .innerText();
+        ids.push(/\((chk_\d+)\)/.exec(said)?.[1]);
       }
+      const [before, latest] = ids;
+      assert.ok(before && latest, `checkpoint ids in the results: ${ids}`);
       await expandPane(page, 'Checkpoints', ['Events', 'Channels']);
       const checkpoint = (id, current = '') =>
         page.locator(
           `.monaco-list-row[aria-label="Checkpoint ${id} of live memory.facts${current}"]`,
         );
-      await checkpoint('chk_001', ', current').waitFor();
-      const first = checkpoint('chk_000');
+      await checkpoint(latest, ', current').waitFor();
+      const first = checkpoint(before);
       await first.waitFor();
-      assert.match(await first.textContent(), /^chk_000remember · /);
+      assert.match(await first.textContent(), new RegExp(`^${before}remember · `));
       await first.hover();
       await first.locator('.action-label[aria-label="Roll Back to This Checkpoint"]').click();
       const dialog = page.locator('.monaco-dialog-box', {
-        hasText: 'Roll live · memory.facts back to checkpoint chk_000?',
+        hasText: `Roll live · memory.facts back to checkpoint ${before}?`,
       });
       await dialog.waitFor();
       await shot('mcpl-rollback-confirm');
       await dialog.getByRole('button', { name: 'Roll Back', exact: true }).click();
-      await checkpoint('chk_000', ', current').waitFor();
-      await checkpoint('chk_001').waitFor();
+      await checkpoint(before, ', current').waitFor();
+      await checkpoint(latest).waitFor();
       await waitFor(
-        () => serverLog(dirs).some((line) => line.includes('rolled back to chk_000')),
+        () => serverLog(dirs).some((line) => line.includes(`rolled back to ${before}`)),
         'the server logs its rollback',
       );
       const recall = await runTool(kit, 'live.recall', {});
@@ -189,7 +199,7 @@ export async function run(kit) {
       await expandPane(page, 'Checkpoints', ['Events', 'Channels']);
       for (const theme of themes) {
         await switchTheme(kit, theme);
-        await checkpoint('chk_000', ', current').hover();
+        await checkpoint(before, ', current').hover();
         await shot(`mcpl-checkpoints-${theme.file}`);
       }
     },
