@@ -24,8 +24,11 @@ export async function runTool({ page, webviewFrame }, qualifiedName, args) {
   const frame = await webviewFrame(title);
   await frame.locator('main[data-state="ready"]').waitFor();
   const toggle = frame.locator('.json-toggle');
-  if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
-  await frame.locator('textarea.json-editor').fill(JSON.stringify(args));
+  // A tool that takes no arguments has no form, so nothing to type.
+  if (await toggle.count()) {
+    if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
+    await frame.locator('textarea.json-editor').fill(JSON.stringify(args));
+  }
   await frame.locator('button.run').click();
   return title;
 }

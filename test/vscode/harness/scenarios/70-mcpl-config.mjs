@@ -7,6 +7,17 @@ import { join } from 'node:path';
 
 export const title = 'MCPL feature sets in mgp.toml';
 
+/**
+ * Saving a change to live's table changes its definition, which the user allowed: the workspace
+ * server is asked about again before it restarts (SECURITY.md, launch approval).
+ */
+async function allowChangedLive(page) {
+  await page
+    .locator('.monaco-dialog-box', { hasText: 'MCP server "live" changed since you allowed it' })
+    .getByRole('button', { name: 'Start', exact: true })
+    .click();
+}
+
 /** Quick Open's `:line` (Ctrl+G is the browser's in code-server). */
 async function goToLine(page, line) {
   await page.keyboard.press('Control+P');
@@ -46,6 +57,8 @@ export async function run({ page, workspace, step, shot, runFromPalette }) {
 
   await step('a feature set live does not declare is flagged in the Problems panel', async () => {
     await page.keyboard.insertText('alerts.pushh');
+    await page.keyboard.press('Control+S');
+    await allowChangedLive(page);
     await runFromPalette('View: Focus Problems (Errors, Warnings, Infos)');
     const problem = page.locator('.markers-panel .monaco-list-row', {
       hasText: 'server "live" does not declare feature set "alerts.pushh"',
@@ -61,6 +74,7 @@ export async function run({ page, workspace, step, shot, runFromPalette }) {
     await page.keyboard.press('Control+Shift+K'); // Delete Line
     await page.keyboard.press('Control+S');
     await page.locator('.tab.dirty', { hasText: 'mgp.toml' }).waitFor({ state: 'detached' });
+    await allowChangedLive(page);
     await page
       .locator('.markers-panel .monaco-list-row', { hasText: 'alerts.pushh' })
       .waitFor({ state: 'detached' });
