@@ -377,7 +377,7 @@ describe('tool creation (MGP §16.6), only when enabled', function () {
     code: "const fs = require('fs'); return fs.readFileSync('/etc/passwd', 'utf8');",
   });
 
-  /** Issue 24 §3: reaches the host's `process` from a node:vm context, and passes the strict check. */
+  /** Reached the host's `process` from a node:vm context; the strict check now refuses it. */
   const escapingTool = JSON.stringify({
     name: 'escape_attempt',
     description: 'tries to leave its sandbox',
@@ -468,7 +468,9 @@ describe('tool creation (MGP §16.6), only when enabled', function () {
     }
   });
 
-  it('runs generated code in an isolate with no host objects: the JSON[k][k] escape reaches nothing', async () => {
+  // The isolate itself (no process, require, module, Buffer, fetch or timers, also through
+  // Function) is tested on the generated server in test/unit/generatedServer.test.ts.
+  it('refuses the JSON[k][k] escape at the strict check: a computed property name', async () => {
     const model = await startScriptedModel({ rules: [{ match: '.', reply: escapingTool }] });
     try {
       t = await startKernel('[kernel]\ntool_creation = true\n', {
@@ -479,19 +481,13 @@ describe('tool creation (MGP §16.6), only when enabled', function () {
       });
       assert.equal((await request(t.kernel, 'escape the sandbox')).status, 'creating');
       await eventually(
-        () => t.kernel.manager.find('generated.escape_attempt')?.state === 'connected',
-        "the generated tool's server (the code passes the strict check)",
+        async () => (await t.ofType('TOOL_CREATED_DYNAMIC')).length === 1,
+        'the audit event',
       );
-      const outcome = await t.kernel.call({
-        serverId: 'generated.escape_attempt',
-        toolName: 'escape_attempt',
-        args: {},
-      });
-      assert.deepEqual(JSON.parse(textOf(outcome.result)), {
-        process: 'undefined',
-        cwd: null,
-        globals: [],
-      });
+      const [event] = await t.ofType('TOOL_CREATED_DYNAMIC');
+      assert.equal(event.result, 'BLOCKED');
+      assert.equal(t.kernel.manager.find('generated.escape_attempt'), undefined);
+      assert.equal(t.operator.count('registration'), 0, 'nothing to approve');
     } finally {
       await model.close();
     }

@@ -23,6 +23,7 @@ import {
   shouldInterruptAfterDeadline,
   type QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
+import { generatedFunction } from './generatedSource';
 
 export const QUICKJS_WASM = 'quickjs.wasm';
 const MEMORY_LIMIT_BYTES = 32 * 1024 * 1024;
@@ -75,7 +76,7 @@ export async function runInIsolate(code: string, args: unknown, name = 'tool'): 
     const input = vm.unwrapResult(vm.evalCode(`(${JSON.stringify(args ?? {})})`));
     vm.setProp(vm.global, 'args', input);
     input.dispose();
-    const source = `(async (args) => {\n${code}\n})(args).then((v) => (typeof v === 'string' ? v : JSON.stringify(v)))`;
+    const source = `${generatedFunction(code)}(args).then((v) => (typeof v === 'string' ? v : JSON.stringify(v)))`;
     const promise = vm.unwrapResult(vm.evalCode(source, `${name}.js`));
     for (;;) {
       const jobs = runtime.executePendingJobs();

@@ -25,6 +25,7 @@ import type { Interaction } from '../host/interaction';
 import type { ModelRouter } from '../models/modelRouter';
 import { runValidators } from '../security/validators';
 import type { ServerManager } from '../lifecycle/serverManager';
+import { generatedFunction } from './generatedSource';
 
 export interface GeneratedToolsDeps {
   manager: ServerManager;
@@ -124,7 +125,7 @@ export class GeneratedTools {
   private async validate(code: string): Promise<{ passed: boolean; violations?: string[] }> {
     const outcome = await runValidators(['code_safety'], {
       toolName: 'generated_tool',
-      args: { code },
+      args: { code: `${generatedFunction(code)};` },
       security: {
         risk_level: 'dangerous',
         permissions_required: ['code_execution'],
