@@ -287,10 +287,17 @@ export async function run(kit) {
       const group = frame.locator(`.window .row.group[data-trace="${deleteTrace}"]`);
       await group.waitFor();
       assert.match(await group.locator('.cell').first().textContent(), /^▸ 2$/);
-      await group.click();
-      await frame
-        .locator(`.window .row.group[data-trace="${deleteTrace}"][aria-expanded="true"]`)
-        .waitFor();
+      const opened = frame.locator(
+        `.window .row.group[data-trace="${deleteTrace}"][aria-expanded="true"]`,
+      );
+      // Rows move while events arrive (Follow is on, and the MCPL server pushes events): a click can
+      // land on the row that moved under it, so click again until this group is the open one.
+      for (const until = Date.now() + HANG_MS; !(await opened.count());) {
+        if (Date.now() > until) throw new Error(`the group of ${deleteTrace} never opened`);
+        await group.click();
+        // A retry interval, not a verdict: the loop's own deadline is the hang deadline.
+        await opened.waitFor({ timeout: 2000 }).catch(() => undefined);
+      }
       await frame.locator(`.window .row.member[data-trace="${deleteTrace}"]`).nth(1).waitFor();
       const members = (await drawnRows(frame))
         .filter((r) => r.trace === deleteTrace)
