@@ -255,3 +255,19 @@ export function createUiKit({ page, resultsDir, server, workspace, dirs, results
     THEMES,
   };
 }
+
+/** Quick Open's `:line` (Ctrl+G is the browser's in code-server). */
+export async function goToLine(page, line) {
+  await page.keyboard.press('Control+P');
+  await page.locator('.quick-input-widget input').fill(`:${line}`);
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+}
+
+/** Opens the workspace's mgp.toml with Quick Open and waits for its tab. */
+export async function openMgpToml(page) {
+  await page.keyboard.press('Control+P');
+  await page.locator('.quick-input-widget input').fill('mgp.toml');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'mgp.toml' }).first().click();
+  await page.locator('.tab.active', { hasText: 'mgp.toml' }).waitFor();
+}

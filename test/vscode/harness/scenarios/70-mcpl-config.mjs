@@ -4,6 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { goToLine, openMgpToml } from '../uiKit.mjs';
 
 export const title = 'MCPL feature sets in mgp.toml';
 
@@ -18,14 +19,6 @@ async function allowChangedLive(page) {
     .click();
 }
 
-/** Quick Open's `:line` (Ctrl+G is the browser's in code-server). */
-async function goToLine(page, line) {
-  await page.keyboard.press('Control+P');
-  await page.locator('.quick-input-widget input').fill(`:${line}`);
-  await page.keyboard.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-}
-
 export async function run({ page, workspace, step, shot, runFromPalette }) {
   const lines = readFileSync(join(workspace, 'mgp.toml'), 'utf8').split('\n');
   const live = lines.findIndex((l) => l.includes('id = "live"'));
@@ -33,13 +26,7 @@ export async function run({ page, workspace, step, shot, runFromPalette }) {
   assert.ok(live >= 0 && pushEvents > live, 'the example mgp.toml has live with [servers.mcpl]');
 
   await step('completion in disabled_feature_sets offers the sets live declares', async () => {
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget input').fill('mgp.toml');
-    await page
-      .locator('.quick-input-list .monaco-list-row', { hasText: 'mgp.toml' })
-      .first()
-      .click();
-    await page.locator('.tab.active', { hasText: 'mgp.toml' }).waitFor();
+    await openMgpToml(page);
     await goToLine(page, pushEvents);
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');

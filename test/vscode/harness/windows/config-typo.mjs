@@ -7,7 +7,14 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitFor } from '../scenarios/20-approvals.mjs';
-import { approvePermissions, openWorkbench, serverRow, startWorkspaceServers } from '../uiKit.mjs';
+import {
+  approvePermissions,
+  goToLine,
+  openMgpToml,
+  openWorkbench,
+  serverRow,
+  startWorkspaceServers,
+} from '../uiKit.mjs';
 
 export const title = 'a typo in mgp.toml never stops a running server';
 export const window = {};
@@ -27,14 +34,6 @@ function serverEvents(dirs) {
       .map((line) => JSON.parse(line))
       .map((record) => `${record.event_type} ${record.target.server_id}`);
   });
-}
-
-/** Quick Open's `:line` (Ctrl+G is the browser's in code-server). */
-async function goToLine(page, line) {
-  await page.keyboard.press('Control+P');
-  await page.locator('.quick-input-widget input').fill(`:${line}`);
-  await page.keyboard.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
 }
 
 async function save(page) {
@@ -74,13 +73,7 @@ export async function run(kit) {
   await step(
     'saving mgp.toml with a TOML syntax error shows the error and stops nothing',
     async () => {
-      await page.keyboard.press('Control+P');
-      await page.locator('.quick-input-widget input').fill('mgp.toml');
-      await page
-        .locator('.quick-input-list .monaco-list-row', { hasText: 'mgp.toml' })
-        .first()
-        .click();
-      await page.locator('.tab.active', { hasText: 'mgp.toml' }).waitFor();
+      await openMgpToml(page);
       await goToLine(page, 7); // args = ["../servers/dist/mgp-example-server.js"]
       await page.keyboard.press('End');
       await page.keyboard.press('Backspace');
