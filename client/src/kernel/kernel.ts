@@ -4,6 +4,8 @@
  * and send it calls; every call takes the same pipeline.
  */
 import type {
+  CompleteRequest,
+  CompleteResult,
   GetPromptResult,
   LoggingLevel,
   ReadResourceResult,
@@ -447,6 +449,23 @@ export class Kernel {
   /** resources/read on a connected server: views read resources through the kernel, never a connection. */
   readResource(serverId: string, uri: string): Promise<ReadResourceResult> {
     return this.manager.get(serverId).session().readResource(uri);
+  }
+
+  /** completion/complete on a connected server (none asked of a server without `completions`). */
+  complete(
+    serverId: string,
+    params: CompleteRequest['params'],
+  ): Promise<CompleteResult['completion']> {
+    return this.manager.get(serverId).session().complete(params);
+  }
+
+  /** resources/subscribe for one holder; updates come as the bus's `resourceUpdated`. */
+  subscribeResource(serverId: string, uri: string): Promise<void> {
+    return this.manager.get(serverId).subscribe(uri);
+  }
+
+  unsubscribeResource(serverId: string, uri: string): Promise<void> {
+    return this.manager.find(serverId)?.unsubscribe(uri) ?? Promise.resolve();
   }
 
   /** prompts/get on a connected server, with the arguments filled in. */

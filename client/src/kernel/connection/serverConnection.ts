@@ -2,6 +2,8 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  CompleteRequest,
+  CompleteResult,
   GetPromptResult,
   JSONRPCMessage,
   LoggingLevel,
@@ -324,6 +326,23 @@ export class ServerConnection {
     return this.withTimeoutError('prompts/get', () =>
       this.client.getPrompt({ name, arguments: args }, { timeout: this.timeout }),
     );
+  }
+
+  /** Whether the server declared `completions` at initialize (MCP, Utilities: Completion). */
+  get offersCompletion(): boolean {
+    return this.has('completions');
+  }
+
+  /**
+   * completion/complete, only to a server that declared `completions`; to one that did not, no
+   * suggestions without asking it.
+   */
+  async complete(params: CompleteRequest['params']): Promise<CompleteResult['completion']> {
+    if (!this.offersCompletion) return { values: [], hasMore: false };
+    const result = await this.withTimeoutError('completion/complete', () =>
+      this.client.complete(params, { timeout: this.timeout }),
+    );
+    return result.completion;
   }
 
   /** logging/setLevel, when the server offers logging. */

@@ -187,9 +187,8 @@ async function complete(
     );
   }
   const connection = owner?.liveConnection;
-  if (!connection?.client.getServerCapabilities()?.completions)
-    return { completion: { values: [], hasMore: false } };
-  return connection.client.complete({ ...params, ref: forwarded });
+  if (!connection) return { completion: { values: [], hasMore: false } };
+  return { completion: await connection.complete({ ...params, ref: forwarded }) };
 }
 
 export function registerCatalog(session: CatalogSession, host: CatalogHost): void {

@@ -46,7 +46,8 @@ export class SupervisedServer {
   private restartTimer: NodeJS.Timeout | undefined;
   /** The server announced its own shutdown (notifications/mgp.lifecycle): its exit is not a failure. */
   private announcedExit = false;
-  private readonly subscriptions = new Set<string>();
+  /** Subscribed URIs and how many holders (the editor, gateway clients) want each. */
+  private readonly subscriptions = new Map<string, number>();
   private readonly tracker: RestartTracker;
   /** The server asks for a sign-in that has not happened (MCP 2025-11-25, Authorization). */
   needsSignIn = false;
@@ -78,7 +79,7 @@ export class SupervisedServer {
   }
 
   get subscribedUris(): readonly string[] {
-    return [...this.subscriptions];
+    return [...this.subscriptions.keys()];
   }
 
   private transition(to: ServerState, reason: string, error?: string): void {
@@ -306,18 +307,29 @@ export class SupervisedServer {
     }
   }
 
+  /**
+   * resources/subscribe for one more holder: the server is asked once, on the first; the subscription
+   * is kept while any holder wants it (and renewed after a reconnect).
+   */
   async subscribe(uri: string): Promise<void> {
-    await this.session().subscribe(uri);
-    this.subscriptions.add(uri);
+    const holders = this.subscriptions.get(uri) ?? 0;
+    if (holders === 0) await this.session().subscribe(uri);
+    this.subscriptions.set(uri, holders + 1);
   }
 
+  /** One holder less; resources/unsubscribe when it was the last. */
   async unsubscribe(uri: string): Promise<void> {
+    const holders = this.subscriptions.get(uri) ?? 0;
+    if (holders > 1) {
+      this.subscriptions.set(uri, holders - 1);
+      return;
+    }
     this.subscriptions.delete(uri);
-    await this.connection?.unsubscribe(uri);
+    if (holders === 1) await this.connection?.unsubscribe(uri);
   }
 
   private async restoreSubscriptions(connection: ServerConnection): Promise<void> {
-    for (const uri of this.subscriptions)
+    for (const uri of this.subscriptions.keys())
       await connection
         .subscribe(uri)
         .catch((error: unknown) =>
