@@ -9,12 +9,17 @@ export class UsageError extends Error {}
 
 /** One flag: with a value (`value` names it in messages, e.g. `FILE`), or a switch. */
 export type Flag =
-  { type: 'string'; value: string; short?: string } | { type: 'boolean'; short?: string };
+  | { type: 'string'; value: string; short?: string; multiple?: boolean }
+  | { type: 'boolean'; short?: string };
 
 export type Flags = Record<string, Flag>;
 
 export type FlagValues<F extends Flags> = {
-  [K in keyof F]?: F[K] extends { type: 'string' } ? string : boolean;
+  [K in keyof F]?: F[K] extends { multiple: true }
+    ? string[]
+    : F[K] extends { type: 'string' }
+      ? string
+      : boolean;
 };
 
 export interface CommandLine<F extends Flags> {
@@ -27,7 +32,10 @@ export interface CommandLine<F extends Flags> {
 /** `--args JSON, --stream, --json`: the flags as a person types them. */
 export function describeFlags(flags: Flags): string {
   const names = Object.entries(flags).map(([name, flag]) => {
-    const long = flag.type === 'string' ? `--${name} ${flag.value}` : `--${name}`;
+    const long =
+      flag.type === 'string'
+        ? `--${name} ${flag.value}${flag.multiple ? ' (repeatable)' : ''}`
+        : `--${name}`;
     return flag.short ? `-${flag.short}/${long}` : long;
   });
   return names.length ? names.join(', ') : 'no flags';

@@ -7,6 +7,16 @@ import { AGENT_FLAGS, AGENT_USAGE, agentOptions, runAgent } from './agentCommand
 import { runAudit } from './auditCommands';
 import { runAuth } from './authCommands';
 import { CALL_FLAGS, callOptions, runCall } from './callCommand';
+import {
+  CATALOG_FLAGS,
+  COMPLETE_FLAGS,
+  completeOptions,
+  promptsOptions,
+  resourcesOptions,
+  runComplete,
+  runPrompts,
+  runResources,
+} from './catalogCommands';
 import { CHECK_FLAGS, checkOptions, runCheck } from './check';
 import { CommandLine, Flags, parseCommandLine, UsageError } from './flags';
 import {
@@ -16,12 +26,9 @@ import {
   discoverOptions,
   EVENTS_FLAGS,
   eventsOptions,
-  LISTING_FLAGS,
-  listingOptions,
   runAccess,
   runDiscover,
   runEvents,
-  runListing,
   runTools,
   TOOLS_FLAGS,
   toolsOptions,
@@ -65,8 +72,18 @@ Usage:
   ${AGENT_USAGE}
   mgp events [--channels a,b.*] [--min-severity info|warning|error] [--count N] [--json]
                                      follow the events servers publish (MGP §13)
-  mgp resources [--server ID] [--json]
-  mgp prompts [--server ID] [--json]
+  mgp resources [list|templates] [--server ID] [--json]
+                                     the servers' resources, or their resource templates
+  mgp resources read URI [--arg NAME=VALUE]... [--server ID] [--json]
+                                     read a resource; a template URI is expanded (RFC 6570) with
+                                     the --arg values, one for each of its variables
+  mgp prompts [list] [--server ID] [--json]
+  mgp prompts get NAME [--arg NAME=VALUE]... [--server ID] [--json]
+                                     a prompt's messages with its arguments filled in
+  mgp complete ARGUMENT [START] --server ID --prompt NAME|--template URI [--arg NAME=VALUE]...
+                                     the values the server suggests for a prompt's argument or a
+                                     template's variable (completion/complete); --arg gives the
+                                     arguments already chosen
   mgp access query|grant|revoke --agent ID --server ID [--tool NAME] [--permission allow|deny]
                 [--justification TEXT] [--expires ISO] [--json]
                                      agent access control (MGP §5)
@@ -158,10 +175,9 @@ const COMMANDS: Record<string, Command<Flags>> = {
   discover: command(DISCOVER_FLAGS, (line, io) => runDiscover(discoverOptions(line), io)),
   events: command(EVENTS_FLAGS, (line, io) => runEvents(eventsOptions(line), io)),
   agent: command(AGENT_FLAGS, (line, io) => runAgent(agentOptions(line), io)),
-  resources: command(LISTING_FLAGS, (line, io) =>
-    runListing('resources', listingOptions(line), io),
-  ),
-  prompts: command(LISTING_FLAGS, (line, io) => runListing('prompts', listingOptions(line), io)),
+  resources: command(CATALOG_FLAGS, (line, io) => runResources(resourcesOptions(line), io)),
+  prompts: command(CATALOG_FLAGS, (line, io) => runPrompts(promptsOptions(line), io)),
+  complete: command(COMPLETE_FLAGS, (line, io) => runComplete(completeOptions(line), io)),
   access: command(ACCESS_FLAGS, (line, io) => runAccess(accessOptions(line), io)),
   featuresets: command(FEATURE_SETS_FLAGS, (line, io) =>
     runFeatureSets(featureSetsOptions(line), io),
