@@ -5,7 +5,7 @@ import {
   channelLines,
   SHOWN_MESSAGES,
 } from '../../../client/src/vscode/channels/channelLines';
-import type { ChannelMessage } from '../../../client/src/kernel/mcpl/channels';
+import type { ChannelMessage } from '../../../client/src/kernel/mcpl/channelMessages';
 
 const message = (n: number, extra: Partial<ChannelMessage> = {}): ChannelMessage => ({
   channelId: 'room:general',

@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { oneLine } from '@shared/untrustedText';
 import { AgentSession, CHAT_AGENT_ID, type AgentKernel } from '../agent';
 import type { ChatModel } from '../models/chatModel';
-import type { ChannelMessage, Channels } from './channels';
+import type { ChannelMessage } from './channelMessages';
+import type { Channels } from './channels';
 import type { ContextHooks } from './contextHooks';
 import type { McplAudit } from './mcplAudit';
 

@@ -3,61 +3,42 @@
  * channel). Servers register and change them (§14.3 register, changed), the host lists, opens and
  * closes them, publishes into them (the user from the Channels view, or an agent attached to one),
  * streams what it publishes to observing servers (outgoing chunk, complete), and takes their
- * incoming messages in batches with a result per message. Publishing is gated by the server's
- * `channels.publish` feature sets and their scope lists (§14.1, §14.5); errors are Appendix A's.
+ * incoming messages in batches with a result per message. Who may publish and observe is in
+ * `channelPermissions.ts`; what a message is and how one is checked, in `channelMessages.ts`.
+ * Errors are Appendix A's.
  */
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { McplSettings } from '../config/model';
+import {
+  ChannelMessage,
+  ChannelState,
+  ChannelView,
+  contentSize,
+  descriptorList,
+  IncomingResult,
+  keepMessage,
+  MAX_BATCH,
+  parseDescriptor,
+  PublishedBy,
+  publisherActor,
+  readIncoming,
+  tooLong,
+} from './channelMessages';
+import { observesChannel, publishRefusal } from './channelPermissions';
 import type { FeatureSetTable } from './featureSets';
 import type { McplAudit } from './mcplAudit';
 import {
-  blockSize,
   ChannelDescriptor,
   ContentBlock,
-  contentBlocks,
   isRecord,
   mcplError,
   McplErrorCodes,
   McplMethods,
   wireError,
 } from './protocol';
-import { listDecision, listsFor } from './scopes';
 
 export const MAX_CHANNELS_PER_SERVER = 200;
-export const MAX_BATCH = 100;
-export const KEPT_MESSAGES = 500;
-export const MAX_MESSAGE_CHARS = 20_000;
-
-export interface ChannelMessage {
-  channelId: string;
-  messageId: string;
-  threadId?: string;
-  author?: { id?: string; name?: string };
-  timestamp: string;
-  content: ContentBlock[];
-  direction: 'incoming' | 'outgoing';
-  conversationId: string;
-  /** Who published an outgoing message. */
-  by?: 'user' | 'agent';
-}
-
-export interface ChannelView {
-  serverId: string;
-  descriptor: ChannelDescriptor;
-  conversationId: string;
-  open: boolean;
-  messageCount: number;
-  agentAttached: boolean;
-}
-
-interface ChannelState {
-  descriptor: ChannelDescriptor;
-  conversationId: string;
-  open: boolean;
-  messages: ChannelMessage[];
-  seen: Set<string>;
-}
 
 /** Takes an incoming message as a turn of the attached agent; publishes nothing itself. */
 export type ChannelListener = (serverId: string, message: ChannelMessage) => void;
@@ -74,25 +55,6 @@ export interface ChannelsDeps {
   settingsOf(serverId: string): McplSettings | undefined;
   /** Servers speaking MCPL now. */
   servers(): string[];
-}
-
-export type PublishedBy = 'user' | 'agent';
-
-/** §14.2: a descriptor, or a reason it is not one. */
-export function parseDescriptor(value: unknown): ChannelDescriptor | string {
-  if (!isRecord(value)) return 'a channel descriptor is not an object';
-  if (typeof value.id !== 'string' || !value.id) return 'a channel descriptor has no id';
-  const direction = value.direction ?? 'bidirectional';
-  if (direction !== 'outbound' && direction !== 'inbound' && direction !== 'bidirectional')
-    return `channel ${value.id}: direction "${String(direction)}" is not outbound, inbound or bidirectional`;
-  return {
-    id: value.id,
-    type: typeof value.type === 'string' ? value.type : 'unknown',
-    label: typeof value.label === 'string' && value.label ? value.label : value.id,
-    direction,
-    ...(isRecord(value.address) ? { address: value.address } : {}),
-    ...(isRecord(value.metadata) ? { metadata: value.metadata } : {}),
-  };
 }
 
 export class Channels {
@@ -193,24 +155,9 @@ export class Channels {
   }
 
   private descriptors(serverId: string, value: unknown, what: string): ChannelDescriptor[] {
-    if (value === undefined) return [];
-    if (!Array.isArray(value))
-      throw wireError(
-        ErrorCode.InvalidParams,
-        `${what} is not a list of channel descriptors (MCPL §14.2)`,
-      );
-    return value.map((item) => {
-      const parsed = parseDescriptor(item);
-      if (typeof parsed === 'string') {
-        this.deps.audit.record('channel', {
-          serverId,
-          outcome: 'REJECTED',
-          details: { reason: parsed },
-        });
-        throw wireError(ErrorCode.InvalidParams, `${parsed} (MCPL §14.2)`);
-      }
-      return parsed;
-    });
+    return descriptorList(value, what, (reason) =>
+      this.deps.audit.record('channel', { serverId, outcome: 'REJECTED', details: { reason } }),
+    );
   }
 
   /** §14.3 channels/register (server → host). */
@@ -310,20 +257,12 @@ export class Channels {
 
   /** §14.1, §14.5: why the host may not publish into the channel, or undefined when it may. */
   publishRefusal(serverId: string, channelId: string): string | undefined {
-    const state = this.state(serverId, channelId);
-    if (state.descriptor.direction === 'inbound') return `${channelId} is inbound only`;
-    if (state.descriptor.type === 'thinking')
-      return 'the thinking channel is read-only (MCPL §14.5)';
-    const table = this.deps.tableOf(serverId);
-    if (!table?.declares('channels.publish')) return undefined;
-    const sets = table.enabledWith('channels.publish');
-    if (!sets.length) return `no feature set of ${serverId} that uses channels.publish is enabled`;
-    for (const set of sets) {
-      if (!set.scoped) return undefined;
-      const decision = listDecision(listsFor(this.deps.settingsOf(serverId), set.name), channelId);
-      if (!decision || decision.approved) return undefined;
-    }
-    return `${channelId} is blacklisted for publishing`;
+    return publishRefusal(
+      serverId,
+      this.state(serverId, channelId).descriptor,
+      this.deps.tableOf(serverId),
+      this.deps.settingsOf(serverId),
+    );
   }
 
   /**
@@ -338,18 +277,13 @@ export class Channels {
   ): Promise<{ delivered: boolean; messageId?: string }> {
     const state = this.state(serverId, channelId);
     const refusal = this.publishRefusal(serverId, channelId);
-    const size = content.reduce((sum, block) => sum + blockSize(block), 0);
-    const problem =
-      refusal ??
-      (size > MAX_MESSAGE_CHARS
-        ? `the message is ${size} characters, more than ${MAX_MESSAGE_CHARS}`
-        : undefined);
+    const size = contentSize(content);
+    const problem = refusal ?? tooLong(size);
     if (problem) {
       this.deps.audit.record('channel', {
         serverId,
         outcome: 'DENIED',
-        actor:
-          by === 'user' ? { type: 'operator', id: 'user' } : { type: 'agent', id: 'agent.chat' },
+        actor: publisherActor(by),
         details: { operation: 'publish', channel: channelId, reason: problem },
       });
       throw mcplError(McplErrorCodes.channelNotPermitted, problem, { channelId });
@@ -377,7 +311,7 @@ export class Channels {
     this.deps.audit.record('channel', {
       serverId,
       outcome: delivered ? 'PUBLISHED' : 'FAILURE',
-      actor: by === 'user' ? { type: 'operator', id: 'user' } : { type: 'agent', id: 'agent.chat' },
+      actor: publisherActor(by),
       details: { operation: 'publish', channel: channelId, message_id: messageId, chars: size },
     });
     await this.observe(serverId, channelId, McplMethods.channelsOutgoingComplete, {
@@ -414,17 +348,12 @@ export class Channels {
     params: Record<string, unknown>,
   ): Promise<void> {
     const label = `${owner}:${channelId}`;
-    const sends = this.deps.servers().flatMap((serverId) => {
-      const sets = this.deps.tableOf(serverId)?.enabledWith('channels.observe') ?? [];
-      const allowed = sets.some(
-        (set) =>
-          set.name !== 'channels.thinking' &&
-          (!set.scoped ||
-            listDecision(listsFor(this.deps.settingsOf(serverId), set.name), label)?.approved !==
-              false),
-      );
-      return allowed ? [this.deps.notify(serverId, method, params).catch(() => undefined)] : [];
-    });
+    const sends = this.deps
+      .servers()
+      .filter((serverId) =>
+        observesChannel(this.deps.tableOf(serverId), this.deps.settingsOf(serverId), label),
+      )
+      .map((serverId) => this.deps.notify(serverId, method, params).catch(() => undefined));
     await Promise.all(sends);
   }
 
@@ -460,61 +389,17 @@ export class Channels {
     return { results };
   }
 
-  private incomingOne(
-    serverId: string,
-    raw: unknown,
-  ): { messageId: string | null; accepted: boolean; conversationId?: string; reason?: string } {
-    if (!isRecord(raw) || typeof raw.messageId !== 'string' || !raw.messageId)
-      return { messageId: null, accepted: false, reason: 'the message has no messageId' };
-    const messageId = raw.messageId;
-    const reject = (reason: string) => ({ messageId, accepted: false, reason });
-    const channelId = typeof raw.channelId === 'string' ? raw.channelId : '';
-    const state = this.byServer.get(serverId)?.get(channelId);
-    if (!state) return reject(`Unknown channel (${McplErrorCodes.unknownChannel}): "${channelId}"`);
-    if (state.descriptor.direction === 'outbound')
-      return reject(
-        `Channel not permitted (${McplErrorCodes.channelNotPermitted}): ${channelId} is outbound only`,
-      );
-    const content = contentBlocks(raw.content);
-    if (!content) return reject('content is not a list of content blocks');
-    const size = content.reduce((sum, block) => sum + blockSize(block), 0);
-    if (size > MAX_MESSAGE_CHARS)
-      return reject(`the message is ${size} characters, more than ${MAX_MESSAGE_CHARS}`);
-    if (state.seen.has(messageId))
-      return {
-        messageId,
-        accepted: true,
-        conversationId: state.conversationId,
-        reason: 'duplicate messageId',
-      };
-    const author = isRecord(raw.author)
-      ? {
-          id: typeof raw.author.id === 'string' ? raw.author.id : undefined,
-          name: typeof raw.author.name === 'string' ? raw.author.name : undefined,
-        }
-      : undefined;
-    const message: ChannelMessage = {
-      channelId,
-      messageId,
-      threadId: typeof raw.threadId === 'string' ? raw.threadId : undefined,
-      author,
-      timestamp: typeof raw.timestamp === 'string' ? raw.timestamp : new Date().toISOString(),
-      content,
-      direction: 'incoming',
-      conversationId: state.conversationId,
-    };
-    this.keep(serverId, state, message);
-    for (const listener of this.incomingListeners) listener(serverId, message);
-    return { messageId, accepted: true, conversationId: state.conversationId };
+  private incomingOne(serverId: string, raw: unknown): IncomingResult {
+    const read = readIncoming(raw, (channelId) => this.byServer.get(serverId)?.get(channelId));
+    if (!('direction' in read)) return read;
+    const state = this.state(serverId, read.channelId);
+    this.keep(serverId, state, read);
+    for (const listener of this.incomingListeners) listener(serverId, read);
+    return { messageId: read.messageId, accepted: true, conversationId: state.conversationId };
   }
 
   private keep(serverId: string, state: ChannelState, message: ChannelMessage): void {
-    state.messages.push(message);
-    state.seen.add(message.messageId);
-    if (state.messages.length > KEPT_MESSAGES) {
-      const [gone] = state.messages.splice(0, state.messages.length - KEPT_MESSAGES);
-      if (gone) state.seen.delete(gone.messageId);
-    }
+    keepMessage(state, message);
     this.changed(serverId, message.channelId);
   }
 }

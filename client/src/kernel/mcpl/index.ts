@@ -4,6 +4,6 @@ export { hostMcplCapability, parseServerMcpl, type ServerMcpl } from './capabili
 export { type FeatureSetView, featureSetMatches } from './featureSets';
 export type { CheckpointNode, FeatureSetState } from './checkpoints';
 export type { PushEvent, PushAnswer, PushDelivery } from './pushEvents';
-export type { ChannelMessage, ChannelView } from './channels';
+export type { ChannelMessage, ChannelView } from './channelMessages';
 export { McplErrorCodes, McplMethods, type ChannelDescriptor, type ContentBlock } from './protocol';
 export type { ShownInjection } from './contextHooks';

@@ -3,7 +3,7 @@
  * the server shown as it sent them (the webview sets all of it as text, never as HTML).
  */
 import type { ChannelHeader, ChannelLine } from '@shared/channelMessages';
-import type { ChannelMessage, ChannelView } from '../../kernel/mcpl/channels';
+import type { ChannelMessage, ChannelView } from '../../kernel/mcpl/channelMessages';
 import type { ContentBlock } from '../../kernel/mcpl/protocol';
 
 /** Messages sent to a panel at once: the newest. */

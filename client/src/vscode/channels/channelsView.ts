@@ -3,7 +3,8 @@
  * server. A channel opens in a panel; one with an agent attached says so.
  */
 import * as vscode from 'vscode';
-import type { Channels, ChannelView } from '../../kernel/mcpl/channels';
+import type { ChannelView } from '../../kernel/mcpl/channelMessages';
+import type { Channels } from '../../kernel/mcpl/channels';
 
 export type ChannelsNode = { serverId: string } | ChannelView;
 

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { Kernel } from '../../kernel/kernel';
 import { ChannelAgents } from '../../kernel/mcpl/channelAgents';
-import type { ChannelView } from '../../kernel/mcpl/channels';
+import type { ChannelView } from '../../kernel/mcpl/channelMessages';
 import { VscodeChatModel } from '../agents/lmChatModel';
 import { ChannelPanel } from './channelPanel';
 import { ChannelsView } from './channelsView';
