@@ -1,6 +1,5 @@
 import { el, focusedHere, type Child } from '../shared/dom';
 import type {
-  ApprovalAnswer,
   ApprovalsFromWebview,
   ApprovalsState,
   ApprovalsToWebview,
@@ -9,6 +8,12 @@ import type {
   GrantView,
   PendingRequestView,
 } from '@shared/approvalsMessages';
+import {
+  ALLOW_SCOPES,
+  allowScopeChoice,
+  requesterName,
+  type AllowScope,
+} from '@shared/approvalScopes';
 
 declare function acquireVsCodeApi(): { postMessage(message: ApprovalsFromWebview): void };
 
@@ -56,27 +61,79 @@ function when(iso: string | undefined): string {
       });
 }
 
-const ANSWERS: {
-  answer: ApprovalAnswer;
-  label: (r: PendingRequestView) => string;
-  kind: string;
-}[] = [
-  { answer: 'once', label: () => 'Allow once', kind: 'primary' },
-  { answer: 'session', label: () => 'Allow for session', kind: 'secondary' },
-  { answer: 'always', label: () => 'Always allow', kind: 'secondary' },
-  {
-    answer: 'server_session',
-    label: (r) => `Allow all of "${r.serverId}" for session`,
-    kind: 'secondary',
-  },
-  { answer: 'deny', label: () => 'Deny', kind: 'deny' },
-];
+/** The scope chosen beside each pending request's Allow, kept across re-renders. */
+const chosenScope = new Map<string, AllowScope>();
+
+/** One Allow with its scope chosen beside it, and Deny (VS Code's own pattern for tool approvals). */
+function answerBar(request: PendingRequestView): HTMLElement {
+  const scope = chosenScope.get(request.id) ?? 'once';
+  const allow = el(
+    'button',
+    {
+      type: 'button',
+      class: 'primary',
+      'data-focus-key': `answer:${request.id}:allow`,
+      'data-answer': scope,
+    },
+    'Allow',
+  );
+  allow.addEventListener('click', () => {
+    allow.disabled = true;
+    const answer = chosenScope.get(request.id) ?? 'once';
+    vscode.postMessage({ type: 'answer', requestId: request.id, answer });
+  });
+  const covers = el(
+    'span',
+    { class: 'covers muted', id: `covers-${request.id}` },
+    allowScopeChoice(scope).covers(request.serverId, request.toolName),
+  );
+  const select = el(
+    'select',
+    {
+      class: 'scope',
+      'data-focus-key': `scope:${request.id}`,
+      'aria-label': `How long the approval of ${request.toolName} lasts`,
+      'aria-describedby': `covers-${request.id}`,
+    },
+    ...ALLOW_SCOPES.map((choice) =>
+      el(
+        'option',
+        { value: choice.scope, ...(choice.scope === scope ? { selected: '' } : {}) },
+        choice.label(request.serverId),
+      ),
+    ),
+  ) as HTMLSelectElement;
+  select.addEventListener('change', () => {
+    const chosen = select.value as AllowScope;
+    chosenScope.set(request.id, chosen);
+    allow.dataset.answer = chosen;
+    covers.textContent = allowScopeChoice(chosen).covers(request.serverId, request.toolName);
+  });
+  return el(
+    'div',
+    {
+      class: 'actions',
+      role: 'group',
+      'aria-label': `Answer for ${request.serverId} · ${request.toolName}`,
+    },
+    allow,
+    el('span', { class: 'for muted' }, 'for'),
+    select,
+    button(
+      'Deny',
+      { type: 'answer', requestId: request.id, answer: 'deny' },
+      `answer:${request.id}:deny`,
+      { class: 'deny', 'data-answer': 'deny' },
+    ),
+    covers,
+  );
+}
 
 const ANSWER_TEXT: Record<DecisionView['answer'], string> = {
   once: 'Allowed once',
-  session: 'Allowed for session',
-  always: 'Always allowed',
-  server_session: 'Server allowed for session',
+  session: 'Allowed this session',
+  always: 'Always allowed in this workspace',
+  server_session: 'Whole server allowed this session',
   deny: 'Denied',
   policy_denied: 'Denied by policy',
 };
@@ -109,20 +166,23 @@ function pendingCard(request: PendingRequestView): HTMLElement {
       { class: 'facts' },
       ...fact(
         'Risk',
-        riskBadge(request.risk),
-        el('span', { class: 'muted' }, ` from ${request.riskSource}`),
+        el(
+          'span',
+          { title: `Where this risk comes from: ${request.riskSource}` },
+          riskBadge(request.risk),
+        ),
         ...(request.serverClaim
           ? [el('span', { class: 'claim' }, ` — the server claims "${request.serverClaim}"`)]
           : []),
       ),
       ...fact(
-        'Side effects',
-        `${sideEffects}${request.reversible === false ? ' · not reversible' : ''}`,
+        'Changes',
+        `${sideEffects}${request.reversible === false ? ' · cannot be undone' : ''}`,
       ),
       ...(request.permissions.length ? fact('Permissions', request.permissions.join(', ')) : []),
       ...fact(
         'Requested by',
-        request.agentId,
+        el('span', { title: `Agent id: ${request.agentId}` }, requesterName(request.agentId)),
         el('span', { class: 'muted' }, ` at ${when(request.requestedAt)}`),
       ),
       ...fact('Trace', el('code', {}, request.traceId)),
@@ -146,22 +206,7 @@ function pendingCard(request: PendingRequestView): HTMLElement {
         'Tool names and descriptions come from the server and may be misleading.',
       ),
     ),
-    el(
-      'div',
-      {
-        class: 'actions',
-        role: 'group',
-        'aria-label': `Answer for ${request.serverId} · ${request.toolName}`,
-      },
-      ...ANSWERS.map((a) =>
-        button(
-          a.label(request),
-          { type: 'answer', requestId: request.id, answer: a.answer },
-          `answer:${request.id}:${a.answer}`,
-          { class: a.kind, 'data-answer': a.answer },
-        ),
-      ),
-    ),
+    answerBar(request),
   );
 }
 
@@ -308,7 +353,7 @@ function historyRow(decision: DecisionView): HTMLTableRowElement {
         ANSWER_TEXT[decision.answer],
       ),
     ),
-    el('td', {}, decision.agentId),
+    el('td', { title: `Agent id: ${decision.agentId}` }, requesterName(decision.agentId)),
     el(
       'td',
       { class: 'action' },

@@ -84,7 +84,7 @@ function excerptOf(result: string): string {
 const ANSWERS: { answer: ToolApprovalAnswer; title: string }[] = [
   { answer: 'once', title: 'Allow once' },
   { answer: 'session', title: 'Allow for this session' },
-  { answer: 'always', title: 'Always allow this tool' },
+  { answer: 'always', title: 'Always allow in this workspace' },
   { answer: 'deny', title: 'Deny' },
 ];
 

@@ -82,7 +82,7 @@ export function confirmationFor(
     '',
     'Tool names and descriptions come from the server and may be misleading.',
     '',
-    `**Continue** allows this call once. ${grantLink('Allow this tool for the session', serverId, toolName, 'session', agentId)} · ${grantLink('Always allow this tool', serverId, toolName, 'always', agentId)}`,
+    `**Continue** allows this call once. ${grantLink('Allow this tool for the session', serverId, toolName, 'session', agentId)} · ${grantLink('Always allow in this workspace', serverId, toolName, 'always', agentId)}`,
   ];
   const message = new vscode.MarkdownString(lines.join('\n'));
   message.isTrusted = { enabledCommands: [GRANT_COMMAND] };
@@ -108,7 +108,7 @@ export function registerGrantCommand(kernel: Kernel): vscode.Disposable {
       );
       if (granted)
         void vscode.window.showInformationMessage(
-          `${target.serverId}.${target.toolName} is allowed ${scope === 'always' ? 'from now on (revoke it in the Approvals panel)' : 'for this session'}. Press Continue to run it.`,
+          `${target.serverId}.${target.toolName} is allowed ${scope === 'always' ? 'in this workspace from now on (revoke it in the Approvals panel)' : 'for this session'}. Press Continue to run it.`,
         );
     },
   );

@@ -42,20 +42,23 @@ export class EditorInteraction implements Interaction {
     const modal =
       vscode.workspace.getConfiguration('mgp').get<string>('approvals.prompt', 'modal') === 'modal';
     return new Promise((resolve) => {
+      // Aborted once the request is answered, wherever: the notification asking it then closes.
+      const answered = new AbortController();
       const settle = (answer: ToolApprovalAnswer) => {
         if (!this.waiting.delete(request.id)) return;
+        answered.abort();
         resolve(answer);
       };
       this.waiting.set(request.id, settle);
       const ask = this.routes.get(request.traceId);
-      (ask ? ask(request, signal) : promptToolApproval(request, modal, signal)).then(
-        settle,
-        (error: unknown) => {
-          this.log?.warn(
-            `could not ask about ${request.serverId}.${request.toolName} (${error instanceof Error ? error.message : String(error)}): answer it in the Approvals panel`,
-          );
-        },
-      );
+      (ask
+        ? ask(request, signal)
+        : promptToolApproval(request, modal, signal, answered.signal)
+      ).then(settle, (error: unknown) => {
+        this.log?.warn(
+          `could not ask about ${request.serverId}.${request.toolName} (${error instanceof Error ? error.message : String(error)}): answer it in the Approvals panel`,
+        );
+      });
     });
   }
 

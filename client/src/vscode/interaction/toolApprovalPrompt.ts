@@ -1,17 +1,7 @@
 import * as vscode from 'vscode';
-import { oneLine, visibleText } from '@shared/untrustedText';
 import type { ToolApprovalAnswer, ToolApprovalRequest } from '../../kernel/host/interaction';
-
-const CHOICES: { label: (request: ToolApprovalRequest) => string; answer: ToolApprovalAnswer }[] = [
-  { label: () => 'Allow Once', answer: 'once' },
-  { label: () => 'Allow for This Session', answer: 'session' },
-  { label: () => 'Always Allow This Tool', answer: 'always' },
-  {
-    label: (r) => `Allow All of "${oneLine(r.serverId)}" for This Session`,
-    answer: 'server_session',
-  },
-  { label: () => 'Deny', answer: 'deny' },
-];
+import { ALLOW_SCOPES, requesterName } from '@shared/approvalScopes';
+import { oneLine, visibleText } from '@shared/untrustedText';
 
 const MAX_ARGUMENT_LINES = 40;
 
@@ -28,9 +18,9 @@ export function approvalDetail(request: ToolApprovalRequest): string {
   return [
     `Server: ${oneLine(request.serverId)}`,
     `Tool: ${oneLine(request.toolName)}`,
-    `Requested by: ${oneLine(request.agentId)}`,
-    `Risk: ${s.risk_level} (from ${s.sources.risk_level ?? 'default'})${s.serverClaim ? ` — the server claims "${oneLine(s.serverClaim)}"` : ''}`,
-    `Side effects: ${s.side_effects.length ? list(s.side_effects) : 'none declared'}${s.reversible === false ? ' · not reversible' : ''}`,
+    `Requested by: ${oneLine(requesterName(request.agentId))}`,
+    `Risk: ${s.risk_level}${s.serverClaim ? ` (the server claims "${oneLine(s.serverClaim)}")` : ''}`,
+    `Changes: ${s.side_effects.length ? list(s.side_effects) : 'none declared'}${s.reversible === false ? ' · cannot be undone' : ''}`,
     ...(s.permissions_required.length ? [`Permissions: ${list(s.permissions_required)}`] : []),
     '',
     'Arguments:',
@@ -43,33 +33,114 @@ export function approvalDetail(request: ToolApprovalRequest): string {
   ].join('\n');
 }
 
+interface Button extends vscode.MessageItem {
+  answer: ToolApprovalAnswer | 'pick_scope';
+}
+
 /**
- * Asks about one tool call, as a modal dialog or as a notification (setting `mgp.approvals.prompt`).
- * The Approvals panel can answer the same request; whichever answers first wins.
+ * The dialog's buttons: one Allow (this call), "Allow For…" to choose a wider scope, and Deny, which
+ * Escape and closing also answer. A dangerous tool's dialog leads with Deny, so the button that has
+ * the focus never allows it.
+ */
+export function approvalButtons(request: ToolApprovalRequest): Button[] {
+  const allow: Button[] = [
+    { title: 'Allow', answer: 'once' },
+    { title: 'Allow For…', answer: 'pick_scope' },
+  ];
+  if (request.security.risk_level === 'dangerous')
+    return [
+      { title: 'Deny', answer: 'deny' },
+      ...allow,
+      { title: 'Cancel', answer: 'deny', isCloseAffordance: true },
+    ];
+  return [...allow, { title: 'Deny', answer: 'deny', isCloseAffordance: true }];
+}
+
+/** The wider scopes of one Allow, each saying what it covers; Escape denies. */
+async function pickScope(request: ToolApprovalRequest): Promise<ToolApprovalAnswer> {
+  const picked = await vscode.window.showQuickPick(
+    ALLOW_SCOPES.map((choice) => ({
+      label: choice.label(oneLine(request.serverId)),
+      detail: choice.covers(oneLine(request.serverId), oneLine(request.toolName)),
+      scope: choice.scope,
+    })),
+    {
+      title: `Allow "${oneLine(request.serverId)}" to run ${oneLine(request.toolName)} for…`,
+      placeHolder: 'Choose how long the approval lasts; Escape denies the call',
+      ignoreFocusOut: true,
+    },
+  );
+  return picked?.scope ?? 'deny';
+}
+
+/**
+ * Asks about one tool call in a modal dialog (setting `mgp.approvals.prompt` = modal), or in a short
+ * notification that opens the Approvals panel (= notification). The notification is a progress
+ * notification because only those can be closed by the extension: it vanishes from the notification
+ * list as soon as the request is answered anywhere (`answered` aborts), or withdrawn (`signal`).
  */
 export function promptToolApproval(
   request: ToolApprovalRequest,
   modal: boolean,
   signal: AbortSignal | undefined,
+  answered: AbortSignal,
+): Promise<ToolApprovalAnswer> {
+  return modal ? askInDialog(request, signal) : askInNotification(request, signal, answered);
+}
+
+async function askInDialog(
+  request: ToolApprovalRequest,
+  signal: AbortSignal | undefined,
 ): Promise<ToolApprovalAnswer> {
   const title = `${request.security.risk_level === 'dangerous' ? '⚠ ' : ''}Allow "${oneLine(request.serverId)}" to run ${oneLine(request.toolName)}?`;
-  const items = CHOICES.map((choice) => ({
-    title: choice.label(request),
-    answer: choice.answer,
-    isCloseAffordance: choice.answer === 'deny',
-  }));
-  const shown = modal
-    ? vscode.window.showWarningMessage(
-        title,
-        { modal: true, detail: approvalDetail(request) },
-        ...items.filter((i) => i.answer !== 'deny'),
-      )
-    : vscode.window.showWarningMessage(
-        `${title} (risk ${request.security.risk_level}; details in the Approvals panel)`,
-        ...items,
-      );
+  const withdrawn = new Promise<undefined>((resolve) =>
+    signal?.addEventListener('abort', () => resolve(undefined), { once: true }),
+  );
+  const picked = await Promise.race([
+    vscode.window.showWarningMessage(
+      title,
+      { modal: true, detail: approvalDetail(request) },
+      ...approvalButtons(request),
+    ),
+    withdrawn,
+  ]);
+  if (!picked || signal?.aborted) return 'deny';
+  return picked.answer === 'pick_scope' ? pickScope(request) : picked.answer;
+}
+
+/** A notification turns `[text](target)` into a live link: a name from a server must not make one. */
+function noLinks(name: string): string {
+  return oneLine(name).replace(/[[\]]/g, (bracket) => (bracket === '[' ? '［' : '］'));
+}
+
+function askInNotification(
+  request: ToolApprovalRequest,
+  signal: AbortSignal | undefined,
+  answered: AbortSignal,
+): Promise<ToolApprovalAnswer> {
+  const danger = request.security.risk_level === 'dangerous';
   return new Promise((resolve) => {
-    signal?.addEventListener('abort', () => resolve('deny'), { once: true });
-    void Promise.resolve(shown).then((picked) => resolve(picked?.answer ?? 'deny'));
+    void vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `${danger ? '⚠ ' : ''}"${noLinks(request.serverId)}" wants to run ${noLinks(request.toolName)}`,
+        cancellable: true,
+      },
+      (progress, cancel) => {
+        progress.report({
+          message: '[Review in Approvals](command:mgp.showApprovals) · Cancel denies it',
+        });
+        return new Promise<void>((done) => {
+          const finish = (answer: ToolApprovalAnswer | undefined) => {
+            if (answer) resolve(answer);
+            done();
+          };
+          cancel.onCancellationRequested(() => finish('deny'));
+          signal?.addEventListener('abort', () => finish('deny'), { once: true });
+          answered.addEventListener('abort', () => finish(undefined), { once: true });
+          if (answered.aborted) finish(undefined);
+        });
+      },
+    );
   });
 }

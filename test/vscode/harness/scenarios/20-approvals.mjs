@@ -1,10 +1,12 @@
-// Tool-call approvals: the modal dialog for a dangerous tool, then the Approvals panel answering a
-// request (setting mgp.approvals.prompt = notification), its past decisions and standing grants,
-// revoking a session grant, and readability in three themes.
+// Tool-call approvals: the modal dialog for a dangerous tool (Deny has the focus, Escape denies, one
+// Allow with "Allow For…" to choose the scope), then the notification form (setting
+// mgp.approvals.prompt = notification), which closes when the Approvals panel answers it, the panel's
+// Allow with its scope beside it, past decisions and standing grants, revoking a session grant, and
+// readability in three themes.
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { palette } from '../uiKit.mjs';
+import { notification, palette } from '../uiKit.mjs';
 import { HANG_MS } from '../patience.mjs';
 
 export const title = 'approvals';
@@ -54,13 +56,14 @@ export async function run(kit) {
   const pending = async () =>
     (await panel()).locator('article[data-request][data-tool="delete_notes"]');
 
+  const dangerousDialog = () =>
+    page.locator('.monaco-dialog-box', { hasText: 'Allow "example" to run delete_notes?' });
+
   await step(
-    'a dangerous tool asks first in a modal dialog with server, tool, arguments and risk; "Allow Once" runs it',
+    'a dangerous tool asks first in a modal dialog with server, tool, arguments and risk; Deny has the focus and Escape denies',
     async () => {
       const run = await runTool(kit, 'example.delete_notes', { title: 'groceries' });
-      const dialog = page.locator('.monaco-dialog-box', {
-        hasText: 'Allow "example" to run delete_notes?',
-      });
+      const dialog = dangerousDialog();
       await dialog.waitFor();
       const text = (await dialog.textContent()).replace(/\s+/g, ' ');
       for (const expected of [
@@ -68,11 +71,51 @@ export async function run(kit) {
         'Tool: delete_notes',
         '"title": "groceries"',
         'Risk: dangerous',
+        'Requested by: you, in the editor',
+        'cannot be undone',
         'untrusted',
       ])
         assert.ok(text.includes(expected), `the dialog shows ${expected}: ${text}`);
+      assert.ok(!text.includes('heuristic'), `no internal words in the dialog: ${text}`);
+      const buttons = await dialog.locator('.dialog-buttons a.monaco-button').allTextContents();
+      for (const label of ['Deny', 'Allow', 'Allow For…'])
+        assert.ok(buttons.includes(label), `a ${label} button: ${buttons}`);
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.textContent?.trim()),
+        'Deny',
+        'the focused button of a dangerous tool is Deny',
+      );
       await shot('approval-modal');
-      await dialog.getByRole('button', { name: 'Allow Once', exact: true }).click();
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      await page.locator('.tab', { hasText: run }).click();
+      const frame = await webviewFrame(run);
+      await frame.locator('.outcome .result[data-state="failed"]').waitFor();
+    },
+  );
+
+  await step(
+    '"Allow For…" offers the scopes, each saying what it covers; "Once" runs the call',
+    async () => {
+      const run = await runTool(kit, 'example.delete_notes', { title: 'groceries' });
+      const dialog = dangerousDialog();
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: 'Allow For…', exact: true }).click();
+      const rows = page.locator('.quick-input-list .monaco-list-row');
+      await rows.first().waitFor();
+      const labels = await rows.evaluateAll((all) =>
+        all.map((row) => row.querySelector('.label-name')?.textContent),
+      );
+      assert.deepEqual(labels, [
+        'Once',
+        'This session',
+        'All of "example" this session',
+        'Always in this workspace',
+      ]);
+      const always = (await rows.nth(3).textContent()).replace(/\s+/g, ' ');
+      assert.match(always, /until you revoke it in the Approvals panel/);
+      await shot('approval-scope-pick');
+      await rows.first().click();
       await runResult(kit, run, 'Deleted 0 notes');
     },
   );
@@ -124,7 +167,7 @@ export async function run(kit) {
   );
 
   await step(
-    'a request shows in the open panel at once, and "Allow once" there runs it',
+    'a request shows in the open panel at once and as a short notification; Allow there runs it and closes the notification',
     async () => {
       const run = await runTool(kit, 'example.write_note', {
         title: 'drafts',
@@ -132,10 +175,15 @@ export async function run(kit) {
       });
       const card = (await panel()).locator('article[data-request][data-tool="write_note"]');
       await card.waitFor();
+      const asking = await notification(page, '"example" wants to run write_note', HANG_MS);
+      await asking.locator('a', { hasText: 'Review in Approvals' }).waitFor();
+      await shot('approval-notification');
       // The tool says it is moderate; its annotations say destructive: the higher risk wins, and the claim is shown.
       assert.match((await card.textContent()).replace(/\s+/g, ' '), /the server claims "moderate"/);
       await card.locator('button[data-answer="once"]').click();
       await card.waitFor({ state: 'detached' });
+      await asking.waitFor({ state: 'detached' });
+      await palette(page, 'Notifications: Hide Notifications');
       await runResult(kit, run, 'Stored note');
     },
   );
@@ -149,24 +197,33 @@ export async function run(kit) {
       assert.equal(await card.getAttribute('data-server'), 'example');
       assert.equal(await card.locator('[data-risk]').first().textContent(), '▲ dangerous');
       const text = (await card.textContent()).replace(/\s+/g, ' ');
+      assert.equal(
+        await card.locator('[title^="Where this risk comes from"]').getAttribute('title'),
+        'Where this risk comes from: heuristic',
+      );
       for (const expected of [
-        'from heuristic',
-        'database · not reversible',
+        'database · cannot be undone',
         'memory.write',
-        'agent.vscode',
+        'you, in the editor',
         'From the server — untrusted:',
         'Deletes the note with the given title',
         'may be misleading',
       ])
         assert.ok(text.includes(expected), `the request shows "${expected}": ${text}`);
       assert.equal((await card.locator('pre.args').textContent()).trim(), '{}');
-      assert.deepEqual(await card.locator('.actions button').allTextContents(), [
-        'Allow once',
-        'Allow for session',
-        'Always allow',
-        'Allow all of "example" for session',
-        'Deny',
+      assert.ok(!text.includes('agent.vscode') && !text.includes('heuristic'), text);
+      assert.deepEqual(await card.locator('.actions button').allTextContents(), ['Allow', 'Deny']);
+      assert.deepEqual(await card.locator('.actions select option').allTextContents(), [
+        'Once',
+        'This session',
+        'All of "example" this session',
+        'Always in this workspace',
       ]);
+      await card.locator('.actions select').selectOption('always');
+      await card
+        .locator('.covers', { hasText: 'until you revoke it in the Approvals panel' })
+        .waitFor();
+      await card.locator('.actions select').selectOption('once');
       await page.locator('.tab', { hasText: 'Approvals' }).click();
       await shot('approvals-panel-pending');
     },
@@ -193,10 +250,15 @@ export async function run(kit) {
   }
 
   await step(
-    '"Allow for session" in the panel runs the call; the panel lists the decision and the session grant',
+    'Allow with "This session" chosen beside it runs the call; the panel lists the decision and the session grant',
     async () => {
       await page.locator('.tab', { hasText: 'Approvals' }).click();
-      await (await pending()).locator('button[data-answer="session"]').click();
+      await (await pending()).locator('.actions select').selectOption('session');
+      await (
+        await pending()
+      )
+        .locator('button[data-answer="session"]', { hasText: 'Allow' })
+        .click();
       await runResult(kit, 'Run example · delete_notes', 'Deleted 1 note');
       await page.locator('.tab', { hasText: 'Approvals' }).click();
       await (

@@ -104,7 +104,7 @@ async function allowOnce({ page, webviewFrame }) {
   const deadline = Date.now() + HANG_MS;
   while (Date.now() < deadline) {
     if (await dialog.count())
-      return dialog.getByRole('button', { name: 'Allow Once', exact: true }).click();
+      return dialog.getByRole('button', { name: 'Allow', exact: true }).click();
     if (await page.locator('.tab.active', { hasText: 'Approvals' }).count()) {
       const request = (await webviewFrame('Approvals', 2000).catch(() => undefined))?.locator(
         'article[data-request] button[data-answer="once"]',
