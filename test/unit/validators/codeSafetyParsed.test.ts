@@ -99,6 +99,26 @@ describe('code_safety strict/readonly: the review bypasses are refused', () => {
     }
     assert.deepEqual(await violations('x = = 1', py('standard')), []);
   });
+
+  it('refuses code nested too deep to judge, and judges code nested as deep as people write', async () => {
+    const brackets = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+    const parens = (n: number) => `${'('.repeat(n)}0${')'.repeat(n)}`;
+    const nots = (n: number) => `${'not '.repeat(n)}0`;
+    for (const level of LEVELS) {
+      for (const code of [brackets(5000), parens(5000)])
+        assert.match((await violations(code, py(level))).join(), /brackets open at once/);
+      assert.match((await violations(nots(5000), py(level))).join(), /nested more than/);
+      for (const code of [brackets(5000), parens(5000), '!'.repeat(5000) + '0'])
+        assert.notDeepEqual(await violations(`const x = ${code}`, js(level)), []);
+      for (const code of [brackets(100), parens(100), nots(100)]) {
+        assert.deepEqual(await violations(`x = ${code}`, py(level)), []);
+        assert.deepEqual(
+          await violations(`const x = ${code.replace(/not /g, '!')}`, js(level)),
+          [],
+        );
+      }
+    }
+  });
 });
 
 describe('code_safety standard: the review bypasses are refused by the blocklist too', () => {

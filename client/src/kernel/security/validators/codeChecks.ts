@@ -3,6 +3,7 @@
  * the `readonly` level write operations. Each finding carries the §7.4 violation text.
  */
 import type { CodeSafetyLevel } from '../../model/security';
+import { bracketsTooDeepAt, PYTHON_MAX_BRACKETS } from './codeDepth';
 import { callArguments, lex, literalAt, type CodeLanguage, type CodeViews } from './codeLexer';
 import { READONLY_FORBIDDEN_IMPORTS, WRITE_OPERATIONS, type CodePattern } from './codeDefaults';
 import {
@@ -198,8 +199,17 @@ export function checkCodeIn(
   const found = imports.flatMap((ref) => importFindings(ref, language, lists, level));
   if (language === 'python')
     found.push(...attributeFindings(views, lists), ...pythonDynamicAccess(views, lists.blocked));
-  if (level === 'strict' || level === 'readonly')
-    found.push(...parsedFindings(code, language, lists, level));
+  if (level === 'strict' || level === 'readonly') {
+    const tooDeep =
+      language === 'python' ? bracketsTooDeepAt(views.codeOnly, PYTHON_MAX_BRACKETS) : undefined;
+    if (tooDeep === undefined) found.push(...parsedFindings(code, language, lists, level));
+    else
+      found.push({
+        rule: 'unparsable',
+        text: `More than ${PYTHON_MAX_BRACKETS} brackets open at once, which Python refuses`,
+        index: tooDeep,
+      });
+  }
   found.push(
     ...patternFindings(
       views,

@@ -20,6 +20,7 @@
 import type { SyntaxNode } from '@lezer/common';
 import type { CodeFinding } from './codeFinding';
 import type { ImportRef } from './codeImports';
+import { MAX_SYNTAX_DEPTH, tooDeepAt } from './codeDepth';
 import { codeGrammar } from './codeParse';
 import {
   isDunder,
@@ -461,6 +462,15 @@ export function checkParsedPython(code: string): ParsedPythonResult {
   if (cookie && !/^utf[-_]?8$/i.test(cookie))
     judge.add('unparsable', `Source encoding other than UTF-8: '${cookie}'`, 0);
   const tree = codeGrammar().parsePython(code);
+  const tooDeep = tooDeepAt(tree);
+  if (tooDeep !== undefined) {
+    const text = `Code nested more than ${MAX_SYNTAX_DEPTH} levels deep`;
+    return {
+      findings: [{ rule: 'unparsable', text, index: tooDeep }],
+      imports: [],
+      attributeUses: [],
+    };
+  }
   judge.visit(tree.topNode, judge.module);
   if (!judge.findings.some((f) => f.rule === 'unparsable')) judge.resolveReferences();
   else
