@@ -30,6 +30,8 @@ const nodeBundle = {
   sourcemap: production ? false : 'linked',
   minify: production,
   external: ['vscode'],
+  // jsonc-parser's `main` is a UMD build whose inner requires a bundle cannot follow: take its ESM.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   define,
   logLevel: 'warning',
 };

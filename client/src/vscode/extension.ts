@@ -6,10 +6,12 @@ import type { ServerManager } from '../kernel/lifecycle/serverManager';
 import { registerChatParticipant } from './agents/chatParticipant';
 import { registerEndpointChatProvider } from './agents/endpointChatProvider';
 import { registerLanguageModelTools } from './agents/languageModelTools';
+import { registerAddServer } from './addServer';
 import { registerChannels } from './channels/registerChannels';
 import { registerCommands } from './commands';
 import { ConfigService, workspaceFolderPaths } from './configService';
 import { EditorGateway } from './editorGateway';
+import { registerVscodeMcpImport } from './importVscodeMcp';
 import { KernelHost } from './kernelHost';
 import { LanguageServerHost, LanguageServerState } from './languageClient';
 import { registerSecurityPanels } from './panels/securityPanels';
@@ -161,6 +163,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
       extensionUri: extension.extensionUri,
     }),
     registerMoveSecretCommand(secrets, log),
+    ...registerVscodeMcpImport({ configs, secrets, log }),
+    registerAddServer({ configs, approve: (servers) => kernel.approve(servers), log }),
     watchModelSettings(kernel.kernel.models, kernel.kernel.discovery, modelKeys, log),
     configs.onDidChange((config) => void apply(config)),
     vscode.workspace.onDidGrantWorkspaceTrust(async () => {
