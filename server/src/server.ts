@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   CodeActionKind,
+  CodeLensRefreshRequest,
   createConnection,
   Diagnostic,
   DiagnosticSeverity,
@@ -14,6 +15,7 @@ import { MGP_KERNEL_VERSION } from '@shared/version';
 import { Analysis, AnalysisCache } from './analysis';
 import type { CheckDiagnostic } from '@shared/configCheck/diagnostic';
 import { codeActions } from './features/codeActions';
+import { serverLenses } from './features/codeLens';
 import { completions } from './features/completion';
 import { hover } from './features/hover';
 import { liveDiagnostics } from './features/liveDiagnostics';
@@ -94,16 +96,23 @@ function serverIds(): string[] {
   return [...ids];
 }
 
-connection.onInitialize(() => ({
-  capabilities: {
-    textDocumentSync: TextDocumentSyncKind.Incremental,
-    completionProvider: { triggerCharacters: ['[', '.', '"', '=', ' ', ','] },
-    hoverProvider: true,
-    codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
-    documentSymbolProvider: true,
-  },
-  serverInfo: { name: 'mgp-config-language-server', version: MGP_KERNEL_VERSION },
-}));
+/** Whether the editor re-asks for code lenses when told to (LSP 3.16 workspace/codeLens/refresh). */
+let codeLensRefresh = false;
+
+connection.onInitialize(({ capabilities: client }) => {
+  codeLensRefresh = client.workspace?.codeLens?.refreshSupport === true;
+  return {
+    capabilities: {
+      textDocumentSync: TextDocumentSyncKind.Incremental,
+      completionProvider: { triggerCharacters: ['[', '.', '"', '=', ' ', ','] },
+      hoverProvider: true,
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+      documentSymbolProvider: true,
+      codeLensProvider: { resolveProvider: false },
+    },
+    serverInfo: { name: 'mgp-config-language-server', version: MGP_KERNEL_VERSION },
+  };
+});
 
 documents.onDidOpen(({ document }) => validate(document));
 documents.onDidChangeContent(({ document }) => scheduleValidation(document));
@@ -117,6 +126,9 @@ documents.onDidClose(({ document }) => {
 connection.onNotification(KernelStateNotification, (state) => {
   kernelState = state;
   documents.all().forEach(validate);
+  // The lenses show live state: ask the editor for them again.
+  if (codeLensRefresh)
+    void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
 });
 
 connection.onCompletion(({ textDocument, position }) => {
@@ -160,6 +172,11 @@ connection.onCodeAction(({ textDocument, context }) => {
 connection.onDocumentSymbol(({ textDocument }) => {
   const document = documents.get(textDocument.uri);
   return document ? documentSymbols(analysisOf(document)) : [];
+});
+
+connection.onCodeLens(({ textDocument }) => {
+  const document = documents.get(textDocument.uri);
+  return document ? serverLenses(analysisOf(document), kernelState, pathOf(document.uri)) : [];
 });
 
 documents.listen(connection);

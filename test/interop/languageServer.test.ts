@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   CodeAction,
+  CodeLens,
   CompletionItem,
   DocumentSymbol,
   Hover,
@@ -245,6 +246,48 @@ describe('language server over LSP (the real dist/server.js process)', function 
       (hover.contents as MarkupContent).value,
       /\*\*mem\*\* — connected[\s\S]*4 tool\(s\)[\s\S]*memory\.retrieval/,
     );
+  });
+
+  it('puts lenses over each server: live state, tool count, and the actions that state allows', async () => {
+    const path = join(dir, 'k', 'mgp.toml');
+    const uri = await server.open(
+      path,
+      `# mine\n${VALID}\n[[servers]]\nid = "broken"\ncommand = "nope"\n\n[[servers]]\nid = "elsewhere"\ncommand = "x"\n`,
+    );
+    await server.diagnosticsFor(uri);
+    const refreshes = server.codeLensRefreshes;
+    await server.connection.sendNotification(KernelStateNotification, {
+      servers: [
+        { id: 'demo', file: path, state: 'connected', toolCount: 12 },
+        {
+          id: 'broken',
+          file: path,
+          state: 'error',
+          error: `boom: $(alert) missing\n${'x'.repeat(100)}`,
+        },
+        { id: 'elsewhere', file: '/other/mgp.toml', state: 'connected', toolCount: 1 },
+      ],
+      shadowed: [],
+    });
+    await server.codeLensRefreshAfter(refreshes);
+    const lenses = (await server.connection.sendRequest('textDocument/codeLens', {
+      textDocument: { uri },
+    })) as CodeLens[];
+    const shown = lenses.map((l) => [
+      l.range.start.line,
+      l.command?.title,
+      l.command?.command,
+      l.command?.arguments,
+    ]);
+    const error = `boom: $\u200b(alert) missing\\n${'x'.repeat(100)}`.slice(0, 79) + '…';
+    assert.deepEqual(shown, [
+      [1, '$(pass-filled) connected · 12 tools', 'mgp.showServerLog', ['demo']],
+      [1, '$(debug-stop) Stop', 'mgp.stopServer', ['demo']],
+      [1, '$(debug-restart) Restart', 'mgp.restartServer', ['demo']],
+      [7, `$(error) error · ${error}`, 'mgp.showServerLog', ['broken']],
+      [7, '$(debug-start) Start', 'mgp.startServer', ['broken']],
+      [7, '$(debug-restart) Restart', 'mgp.restartServer', ['broken']],
+    ]);
   });
 
   it('leaves a config.toml that is not OpenFang alone', async () => {

@@ -20,6 +20,8 @@ export class LanguageServerProcess {
   private readonly waiters: (() => void)[] = [];
   private versions = new Map<string, number>();
   stderr = '';
+  /** How many times the server asked the editor to fetch its code lenses again. */
+  codeLensRefreshes = 0;
 
   constructor() {
     this.child = spawn(process.execPath, [join(repoRoot(), 'dist/server.js'), '--stdio'], {
@@ -37,6 +39,11 @@ export class LanguageServerProcess {
         this.waiters.splice(0).forEach((wake) => wake());
       },
     );
+    this.connection.onRequest('workspace/codeLens/refresh', () => {
+      this.codeLensRefreshes += 1;
+      this.waiters.splice(0).forEach((wake) => wake());
+      return null;
+    });
     this.connection.listen();
   }
 
@@ -44,7 +51,7 @@ export class LanguageServerProcess {
     await this.connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: null,
-      capabilities: {},
+      capabilities: { workspace: { codeLens: { refreshSupport: true } } },
     });
     await this.connection.sendNotification('initialized', {});
   }
@@ -74,6 +81,22 @@ export class LanguageServerProcess {
   }
 
   /** Waits for diagnostics of `uri` (at least `version` when given) that satisfy `accept`. */
+  /** Waits until the server has asked for code lenses again more than `count` times in all. */
+  async codeLensRefreshAfter(count: number): Promise<void> {
+    const deadline = Date.now() + HANG_MS;
+    while (this.codeLensRefreshes <= count) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no workspace/codeLens/refresh within ${HANG_MS} ms`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
   async diagnosticsFor(
     uri: string,
     accept: (d: Diagnostic[]) => boolean = () => true,
