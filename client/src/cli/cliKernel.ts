@@ -22,7 +22,7 @@ import { CLI_OPERATOR } from '../kernel/model/caller';
 import { cliAuthorizations, signInFlow } from './cliAuthorization';
 import type { Io } from './io';
 import { KernelOptions, loadCliConfig, workspaceFolderOf } from './options';
-import { flagInteraction, terminalInteraction } from './terminalInteraction';
+import { flagInteraction, mcplRefusal, terminalInteraction } from './terminalInteraction';
 
 export interface CliKernel {
   kernel: Kernel;
@@ -128,7 +128,9 @@ export async function startCliKernel(
     interaction:
       environment.interaction ??
       terminal ??
-      flagInteraction(flag, refused, refusedPermissions, elicit),
+      flagInteraction(flag, refused, refusedPermissions, elicit, (question) =>
+        io.err(mcplRefusal(question)),
+      ),
     audit: trail,
     stateDir,
     workingFolder: location.workspaceFolder,

@@ -7,14 +7,22 @@ import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import {
+  InferenceQuestion,
   Interaction,
   NOBODY_TO_ASK,
   PermissionRequest,
+  ScopeQuestion,
   ToolApprovalAnswer,
   ToolApprovalRequest,
 } from '../kernel/host/interaction';
 import { oneLine, visibleText } from '@shared/untrustedText';
 import { elicitationDefaults } from '../kernel/host/elicitationDefaults';
+import {
+  inferenceDetail,
+  inferenceTitle,
+  scopeDetail,
+  scopeTitle,
+} from '../kernel/host/mcplQuestionText';
 
 export type ApproveFlag = 'once' | 'session';
 /** `--elicit`: how a run without a terminal answers a server's elicitation. */
@@ -67,12 +75,26 @@ class LineReader {
 
   constructor(private readonly input: Readable) {}
 
-  next(): Promise<string> {
+  /** The next line; '' when the input ends or `signal` aborts (then no line is taken). */
+  next(signal?: AbortSignal): Promise<string> {
     this.reader ??= this.open();
     const line = this.lines.shift();
-    return line !== undefined
-      ? Promise.resolve(line)
-      : new Promise((resolve) => this.waiting.push(resolve));
+    if (line !== undefined) return Promise.resolve(line);
+    if (signal?.aborted) return Promise.resolve('');
+    return new Promise((resolve) => {
+      const waiter = (answer: string) => {
+        signal?.removeEventListener('abort', cancel);
+        resolve(answer);
+      };
+      // A question the kernel withdrew must not swallow the answer to the next one.
+      const cancel = () => {
+        const at = this.waiting.indexOf(waiter);
+        if (at >= 0) this.waiting.splice(at, 1);
+        resolve('');
+      };
+      signal?.addEventListener('abort', cancel, { once: true });
+      this.waiting.push(waiter);
+    });
   }
 
   private open(): Interface {
@@ -96,9 +118,16 @@ export function terminalInteraction(streams: TerminalStreams): Interaction & { c
   const reader = new LineReader(streams.input);
   // Everything shown here may hold a server's or a model's text: controls and bidi made visible.
   const show = (text: string) => streams.output.write(visibleText(text));
-  const ask = async (question: string): Promise<string> => {
+  const ask = async (question: string, signal?: AbortSignal): Promise<string> => {
     show(question);
-    return (await reader.next()).trim();
+    return (await reader.next(signal)).trim();
+  };
+  // MCPL §7.6 step 3 and §11: the same title and detail as the editor's dialog, then y or N.
+  const allowOrDeny = async (title: string, detail: string, signal: AbortSignal) => {
+    show(`\n${title}\n${detail.replace(/^/gm, '  ')}\n`);
+    const answer = await ask('Allow? [y/N] ', signal);
+    if (signal.aborted) show('\n(withdrawn: denied)\n');
+    return /^y(es)?$/i.test(answer) && !signal.aborted;
   };
   return {
     ...NOBODY_TO_ASK,
@@ -177,22 +206,48 @@ export function terminalInteraction(streams: TerminalStreams): Interaction & { c
       );
       return /^y(es)?$/i.test(answer);
     },
+    approveScope: (question, signal) =>
+      allowOrDeny(scopeTitle(question), scopeDetail(question), signal),
+    approveInference: (question, signal) =>
+      allowOrDeny(inferenceTitle(question), inferenceDetail(question), signal),
     close: () => reader.close(),
   };
 }
 
+/** Why a run without a terminal denies an MCPL question, and how to get it through (for stderr). */
+export function mcplRefusal(question: ScopeQuestion | InferenceQuestion): string {
+  const server = oneLine(question.serverId);
+  const set = oneLine(question.featureSet);
+  return 'label' in question
+    ? `mgp: ${server} asks for the scope "${oneLine(question.label)}" (${set}) and there is no terminal to ask on: denied for this run (run it in a terminal, or list the scope in [servers.mcpl.scopes."${set}"] whitelist)`
+    : `mgp: ${server} asks to use your model (${set}) and there is no terminal to ask on: denied for this run (run it in a terminal, or set inference = "allow" in [servers.mcpl])`;
+}
+
+/** What the server is told when a run without a terminal denies its question. */
+export const NO_TERMINAL = 'mgp runs without a terminal, so no one can be asked';
+
 /**
  * No terminal: approve tool calls and permissions as `--approve` says; answer a form elicitation with
- * its defaults when `--elicit accept-defaults` says so (SEP-1034); refuse everything else.
+ * its defaults when `--elicit accept-defaults` says so (SEP-1034); refuse everything else. MCPL
+ * elevations and inference requests (§7.6, §11) are denied whatever `--approve` says, each with
+ * `onMcplRefused` telling the operator why; only the config lets them through unasked.
  */
 export function flagInteraction(
   flag: ApproveFlag | undefined,
   onRefused: (request: ToolApprovalRequest) => void,
   onPermissionsRefused: (request: PermissionRequest) => void,
   elicitFlag: ElicitFlag = 'decline',
+  onMcplRefused: (question: ScopeQuestion | InferenceQuestion) => void = () => undefined,
 ): Interaction {
+  const refuse = async (question: ScopeQuestion | InferenceQuestion): Promise<boolean> => {
+    onMcplRefused(question);
+    // Thrown, not false: nobody said no, and the audit and the server must not hear that a user did.
+    throw new Error(NO_TERMINAL);
+  };
   return {
     ...NOBODY_TO_ASK,
+    approveScope: refuse,
+    approveInference: refuse,
     async elicit(_serverId, params): Promise<ElicitResult> {
       if (elicitFlag !== 'accept-defaults' || params.mode === 'url') return { action: 'decline' };
       return { action: 'accept', content: elicitationDefaults(params.requestedSchema) };

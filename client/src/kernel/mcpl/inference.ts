@@ -171,10 +171,18 @@ export class InferenceRequests {
             },
             call.signal,
           )
-          .then((approved) => {
-            this.answers.set(key, approved);
-            return approved;
-          })
+          .then(
+            (approved) => {
+              this.answers.set(key, approved);
+              return approved;
+            },
+            // Nobody answered (no one could be asked): denied, not remembered as the user's answer.
+            (error: unknown) => {
+              throw new PolicyRefusal(
+                `inference for ${featureSet} was denied: ${error instanceof Error ? error.message : String(error)}`,
+              );
+            },
+          )
           .finally(() => this.asking.delete(key));
         this.asking.set(key, pending);
       }

@@ -5,7 +5,12 @@
  */
 import * as vscode from 'vscode';
 import type { InferenceQuestion, ScopeQuestion } from '../../kernel/host/interaction';
-import { inferenceDetail, inferenceTitle, scopeDetail, scopeTitle } from './mcplPromptText';
+import {
+  inferenceDetail,
+  inferenceTitle,
+  scopeDetail,
+  scopeTitle,
+} from '../../kernel/host/mcplQuestionText';
 
 async function allowOrDeny(title: string, detail: string, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return false;

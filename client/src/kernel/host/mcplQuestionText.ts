@@ -1,10 +1,10 @@
 /**
  * What the MCPL questions show: the server, its feature set and what it sent, every piece the server
  * wrote marked as coming from it and made visible as sent (no control or bidi characters that would
- * redraw the text), cut to a size a dialog can hold.
+ * redraw the text), cut to a size a dialog or a terminal can hold. The editor and `mgp` show the same.
  */
 import { oneLine, visibleText } from '@shared/untrustedText';
-import type { InferenceQuestion, ScopeQuestion } from '../../kernel/host/interaction';
+import type { InferenceQuestion, ScopeQuestion } from './interaction';
 
 /** Lines of a payload or of the messages shown; the rest is counted, not shown. */
 export const MAX_SHOWN_LINES = 40;

@@ -5,7 +5,7 @@ import {
   MAX_SHOWN_LINES,
   scopeDetail,
   scopeTitle,
-} from '../../../client/src/vscode/interaction/mcplPromptText';
+} from '../../../client/src/kernel/host/mcplQuestionText';
 
 describe('MCPL prompts: what the elevation and inference questions show', () => {
   const scope = {
