@@ -286,11 +286,12 @@ export const kernelSchema: JsonSchema = {
       uniqueItems: true,
       items: {
         type: 'string',
-        pattern: '^[A-Za-z0-9_-][A-Za-z0-9._-]*\\.[A-Za-z0-9_.-]{1,128}$',
+        pattern: '^[A-Za-z0-9_%-][A-Za-z0-9._%-]*\\.[A-Za-z0-9_.%-]{1,128}$',
         ...described(
-          'server_id.tool_name, e.g. mind.cerebras.think; the longest configured server id that prefixes it names the server (MGP §16.7).',
+          'server_id.tool_name, e.g. mind.cerebras.think, split at the last dot: a dot in the tool name is written %2E (MGP §16.7).',
           '`server_id.tool_name`, e.g. `mind.cerebras.think` or the kernel tool `mgp.tools.session` (MGP §16.7, §16.8). ' +
-            'Server ids may contain dots, so the longest configured server id that prefixes the name is the server.',
+            'It splits at its last dot: a `.` or `%` in the tool name is written `%2E` or `%25` ' +
+            "(the tool `cleanup.temp` of server `files` is `files.cleanup%2Etemp`), as in discovery's `tool_id`.",
         ),
       },
       ...described(

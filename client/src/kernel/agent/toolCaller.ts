@@ -8,6 +8,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { newTraceId } from '../audit/auditEvent';
 import { KernelError } from '../model/errors';
+import { toolIdOf } from '../model/toolId';
 import type { ModelToolCall } from '../models/chatModel';
 import type { Caller } from '../model/caller';
 import type { ToolCallOutcome, ToolCallRequest } from '../pipeline/callContext';
@@ -102,7 +103,7 @@ function metaResultForModel(
   let shown: Record<string, unknown> = value;
   if (ref.toolName === 'mgp.tools.discover') {
     const found = (value.tools ?? []) as Listed[];
-    tools.discoveredTools(found.map((t) => t.tool_id ?? `${t.server_id}.${t.name}`));
+    tools.discoveredTools(found.map((t) => t.tool_id ?? toolIdOf(t.server_id, t.name)));
     shown = { ...value, tools: named(value.tools) };
   } else if (ref.toolName === 'mgp.tools.request') {
     shown = {

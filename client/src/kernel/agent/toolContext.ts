@@ -8,6 +8,7 @@
 import { kernelToolVisibility, toolTokens, type ToolIndexEntry } from '../discovery';
 import type { KernelTool } from '../model/kernelTool';
 import { KERNEL_SERVER_ID } from '../model/kernelTool';
+import { toolIdOf } from '../model/toolId';
 import type { ModelTool } from '../models/chatModel';
 import type { DiscoverySession } from '../discovery/toolDiscovery';
 import { ModelToolNames, type ToolRef } from './toolNames';
@@ -34,8 +35,7 @@ export interface OfferedTools {
   servers: string[];
 }
 
-const toolIdOf = (ref: ToolRef) =>
-  ref.serverId === KERNEL_SERVER_ID ? ref.toolName : `${ref.serverId}.${ref.toolName}`;
+const idOf = (ref: ToolRef) => toolIdOf(ref.serverId, ref.toolName);
 
 export class AgentToolContext {
   readonly names = new ModelToolNames();
@@ -126,7 +126,7 @@ export class AgentToolContext {
   schemaOf(ref: ToolRef): Record<string, unknown> | undefined {
     if (ref.serverId === KERNEL_SERVER_ID)
       return this.kernel.kernelTools.get(ref.toolName)?.inputSchema;
-    return this.kernel.discovery.index.get(toolIdOf(ref))?.inputSchema;
+    return this.kernel.discovery.index.get(idOf(ref))?.inputSchema;
   }
 
   /** A discovery answered these tools: they are offered at the next inference. */
@@ -137,7 +137,7 @@ export class AgentToolContext {
   /** A tool the model called joins the session cache; returns the tool ids evicted to make room. */
   used(ref: ToolRef): string[] {
     if (ref.serverId === KERNEL_SERVER_ID) return [];
-    const entry = this.kernel.discovery.index.get(toolIdOf(ref));
+    const entry = this.kernel.discovery.index.get(idOf(ref));
     return entry ? this.session.cache.use(entry) : [];
   }
 

@@ -114,6 +114,7 @@ export class SessionToolCache {
 
   /**
    * Evicts tools by tool id, or by name when one cached tool has that name. Pinned tools are refused.
+   * An id is read as an id first: a tool named like another tool's id is not mistaken for it.
    */
   evict(names: readonly string[]): {
     evicted: string[];
@@ -122,7 +123,9 @@ export class SessionToolCache {
     const evicted: string[] = [];
     const refused: Array<{ tool: string; reason: 'pinned' | 'not_cached' | 'ambiguous' }> = [];
     for (const name of names) {
-      if (this.pinned.has(name) || [...this.pinned.values()].some((h) => h.entry.name === name)) {
+      const pinnedByName =
+        !this.cached.has(name) && [...this.pinned.values()].some((h) => h.entry.name === name);
+      if (this.pinned.has(name) || pinnedByName) {
         refused.push({ tool: name, reason: 'pinned' });
         continue;
       }

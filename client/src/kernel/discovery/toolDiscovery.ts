@@ -27,6 +27,7 @@ import type { KernelToolRegistry } from '../kernelTools/registry';
 import type { KernelTool } from '../model/kernelTool';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
 import type { EffectiveSecurity } from '../model/security';
+import { toolIdOf } from '../model/toolId';
 import type { ListedTool } from '../connection/toolResults';
 import type { ServerManager } from '../lifecycle/serverManager';
 
@@ -239,7 +240,7 @@ export class ToolDiscovery {
       ...this.deps.manager
         .list()
         .flatMap((server) =>
-          server.config.policy.pinnedTools.map((tool) => `${server.id}.${tool}`),
+          server.config.policy.pinnedTools.map((tool) => toolIdOf(server.id, tool)),
         ),
     ]);
     for (const id of wanted) {
@@ -250,7 +251,7 @@ export class ToolDiscovery {
 
   /** Puts a tool into the session cache as used (the Discovery panel's "Try it" and agents' calls). */
   used(serverId: string, toolName: string): string[] {
-    const entry: ToolIndexEntry | undefined = this.index.get(`${serverId}.${toolName}`);
+    const entry: ToolIndexEntry | undefined = this.index.get(toolIdOf(serverId, toolName));
     const evicted = entry ? this.cache.use(entry) : [];
     this.changes.emit('change');
     return evicted;

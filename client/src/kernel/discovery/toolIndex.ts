@@ -8,6 +8,7 @@ import { Bm25Index } from '../search/bm25';
 import { FuzzyVocabulary } from '../search/fuzzy';
 import { Ranker, type RankableIndex } from '../search/ranking';
 import { analyze } from '../search/text';
+import { toolIdOf } from '../model/toolId';
 import { discoverable } from './visibility';
 import { normalizeSecurity, ToolTexts } from './toolText';
 import type { ServerTool, ToolIndexEntry, ToolStatus } from './types';
@@ -213,7 +214,7 @@ export class ToolIndex implements RankableIndex {
     const previous = held?.size ? new Set(held) : undefined;
     const prefixTerms = this.sharedNameTerms(tools);
     for (const tool of tools) {
-      const toolId = kernel ? tool.name : `${serverId}.${tool.name}`;
+      const toolId = kernel ? tool.name : toolIdOf(serverId, tool.name);
       previous?.delete(toolId);
       const slot = this.slots.get(toolId);
       if (

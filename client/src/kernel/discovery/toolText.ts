@@ -11,6 +11,7 @@
 import { categoriesOf, keywordsOf, toolWords, type ToolWords } from './categories';
 import { splitWords, termsOfWords } from '../search/text';
 import type { ServerTool, ToolIndexEntry, ToolSecurity, ToolStatus } from './types';
+import { toolIdOf } from '../model/toolId';
 
 /** Term ids of a text (see `Bm25Index.intern`); shared between tools, never changed. */
 export type TermIds = readonly number[];
@@ -243,7 +244,7 @@ function entryOf(
 ): ToolIndexEntry {
   const security = normalizeSecurity(tool.security);
   return {
-    tool_id: kernel ? tool.name : `${serverId}.${tool.name}`,
+    tool_id: kernel ? tool.name : toolIdOf(serverId, tool.name),
     server_id: serverId,
     name: tool.name,
     description: tool.description ?? '',

@@ -27,7 +27,7 @@ import type { Kernel } from '../kernel';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
 import type { Caller } from '../model/caller';
 import { qualifiedToolName } from '../lifecycle/serverManager';
-import { NameTable, type NamedItem } from './names';
+import { NameTable, type NamedItem, type NameWarning } from './names';
 import { onTheWire, WireError } from './wireErrors';
 
 /** MCP: a resource that does not exist. */
@@ -66,7 +66,10 @@ export function reachableServers(kernel: Kernel, caller: Caller): SupervisedServ
     );
 }
 
-export function gatewayPrompts(kernel: Kernel): NameTable<GatewayPrompt> {
+export function gatewayPrompts(
+  kernel: Kernel,
+  warn?: NameWarning<GatewayPrompt>,
+): NameTable<GatewayPrompt> {
   return new NameTable(
     kernel.manager
       .list()
@@ -79,6 +82,8 @@ export function gatewayPrompts(kernel: Kernel): NameTable<GatewayPrompt> {
           prompt,
         })),
       ),
+    [],
+    warn,
   );
 }
 

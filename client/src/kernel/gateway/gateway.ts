@@ -18,7 +18,7 @@ import {
   listTemplates,
 } from './catalog';
 import { GatewaySession, type SessionHost } from './gatewaySession';
-import type { NameTable } from './names';
+import type { NamedItem, NameTable } from './names';
 import { ResourceSubscriptions } from './subscriptions';
 import { type ExposeMode, gatewayTools, type GatewayTool } from './toolListing';
 import { gatewayUpstreamRoute } from './upstreamRoute';
@@ -44,6 +44,8 @@ export class Gateway implements SessionHost {
   private toolTable: NameTable<GatewayTool> | undefined;
   private promptTable: NameTable<GatewayPrompt> | undefined;
   private changeQueued = false;
+  /** Naming warnings already told (the tables are rebuilt on every change). */
+  private readonly warned = new Set<string>();
   private readonly detach: (() => void)[] = [];
 
   constructor(
@@ -107,12 +109,23 @@ export class Gateway implements SessionHost {
   }
 
   tools(): NameTable<GatewayTool> {
-    return (this.toolTable ??= gatewayTools(this.kernel));
+    return (this.toolTable ??= gatewayTools(this.kernel, this.warn));
   }
 
   prompts(): NameTable<GatewayPrompt> {
-    return (this.promptTable ??= gatewayPrompts(this.kernel));
+    return (this.promptTable ??= gatewayPrompts(this.kernel, this.warn));
   }
+
+  /** A tool or prompt the gateway lists under another name, or not at all: said in its server's log. */
+  private readonly warn = (item: NamedItem, message: string): void => {
+    if (this.warned.has(message)) return;
+    this.warned.add(message);
+    this.kernel.manager.bus.emit('log', {
+      server_id: item.serverId,
+      level: 'warning',
+      message: `gateway: ${message}`,
+    });
+  };
 
   catalogSignature(session: CatalogSession, kind: 'resources' | 'prompts'): string {
     return kind === 'resources'

@@ -25,6 +25,7 @@ import { newTraceId } from '../audit/auditEvent';
 import type { ServerLogLine } from '../lifecycle/events';
 import type { Kernel } from '../kernel';
 import type { Caller } from '../model/caller';
+import { toolIdOf } from '../model/toolId';
 import { agentCaller, gatewayAgentId } from '../agent/identity';
 import type { DiscoverySession } from '../discovery/toolDiscovery';
 import type { NameTable } from './names';
@@ -156,7 +157,7 @@ export class GatewaySession {
       .filter(({ item }) =>
         item.kernel
           ? visibleKernelTool(kernel, item.name)
-          : (!loaded || loaded.has(`${item.serverId}.${item.name}`)) &&
+          : (!loaded || loaded.has(toolIdOf(item.serverId, item.name))) &&
             kernel.access.query(agent, item.serverId, item.name).permission === 'allow',
       )
       .map(({ item, name }) => toolDefinition(name, item.tool));
@@ -234,7 +235,7 @@ export class GatewaySession {
   private afterCall(item: GatewayTool, result: CallToolResult): void {
     if (this.host.expose !== 'meta' || result.isError) return;
     if (!item.kernel) {
-      const entry = this.host.kernel.discovery.index.get(`${item.serverId}.${item.name}`);
+      const entry = this.host.kernel.discovery.index.get(toolIdOf(item.serverId, item.name));
       if (entry) this.discovery.cache.use(entry);
     } else if (item.name === 'mgp.tools.discover' || item.name === 'mgp.tools.request') {
       const answer = result.structuredContent as

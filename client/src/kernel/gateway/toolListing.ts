@@ -11,7 +11,7 @@ import { kernelToolVisibility } from '../discovery';
 import type { Kernel } from '../kernel';
 import { KERNEL_SERVER_ID } from '../model/kernelTool';
 import { qualifiedToolName } from '../lifecycle/serverManager';
-import { NameTable, type NamedItem } from './names';
+import { NameTable, type NamedItem, type NameWarning } from './names';
 
 export type ExposeMode = 'meta' | 'all';
 
@@ -27,7 +27,10 @@ export function visibleKernelTool(kernel: Kernel, name: string): boolean {
 }
 
 /** Every tool a gateway client may name: the connected servers' and the kernel's own. */
-export function gatewayTools(kernel: Kernel): NameTable<GatewayTool> {
+export function gatewayTools(
+  kernel: Kernel,
+  warn?: NameWarning<GatewayTool>,
+): NameTable<GatewayTool> {
   const kernelTools: GatewayTool[] = kernel.kernelTools.list().map((tool) => ({
     serverId: KERNEL_SERVER_ID,
     name: tool.name,
@@ -51,7 +54,7 @@ export function gatewayTools(kernel: Kernel): NameTable<GatewayTool> {
         tool,
       })),
     );
-  return new NameTable(serverTools, kernelTools);
+  return new NameTable(serverTools, kernelTools, warn);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { ClientRequestHandlers } from '../connection/clientFeatures';
 import type { CallOptions, CappedResult, ListedTool } from '../connection/serverConnection';
 import type { SessionEnvironment } from '../connection/service';
 import { KernelError, SERVER_NOT_READY, TOOL_NOT_FOUND } from '../model/errors';
+import { toolIdOf } from '../model/toolId';
 import { KernelBus } from './events';
 import { SupervisedServer } from './supervisedServer';
 
@@ -43,7 +44,7 @@ export function plainSession(): SessionEnvironment {
 
 /** A tool under the name the kernel exposes: unique across servers. */
 export interface QualifiedTool {
-  /** `server.tool`, or OpenFang's `mcp_{server}_{tool}` for servers from its config.toml. */
+  /** The tool id (`server.tool`, model/toolId.ts), or OpenFang's `mcp_{server}_{tool}` for servers from its config.toml. */
   qualifiedName: string;
   serverId: string;
   tool: ListedTool;
@@ -56,7 +57,7 @@ function openFangName(part: string): string {
 export function qualifiedToolName(server: ConfiguredServer, tool: string): string {
   return server.source.format === 'openfang'
     ? `mcp_${openFangName(server.id)}_${openFangName(tool)}`
-    : `${server.id}.${tool}`;
+    : toolIdOf(server.id, tool);
 }
 
 /** What decides whether a running server must restart after a config change. */
