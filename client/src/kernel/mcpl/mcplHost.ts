@@ -16,20 +16,26 @@ import type {
 import type { ListedTool } from '../connection/toolResults';
 import type { Interaction, ScopeQuestion } from '../host/interaction';
 import type { ModelRouter } from '../models/modelRouter';
-import { hostMcplCapability, parseServerMcpl, featureSetDeclaration } from './capabilities';
+import { hostMcplCapability, parseServerMcpl } from './capabilities';
 import { Channels } from './channels';
 import { Checkpoints } from './checkpoints';
 import { ContextHooks, ShownInjection } from './contextHooks';
-import { FeatureSetTable, FeatureSetView, featureSetMatches } from './featureSets';
+import {
+  featureSetsMatching,
+  policyFor,
+  readFeatureSetsChanged,
+  sendFeatureSetUpdate,
+} from './featureSetUpdates';
+import { FeatureSetTable, FeatureSetView } from './featureSets';
 import { InferenceRequests } from './inference';
 import { McplAudit } from './mcplAudit';
+import { mcplRequestHandlers, RequestHandler } from './mcplRequests';
 import type { McplServer } from './mcplServer';
-import { isRecord, McplMethods } from './protocol';
+import { McplMethods } from './protocol';
 import { PushEvents } from './pushEvents';
 import { ScopeAnswers } from './scopes';
 import { FeatureSetSwitches } from './switches';
 import { toolCallExtension } from './toolCalls';
-import { answerElevation } from './elevation';
 
 export interface McplHostDeps {
   audit: AuditSink;
@@ -43,13 +49,6 @@ export interface McplHostDeps {
 }
 
 export type { McplServer };
-
-type RequestHandler = (
-  server: McplServer,
-  session: ServerSession,
-  params: Record<string, unknown>,
-  context: IncomingRequestContext,
-) => Promise<Record<string, unknown>>;
 
 export class McplHost implements ConnectionService {
   readonly audit: McplAudit;
@@ -113,7 +112,15 @@ export class McplHost implements ConnectionService {
         for (const listener of this.injectionListeners) listener(injection);
       },
     });
-    this.handlers = this.requestHandlers();
+    this.handlers = mcplRequestHandlers({
+      audit: this.audit,
+      pushEvents: this.pushEvents,
+      scopes: this.scopes,
+      inference: this.inference,
+      channels: this.channels,
+      settings: (serverId) => this.settings(serverId),
+      askScope: (question) => this.askScope(question),
+    });
   }
 
   /** Context a server injected (§10.4, §13.4), for a front end to show as that server's. */
@@ -135,11 +142,7 @@ export class McplHost implements ConnectionService {
 
   /** The feature-set policy that covers a set: an exact name over a wildcard, a longer wildcard over a shorter (§11.5). */
   policyOf(serverId: string, featureSet: string): FeatureSetPolicy {
-    const table = this.settings(serverId)?.featureSetPolicy ?? {};
-    const best = Object.keys(table)
-      .filter((pattern) => featureSetMatches(pattern, featureSet))
-      .sort((a, b) => (a === featureSet ? -1 : b === featureSet ? 1 : b.length - a.length))[0];
-    return best ? table[best] : {};
+    return policyFor(this.settings(serverId), featureSet);
   }
 
   onChange(listener: (serverId: string) => void): () => void {
@@ -251,50 +254,6 @@ export class McplHost implements ConnectionService {
     });
   }
 
-  private requestHandlers(): Record<string, RequestHandler> {
-    return {
-      [McplMethods.pushEvent]: (server, _session, params) =>
-        this.pushEvents.receive(server.id, server.table, params) as Promise<never>,
-      [McplMethods.scopeElevate]: (server, _session, params) =>
-        answerElevation({
-          server,
-          params,
-          settings: this.settings(server.id),
-          scopes: this.scopes,
-          audit: this.audit,
-          ask: (question) => this.askScope(question),
-        }),
-      [McplMethods.inferenceRequest]: (server, session, params, context) =>
-        this.inference.handle({
-          serverId: server.id,
-          table: server.table,
-          params,
-          requestId: context.requestId,
-          signal: context.signal,
-          chunk: (chunk) => session.connection.notify(McplMethods.inferenceChunk, chunk),
-        }),
-      [McplMethods.modelInfo]: async (server) => {
-        const info = await this.inference.modelInfo().catch((error: unknown) => {
-          this.audit.record('model_info', { serverId: server.id, outcome: 'FAILURE' });
-          throw error;
-        });
-        this.audit.record('model_info', {
-          serverId: server.id,
-          outcome: 'SUCCESS',
-          details: { model: info.id },
-        });
-        return info as unknown as Record<string, unknown>;
-      },
-      [McplMethods.channelsRegister]: async (server, _session, params) =>
-        this.channels.register(server.id, params),
-      [McplMethods.channelsList]: async (server) => this.channels.answerList(server.id),
-      [McplMethods.channelsIncoming]: async (server, _session, params) => {
-        if (params.featureSet !== undefined) server.table.check(params.featureSet);
-        return this.channels.incoming(server.id, params);
-      },
-    };
-  }
-
   private askScope(question: ScopeQuestion): Promise<boolean> | undefined {
     const ask = this.deps.interaction.approveScope;
     return ask
@@ -309,15 +268,7 @@ export class McplHost implements ConnectionService {
     params: Record<string, unknown>,
   ): void {
     const problems: string[] = [];
-    const added = isRecord(params.added)
-      ? Object.entries(params.added).flatMap(([name, raw]) => {
-          const set = featureSetDeclaration(name, raw, problems);
-          return set ? [set] : [];
-        })
-      : [];
-    const removed = Array.isArray(params.removed)
-      ? params.removed.filter((n): n is string => typeof n === 'string')
-      : [];
+    const { added, removed } = readFeatureSetsChanged(params, problems);
     for (const problem of problems) session.log('warning', `MCPL: ${problem}`);
     server.table.change(added, removed);
     this.audit.record('feature_sets', {
@@ -329,27 +280,9 @@ export class McplHost implements ConnectionService {
     this.changed(server.id);
   }
 
-  /** §5.3, §6.7: sends featureSets/update when it differs from the last one sent. */
-  private async sendUpdate(server: McplServer, why: string): Promise<void> {
-    server.table.useSettings(this.settings(server.id));
-    const update = server.table.update();
-    const text = JSON.stringify(update);
-    if (text === server.sent) return;
+  private sendUpdate(server: McplServer, why: string): Promise<void> {
     const session = this.deps.session(server.id);
-    if (!session) return;
-    server.sent = text;
-    try {
-      await session.connection.notify(McplMethods.featureSetsUpdate, { ...update });
-      this.audit.record('feature_sets', {
-        serverId: server.id,
-        outcome: 'UPDATED',
-        actor: { type: 'kernel', id: 'mgp-kernel' },
-        details: { reason: why, enabled: update.enabled, disabled: update.disabled },
-      });
-    } catch (error) {
-      server.sent = undefined;
-      session.log('warning', `MCPL featureSets/update failed: ${(error as Error).message}`);
-    }
+    return sendFeatureSetUpdate(server, session, this.settings(server.id), this.audit, why);
   }
 
   // What views, the CLI and the config reload use
@@ -378,19 +311,7 @@ export class McplHost implements ConnectionService {
   ): Promise<string[]> {
     const server = this.servers.get(serverId);
     if (!server) throw new Error(`${serverId} is not connected over MCPL`);
-    const names = server.table
-      .list()
-      .map((set) => set.name)
-      .filter((name) => featureSetMatches(pattern, name));
-    if (!names.length)
-      throw new Error(
-        `${serverId} declares no feature set "${pattern}" (it declares ${
-          server.table
-            .list()
-            .map((s) => s.name)
-            .join(', ') || 'none'
-        })`,
-      );
+    const names = featureSetsMatching(server, pattern);
     await this.switches.set(serverId, names, enabled);
     this.audit.record('feature_sets', {
       serverId,
