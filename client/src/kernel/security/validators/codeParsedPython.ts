@@ -22,32 +22,14 @@ import type { CodeFinding } from './codeFinding';
 import type { ImportRef } from './codeImports';
 import { MAX_SYNTAX_DEPTH, tooDeepAt } from './codeDepth';
 import { codeGrammar } from './codeParse';
-import {
-  isDunder,
-  PY_ALLOWED_BUILTINS,
-  PY_ALLOWED_DUNDERS,
-  PY_DENIED_ATTRIBUTES,
-  PY_FORMAT_METHODS,
-  PY_MEMBERS_NAMED_LIKE_MODULES,
-  PY_MODULE_ALIASES,
-  PY_PROVIDED_NAMES,
-  PY_STDLIB_MODULES,
-} from './codeStrictNames';
+import { attributeProblem, importedNames, moduleMemberProblem, Problem } from './pythonAttributes';
+import { newScope, normal, resolves, Scope } from './pythonScopes';
 
 export interface ParsedPythonResult {
   findings: CodeFinding[];
   imports: ImportRef[];
   /** `os.system` for `import os as o; o.system(…)`: judged against the blocklist's dotted entries. */
   attributeUses: ImportRef[];
-}
-
-type ScopeKind = 'module' | 'function' | 'class' | 'comprehension';
-
-interface Scope {
-  kind: ScopeKind;
-  parent?: Scope;
-  bound: Set<string>;
-  declaredGlobal: Set<string>;
 }
 
 const COMPREHENSIONS = new Set([
@@ -58,20 +40,12 @@ const COMPREHENSIONS = new Set([
 ]);
 const PUNCTUATION = new Set(['(', ')', '[', ']', '{', '}', ',', '*', '**', '.', ':', '/']);
 const TYPING_MODULES = new Set(['typing', 'typing_extensions']);
-/** `{0.attr}` or `{0[key]}` in a format string: a field that reads more than the argument itself. */
-const FORMAT_FIELD_READS = /\{[^{}!:]*[.[]/;
 const CODING_COOKIE = /^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)/;
-
-const normal = (name: string): string => name.normalize('NFKC');
 
 function children(node: SyntaxNode): SyntaxNode[] {
   const out: SyntaxNode[] = [];
   for (let child = node.firstChild; child; child = child.nextSibling) out.push(child);
   return out;
-}
-
-function newScope(kind: ScopeKind, parent?: Scope): Scope {
-  return { kind, parent, bound: new Set(), declaredGlobal: new Set() };
 }
 
 class PythonJudge {
@@ -91,6 +65,10 @@ class PythonJudge {
 
   add(rule: CodeFinding['rule'], text: string, index: number): void {
     this.findings.push({ rule, text, index });
+  }
+
+  private addProblem(problem: Problem | undefined, index: number): void {
+    if (problem) this.add(problem.rule, problem.text, index);
   }
 
   private bind(name: string, scope: Scope): void {
@@ -317,41 +295,13 @@ class PythonJudge {
     }
   }
 
-  /** `a.b as c, d` or `(x as y, z)` → [{a.b, c}, {d}]. */
   private importedNames(parts: SyntaxNode[]): { name: string; alias?: string }[] {
-    const out: { name: string; alias?: string }[] = [];
-    let current: { name: string; alias?: string } | undefined;
-    let aliasNext = false;
-    for (const part of parts) {
-      if (part.name === ',' || part.name === '(' || part.name === ')') {
-        if (current) out.push(current);
-        current = undefined;
-      } else if (part.name === 'as') aliasNext = true;
-      else if (part.name === '*') out.push({ name: '*' });
-      else if (part.name === 'VariableName') {
-        const word = normal(this.text(part));
-        if (aliasNext && current) current.alias = word;
-        else if (current && current.name.endsWith('.')) current.name += word;
-        else current = { name: word };
-        aliasNext = false;
-      } else if (part.name === '.' && current) current.name += '.';
-    }
-    if (current) out.push(current);
-    return out;
+    return importedNames(parts.map((part) => ({ name: part.name, text: normal(this.text(part)) })));
   }
 
   /** A member of module `module` named `name`: not one of the modules it imported itself. */
   private moduleMember(module: string, name: string, at: number): void {
-    const top = module.split('.')[0];
-    const last = module.split('.').pop();
-    const likeModule = PY_STDLIB_MODULES.has(name) || PY_MODULE_ALIASES.has(name);
-    const exempt = name === last || PY_MEMBERS_NAMED_LIKE_MODULES[top]?.has(name);
-    if (likeModule && !exempt)
-      this.add(
-        'blocked_attribute',
-        `Module reached through another module: '${module}.${name}'`,
-        at,
-      );
+    this.addProblem(moduleMemberProblem(module, name), at);
     this.attribute(name, undefined, at);
   }
 
@@ -396,26 +346,9 @@ class PythonJudge {
 
   /** An attribute read by its static name: `receiver.name`. */
   private attribute(raw: string, receiver: SyntaxNode | undefined, at: number): void {
-    const name = normal(raw);
     const receiverName = receiver?.name === 'VariableName' ? this.text(receiver) : undefined;
-    if (isDunder(name) ? !PY_ALLOWED_DUNDERS.has(name) : PY_DENIED_ATTRIBUTES.has(name))
-      this.add('blocked_attribute', `Attribute not allowed: '${name}'`, at);
-    else if (
-      name.startsWith('_') &&
-      !isDunder(name) &&
-      receiverName !== 'self' &&
-      receiverName !== 'cls'
-    )
-      this.add('blocked_attribute', `Private attribute not allowed: '${name}'`, at);
-    else if (PY_FORMAT_METHODS.has(name)) {
-      const literal = receiver?.name === 'String' ? this.text(receiver) : undefined;
-      if (literal === undefined || FORMAT_FIELD_READS.test(literal))
-        this.add(
-          'computed_access',
-          `Computed attribute access: '.${name}' on ${literal === undefined ? 'a value that is not a string literal' : 'a format string whose fields read attributes'}`,
-          at,
-        );
-    }
+    const literal = receiver?.name === 'String' ? this.text(receiver) : undefined;
+    this.addProblem(attributeProblem(normal(raw), receiverName, literal), at);
   }
 
   private noStrings(node: SyntaxNode, text: string, after = node.from): void {
@@ -432,24 +365,9 @@ class PythonJudge {
   /** Every reference, resolved once all bindings are known (a function may use a later global). */
   resolveReferences(): void {
     for (const { name, at, scope } of this.references) {
-      if (!this.resolves(name, scope))
+      if (!resolves(name, scope, this.module))
         this.add('name_not_allowed', `Name not allowed: '${name}'`, at);
     }
-  }
-
-  private resolves(name: string, from: Scope): boolean {
-    let scope: Scope | undefined = from;
-    while (scope) {
-      if (scope.declaredGlobal.has(name)) scope = this.module;
-      if (scope.bound.has(name)) {
-        if (scope.kind === 'function' || scope.kind === 'comprehension') return true;
-        return PY_ALLOWED_BUILTINS.has(name) || (!PY_PROVIDED_NAMES.has(name) && !isDunder(name));
-      }
-      if (scope === this.module) break;
-      scope = scope.parent;
-      while (scope && scope.kind === 'class') scope = scope.parent;
-    }
-    return PY_ALLOWED_BUILTINS.has(name);
   }
 }
 
