@@ -16,7 +16,7 @@ import type { EditorInteraction } from '../interaction/editorInteraction';
 import { CallSummary, showAudit, showServers, showTools } from './chatCommands';
 import { chatObserver, waitingAnswers } from './chatObserver';
 import { ANSWER_COMMAND } from './chatRendering';
-import { ChatPushEvents, showingInjections } from './mcplInChat';
+import { ChatPushEvents, showingInjections, withoutShownLines } from './mcplInChat';
 import { VscodeChatModel } from './lmChatModel';
 
 export const PARTICIPANT_ID = 'mgp-kernel.mgp';
@@ -92,9 +92,9 @@ function historyOf(context: vscode.ChatContext): ChatMessage[] {
     else if (turn instanceof vscode.ChatResponseTurn) {
       const text = turn.response
         .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
-        .join('')
-        .trim();
-      if (text) messages.push({ role: 'assistant', content: text });
+        .join('');
+      const answer = withoutShownLines(text).trim();
+      if (answer) messages.push({ role: 'assistant', content: answer });
     }
   }
   return messages;

@@ -1,11 +1,13 @@
 /**
  * MCPL in the @mgp conversation: a context hook's injection (§10) is shown where it happened, as
  * coming from its server; push events (§9) the user sent to the agent are shown in the turn that
- * delivers them. Both are progress lines, not answer text: they are not fed back to the model as the
- * assistant's words on the next turn.
+ * delivers them. Both are lines of their own in the response (a progress line would vanish when the
+ * response completes), marked so that the history the model reads again leaves them out: they are
+ * not the assistant's words.
  */
 import * as vscode from 'vscode';
 import { oneLine } from '@shared/untrustedText';
+import { code } from './untrustedMarkdown';
 import type { AgentSession } from '../../kernel/agent';
 import type { ShownInjection } from '../../kernel/mcpl/contextHooks';
 import type { McplHost } from '../../kernel/mcpl/mcplHost';
@@ -17,12 +19,32 @@ const POSITION: Record<ShownInjection['position'], string> = {
   afterUser: 'after your message',
 };
 
+/** Starts each line the kernel adds about MCPL; no line of the model's answer is taken for one. */
+const MARK = '\u2937 ';
+
+/** A line of its own in markdown; the server's names as inline code, where nothing of theirs is live. */
+function shown(text: string): string {
+  return `\n\n${MARK}${text}\n\n`;
+}
+
+/** An answer's text without the lines `shown` added, for the history the model reads again. */
+export function withoutShownLines(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => !line.startsWith(MARK))
+    .join('\n');
+}
+
 export function injectionLine(injection: ShownInjection): string {
-  return `context from ${oneLine(injection.serverId)} (${oneLine(injection.featureSet)}) into ${POSITION[injection.position]}: ${injection.text.length} characters`;
+  return shown(
+    `context from ${code(oneLine(injection.serverId))} (${code(oneLine(injection.featureSet))}) into ${POSITION[injection.position]}: ${injection.text.length} characters`,
+  );
 }
 
 export function eventLine(event: PushEvent): string {
-  return `event from ${oneLine(event.serverId)} (${oneLine(event.featureSet)}) delivered to the agent`;
+  return shown(
+    `event from ${code(oneLine(event.serverId))} (${code(oneLine(event.featureSet))}) delivered to the agent`,
+  );
 }
 
 export function eventText(event: PushEvent): string {
@@ -40,7 +62,7 @@ export async function showingInjections<T>(
 ): Promise<T> {
   const stop = mcpl.onInjection((injection) => {
     if (injection.conversationId === session.conversationId)
-      stream.progress(injectionLine(injection));
+      stream.markdown(injectionLine(injection));
   });
   try {
     return await run();
@@ -83,7 +105,7 @@ export class ChatPushEvents implements vscode.Disposable {
 
   /** Shows the events the session takes in this turn. */
   show(session: AgentSession, stream: vscode.ChatResponseStream): void {
-    for (const event of this.waiting.get(session) ?? []) stream.progress(eventLine(event));
+    for (const event of this.waiting.get(session) ?? []) stream.markdown(eventLine(event));
     this.waiting.delete(session);
   }
 
