@@ -12,6 +12,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { writeSettings } from '../codeServer.mjs';
+import { HANG_MS } from '../patience.mjs';
 import { waitFor } from '../scenarios/20-approvals.mjs';
 import {
   approvePermissions,
@@ -110,7 +111,7 @@ function scriptedTurn(seen) {
 }
 
 /** The audit records of the kernel's log in this window's profile, oldest first. */
-function auditRecords(dirs) {
+export function auditRecords(dirs) {
   const state = join(dirs.xdg, 'state/mgp');
   if (!existsSync(state)) return [];
   return readdirSync(state).flatMap((key) => {
@@ -125,12 +126,12 @@ function auditRecords(dirs) {
   });
 }
 
-const chatView = (page) => page.locator('.interactive-session').first();
-const lastResponse = (page) =>
+export const chatView = (page) => page.locator('.interactive-session').first();
+export const lastResponse = (page) =>
   page.locator('.interactive-item-container.interactive-response').last();
 
 /** Types a request into the chat input (replacing what the sticky participant left there) and sends it. */
-async function ask(page, text) {
+export async function ask(page, text) {
   const input = page.locator('.interactive-input-part .monaco-editor').first();
   await input.click();
   await page.keyboard.press('Control+A');
@@ -146,8 +147,24 @@ async function ask(page, text) {
     .waitFor();
 }
 
+/**
+ * Waits until `shown`, in the last response, is visible, opening VS Code's "Completed N steps" fold
+ * of that response on the way. VS Code builds the fold again as a finished response settles, open
+ * for one frame when it animates: a click then may close it, so click until it reads expanded.
+ */
+export async function openCompletedSteps(page, shown) {
+  const summary = lastResponse(page).locator('summary.completed-response-summary').first();
+  const deadline = Date.now() + HANG_MS;
+  while (!(await shown.isVisible())) {
+    if (Date.now() > deadline) throw new Error('timed out opening the completed steps');
+    if ((await summary.count()) && (await summary.getAttribute('aria-expanded')) !== 'true')
+      await summary.click();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 /** Waits until the last response holds `text` and is done (no progress left). */
-async function responseDone(page, text, timeout = 60000) {
+export async function responseDone(page, text, timeout = 60000) {
   await lastResponse(page)
     .locator('.rendered-markdown', { hasText: text })
     .first()
@@ -159,7 +176,7 @@ async function responseDone(page, text, timeout = 60000) {
   }
 }
 
-async function switchWorkbenchTheme({ page, runFromPalette }, theme) {
+export async function switchWorkbenchTheme({ page, runFromPalette }, theme) {
   await runFromPalette('Preferences: Color Theme');
   await page.locator('.quick-input-widget input').fill(theme.name);
   await page
