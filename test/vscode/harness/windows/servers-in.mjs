@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { notification, openWorkbench, palette, serverRow } from '../uiKit.mjs';
+import { notification, openMgpToml, openWorkbench, palette, serverRow } from '../uiKit.mjs';
 
 export const title = 'servers in: import .vscode/mcp.json, then Add Server';
 
@@ -127,5 +127,20 @@ export async function run(kit) {
     await shot('servers-in-added-dark');
     await setTheme(light);
     await shot('servers-in-added-light');
+  });
+
+  await step("mgp.toml shows each server's state, tools and actions as code lenses", async () => {
+    await openMgpToml(page);
+    const lenses = page.locator('.codelens-decoration');
+    await lenses.nth(1).filter({ hasText: 'connected · 17 tools' }).waitFor();
+    const first = lenses.first();
+    assert.match(await first.innerText(), /connected · 17 tools\s*\|\s*Stop\s*\|\s*Restart/);
+    await shot('servers-in-codelens-light');
+    await first.locator('a', { hasText: 'Stop' }).click();
+    await serverRow(page, 'everything', 'disconnected');
+    await first.filter({ hasText: /disconnected\s*\|\s*Start/ }).waitFor();
+    await serverRow(page, 'everything-2', 'connected');
+    await setTheme(dark);
+    await shot('servers-in-codelens-dark');
   });
 }
