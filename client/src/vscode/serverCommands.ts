@@ -7,6 +7,7 @@ import type { ServerNode } from './serversView';
 import type { ServerLogs } from './serverLogs';
 import type { HoldReason } from './statusBar';
 import { readResource, usePrompt } from './toolRunner';
+import { openResourceTemplate, TemplateNode } from './resourceTemplates';
 import { offerTrust } from './workspaceTrust';
 
 /** The server id a command was invoked on: a tree node, an id, or a pick. */
@@ -79,6 +80,9 @@ export function registerServerCommands(
     ),
     vscode.commands.registerCommand('mgp.usePrompt', (target?: ServerNode) =>
       usePrompt(kernel, target),
+    ),
+    vscode.commands.registerCommand('mgp.openResourceTemplate', (target?: TemplateNode) =>
+      openResourceTemplate(kernel, target),
     ),
   ];
 }

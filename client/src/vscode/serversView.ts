@@ -17,6 +17,7 @@ import {
   FeatureSetSource,
 } from './featureSetItems';
 import type { HoldReason } from './statusBar';
+import { TemplateNode, templateItem } from './resourceTemplates';
 
 type Group = 'tools' | 'resources' | 'prompts';
 
@@ -39,6 +40,7 @@ export type ServerNode =
       security?: EffectiveSecurity;
     }
   | FeatureSetNode
+  | TemplateNode
   | { kind: 'problem'; problem: ConfigProblem }
   | { kind: 'notice'; id: string; label: string; tooltip: string; icon: string; command: string };
 
@@ -171,14 +173,21 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
           security: this.securityOf?.(live, t),
         }));
       if (parent.group === 'resources')
-        return live.resources.map((r) => ({
-          kind: 'item',
-          serverId: live.id,
-          group: 'resources',
-          name: r.name,
-          description: r.description,
-          uri: r.uri,
-        }));
+        return [
+          ...live.resources.map((r): ServerNode => ({
+            kind: 'item',
+            serverId: live.id,
+            group: 'resources',
+            name: r.name,
+            description: r.description,
+            uri: r.uri,
+          })),
+          ...live.resourceTemplates.map((template): ServerNode => ({
+            kind: 'template',
+            serverId: live.id,
+            template,
+          })),
+        ];
       return live.prompts.map((p) => ({
         kind: 'item',
         serverId: live.id,
@@ -199,6 +208,8 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
         return groupItem(node, this.live(node.serverId));
       case 'item':
         return leafItem(node);
+      case 'template':
+        return templateItem(node);
       case 'featureSets':
         return featureSetsGroupItem(this.mcpl!, node.serverId);
       case 'featureSet':
@@ -282,7 +293,9 @@ function groupItem(
   node: Extract<ServerNode, { kind: 'group' }>,
   live: SupervisedServer | undefined,
 ): vscode.TreeItem {
-  const count = live ? live[node.group].length : 0;
+  const count = live
+    ? live[node.group].length + (node.group === 'resources' ? live.resourceTemplates.length : 0)
+    : 0;
   const label = { tools: 'Tools', resources: 'Resources', prompts: 'Prompts' }[node.group];
   const item = new vscode.TreeItem(
     label,

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Kernel } from '../kernel/kernel';
+import { askWithCompletion } from './completionPick';
 import { promptDocumentUri, resourceDocumentUri } from './serverContent';
 import type { ServerNode } from './serversView';
 
@@ -56,12 +57,14 @@ export async function usePrompt(kernel: Kernel, target?: ServerNode): Promise<vo
   const args: Record<string, string> = {};
   const total = prompt?.arguments?.length ?? 0;
   for (const [i, argument] of (prompt?.arguments ?? []).entries()) {
-    const value = await vscode.window.showInputBox({
+    const value = await askWithCompletion(kernel, {
+      serverId,
+      ref: { type: 'ref/prompt', name },
+      name: argument.name,
       title: `${name}: ${argument.name}${total > 1 ? ` (${i + 1}/${total})` : ''}`,
-      prompt: argument.description,
-      placeHolder: argument.required ? undefined : 'optional',
-      ignoreFocusOut: true,
-      validateInput: (v) => (argument.required && !v ? `${argument.name} is required` : undefined),
+      description: argument.description,
+      required: argument.required === true,
+      chosen: { ...args },
     });
     if (value === undefined) return;
     if (value) args[argument.name] = value;

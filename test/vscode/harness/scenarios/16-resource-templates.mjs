@@ -1,0 +1,125 @@
+// Resource templates under their server, opened by asking each variable with the server's completions
+// (completion/complete as the person types), and prompt arguments asked the same way: server-everything's
+// completable-prompt narrows the names it suggests by the department chosen first.
+import { palette, serverRow, THEMES } from '../uiKit.mjs';
+
+export const title = 'resource templates and prompt arguments with completion';
+
+const row = (page, text) => page.locator('.monaco-list-row', { hasText: text }).first();
+
+/** The open quick pick's suggestions (rows) as their labels. */
+async function suggestions(page, expected) {
+  const labels = page.locator('.quick-input-list .monaco-list-row .label-name');
+  for (const label of expected)
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor();
+  return labels.allInnerTexts();
+}
+
+export async function run({ page, step, shot, setTheme }) {
+  await step('the Resources of a server list its templates, with their URI template', async () => {
+    const server = await serverRow(page, 'everything', 'connected');
+    if ((await server.getAttribute('aria-expanded')) !== 'true') await server.click();
+    const resources = page.locator('.monaco-list-row[aria-label^="Resources"]').last();
+    await resources.waitFor();
+    // A click focuses the row (and toggles it): open it again with the keyboard when it closed.
+    await resources.click();
+    if ((await resources.getAttribute('aria-expanded')) !== 'true')
+      await page.keyboard.press('ArrowRight');
+    await page
+      .locator('.monaco-list-row.focused[aria-expanded="true"][aria-label^="Resources"]')
+      .waitFor();
+    // The view is short and its list virtual: walk down from Resources, as a keyboard user does,
+    // until the template's row has the focus (the list scrolls it into view).
+    const template = page.locator(
+      '.monaco-list-row.focused[aria-label="Resource template Dynamic Text Resource"]',
+    );
+    for (let presses = 0; presses < 30 && !(await template.count()); presses++)
+      await page.keyboard.press('ArrowDown');
+    await template.waitFor();
+    await row(page, 'demo://resource/dynamic/text/{resourceId}').waitFor();
+    await shot('resource-templates-in-servers-view');
+  });
+
+  await step(
+    'a click on a template asks its variable with the completion the server gives, then opens the resource',
+    async () => {
+      await page
+        .locator('.monaco-list-row[aria-label="Resource template Dynamic Text Resource"]')
+        .click();
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor();
+      await page
+        .locator('.quick-input-widget .quick-input-title', {
+          hasText: 'Dynamic Text Resource: resourceId',
+        })
+        .waitFor();
+      await input.fill('42');
+      // server-everything suggests an integer id back as it is: the row is its suggestion, not the typed one.
+      await page
+        .locator('.quick-input-list .monaco-list-row', { hasText: '42' })
+        .filter({ hasNotText: 'as typed' })
+        .waitFor();
+      await page.keyboard.press('Enter');
+      const tab = page.locator('.tab', { hasText: 'Dynamic Text Resource (42).txt' });
+      await tab.waitFor();
+      await page
+        .locator('.editor-instance .view-lines', {
+          hasText: 'Resource 42: This is a plaintext resource',
+        })
+        .waitFor();
+      await palette(page, 'View: Close Editor');
+      await tab.waitFor({ state: 'detached' });
+    },
+  );
+
+  await step(
+    "Use Prompt suggests each argument's values as you type, narrowed by the ones chosen (dark and light)",
+    async () => {
+      for (const theme of [
+        THEMES.find((t) => t.file === 'dark'),
+        THEMES.find((t) => t.file === 'light'),
+      ]) {
+        await setTheme(theme);
+        await palette(page, 'MGP: Use Prompt', 'completable-prompt');
+        const input = page.locator('.quick-input-widget input');
+        await page
+          .locator('.quick-input-widget .quick-input-title', {
+            hasText: 'completable-prompt: department (1/2)',
+          })
+          .waitFor();
+        await input.fill('S');
+        const departments = await suggestions(page, ['Sales', 'Support']);
+        if (departments.some((label) => /Engineering|Marketing/.test(label)))
+          throw new Error(`suggestions not narrowed by "S": ${departments.join(', ')}`);
+        await shot(`prompt-completion-department-${theme.file}`);
+        await page
+          .locator('.quick-input-list .monaco-list-row', { hasText: 'Sales' })
+          .first()
+          .click();
+        await page
+          .locator('.quick-input-widget .quick-input-title', {
+            hasText: 'completable-prompt: name (2/2)',
+          })
+          .waitFor();
+        const names = await suggestions(page, ['David', 'Eve', 'Frank']);
+        if (names.some((label) => /Alice|John|Grace/.test(label)))
+          throw new Error(`names not narrowed by the department: ${names.join(', ')}`);
+        await shot(`prompt-completion-name-${theme.file}`);
+        await page
+          .locator('.quick-input-list .monaco-list-row', { hasText: 'Eve' })
+          .first()
+          .click();
+        const tab = page.locator('.tab', { hasText: 'completable-prompt.md' });
+        await tab.waitFor();
+        await page
+          .locator('.editor-instance .view-lines', {
+            hasText: 'Please promote Eve to the head of the Sales team.',
+          })
+          .waitFor();
+        await palette(page, 'View: Close Editor');
+        await tab.waitFor({ state: 'detached' });
+      }
+      await setTheme(THEMES.find((t) => t.file === 'dark'));
+    },
+  );
+}
