@@ -52,19 +52,33 @@ export async function pickInQuickInput(page, text, label = text, fillTimeout = H
  * Runs a command from the palette, the pointer out of the way first, and picks `item` in the quick
  * pick the command opens, when given. A webview that becomes the active editor (after "View: Close
  * Editor", say) can take the focus a moment later and so close a quick pick just opened: then it
- * starts over.
+ * starts over. A quick pick that stays open but is slow to take the text (a loaded machine) is
+ * waited for until the hang deadline.
  */
 export async function palette(page, title, item) {
   await page.mouse.move(1300, 400); // away from tabs and rows whose hovers could cover the palette
-  for (let attempt = 1; ; attempt++) {
+  const deadline = Date.now() + HANG_MS;
+  let picked = false;
+  let opened = false;
+  for (let reopened = 0; ;) {
     try {
-      await page.keyboard.press('F1');
-      await page.locator('.quick-input-widget input').waitFor();
-      await pickInQuickInput(page, `>${title}`, title, 5000);
+      if (!picked) {
+        // F1 replaces any quick pick left open; on a retry, a palette still open keeps its place.
+        if (!opened || !(await page.locator('.quick-input-widget').isVisible()))
+          await page.keyboard.press('F1');
+        opened = true;
+        await page.locator('.quick-input-widget input').waitFor();
+        await pickInQuickInput(page, `>${title}`, title, 5000);
+        picked = true;
+      }
       if (item !== undefined) await pickInQuickInput(page, item, item, 5000);
       return;
     } catch (error) {
-      if (attempt === 3 || (await page.locator('.quick-input-widget').isVisible())) throw error;
+      if (Date.now() > deadline) throw error;
+      if (!(await page.locator('.quick-input-widget').isVisible())) {
+        if (++reopened === 3) throw error;
+        picked = false;
+      }
     }
   }
 }
