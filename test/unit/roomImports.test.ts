@@ -20,7 +20,6 @@ function importing(dir: string, target: string): { text: string; filePath: strin
 }
 
 describe('lint: imports follow the arrows between rooms', function () {
-  this.timeout(60000);
   const eslint = new ESLint({ cwd: root });
 
   async function errorsFor(dir: string, target: string): Promise<string[]> {
