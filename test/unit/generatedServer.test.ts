@@ -2,7 +2,6 @@ import { strict as assert } from 'node:assert';
 import { runInIsolate } from '../../client/src/kernel/toolCreation/generatedServer';
 
 describe('generated tools run in QuickJS (WebAssembly), with no host object', function () {
-
   it('computes on a copy of args and returns text (a string as is, anything else as JSON)', async () => {
     assert.equal(await runInIsolate('return args.a * 2', { a: 21 }), '42');
     assert.equal(await runInIsolate("return 'x'.repeat(args.n)", { n: 3 }), 'xxx');

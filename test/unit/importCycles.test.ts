@@ -27,7 +27,6 @@ function writeTree(files: Record<string, string>): string {
 }
 
 describe('lint: no import cycles between files or folders', function () {
-
   it('names the folders that import each other, and an import making each arrow', async () => {
     const tree = writeTree({
       'client/src/kernel/config/model.ts':

@@ -24,7 +24,6 @@ export async function sandboxRules(command: unknown): Promise<string[]> {
 }
 
 describe('sandbox: commands read by a shell parser (issue 24 §6)', function () {
-
   const refused: [string, string | RegExp][] = [
     // tree-sitter's grammar cannot read a word starting with `{` in command position: refused unread.
     ['bash -c "{rm,-rf,/tmp/project}"', /unparsable|recursive_delete/],
