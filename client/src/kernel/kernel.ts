@@ -56,6 +56,8 @@ import { approvalStore } from './security/approvalStore';
 import { effectiveSecurity } from './security/effectiveSecurity';
 import type { EffectiveSecurity } from './model/security';
 import { ServerPermissions } from './security/serverPermissions';
+import { Switchboard, TURNED_OFF_REASON } from './security/switchboard';
+import { Switches } from './security/switches';
 import { ToolApprovals } from './security/toolApprovals';
 import type { ValidatorOptions } from './security/validators';
 import { ServerManager } from './lifecycle/serverManager';
@@ -111,6 +113,9 @@ export class Kernel {
   readonly approvals: ToolApprovals;
   readonly permissions: ServerPermissions;
   readonly access: AccessControl;
+  /** What the user turned off, and the way to turn it on or off. */
+  readonly switches: Switches;
+  readonly switchboard: Switchboard;
   readonly kernelTools = new KernelToolRegistry();
   readonly models = new ModelRouter();
   readonly pipeline: ToolCallPipeline;
@@ -130,6 +135,7 @@ export class Kernel {
 
   constructor(readonly options: KernelOptions) {
     const approvals = approvalStore(options.stateDir);
+    this.switches = new Switches(options.stateDir);
     this.mgp = new MgpSessions(() => this.settings.toolCreation);
     this.access = new AccessControl(
       accessStore(options.stateDir),
@@ -168,7 +174,10 @@ export class Kernel {
     this.manager = new ServerManager({
       hostEnv: options.hostEnv,
       secrets: options.secrets,
-      mayStart: options.mayStart,
+      mayStart: (server) =>
+        this.switches.serverOff(server.id)
+          ? TURNED_OFF_REASON
+          : (options.mayStart?.(server) ?? true),
       session: {
         services: [this.mgp, this.permissions, this.mcpl],
         clientHandlers: (server) =>
@@ -196,6 +205,12 @@ export class Kernel {
       access: this.access,
     });
     this.registered = new RegisteredServers(options.stateDir, this.manager);
+    this.switchboard = new Switchboard({
+      switches: this.switches,
+      manager: this.manager,
+      audit: options.audit,
+      operator: options.operator.agentId,
+    });
     this.kernelTools.register(...this.builtInKernelTools(options));
     this.generated = new GeneratedTools({
       manager: this.manager,
@@ -212,6 +227,7 @@ export class Kernel {
       settings: () => this.settings,
       securityOf: (server, tool) => this.securityOf(server, tool),
       needsApproval: (serverId, toolName) => this.wouldAsk(serverId, toolName),
+      turnedOff: (serverId, toolName) => this.switches.turnedOff(serverId, toolName) !== undefined,
       creation: () => this.generated.options(options.operator.agentId),
     });
     this.discovery.indexKernelTools();
@@ -249,6 +265,7 @@ export class Kernel {
       securityOf: (server, tool) => this.securityOf(server, tool),
       access: this.access,
       approvals: this.approvals,
+      turnedOff: (serverId, toolName) => this.switches.turnedOff(serverId, toolName),
       permissionState: (serverId, permission) => this.permissions.state(serverId, permission),
       validation: new CallValidation(options.validatorOptions),
       speaksMgp: (serverId) => this.mgp.of(serverId) !== undefined,
@@ -272,7 +289,7 @@ export class Kernel {
   async apply(config: KernelConfig, autoStart = true): Promise<void> {
     this.config = config;
     this.discovery.reconfigure();
-    await Promise.all([this.access.load(), this.approvals.load()]);
+    await Promise.all([this.access.load(), this.approvals.load(), this.switches.load()]);
     await this.manager.reconcile(config, autoStart);
     await this.mcpl.configChanged();
     this.discovery.resync();
@@ -402,8 +419,10 @@ export class Kernel {
    * What the approval policy (MGP §3.3) makes of a call of the tool now, with the answers already
    * given: allow, ask the operator, or deny; undefined for a tool no connected server lists. (A
    * front end that asks in its own way, such as a language-model tool's confirmation, reads it first.)
+   * Undefined too for a tool turned off: nobody is asked about a call the pipeline refuses.
    */
   approvalVerdict(serverId: string, toolName: string): ApprovalVerdict | undefined {
+    if (this.switches.turnedOff(serverId, toolName)) return undefined;
     const server = this.manager.find(serverId);
     const tool = server?.tools.find((t) => t.name === toolName);
     if (!server || !tool) return undefined;
@@ -477,10 +496,13 @@ export class Kernel {
     return this.manager.get(serverId).session().getPrompt(name, args);
   }
 
-  /** Every tool of every connected server, then the kernel's own (MGP §16.8: listed for discoverability). */
+  /**
+   * Every tool of every connected server that is not turned off, then the kernel's own (MGP §16.8:
+   * listed for discoverability).
+   */
   tools(): KernelToolEntry[] {
     const fromServers = this.manager.list().flatMap((server) =>
-      server.tools.map((tool) => ({
+      this.offeredTools(server).map((tool) => ({
         serverId: server.id,
         name: tool.name,
         tool,
@@ -505,6 +527,13 @@ export class Kernel {
       kernel: true,
     }));
     return [...fromServers, ...ownTools];
+  }
+
+  /** The server's tools that are offered: all but those the user turned off. */
+  offeredTools(server: SupervisedServer): ListedTool[] {
+    if (this.switches.serverOff(server.id)) return [];
+    const off = this.switches.toolsOff(server.id);
+    return off.length ? server.tools.filter((tool) => !off.includes(tool.name)) : server.tools;
   }
 
   /**

@@ -25,6 +25,7 @@ import {
 import { registerServerCommands } from './serverCommands';
 import { registerServerContent } from './serverContent';
 import { registerSignInCommands } from './serverSignIn';
+import { registerSwitchCommands } from './switchCommands';
 import { ServerLogs } from './serverLogs';
 import { EventsView } from './eventsView';
 import { registerMcplViews } from './mcplViews';
@@ -79,6 +80,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     (server, tool) => kernel.kernel.securityOf(server, tool),
     (server) => kernel.holdOf(server),
     kernel.kernel.mcpl,
+    kernel.kernel.switches,
   );
   const eventsView = new EventsView(kernel.kernel.events, kernel.kernel.mcpl.pushEvents);
   let applying: Promise<void> = Promise.resolve();
@@ -148,6 +150,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     }),
     ...registerServerCommands(kernel.kernel, serverLogs, kernel),
     ...registerServerContent(kernel.kernel),
+    ...registerSwitchCommands(kernel.kernel),
     ...registerSignInCommands(kernel.manager, kernel.manager.bus, log),
     ...registerSecurityPanels(kernel, extension),
     ...registerToolPanels(kernel, extension),

@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
-import { markdownInline, oneLine, visibleText } from '@shared/untrustedText';
+import { markdownInline, oneLine } from '@shared/untrustedText';
 import type { ConfigProblem, ConfiguredServer, KernelConfig } from '../kernel/config/model';
 import type { SupervisedServer } from '../kernel/lifecycle/supervisedServer';
 import type { ServerState } from '../kernel/model/serverState';
 import type { ServerManager } from '../kernel/lifecycle/serverManager';
 import type { ListedTool } from '../kernel/connection/toolResults';
 import type { EffectiveSecurity } from '../kernel/model/security';
+import type { Switches } from '../kernel/security/switches';
 import { displayPath, PathContext, serverTarget } from '../kernel/config/status';
 import { instructionsHoverMarkdown } from './instructionsHover';
 import type { ConfigService } from './configService';
@@ -18,6 +19,7 @@ import {
 } from './featureSetItems';
 import type { HoldReason } from './statusBar';
 import { TemplateNode, templateItem } from './resourceTemplates';
+import { type ItemNode, leafItem } from './serverItemRows';
 
 type Group = 'tools' | 'resources' | 'prompts';
 
@@ -30,15 +32,7 @@ export type ServerNode =
       kept?: boolean;
     }
   | { kind: 'group'; serverId: string; group: Group }
-  | {
-      kind: 'item';
-      serverId: string;
-      group: Group;
-      name: string;
-      description?: string;
-      uri?: string;
-      security?: EffectiveSecurity;
-    }
+  | ItemNode
   | FeatureSetNode
   | TemplateNode
   | { kind: 'problem'; problem: ConfigProblem }
@@ -72,9 +66,11 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     private readonly securityOf?: (server: SupervisedServer, tool: ListedTool) => EffectiveSecurity,
     private readonly holdOf?: (server: ConfiguredServer) => HoldReason,
     private readonly mcpl?: FeatureSetSource,
+    private readonly switches?: Pick<Switches, 'serverOff' | 'toolOff' | 'onChange'>,
   ) {
     const refresh = () => this.changed.fire();
     if (mcpl) this.subscriptions.push({ dispose: mcpl.onChange(refresh) });
+    if (switches) this.subscriptions.push({ dispose: switches.onChange(refresh) });
     this.subscriptions.push(
       configs.onDidChange(refresh),
       vscode.workspace.onDidGrantWorkspaceTrust(refresh),
@@ -171,6 +167,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
           name: t.name,
           description: t.description,
           security: this.securityOf?.(live, t),
+          off: this.switches?.toolOff(live.id, t.name),
         }));
       if (parent.group === 'resources')
         return [
@@ -205,7 +202,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
       case 'server':
         return this.serverItem(node, paths);
       case 'group':
-        return groupItem(node, this.live(node.serverId));
+        return groupItem(node, this.live(node.serverId), this.switches);
       case 'item':
         return leafItem(node);
       case 'template':
@@ -255,6 +252,14 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
           : `${state}${live?.lastError ? `: ${oneLine(live.lastError)}` : ''}`;
     if (kept) item.description = `${item.description} · config has errors`;
     item.contextValue = shadowedBy ? 'mgp.server.shadowed' : `mgp.server.${state}`;
+    if (this.switches?.serverOff(server.id) && !shadowedBy) {
+      item.iconPath = new vscode.ThemeIcon(
+        'circle-slash',
+        new vscode.ThemeColor('disabledForeground'),
+      );
+      item.description = 'turned off';
+      item.contextValue = 'mgp.server.off';
+    }
     // The server asks for a sign-in (MCP Authorization): that, not a restart, is what mends it.
     if (live?.needsSignIn && !shadowedBy) {
       item.iconPath = new vscode.ThemeIcon(
@@ -292,84 +297,25 @@ function keptFrom(config: KernelConfig, server: ConfiguredServer): boolean {
 function groupItem(
   node: Extract<ServerNode, { kind: 'group' }>,
   live: SupervisedServer | undefined,
+  switches: Pick<Switches, 'toolOff'> | undefined,
 ): vscode.TreeItem {
   const count = live
     ? live[node.group].length + (node.group === 'resources' ? live.resourceTemplates.length : 0)
     : 0;
+  const off =
+    node.group === 'tools' && live && switches
+      ? live.tools.filter((t) => switches.toolOff(live.id, t.name)).length
+      : 0;
   const label = { tools: 'Tools', resources: 'Resources', prompts: 'Prompts' }[node.group];
   const item = new vscode.TreeItem(
     label,
     count ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
   );
   item.id = `group:${node.serverId}:${node.group}`;
-  item.description = String(count);
+  item.description = off ? `${count - off} of ${count} on` : String(count);
   item.iconPath = new vscode.ThemeIcon(
     { tools: 'tools', resources: 'file-text', prompts: 'comment-discussion' }[node.group],
   );
-  return item;
-}
-
-const RISK_ICONS: Record<string, [string, string]> = {
-  safe: ['symbol-method', 'testing.iconPassed'],
-  moderate: ['warning', 'editorWarning.foreground'],
-  dangerous: ['flame', 'errorForeground'],
-};
-
-/** A tool's tooltip: its effective security metadata and where each part came from (MGP §4). */
-function securityTooltip(
-  node: Extract<ServerNode, { kind: 'item' }>,
-  security: EffectiveSecurity,
-): vscode.MarkdownString {
-  const text = new vscode.MarkdownString(undefined, true);
-  text.appendMarkdown(
-    `**${markdownInline(node.name)}** — risk **${security.risk_level}** (from ${security.sources.risk_level ?? 'default'})\n\n`,
-  );
-  if (security.serverClaim)
-    text.appendMarkdown(
-      `$(warning) The server itself claims **${markdownInline(security.serverClaim)}**.\n\n`,
-    );
-  text.appendMarkdown(
-    `Side effects: ${security.side_effects.length ? security.side_effects.map(markdownInline).join(', ') : 'none declared'}${security.reversible === false ? ' · not reversible' : ''}\n\n`,
-  );
-  if (security.permissions_required.length)
-    text.appendMarkdown(
-      `Permissions: ${security.permissions_required.map(markdownInline).join(', ')}\n\n`,
-    );
-  if (security.validator)
-    text.appendMarkdown(
-      `Validator: ${markdownInline(security.validator)} (from ${security.sources.validator ?? 'server'})\n\n`,
-    );
-  if (security.confirmation_required) text.appendMarkdown('Asks before each call.\n\n');
-  if (node.description) {
-    text.appendMarkdown('---\n\n*Description from the server (untrusted):*\n\n');
-    text.appendText(visibleText(node.description));
-  }
-  return text;
-}
-
-function leafItem(node: Extract<ServerNode, { kind: 'item' }>): vscode.TreeItem {
-  const item = new vscode.TreeItem(oneLine(node.name), vscode.TreeItemCollapsibleState.None);
-  item.id = `${node.group}:${node.serverId}:${node.uri ?? node.name}`;
-  const summary =
-    node.description === undefined ? undefined : oneLine(node.description.split('\n')[0]);
-  item.description = node.security ? `${node.security.risk_level} · ${summary ?? ''}` : summary;
-  item.tooltip = node.security
-    ? securityTooltip(node, node.security)
-    : node.description && visibleText(node.description);
-  item.contextValue = `mgp.${node.group.slice(0, -1)}`;
-  const [icon, colour] = node.security
-    ? RISK_ICONS[node.security.risk_level]
-    : [{ tools: 'symbol-method', resources: 'file', prompts: 'comment' }[node.group], undefined];
-  item.iconPath = new vscode.ThemeIcon(icon, colour ? new vscode.ThemeColor(colour) : undefined);
-  item.accessibilityInformation = {
-    label: `${node.group === 'tools' ? 'Tool' : node.group === 'resources' ? 'Resource' : 'Prompt'} ${oneLine(node.name)}${node.security ? `, risk ${node.security.risk_level}` : ''}`,
-  };
-  if (node.group === 'tools')
-    item.command = { command: 'mgp.runTool', title: 'Run Tool', arguments: [node] };
-  if (node.group === 'resources')
-    item.command = { command: 'mgp.readResource', title: 'Read Resource', arguments: [node] };
-  if (node.group === 'prompts')
-    item.command = { command: 'mgp.usePrompt', title: 'Use Prompt', arguments: [node] };
   return item;
 }
 

@@ -38,6 +38,8 @@ export interface ToolDiscoveryDeps {
   securityOf(server: SupervisedServer, tool: ListedTool): EffectiveSecurity;
   /** Whether calling the tool would stop for the operator's approval now (→ `pending_approval`, §16.6). */
   needsApproval(serverId: string, toolName: string): boolean;
+  /** Whether the user turned the tool (or its server) off: such a tool is not indexed at all. */
+  turnedOff?(serverId: string, toolName: string): boolean;
   /** §16.6 tool creation, as the config has it now (disabled unless `[kernel] tool_creation = true`). */
   creation?(): ToolCreationOptions;
   /** Computes the built-in model's tool vectors off this thread (the kernel's worker); here when absent. */
@@ -202,17 +204,25 @@ export class ToolDiscovery {
     for (const server of this.deps.manager.list()) this.follow(server.id);
   }
 
-  /** Re-reads one server into the index: its tools when connected, its status otherwise. */
+  /**
+   * Re-reads one server into the index: its tools when connected (less those turned off), its status
+   * otherwise.
+   */
   private follow(serverId: string): void {
     const server = this.deps.manager.find(serverId);
+    const off = (name: string) => this.deps.turnedOff?.(serverId, name) ?? false;
     if (!server) this.index.removeServer(serverId);
     else if (server.state === 'connected')
       this.index.upsertServer(
         serverId,
-        server.tools.map((tool) => serverTool(tool, this.deps.securityOf(server, tool))),
+        server.tools
+          .filter((tool) => !off(tool.name))
+          .map((tool) => serverTool(tool, this.deps.securityOf(server, tool))),
         'connected',
       );
     else this.index.setServerStatus(serverId, 'disconnected');
+    // A tool gone from the index (removed, or turned off) leaves the session too.
+    this.cache.refresh((id) => this.index.get(id));
     this.refreshPins();
     this.warmSemantic();
     this.changes.emit('change');

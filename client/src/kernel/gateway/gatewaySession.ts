@@ -34,6 +34,7 @@ import {
   type ExposeMode,
   type GatewayTool,
   toolDefinition,
+  turnedOffTool,
   visibleKernelTool,
 } from './toolListing';
 import { onTheWire, WireError } from './wireErrors';
@@ -187,7 +188,7 @@ export class GatewaySession {
   ): Promise<CallToolResult> {
     await this.host.ready;
     const table = this.host.tools();
-    const item = table.resolve(params.name);
+    const item = table.resolve(params.name) ?? turnedOffTool(this.host.kernel, params.name);
     if (!item) {
       const choices = table.alternatives(params.name);
       throw new WireError(

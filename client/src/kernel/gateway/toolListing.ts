@@ -26,7 +26,7 @@ export function visibleKernelTool(kernel: Kernel, name: string): boolean {
   return Boolean(tool && !tool.operatorOnly && kernelToolVisibility(name) !== 'admin');
 }
 
-/** Every tool a gateway client may name: the connected servers' and the kernel's own. */
+/** Every tool a gateway client may name: the connected servers' (less those turned off) and the kernel's own. */
 export function gatewayTools(
   kernel: Kernel,
   warn?: NameWarning<GatewayTool>,
@@ -46,7 +46,7 @@ export function gatewayTools(
     .list()
     .filter((server) => server.state === 'connected')
     .flatMap((server) =>
-      server.tools.map((tool) => ({
+      kernel.offeredTools(server).map((tool) => ({
         serverId: server.id,
         name: tool.name,
         kernelName: qualifiedToolName(server.config, tool.name),
@@ -55,6 +55,23 @@ export function gatewayTools(
       })),
     );
   return new NameTable(serverTools, kernelTools, warn);
+}
+
+/**
+ * A tool the user turned off, named as a client would name it (its own or its kernel name): its call
+ * goes to the pipeline, which refuses it and records why, rather than being answered as unknown.
+ */
+export function turnedOffTool(kernel: Kernel, name: string): GatewayTool | undefined {
+  for (const server of kernel.manager.list())
+    for (const tool of server.tools) {
+      const kernelName = qualifiedToolName(server.config, tool.name);
+      if (
+        (tool.name === name || kernelName === name) &&
+        kernel.switches.turnedOff(server.id, tool.name)
+      )
+        return { serverId: server.id, name: tool.name, kernelName, kernel: false, tool };
+    }
+  return undefined;
 }
 
 /**

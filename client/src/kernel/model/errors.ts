@@ -12,6 +12,7 @@ export type KernelErrorCode =
   | 'BadUrl'
   | 'UnknownServer'
   | 'UnknownTool'
+  | 'ToolDisabled'
   | 'InvalidArguments'
   | 'StartFailed'
   | 'StartRefused'

@@ -12,6 +12,7 @@ import type { EffectiveSecurity } from '../model/security';
 import type { AuditSink } from '../audit/auditSink';
 import type { KernelToolRegistry } from '../kernelTools/registry';
 import type { ApprovalOutcome, ToolApprovals } from '../security/toolApprovals';
+import type { TurnedOff } from '../security/switches';
 import type { CallValidation } from './validation';
 
 export interface StreamHooks {
@@ -78,6 +79,8 @@ export interface PipelineDeps {
     ): { permission: 'allow' | 'deny'; source: string };
   };
   approvals: ToolApprovals;
+  /** Whether the user turned the tool or its server off (none is when left out). */
+  turnedOff?(serverId: string, toolName: string): TurnedOff | undefined;
   /** A server permission (MGP §3) as the operator decided it. */
   permissionState(serverId: string, permission: string): 'approved' | 'denied' | undefined;
   validation: CallValidation;

@@ -11,9 +11,10 @@
  */
 import { newTraceId } from '../audit/auditEvent';
 import { errorData } from '../mgp/mgpErrors';
-import { KernelError, TOOL_NOT_FOUND } from '../model/errors';
+import { KernelError, TOOL_DISABLED, TOOL_NOT_FOUND } from '../model/errors';
 import { KERNEL_SERVER_ID } from '../model/kernelTool';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
+import type { TurnedOff } from '../security/switches';
 import { ArgumentChecker } from './argumentChecker';
 import { CallAudit } from './callAudit';
 import type {
@@ -58,6 +59,8 @@ export class ToolCallPipeline {
     const started = performance.now();
     if (request.serverId === KERNEL_SERVER_ID)
       return this.kernelToolCalls.call(request, traceId, started);
+    const off = this.deps.turnedOff?.(request.serverId, request.toolName);
+    if (off) return this.refuseTurnedOff(request, traceId, off);
     const server = this.deps.manager.find(request.serverId);
     const tool = server?.tools.find((t) => t.name === request.toolName);
     if (!server || !tool) return this.unresolved(request, traceId, server);
@@ -94,6 +97,24 @@ export class ToolCallPipeline {
     next: number,
   ): Promise<ToolCallOutcome> | ToolCallOutcome {
     return call.answer ? this.forwarding.answered(call, call.answer) : this.proceed(call, next);
+  }
+
+  /** The user turned the tool, or its whole server, off: refused before anything else (4002). */
+  private async refuseTurnedOff(
+    request: ToolCallRequest,
+    traceId: string,
+    off: TurnedOff,
+  ): Promise<never> {
+    const reason = off === 'server' ? 'server_turned_off' : 'tool_turned_off';
+    await this.audit.blocked(request, traceId, 'TOOL_BLOCKED', 'DISABLED', { reason });
+    throw new KernelError(
+      'ToolDisabled',
+      off === 'server'
+        ? `${request.serverId} is turned off, so ${request.serverId}.${request.toolName} cannot be called; turn the server on to use it`
+        : `${request.serverId}.${request.toolName} is turned off; turn it on to use it`,
+      TOOL_DISABLED,
+      errorData(TOOL_DISABLED, { details: { reason } }),
+    );
   }
 
   /**
