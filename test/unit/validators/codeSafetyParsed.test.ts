@@ -100,6 +100,12 @@ describe('code_safety strict/readonly: the review bypasses are refused', () => {
     assert.deepEqual(await violations('x = = 1', py('standard')), []);
   });
 
+  it('refuses a long run of Python syntax errors where the first one is', async () => {
+    const code = 'x = 1\n' + 'echo "a b" '.repeat(5000);
+    for (const level of LEVELS)
+      assert.deepEqual(await violations(code, py(level)), ['Code that does not parse as Python']);
+  });
+
   it('refuses code nested too deep to judge, and judges code nested as deep as people write', async () => {
     const brackets = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
     const parens = (n: number) => `${'('.repeat(n)}0${')'.repeat(n)}`;
@@ -107,7 +113,9 @@ describe('code_safety strict/readonly: the review bypasses are refused', () => {
     for (const level of LEVELS) {
       for (const code of [brackets(5000), parens(5000)])
         assert.match((await violations(code, py(level))).join(), /brackets open at once/);
-      assert.match((await violations(nots(5000), py(level))).join(), /nested more than/);
+      // Deeper than the judge takes, shallower than the parser gives up at:
+      assert.match((await violations(nots(2000), py(level))).join(), /nested more than/);
+      assert.notDeepEqual(await violations(nots(5000), py(level)), []);
       for (const code of [brackets(5000), parens(5000), '!'.repeat(5000) + '0'])
         assert.notDeepEqual(await violations(`const x = ${code}`, js(level)), []);
       for (const code of [brackets(100), parens(100), nots(100)]) {

@@ -34,7 +34,13 @@ export function analyzeScopes(program: acorn.Program, sourceType: JsSourceType):
   });
 }
 
-/** The syntax tree of Python `code`; a part it cannot read is an error node in the tree. */
+/**
+ * Python without error recovery: a parse that meets an error stops there (its cost stays linear,
+ * where recovering from a long run of errors is not), and what does not parse is refused anyway.
+ */
+const strictPython = lezerPython.configure({ strict: true });
+
+/** The syntax tree of Python `code`; throws a SyntaxError ("No parse at N") when it does not parse. */
 export function parsePython(code: string): Tree {
-  return lezerPython.parse(code);
+  return strictPython.parse(code);
 }

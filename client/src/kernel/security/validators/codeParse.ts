@@ -43,6 +43,7 @@ export interface JsScopeManager {
 interface Grammar {
   parseJavaScript(code: string, sourceType: JsSourceType): Program;
   analyzeScopes(program: Program, sourceType: JsSourceType): JsScopeManager;
+  /** Throws a SyntaxError ("No parse at N") when the code does not parse. */
   parsePython(code: string): Tree;
 }
 

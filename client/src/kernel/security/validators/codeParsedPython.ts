@@ -17,7 +17,7 @@
  * Imports found in the tree are returned for the import lists; attribute uses of imported modules
  * (`os.system`) for the blocklist's dotted entries.
  */
-import type { SyntaxNode } from '@lezer/common';
+import type { SyntaxNode, Tree } from '@lezer/common';
 import type { CodeFinding } from './codeFinding';
 import type { ImportRef } from './codeImports';
 import { MAX_SYNTAX_DEPTH, tooDeepAt } from './codeDepth';
@@ -379,7 +379,20 @@ export function checkParsedPython(code: string): ParsedPythonResult {
     .find(Boolean);
   if (cookie && !/^utf[-_]?8$/i.test(cookie))
     judge.add('unparsable', `Source encoding other than UTF-8: '${cookie}'`, 0);
-  const tree = codeGrammar().parsePython(code);
+  let tree: Tree;
+  try {
+    tree = codeGrammar().parsePython(code);
+  } catch (error) {
+    const at = /No parse at (\d+)/.exec(String(error))?.[1];
+    const index = at === undefined ? 0 : Number(at);
+    const found = {
+      rule: 'unparsable' as const,
+      text: 'Code that does not parse as Python',
+      index,
+    };
+    // A bad encoding cookie, found above, is the better reason.
+    return { findings: [judge.findings[0] ?? found], imports: [], attributeUses: [] };
+  }
   const tooDeep = tooDeepAt(tree);
   if (tooDeep !== undefined) {
     const text = `Code nested more than ${MAX_SYNTAX_DEPTH} levels deep`;
