@@ -174,15 +174,39 @@ export async function openWorkbench(page, server, workspace) {
   await page.locator('.activitybar').waitFor();
 }
 
-/** Shows the MGP container's Servers view and waits for a server's row in the state given. */
+/**
+ * Shows the MGP container's Servers view and waits for a server's row in the state given. The view is
+ * short and its list virtual: a row scrolled out of it is not drawn, so the list is taken back to
+ * its top (Home) while the row is not there.
+ */
 export async function serverRow(page, id, state, timeout = HANG_MS) {
   const container = page.locator('.activitybar [aria-label^="MGP"]').first();
   await container.waitFor();
   const open = page.locator('.sidebar .title-label h2', { hasText: /^MGP$/ });
   if (!(await open.isVisible())) await container.click();
   const row = page.locator(`.monaco-list-row[aria-label^="Server ${id}, ${state}"]`);
-  await row.waitFor({ timeout });
-  return row;
+  const list = page
+    .locator('.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Servers' }) })
+    .locator('.monaco-list')
+    .first();
+  for (const until = Date.now() + timeout; ;) {
+    // A retry interval, not a verdict: the loop's own deadline is `timeout`.
+    if (
+      await row.waitFor({ timeout: 2000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      return row;
+    if (Date.now() > until) throw new Error(`no row "Server ${id}, ${state}" within ${timeout} ms`);
+    // Only when the server has no row drawn at all, and nothing is asking the user anything.
+    const drawn = await page.locator(`.monaco-list-row[aria-label^="Server ${id},"]`).count();
+    const asking = page.locator('.quick-input-widget, .monaco-dialog-box');
+    if (!drawn && !(await asking.first().isVisible()) && (await list.isVisible())) {
+      await list.focus();
+      await page.keyboard.press('Home');
+    }
+  }
 }
 
 export function createUiKit({ page, resultsDir, server, workspace, dirs, results }) {
@@ -232,6 +256,8 @@ export function createUiKit({ page, resultsDir, server, workspace, dirs, results
       .first()
       .waitFor();
     await page.keyboard.press('Enter');
+    // The picker previews the focused theme: only once it has closed is the theme the chosen one.
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
     await page.locator(`.monaco-workbench.${theme.bodyClass}`).waitFor();
     if (frame) await frame.locator(`body.${theme.webviewClass}`).waitFor();
   }
@@ -280,8 +306,23 @@ export async function goToLine(page, line) {
 
 /** Opens the workspace's mgp.toml with Quick Open and waits for its tab. */
 export async function openMgpToml(page) {
-  await page.keyboard.press('Control+P');
-  await page.locator('.quick-input-widget input').fill('mgp.toml');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'mgp.toml' }).first().click();
+  // As in palette(): a webview taking the focus can close Quick Open just opened; then reopen it.
+  const deadline = Date.now() + HANG_MS;
+  let opened = false;
+  for (;;) {
+    try {
+      if (!opened || !(await page.locator('.quick-input-widget').isVisible()))
+        await page.keyboard.press('Control+P');
+      opened = true;
+      await page.locator('.quick-input-widget input').fill('mgp.toml', { timeout: 5000 });
+      await page
+        .locator('.quick-input-list .monaco-list-row', { hasText: 'mgp.toml' })
+        .first()
+        .click({ timeout: 5000 });
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+  }
   await page.locator('.tab.active', { hasText: 'mgp.toml' }).waitFor();
 }

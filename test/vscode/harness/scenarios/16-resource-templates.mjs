@@ -17,6 +17,11 @@ async function suggestions(page, expected) {
 
 export async function run({ page, step, shot, setTheme }) {
   await step('the Resources of a server list its templates, with their URI template', async () => {
+    // Earlier scenarios leave servers open, and the view is short and its list virtual: close them
+    // so that everything's row is drawn.
+    await serverRow(page, 'example', 'connected');
+    const open = page.locator('.monaco-list-row[aria-label^="Server "][aria-expanded="true"]');
+    for (let clicks = 0; clicks < 10 && (await open.count()); clicks++) await open.first().click();
     const server = await serverRow(page, 'everything', 'connected');
     if ((await server.getAttribute('aria-expanded')) !== 'true') await server.click();
     const resources = page.locator('.monaco-list-row[aria-label^="Resources"]').last();

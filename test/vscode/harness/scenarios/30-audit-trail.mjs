@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { repo } from '../paths.mjs';
-import { palette } from '../uiKit.mjs';
+import { palette, serverRow } from '../uiKit.mjs';
 import { runResult, runTool } from './20-approvals.mjs';
 import { HANG_MS } from '../patience.mjs';
 
@@ -337,7 +337,7 @@ export async function run(kit) {
         stopped = await disconnectedRow(HANG_MS);
       }
       const stoppedAt = await stopped.jsonValue();
-      await page.locator('.monaco-list-row[aria-label^="Server example, connected"]').waitFor();
+      await serverRow(page, 'example', 'connected');
       // Connected again: the newest row, drawn at the bottom with its data.
       const back = await frame.waitForFunction(
         (after) => {

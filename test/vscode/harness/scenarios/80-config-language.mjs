@@ -2,6 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { openMgpToml } from '../uiKit.mjs';
 
 export const title = 'config language';
 
@@ -11,14 +12,7 @@ export async function run({ page, workspace, step, shot, runFromPalette }) {
       join(workspace, 'mgp.toml'),
       '\n[[servers]]\nid = "typo"\ncommand = "node"\ntransport = "stdoi"\n',
     );
-    await page.keyboard.press('Control+P');
-    const input = page.locator('.quick-input-widget input');
-    await input.fill('mgp.toml');
-    await page
-      .locator('.quick-input-list .monaco-list-row', { hasText: 'mgp.toml' })
-      .first()
-      .click();
-    await page.locator('.tab', { hasText: 'mgp.toml' }).waitFor();
+    await openMgpToml(page);
     await runFromPalette('View: Focus Problems (Errors, Warnings, Infos)');
     const problem = page.locator('.markers-panel .monaco-list-row', {
       hasText: 'transport must be one of stdio, http, sse; got "stdoi"',
