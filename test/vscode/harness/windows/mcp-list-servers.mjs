@@ -2,6 +2,7 @@
 // (vscode.lm.registerMcpServerDefinitionProvider) offers `mgp serve` on the open folder, which
 // attaches to this window's kernel. "MCP: List Servers" shows it; started from there, VS Code's MCP
 // client gets the gateway's tools (its output channel says how many it discovered). Screenshots.
+import { HANG_MS } from '../patience.mjs';
 import { approvePermissions, openWorkbench, serverRow, startWorkspaceServers } from '../uiKit.mjs';
 
 export const title = "VS Code's MCP server list";
@@ -29,8 +30,22 @@ export async function run(kit) {
   await step("started from the list, VS Code's MCP client gets the gateway's tools", async () => {
     await quickRow(page, 'MGP Kernel').click();
     await quickRow(page, 'Start Server').click();
-    await runFromPalette('MCP: List Servers');
-    await quickRow(page, /MGP Kernel\s*Running/).waitFor();
+    // The server's output can come up as it starts and take the focus, closing a list opened at
+    // that moment: the list is opened again until it shows the server running.
+    const running = quickRow(page, /MGP Kernel\s*Running/);
+    for (const until = Date.now() + HANG_MS; ;) {
+      if (!(await page.locator('.quick-input-widget').isVisible()))
+        await runFromPalette('MCP: List Servers');
+      // A retry interval, not a verdict: the loop's own deadline is the hang deadline.
+      if (
+        await running.waitFor({ timeout: 2000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
+      if (Date.now() > until) throw new Error('MCP: List Servers never showed MGP Kernel running');
+    }
     await quickRow(page, 'MGP Kernel').click();
     await quickRow(page, 'Show Output').click();
     // VS Code's MCP client logs to the server's own output channel: the four meta-tools of the
