@@ -322,7 +322,13 @@ export async function run(kit) {
         // @mgp answers in the room; a model picker shows only when VS Code has more than one model.
         await page.locator('.part.sidebar .title-label').click(); // the keys to the workbench, not the panel
         await kit.runFromPalette('MGP: Attach @mgp to Channel');
-        await pickInQuickInput(page, 'room:general');
+        // Both servers have a room:general: the one of mcpl, by the server beside its name.
+        await page.locator('.quick-input-widget input').fill('room:general');
+        await page
+          .locator('.quick-input-list .monaco-list-row', { hasText: 'room:general' })
+          .filter({ has: page.locator('.label-description', { hasText: /^mcpl$/ }) })
+          .first()
+          .click();
         const attached = page.locator(
           '.monaco-list-row[aria-label^="Channel room:general of mcpl"][aria-label*="@mgp attached"]',
         );
