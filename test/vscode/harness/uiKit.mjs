@@ -209,6 +209,18 @@ export async function serverRow(page, id, state, timeout = HANG_MS) {
   }
 }
 
+/** Opens a server's row and the Tools group under it; returns the group's row. */
+export async function expandTools(serverRow) {
+  if ((await serverRow.getAttribute('aria-expanded')) !== 'true') await serverRow.click();
+  const tools = serverRow
+    .locator('xpath=following-sibling::div[contains(@class,"monaco-list-row")]')
+    .filter({ hasText: /^Tools/ })
+    .first();
+  await tools.waitFor();
+  if ((await tools.getAttribute('aria-expanded')) !== 'true') await tools.click();
+  return tools;
+}
+
 export function createUiKit({ page, resultsDir, server, workspace, dirs, results }) {
   const shot = (name) => page.screenshot({ path: join(resultsDir, `${name}.png`) });
 

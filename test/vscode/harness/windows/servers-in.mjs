@@ -5,7 +5,14 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { notification, openMgpToml, openWorkbench, palette, serverRow } from '../uiKit.mjs';
+import {
+  expandTools,
+  notification,
+  openMgpToml,
+  openWorkbench,
+  palette,
+  serverRow,
+} from '../uiKit.mjs';
 
 export const title = 'servers in: import .vscode/mcp.json, then Add Server';
 
@@ -116,13 +123,7 @@ export async function run(kit) {
       /\[\[servers\]\]\nid = "everything-2"\ncommand = "npx"\nargs = \["-y", "@modelcontextprotocol\/server-everything"\]/,
     );
     assert.match(toml, /^# MGP Kernel server configuration/, 'what was there is kept');
-    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
-    const tools = row
-      .locator('xpath=following-sibling::div[contains(@class,"monaco-list-row")]')
-      .filter({ hasText: /^Tools/ })
-      .first();
-    await tools.waitFor();
-    if ((await tools.getAttribute('aria-expanded')) !== 'true') await tools.click();
+    await expandTools(row);
     await page.locator('.monaco-list-row[aria-label^="Tool echo,"]').first().waitFor();
     await shot('servers-in-added-dark');
     await setTheme(light);

@@ -4,6 +4,7 @@
 import { strict as assert } from 'node:assert';
 import {
   approvePermissions,
+  expandTools,
   openWorkbench,
   palette,
   serverRow,
@@ -14,18 +15,6 @@ export const title = 'switches: a tool turned off in the Servers view';
 
 const toolRow = (page, name) =>
   page.locator(`.monaco-list-row[aria-label^="Tool ${name},"]`).first();
-
-/** The Tools group row under a server row, expanded. */
-async function expandTools(row) {
-  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
-  const tools = row
-    .locator('xpath=following-sibling::div[contains(@class,"monaco-list-row")]')
-    .filter({ hasText: /^Tools/ })
-    .first();
-  await tools.waitFor();
-  if ((await tools.getAttribute('aria-expanded')) !== 'true') await tools.click();
-  return tools;
-}
 
 /** Clicks a row's inline action (shown while the pointer is over the row). */
 async function inlineAction(row, label) {
