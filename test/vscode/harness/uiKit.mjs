@@ -34,18 +34,20 @@ export function contrastRatio(foreground, background) {
 /**
  * Types `text` into the open quick pick and accepts the row labelled exactly `label`: with Enter when
  * it is the focused row (a click can land on a hover that opened under the pointer), else by a click.
+ * Each step gives up after `timeout`: a caller that can reopen a closed quick pick passes a short one
+ * (a closed quick pick keeps its rows in the page, hidden, so a click would wait on them forever).
  */
-export async function pickInQuickInput(page, text, label = text, fillTimeout = HANG_MS) {
-  await page.locator('.quick-input-widget input').fill(text, { timeout: fillTimeout });
+export async function pickInQuickInput(page, text, label = text, timeout = HANG_MS) {
+  await page.locator('.quick-input-widget input').fill(text, { timeout });
   const exact = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
   const row = page
     .locator('.quick-input-list .monaco-list-row')
     .filter({ has: page.locator('.label-name', { hasText: exact }) })
     .first();
-  await row.waitFor();
-  if (await row.evaluate((r) => r.classList.contains('focused')))
+  await row.waitFor({ timeout });
+  if (await row.evaluate((r) => r.classList.contains('focused'), null, { timeout }))
     await page.keyboard.press('Enter');
-  else await row.click();
+  else await row.click({ timeout });
 }
 
 /**
