@@ -17,6 +17,7 @@ import type {
   ToolApprovalRequest,
 } from '../kernel/host/interaction';
 import { Kernel } from '../kernel/kernel';
+import { exampleRequestSource } from '../kernel/discovery/toolDiscovery';
 import { OpenAiCompatibleProvider } from '../kernel/models/openAiCompatible';
 import { CLI_OPERATOR } from '../kernel/model/caller';
 import { cliAuthorizations, signInFlow } from './cliAuthorization';
@@ -155,6 +156,9 @@ export async function startCliKernel(
       model: env.MGP_EMBEDDING_MODEL,
       apiKey: env.MGP_MODEL_KEY,
     });
+  // Example requests for discovery (doc2query), when the user asks for them with the model's endpoint.
+  if (modelUrl && env.MGP_EXAMPLE_REQUESTS === '1')
+    kernel.discovery.useExampleRequests(exampleRequestSource(stateDir, kernel.models));
   kernel.manager.bus.on('log', (line) => {
     if (line.level === 'error' || line.level === 'warning')
       io.err(`[${line.server_id}] ${line.message}`);

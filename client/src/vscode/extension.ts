@@ -168,7 +168,13 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     registerMoveSecretCommand(secrets, log),
     ...registerVscodeMcpImport({ configs, secrets, log }),
     registerAddServer({ configs, approve: (servers) => kernel.approve(servers), log }),
-    watchModelSettings(kernel.kernel.models, kernel.kernel.discovery, modelKeys, log),
+    watchModelSettings(
+      kernel.kernel.models,
+      kernel.kernel.discovery,
+      modelKeys,
+      log,
+      kernel.stateDir,
+    ),
     configs.onDidChange((config) => void apply(config)),
     vscode.workspace.onDidGrantWorkspaceTrust(async () => {
       log.info('the workspace is trusted now: starting the servers it held back');

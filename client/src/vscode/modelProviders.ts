@@ -13,6 +13,7 @@ import type {
   ModelProvider,
 } from '../kernel/models/modelProvider';
 import type { ModelRouter } from '../kernel/models/modelRouter';
+import { exampleRequestSource } from '../kernel/discovery/toolDiscovery';
 import { OpenAiCompatibleProvider } from '../kernel/models/openAiCompatible';
 import type { EmbeddingEndpointOptions } from '../kernel/models/openAiEmbeddings';
 import type { ToolDiscovery } from '../kernel/discovery/toolDiscovery';
@@ -127,11 +128,14 @@ export function watchModelSettings(
   discovery: ToolDiscovery,
   keys: ModelKeys,
   log: vscode.LogOutputChannel,
+  stateDir: string,
 ): vscode.Disposable {
   // The key is read at each request (modelKey.ts), so a changed key needs no rebuild here.
   const apply = () => {
     router.setProviders(providersFromSettings(keys));
     discovery.useEmbeddings(embeddingsFromSettings(keys));
+    const examples = vscode.workspace.getConfiguration('mgp.models').get('exampleRequests', false);
+    discovery.useExampleRequests(examples ? exampleRequestSource(stateDir, router) : undefined);
     log.info(
       `models: ${router.available.map((p) => p.label).join(', ') || 'none configured'}; semantic discovery: ${discovery.semanticRanker ?? 'keywords only'}`,
     );

@@ -4,6 +4,7 @@
  * the context budget, and the four `mgp.tools.*` kernel tools answer from them.
  */
 import { EventEmitter } from 'node:events';
+import { join } from 'node:path';
 import type { KernelSettings } from '../config/model';
 import type { SearchOptions, ServerTool } from '.';
 import {
@@ -23,6 +24,10 @@ import {
   type ToolVectorSource,
 } from '.';
 import { openAiEmbeddings, type EmbeddingEndpointOptions } from '../models/openAiEmbeddings';
+import type { CompletionRequest, CompletionResult } from '../models/modelProvider';
+import type { ModelRouter } from '../models/modelRouter';
+import { ExampleRequestStore } from './exampleRequestStore';
+import { ExampleRequestWriter } from './exampleRequestWriter';
 import type { KernelToolRegistry } from '../kernelTools/registry';
 import type { KernelTool } from '../model/kernelTool';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
@@ -76,6 +81,24 @@ function serverTool(tool: ListedTool, security: EffectiveSecurity): ServerTool {
   };
 }
 
+/** Where example requests come from when they are on (`ToolDiscovery.useExampleRequests`). */
+export interface ExampleRequestSource {
+  /** The folder they are cached in. */
+  dir: string;
+  complete(request: CompletionRequest, signal: AbortSignal): Promise<CompletionResult>;
+}
+
+/** Example requests written by the models a router offers, cached under the kernel's state folder. */
+export function exampleRequestSource(stateDir: string, models: ModelRouter): ExampleRequestSource {
+  return {
+    dir: join(stateDir, 'example-requests'),
+    complete: (request, signal) => models.complete(request, signal),
+  };
+}
+
+/** Written requests are taken into the index together, after this quiet time. */
+const REINDEX_DELAY_MS = 300;
+
 /** One agent's discovery session: its cache and the `mgp.tools.*` handlers bound to it. */
 export interface DiscoverySession {
   cache: SessionToolCache;
@@ -93,6 +116,9 @@ export class ToolDiscovery {
   private semanticUsed = false;
   private readonly builtIn: ModelRanker;
   private readonly changes = new EventEmitter<{ change: [] }>();
+  /** Writes example requests for the tools, when the user turned that on. */
+  private examples?: ExampleRequestWriter;
+  private readonly reindexing = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly deps: ToolDiscoveryDeps) {
     this.builtIn = new ModelRanker({ source: deps.toolVectors ?? modelThread() });
@@ -152,6 +178,38 @@ export class ToolDiscovery {
     this.warmSemantic();
   }
 
+  /**
+   * Has the model write example requests for each tool (doc2query), cached on disk by the tool's
+   * definition, and indexes them with the tool; `undefined` turns it off and indexes without them.
+   */
+  useExampleRequests(source: ExampleRequestSource | undefined): void {
+    this.examples?.dispose();
+    this.examples =
+      source &&
+      new ExampleRequestWriter({
+        store: new ExampleRequestStore(source.dir),
+        complete: (request, signal) => source.complete(request, signal),
+        onWritten: (serverId) => this.reindexSoon(serverId),
+        onPaused: (reason) =>
+          this.deps.manager.bus.emit('log', {
+            server_id: 'mgp',
+            level: 'warning',
+            message: `example requests for tool discovery paused for five minutes: ${reason}`,
+          }),
+      });
+    this.resync();
+  }
+
+  private reindexSoon(serverId: string): void {
+    if (this.reindexing.has(serverId)) return;
+    const timer = setTimeout(() => {
+      this.reindexing.delete(serverId);
+      this.follow(serverId);
+    }, REINDEX_DELAY_MS);
+    timer.unref?.();
+    this.reindexing.set(serverId, timer);
+  }
+
   /** The semantic ranker's name: the endpoint's model, or the built-in model. */
   get semanticRanker(): string {
     return (this.semantic ?? this.builtIn).name;
@@ -181,6 +239,9 @@ export class ToolDiscovery {
   /** The session ends (kernel shutdown): created tools are removed (§16.6 guardrail 2). */
   endSession(): void {
     this.tools.endSession();
+    this.examples?.dispose();
+    for (const timer of this.reindexing.values()) clearTimeout(timer);
+    this.reindexing.clear();
   }
 
   /** Indexes every kernel tool (MGP §16.8: listed, searchable; only the meta-tools go to the model). */
@@ -213,19 +274,28 @@ export class ToolDiscovery {
     const off = (name: string) => this.deps.turnedOff?.(serverId, name) ?? false;
     if (!server) this.index.removeServer(serverId);
     else if (server.state === 'connected')
-      this.index.upsertServer(
-        serverId,
-        server.tools
-          .filter((tool) => !off(tool.name))
-          .map((tool) => serverTool(tool, this.deps.securityOf(server, tool))),
-        'connected',
-      );
+      this.index.upsertServer(serverId, this.withExamples(serverId, server, off), 'connected');
     else this.index.setServerStatus(serverId, 'disconnected');
     // A tool gone from the index (removed, or turned off) leaves the session too.
     this.cache.refresh((id) => this.index.get(id));
     this.refreshPins();
     this.warmSemantic();
     this.changes.emit('change');
+  }
+
+  /** A connected server's tools as the index reads them, with their example requests when on. */
+  private withExamples(
+    serverId: string,
+    server: SupervisedServer,
+    off: (name: string) => boolean,
+  ): ServerTool[] {
+    const tools = server.tools
+      .filter((tool) => !off(tool.name))
+      .map((tool) => serverTool(tool, this.deps.securityOf(server, tool)));
+    const examples = this.examples;
+    if (!examples) return tools;
+    examples.request(serverId, tools);
+    return tools.map((tool) => ({ ...tool, exampleRequests: examples.written(tool) }));
   }
 
   /**

@@ -85,6 +85,8 @@ interface Slot {
   words: ReadonlyArray<readonly string[]>;
   /** The name's distinct terms, without the prefix the server puts on every tool (`slack_`, `browser_`). */
   nameTerms: readonly string[];
+  /** The example requests indexed with the tool (`ServerTool.exampleRequests`), one per line. */
+  examples: string;
 }
 
 /** Actions by their code in `ToolIndex.actions` (0: none). */
@@ -154,10 +156,11 @@ export class ToolIndex implements RankableIndex {
     const words = this.texts.wordsOfTool(tool, serverId);
     const entry = this.texts.entry(serverId, tool, status, kernel, words);
     this.delete(entry.tool_id);
-    const doc = this.bm25.add(this.texts.fieldsOf(entry));
+    const doc = this.bm25.add(this.texts.fieldsOf(entry, tool.exampleRequests));
     const counted = [words.name, words.server, words.title, words.description];
     this.vocabulary.addAll(counted);
-    const slot = { entry, doc, words: counted, nameTerms: this.nameTerms(entry.name, prefixTerms) };
+    const nameTerms = this.nameTerms(entry.name, prefixTerms);
+    const slot = { entry, doc, words: counted, nameTerms, examples: examplesOf(tool) };
     this.slots.set(entry.tool_id, slot);
     this.byDoc[doc] = slot;
     this.setVisible(doc, entry);
@@ -221,7 +224,8 @@ export class ToolIndex implements RankableIndex {
         slot &&
         slot.entry.server_id === serverId &&
         slot.entry.kernel === kernel &&
-        sameDefinition(slot.entry, tool)
+        sameDefinition(slot.entry, tool) &&
+        slot.examples === examplesOf(tool)
       ) {
         slot.entry.status = status;
         slot.nameTerms = this.nameTerms(tool.name, prefixTerms);
@@ -407,6 +411,10 @@ export class ToolIndex implements RankableIndex {
 }
 
 /** True when a listed tool is what the entry was built from (its name and server being the same). */
+function examplesOf(tool: ServerTool): string {
+  return tool.exampleRequests?.join('\n') ?? '';
+}
+
 function sameDefinition(entry: ToolIndexEntry, tool: ServerTool): boolean {
   return (
     entry.description === (tool.description ?? '') &&

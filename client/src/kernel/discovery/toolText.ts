@@ -135,17 +135,21 @@ export class ToolTexts {
     };
   }
 
-  /** Term ids per index field. */
-  fieldsOf(entry: ToolIndexEntry): TermIds[] {
+  /**
+   * Term ids per index field. A tool's example requests are read as part of its description's lead,
+   * as doc2query appends predicted queries to the document they were written for.
+   */
+  fieldsOf(entry: ToolIndexEntry, exampleRequests: readonly string[] = []): TermIds[] {
     const description = this.describe(entry.description);
     const params = this.paramIds(entry.inputSchema);
     const name = this.idsOf(entry.name);
-    if (!this.analysis.fields) return [concat(name, description.all, params)];
+    const examples = exampleRequests.length ? this.idsOf(exampleRequests.join('\n')) : [];
+    if (!this.analysis.fields) return [concat(name, description.all, params, examples)];
     const title = entry.annotations?.title;
     return [
       typeof title === 'string' && title ? concat(name, this.idsOf(title)) : name,
       this.idsOf(entry.server_id),
-      description.lead,
+      examples.length ? concat(description.lead, examples) : description.lead,
       description.details,
       this.idsOf(entry.categories.join(' ')),
       this.idsOfTerms(termsOfWords(entry.keywords, { stem: this.analysis.stem })),

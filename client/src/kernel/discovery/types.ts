@@ -28,6 +28,11 @@ export interface ServerTool {
   inputSchema?: JsonSchemaObject;
   annotations?: ToolAnnotations;
   security?: Partial<ToolSecurity> & Record<string, unknown>;
+  /**
+   * Requests a person might type to find the tool, written by the user's model (exampleRequests.ts):
+   * index text read with the description's lead, never shown as the tool's own words.
+   */
+  exampleRequests?: readonly string[];
 }
 
 /** One entry of the tool index (MGP §16.4). */
