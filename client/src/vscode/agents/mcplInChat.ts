@@ -53,16 +53,28 @@ export function eventText(event: PushEvent): string {
     .join('\n');
 }
 
-/** Shows the injections of this session's inferences in its response while `run` lasts. */
+/**
+ * Shows the injections of this session's inferences in its response while `run` lasts. A hook runs
+ * before each inference of the turn (§10.1); the same injection again is not shown again.
+ */
 export async function showingInjections<T>(
   mcpl: Pick<McplHost, 'onInjection'>,
   session: AgentSession,
   stream: vscode.ChatResponseStream,
   run: () => Promise<T>,
 ): Promise<T> {
+  const seen = new Set<string>();
   const stop = mcpl.onInjection((injection) => {
-    if (injection.conversationId === session.conversationId)
-      stream.markdown(injectionLine(injection));
+    if (injection.conversationId !== session.conversationId) return;
+    const key = JSON.stringify([
+      injection.serverId,
+      injection.featureSet,
+      injection.position,
+      injection.text,
+    ]);
+    if (seen.has(key)) return;
+    seen.add(key);
+    stream.markdown(injectionLine(injection));
   });
   try {
     return await run();

@@ -251,6 +251,10 @@ export async function run(kit) {
         await shot('mcpl-inference-dark');
         await asked.getByRole('button', { name: 'Allow', exact: true }).click();
         await responseDone(page, PLANS[3].answer);
+        // The hook ran before each of the turn's inferences; its injection is shown once.
+        const injected = lastResponse(page).getByText(/context from mcpl \(memory\.context\)/);
+        await openCompletedSteps(page, injected.first());
+        assert.equal(await injected.count(), 1, 'the same injection is shown once in a turn');
         assert.equal(seen.inferences.length, 1);
         assert.match(seen.inferences[0], /- the build uses pnpm/);
         // The tool's result is what the server made of the answer it got.
