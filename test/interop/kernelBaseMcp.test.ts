@@ -471,6 +471,33 @@ describe('kernel: base MCP, client side, against real servers', function () {
       );
     });
 
+    it('a folder added to the roots reaches server-filesystem: it asks again and allows it', async () => {
+      const fs = JSON.stringify(
+        join(root, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'),
+      );
+      const added = mkdtempSync(join(tmpdir(), 'mgp-root-'));
+      let roots = (dir: string) => [dir];
+      t = await startKernel(
+        `[[servers]]\nid = "files"\ncommand = ${node}\nargs = [${fs}]\n[servers.tools.list_allowed_directories]\nrisk_level = "safe"\n`,
+        { roots: (dir) => roots(dir).map((folder) => ({ uri: `file://${folder}` })) },
+      );
+      const allowed = async () =>
+        textOf(
+          (
+            await t.kernel.call({
+              serverId: 'files',
+              toolName: 'list_allowed_directories',
+              args: {},
+            })
+          ).result,
+        );
+      await eventually(async () => (await allowed()).includes(t.dir), 'the first root allowed');
+      assert.ok(!(await allowed()).includes(added));
+      roots = (dir) => [dir, added];
+      t.kernel.manager.rootsChanged();
+      await eventually(async () => (await allowed()).includes(added), 'the added root allowed');
+    });
+
     it('server-memory stores and reads a knowledge graph', async () => {
       const memory = JSON.stringify(
         join(root, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js'),

@@ -137,10 +137,7 @@ export class KernelHost implements vscode.Disposable {
       ),
     );
     this.disposables.push(
-      vscode.workspace.onDidChangeWorkspaceFolders(() => {
-        for (const server of this.kernel.manager.list())
-          void server.liveConnection?.sendRootsListChanged().catch(() => undefined);
-      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.kernel.manager.rootsChanged()),
     );
   }
 

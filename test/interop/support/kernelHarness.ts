@@ -162,6 +162,8 @@ export interface StartOptions {
   authorization?: Authorizations;
   /** A workspace folder's mgp.toml beside the user's config (configOf). */
   workspaceToml?: string;
+  /** The roots the kernel offers servers (default: the test folder); read at each roots/list. */
+  roots?(dir: string): { uri: string; name?: string }[];
 }
 
 export async function startKernel(toml: string, options: StartOptions = {}): Promise<TestKernel> {
@@ -180,7 +182,7 @@ export async function startKernel(toml: string, options: StartOptions = {}): Pro
     stateDir,
     workingFolder: dir,
     operator: EDITOR_OPERATOR,
-    roots: () => [{ uri: `file://${dir}`, name: 'test workspace' }],
+    roots: () => options.roots?.(dir) ?? [{ uri: `file://${dir}`, name: 'test workspace' }],
     onSecrets: (values) => values.forEach((v) => redactor.addSecret(v)),
     trace: options.trace,
     mayStart: options.mayStart,

@@ -47,7 +47,11 @@ export class ObservedTransport implements Transport {
     return (this.inner as { pid?: number | null }).pid ?? undefined;
   }
 
+  /** The version initialize agreed on (the SDK tells the transport; stdio transports keep no copy). */
+  protocolVersion: string | undefined;
+
   setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
     this.inner.setProtocolVersion?.(version);
   }
 

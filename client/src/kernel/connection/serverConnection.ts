@@ -219,16 +219,9 @@ export class ServerConnection {
     return this.transport.pid;
   }
 
+  /** The protocol version initialize agreed on (MCP 2025-11-25, lifecycle: version negotiation). */
   get protocolVersion(): string | undefined {
-    return (
-      (this.transport.inner as { protocolVersion?: string }).protocolVersion ??
-      this.negotiatedVersion
-    );
-  }
-
-  private get negotiatedVersion(): string | undefined {
-    return (this.client as unknown as { _negotiatedProtocolVersion?: string })
-      ._negotiatedProtocolVersion;
+    return this.transport.protocolVersion;
   }
 
   get serverInfo(): { name: string; version: string; title?: string } | undefined {

@@ -104,8 +104,7 @@ export class Gateway implements SessionHost {
   }
 
   rootsChanged(): void {
-    for (const server of this.kernel.manager.list())
-      void server.liveConnection?.sendRootsListChanged().catch(() => undefined);
+    this.kernel.manager.rootsChanged();
   }
 
   tools(): NameTable<GatewayTool> {

@@ -86,6 +86,15 @@ export class ServerManager {
     });
   }
 
+  /**
+   * The roots changed (the workspace folders, a gateway client's roots): each connected server is
+   * told, and asks for them again (MCP 2025-11-25, roots: notifications/roots/list_changed).
+   */
+  rootsChanged(): void {
+    for (const server of this.list())
+      void server.liveConnection?.sendRootsListChanged().catch(() => undefined);
+  }
+
   list(): SupervisedServer[] {
     return [...this.servers.values()];
   }
