@@ -67,6 +67,15 @@ export interface ResultView {
   streamed?: boolean;
   durationMs: number;
   traceId: string;
+  /** The kernel answered the call itself, refusing it (MGP §7.4 code safety): never sent to the server. */
+  block?: BlockView;
+}
+
+/** A call the kernel refused before (or instead of) sending it: which check, and why (MGP §14.3). */
+export interface BlockView {
+  /** The check in plain words: "Access rules", "Validators", "Your approval"… */
+  check: string;
+  why: string;
 }
 
 /** An error the call ended with: an MGP wire error (code and name) or a local one (name only). */
@@ -74,6 +83,16 @@ export interface ErrorView {
   code?: number;
   name?: string;
   message: string;
+  /** Set when the kernel refused the call; absent for the server's own errors. */
+  block?: BlockView;
+}
+
+/** The tools/call as the kernel sent it and what came back, as pretty JSON. */
+export interface ExchangeView {
+  /** The JSON-RPC params sent; absent when nothing reached the server. */
+  request?: string;
+  /** The JSON-RPC result, or the error (`{ code, message, data }`). */
+  response: string;
 }
 
 export interface ProgressView {
@@ -96,7 +115,10 @@ export type RunFromWebview =
   | (ToolKey & { type: 'validate'; seq: number; args: unknown })
   | (ToolKey & { type: 'run'; runId: number; args: Record<string, unknown>; stream: boolean })
   | { type: 'cancelRun'; runId: number }
-  | { type: 'showStreams'; streamId?: string };
+  | { type: 'showStreams'; streamId?: string }
+  /** Opens the Audit Trail filtered to one trace. */
+  | { type: 'showAudit'; traceId: string }
+  | { type: 'copy'; text: string };
 
 /** Host → webview. */
 export type RunToWebview =
@@ -106,18 +128,46 @@ export type RunToWebview =
   | (ToolKey & { type: 'runStarted'; runId: number; streamId?: string })
   | { type: 'runText'; runId: number; appended: string; chunks: number }
   | { type: 'runProgress'; runId: number; progress: ProgressView }
-  | { type: 'runResult'; runId: number; result: ResultView }
-  | { type: 'runError'; runId: number; error: ErrorView };
+  | { type: 'runResult'; runId: number; result: ResultView; exchange?: ExchangeView }
+  | { type: 'runError'; runId: number; error: ErrorView; traceId?: string; exchange?: ExchangeView }
+  | { type: 'copied' };
 
 // ── Run Tool ─────────────────────────────────────────────────────────────────────────────────────
 
+/** A tool the picker offers. */
+export interface ToolChoiceView extends ToolKey {
+  title?: string;
+  risk: string;
+  kernel: boolean;
+}
+
+/** One past run of a tool, as the Run Tool panel keeps it (bounded: see runHistory.ts). */
+export interface HistoryEntryView {
+  id: string;
+  /** When it started, ms since the epoch. */
+  at: number;
+  args: Record<string, unknown>;
+  stream: boolean;
+  result?: ResultView;
+  error?: ErrorView;
+  traceId?: string;
+  exchange?: ExchangeView;
+}
+
 export type RunToolToWebview =
+  | { type: 'tools'; tools: ToolChoiceView[]; selected: ToolKey }
   | { type: 'tool'; tool: ToolView }
   /** The server went away or no longer lists the tool. */
-  | { type: 'toolGone'; reason: string }
+  | { type: 'toolGone'; key: ToolKey; reason: string }
+  /** The tool's past runs, newest first. */
+  | (ToolKey & { type: 'history'; entries: HistoryEntryView[] })
   | RunToWebview;
 
-export type RunToolFromWebview = { type: 'ready' } | RunFromWebview;
+export type RunToolFromWebview =
+  | { type: 'ready' }
+  | (ToolKey & { type: 'select' })
+  | (ToolKey & { type: 'clearHistory' })
+  | RunFromWebview;
 
 // ── Tool Discovery ───────────────────────────────────────────────────────────────────────────────
 
@@ -271,13 +321,20 @@ export function isRunFromWebview(value: unknown): value is RunFromWebview {
       return isCount(value.runId);
     case 'showStreams':
       return value.streamId === undefined || isText(value.streamId);
+    case 'showAudit':
+      return isText(value.traceId);
+    case 'copy':
+      return typeof value.text === 'string' && value.text.length <= 10_000_000;
     default:
       return false;
   }
 }
 
 export function isRunToolFromWebview(value: unknown): value is RunToolFromWebview {
-  return (isObject(value) && value.type === 'ready') || isRunFromWebview(value);
+  if (!isObject(value)) return false;
+  if (value.type === 'ready') return true;
+  if (value.type === 'select' || value.type === 'clearHistory') return isToolKey(value);
+  return isRunFromWebview(value);
 }
 
 function isSearchFilter(value: unknown): value is SearchFilterView {

@@ -16,6 +16,7 @@ import {
   toolView,
 } from '../../../client/src/vscode/toolPanels/toolViews';
 import { streamIdOf, toolKeyOf } from '../../../client/src/vscode/toolPanels/commandArgs';
+import { blockOf } from '../../../client/src/vscode/toolPanels/runOutcome';
 import { SessionToolCache, toEntry } from '../../../client/src/kernel/discovery';
 import { KernelError } from '../../../client/src/kernel/model/errors';
 import type { KernelToolEntry } from '../../../client/src/kernel/kernel';
@@ -142,7 +143,12 @@ describe('tool panels: what the panels are shown', () => {
   it('names MGP errors by code and name, local ones by their word', () => {
     assert.deepEqual(
       errorView(new KernelError('PermissionDenied' as never, 'the operator denied it', 1000)),
-      { code: 1000, name: 'PERMISSION_DENIED', message: 'the operator denied it' },
+      {
+        code: 1000,
+        name: 'PERMISSION_DENIED',
+        message: 'the operator denied it',
+        block: { check: 'Your approval', why: 'the operator denied it' },
+      },
     );
     assert.deepEqual(errorView(new McpError(4000, 'bad args')), {
       code: 4000,
@@ -154,6 +160,22 @@ describe('tool panels: what the panels are shown', () => {
       message: 'example is not connected',
     });
     assert.deepEqual(errorView(new Error('boom')), { message: 'boom' });
+  });
+
+  it("tells the kernel's refusals (by check) from the server's errors, which are never blocks", () => {
+    const denied = new KernelError('PermissionDenied', 'needs memory.write', 1000, {
+      _mgp: { details: { permissions: ['memory.write'] } },
+    });
+    assert.deepEqual(blockOf(denied), { check: 'Server permissions', why: 'needs memory.write' });
+    assert.equal(
+      blockOf(new KernelError('AccessDenied', 'no access', 1001))?.check,
+      'Access rules',
+    );
+    assert.equal(blockOf(new KernelError('ToolDisabled', 'off', 4002))?.check, 'Turned off');
+    assert.equal(blockOf(new McpError(1000, 'the server says no')), undefined);
+    assert.equal(blockOf(new McpError(1010, 'the server validated')), undefined);
+    assert.equal(blockOf(new KernelError('Timeout', 'too slow')), undefined);
+    assert.equal(blockOf(new KernelError('UnknownTool', 'gone', 4001)), undefined);
   });
 
   it("sends a stream's tail and its whole length", () => {

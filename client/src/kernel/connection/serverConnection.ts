@@ -72,6 +72,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Fields kernel services add to the params (MCPL `scope`, `state`, `checkpoint`: §7.7, §8.4). */
   params?: Record<string, unknown>;
+  /** Learns the tools/call params as they are sent. */
+  onSent?: (params: Record<string, unknown>) => void;
 }
 
 const LooseInitializeResult = z.looseObject({ capabilities: z.looseObject({}).optional() });
@@ -377,6 +379,7 @@ export class ServerConnection {
             LooseCallResultSchema,
             requestOptions,
           );
+    options.onSent?.(params);
     const sent = this.signIn ? this.signIn.run(send) : send();
     return sent.then(
       (result) => capResult(result, this.server.settings.toolResultMaxChars),

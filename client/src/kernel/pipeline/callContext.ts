@@ -31,6 +31,8 @@ export interface ToolCallRequest {
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** Ask the server to stream (MGP §12.3), when it negotiated `streaming`. */
   stream?: StreamHooks;
+  /** Learns the tools/call params as they go out (each attempt): the Run Tool panel shows them. */
+  onSent?: (params: Record<string, unknown>) => void;
 }
 
 export interface ToolCallOutcome {

@@ -46,6 +46,7 @@ export class Forwarding {
         onProgress: request.onProgress,
         mgp,
         onRequestId,
+        onSent: request.onSent,
       });
     return sendOnce().then(
       (value) => this.succeeded(call, value, 1, streaming),

@@ -1,53 +1,54 @@
 import * as vscode from 'vscode';
-import type { RunToolToWebview, ToolKey } from '@shared/toolPanelMessages';
+import type { RunToolToWebview, ToolChoiceView, ToolKey } from '@shared/toolPanelMessages';
 import { isRunToolFromWebview } from '@shared/toolPanelMessages';
 import type { KernelHost } from '../kernelHost';
 import { poster, toolPanelHtml, toolPanelOptions } from './panelShell';
-import { findTool, ToolRuns, viewOf } from './toolRuns';
+import { RunHistory } from './runHistory';
+import { findTool, ToolRuns, viewOf, type EndedRun } from './toolRuns';
 
 /**
- * "Run Tool": one panel per tool. The tool's description (from the server, untrusted), its effective
- * security with sources, a form generated from its inputSchema, Run (or Stream), and the result. Follows
- * the server: when it reconnects or its tools change, the panel shows the tool as now listed.
+ * "Run Tool": one panel, a workbench for every tool. A picker chooses the tool; the panel shows its
+ * description (from the server, untrusted), its effective security with sources, a form generated
+ * from its inputSchema, Run (or Stream), the result with its raw exchange and trace, and the tool's
+ * past runs (kept in the workspace's storage). Follows the servers: when one reconnects or its tools
+ * change, the picker and the tool shown are as now listed.
  */
 export class RunToolPanel implements vscode.Disposable {
   static readonly viewType = 'mgp.runTool';
-  private static readonly open = new Map<string, RunToolPanel>();
+  private static current: RunToolPanel | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly runs: ToolRuns;
+  private readonly history: RunHistory;
   private readonly post: (message: RunToolToWebview) => void;
   private disposed = false;
   private scheduled = false;
 
   static show(extension: vscode.ExtensionContext, host: KernelHost, key: ToolKey): RunToolPanel {
-    const id = `${key.serverId}\u0000${key.toolName}`;
-    const existing = RunToolPanel.open.get(id);
+    const existing = RunToolPanel.current;
     if (existing) {
+      existing.select(key);
       existing.panel.reveal();
       return existing;
     }
-    const title = `Run ${key.serverId} · ${key.toolName}`;
     const panel = vscode.window.createWebviewPanel(
       RunToolPanel.viewType,
-      title,
+      titleOf(key),
       vscode.ViewColumn.Active,
       toolPanelOptions(extension.extensionUri),
     );
-    const created = new RunToolPanel(panel, extension, host, key, id);
-    RunToolPanel.open.set(id, created);
-    return created;
+    RunToolPanel.current = new RunToolPanel(panel, extension, host, key);
+    return RunToolPanel.current;
   }
 
   static disposeAll(): void {
-    for (const panel of [...RunToolPanel.open.values()]) panel.dispose();
+    RunToolPanel.current?.dispose();
   }
 
   private constructor(
     private readonly panel: vscode.WebviewPanel,
     extension: vscode.ExtensionContext,
     private readonly host: KernelHost,
-    private readonly key: ToolKey,
-    private readonly id: string,
+    private key: ToolKey,
   ) {
     panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
     panel.webview.html = toolPanelHtml(
@@ -57,16 +58,20 @@ export class RunToolPanel implements vscode.Disposable {
       { dataImages: true },
     );
     this.post = poster(panel, () => this.disposed);
+    this.history = new RunHistory(extension.workspaceState);
     this.runs = new ToolRuns({
       kernel: host.kernel,
       post: (message) => this.post(message),
       images: true,
       showStreams: (streamId) =>
         void vscode.commands.executeCommand('mgp.showStreams', { streamId }),
+      showAudit: (traceId) =>
+        void vscode.commands.executeCommand('mgp.showAuditTrail', { traceId }),
+      copy: (text) => Promise.resolve(vscode.env.clipboard.writeText(text)),
+      onEnded: (run) => void this.remember(run),
     });
     const bus = host.kernel.manager.bus;
-    const follow = ({ server_id }: { server_id: string }) =>
-      server_id === key.serverId && this.schedule();
+    const follow = () => this.schedule();
     bus.on('transition', follow);
     bus.on('listChanged', follow);
     this.disposables.push(
@@ -78,8 +83,32 @@ export class RunToolPanel implements vscode.Disposable {
 
   private receive(message: unknown): void {
     if (!isRunToolFromWebview(message)) return;
-    if (message.type === 'ready') this.postTool();
-    else this.runs.handle(message);
+    switch (message.type) {
+      case 'ready':
+        this.postAll();
+        return;
+      case 'select':
+        this.select(message);
+        return;
+      case 'clearHistory':
+        void this.history.clear(message).then(() => this.postHistory(message));
+        return;
+      default:
+        this.runs.handle(message);
+    }
+  }
+
+  private select(key: ToolKey): void {
+    this.key = { serverId: key.serverId, toolName: key.toolName };
+    this.panel.title = titleOf(this.key);
+    this.postAll();
+  }
+
+  private async remember(run: EndedRun): Promise<void> {
+    const { serverId, toolName, ...entry } = run;
+    const key = { serverId, toolName };
+    const entries = await this.history.add(key, { id: `${run.at}-${run.traceId}`, ...entry });
+    this.post({ type: 'history', ...key, entries });
   }
 
   private schedule(): void {
@@ -87,8 +116,28 @@ export class RunToolPanel implements vscode.Disposable {
     this.scheduled = true;
     setTimeout(() => {
       this.scheduled = false;
-      this.postTool();
+      this.postAll();
     }, 0);
+  }
+
+  private postAll(): void {
+    this.post({ type: 'tools', tools: this.choices(), selected: this.key });
+    this.postTool();
+    this.postHistory(this.key);
+  }
+
+  private postHistory(key: ToolKey): void {
+    this.post({ type: 'history', ...key, entries: this.history.list(key) });
+  }
+
+  private choices(): ToolChoiceView[] {
+    return this.host.kernel.tools().map((t) => ({
+      serverId: t.serverId,
+      toolName: t.name,
+      ...(t.tool.title ? { title: t.tool.title } : {}),
+      risk: t.security.risk_level,
+      kernel: t.kernel,
+    }));
   }
 
   private postTool(): void {
@@ -98,21 +147,27 @@ export class RunToolPanel implements vscode.Disposable {
       this.post({ type: 'tool', tool: viewOf(kernel, entry) });
       return;
     }
-    const server = kernel.manager.find(this.key.serverId);
+    const { serverId, toolName } = this.key;
+    const server = kernel.manager.find(serverId);
     const reason = !server
-      ? `no server "${this.key.serverId}" is configured`
+      ? `no server "${serverId}" is configured`
       : server.state !== 'connected'
-        ? `server "${this.key.serverId}" is ${server.state}`
-        : `server "${this.key.serverId}" no longer lists ${this.key.toolName}`;
-    this.post({ type: 'toolGone', reason });
+        ? `server "${serverId}" is ${server.state}`
+        : `server "${serverId}" no longer lists ${toolName}`;
+    this.post({ type: 'toolGone', key: this.key, reason });
   }
 
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    RunToolPanel.open.delete(this.id);
+    if (RunToolPanel.current === this) RunToolPanel.current = undefined;
     this.runs.dispose();
     vscode.Disposable.from(...this.disposables).dispose();
     this.panel.dispose();
   }
+}
+
+/** The tab's title names the tool shown (the webview's document title follows it). */
+function titleOf(key: ToolKey): string {
+  return `Run ${key.serverId} · ${key.toolName}`;
 }

@@ -4,11 +4,20 @@
  * with `kernel.call`, or `kernel.stream` whose live text reaches the webview batched per frame.
  * Pure of `vscode`: the panels pass how to post and what to do on "Show in the Streaming panel".
  */
-import type { RunFromWebview, RunToWebview, ToolKey } from '@shared/toolPanelMessages';
+import type {
+  ErrorView,
+  ExchangeView,
+  ResultView,
+  RunFromWebview,
+  RunToWebview,
+  ToolKey,
+} from '@shared/toolPanelMessages';
+import { newTraceId } from '../../kernel/audit/auditEvent';
 import type { Kernel, KernelToolEntry } from '../../kernel/kernel';
 import type { ToolCallOutcome } from '../../kernel/pipeline/callContext';
 import type { StreamEvents } from '../../kernel/streaming/streamRegistry';
 import { StreamBatcher } from './streamBatcher';
+import { exchangeView } from './runOutcome';
 import { errorView, resultView, toolView } from './toolViews';
 
 export function findTool(kernel: Kernel, key: ToolKey): KernelToolEntry | undefined {
@@ -35,6 +44,23 @@ export interface ToolRunsOptions {
   /** A call was sent (after the argument check). */
   onStart?(key: ToolKey): void;
   showStreams(streamId?: string): void;
+  /** Opens the Audit Trail on one trace (the result's trace link). */
+  showAudit?(traceId: string): void;
+  /** Puts text on the clipboard (the webview's own clipboard is not dependable). */
+  copy?(text: string): Promise<void>;
+  /** A run that was sent has ended (the Run Tool panel keeps it in its history). */
+  onEnded?(run: EndedRun): void;
+}
+
+/** A run that was sent, as it ended. */
+export interface EndedRun extends ToolKey {
+  at: number;
+  args: Record<string, unknown>;
+  stream: boolean;
+  traceId: string;
+  result?: ResultView;
+  error?: ErrorView;
+  exchange: ExchangeView;
 }
 
 interface Run {
@@ -109,6 +135,12 @@ export class ToolRuns {
       case 'showStreams':
         this.options.showStreams(message.streamId);
         return;
+      case 'showAudit':
+        this.options.showAudit?.(message.traceId);
+        return;
+      case 'copy':
+        void this.options.copy?.(message.text).then(() => this.options.post({ type: 'copied' }));
+        return;
     }
   }
 
@@ -134,9 +166,22 @@ export class ToolRuns {
     }
     const run: Run = { abort: new AbortController(), cancelled: false };
     this.runs.set(runId, run);
+    const at = Date.now();
+    // The trace id is chosen here so that a refused call, which has no outcome, can still link to it.
+    const traceId = newTraceId();
+    let sent: Record<string, unknown> | undefined;
+    const onSent = (params: Record<string, unknown>) => (sent = params);
+    const stream = message.stream || this.options.alwaysStream === true;
     let outcome: Promise<ToolCallOutcome>;
-    if (message.stream || this.options.alwaysStream) {
-      const started = kernel.stream({ serverId, toolName, args, signal: run.abort.signal });
+    if (stream) {
+      const started = kernel.stream({
+        serverId,
+        toolName,
+        args,
+        traceId,
+        onSent,
+        signal: run.abort.signal,
+      });
       run.streamId = started.stream.id;
       this.streamRuns.set(started.stream.id, runId);
       post({ type: 'runStarted', runId, serverId, toolName, streamId: started.stream.id });
@@ -147,6 +192,8 @@ export class ToolRuns {
         serverId,
         toolName,
         args,
+        traceId,
+        onSent,
         signal: run.abort.signal,
         onProgress: (p) =>
           post({
@@ -160,23 +207,22 @@ export class ToolRuns {
       });
     }
     this.options.onStart?.({ serverId, toolName });
+    const ended = { serverId, toolName, at, args, stream, traceId };
     try {
-      const result = await outcome;
+      const done = await outcome;
       this.batcher.flush();
-      post({
-        type: 'runResult',
-        runId,
-        result: resultView(result, { images: this.options.images }),
-      });
-    } catch (error) {
+      const result = resultView(done, { images: this.options.images });
+      const exchange = exchangeView(sent, { result: done.result });
+      post({ type: 'runResult', runId, result, exchange });
+      this.options.onEnded?.({ ...ended, result, exchange });
+    } catch (thrown) {
       this.batcher.flush();
-      post({
-        type: 'runError',
-        runId,
-        error: run.cancelled
-          ? { name: 'Cancelled', message: 'cancelled before the result arrived' }
-          : errorView(error),
-      });
+      const error: ErrorView = run.cancelled
+        ? { name: 'Cancelled', message: 'cancelled before the result arrived' }
+        : errorView(thrown);
+      const exchange = exchangeView(sent, { error: thrown });
+      post({ type: 'runError', runId, error, traceId, exchange });
+      this.options.onEnded?.({ ...ended, error, exchange });
     } finally {
       this.runs.delete(runId);
       if (run.streamId) this.streamRuns.delete(run.streamId);

@@ -17,6 +17,7 @@ import { wireErrorOf } from '../../kernel/mgp/mgpErrors';
 import type { ToolCallOutcome } from '../../kernel/pipeline/callContext';
 import type { EffectiveSecurity } from '../../kernel/model/security';
 import type { StreamSnapshot } from '../../kernel/streaming/streamRegistry';
+import { blockOf, blockOfResult } from './runOutcome';
 
 /** Images a panel shows inline; anything else is described. */
 const IMAGE_TYPES = /^image\/(png|jpeg|gif|webp|bmp|svg\+xml)$/;
@@ -117,6 +118,7 @@ function itemView(item: ContentItem, images: boolean): ResultItemView {
 export function resultView(outcome: ToolCallOutcome, options: { images: boolean }): ResultView {
   const result = outcome.result;
   const mgp = (result as { _mgp?: { cancelled?: unknown; streamed?: unknown } })._mgp;
+  const block = blockOfResult(result as { _mgp?: unknown; content?: unknown });
   return {
     items: (result.content ?? []).map((item) => itemView(item, options.images)),
     ...(result.structuredContent !== undefined
@@ -131,14 +133,21 @@ export function resultView(outcome: ToolCallOutcome, options: { images: boolean 
     ...(mgp?.streamed === true ? { streamed: true } : {}),
     durationMs: outcome.durationMs,
     traceId: outcome.traceId,
+    ...(block ? { block } : {}),
   };
 }
 
 /** An MGP wire error as code and name ("1000 PERMISSION_DENIED"), a local one by its code word. */
 export function errorView(error: unknown): ErrorView {
   const wire = wireErrorOf(error);
+  const block = blockOf(error);
   if (wire)
-    return { code: wire.code, ...(wire.name ? { name: wire.name } : {}), message: wire.message };
+    return {
+      code: wire.code,
+      ...(wire.name ? { name: wire.name } : {}),
+      message: wire.message,
+      ...(block ? { block } : {}),
+    };
   if (error instanceof KernelError) return { name: error.code, message: error.message };
   return { message: error instanceof Error ? error.message : String(error) };
 }
