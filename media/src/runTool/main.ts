@@ -1,27 +1,98 @@
-/** The Run Tool panel: one tool, its effective security, a form from its inputSchema, Run, the result. */
-import type { RunToolFromWebview, RunToolToWebview, ToolView } from '@shared/toolPanelMessages';
+/**
+ * The Run Tool panel: a picker of every tool; for the chosen one its effective security, a form from
+ * its inputSchema, Run, the result, and its history. Each tool opened keeps its own form and run, so
+ * switching away and back keeps what was typed and a run going on.
+ */
+import type {
+  RunToolFromWebview,
+  RunToolToWebview,
+  ToolChoiceView,
+  ToolKey,
+  ToolView,
+} from '@shared/toolPanelMessages';
 import { el } from '../shared/dom';
 import { ToolRun } from '../shared/toolRun';
 import { securityFacts, untrustedDescription } from '../shared/toolParts';
+import { HistoryView } from './history';
 
 declare function acquireVsCodeApi(): { postMessage(message: RunToolFromWebview): void };
 
-const vscode = acquireVsCodeApi();
-const app = document.getElementById('app') as HTMLElement;
-let run: ToolRun | undefined;
-let shownTool = '';
+interface Pane {
+  /** The tool as last shown: the same again (the server reconnected) keeps the pane. */
+  shown: string;
+  element: HTMLElement;
+  run: ToolRun;
+}
 
-function render(tool: ToolView): void {
-  // The same tool again (the server reconnected): keep what was typed.
-  const key = JSON.stringify(tool);
-  if (key === shownTool) return;
-  shownTool = key;
-  run = new ToolRun(tool, {
-    post: (m) => vscode.postMessage(m),
+const vscode = acquireVsCodeApi();
+const post = (message: RunToolFromWebview) => vscode.postMessage(message);
+const app = document.getElementById('app') as HTMLElement;
+const panes = new Map<string, Pane>();
+const idOf = (key: ToolKey) => `${key.serverId}\u0000${key.toolName}`;
+let selected: ToolKey | undefined;
+
+const picker = el('select', { id: 'tool-picker', class: 'tool-picker' });
+picker.addEventListener('change', () => {
+  const [serverId, toolName] = picker.value.split('\u0000');
+  if (serverId && toolName) post({ type: 'select', serverId, toolName });
+});
+const gone = el('div', { class: 'notice warning', role: 'status', hidden: 'true' });
+const paneSlot = el('div', { class: 'tool-pane' });
+const history = new HistoryView({
+  post,
+  load: (args) => current()?.run.load(args),
+  rerun: (args) => current()?.run.rerun(args),
+});
+
+function current(): Pane | undefined {
+  return selected ? panes.get(idOf(selected)) : undefined;
+}
+
+function showChoices(tools: ToolChoiceView[], chosen: ToolKey): void {
+  const byServer = new Map<string, ToolChoiceView[]>();
+  for (const tool of tools)
+    byServer.set(tool.serverId, [...(byServer.get(tool.serverId) ?? []), tool]);
+  const groups = [...byServer].map(([serverId, list]) =>
+    el(
+      'optgroup',
+      { label: list[0]?.kernel ? `${serverId} (kernel)` : serverId },
+      ...list.map((tool) =>
+        el(
+          'option',
+          { value: idOf(tool) },
+          `${tool.toolName}${tool.title ? ` — ${tool.title}` : ''} (${tool.risk})`,
+        ),
+      ),
+    ),
+  );
+  const listed = tools.some((t) => idOf(t) === idOf(chosen));
+  const missing = listed
+    ? []
+    : [
+        el(
+          'option',
+          { value: idOf(chosen) },
+          `${chosen.serverId} · ${chosen.toolName} (not available now)`,
+        ),
+      ];
+  picker.replaceChildren(...missing, ...groups);
+  picker.value = idOf(chosen);
+}
+
+function paneOf(tool: ToolView): Pane {
+  const id = idOf(tool);
+  const shown = JSON.stringify(tool);
+  const existing = panes.get(id);
+  if (existing && existing.shown === shown) return existing;
+  const run = new ToolRun(tool, {
+    post,
     stream: tool.kernel ? 'never' : 'checkbox',
     runLabel: 'Run',
+    workbench: true,
   });
-  app.replaceChildren(
+  const element = el(
+    'div',
+    { class: 'tool', 'data-tool': `${tool.serverId}.${tool.toolName}` },
     el(
       'header',
       {},
@@ -36,6 +107,7 @@ function render(tool: ToolView): void {
         { class: 'muted' },
         tool.kernel ? 'A kernel tool' : 'On server ',
         tool.kernel ? '' : el('code', { class: 'server-id' }, tool.serverId),
+        el('span', { class: 'keys' }, ' · Ctrl+Enter runs'),
       ),
     ),
     untrustedDescription(tool.description),
@@ -52,29 +124,58 @@ function render(tool: ToolView): void {
       run.element,
     ),
   );
+  const pane = { shown, element, run };
+  panes.set(id, pane);
+  return pane;
+}
+
+function showTool(tool: ToolView): void {
+  selected = { serverId: tool.serverId, toolName: tool.toolName };
+  const pane = paneOf(tool);
+  gone.hidden = true;
+  if (paneSlot.firstElementChild !== pane.element) paneSlot.replaceChildren(pane.element);
+  document.title = `Run ${tool.serverId} · ${tool.toolName}`;
+  app.dataset.tool = `${tool.serverId}.${tool.toolName}`;
   app.dataset.state = 'ready';
+}
+
+function showGone(key: ToolKey, reason: string): void {
+  selected = key;
+  gone.textContent = `This tool is not available now: ${reason}. It can run again when the server is back.`;
+  gone.hidden = false;
+  const pane = panes.get(idOf(key));
+  paneSlot.replaceChildren(...(pane ? [pane.element] : []));
+  document.title = `Run ${key.serverId} · ${key.toolName}`;
+  app.dataset.tool = `${key.serverId}.${key.toolName}`;
 }
 
 window.addEventListener('message', (event: MessageEvent<RunToolToWebview>) => {
   const message = event.data;
   switch (message?.type) {
+    case 'tools':
+      showChoices(message.tools, message.selected);
+      return;
     case 'tool':
-      document.getElementById('gone')?.remove();
-      render(message.tool);
+      showTool(message.tool);
       return;
-    case 'toolGone': {
-      let banner = document.getElementById('gone');
-      if (!banner) {
-        banner = el('div', { id: 'gone', class: 'notice warning', role: 'status' });
-        app.prepend(banner);
-      }
-      banner.textContent = `This tool is not available now: ${message.reason}. It can run again when the server is back.`;
+    case 'toolGone':
+      showGone(message.key, message.reason);
       return;
-    }
+    case 'history':
+      if (selected && idOf(message) === idOf(selected)) history.show(message, message.entries);
+      return;
+    case 'copied':
+      current()?.run.handle(message);
+      return;
     default:
-      if (message) run?.handle(message);
+      if (message) for (const pane of panes.values()) if (pane.run.handle(message)) return;
   }
 });
 
-app.replaceChildren(el('p', { class: 'muted' }, 'Loading…'));
-vscode.postMessage({ type: 'ready' });
+app.replaceChildren(
+  el('div', { class: 'picker-row' }, el('label', { for: 'tool-picker' }, 'Tool'), picker),
+  gone,
+  paneSlot,
+  history.element,
+);
+post({ type: 'ready' });

@@ -169,6 +169,24 @@ export class SchemaForm {
     return { value, problems: assembled.problems };
   }
 
+  /**
+   * Shows `value` (arguments from a past run): in the form when it can show them exactly, otherwise
+   * as JSON.
+   */
+  setValue(value: Record<string, unknown>): void {
+    this.notice.replaceChildren();
+    if (roundTrips(this.model, value)) {
+      this.state = initialState(this.model, value);
+      this.mode = 'form';
+    } else {
+      this.jsonText = JSON.stringify(value, null, 2);
+      this.mode = 'json';
+    }
+    this.toggle.setAttribute('aria-pressed', String(this.mode === 'json'));
+    this.render();
+    this.changed();
+  }
+
   /** From now on every problem shows, touched or not (Run was pressed). */
   revealAll(): void {
     this.revealed = true;

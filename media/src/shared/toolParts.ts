@@ -4,6 +4,7 @@
  * truncation), an MGP error, and a progress bar. Meaning never rests on colour alone: a mark and a word too.
  */
 import type {
+  BlockView,
   ErrorView,
   ProgressView,
   ResultItemView,
@@ -198,6 +199,10 @@ export function errorNode(error: ErrorView): HTMLElement {
   const code = [error.code !== undefined ? String(error.code) : '', error.name ?? '']
     .filter(Boolean)
     .join(' ');
+  const codeNode = code
+    ? el('code', { class: 'error-code', 'data-code': String(error.code ?? '') }, code)
+    : undefined;
+  if (error.block) return blockNode(error.block, codeNode);
   return el(
     'section',
     { class: 'result result-failed', 'data-state': 'failed', role: 'alert' },
@@ -205,10 +210,35 @@ export function errorNode(error: ErrorView): HTMLElement {
     el(
       'div',
       { class: 'mgp-error' },
-      ...(code
-        ? [el('code', { class: 'error-code', 'data-code': String(error.code ?? '') }, code), ' ']
-        : []),
+      ...(codeNode ? [codeNode, ' '] : []),
       el('span', {}, error.message),
+    ),
+  );
+}
+
+/**
+ * A call the kernel refused, by which check and why: set apart from a server's own error (a red
+ * "failed"), with its own mark, words and border, because nothing reached the server.
+ */
+export function blockNode(block: BlockView, code?: HTMLElement): HTMLElement {
+  return el(
+    'section',
+    { class: 'result result-blocked', 'data-state': 'blocked', role: 'alert' },
+    el(
+      'div',
+      { class: 'result-head' },
+      el('span', { class: 'badge block-badge' }, 'Kernel'),
+      ' ',
+      el('strong', { class: 'result-state' }, 'Blocked by MGP Kernel — not run by the server'),
+    ),
+    el(
+      'dl',
+      { class: 'facts block-facts' },
+      el('dt', {}, 'Check'),
+      el('dd', { class: 'block-check' }, block.check),
+      el('dt', {}, 'Why'),
+      el('dd', { class: 'block-why' }, block.why),
+      ...(code ? [el('dt', {}, 'Code'), el('dd', { class: 'mgp-error' }, code)] : []),
     ),
   );
 }

@@ -6,6 +6,7 @@
 import type { FieldError, RunFromWebview, RunToWebview, ToolView } from '@shared/toolPanelMessages';
 import { button, debounce, el, formatCount, uniqueId } from './dom';
 import { SchemaForm } from './schemaForm';
+import { outcomeNode, type EndedView } from './runOutcome';
 import { errorNode, progressBar, resultNode, type ProgressBar } from './toolParts';
 
 export interface ToolRunOptions {
@@ -13,6 +14,8 @@ export interface ToolRunOptions {
   /** `checkbox`: the person chooses; `always`: every run streams (Try it); `never`: kernel tools. */
   stream: 'checkbox' | 'always' | 'never';
   runLabel: string;
+  /** The Run Tool panel: Copy, Re-run, the trace's link and the raw exchange under each outcome. */
+  workbench?: boolean;
 }
 
 /** Characters of live output the panel keeps (the Streaming panel and the result have it all). */
@@ -41,6 +44,8 @@ export class ToolRun {
   private readonly progress: ProgressBar = progressBar('Progress of the call');
   private readonly outcome = el('div', { class: 'outcome' });
   private readonly scheduleHostCheck: () => void;
+  /** The arguments of the run going on or last ended (what Re-run sends again). */
+  private lastArgs: Record<string, unknown> | undefined;
 
   constructor(
     private readonly tool: ToolView,
@@ -103,7 +108,25 @@ export class ToolRun {
       this.live,
       this.outcome,
     );
+    // Ctrl+Enter (Cmd+Enter) runs from anywhere in the form, as in VS Code's own input boxes.
+    this.element.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter' || !(event.ctrlKey || event.metaKey)) return;
+      event.preventDefault();
+      this.run();
+    });
     this.check();
+  }
+
+  /** Fills the form with `args` (a run from the history); Run then sends them. */
+  load(args: Record<string, unknown>): void {
+    this.form.setValue(args);
+  }
+
+  /** Runs again with `args`, filling the form with them first. */
+  rerun(args: Record<string, unknown>): void {
+    if (this.runId !== undefined) return;
+    this.load(args);
+    this.run();
   }
 
   private showProblems(): void {
@@ -153,6 +176,7 @@ export class ToolRun {
       this.options.stream === 'always' ||
       (this.options.stream === 'checkbox' && this.streamBox?.checked === true);
     this.runId = nextRunId++;
+    this.lastArgs = value;
     this.setRunning(true);
     this.setStatus('Checking the arguments…');
     this.options.post({
@@ -191,10 +215,22 @@ export class ToolRun {
     this.live.hidden = true;
     this.outcome.replaceChildren(node);
     this.setStatus(status);
+    // The result can be below the fold of a long form: bring it into view.
+    node.scrollIntoView({ block: 'nearest' });
+  }
+
+  private ended(ended: EndedView, fallback: HTMLElement): HTMLElement {
+    if (!this.options.workbench) return fallback;
+    const args = this.lastArgs ?? {};
+    return outcomeNode(ended, { post: this.options.post, rerun: () => this.rerun(args) });
   }
 
   /** Handles a message about this tool or its current run; false when it is someone else's. */
   handle(message: RunToWebview): boolean {
+    if (message.type === 'copied') {
+      if (this.options.workbench) this.setStatus('Copied to the clipboard.');
+      return false;
+    }
     const mine =
       'serverId' in message
         ? message.serverId === this.tool.serverId && message.toolName === this.tool.toolName
@@ -236,7 +272,10 @@ export class ToolRun {
         return true;
       case 'runResult':
         this.finish(
-          resultNode(message.result),
+          this.ended(
+            { result: message.result, exchange: message.exchange },
+            resultNode(message.result),
+          ),
           message.result.cancelled
             ? 'Cancelled.'
             : message.result.isError
@@ -245,7 +284,13 @@ export class ToolRun {
         );
         return true;
       case 'runError':
-        this.finish(errorNode(message.error), 'The call failed.');
+        this.finish(
+          this.ended(
+            { error: message.error, traceId: message.traceId, exchange: message.exchange },
+            errorNode(message.error),
+          ),
+          message.error.block ? 'Blocked by the kernel.' : 'The call failed.',
+        );
         return true;
     }
   }

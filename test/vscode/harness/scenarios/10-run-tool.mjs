@@ -1,11 +1,14 @@
-// "Run Tool": a tool opened from the Servers view shows its effective security and a form generated
-// from its input schema; a wrong value is named next to its field and nothing is sent; fixed, Run shows
-// the result by kind (text and structured content, an image); a config override shows "from config"
-// with the server's differing claim; a denied call shows its MGP error code and name.
+// "Run Tool", one panel for every tool: a tool opened from the Servers view shows its effective
+// security and a form generated from its input schema; a wrong value is named next to its field and
+// nothing is sent; fixed, Ctrl+Enter runs and the result (text, structured content) is scrolled into
+// view, with its raw tools/call JSON, Copy and Re-run; each run is kept in the tool's history, which
+// outlives the panel; the picker swaps the tool and keeps what was typed; an image renders; a config
+// override shows "from config" with the server's differing claim; a call the kernel refuses is a
+// block (which check, why), a server's own error is not; the trace opens the Audit Trail on it.
 import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findWebviewFrame, palette } from '../uiKit.mjs';
+import { expandTools as expandToolsOf, findWebviewFrame, palette, serverRow } from '../uiKit.mjs';
 import { HANG_MS } from '../patience.mjs';
 
 export const title = 'run tool panel';
@@ -44,15 +47,21 @@ export function runResult(frame) {
 
 /** Expands a connected server and its Tools group in the Servers view. */
 async function expandTools(page, serverId) {
-  const server = page.locator(`.monaco-list-row[aria-label^="Server ${serverId}, connected"]`);
-  await server.waitFor();
-  if ((await server.getAttribute('aria-expanded')) !== 'true') await server.click();
-  const tools = server
-    .locator('xpath=following-sibling::div[contains(@class,"monaco-list-row")]')
-    .filter({ hasText: /^Tools/ })
-    .first();
-  await tools.waitFor();
-  if ((await tools.getAttribute('aria-expanded')) !== 'true') await tools.click();
+  await expandToolsOf(await serverRow(page, serverId, 'connected'));
+}
+
+/** Chooses a tool in the panel's picker; the panel (and its tab) then shows that tool. */
+async function pickTool(kit, frame, serverId, toolName) {
+  await frame.locator('#tool-picker').selectOption({ value: `${serverId}\u0000${toolName}` });
+  await kit.page.locator('.tab', { hasText: `Run ${serverId} · ${toolName}` }).waitFor();
+  const swapped = await runToolFrame(kit, serverId, toolName);
+  await swapped.locator(`main[data-tool="${serverId}.${toolName}"][data-state="ready"]`).waitFor();
+  return swapped;
+}
+
+/** The history's heading once it counts `n` runs. */
+function historyOf(frame, n) {
+  return frame.locator('#history-heading', { hasText: `History (${n})` });
 }
 
 async function openFromServersView(page, serverId, toolName) {
@@ -113,37 +122,112 @@ export async function run(kit) {
     },
   );
 
-  await step('Run shows the result: its text and its structured content', async () => {
-    const frame = await add();
-    await frame.locator('button.run').click();
-    const result = runResult(frame);
-    await result.waitFor();
-    assert.equal(await result.getAttribute('data-state'), 'ok');
-    assert.equal(await result.locator('.result-text').textContent(), '5');
-    assert.deepEqual(JSON.parse(await result.locator('.result-structured').textContent()), {
-      sum: 5,
-    });
-    await shot('run-tool-structured-result');
-  });
+  await step(
+    'Ctrl+Enter runs; the result is scrolled into view with its text and structured content',
+    async () => {
+      const frame = await add();
+      await frame.locator('[data-pointer="/b"] input').focus();
+      await page.keyboard.press('Control+Enter');
+      const result = runResult(frame);
+      await result.waitFor();
+      assert.equal(await result.getAttribute('data-state'), 'ok');
+      assert.equal(await result.locator('.result-text').textContent(), '5');
+      assert.deepEqual(JSON.parse(await result.locator('.result-structured').textContent()), {
+        sum: 5,
+      });
+      const inView = await result.evaluate((node) => {
+        const box = node.getBoundingClientRect();
+        return box.top >= 0 && box.top < window.innerHeight;
+      });
+      assert.ok(inView, 'the result is in view');
+      await historyOf(frame, 1).waitFor();
+      await shot('run-tool-structured-result');
+    },
+  );
 
-  await step('an image result renders as an image (everything · get-tiny-image)', async () => {
-    await palette(page, 'MGP: Run Tool', 'everything.get-tiny-image');
-    const frame = await runToolFrame(kit, 'everything', 'get-tiny-image');
-    await frame.locator('main[data-state="ready"]').waitFor();
-    await frame.locator('button.run').click();
-    const image = runResult(frame).locator('.result-image img');
-    await image.waitFor();
-    const size = await image.evaluate((img) => ({
-      w: img.naturalWidth,
-      h: img.naturalHeight,
-      complete: img.complete,
-    }));
-    assert.ok(
-      size.complete && size.w > 0 && size.h > 0,
-      `the image decoded: ${JSON.stringify(size)}`,
-    );
-    await shot('run-tool-image');
-  });
+  await step(
+    'the raw JSON shows the tools/call params as sent (with the trace id) and the result; Copy copies',
+    async () => {
+      const frame = await add();
+      const raw = frame.locator('.outcome .raw-exchange');
+      await raw.locator('summary').click();
+      const request = JSON.parse(await raw.locator('.raw-request').textContent());
+      assert.equal(request.name, 'add');
+      assert.deepEqual(request.arguments, { a: 2, b: 3 });
+      const trace = await frame.locator('.outcome .trace-link').textContent();
+      assert.equal(request._mgp?.trace_id, trace, 'the trace id went out with the call');
+      const response = JSON.parse(await raw.locator('.raw-response').textContent());
+      assert.deepEqual(response.structuredContent, { sum: 5 });
+      await frame.locator('.outcome button.copy-result').click();
+      await frame.locator('.run-status', { hasText: 'Copied to the clipboard.' }).waitFor();
+      await shot('run-tool-raw-json');
+      await raw.locator('summary').click();
+    },
+  );
+
+  await step(
+    'Re-run runs again; a past run from the history shows its arguments and result, and runs again',
+    async () => {
+      const frame = await add();
+      await frame.locator('.outcome button.rerun').click();
+      await historyOf(frame, 2).waitFor();
+      await frame.locator('[data-pointer="/a"] input').fill('10');
+      await frame.locator('[data-pointer="/a"] input').press('Control+Enter');
+      await runResult(frame).locator('.result-text', { hasText: /^13$/ }).waitFor();
+      await historyOf(frame, 3).waitFor();
+      const oldest = frame.locator('.history-list li').last().locator('button.history-entry');
+      await oldest.click();
+      const detail = frame.locator('.history-detail');
+      assert.deepEqual(JSON.parse(await detail.locator('.history-args').textContent()), {
+        a: 2,
+        b: 3,
+      });
+      assert.equal(await detail.locator('.result-text').textContent(), '5');
+      await shot('run-tool-history');
+      await detail.locator('button.rerun').click();
+      await historyOf(frame, 4).waitFor();
+      await runResult(frame).locator('.result-text', { hasText: /^5$/ }).waitFor();
+      assert.equal(await frame.locator('[data-pointer="/a"] input').inputValue(), '2');
+    },
+  );
+
+  await step(
+    'the picker swaps the tool in the same panel; an image result renders (everything · get-tiny-image)',
+    async () => {
+      const frame = await pickTool(kit, await add(), 'everything', 'get-tiny-image');
+      assert.equal(await page.locator('.tab', { hasText: /^Run / }).count(), 1, 'one Run Tool tab');
+      await frame.locator('button.run').click();
+      const image = runResult(frame).locator('.result-image img');
+      await image.waitFor();
+      const size = await image.evaluate((img) => ({
+        w: img.naturalWidth,
+        h: img.naturalHeight,
+        complete: img.complete,
+      }));
+      assert.ok(
+        size.complete && size.w > 0 && size.h > 0,
+        `the image decoded: ${JSON.stringify(size)}`,
+      );
+      await shot('run-tool-image');
+      const back = await pickTool(kit, frame, 'example', 'add');
+      assert.equal(await back.locator('[data-pointer="/a"] input').inputValue(), '2', 'kept');
+      await historyOf(back, 4).waitFor();
+    },
+  );
+
+  await step(
+    "the history is the workspace's, not the panel's: closed and opened again, the panel shows it",
+    async () => {
+      await page.locator('.tab', { hasText: 'Run example · add' }).click();
+      await palette(page, 'View: Close Editor');
+      await page.locator('.tab', { hasText: 'Run example · add' }).waitFor({ state: 'detached' });
+      await palette(page, 'MGP: Run Tool', 'example.add');
+      const frame = await add();
+      await historyOf(frame, 4).waitFor();
+      assert.equal(await frame.locator('.history-list li').count(), 4);
+      assert.equal(await frame.locator('.outcome .result').count(), 0, 'a new panel, no run yet');
+    },
+  );
 
   await step(
     'a risk raised in mgp.toml shows "dangerous · from config" and warns that the server claims otherwise',
@@ -185,20 +269,78 @@ export async function run(kit) {
     },
   );
 
+  let blockTrace;
   await step(
-    'a call the validators refuse ends with its MGP error, code and name, and asks nobody first',
+    'a call the validators refuse is a kernel block: which check, why, its code; nobody is asked, nothing is sent',
     async () => {
       // peek_notes declares the readonly validator; config says it writes: refused before any approval.
       const frame = await runToolFrame(kit, 'example', 'peek_notes');
       await frame.locator('button.run').click();
-      const error = frame.locator('.outcome .result[data-state="failed"]');
-      await error.waitFor();
-      const code = await error.locator('.error-code').textContent();
-      assert.match(code, /^1010 [A-Z_]+$/, `an MGP code and name: ${code}`);
+      const block = frame.locator('.outcome .result[data-state="blocked"]');
+      await block.waitFor();
+      assert.equal(await block.locator('.block-check').textContent(), 'Validators');
+      assert.match(await block.locator('.block-why').textContent(), /validators blocked/);
+      const code = await block.locator('.error-code').textContent();
+      assert.match(code, /^1010 VALIDATION_BLOCKED$/, `an MGP code and name: ${code}`);
       assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no approval was asked');
-      await shot('run-tool-mgp-error');
+      await frame.locator('.outcome .raw-exchange summary').click();
+      await frame
+        .locator('.outcome .raw-request-none', { hasText: 'Nothing was sent to the server.' })
+        .waitFor();
+      blockTrace = await frame.locator('.outcome .trace-link').textContent();
+      await shot('run-tool-kernel-block');
+      await frame.locator('.outcome .raw-exchange summary').click();
     },
   );
+
+  await step(
+    "a server's own error is shown as the server's, not as a block (example · broken)",
+    async () => {
+      const frame = await pickTool(
+        kit,
+        await runToolFrame(kit, 'example', 'peek_notes'),
+        'example',
+        'broken',
+      );
+      await frame.locator('button.run').click();
+      const failed = frame.locator('.outcome .result[data-state="failed"]');
+      await failed.waitFor();
+      assert.equal(await failed.locator('.error-code').textContent(), '5000 UPSTREAM_ERROR');
+      assert.equal(await frame.locator('.outcome .result-blocked').count(), 0);
+      await shot('run-tool-server-error');
+    },
+  );
+
+  await step('the trace id opens the Audit Trail filtered to that trace', async () => {
+    const frame = await pickTool(
+      kit,
+      await runToolFrame(kit, 'example', 'broken'),
+      'example',
+      'peek_notes',
+    );
+    const link = frame.locator('.outcome .trace-link');
+    assert.equal(await link.textContent(), blockTrace, 'the pane kept its outcome');
+    await link.click();
+    await page.locator('.tab', { hasText: 'Audit Trail' }).waitFor();
+    const trail = await findWebviewFrame(page, 'Audit Trail');
+    await trail.waitForFunction(
+      (trace) => document.querySelector('input[data-filter="trace"]')?.value === trace,
+      blockTrace,
+      { timeout: HANG_MS },
+    );
+    const rows = trail.locator('.window .row[data-seq]');
+    await rows.first().waitFor();
+    const traces = await rows.evaluateAll((all) => all.map((r) => r.dataset.trace));
+    assert.ok(
+      traces.length > 0 && traces.every((t) => t === blockTrace),
+      `only the trace: ${traces}`,
+    );
+    await shot('run-tool-trace-in-audit-trail');
+    // The shared window goes on with the Audit Trail unfiltered.
+    await page.locator('.tab', { hasText: 'Audit Trail' }).click();
+    await palette(page, 'View: Close Editor');
+    await page.locator('.tab', { hasText: 'Audit Trail' }).waitFor({ state: 'detached' });
+  });
 
   for (const theme of THEMES) {
     await step(`the Run Tool panel is readable in ${theme.name}`, async () => {
@@ -212,9 +354,14 @@ export async function run(kit) {
         '[data-risk]',
         '.claim',
         '.untrusted',
-        '.mgp-error span',
+        '.block-facts dd',
+        '.error-code',
+        '.trace-link',
+        '#history-heading',
+        '.history-entry',
         '.run-status',
         '.stream-choice label',
+        '#tool-picker',
       ]);
       await shot(`run-tool-${theme.file}`);
     });

@@ -90,7 +90,10 @@ export async function run(kit) {
       await dialog.waitFor({ state: 'detached' });
       await page.locator('.tab', { hasText: run }).click();
       const frame = await webviewFrame(run);
-      await frame.locator('.outcome .result[data-state="failed"]').waitFor();
+      // Denied: a block by the kernel (your approval), not an error of the server.
+      await frame
+        .locator('.outcome .result[data-state="blocked"]', { hasText: 'Your approval' })
+        .waitFor();
     },
   );
 
