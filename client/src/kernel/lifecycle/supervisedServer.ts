@@ -1,31 +1,22 @@
 import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import type { SecretSource } from '../config/interpolate';
 import type { ConfiguredServer } from '../config/model';
 import type { ListKind } from '../connection/clientFeatures';
-import { resolveEnvironment } from '../connection/environment';
-import {
+import type {
   CallOptions,
   CappedResult,
   ListedTool,
   ServerConnection,
 } from '../connection/serverConnection';
-import type {
-  IncomingRequestContext,
-  ServerSession,
-  SessionEnvironment,
-  ToolCallExtension,
-} from '../connection/service';
-import { KernelError, SERVER_DRAINING, SERVER_NOT_READY, SERVER_RESTARTING } from '../model/errors';
-import type { KernelBus } from './events';
-import { RestartTracker } from './restartPolicy';
+import type { IncomingRequestContext, ServerSession } from '../connection/service';
 import { canTransition, ServerState } from '../model/serverState';
+import type { KernelEvent } from './events';
+import { InFlightCalls } from './inFlightCalls';
+import { openConnection, SupervisorDeps } from './openConnection';
+import { RestartTracker } from './restartPolicy';
+import { SubscriptionHolders } from './subscriptionHolders';
+import { unusableError } from './unusable';
 
-export interface SupervisorDeps {
-  bus: KernelBus;
-  hostEnv: Readonly<Record<string, string | undefined>>;
-  secrets: SecretSource;
-  session: SessionEnvironment;
-}
+export type { SupervisorDeps } from './openConnection';
 
 const DEFAULT_DRAIN_MS = 5000;
 
@@ -41,13 +32,11 @@ export class SupervisedServer {
   prompts: Prompt[] = [];
   connectedAt: number | undefined;
   private connection: ServerConnection | undefined;
-  private inFlight = 0;
-  private drained: (() => void) | undefined;
+  private readonly calls: InFlightCalls;
   private restartTimer: NodeJS.Timeout | undefined;
   /** The server announced its own shutdown (notifications/mgp.lifecycle): its exit is not a failure. */
   private announcedExit = false;
-  /** Subscribed URIs and how many holders (the editor, gateway clients) want each. */
-  private readonly subscriptions = new Map<string, number>();
+  private readonly subscriptions = new SubscriptionHolders();
   private readonly tracker: RestartTracker;
   /** The server asks for a sign-in that has not happened (MCP 2025-11-25, Authorization). */
   needsSignIn = false;
@@ -59,6 +48,7 @@ export class SupervisedServer {
     private readonly deps: SupervisorDeps,
   ) {
     this.tracker = new RestartTracker(current.settings.restart);
+    this.calls = new InFlightCalls(current.id, deps.session);
   }
 
   get id(): string {
@@ -75,11 +65,11 @@ export class SupervisedServer {
   }
 
   get pendingRequests(): number {
-    return this.inFlight;
+    return this.calls.count;
   }
 
   get subscribedUris(): readonly string[] {
-    return [...this.subscriptions.keys()];
+    return this.subscriptions.uris;
   }
 
   private transition(to: ServerState, reason: string, error?: string): void {
@@ -99,6 +89,11 @@ export class SupervisedServer {
       timestamp: new Date().toISOString(),
       ...(error ? { error } : {}),
     });
+  }
+
+  private emitEvent(type: KernelEvent['type'], detail: Record<string, unknown>): void {
+    const timestamp = new Date().toISOString();
+    this.deps.bus.emit('event', { type, server_id: this.id, timestamp, detail });
   }
 
   log(level: string, message: string): void {
@@ -138,15 +133,10 @@ export class SupervisedServer {
         );
       this.connectedAt = Date.now();
       this.transition('connected', reason);
-      this.deps.bus.emit('event', {
-        type: 'SERVER_CONNECTED',
-        server_id: this.id,
-        timestamp: new Date().toISOString(),
-        detail: {
-          tools: this.tools.length,
-          transport: this.config.transport,
-          protocol_version: connection.protocolVersion,
-        },
+      this.emitEvent('SERVER_CONNECTED', {
+        tools: this.tools.length,
+        transport: this.config.transport,
+        protocol_version: connection.protocolVersion,
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -182,47 +172,16 @@ export class SupervisedServer {
     this.transition('error', 'auth_required', message);
   }
 
-  private async open(): Promise<ServerConnection> {
-    const resolved = await resolveEnvironment(this.config, this.deps.hostEnv, this.deps.secrets);
-    for (const reference of resolved.missing)
-      this.log('warning', `${reference} has no value; it resolves to an empty string`);
-    this.deps.session.onSecrets?.(resolved.secrets);
-    const authorization = await this.deps.session.authorization?.providerFor({
-      server: this.config,
-      secrets: resolved.oauth,
-      signInRequested: () => this.signInRequested,
+  private open(): Promise<ServerConnection> {
+    return openConnection(this.config, this.deps, {
       log: (level, message) => this.log(level, message),
+      signInRequested: () => this.signInRequested,
+      refresh: (kind) => void this.refresh(kind),
+      notification: (method, params) => this.onNotification(method, params),
+      request: (connection, method, params, context) =>
+        this.onRequest(connection, method, params, context),
+      closed: (connection, expected) => this.onClosed(connection, expected),
     });
-    const extraCapabilities = mergeCapabilities(
-      this.deps.session.services.map((s) => s.capabilities?.(this.config) ?? {}),
-    );
-    // Requests can arrive before open() returns (right after initialized): they see the connection then.
-    const opening: { connection?: ServerConnection } = {};
-    const opened: ServerConnection = await ServerConnection.open(this.config, resolved, {
-      authorization,
-      extraCapabilities,
-      handlers: this.deps.session.clientHandlers(this.config),
-      outgoingRequest: (method, params) => {
-        for (const service of this.deps.session.services)
-          service.outgoingRequest?.(this.id, method, params);
-      },
-      trace: (direction, message) => {
-        if (this.deps.session.trace(this.id))
-          this.deps.bus.emit('trace', { server_id: this.id, direction, message });
-      },
-      hooks: {
-        onLog: (level, message) => this.log(level, message),
-        onListChanged: (kind) => void this.refresh(kind),
-        onResourceUpdated: (uri) =>
-          this.deps.bus.emit('resourceUpdated', { server_id: this.id, uri }),
-        onNotification: (method, params) => this.onNotification(method, params),
-        onRequest: (method, params, context) =>
-          this.onRequest(opening.connection, method, params, context),
-        onClosed: (expected) => this.onClosed(opened, expected),
-      },
-    });
-    opening.connection = opened;
-    return opened;
   }
 
   private onRequest(
@@ -307,29 +266,20 @@ export class SupervisedServer {
     }
   }
 
-  /**
-   * resources/subscribe for one more holder: the server is asked once, on the first; the subscription
-   * is kept while any holder wants it (and renewed after a reconnect).
-   */
+  /** resources/subscribe for one more holder (see SubscriptionHolders). */
   async subscribe(uri: string): Promise<void> {
-    const holders = this.subscriptions.get(uri) ?? 0;
-    if (holders === 0) await this.session().subscribe(uri);
-    this.subscriptions.set(uri, holders + 1);
+    await this.subscriptions.add(uri, (u) => this.session().subscribe(u));
   }
 
   /** One holder less; resources/unsubscribe when it was the last. */
   async unsubscribe(uri: string): Promise<void> {
-    const holders = this.subscriptions.get(uri) ?? 0;
-    if (holders > 1) {
-      this.subscriptions.set(uri, holders - 1);
-      return;
-    }
-    this.subscriptions.delete(uri);
-    if (holders === 1) await this.connection?.unsubscribe(uri);
+    await this.subscriptions.remove(uri, async (u) => {
+      await this.connection?.unsubscribe(u);
+    });
   }
 
   private async restoreSubscriptions(connection: ServerConnection): Promise<void> {
-    for (const uri of this.subscriptions.keys())
+    for (const uri of this.subscriptions.uris)
       await connection
         .subscribe(uri)
         .catch((error: unknown) =>
@@ -376,16 +326,11 @@ export class SupervisedServer {
     } else if (decision.reason === 'restart_limit_exceeded') {
       this.log('error', `gave up after ${maxRestarts} restarts within ${windowMs / 1000} s`);
       this.transition('error', 'restart_limit_exceeded', message);
-      this.deps.bus.emit('event', {
-        type: 'SERVER_DISCONNECTED',
-        server_id: this.id,
-        timestamp: new Date().toISOString(),
-        detail: {
-          reason: 'restart_limit_exceeded',
-          error: message,
-          max_restarts: maxRestarts,
-          restart_window_secs: windowMs / 1000,
-        },
+      this.emitEvent('SERVER_DISCONNECTED', {
+        reason: 'restart_limit_exceeded',
+        error: message,
+        max_restarts: maxRestarts,
+        restart_window_secs: windowMs / 1000,
       });
     }
   }
@@ -400,26 +345,13 @@ export class SupervisedServer {
       return;
     }
     this.transition('draining', reason);
-    if (this.inFlight > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, drainTimeoutMs);
-        this.drained = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
+    await this.calls.drain(drainTimeoutMs);
     this.connection = undefined;
     this.connectedAt = undefined;
     await connection.close().catch(() => undefined);
     this.notifyDisconnected();
     this.transition('disconnected', reason);
-    this.deps.bus.emit('event', {
-      type: 'SERVER_DISCONNECTED',
-      server_id: this.id,
-      timestamp: new Date().toISOString(),
-      detail: { reason },
-    });
+    this.emitEvent('SERVER_DISCONNECTED', { reason });
   }
 
   async restart(reason = 'operator_request'): Promise<void> {
@@ -430,20 +362,8 @@ export class SupervisedServer {
 
   /** The live connection, or the MGP §14.3 lifecycle error a caller should see. */
   private usable(): ServerConnection {
-    if (this.state === 'draining')
-      throw new KernelError(
-        'ServerDraining',
-        `${this.id} is shutting down and takes no new requests`,
-        SERVER_DRAINING,
-      );
-    if (this.state === 'restarting')
-      throw new KernelError('NotConnected', `${this.id} is restarting`, SERVER_RESTARTING);
-    if (this.state !== 'connected' || !this.connection)
-      throw new KernelError(
-        'NotConnected',
-        `${this.id} is ${this.state}${this.lastError ? `: ${this.lastError}` : ''}`,
-        SERVER_NOT_READY,
-      );
+    const error = unusableError(this.id, this.state, !!this.connection, this.lastError);
+    if (error || !this.connection) throw error;
     return this.connection;
   }
 
@@ -458,69 +378,7 @@ export class SupervisedServer {
     } catch (error) {
       return Promise.reject(error);
     }
-    let extended: ReturnType<SupervisedServer['extensionsOf']>;
-    try {
-      extended = this.extensionsOf(tool, args);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    if (!extended) return this.forward(connection, tool, args, options, undefined);
-    return extended.then((extensions) =>
-      this.forward(
-        connection,
-        tool,
-        args,
-        {
-          ...options,
-          params: Object.assign({}, options?.params, ...extensions.map((e) => e.params ?? {})),
-        },
-        extensions,
-      ),
-    );
-  }
-
-  private forward(
-    connection: ServerConnection,
-    tool: ListedTool | string,
-    args: Record<string, unknown>,
-    options: CallOptions | undefined,
-    extensions: ToolCallExtension[] | undefined,
-  ): Promise<CappedResult> {
-    this.inFlight++;
-    // then(), not finally(): finally() takes two more turns of the microtask queue per call.
-    return connection.callTool(tool, args, options).then(
-      (result) => {
-        this.callEnded();
-        if (!extensions) return result;
-        return Promise.all(extensions.map((extension) => extension.done?.(result))).then(
-          () => result,
-        );
-      },
-      (error: unknown) => {
-        this.callEnded();
-        throw error;
-      },
-    );
-  }
-
-  /** What the services add to a tools/call (MCPL scope and state); undefined when none does. */
-  private extensionsOf(
-    tool: ListedTool | string,
-    args: Record<string, unknown>,
-  ): Promise<ToolCallExtension[]> | undefined {
-    let found: (ToolCallExtension | Promise<ToolCallExtension | undefined>)[] | undefined;
-    for (const service of this.deps.session.services) {
-      const extension = service.toolCall?.(this.id, tool, args);
-      if (extension) (found ??= []).push(extension);
-    }
-    return found
-      ? Promise.all(found).then((all) => all.filter((e): e is ToolCallExtension => e !== undefined))
-      : undefined;
-  }
-
-  private callEnded(): void {
-    this.inFlight--;
-    if (this.inFlight === 0) this.drained?.();
+    return this.calls.call(connection, tool, args, options);
   }
 
   /** Base MCP requests other than tools/call: same draining rule, no in-flight bookkeeping needed. */
@@ -537,16 +395,4 @@ export class SupervisedServer {
   get liveConnection(): ServerConnection | undefined {
     return this.connection;
   }
-}
-
-/** The services' capabilities, one object; `experimental` entries (MCPL's among them) merged, not replaced. */
-function mergeCapabilities(parts: Record<string, unknown>[]): Record<string, unknown> {
-  const merged: Record<string, unknown> = {};
-  for (const part of parts)
-    for (const [key, value] of Object.entries(part))
-      merged[key] =
-        key === 'experimental'
-          ? { ...(merged.experimental as object | undefined), ...(value as object) }
-          : value;
-  return merged;
 }

@@ -1,0 +1,29 @@
+import { KernelError, SERVER_DRAINING, SERVER_NOT_READY, SERVER_RESTARTING } from '../model/errors';
+import type { ServerState } from '../model/serverState';
+
+/**
+ * The MGP §14.3 lifecycle error a caller should see for a server in `state` that has no live
+ * connection to take the request; undefined when it can take it.
+ */
+export function unusableError(
+  id: string,
+  state: ServerState,
+  connected: boolean,
+  lastError: string | undefined,
+): KernelError | undefined {
+  if (state === 'draining')
+    return new KernelError(
+      'ServerDraining',
+      `${id} is shutting down and takes no new requests`,
+      SERVER_DRAINING,
+    );
+  if (state === 'restarting')
+    return new KernelError('NotConnected', `${id} is restarting`, SERVER_RESTARTING);
+  if (state !== 'connected' || !connected)
+    return new KernelError(
+      'NotConnected',
+      `${id} is ${state}${lastError ? `: ${lastError}` : ''}`,
+      SERVER_NOT_READY,
+    );
+  return undefined;
+}
