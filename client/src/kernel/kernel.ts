@@ -14,12 +14,8 @@ import type {
 import { AccessControl, accessStore } from './access/accessControl';
 import { AuditTrail } from './audit/auditTrail';
 import type { SecretSource } from './config/interpolate';
-import type {
-  ConfiguredGrant,
-  ConfiguredServer,
-  KernelConfig,
-  KernelSettings,
-} from './config/model';
+import type { ConfiguredServer, KernelConfig, KernelSettings } from './config/model';
+import { configGrants } from './config/accessGrants';
 import { DEFAULT_KERNEL_SETTINGS } from './config/policy';
 import type { ListedTool } from './connection/toolResults';
 import type { AuditSink } from './audit/auditSink';
@@ -33,27 +29,24 @@ import { EventHub } from './bidirectional/eventHub';
 import { serverRegistryTools } from './kernelTools/serverRegistryTools';
 import { eventTools } from './kernelTools/eventTools';
 import { RegisteredServers } from './lifecycle/registeredServers';
+import { OfferedTools, type KernelToolEntry } from './discovery/offeredTools';
 import { ToolDiscovery } from './discovery/toolDiscovery';
 import { GeneratedTools } from './toolCreation/generatedTools';
-import {
-  ApprovalVerdict,
-  configApproves,
-  decideApproval,
-  needsApproval,
-} from './security/approvalPolicy';
+import type { ApprovalVerdict } from './security/approvalPolicy';
+import { ApprovalVerdicts } from './security/approvalVerdicts';
 import { lifecycleTools } from './kernelTools/lifecycleTools';
 import { KernelToolRegistry } from './kernelTools/registry';
-import { KERNEL_SERVER_ID, type KernelTool } from './model/kernelTool';
+import type { KernelTool } from './model/kernelTool';
 import type { SupervisedServer } from './lifecycle/supervisedServer';
 import { MgpSessions } from './mgp/mgpSessions';
 import { McplHost } from './mcpl/mcplHost';
 import { ModelRouter } from './models/modelRouter';
 import type { Caller } from './model/caller';
 import type { ToolCallOutcome, ToolCallRequest } from './pipeline/callContext';
+import { streamedCall, type StreamedCallRequest } from './pipeline/streamedCall';
 import { ToolCallPipeline } from './pipeline/toolCallPipeline';
 import { CallValidation } from './pipeline/validation';
 import { approvalStore } from './security/approvalStore';
-import { effectiveSecurity } from './security/effectiveSecurity';
 import type { EffectiveSecurity } from './model/security';
 import { ServerPermissions } from './security/serverPermissions';
 import { Switchboard, TURNED_OFF_REASON } from './security/switchboard';
@@ -62,7 +55,8 @@ import { ToolApprovals } from './security/toolApprovals';
 import type { ValidatorOptions } from './security/validators';
 import { ServerManager } from './lifecycle/serverManager';
 import { ActiveStream, StreamRegistry } from './streaming/streamRegistry';
-import { newTraceId } from './audit/auditEvent';
+import { recordServerEvents } from './audit/serverEvents';
+import { announceLifecycle } from './lifecycle/announceLifecycle';
 import type { ServerSession } from './connection/service';
 import type { Authorizations } from './auth/authorizations';
 
@@ -89,14 +83,7 @@ export interface KernelOptions {
   authorization?: Authorizations;
 }
 
-/** A tool as the kernel lists it: kernel name, server, definition and effective security. */
-export interface KernelToolEntry {
-  serverId: string;
-  name: string;
-  tool: ListedTool;
-  security: EffectiveSecurity;
-  kernel: boolean;
-}
+export type { KernelToolEntry } from './discovery/offeredTools';
 
 const EMPTY_CONFIG: KernelConfig = {
   files: [],
@@ -127,11 +114,9 @@ export class Kernel {
   readonly upstream = new UpstreamClients();
   private readonly generated: GeneratedTools;
   private readonly registered: RegisteredServers;
+  private readonly verdicts: ApprovalVerdicts;
   private config: KernelConfig = EMPTY_CONFIG;
-  private readonly securityCache = new WeakMap<
-    ListedTool,
-    { override: unknown; security: EffectiveSecurity }
-  >();
+  private readonly offered: OfferedTools;
 
   constructor(readonly options: KernelOptions) {
     const approvals = approvalStore(options.stateDir);
@@ -140,7 +125,7 @@ export class Kernel {
     this.access = new AccessControl(
       accessStore(options.stateDir),
       {
-        configGrants: () => this.configGrants(),
+        configGrants: () => configGrants(this.config),
         defaultPolicy: (serverId) =>
           this.manager.find(serverId)?.config.policy.defaultAccessPolicy ??
           this.settings.defaultAccessPolicy,
@@ -212,6 +197,18 @@ export class Kernel {
       operator: options.operator.agentId,
     });
     this.kernelTools.register(...this.builtInKernelTools(options));
+    this.offered = new OfferedTools({
+      manager: this.manager,
+      kernelTools: this.kernelTools,
+      switches: this.switches,
+    });
+    this.verdicts = new ApprovalVerdicts({
+      manager: this.manager,
+      switches: this.switches,
+      approvals: this.approvals,
+      settings: () => this.settings,
+      securityOf: (server, tool) => this.securityOf(server, tool),
+    });
     this.generated = new GeneratedTools({
       manager: this.manager,
       models: this.models,
@@ -226,15 +223,15 @@ export class Kernel {
       kernelTools: this.kernelTools,
       settings: () => this.settings,
       securityOf: (server, tool) => this.securityOf(server, tool),
-      needsApproval: (serverId, toolName) => this.wouldAsk(serverId, toolName),
+      needsApproval: (serverId, toolName) => this.verdicts.wouldAsk(serverId, toolName),
       turnedOff: (serverId, toolName) => this.switches.turnedOff(serverId, toolName) !== undefined,
       creation: () => this.generated.options(options.operator.agentId),
     });
     this.discovery.indexKernelTools();
     this.pipeline = this.createPipeline(options);
     if (options.audit instanceof AuditTrail) options.audit.connect(this.manager, this.mgp);
-    this.recordServerEvents();
-    this.announceLifecycle();
+    recordServerEvents(this.manager.bus, options.audit);
+    announceLifecycle(this.manager, this.mgp);
   }
 
   /** MGP §11, §5, §13.3 and §15.4 kernel tools. */
@@ -309,79 +306,11 @@ export class Kernel {
    * A call whose output streams (MGP §12): chunks, progress and the end go through `streams`, and
    * `streams.cancel(stream.id)` stops it, keeping the partial result.
    */
-  stream(request: Omit<ToolCallRequest, 'caller' | 'stream'> & { caller?: Caller }): {
+  stream(request: StreamedCallRequest): {
     stream: ActiveStream;
     outcome: Promise<ToolCallOutcome>;
   } {
-    const traceId = request.traceId ?? newTraceId();
-    const stream = this.streams.begin(request.serverId, request.toolName, traceId);
-    const signal = request.signal
-      ? AbortSignal.any([request.signal, stream.abort.signal])
-      : stream.abort.signal;
-    const outcome = this.call({
-      ...request,
-      traceId,
-      signal,
-      stream: { requestId: (id) => this.streams.bind(stream, id) },
-      onProgress: (progress) => {
-        this.streams.mcpProgress(stream, progress);
-        request.onProgress?.(progress);
-      },
-    }).then(
-      (result) => {
-        const finalText = (result.result.content ?? [])
-          .filter((c) => c.type === 'text')
-          .map((c) => c.text)
-          .join('');
-        if (!stream.assembler.text && finalText)
-          this.streams.emit('text', { id: stream.id, appended: finalText, chunks: 0 });
-        const mgp = (result.result as { _mgp?: { streamed?: boolean; cancelled?: boolean } })._mgp;
-        this.streams.end(
-          stream,
-          mgp?.cancelled ? 'cancelled' : 'done',
-          undefined,
-          mgp?.streamed === true,
-        );
-        return result;
-      },
-      (error: unknown) => {
-        if (stream.state === 'cancelled') {
-          const text = stream.assembler.text;
-          return {
-            result: { content: [{ type: 'text' as const, text }], _mgp: { cancelled: true } },
-            traceId,
-            serverId: request.serverId,
-            toolName: request.toolName,
-            attempts: 1,
-            durationMs: Date.now() - stream.startedAt,
-          };
-        }
-        this.streams.end(stream, 'error', error instanceof Error ? error.message : String(error));
-        throw error;
-      },
-    );
-    return { stream, outcome };
-  }
-
-  private grantsOf: { config: KernelConfig; grants: ConfiguredGrant[] } | undefined;
-
-  /** The config's access grants, `[kernel]` ones and each server's, read once per config. */
-  private configGrants(): ConfiguredGrant[] {
-    if (this.grantsOf?.config !== this.config)
-      this.grantsOf = {
-        config: this.config,
-        grants: [
-          ...this.settings.accessGrants,
-          ...this.config.servers.flatMap((s) => s.policy.accessGrants),
-        ],
-      };
-    return this.grantsOf.grants;
-  }
-
-  /** Whether a call of the tool would wait for the operator now (for `mgp.tools.request`, MGP §16.6). */
-  private wouldAsk(serverId: string, toolName: string): boolean {
-    const verdict = this.approvalVerdict(serverId, toolName);
-    return verdict !== undefined && verdict.kind !== 'allow';
+    return streamedCall(this.streams, (r) => this.call(r), request);
   }
 
   /**
@@ -394,25 +323,7 @@ export class Kernel {
     answer: 'session' | 'always' | 'server_session',
     requestedBy: string,
   ): Promise<boolean> {
-    const server = this.manager.find(serverId);
-    const tool = server?.tools.find((t) => t.name === toolName);
-    if (!server || !tool) return false;
-    await this.approvals.grant(
-      {
-        serverId,
-        toolName,
-        description: tool.description,
-        args: {},
-        security: this.securityOf(server, tool),
-        agentId: requestedBy,
-        traceId: newTraceId(),
-        policy: server.config.policy.approvalPolicy ?? this.settings.approvalPolicy,
-        approvedTools: server.config.policy.approvedTools,
-        moderateRequiresApproval: this.settings.moderateToolsRequireApproval,
-      },
-      answer,
-    );
-    return true;
+    return this.verdicts.grant(serverId, toolName, answer, requestedBy);
   }
 
   /**
@@ -422,42 +333,15 @@ export class Kernel {
    * Undefined too for a tool turned off: nobody is asked about a call the pipeline refuses.
    */
   approvalVerdict(serverId: string, toolName: string): ApprovalVerdict | undefined {
-    if (this.switches.turnedOff(serverId, toolName)) return undefined;
-    const server = this.manager.find(serverId);
-    const tool = server?.tools.find((t) => t.name === toolName);
-    if (!server || !tool) return undefined;
-    const security = this.securityOf(server, tool);
-    const policy = server.config.policy.approvalPolicy ?? this.settings.approvalPolicy;
-    return decideApproval(
-      policy,
-      needsApproval(security, this.settings.moderateToolsRequireApproval),
-      {
-        ...this.approvals.held(serverId, toolName),
-        configRule: configApproves(server.config.policy.approvedTools, toolName, security),
-      },
-    );
+    return this.verdicts.verdict(serverId, toolName);
   }
 
   private sessionOf(id: string): ServerSession | undefined {
-    const server = this.manager.find(id);
-    const connection = server?.liveConnection;
-    return server && connection
-      ? {
-          id,
-          config: server.config,
-          connection,
-          log: (level, message) => server.log(level, message),
-        }
-      : undefined;
+    return this.manager.find(id)?.liveSession();
   }
 
   securityOf(server: SupervisedServer, tool: ListedTool): EffectiveSecurity {
-    const override = server.config.policy.toolOverrides[tool.name];
-    const cached = this.securityCache.get(tool);
-    if (cached && cached.override === override) return cached.security;
-    const security = effectiveSecurity(tool, override);
-    this.securityCache.set(tool, { override, security });
-    return security;
+    return this.offered.securityOf(server, tool);
   }
 
   /** The instructions a connected server sent at initialize (data from the server, not trusted). */
@@ -501,70 +385,12 @@ export class Kernel {
    * listed for discoverability).
    */
   tools(): KernelToolEntry[] {
-    const fromServers = this.manager.list().flatMap((server) =>
-      this.offeredTools(server).map((tool) => ({
-        serverId: server.id,
-        name: tool.name,
-        tool,
-        security: this.securityOf(server, tool),
-        kernel: false,
-      })),
-    );
-    const ownTools = this.kernelTools.list().map((tool) => ({
-      serverId: KERNEL_SERVER_ID,
-      name: tool.name,
-      tool: {
-        name: tool.name,
-        description: tool.description,
-        inputSchema: tool.inputSchema as ListedTool['inputSchema'],
-      },
-      security: {
-        risk_level: tool.risk,
-        permissions_required: [],
-        side_effects: [],
-        sources: { risk_level: 'config' as const },
-      },
-      kernel: true,
-    }));
-    return [...fromServers, ...ownTools];
+    return this.offered.all();
   }
 
   /** The server's tools that are offered: all but those the user turned off. */
   offeredTools(server: SupervisedServer): ListedTool[] {
-    if (this.switches.serverOff(server.id)) return [];
-    const off = this.switches.toolsOff(server.id);
-    return off.length ? server.tools.filter((tool) => !off.includes(tool.name)) : server.tools;
-  }
-
-  /**
-   * MGP §11.5 the other way: a server that negotiated `lifecycle` is told of the kernel's transitions
-   * of it while its connection is open (connected, and draining before it is closed).
-   */
-  private announceLifecycle(): void {
-    this.manager.bus.on('transition', (transition) => {
-      const connection = this.manager.find(transition.server_id)?.liveConnection;
-      if (!connection || !this.mgp.active(transition.server_id, 'lifecycle')) return;
-      void connection
-        .notify('notifications/mgp.lifecycle', { ...transition })
-        .catch(() => undefined);
-    });
-  }
-
-  /** SERVER_CONNECTED / SERVER_DISCONNECTED into the audit trail (MGP §6.4, §11.6). */
-  private recordServerEvents(): void {
-    this.manager.bus.on('event', (event) => {
-      void this.options.audit.record({
-        event_type: event.type,
-        actor: { type: 'kernel', id: 'mgp-kernel' },
-        target: { server_id: event.server_id },
-        result:
-          event.type === 'SERVER_CONNECTED'
-            ? 'SUCCESS'
-            : String(event.detail?.reason ?? 'DISCONNECTED').toUpperCase(),
-        details: event.detail ?? {},
-        timestamp: event.timestamp,
-      });
-    });
+    return this.offered.of(server);
   }
 
   async dispose(): Promise<void> {

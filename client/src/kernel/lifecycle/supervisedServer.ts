@@ -391,6 +391,11 @@ export class SupervisedServer {
     return this.connection?.instructions;
   }
 
+  /** The session over the connection while there is one, whatever the state. */
+  liveSession(): ServerSession | undefined {
+    return this.connection && this.sessionOf(this.connection);
+  }
+
   /** The connection while there is one, whatever the state (for notifications such as audit forwarding). */
   get liveConnection(): ServerConnection | undefined {
     return this.connection;

@@ -1,0 +1,19 @@
+import type { KernelBus } from '../lifecycle/events';
+import type { AuditSink } from './auditSink';
+
+/** SERVER_CONNECTED / SERVER_DISCONNECTED into the audit trail (MGP §6.4, §11.6). */
+export function recordServerEvents(bus: KernelBus, audit: AuditSink): void {
+  bus.on('event', (event) => {
+    void audit.record({
+      event_type: event.type,
+      actor: { type: 'kernel', id: 'mgp-kernel' },
+      target: { server_id: event.server_id },
+      result:
+        event.type === 'SERVER_CONNECTED'
+          ? 'SUCCESS'
+          : String(event.detail?.reason ?? 'DISCONNECTED').toUpperCase(),
+      details: event.detail ?? {},
+      timestamp: event.timestamp,
+    });
+  });
+}
