@@ -15,32 +15,27 @@
  * Every event's `details` pass through a Redactor first: the one given, or by default a fresh one
  * that knows no secret yet but still hides credential-named keys and Bearer/Basic tokens.
  */
-import { mkdir, unlink } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { fsyncDirectory } from '../store/atomicFile';
 import { ChainAnchor, loadAnchor, settleAnchor, writeAnchor } from './anchor';
-import { AuditEvent, AuditEventInput, AuditRecord, eventProblem, newTraceId } from './auditEvent';
+import type { AuditEvent, AuditEventInput, AuditRecord } from './auditEvent';
 import type { ChainLink } from './chain';
-import { inlineWriter, RecordWriter, WriterHooks } from './chainWriter';
+import type { RecordWriter } from './chainWriter';
 import { AuditError } from './errors';
+import { checkedInput, completeEvent } from './eventInput';
 import { ExportFormat, exportRecords } from './export';
 import type { AuditFilter } from './filter';
-import { firstCompleteLine, scanTail } from './lines';
 import { acquireWriterLock, WriterLock } from './lock';
+import { pruneSegments } from './pruning';
 import { readRecords, tailRecords } from './reader';
 import { recoverLog } from './recovery';
 import { Redactor } from './redact';
-import {
-  filesToPrune,
-  KEEP_ALL,
-  RetentionPolicy,
-  retentionProblem,
-  SegmentFacts,
-} from './retention';
-import { loadOpener, SegmentFileOpener, SegmentFileOpenerModule } from './segmentFile';
-import { listSegments, Segment, sizeOf } from './segments';
+import { KEEP_ALL, RetentionPolicy, retentionProblem } from './retention';
+import type { SegmentFileOpener, SegmentFileOpenerModule } from './segmentFile';
+import type { Segment } from './segments';
+import { startWriter } from './startWriter';
 import { verifyAuditLog, VerifyReport } from './verify';
-import { WorkerWriter } from './workerWriter';
-import { fsyncDirectory } from '../store/atomicFile';
 
 export const DEFAULT_ROTATE_BYTES = 10 * 1024 * 1024;
 /**
@@ -89,42 +84,7 @@ async function makeDirectory(dir: string): Promise<void> {
   }
 }
 
-/** Timestamp (ms) of the newest record of a closed file, if readable. */
-async function newestTimestamp(path: string): Promise<number | undefined> {
-  const { last } = await scanTail(path);
-  try {
-    const ms = last === undefined ? NaN : Date.parse((JSON.parse(last) as AuditRecord).timestamp);
-    return Number.isNaN(ms) ? undefined : ms;
-  } catch {
-    return undefined;
-  }
-}
-
 const ignoreRecord = (): void => undefined;
-
-/** Names in an event's actor, target and result: at most MAX_FIELD characters, a cut marked. */
-const MAX_FIELD = 512;
-const shortField = (text: string): string =>
-  text.length > MAX_FIELD ? `${text.slice(0, MAX_FIELD)}…[truncated]` : text;
-
-function boundedFields<T extends object>(fields: T): T {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields))
-    out[key] = typeof value === 'string' ? shortField(value) : value;
-  return out as T;
-}
-
-/** `input`, or an `InvalidEvent` AuditError saying what is wrong with it. */
-function checkedInput(input: AuditEventInput): AuditEventInput {
-  const problem = eventProblem(input);
-  if (problem)
-    throw new AuditError(
-      'InvalidEvent',
-      `cannot log this event: ${problem}`,
-      new TypeError(problem),
-    );
-  return input;
-}
 
 export class AuditLog {
   private durable: ChainLink;
@@ -190,53 +150,18 @@ export class AuditLog {
 
   /** The writer thread, or an inline writer when the options ask for one or the thread cannot start. */
   private async startWriter(recovered: Awaited<ReturnType<typeof recoverLog>>): Promise<void> {
-    const { directory: dir, openFile, commitDelayMs } = this.options;
+    const { directory: dir, openFile, commitDelayMs, writer } = this.options;
     const rotateBytes = this.options.rotateBytes ?? DEFAULT_ROTATE_BYTES;
-    const hooks: WriterHooks = {
-      durable: (records, segment) => this.onDurable(records, segment),
-      failed: (error) => this.onFailed(error),
-    };
-    const inline = (): RecordWriter =>
-      inlineWriter(
-        {
-          dir,
-          open: loadOpener(openFile),
-          rotateBytes,
-          commitDelayMs,
-          segment: recovered.segment,
-          size: recovered.size,
-          head: recovered.head,
-          redactor: this.redactor,
-        },
-        hooks,
-      );
-    const mode = this.options.writer ?? (typeof openFile === 'function' ? 'inline' : undefined);
-    if (mode === 'inline') {
-      this.writer = inline();
-      return;
-    }
-    if (typeof openFile === 'function')
-      throw new TypeError(
-        'an openFile function cannot be used by the writer thread: name it by module, or ask for the inline writer',
-      );
-    try {
-      const setup = {
-        dir,
-        rotateBytes,
-        commitDelayMs,
-        segment: recovered.segment.index,
-        size: recovered.size,
-        head: recovered.head,
-        openFile,
-      };
-      this.writer = await WorkerWriter.start(setup, this.redactor, hooks);
-    } catch (error) {
-      if (mode === 'thread') throw error;
-      this.openNotes.push(
-        `${error instanceof Error ? error.message : String(error)}; events are written on the calling thread`,
-      );
-      this.writer = inline();
-    }
+    this.writer = await startWriter(
+      { dir, rotateBytes, commitDelayMs, writer, openFile },
+      recovered,
+      this.redactor,
+      {
+        durable: (records, segment) => this.onDurable(records, segment),
+        failed: (error) => this.onFailed(error),
+      },
+      this.openNotes,
+    );
   }
 
   get directory(): string {
@@ -349,17 +274,8 @@ export class AuditLog {
     await this.lock.release();
   }
 
-  /** The event with what the log fills in, its names bounded (a tool name can come from a server); the writer redacts it. */
   private complete(input: AuditEventInput): AuditEvent {
-    return {
-      timestamp: input.timestamp ?? new Date(this.clock()).toISOString(),
-      trace_id: input.trace_id ?? newTraceId(),
-      event_type: input.event_type,
-      actor: boundedFields(input.actor),
-      target: boundedFields(input.target ?? {}),
-      result: shortField(input.result),
-      details: input.details ?? {},
-    };
+    return completeEvent(input, this.clock);
   }
 
   private onDurable(records: AuditRecord[], segment: Segment): void {
@@ -437,63 +353,19 @@ export class AuditLog {
     await writeAnchor(this.directory, this.anchor);
   }
 
-  private async prune(): Promise<string[]> {
-    const policy = this.options.retention ?? KEEP_ALL;
-    if (policy.policy === 'keep_all') return [];
-    const active = this.writer.segment;
-    const segments = [
-      ...(await listSegments(this.directory)).filter((s) => s.index < active.index),
-      active,
-    ];
-    const facts: SegmentFacts[] = [];
-    for (const segment of segments) {
-      const newest =
-        policy.policy === 'time_based' && segment !== active
-          ? await newestTimestamp(segment.path)
-          : undefined;
-      facts.push({ bytes: await sizeOf(segment.path), newest });
-    }
-    const count = filesToPrune(facts, policy, this.clock());
-    if (count === 0) return [];
-    const start = await this.firstRecordFrom(segments.slice(count));
-    if (!start) return [];
-    const { seq, hash } = this.durable;
-    const head =
-      seq > 0
-        ? { seq, hash, file: this.durableSegment.name, at: new Date(this.clock()).toISOString() }
-        : this.anchor.head;
-    this.anchor = {
-      ...this.anchor,
-      start: { ...start, pruned_at: new Date(this.clock()).toISOString() },
-      head,
-    };
-    await writeAnchor(this.directory, this.anchor); // first: a crash after this only leaves files to delete
-    const pruned = segments.slice(0, count);
-    for (const segment of pruned) await unlink(segment.path);
-    await fsyncDirectory(this.directory);
-    return pruned.map((s) => s.name);
-  }
-
-  /** seq and prev_hash of the first record in `segments`: where the retained chain will start. */
-  private async firstRecordFrom(
-    segments: Segment[],
-  ): Promise<{ seq: number; prev_hash: string; file: string } | undefined> {
-    for (const segment of segments) {
-      const line = await firstCompleteLine(segment.path);
-      if (line === undefined) continue;
-      try {
-        const record = JSON.parse(line) as AuditRecord;
-        if (Number.isSafeInteger(record.seq) && typeof record.prev_hash === 'string')
-          return { seq: record.seq, prev_hash: record.prev_hash, file: segment.name };
-      } catch {
-        // a damaged first line: keep the files (verify reports the damage)
-      }
-      this.report(
-        'retention',
-        new Error(`${segment.name} does not start with a record; nothing pruned`),
-      );
-      return undefined;
-    }
-    return undefined;
+  private prune(): Promise<string[]> {
+    return pruneSegments({
+      directory: this.directory,
+      policy: this.options.retention ?? KEEP_ALL,
+      active: this.writer.segment,
+      clock: this.clock,
+      durable: () => ({ link: this.durable, segment: this.durableSegment }),
+      anchor: () => this.anchor,
+      saveAnchor: (anchor) => {
+        this.anchor = anchor;
+        return writeAnchor(this.directory, anchor);
+      },
+      report: (what, error) => this.report(what, error),
+    });
   }
 }
