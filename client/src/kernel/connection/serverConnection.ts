@@ -7,7 +7,6 @@ import {
   GetPromptResult,
   JSONRPCMessage,
   LoggingLevel,
-  McpError,
   Prompt,
   ReadResourceResult,
   RequestId,
@@ -17,7 +16,7 @@ import {
 import { z } from 'zod';
 import { MGP_KERNEL_VERSION } from '@shared/version';
 import type { ConfiguredServer } from '../config/model';
-import { KernelError, TIMEOUT } from '../model/errors';
+import { KernelError } from '../model/errors';
 import {
   baseClientCapabilities,
   ClientRequestHandlers,
@@ -25,11 +24,10 @@ import {
   registerClientFeatures,
 } from './clientFeatures';
 import { endHttpSession } from './httpSession';
-import { SignInRetry, signInRetry } from './signIn';
+import type { SignInRetry } from './signIn';
 import type { ResolvedEnvironment } from './environment';
 import { pagedList } from './pagedList';
 import { ObservedTransport } from './observedTransport';
-import { explainStartFailure, StderrTail } from './startFailure';
 import {
   CappedResult,
   capResult,
@@ -37,13 +35,8 @@ import {
   LooseToolsPageSchema,
   ListedTool,
 } from './toolResults';
-import {
-  isAuthorizationFailure,
-  isLegacySseSignal,
-  sseTransport,
-  stdioTransport,
-  streamableHttpTransport,
-} from './transports';
+import { asKernelTimeout } from './requestTimeout';
+import { openOverTransport } from './transportChoice';
 
 export type { ListedTool, CappedResult } from './toolResults';
 export { capResult, LooseToolSchema } from './toolResults';
@@ -95,74 +88,26 @@ export class ServerConnection {
     private readonly onLog: ConnectionHooks['onLog'],
   ) {}
 
-  static async open(
+  /** Opens the connection over the server's transport (MCP 2025-11-25, Transports), signing in when asked. */
+  static open(
     server: ConfiguredServer,
     resolved: ResolvedEnvironment,
     options: OpenOptions,
   ): Promise<ServerConnection> {
-    if (server.transport === 'stdio') {
-      const stderr = new StderrTail();
-      const transport = stdioTransport(server, resolved, {
-        onStderr: (line) => {
-          stderr.add(line);
-          options.hooks.onLog('stderr', line);
+    return openOverTransport(
+      server,
+      resolved,
+      {
+        authorization: options.authorization,
+        onLog: (level, message) => options.hooks.onLog(level, message),
+      },
+      {
+        connect: (transport) => ServerConnection.connect(server, transport, options),
+        signedIn: (connection, retry) => {
+          connection.signIn = retry;
         },
-      });
-      return ServerConnection.connect(server, transport, options).catch((error: unknown) => {
-        throw explainStartFailure(error, server, stderr);
-      });
-    }
-    const auth = options.authorization;
-    const http = () => streamableHttpTransport(server, resolved, auth);
-    const sse = () => sseTransport(server, resolved, auth);
-    if (server.transport === 'sse')
-      return ServerConnection.connectSigningIn(server, sse, options).catch((error: unknown) => {
-        throw explainStartFailure(error, server);
-      });
-    try {
-      return await ServerConnection.connectSigningIn(server, http, options);
-    } catch (error) {
-      if (!isLegacySseSignal(error))
-        throw explainStartFailure(ServerConnection.authorizationError(server, error), server);
-      options.hooks.onLog(
-        'info',
-        `Streamable HTTP refused (${error instanceof Error ? error.message : String(error)}); falling back to legacy SSE`,
-      );
-      return ServerConnection.connectSigningIn(server, sse, options);
-    }
-  }
-
-  /** Connects; when the server asks for a sign-in that was started, waits for it and connects again. */
-  private static async connectSigningIn(
-    server: ConfiguredServer,
-    create: () => Transport & SignInRetry['transport'],
-    options: OpenOptions,
-  ): Promise<ServerConnection> {
-    let transport = create();
-    const retry = signInRetry(options.authorization, () => transport);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const connection = await ServerConnection.connect(server, transport, options);
-        connection.signIn = signInRetry(options.authorization, () => transport);
-        return connection;
-      } catch (error) {
-        if (!(await retry.afterFailure(error, attempt))) throw error;
-        transport = create();
-      }
-    }
-  }
-
-  /** A 401 or 403 without a way to sign in says what the server asked for. */
-  private static authorizationError(server: ConfiguredServer, error: unknown): unknown {
-    if (!isAuthorizationFailure(error) || (error as { code?: unknown }).code === 'AuthRequired')
-      return error;
-    const text = error instanceof Error ? error.message : String(error);
-    if (server.settings.oauth?.enabled === false)
-      return new KernelError(
-        'AuthRequired',
-        `${server.id} refused the connection (${text}); [servers.oauth] enabled = false, so the kernel does not sign in: set the Authorization header in [servers.headers], or enable OAuth`,
-      );
-    return error;
+      },
+    );
   }
 
   private static async connect(
@@ -387,7 +332,7 @@ export class ServerConnection {
         // The SDK rejects an aborted request as a timeout (-32001): it was the caller who stopped it.
         if (options.signal?.aborted)
           throw new KernelError('Cancelled', `${this.server.id}: tools/call ${name} was cancelled`);
-        throw this.timeoutError(`tools/call ${name}`, error, requestOptions.timeout);
+        throw asKernelTimeout(this.server.id, `tools/call ${name}`, error, requestOptions.timeout);
       },
     );
   }
@@ -462,21 +407,8 @@ export class ServerConnection {
     try {
       return await this.signedIn(run);
     } catch (error) {
-      throw this.timeoutError(what, error, timeoutMs);
+      throw asKernelTimeout(this.server.id, what, error, timeoutMs);
     }
-  }
-
-  /** The SDK's request timeout (-32001) as the kernel's Timeout (MGP §14.3 3003); other errors as they are. */
-  private timeoutError(what: string, error: unknown, timeoutMs: number): unknown {
-    if (error instanceof McpError && error.code === -32001) {
-      return new KernelError(
-        'Timeout',
-        `${this.server.id}: ${what} did not answer within ${timeoutMs} ms (cancelled)`,
-        TIMEOUT,
-        { _mgp: { category: 'resource', retryable: false } },
-      );
-    }
-    return error;
   }
 
   /** Ends the session: a Streamable HTTP session is closed with DELETE first (MCP, Transports §2.5). */

@@ -1,0 +1,104 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ConfiguredServer } from '../config/model';
+import { KernelError } from '../model/errors';
+import type { ResolvedEnvironment } from './environment';
+import { SignInRetry, signInRetry } from './signIn';
+import { explainStartFailure, StderrTail } from './startFailure';
+import {
+  isAuthorizationFailure,
+  isLegacySseSignal,
+  sseTransport,
+  stdioTransport,
+  streamableHttpTransport,
+} from './transports';
+
+export interface TransportChoiceOptions {
+  authorization?: OAuthClientProvider;
+  onLog(level: string, message: string): void;
+}
+
+/** How a connection is made over a transport, and given the sign-in that later requests retry with. */
+export interface Connector<C> {
+  connect(transport: Transport): Promise<C>;
+  signedIn(connection: C, retry: SignInRetry): void;
+}
+
+/**
+ * Connects over the server's transport: stdio, SSE, or Streamable HTTP falling back to legacy SSE
+ * when the server refuses it (MCP 2025-11-25, Transports, backwards compatibility). A failure to
+ * start is explained in words (with the stderr tail of a stdio server).
+ */
+export async function openOverTransport<C>(
+  server: ConfiguredServer,
+  resolved: ResolvedEnvironment,
+  options: TransportChoiceOptions,
+  connector: Connector<C>,
+): Promise<C> {
+  if (server.transport === 'stdio') {
+    const stderr = new StderrTail();
+    const transport = stdioTransport(server, resolved, {
+      onStderr: (line) => {
+        stderr.add(line);
+        options.onLog('stderr', line);
+      },
+    });
+    return connector.connect(transport).catch((error: unknown) => {
+      throw explainStartFailure(error, server, stderr);
+    });
+  }
+  const auth = options.authorization;
+  const http = () => streamableHttpTransport(server, resolved, auth);
+  const sse = () => sseTransport(server, resolved, auth);
+  if (server.transport === 'sse')
+    return connectSigningIn(sse, auth, connector).catch((error: unknown) => {
+      throw explainStartFailure(error, server);
+    });
+  try {
+    return await connectSigningIn(http, auth, connector);
+  } catch (error) {
+    if (!isLegacySseSignal(error))
+      throw explainStartFailure(authorizationError(server, error), server);
+    options.onLog(
+      'info',
+      `Streamable HTTP refused (${error instanceof Error ? error.message : String(error)}); falling back to legacy SSE`,
+    );
+    return connectSigningIn(sse, auth, connector);
+  }
+}
+
+/** Connects; when the server asks for a sign-in that was started, waits for it and connects again. */
+async function connectSigningIn<C>(
+  create: () => Transport & SignInRetry['transport'],
+  authorization: OAuthClientProvider | undefined,
+  connector: Connector<C>,
+): Promise<C> {
+  let transport = create();
+  const retry = signInRetry(authorization, () => transport);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const connection = await connector.connect(transport);
+      connector.signedIn(
+        connection,
+        signInRetry(authorization, () => transport),
+      );
+      return connection;
+    } catch (error) {
+      if (!(await retry.afterFailure(error, attempt))) throw error;
+      transport = create();
+    }
+  }
+}
+
+/** A 401 or 403 without a way to sign in says what the server asked for. */
+function authorizationError(server: ConfiguredServer, error: unknown): unknown {
+  if (!isAuthorizationFailure(error) || (error as { code?: unknown }).code === 'AuthRequired')
+    return error;
+  const text = error instanceof Error ? error.message : String(error);
+  if (server.settings.oauth?.enabled === false)
+    return new KernelError(
+      'AuthRequired',
+      `${server.id} refused the connection (${text}); [servers.oauth] enabled = false, so the kernel does not sign in: set the Authorization header in [servers.headers], or enable OAuth`,
+    );
+  return error;
+}
