@@ -17,6 +17,8 @@ import {
 } from '../kernel/host/interaction';
 import { oneLine, visibleText } from '@shared/untrustedText';
 import { elicitationDefaults } from '../kernel/host/elicitationDefaults';
+import { answerText, requestDetail, withAnswerText } from '../kernel/host/samplingText';
+import { elicitAtTerminal } from './terminalElicitation';
 import {
   inferenceDetail,
   inferenceTitle,
@@ -149,44 +151,36 @@ export function terminalInteraction(streams: TerminalStreams): Interaction & { c
       }
       return { decisions };
     },
-    async reviewSampling(serverId, params) {
-      const last = params.messages[params.messages.length - 1];
-      const text =
-        last && !Array.isArray(last.content) && last.content.type === 'text'
-          ? last.content.text
-          : '(non-text content)';
+    async reviewSampling(serverId, params, signal) {
       show(
-        `\n${oneLine(serverId)} asks the model (up to ${params.maxTokens} tokens):\n  ${text}\n`,
+        `\n${oneLine(serverId)} asks the model:\n${requestDetail(params).replace(/^/gm, '  ')}\n`,
       );
-      const answer = await ask('Send it to the model? [y/N] ');
-      return /^y(es)?$/i.test(answer)
+      const answer = await ask('Send it to the model? [y/N] ', signal);
+      if (signal.aborted) show('\n(withdrawn by the server)\n');
+      return /^y(es)?$/i.test(answer) && !signal.aborted
         ? { action: 'approve', params }
         : { action: 'reject', reason: 'rejected at the terminal' };
     },
-    async elicit(serverId, params): Promise<ElicitResult> {
-      if (params.mode === 'url') {
-        show(
-          `\n${oneLine(serverId)} asks you to open ${oneLine(params.url)}\n  ${params.message}\n`,
-        );
-        const answer = await ask('Open it yourself, then confirm here. Done? [y/N] ');
-        return { action: /^y(es)?$/i.test(answer) ? 'accept' : 'decline' };
+    async reviewCompletion(serverId, result, signal) {
+      show(
+        `\nThe model (${oneLine(result.model)}) answers ${oneLine(serverId)}:\n${answerText(result).replace(/^/gm, '  ')}\n`,
+      );
+      const answer = await ask(
+        '[s]end it to the server, [e]dit it, [d]ecline (default decline): ',
+        signal,
+      );
+      if (signal.aborted) {
+        show('\n(withdrawn by the server)\n');
+        return { action: 'reject', reason: 'withdrawn by the server' };
       }
-      show(`\n${oneLine(serverId)} asks: ${params.message}\n`);
-      const content: Record<string, string | number | boolean> = {};
-      for (const [name, property] of Object.entries(params.requestedSchema.properties)) {
-        const answer = await ask(
-          `  ${oneLine(property.title ?? name)}${property.description ? ` (${oneLine(property.description)})` : ''}: `,
-        );
-        if (answer === '') continue;
-        content[name] =
-          property.type === 'number' || property.type === 'integer'
-            ? Number(answer)
-            : property.type === 'boolean'
-              ? /^(y|yes|true)$/i.test(answer)
-              : answer;
-      }
-      return { action: 'accept', content };
+      if (answer === 's') return { action: 'send', result };
+      if (answer !== 'e') return { action: 'reject', reason: 'declined at the terminal' };
+      const edited = await ask('  The answer to send instead (one line): ', signal);
+      return signal.aborted
+        ? { action: 'reject', reason: 'withdrawn by the server' }
+        : { action: 'send', result: withAnswerText(result, edited) };
     },
+    elicit: (serverId, params, signal) => elicitAtTerminal(serverId, params, signal, show, ask),
     async answerCallback(question) {
       if (question.type === 'notification') {
         show(`\n${oneLine(question.serverId)}: ${question.message}\n`);

@@ -21,6 +21,7 @@ import {
   ToolApprovalRequest,
 } from '../../../client/src/kernel/host/interaction';
 import { Kernel } from '../../../client/src/kernel/kernel';
+import { withAnswerText } from '../../../client/src/kernel/host/samplingText';
 import { EDITOR_OPERATOR } from '../../../client/src/kernel/model/caller';
 import { repoRoot } from '../../repoRoot';
 
@@ -45,6 +46,8 @@ export class ScriptedOperator {
   permissionAnswer: 'approved' | 'denied' = 'approved';
   callbackAnswers: (string | undefined)[] = [];
   samplingAction: 'approve' | 'reject' = 'approve';
+  /** What the operator does with the model's answer: send it, send this text instead, or decline. */
+  completionAction: 'send' | 'reject' | { edit: string } = 'send';
   elicitContent: Record<string, unknown> | undefined;
   registrationAnswer = true;
   /** MCPL §7.6 step 3 and §11 `ask`: the answers to scope and inference questions, in order. */
@@ -74,6 +77,15 @@ export class ScriptedOperator {
         return this.samplingAction === 'approve'
           ? { action: 'approve', params }
           : { action: 'reject', reason: 'test says no' };
+      },
+      reviewCompletion: async (serverId, result) => {
+        this.asked.push({ kind: 'completion', detail: { serverId, result } });
+        const action = this.completionAction;
+        if (action === 'reject') return { action: 'reject', reason: 'test declines the answer' };
+        return {
+          action: 'send',
+          result: action === 'send' ? result : withAnswerText(result, action.edit),
+        };
       },
       elicit: async (serverId, params) => {
         this.asked.push({ kind: 'elicit', detail: { serverId, params } });

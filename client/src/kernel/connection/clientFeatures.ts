@@ -3,6 +3,7 @@ import {
   CreateMessageRequest,
   CreateMessageRequestSchema,
   CreateMessageResult,
+  CreateMessageResultWithTools,
   ElicitationCompleteNotificationSchema,
   ElicitRequest,
   ElicitRequestSchema,
@@ -26,7 +27,7 @@ export interface ClientRequestHandlers {
   createMessage(
     params: CreateMessageRequest['params'],
     signal: AbortSignal,
-  ): Promise<CreateMessageResult>;
+  ): Promise<CreateMessageResult | CreateMessageResultWithTools>;
   /** elicitation/create: form mode or URL mode. */
   elicit(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
 }
@@ -53,7 +54,8 @@ export interface ConnectionHooks {
 export function baseClientCapabilities(): Record<string, unknown> {
   return {
     roots: { listChanged: true },
-    sampling: {},
+    // MCP 2025-11-25: sampling requests may offer tools and carry tool_use/tool_result blocks.
+    sampling: { tools: {} },
     // Omitted fields take the schema's defaults (SEP-1034): the kernel fills them in before it answers.
     elicitation: { form: { applyDefaults: true }, url: {} },
   };

@@ -22,7 +22,8 @@ import { guardUrlElicitation } from './elicitationUrl';
 import type { CompletionMessage, CompletionRequest } from '../models/modelProvider';
 import type { ModelRouter } from '../models/modelRouter';
 import type { AuditSink } from '../audit/auditSink';
-import type { Interaction } from './interaction';
+import type { Interaction, SampledAnswer } from './interaction';
+import { chatRequestOf, needsChatModel, samplingResultOf } from './samplingMessages';
 import type { UpstreamAnswer, UpstreamClients } from './upstreamClients';
 
 /** MCP: a client that declines a sampling request answers with code -1 (user rejected). */
@@ -113,12 +114,37 @@ async function sampledUpstream(
   }
 }
 
+/** The reviewed request to the model: a chat turn when it needs tools, tool results or media. */
+async function askModel(
+  params: CreateMessageRequest['params'],
+  signal: AbortSignal,
+  deps: ClientHandlerDeps,
+): Promise<SampledAnswer> {
+  if (needsChatModel(params)) {
+    const hints = completionRequestOf(params).hints;
+    const model = deps.models.chooseChat(hints);
+    const request = chatRequestOf(params, { label: model.label, inputs: model.inputs ?? [] });
+    return samplingResultOf(await model.chat(request, signal));
+  }
+  const completion = await deps.models.complete(completionRequestOf(params), signal);
+  return {
+    role: 'assistant',
+    content: { type: 'text', text: completion.content },
+    model: completion.model,
+    stopReason: completion.stopReason ?? 'endTurn',
+  };
+}
+
+/**
+ * MCP sampling with the person in the loop: the request is reviewed (sent, edited or declined), goes
+ * to a model, and the model's answer is reviewed again before it goes back to the server.
+ */
 async function sample(
   serverId: string,
   params: CreateMessageRequest['params'],
   signal: AbortSignal,
   deps: ClientHandlerDeps,
-): Promise<CreateMessageResult> {
+): Promise<SampledAnswer> {
   const review = await deps.interaction.reviewSampling(serverId, params, signal);
   const audit = samplingAudit(serverId, deps);
   if (review.action === 'reject') {
@@ -128,25 +154,30 @@ async function sample(
       `the user rejected the sampling request${review.reason ? `: ${review.reason}` : ''}`,
     );
   }
+  let answer: SampledAnswer;
   try {
-    const completion = await deps.models.complete(completionRequestOf(review.params), signal);
-    await audit('SUCCESS', {
-      model: completion.model,
-      usage: completion.usage,
-      edited: review.params !== params,
-    });
-    return {
-      role: 'assistant',
-      content: { type: 'text', text: completion.content },
-      model: completion.model,
-      stopReason: completion.stopReason ?? 'endTurn',
-    };
+    answer = await askModel(review.params, signal, deps);
   } catch (error) {
     await audit('FAILURE', { error: error instanceof Error ? error.message : String(error) });
     if (error instanceof KernelError && error.code === 'NoModel')
       throw new McpError(ErrorCode.InternalError, error.message);
     throw error;
   }
+  const checked = await deps.interaction.reviewCompletion(serverId, answer, signal);
+  if (checked.action === 'reject') {
+    await audit('REJECTED', { model: answer.model, reason: checked.reason ?? 'answer declined' });
+    throw new McpError(
+      USER_REJECTED,
+      `the user declined the model's answer${checked.reason ? `: ${checked.reason}` : ''}`,
+    );
+  }
+  await audit('SUCCESS', {
+    model: answer.model,
+    edited: review.params !== params,
+    answer_edited: checked.result !== answer,
+    stop_reason: checked.result.stopReason,
+  });
+  return checked.result;
 }
 
 async function elicit(

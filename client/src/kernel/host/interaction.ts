@@ -6,6 +6,8 @@
  */
 import type {
   CreateMessageRequest,
+  CreateMessageResult,
+  CreateMessageResultWithTools,
   ElicitRequest,
   ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -46,6 +48,13 @@ export interface PermissionAnswer {
 export type SamplingReview =
   | { action: 'approve'; params: CreateMessageRequest['params'] }
   | { action: 'reject'; reason?: string };
+
+/** The model's answer to a sampling request, as it would go back to the server. */
+export type SampledAnswer = CreateMessageResult | CreateMessageResultWithTools;
+
+/** MCP sampling's second look: the person sees the model's answer before the server does. */
+export type CompletionReview =
+  { action: 'send'; result: SampledAnswer } | { action: 'reject'; reason?: string };
 
 /** MGP §13.4 callback types the person answers (llm_completion goes to the model instead). */
 export interface CallbackQuestion {
@@ -100,6 +109,12 @@ export interface Interaction {
     params: CreateMessageRequest['params'],
     signal: AbortSignal,
   ): Promise<SamplingReview>;
+  /** The model's answer, shown before it goes back to the server: sent, edited, or declined. */
+  reviewCompletion(
+    serverId: string,
+    result: SampledAnswer,
+    signal: AbortSignal,
+  ): Promise<CompletionReview>;
   elicit(
     serverId: string,
     params: ElicitRequest['params'],
@@ -124,6 +139,10 @@ export const NOBODY_TO_ASK: Interaction = {
   reviewSampling: async () => ({
     action: 'reject',
     reason: 'no one is there to review the sampling request',
+  }),
+  reviewCompletion: async () => ({
+    action: 'reject',
+    reason: "no one is there to review the model's answer",
   }),
   elicit: async () => ({ action: 'decline' }),
   answerCallback: async () => undefined,

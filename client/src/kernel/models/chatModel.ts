@@ -20,17 +20,30 @@ export interface ModelToolCall {
   arguments: string;
 }
 
+/** Media a model may take in a user message besides text (MCP sampling's image and audio blocks). */
+export type MediaKind = 'image' | 'audio';
+
+export interface MediaPart {
+  kind: MediaKind;
+  /** Base64, as MCP carries it. */
+  data: string;
+  mimeType: string;
+}
+
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string; media?: MediaPart[] }
   | { role: 'assistant'; content: string; toolCalls?: ModelToolCall[] }
   | { role: 'tool'; toolCallId: string; name: string; content: string; isError?: boolean };
 
 export interface ChatRequest {
   messages: readonly ChatMessage[];
   tools: readonly ModelTool[];
+  /** Whether the model may, must or must not call a tool (default: it may). */
+  toolChoice?: 'auto' | 'required' | 'none';
   maxTokens?: number;
   temperature?: number;
+  stopSequences?: string[];
 }
 
 export interface ChatTurn {
@@ -47,6 +60,8 @@ export interface ChatModel {
   readonly id: string;
   /** A person-readable name, e.g. "gpt-4o at https://api.openai.com/v1". */
   readonly label: string;
+  /** The media it takes besides text; left out: text only. */
+  readonly inputs?: readonly MediaKind[];
   /** One turn of the model. `onText` receives the answer's text as it streams, when it does. */
   chat(
     request: ChatRequest,

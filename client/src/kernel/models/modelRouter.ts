@@ -1,4 +1,5 @@
 import { KernelError } from '../model/errors';
+import type { ChatModel } from './chatModel';
 import type {
   CompletionRequest,
   CompletionResult,
@@ -19,8 +20,26 @@ export class ModelRouter {
   }
 
   choose(hints: ModelHints | undefined): ModelProvider {
-    let best: { provider: ModelProvider; score: number } | undefined;
-    for (const provider of this.providers) {
+    return this.best(this.providers, hints);
+  }
+
+  /**
+   * The best fit among the providers that also chat with tools (ChatModel): what sampling with tools,
+   * tool results or media needs.
+   */
+  chooseChat(hints: ModelHints | undefined): ModelProvider & ChatModel {
+    const chatting = this.providers.filter(isChatModel);
+    if (this.providers.length > 0 && chatting.length === 0)
+      throw new KernelError(
+        'NoModel',
+        'no configured model takes tools, tool results or media: configure an OpenAI-compatible endpoint (mgp.models.openaiCompatible.url)',
+      );
+    return this.best(chatting, hints);
+  }
+
+  private best<P extends ModelProvider>(providers: readonly P[], hints: ModelHints | undefined): P {
+    let best: { provider: P; score: number } | undefined;
+    for (const provider of providers) {
       const score = provider.match(hints);
       if (score !== undefined && (!best || score > best.score)) best = { provider, score };
     }
@@ -42,4 +61,8 @@ export class ModelRouter {
   ): Promise<CompletionResult> {
     return this.choose(request.hints).complete(request, signal, onText);
   }
+}
+
+export function isChatModel(provider: ModelProvider): provider is ModelProvider & ChatModel {
+  return typeof (provider as Partial<ChatModel>).chat === 'function';
 }

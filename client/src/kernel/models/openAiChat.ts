@@ -5,7 +5,7 @@
  * and one that answers nonsense gets a clear error.
  */
 import { apiKeyFor, type ApiKey } from './endpointKey';
-import type { ChatMessage, ChatRequest, ChatTurn, ModelToolCall } from './chatModel';
+import type { ChatMessage, ChatRequest, ChatTurn, MediaPart, ModelToolCall } from './chatModel';
 
 export interface OpenAiChatEndpoint {
   baseUrl: string;
@@ -43,6 +43,30 @@ const FINISH: Record<string, string> = {
   tool_calls: 'toolUse',
 };
 
+/** Audio formats the chat API names (`input_audio.format`), by MIME type. */
+const AUDIO_FORMATS: Record<string, string> = {
+  'audio/wav': 'wav',
+  'audio/x-wav': 'wav',
+  'audio/wave': 'wav',
+  'audio/mpeg': 'mp3',
+  'audio/mp3': 'mp3',
+};
+
+/** A user message with media: content parts (text, `image_url` as a data: URL, `input_audio`). */
+function wireParts(text: string, media: readonly MediaPart[]): Record<string, unknown>[] {
+  return [
+    ...(text ? [{ type: 'text', text }] : []),
+    ...media.map((part) =>
+      part.kind === 'image'
+        ? { type: 'image_url', image_url: { url: `data:${part.mimeType};base64,${part.data}` } }
+        : {
+            type: 'input_audio',
+            input_audio: { data: part.data, format: AUDIO_FORMATS[part.mimeType] ?? 'wav' },
+          },
+    ),
+  ];
+}
+
 function wireMessage(message: ChatMessage): Record<string, unknown> {
   switch (message.role) {
     case 'assistant':
@@ -61,6 +85,13 @@ function wireMessage(message: ChatMessage): Record<string, unknown> {
       };
     case 'tool':
       return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+    case 'user':
+      return {
+        role: 'user',
+        content: message.media?.length
+          ? wireParts(message.content, message.media)
+          : message.content,
+      };
     default:
       return { role: message.role, content: message.content };
   }
@@ -80,10 +111,12 @@ function requestBody(endpoint: OpenAiChatEndpoint, request: ChatRequest): string
               parameters: tool.inputSchema,
             },
           })),
+          ...(request.toolChoice ? { tool_choice: request.toolChoice } : {}),
         }
       : {}),
     max_tokens: request.maxTokens,
     temperature: request.temperature,
+    ...(request.stopSequences?.length ? { stop: request.stopSequences } : {}),
     stream: true,
   });
 }

@@ -5,7 +5,7 @@
  * chats with tools for agents (openAiChat.ts).
  */
 import { apiKeyFor, type ApiKey } from './endpointKey';
-import type { ChatModel, ChatRequest, ChatTurn } from './chatModel';
+import type { ChatModel, ChatRequest, ChatTurn, MediaKind } from './chatModel';
 import type {
   CompletionRequest,
   CompletionResult,
@@ -23,6 +23,8 @@ export interface OpenAiCompatibleOptions {
   /** For tests and proxies. */
   fetch?: typeof fetch;
   timeoutMs?: number;
+  /** The media the model takes besides text (the endpoint cannot say; the operator does). */
+  inputs?: readonly MediaKind[];
 }
 
 interface ChatResponse {
@@ -41,6 +43,10 @@ export class OpenAiCompatibleProvider implements ModelProvider, ChatModel {
 
   get label(): string {
     return `${this.options.model} at ${this.options.baseUrl}`;
+  }
+
+  get inputs(): readonly MediaKind[] {
+    return this.options.inputs ?? [];
   }
 
   /** Agents' turns, with tools, streamed (openAiChat.ts). */

@@ -1,21 +1,16 @@
 /**
- * The smaller questions: server permissions (MGP §3), sampling review (MCP), elicitation forms and URLs
+ * The smaller questions: server permissions (MGP §3), elicitation forms and URLs
  * (MCP), callbacks (MGP §13.4) and runtime registrations (MGP §15.4), each with VS Code's own widgets.
  */
 import * as vscode from 'vscode';
 import { oneLine, visibleText } from '@shared/untrustedText';
 import { elicitInForm } from './elicitationPanel';
-import type {
-  CreateMessageRequest,
-  ElicitRequest,
-  ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type {
   CallbackQuestion,
   PermissionAnswer,
   PermissionRequest,
   RegistrationRequest,
-  SamplingReview,
 } from '../../kernel/host/interaction';
 
 const EXPIRY: { label: string; hours?: number }[] = [
@@ -76,38 +71,6 @@ export async function askPermissions(request: PermissionRequest): Promise<Permis
     },
     expiresAt,
   };
-}
-
-function lastUserText(params: CreateMessageRequest['params']): string {
-  const last = [...params.messages].reverse().find((m) => m.role === 'user');
-  const content = last && (Array.isArray(last.content) ? last.content[0] : last.content);
-  return content && content.type === 'text' ? content.text : '';
-}
-
-export async function reviewSampling(
-  serverId: string,
-  params: CreateMessageRequest['params'],
-): Promise<SamplingReview> {
-  const text = lastUserText(params);
-  const detail = `${params.systemPrompt ? `System prompt: ${params.systemPrompt}\n\n` : ''}Message: ${text}\n\nUp to ${params.maxTokens} tokens. The request comes from the server.`;
-  const choice = await vscode.window.showInformationMessage(
-    `"${serverId}" asks to use a language model`,
-    { modal: true, detail },
-    'Send',
-    'Edit…',
-  );
-  if (!choice) return { action: 'reject', reason: 'rejected by the user' };
-  if (choice === 'Send') return { action: 'approve', params };
-  const edited = await vscode.window.showInputBox({
-    title: `Edit the message "${serverId}" sends to the model`,
-    value: text,
-    prompt: 'Press Enter to send, Escape to reject',
-  });
-  if (edited === undefined) return { action: 'reject', reason: 'rejected while editing' };
-  const messages = [...params.messages];
-  const index = messages.map((m) => m.role).lastIndexOf('user');
-  if (index >= 0) messages[index] = { role: 'user', content: { type: 'text', text: edited } };
-  return { action: 'approve', params: { ...params, messages } };
 }
 
 /** MCP elicitation: a URL to open (asked in a dialog), or a form (one form in an editor tab). */

@@ -5,13 +5,8 @@ import {
   ToolApprovalAnswer,
   ToolApprovalRequest,
 } from '../../kernel/host/interaction';
-import {
-  answerCallback,
-  approveRegistration,
-  askPermissions,
-  elicit,
-  reviewSampling,
-} from './dialogs';
+import { answerCallback, approveRegistration, askPermissions, elicit } from './dialogs';
+import { reviewCompletion, reviewSampling } from './samplingReview';
 import { askInference, askScope } from './mcplPrompts';
 import { promptToolApproval } from './toolApprovalPrompt';
 
@@ -99,12 +94,14 @@ export class EditorInteraction implements Interaction {
   );
   reviewSampling = this.fallback(
     'sampling',
-    (
-      serverId: string,
-      params: Parameters<Interaction['reviewSampling']>[1],
-      _signal: AbortSignal,
-    ) => reviewSampling(serverId, params),
+    (serverId: string, params: Parameters<Interaction['reviewSampling']>[1], signal: AbortSignal) =>
+      reviewSampling(serverId, params, signal),
     NOBODY_TO_ASK.reviewSampling,
+  );
+  reviewCompletion = this.fallback(
+    "a model's answer",
+    reviewCompletion,
+    NOBODY_TO_ASK.reviewCompletion,
   );
   elicit = this.fallback(
     'an elicitation',

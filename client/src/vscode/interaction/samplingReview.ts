@@ -1,0 +1,138 @@
+/**
+ * MCP sampling with the person in the loop, in the editor: the server's request, then the model's
+ * answer, each in a quick pick with Send, Edit… and Decline. A quick pick rather than a modal dialog:
+ * when the server withdraws its request (MCP notifications/cancelled) the question closes.
+ */
+import * as vscode from 'vscode';
+import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
+import { oneLine } from '@shared/untrustedText';
+import type {
+  CompletionReview,
+  SampledAnswer,
+  SamplingReview,
+} from '../../kernel/host/interaction';
+import {
+  answerOwnText,
+  answerText,
+  lastMessageText,
+  requestDetail,
+  withAnswerText,
+} from '../../kernel/host/samplingText';
+
+type Choice = 'send' | 'edit' | 'decline';
+interface ChoiceItem extends vscode.QuickPickItem {
+  choice: Choice;
+}
+
+/** A quick pick of Send / Edit… / Decline; undefined when dismissed or withdrawn. */
+function pickChoice(
+  title: string,
+  text: string,
+  detail: string,
+  signal: AbortSignal,
+): Promise<Choice | undefined> {
+  const picker = vscode.window.createQuickPick<ChoiceItem>();
+  picker.title = title;
+  picker.placeholder = 'The text comes from the server or the model: read it before you send it';
+  picker.ignoreFocusOut = true;
+  picker.matchOnDetail = false;
+  picker.items = [
+    { choice: 'send', label: '$(send) Send', description: detail, detail: oneLine(text) },
+    { choice: 'edit', label: '$(edit) Edit…', description: 'change the text, then send it' },
+    {
+      choice: 'decline',
+      label: '$(close) Decline',
+      description: 'the server is told you declined',
+    },
+  ];
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (choice: Choice | undefined) => {
+      if (done) return;
+      done = true;
+      resolve(choice);
+      picker.dispose();
+    };
+    picker.onDidAccept(() => finish(picker.selectedItems[0]?.choice));
+    picker.onDidHide(() => finish(undefined));
+    if (signal.aborted) return finish(undefined);
+    signal.addEventListener('abort', () => finish(undefined), { once: true });
+    picker.show();
+  });
+}
+
+/** An input box with `value`; undefined when dismissed or withdrawn. */
+function editText(title: string, value: string, signal: AbortSignal): Promise<string | undefined> {
+  const box = vscode.window.createInputBox();
+  box.title = title;
+  box.value = value;
+  box.prompt = 'Enter sends it, Escape declines';
+  box.ignoreFocusOut = true;
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (text: string | undefined) => {
+      if (done) return;
+      done = true;
+      resolve(text);
+      box.dispose();
+    };
+    box.onDidAccept(() => finish(box.value));
+    box.onDidHide(() => finish(undefined));
+    signal.addEventListener('abort', () => finish(undefined), { once: true });
+    box.show();
+  });
+}
+
+const withdrawn = (signal: AbortSignal, otherwise: string) =>
+  signal.aborted ? 'withdrawn by the server' : otherwise;
+
+export async function reviewSampling(
+  serverId: string,
+  params: CreateMessageRequest['params'],
+  signal: AbortSignal,
+): Promise<SamplingReview> {
+  const tools = params.tools?.length ? ` · ${params.tools.length} tools offered` : '';
+  const choice = await pickChoice(
+    `"${serverId}" asks to use a language model`,
+    requestDetail(params),
+    `up to ${params.maxTokens} tokens${tools}`,
+    signal,
+  );
+  if (choice === 'send') return { action: 'approve', params };
+  if (choice !== 'edit')
+    return { action: 'reject', reason: withdrawn(signal, 'rejected by the user') };
+  const edited = await editText(
+    `Edit the message "${serverId}" sends to the model`,
+    lastMessageText(params),
+    signal,
+  );
+  if (edited === undefined)
+    return { action: 'reject', reason: withdrawn(signal, 'rejected while editing') };
+  const messages = [...params.messages];
+  const index = messages.map((m) => m.role).lastIndexOf('user');
+  if (index >= 0) messages[index] = { role: 'user', content: { type: 'text', text: edited } };
+  return { action: 'approve', params: { ...params, messages } };
+}
+
+export async function reviewCompletion(
+  serverId: string,
+  result: SampledAnswer,
+  signal: AbortSignal,
+): Promise<CompletionReview> {
+  const choice = await pickChoice(
+    `Send the model's answer back to "${serverId}"?`,
+    answerText(result),
+    `${result.model}${result.stopReason === 'toolUse' ? ' · calls tools' : ''}`,
+    signal,
+  );
+  if (choice === 'send') return { action: 'send', result };
+  if (choice !== 'edit') return { action: 'reject', reason: withdrawn(signal, 'answer declined') };
+  const edited = await editText(
+    `Edit the answer "${serverId}" gets`,
+    answerOwnText(result),
+    signal,
+  );
+  return edited === undefined
+    ? { action: 'reject', reason: withdrawn(signal, 'declined while editing') }
+    : { action: 'send', result: withAnswerText(result, edited) };
+}
