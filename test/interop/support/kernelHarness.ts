@@ -45,7 +45,10 @@ export class ScriptedOperator {
   toolAnswers: ToolApprovalAnswer[] = [];
   permissionAnswer: 'approved' | 'denied' = 'approved';
   callbackAnswers: (string | undefined)[] = [];
-  samplingAction: 'approve' | 'reject' = 'approve';
+  /** `wait`: hold the question until the server withdraws it (then recorded as `withdrawn`). */
+  samplingAction: 'approve' | 'reject' | 'wait' = 'approve';
+  /** Hold every elicitation until the server withdraws it. */
+  elicitWait = false;
   /** What the operator does with the model's answer: send it, send this text instead, or decline. */
   completionAction: 'send' | 'reject' | { edit: string } = 'send';
   elicitContent: Record<string, unknown> | undefined;
@@ -72,8 +75,12 @@ export class ScriptedOperator {
           ),
         };
       },
-      reviewSampling: async (serverId, params) => {
+      reviewSampling: async (serverId, params, signal) => {
         this.asked.push({ kind: 'sampling', detail: { serverId, params } });
+        if (this.samplingAction === 'wait') {
+          await this.withdrawal(signal);
+          return { action: 'reject', reason: 'withdrawn' };
+        }
         return this.samplingAction === 'approve'
           ? { action: 'approve', params }
           : { action: 'reject', reason: 'test says no' };
@@ -87,8 +94,12 @@ export class ScriptedOperator {
           result: action === 'send' ? result : withAnswerText(result, action.edit),
         };
       },
-      elicit: async (serverId, params) => {
+      elicit: async (serverId, params, signal) => {
         this.asked.push({ kind: 'elicit', detail: { serverId, params } });
+        if (this.elicitWait) {
+          await this.withdrawal(signal);
+          return { action: 'cancel' };
+        }
         return this.elicitContent
           ? { action: 'accept', content: this.elicitContent as never }
           : { action: 'decline' };
@@ -117,6 +128,13 @@ export class ScriptedOperator {
         return this.inferenceAnswers.shift() ?? false;
       },
     };
+  }
+
+  /** Resolves when the server withdraws the question (MCP notifications/cancelled). */
+  private async withdrawal(signal: AbortSignal): Promise<void> {
+    if (!signal.aborted)
+      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+    this.asked.push({ kind: 'withdrawn', detail: undefined });
   }
 
   count(kind: string): number {

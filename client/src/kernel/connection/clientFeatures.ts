@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
+  CancelledNotificationSchema,
   CreateMessageRequest,
   CreateMessageRequestSchema,
   CreateMessageResult,
@@ -15,6 +16,7 @@ import {
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
+  RequestId,
   Root,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -74,6 +76,7 @@ export function registerClientFeatures(
   client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
     handlers.elicit(request.params, extra.signal),
   );
+  abortCancelledRequests(client);
   client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
     const data = typeof params.data === 'string' ? params.data : JSON.stringify(params.data);
     hooks.onLog(params.level, params.logger ? `[${params.logger}] ${data}` : data);
@@ -111,4 +114,19 @@ export function registerClientFeatures(
       (notification.params ?? {}) as Record<string, unknown>,
     );
   };
+}
+
+/**
+ * MCP notifications/cancelled from the server ends the handler of its request (a sampling review, an
+ * elicitation form). The SDK's own handler skips a falsy request id, and a server's first request has
+ * id 0: its cancellation would be lost, leaving the question open. This one takes every id.
+ */
+function abortCancelledRequests(client: Client): void {
+  const handlers = client as unknown as {
+    _requestHandlerAbortControllers?: Map<RequestId, AbortController>;
+  };
+  client.setNotificationHandler(CancelledNotificationSchema, ({ params }) => {
+    if (params.requestId === undefined) return;
+    handlers._requestHandlerAbortControllers?.get(params.requestId)?.abort(params.reason);
+  });
 }
