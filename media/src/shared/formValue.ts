@@ -46,6 +46,8 @@ export function fits(field: FieldModel, value: unknown): boolean {
       return type === 'boolean';
     case 'enum':
       return field.values.some((v) => deepEqual(v, value));
+    case 'multi':
+      return Array.isArray(value) && value.every((v) => field.values.includes(v as string));
     case 'const':
       return deepEqual(field.value, value);
     case 'null':
@@ -90,6 +92,11 @@ export function initialState(field: FieldModel, value?: unknown): FieldState {
         index: index >= 0 ? index : field.required && v === undefined ? 0 : -1,
       };
     }
+    case 'multi':
+      return {
+        kind: 'multi',
+        picked: field.values.map((value) => Array.isArray(v) && v.includes(value)),
+      };
     case 'const':
     case 'null':
       return { kind: field.kind };
@@ -165,6 +172,12 @@ export function assemble(field: FieldModel, state: FieldState, pointer = ''): As
       return state.index < 0 || field.kind !== 'enum'
         ? absent()
         : present(field.values[state.index]);
+    case 'multi': {
+      if (field.kind !== 'multi') return absent();
+      const picked = field.values.filter((_, i) => state.picked[i]);
+      // None picked: left out, unless the field is required (then its minItems speaks).
+      return picked.length || field.required ? present(picked) : absent();
+    }
     case 'const':
       return field.kind === 'const' ? present(field.value) : absent();
     case 'null':

@@ -88,13 +88,17 @@ function hints(field: FieldModel): string[] {
     if (field.maxLength !== undefined) out.push(`at most ${field.maxLength} characters`);
     if (field.pattern) out.push(`pattern ${field.pattern}`);
   }
-  if (field.kind === 'array' && (field.minItems !== undefined || field.maxItems !== undefined)) {
+  if (
+    (field.kind === 'array' || field.kind === 'multi') &&
+    (field.minItems !== undefined || field.maxItems !== undefined)
+  ) {
+    const noun = field.kind === 'multi' ? 'choices' : 'items';
     out.push(
       field.minItems !== undefined && field.maxItems !== undefined
-        ? `${field.minItems} to ${field.maxItems} items`
+        ? `pick ${field.minItems} to ${field.maxItems} ${noun}`
         : field.minItems !== undefined
-          ? `at least ${field.minItems} items`
-          : `at most ${field.maxItems} items`,
+          ? `at least ${field.minItems} ${noun}`
+          : `at most ${field.maxItems} ${noun}`,
     );
   }
   if (field.kind === 'json') out.push(`JSON (${field.reason})`);
@@ -328,7 +332,12 @@ export class SchemaForm {
     pointer: string,
     labelText?: string,
   ): HTMLElement {
-    if (field.kind === 'object' || field.kind === 'array' || field.kind === 'choice')
+    if (
+      field.kind === 'object' ||
+      field.kind === 'array' ||
+      field.kind === 'choice' ||
+      field.kind === 'multi'
+    )
       return this.group(field, state, pointer, labelText);
     const id = uniqueId('f');
     const helpId = `${id}-help`;
@@ -480,7 +489,11 @@ export class SchemaForm {
     pointer: string,
   ): HTMLElement {
     const options: Child[] = field.values.map((v, i) =>
-      el('option', { value: String(i) }, typeof v === 'string' ? v : JSON.stringify(v)),
+      el(
+        'option',
+        { value: String(i) },
+        field.labels?.[i] ?? (typeof v === 'string' ? v : JSON.stringify(v)),
+      ),
     );
     const notSet = !field.required || s.index < 0;
     const node = el(
@@ -494,7 +507,23 @@ export class SchemaForm {
     return node;
   }
 
-  /** Nested objects, lists and choices: a fieldset with a legend. */
+  /** A multi-select (SEP-1330): one checkbox per value, its title as the label. */
+  private checkboxes(
+    field: FieldModel & { kind: 'multi' },
+    s: FieldState & { kind: 'multi' },
+    pointer: string,
+  ): HTMLElement {
+    const boxes = field.values.map((value, i) => {
+      const id = uniqueId('pick');
+      const box = el('input', { type: 'checkbox', id, value, 'data-focus': `${pointer}/${i}` });
+      box.checked = s.picked[i] === true;
+      box.addEventListener('change', () => ((s.picked[i] = box.checked), this.changed(pointer)));
+      return el('div', { class: 'multi-choice' }, box, el('label', { for: id }, field.labels[i]));
+    });
+    return el('div', { class: 'multi-choices', role: 'group' }, ...boxes);
+  }
+
+  /** Nested objects, lists, choices and multi-selects: a fieldset with a legend. */
   private group(
     field: FieldModel,
     state: FieldState,
@@ -540,6 +569,8 @@ export class SchemaForm {
       set.append(...this.rows(field, state as FieldState & { kind: 'array' }, pointer));
     } else if (field.kind === 'choice') {
       set.append(...this.choice(field, state as FieldState & { kind: 'choice' }, pointer));
+    } else if (field.kind === 'multi') {
+      set.append(this.checkboxes(field, state as FieldState & { kind: 'multi' }, pointer));
     }
     set.append(message);
     return set;

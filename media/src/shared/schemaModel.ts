@@ -4,6 +4,8 @@
  * schemaForm.ts; the unit tests run this in node. What the form cannot express becomes a JSON field.
  */
 
+import { enumChoices } from '@shared/enumChoices';
+
 export type Schema = Record<string, unknown>;
 
 export type StringWidget = 'text' | 'textarea' | 'email' | 'url' | 'date' | 'datetime' | 'time';
@@ -40,7 +42,16 @@ export type FieldModel =
     })
   /** `tristate`: optional with no default, so "not set" is a third answer. */
   | (FieldBase & { kind: 'boolean'; tristate: boolean })
-  | (FieldBase & { kind: 'enum'; values: unknown[] })
+  /** `labels`: the titles of a titled enum (SEP-1330), one per value. */
+  | (FieldBase & { kind: 'enum'; values: unknown[]; labels?: string[] })
+  /** A multi-select: an array of a string enum (SEP-1330), as one checkbox per value. */
+  | (FieldBase & {
+      kind: 'multi';
+      values: string[];
+      labels: string[];
+      minItems?: number;
+      maxItems?: number;
+    })
   | (FieldBase & { kind: 'const'; value: unknown })
   | (FieldBase & { kind: 'null' })
   | (FieldBase & { kind: 'array'; items: FieldModel; minItems?: number; maxItems?: number })
@@ -58,6 +69,7 @@ export type FieldState =
   | { kind: 'boolean'; value: boolean | undefined }
   /** -1: nothing chosen. */
   | { kind: 'enum'; index: number }
+  | { kind: 'multi'; picked: boolean[] }
   | { kind: 'const' | 'null' }
   | { kind: 'array'; items: FieldState[] }
   | { kind: 'object'; fields: Record<string, FieldState> }
@@ -334,6 +346,18 @@ function fieldModelAt(input: Schema, ctx: Context): FieldModel {
   const schema = mergeAllOf(resolved, ctx.root, seen);
   if (!schema) return jsonField(resolved, ctx, 'an allOf the form cannot merge');
   const inner = { ...ctx, seen };
+  const choices = enumChoices(schema);
+  if (choices?.multi) {
+    const { values, labels, minItems, maxItems } = choices;
+    return { ...base(schema, inner, false), kind: 'multi', values, labels, minItems, maxItems };
+  }
+  if (choices)
+    return {
+      ...base(schema, inner, false),
+      kind: 'enum',
+      values: choices.values,
+      labels: choices.labels,
+    };
   if ('const' in schema)
     return { ...base(schema, inner, false), kind: 'const', value: schema.const };
   if (Array.isArray(schema.enum) && schema.enum.length > 0) {

@@ -1,21 +1,29 @@
 // Issue: a server's request for information (elicitation) opened a modal that listed no fields, then
 // asked ~10 quick inputs one at a time with no way back. Now it is one form with every field, in an
 // editor tab: server-everything's trigger-elicitation-request, answered, and the answer reaches it.
+// Then every enum form (SEP-1330: an untitled enum, titled oneOf, multi-select with min/max items)
+// with its defaults filled in (SEP-1034), from an SDK server that asks.
 import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { switchTheme } from '../scenarios/10-run-tool.mjs';
 import { findWebviewFrame, openWorkbench, palette, serverRow } from '../uiKit.mjs';
 
 export const title = 'an elicitation is one form';
 export const window = {
-  env: { MGP_PREAPPROVED_SERVERS: 'everything' },
+  env: { MGP_PREAPPROVED_SERVERS: 'everything,asks' },
   prepare(workspace) {
     const path = join(workspace, 'mgp.toml');
     const everything = readFileSync(path, 'utf8').split('[[servers]]')[2];
+    const asks = fileURLToPath(
+      new URL('../../../fixtures/servers/client-features.js', import.meta.url),
+    );
     writeFileSync(
       path,
-      `[[servers]]${everything}approved_tools = ["trigger-elicitation-request"]\n`,
+      `[[servers]]${everything}approved_tools = ["trigger-elicitation-request"]\n\n` +
+        `[[servers]]\nid = "asks"\ncommand = ${JSON.stringify(process.execPath)}\n` +
+        `args = [${JSON.stringify(asks)}]\napproved_tools = ["choose"]\n`,
     );
   },
 };
@@ -76,6 +84,54 @@ export async function run(kit) {
       assert.match(await result.textContent(), /Ada Lovelace/);
       assert.match(await result.textContent(), /provided the requested information/);
       assert.equal(await page.locator('.tab', { hasText: 'asks for information' }).count(), 0);
+    },
+  );
+
+  await step(
+    'every enum form: titled choices, a multi-select with its limits, defaults filled in',
+    async () => {
+      await serverRow(page, 'asks', 'connected');
+      await palette(page, 'MGP: Run Tool', 'asks.choose');
+      const runPanel = await findWebviewFrame(page, 'Run asks · choose');
+      await runPanel.locator('button.run').click();
+      await page.locator('.tab', { hasText: 'asks asks for information' }).waitFor();
+      form = await findWebviewFrame(page, 'Elicitation');
+      await form.locator('main[data-state="ready"]').waitFor();
+      const colour = form.locator('.schema-form select').nth(1);
+      assert.deepEqual(
+        (await colour.locator('option').allTextContents()).slice(1),
+        ['Red', 'Green', 'Blue'],
+        'a titled oneOf shows its titles',
+      );
+      const size = form.locator('.schema-form select').first();
+      assert.equal(await size.locator('option:checked').textContent(), 'medium', 'the default');
+      const toppings = form.locator('fieldset.field-multi').first();
+      assert.equal(await toppings.locator('input[value="cheese"]').isChecked(), true);
+      assert.match(await toppings.textContent(), /pick 1 to 2 choices/);
+      assert.equal(await form.locator('option', { hasText: 'Option A' }).count(), 1, 'enumNames');
+      await colour.selectOption({ label: 'Blue' });
+      await toppings.locator('input[value="olives"]').check();
+      await toppings.locator('input[value="basil"]').check();
+      for (const theme of THEMES.filter((t) => t.file !== 'high-contrast')) {
+        await themed(kit, theme, form);
+        await page.mouse.move(1300, 140);
+        await shot(`elicitation-enums-${theme.file}`);
+      }
+      await form.locator('button[data-answer="accept"]').click();
+      await form.locator('main[data-state="refused"]').waitFor();
+      assert.match(
+        await toppings.textContent(),
+        /more than 2|at most 2/,
+        'three of two is refused',
+      );
+      await toppings.locator('input[value="cheese"]').uncheck();
+      await form.locator('button[data-answer="accept"]').click();
+      const result = runPanel.locator('.outcome .result');
+      await result.waitFor();
+      const text = await result.textContent();
+      assert.match(text, /#00f/);
+      assert.match(text, /olives/);
+      assert.match(text, /"size":\s*"medium"/);
     },
   );
 }
