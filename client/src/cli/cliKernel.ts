@@ -18,6 +18,7 @@ import type {
 } from '../kernel/host/interaction';
 import { Kernel } from '../kernel/kernel';
 import { exampleRequestSource } from '../kernel/discovery/toolDiscovery';
+import type { MediaKind } from '../kernel/models/chatModel';
 import { OpenAiCompatibleProvider } from '../kernel/models/openAiCompatible';
 import { CLI_OPERATOR } from '../kernel/model/caller';
 import { cliAuthorizations, signInFlow } from './cliAuthorization';
@@ -147,6 +148,11 @@ export async function startCliKernel(
         baseUrl: modelUrl,
         model: env.MGP_MODEL ?? 'default',
         apiKey: env.MGP_MODEL_KEY,
+        // What the model takes besides text, e.g. `image,audio` (sampling with media).
+        inputs: (env.MGP_MODEL_INPUTS ?? '')
+          .split(',')
+          .map((kind) => kind.trim())
+          .filter((kind): kind is MediaKind => kind === 'image' || kind === 'audio'),
       }),
     ]);
   // The semantic discovery strategy's embeddings: the same endpoint's embedding model.

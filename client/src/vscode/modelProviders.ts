@@ -14,6 +14,7 @@ import type {
 } from '../kernel/models/modelProvider';
 import type { ModelRouter } from '../kernel/models/modelRouter';
 import { exampleRequestSource } from '../kernel/discovery/toolDiscovery';
+import type { MediaKind } from '../kernel/models/chatModel';
 import { OpenAiCompatibleProvider } from '../kernel/models/openAiCompatible';
 import type { EmbeddingEndpointOptions } from '../kernel/models/openAiEmbeddings';
 import type { ToolDiscovery } from '../kernel/discovery/toolDiscovery';
@@ -105,8 +106,13 @@ function providersFromSettings(keys: ModelKeys): ModelProvider[] {
   const providers: ModelProvider[] = [];
   const url = settings.get<string>('openaiCompatible.url', '').trim();
   const model = settings.get<string>('openaiCompatible.model', '').trim();
+  const inputs = settings
+    .get<string[]>('openaiCompatible.inputs', [])
+    .filter((kind): kind is MediaKind => kind === 'image' || kind === 'audio');
   if (url && model)
-    providers.push(new OpenAiCompatibleProvider({ baseUrl: url, model, apiKey: keys.keyFor }));
+    providers.push(
+      new OpenAiCompatibleProvider({ baseUrl: url, model, apiKey: keys.keyFor, inputs }),
+    );
   if (
     settings.get<boolean>('useLanguageModels', true) &&
     typeof vscode.lm?.selectChatModels === 'function'

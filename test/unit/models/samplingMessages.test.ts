@@ -14,9 +14,7 @@ import type * as SchemaModel from '../../../media/src/shared/schemaModel';
 import { browserModule } from '../toolPanels/browserModule';
 
 const { fieldModel } = browserModule<typeof SchemaModel>('media/src/shared/schemaModel.ts');
-const { assemble, initialState } = browserModule<typeof FormValue>(
-  'media/src/shared/formValue.ts',
-);
+const { assemble, initialState } = browserModule<typeof FormValue>('media/src/shared/formValue.ts');
 
 type Params = CreateMessageRequest['params'];
 const TEXT_ONLY = { label: 'scripted', inputs: [] as const };
