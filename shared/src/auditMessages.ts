@@ -26,6 +26,8 @@ export interface AuditViewFilter {
 export interface AuditViewOptions {
   filter: AuditViewFilter;
   groupByTrace: boolean;
+  /** Newest records (or trace groups) at the top; the default. */
+  newestFirst: boolean;
 }
 
 export interface AuditRowItem {
@@ -40,6 +42,10 @@ export interface AuditRowItem {
   /** `type:id`, e.g. `operator:agent.vscode`. */
   actor: string;
   trace: string;
+  /** What happened, in plain words (auditSentence). */
+  sentence: string;
+  /** The permission or approval scope the record is about, or ''. */
+  permission: string;
   /** A row shown under its trace's group header. */
   inGroup: boolean;
 }
@@ -107,6 +113,8 @@ export interface AuditViewState {
   total: number;
   /** Leading items unchanged since the previous version. */
   stable: number;
+  /** Items added at the top since the previous version (a live append, newest first). */
+  prepended: number;
   /** Records in the index, and how many pass the filter. */
   records: number;
   matched: number;
@@ -169,7 +177,11 @@ export function isAuditViewFilter(value: unknown): value is AuditViewFilter {
 export function isAuditViewOptions(value: unknown): value is AuditViewOptions {
   if (typeof value !== 'object' || value === null) return false;
   const o = value as Record<string, unknown>;
-  return typeof o.groupByTrace === 'boolean' && isAuditViewFilter(o.filter);
+  return (
+    typeof o.groupByTrace === 'boolean' &&
+    typeof o.newestFirst === 'boolean' &&
+    isAuditViewFilter(o.filter)
+  );
 }
 
 export function isAuditFromWebview(value: unknown): value is AuditFromWebview {

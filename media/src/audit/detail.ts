@@ -1,5 +1,9 @@
-/** The detail pane: one whole record as the log holds it, its hash and the hash it chains to. */
-import { el } from './dom';
+/**
+ * The detail pane: first what happened in plain words (who, what, the decision, when), then the whole
+ * record as the log holds it, its hash and the hash it chains to.
+ */
+import { actorName, auditPermission, auditSentence, SentenceRecord } from '@shared/auditSentence';
+import { el, isProblemResult, localTime } from './dom';
 
 export interface DetailEvents {
   close(): void;
@@ -77,6 +81,8 @@ export class DetailPane {
     ];
     this.heading.textContent = `Record ${seq} · ${String(record.event_type ?? '')}`;
     this.body.replaceChildren(
+      summary(record),
+      el('h3', {}, 'The record as the log keeps it'),
       el(
         'dl',
         { class: 'hashes' },
@@ -98,4 +104,48 @@ export class DetailPane {
     this.seq = undefined;
     this.element.hidden = true;
   }
+}
+
+/** Who, what, the decision and when, above the record itself. */
+function summary(record: Record<string, unknown>): HTMLElement {
+  const fields = {
+    event_type: String(record.event_type ?? ''),
+    actor: record.actor as SentenceRecord['actor'],
+    target: record.target as SentenceRecord['target'],
+    result: String(record.result ?? ''),
+    details: (record.details ?? {}) as Record<string, unknown>,
+  };
+  const actor = fields.actor;
+  const server = fields.target?.server_id ?? '';
+  const tool = fields.target?.tool_name ?? '';
+  const permission = auditPermission(fields);
+  const time = Date.parse(String(record.timestamp ?? ''));
+  const row = (name: string, ...value: (Node | string)[]) => [
+    el('dt', {}, name),
+    el('dd', { 'data-summary': name.toLowerCase() }, ...value),
+  ];
+  return el(
+    'section',
+    { class: 'summary', 'aria-label': 'Summary' },
+    el('p', { class: 'sentence', 'data-field': 'sentence' }, auditSentence(fields)),
+    el(
+      'dl',
+      {},
+      ...row(
+        'Who',
+        actorName(actor),
+        el(
+          'span',
+          { class: 'id', title: 'Actor type and id' },
+          `${actor?.type ?? ''}:${actor?.id ?? ''}`,
+        ),
+      ),
+      ...row('What', tool ? `${server}.${tool}` : server || '—'),
+      ...row(
+        'Decision',
+        `${isProblemResult(fields.result) ? '✗ ' : ''}${fields.result}${permission ? ` · ${permission}` : ''}`,
+      ),
+      ...row('When', Number.isNaN(time) ? '—' : localTime(time)),
+    ),
+  );
 }

@@ -45,6 +45,7 @@ const table = new VirtualTable({
     toolbar.setFollow(follow);
     save();
   },
+  orderChanged: (newestFirst) => toolbar.setNewestFirst(newestFirst),
 });
 
 const toolbar = new Toolbar({
@@ -52,7 +53,7 @@ const toolbar = new Toolbar({
   expandAll: (expanded) => post({ type: 'expandAll', expanded }),
   followChanged: (follow) => {
     table.follow = follow;
-    if (follow) table.scrollToEnd();
+    if (follow) table.scrollToLive();
     save();
   },
   export: (format) => post({ type: 'export', format }),
@@ -67,7 +68,8 @@ app.replaceChildren(
   el('div', { class: 'content' }, table.element, detail.element),
 );
 table.measure();
-table.follow = saved.follow ?? false;
+// Newest first at the top, following by default: new events appear where the eye already is.
+table.follow = saved.follow ?? true;
 toolbar.setFollow(table.follow);
 let restoreScroll = saved.scrollTop;
 

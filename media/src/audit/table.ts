@@ -12,14 +12,52 @@ import { el, isProblemResult, localTime } from './dom';
 const OVERSCAN = 10;
 /** Pages kept beyond the ones in view; the farthest are dropped first. */
 const MAX_PAGES = 40;
-const COLUMNS = ['Seq', 'Time', 'Type', 'Server', 'Tool', 'Result', 'Actor', 'Trace'];
+type ColumnKey =
+  'seq' | 'time' | 'sentence' | 'permission' | 'result' | 'type' | 'server' | 'tool' | 'trace';
+/** What a person reads first comes first; the ids a filter or a support ticket needs follow. */
+const COLUMNS: { key: ColumnKey; label: string; hint?: string }[] = [
+  { key: 'seq', label: '#', hint: "The record's number in the log" },
+  { key: 'time', label: 'Time' },
+  { key: 'sentence', label: 'What happened' },
+  {
+    key: 'permission',
+    label: 'Permission',
+    hint: 'The permission, or how a tool call was approved (once, this session, always…)',
+  },
+  { key: 'result', label: 'Result' },
+  { key: 'type', label: 'Event', hint: 'The event type as the log stores it (MGP §6.4)' },
+  { key: 'server', label: 'Server' },
+  { key: 'tool', label: 'Tool' },
+  {
+    key: 'trace',
+    label: 'Trace',
+    hint: 'The id shared by the records of one request: an approval and its call',
+  },
+];
+const col = (key: ColumnKey) => COLUMNS.findIndex((c) => c.key === key);
 
 export interface TableEvents {
   requestRows(version: number, start: number, count: number): void;
   openRecord(seq: number): void;
   toggleGroup(trace: string, expand?: boolean): void;
-  /** The user scrolled away from the bottom (or back to it) while following. */
+  /** The user scrolled away from the newest row (or back to it) while following. */
   followChanged(follow: boolean): void;
+  /** The Time column's header asks for the other order. */
+  orderChanged(newestFirst: boolean): void;
+}
+
+/** Cached pages moved down by `by` items (rows added on top): each item keeps its new index. */
+function shiftPages(pages: Map<number, AuditItem[]>, by: number): Map<number, AuditItem[]> {
+  const out = new Map<number, AuditItem[]>();
+  for (const [page, items] of pages)
+    items.forEach((item, k) => {
+      const index = page * PAGE_SIZE + k + by;
+      const target = Math.floor(index / PAGE_SIZE);
+      let list = out.get(target);
+      if (!list) out.set(target, (list = []));
+      list[index - target * PAGE_SIZE] = item;
+    });
+  return out;
 }
 
 export class VirtualTable {
@@ -40,14 +78,24 @@ export class VirtualTable {
   private frame = 0;
   private expectedScrollTop: number | undefined;
   private scrolledAt: number | undefined;
+  private readonly orderButton: HTMLButtonElement;
   follow = false;
 
   constructor(private readonly events: TableEvents) {
+    this.orderButton = el('button', { type: 'button', class: 'order', 'data-action': 'order' });
+    this.orderButton.addEventListener('click', () => events.orderChanged(!this.newestFirst));
     this.header = el(
       'div',
       { class: 'row header', role: 'row', 'aria-rowindex': '1' },
-      ...COLUMNS.map((c) => el('div', { class: 'cell', role: 'columnheader' }, c)),
+      ...COLUMNS.map((c) =>
+        el(
+          'div',
+          { class: 'cell', role: 'columnheader', 'data-col': c.key, title: c.hint },
+          c.key === 'time' ? this.orderButton : c.label,
+        ),
+      ),
     );
+    this.showOrder();
     this.window = el('div', { class: 'window', role: 'rowgroup' });
     this.spacer = el('div', { class: 'spacer' }, this.window);
     this.empty = el('div', { class: 'empty-table', hidden: '' }, 'No record matches the filter.');
@@ -86,6 +134,20 @@ export class VirtualTable {
     return this.view?.total ?? 0;
   }
 
+  /** Newest records on top (the default): following then means staying at the top. */
+  get newestFirst(): boolean {
+    return this.view?.options.newestFirst ?? true;
+  }
+
+  private showOrder(): void {
+    const newest = this.newestFirst;
+    this.orderButton.textContent = `Time ${newest ? '↓' : '↑'}`;
+    this.orderButton.title = newest
+      ? 'Newest first. Click for oldest first.'
+      : 'Oldest first. Click for newest first.';
+    this.orderButton.parentElement?.setAttribute('aria-sort', newest ? 'descending' : 'ascending');
+  }
+
   setView(view: AuditViewState): void {
     const previous = this.view;
     const sameOptions =
@@ -97,13 +159,21 @@ export class VirtualTable {
     this.pages = kept;
     // Rows that may have moved stay on screen until their fresh copy arrives (no flicker on a live append).
     this.stale = sameOptions ? new Map([...this.stale, ...dropped]) : new Map();
+    if (sameOptions && view.prepended > 0) this.stale = shiftPages(this.stale, view.prepended);
     this.requested.clear();
     this.view = view;
+    this.showOrder();
     this.viewport.setAttribute('aria-rowcount', String(view.total + 1));
     this.spacer.style.height = `${rowWindow({ scrollTop: 0, viewportHeight: this.bodyHeight, rowHeight: this.rowHeight, total: view.total, overscan: 0 }).scrollHeight}px`;
     this.empty.hidden = view.total > 0;
     if (!sameOptions) this.active = Math.min(this.active, view.total - 1);
-    if (this.follow) this.scrollToEnd();
+    else if (view.prepended > 0 && this.active >= 0) this.active += view.prepended;
+    const reordered = previous?.options.newestFirst !== view.options.newestFirst;
+    if (this.follow) this.scrollToLive();
+    else if (reordered) this.scrollTo(0);
+    else if (sameOptions && view.prepended > 0)
+      // Not following: the rows in view stay in view while new ones arrive above them.
+      this.scrollTo(this.viewport.scrollTop + view.prepended * this.rowHeight);
     this.schedule();
   }
 
@@ -130,7 +200,12 @@ export class VirtualTable {
     this.viewport.focus();
   }
 
-  scrollToEnd(): void {
+  /** To the newest row: the top when newest first, else the bottom. */
+  scrollToLive(): void {
+    if (this.newestFirst) {
+      this.scrollTo(0);
+      return;
+    }
     this.scrollTo(
       scrollTopFor(this.total - 1, 'end', {
         viewportHeight: this.bodyHeight,
@@ -150,7 +225,8 @@ export class VirtualTable {
     this.schedule();
   }
 
-  private atEnd(): boolean {
+  private atLiveEdge(): boolean {
+    if (this.newestFirst) return this.viewport.scrollTop <= 2;
     return this.viewport.scrollTop + this.viewport.clientHeight >= this.viewport.scrollHeight - 2;
   }
 
@@ -161,7 +237,7 @@ export class VirtualTable {
     this.expectedScrollTop = undefined;
     if (!ours) {
       this.scrolledAt ??= performance.now();
-      const follow = this.atEnd();
+      const follow = this.atLiveEdge();
       if (follow !== this.follow) {
         this.follow = follow;
         this.events.followChanged(follow);
@@ -243,7 +319,7 @@ export class VirtualTable {
     return el(
       'div',
       { class: 'row', role: 'row' },
-      ...COLUMNS.map(() => el('div', { class: 'cell', role: 'gridcell' })),
+      ...COLUMNS.map((c) => el('div', { class: 'cell', role: 'gridcell', 'data-col': c.key })),
     );
   }
 
@@ -252,39 +328,42 @@ export class VirtualTable {
     row.id = `row-${index}`;
     row.setAttribute('aria-rowindex', String(index + 2));
     const cells = row.children as HTMLCollectionOf<HTMLElement>;
-    let texts: string[];
+    let values: Partial<Record<ColumnKey, string>>;
     let kind = 'row';
+    let actor = '';
     if (!item) {
-      texts = ['…', '', '', '', '', '', '', ''];
+      values = { seq: '…' };
       kind = 'row loading';
       delete row.dataset.seq;
       delete row.dataset.trace;
     } else if (item.kind === 'group') {
-      texts = [
-        `${item.expanded ? '▾' : '▸'} ${item.count}`,
-        localTime(item.first),
-        item.types.join(' → '),
-        item.server,
-        item.tool,
-        `${item.problem ? '✗ ' : ''}${item.result}`,
-        `${item.count} event${item.count === 1 ? '' : 's'}`,
-        item.trace,
-      ];
+      values = {
+        seq: `${item.expanded ? '▾' : '▸'} ${item.count}`,
+        time: localTime(item.first),
+        sentence: `${item.count} event${item.count === 1 ? '' : 's'} of one request`,
+        type: item.types.join(' → '),
+        server: item.server,
+        tool: item.tool,
+        result: `${item.problem ? '✗ ' : ''}${item.result}`,
+        trace: item.trace,
+      };
       kind = `row group${item.problem ? ' problem' : ''}`;
       row.dataset.trace = item.trace;
       delete row.dataset.seq;
     } else {
       const problem = isProblemResult(item.result);
-      texts = [
-        String(item.seq),
-        localTime(item.time),
-        item.type,
-        item.server,
-        item.tool,
-        `${problem ? '✗ ' : ''}${item.result}`,
-        item.actor,
-        item.trace,
-      ];
+      values = {
+        seq: String(item.seq),
+        time: localTime(item.time),
+        sentence: item.sentence,
+        permission: item.permission,
+        type: item.type,
+        server: item.server,
+        tool: item.tool,
+        result: `${problem ? '✗ ' : ''}${item.result}`,
+        trace: item.trace,
+      };
+      actor = item.actor;
       kind = `row${item.inGroup ? ' member' : ''}${problem ? ' problem' : ''}`;
       row.dataset.seq = String(item.seq);
       row.dataset.trace = item.trace;
@@ -294,11 +373,15 @@ export class VirtualTable {
     const selected = item?.kind === 'row' && item.seq === this.selectedSeq;
     row.className = `${kind}${index === this.active ? ' active' : ''}${selected ? ' selected' : ''}`;
     row.setAttribute('aria-selected', String(selected));
-    for (let c = 0; c < texts.length; c++)
-      if (cells[c].textContent !== texts[c]) cells[c].textContent = texts[c];
-    // The cells most often cut short say all of it on hover.
-    cells[2].title = item?.kind === 'group' ? texts[2] : '';
-    cells[7].title = texts[7];
+    for (let c = 0; c < COLUMNS.length; c++) {
+      const value = values[COLUMNS[c].key] ?? '';
+      if (cells[c].textContent !== value) cells[c].textContent = value;
+    }
+    // The cells most often cut short say all of it on hover; the sentence also names the actor's id.
+    const sentence = values.sentence ?? '';
+    cells[col('sentence')].title = actor ? `${sentence}\nActor: ${actor}` : sentence;
+    cells[col('type')].title = item?.kind === 'group' ? (values.type ?? '') : '';
+    cells[col('trace')].title = values.trace ?? '';
   }
 
   private onClick(event: MouseEvent): void {

@@ -67,8 +67,9 @@ export class Toolbar {
     'data-filter': 'until',
   });
   private readonly group = checkbox('group-by-trace', 'Group by trace');
-  private readonly followBox = checkbox('follow', 'Follow');
+  private readonly followBox = checkbox('follow', 'Follow new events');
   private readonly expandButtons: HTMLElement;
+  private newestFirst = true;
   private sentOptions = '';
   private traceTimer = 0;
 
@@ -148,7 +149,10 @@ export class Toolbar {
         labelled('From', this.since),
         labelled('Before', this.until),
         button('Clear filters', { 'data-action': 'clear' }, () =>
-          this.apply({ filter: {}, groupByTrace: this.group.input.checked }, true),
+          this.apply(
+            { filter: {}, groupByTrace: this.group.input.checked, newestFirst: this.newestFirst },
+            true,
+          ),
         ),
       ),
       el(
@@ -185,7 +189,13 @@ export class Toolbar {
     filter.until = fromLocalInput(this.until.value);
     for (const key of Object.keys(filter) as (keyof AuditViewFilter)[])
       if (filter[key] === undefined) delete filter[key];
-    return { filter, groupByTrace: this.group.input.checked };
+    return { filter, groupByTrace: this.group.input.checked, newestFirst: this.newestFirst };
+  }
+
+  /** Newest or oldest records first (the table's Time header asks). */
+  setNewestFirst(newestFirst: boolean): void {
+    this.newestFirst = newestFirst;
+    this.changed();
   }
 
   private changed(): void {
@@ -215,6 +225,7 @@ export class Toolbar {
     this.since.value = toLocalInput(f.since);
     this.until.value = toLocalInput(f.until);
     this.group.input.checked = options.groupByTrace;
+    this.newestFirst = options.newestFirst;
     this.expandButtons.hidden = !options.groupByTrace;
     if (send) this.changed();
     else this.sentOptions = JSON.stringify(this.options);

@@ -107,6 +107,7 @@ describe('Audit Trail model', () => {
     const filtered = model.setOptions({
       filter: { serverId: 'server.1', types: ['TOOL_EXECUTED'] },
       groupByTrace: false,
+      newestFirst: false,
     });
     assert.ok(filtered.version > loaded.version);
     assert.equal(model.rows(loaded.version, 0, 100), undefined, 'an older version is not answered');
@@ -118,7 +119,7 @@ describe('Audit Trail model', () => {
     assert.match(record?.hash ?? '', /^[0-9a-f]{64}$/);
     assert.equal(await model.record(4000), undefined);
 
-    const grouped = model.setOptions({ filter: {}, groupByTrace: true });
+    const grouped = model.setOptions({ filter: {}, groupByTrace: true, newestFirst: false });
     assert.equal(grouped.groups, 40, 'one trace per sample event');
     const opened = model.toggle('trace-3');
     assert.equal(opened.total, 41);
@@ -132,17 +133,53 @@ describe('Audit Trail model', () => {
     try {
       await Promise.all(Array.from({ length: 10 }, (_, i) => log.append(sampleEvent(i + 1))));
       const model = new AuditTrailModel(directorySource(temp.dir));
-      const first = await model.load();
+      await model.load();
+      const first = model.setOptions({ filter: {}, groupByTrace: false, newestFirst: false });
       assert.equal(await model.refresh(), undefined, 'nothing new');
       await Promise.all(Array.from({ length: 5 }, (_, i) => log.append(sampleEvent(i + 11))));
       const next = await model.refresh();
       assert.equal(next?.total, 15);
       assert.equal(next?.stable, first.total);
-      model.setOptions({ filter: {}, groupByTrace: true });
+      model.setOptions({ filter: {}, groupByTrace: true, newestFirst: false });
       await log.append(sampleEvent(16, { trace_id: 'trace-2' }));
       const grouped = await model.refresh();
       assert.equal(grouped?.total, 15);
       assert.equal(grouped?.stable, 0);
+    } finally {
+      await log.close();
+    }
+  });
+
+  it('shows the newest first by default; a live append lands on top', async () => {
+    const log = await AuditLog.open({ directory: temp.dir });
+    try {
+      await Promise.all(Array.from({ length: 10 }, (_, i) => log.append(sampleEvent(i + 1))));
+      const model = new AuditTrailModel(directorySource(temp.dir));
+      const first = await model.load();
+      assert.equal(first.options.newestFirst, true);
+      const seqs = (version: number) =>
+        (model.rows(version, 0, 100) as AuditRowItem[]).map((row) => row.seq);
+      assert.deepEqual(seqs(first.version), [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+      await Promise.all(Array.from({ length: 3 }, (_, i) => log.append(sampleEvent(i + 11))));
+      const next = await model.refresh();
+      assert.equal(next?.prepended, 3, 'three rows on top');
+      assert.equal(next?.stable, 0, 'every row moved down');
+      assert.deepEqual(seqs(next!.version).slice(0, 4), [13, 12, 11, 10]);
+      const oldest = model.setOptions({ filter: {}, groupByTrace: false, newestFirst: false });
+      assert.deepEqual(seqs(oldest.version).slice(0, 3), [1, 2, 3]);
+      // Grouped, the newest trace comes first and its records read in the order they happened.
+      await log.append(sampleEvent(14, { trace_id: 'trace-13' }));
+      await model.refresh();
+      const grouped = model.setOptions({ filter: {}, groupByTrace: true, newestFirst: true });
+      const head = model.rows(grouped.version, 0, 1)?.[0];
+      assert.equal(head?.kind === 'group' && head.trace, 'trace-13');
+      const open = model.toggle('trace-13');
+      assert.deepEqual(
+        model
+          .rows(open.version, 0, 3)
+          ?.map((item) => (item.kind === 'row' ? item.seq : item.trace)),
+        ['trace-13', 13, 14],
+      );
     } finally {
       await log.close();
     }
@@ -202,14 +239,19 @@ describe('Audit Trail index size at 100,000 records', function () {
       const value = body();
       return { ms: performance.now() - t, value };
     };
-    const flat = time(() => buildDisplay(index, { filter: {}, groupByTrace: false }));
+    const flat = time(() =>
+      buildDisplay(index, { filter: {}, groupByTrace: false, newestFirst: false }),
+    );
     const filtered = time(() =>
       buildDisplay(index, {
         filter: { serverId: 'example', types: ['TOOL_EXECUTED'] },
         groupByTrace: false,
+        newestFirst: false,
       }),
     );
-    const grouped = time(() => buildDisplay(index, { filter: {}, groupByTrace: true }));
+    const grouped = time(() =>
+      buildDisplay(index, { filter: {}, groupByTrace: true, newestFirst: false }),
+    );
     const window = time(() => displayItems(index, grouped.value as DisplayList, 16_000, 100));
     console.log(
       `      views of 100,000 records: all ${flat.ms.toFixed(1)} ms, filtered ${filtered.ms.toFixed(1)} ms, grouped by trace ${grouped.ms.toFixed(1)} ms; a window of 100 grouped items ${window.ms.toFixed(2)} ms`,

@@ -59,10 +59,13 @@ describe('Audit Trail view model', () => {
       result: 'GRANTED',
       actor: 'operator:agent.vscode',
       trace: 'trace-0',
+      sentence: 'You approved example.write_note',
+      permission: '',
       inGroup: false,
     });
-    // '' + 3 types + 2 servers + 2 tools + 3 results + 1 actor + 10 traces
-    assert.equal(index.strings.size, 22);
+    // '' + 3 types + 2 servers + 2 tools + 3 results + 1 actor + 10 traces + 6 sentences (3 types
+    // on 2 tools); no permission in these records
+    assert.equal(index.strings.size, 28);
     assert.deepEqual(index.facets(), {
       types: ['PERMISSION_GRANTED', 'TOOL_BLOCKED', 'TOOL_EXECUTED'],
       servers: ['everything', 'example'],
@@ -107,7 +110,7 @@ describe('Audit Trail view model', () => {
 
   it('shows collapsible groups: headers summarise their trace, open groups list their records', () => {
     const index = indexOf(15);
-    const collapsed = buildDisplay(index, { filter: {}, groupByTrace: true });
+    const collapsed = buildDisplay(index, { filter: {}, groupByTrace: true, newestFirst: false });
     assert.equal(collapsed.items.length, 5);
     const headers = displayItems(index, collapsed, 0, 10) as AuditGroupItem[];
     assert.deepEqual(headers[4], {
@@ -125,7 +128,11 @@ describe('Audit Trail view model', () => {
     });
     assert.equal(headers[0].problem, false);
     const expansion = { all: false, exceptions: new Set(['trace-1']) };
-    const open = buildDisplay(index, { filter: {}, groupByTrace: true }, expansion);
+    const open = buildDisplay(
+      index,
+      { filter: {}, groupByTrace: true, newestFirst: false },
+      expansion,
+    );
     assert.equal(open.items.length, 8);
     const items = displayItems(index, open, 0, 8, expansion);
     assert.deepEqual(
@@ -142,7 +149,7 @@ describe('Audit Trail view model', () => {
     );
     const all = buildDisplay(
       index,
-      { filter: {}, groupByTrace: true },
+      { filter: {}, groupByTrace: true, newestFirst: false },
       { all: true, exceptions: new Set(['trace-4']) },
     );
     assert.equal(all.items.length, 5 + 4 * 3);
@@ -152,7 +159,11 @@ describe('Audit Trail view model', () => {
 
   it('answers any window of the display list, cut at its end', () => {
     const index = indexOf(1000);
-    const display = buildDisplay(index, { filter: { serverId: 'example' }, groupByTrace: false });
+    const display = buildDisplay(index, {
+      filter: { serverId: 'example' },
+      groupByTrace: false,
+      newestFirst: false,
+    });
     assert.equal(display.items.length, 501);
     const window = displayItems(index, display, 450, 100) as AuditRowItem[];
     assert.equal(window.length, 51);
@@ -168,7 +179,7 @@ describe('Audit Trail view model', () => {
   it('extends a flat list with appended rows that pass the filter, keeping what was there', () => {
     const index = indexOf(30);
     const filter = { types: ['TOOL_BLOCKED'] };
-    const before = buildDisplay(index, { filter, groupByTrace: false });
+    const before = buildDisplay(index, { filter, groupByTrace: false, newestFirst: false });
     for (let seq = 31; seq <= 60; seq++)
       index.add(syntheticRecord(seq), { segment: 2, offset: seq });
     const after = appendToFlat(index, before, filter, 30);
@@ -177,7 +188,10 @@ describe('Audit Trail view model', () => {
       [15, 30, 45, 60],
     );
     assert.equal(commonPrefix(before.items, after.items), 2);
-    assert.deepEqual(after.items, buildDisplay(index, { filter, groupByTrace: false }).items);
+    assert.deepEqual(
+      after.items,
+      buildDisplay(index, { filter, groupByTrace: false, newestFirst: false }).items,
+    );
     assert.equal(appendToFlat(index, after, filter, 60), after, 'nothing new: the same list');
   });
 

@@ -88,6 +88,7 @@ describe('panel message contracts', () => {
     const options = {
       filter: { types: ['TOOL_EXECUTED'], serverId: 'example', since: '2026-01-01T00:00:00.000Z' },
       groupByTrace: true,
+      newestFirst: true,
     };
     for (const message of [
       { type: 'ready' },
@@ -102,7 +103,8 @@ describe('panel message contracts', () => {
     ])
       assert.equal(isAuditFromWebview(message), true, JSON.stringify(message));
     for (const message of [
-      { type: 'setOptions', options: { filter: {}, groupByTrace: 'yes' } },
+      { type: 'setOptions', options: { filter: {}, groupByTrace: 'yes', newestFirst: true } },
+      { type: 'setOptions', options: { filter: {}, groupByTrace: false } },
       { type: 'setOptions', options: { filter: { since: 'yesterday' }, groupByTrace: false } },
       { type: 'setOptions', options: { filter: { types: 'TOOL_EXECUTED' }, groupByTrace: false } },
       { type: 'rows', version: 1, start: -1, count: 10 },

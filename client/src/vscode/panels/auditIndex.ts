@@ -1,12 +1,13 @@
 /**
  * A compact, columnar index of an audit log for the Audit Trail panel: for each record, what its
- * table row shows (seq, time, type, server, tool, result, actor, trace) and where the record lies on
+ * table row shows (seq, time, its sentence, permission, type, server, tool, result, actor, trace) and where the record lies on
  * disk (file and byte offset), so the full record is read back only when the detail pane asks for it.
  * Strings repeat (types, servers, tools, results, actors; the trace id of a trace's several events):
  * each distinct string is kept once and rows hold numbers in typed arrays. About 60 bytes per record
  * plus the distinct strings; no record object is kept.
  */
 import type { AuditFacets, AuditRowItem } from '@shared/auditMessages';
+import { auditPermission, auditSentence } from '@shared/auditSentence';
 
 /** Each distinct string once; id 0 is the empty string. */
 export class StringTable {
@@ -48,6 +49,7 @@ export interface IndexedFields {
   result: string;
   actor?: { type?: string; id?: string };
   target?: { server_id?: string; tool_name?: string };
+  details?: Record<string, unknown>;
 }
 
 export interface RecordPosition {
@@ -57,8 +59,36 @@ export interface RecordPosition {
   offset: number;
 }
 
-type Column = 'type' | 'server' | 'tool' | 'result' | 'actor' | 'trace';
-const COLUMNS: Column[] = ['type', 'server', 'tool', 'result', 'actor', 'trace'];
+type Column = 'type' | 'server' | 'tool' | 'result' | 'actor' | 'trace' | 'sentence' | 'permission';
+const COLUMNS: Column[] = [
+  'type',
+  'server',
+  'tool',
+  'result',
+  'actor',
+  'trace',
+  'sentence',
+  'permission',
+];
+
+/** The row's sentence and permission, made once from the whole record (its details are not kept). */
+function described(record: IndexedFields): { sentence: string; permission: string } {
+  const fields = {
+    event_type: String(record.event_type ?? ''),
+    actor: record.actor,
+    target: record.target,
+    result: String(record.result ?? ''),
+    details:
+      record.details && typeof record.details === 'object' && !Array.isArray(record.details)
+        ? record.details
+        : {},
+  };
+  try {
+    return { sentence: auditSentence(fields), permission: auditPermission(fields) };
+  } catch {
+    return { sentence: fields.event_type, permission: '' };
+  }
+}
 
 function grow<T extends Float64Array | Uint32Array>(array: T, capacity: number): T {
   const bigger = new (array.constructor as new (n: number) => T)(capacity);
@@ -119,6 +149,7 @@ export class AuditIndex {
       result: String(record.result ?? ''),
       actor: record.actor ? `${record.actor.type ?? ''}:${record.actor.id ?? ''}` : '',
       trace: String(record.trace_id ?? ''),
+      ...described(record),
     };
     for (const column of COLUMNS) this.ids[column][i] = s.intern(values[column]);
     this.facetIds.types.add(this.ids.type[i]);
@@ -175,6 +206,8 @@ export class AuditIndex {
       result: this.text('result', i),
       actor: this.text('actor', i),
       trace: this.text('trace', i),
+      sentence: this.text('sentence', i),
+      permission: this.text('permission', i),
       inGroup,
     };
   }

@@ -17,7 +17,11 @@ import {
   Expansion,
 } from './auditView';
 
-export const DEFAULT_OPTIONS: AuditViewOptions = { filter: {}, groupByTrace: false };
+export const DEFAULT_OPTIONS: AuditViewOptions = {
+  filter: {},
+  groupByTrace: false,
+  newestFirst: true,
+};
 
 export class AuditTrailModel {
   readonly index = new AuditIndex();
@@ -57,18 +61,25 @@ export class AuditTrailModel {
     const added = await this.scanner.scan();
     if (added === 0) return undefined;
     const before = this.display;
-    if (this.options.groupByTrace) {
+    const { groupByTrace, newestFirst, filter } = this.options;
+    if (groupByTrace) {
       this.display = buildDisplay(this.index, this.options, this.expansion);
     } else {
-      this.display = appendToFlat(this.index, this.display, this.options.filter, this.covered);
+      this.display = appendToFlat(this.index, this.display, filter, this.covered, newestFirst);
     }
     this.covered = this.index.length;
-    // Rows fetched before stay right in a flat list; a grouped one may have grown a group anywhere.
-    return this.state(this.options.groupByTrace ? 0 : before.items.length);
+    if (groupByTrace) return this.state(0); // a group may have grown anywhere
+    // Oldest first, the rows fetched before stay where they were; newest first, they move down.
+    const grown = this.display.items.length - before.items.length;
+    return newestFirst ? this.state(0, grown) : this.state(before.items.length);
   }
 
   setOptions(options: AuditViewOptions): AuditViewState {
-    this.options = { filter: { ...options.filter }, groupByTrace: options.groupByTrace };
+    this.options = {
+      filter: { ...options.filter },
+      groupByTrace: options.groupByTrace,
+      newestFirst: options.newestFirst,
+    };
     return this.rebuild();
   }
 
@@ -117,12 +128,13 @@ export class AuditTrailModel {
     return this.state(Math.max(0, commonPrefix(before, this.display.items) - 1));
   }
 
-  state(stable = 0): AuditViewState {
+  state(stable = 0, prepended = 0): AuditViewState {
     this.version++;
     return {
       version: this.version,
       total: this.display.items.length,
       stable,
+      prepended,
       records: this.index.length,
       matched: this.display.matched.length,
       groups: this.display.groups?.trace.length ?? 0,

@@ -103,7 +103,12 @@ export class AuditTrailPanel implements vscode.Disposable {
     traceId?: string,
   ) {
     this.model = new AuditTrailModel(source, (records) => this.post({ type: 'indexing', records }));
-    if (traceId) this.model.setOptions({ filter: { traceId }, groupByTrace: false });
+    if (traceId)
+      this.model.setOptions({
+        ...this.model.currentOptions,
+        filter: { traceId },
+        groupByTrace: false,
+      });
     panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
     panel.webview.html = webviewHtml(panel.webview, extension.extensionUri, {
       title: panel.title,
@@ -149,7 +154,11 @@ export class AuditTrailPanel implements vscode.Disposable {
   }
 
   private filterTrace(traceId: string): void {
-    const view = this.model.setOptions({ filter: { traceId }, groupByTrace: false });
+    const view = this.model.setOptions({
+      ...this.model.currentOptions,
+      filter: { traceId },
+      groupByTrace: false,
+    });
     if (this.view) this.show(view);
   }
 

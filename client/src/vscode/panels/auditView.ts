@@ -4,6 +4,8 @@
  * string ids, grouping is a counting sort on trace ids; 100,000 records take a few milliseconds.
  *
  * A display list entry ≥ 0 is a row of the index; an entry < 0 is the header of group -(entry + 1).
+ * Newest first (the default) puts the last records, or the last traces to start, at the top; the
+ * records inside a trace's group stay in the order they happened, as a trace reads as a story.
  */
 import type { AuditItem, AuditViewFilter, AuditViewOptions } from '@shared/auditMessages';
 import type { AuditFilter } from '../../kernel/audit/filter';
@@ -148,7 +150,7 @@ export function buildDisplay(
   expansion: Expansion = COLLAPSED,
 ): DisplayList {
   const matched = matchingRows(index, options.filter);
-  if (!options.groupByTrace) return { items: Int32Array.from(matched), matched };
+  if (!options.groupByTrace) return { items: flatItems(matched, options.newestFirst), matched };
   const groups = groupByTrace(index, matched);
   const open = (g: number) => isExpanded(expansion, index.strings.values[groups.trace[g]]);
   let total = groups.trace.length;
@@ -156,7 +158,9 @@ export function buildDisplay(
     if (open(g)) total += groups.start[g + 1] - groups.start[g];
   const items = new Int32Array(total);
   let n = 0;
-  for (let g = 0; g < groups.trace.length; g++) {
+  const count = groups.trace.length;
+  for (let k = 0; k < count; k++) {
+    const g = options.newestFirst ? count - 1 - k : k;
     items[n++] = -(g + 1);
     if (open(g))
       for (let k = groups.start[g]; k < groups.start[g + 1]; k++) items[n++] = groups.rows[k];
@@ -164,22 +168,29 @@ export function buildDisplay(
   return { items, matched, groups };
 }
 
+/** The display list of matching rows without groups: oldest first, or newest first. */
+function flatItems(matched: Uint32Array, newestFirst: boolean): Int32Array {
+  const items = Int32Array.from(matched);
+  return newestFirst ? items.reverse() : items;
+}
+
 /**
  * A flat display list extended by the rows appended to the index since it was built (from row
- * `from`): the cheap path for a live tail when nothing is grouped.
+ * `from`): the cheap path for a live tail when nothing is grouped. Newest first, they go on top.
  */
 export function appendToFlat(
   index: AuditIndex,
   display: DisplayList,
   filter: AuditViewFilter,
   from: number,
+  newestFirst = false,
 ): DisplayList {
   const added = matchingRows(index, filter, from);
   if (added.length === 0) return display;
   const matched = new Uint32Array(display.matched.length + added.length);
   matched.set(display.matched);
   matched.set(added, display.matched.length);
-  return { items: Int32Array.from(matched), matched };
+  return { items: flatItems(matched, newestFirst), matched };
 }
 
 /** How many leading entries two display lists share. */
