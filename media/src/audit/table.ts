@@ -395,6 +395,11 @@ export class VirtualTable {
   private activate(index: number, toggle = true): void {
     this.setActive(index);
     const item = this.item(index);
+    if (item?.kind === 'row' && this.follow) {
+      // The record being read must not slide away under new ones: opening it pauses following.
+      this.follow = false;
+      this.events.followChanged(false);
+    }
     if (item?.kind === 'row') this.events.openRecord(item.seq);
     else if (item?.kind === 'group' && toggle) this.events.toggleGroup(item.trace);
   }

@@ -1,7 +1,8 @@
-// The Audit Trail panel: the events of real calls, filters, a record's detail, trace groups, live tail,
-// CSV export through the save dialog, chain verification; then a separate log of 100,000 generated
-// events opened through the command's `directory` argument (from a keybinding: the palette never
-// passes it), scrolled to the middle and the end with the DOM kept small, in three themes.
+// The Audit Trail panel: the events of real calls, newest first, each told in a sentence with its
+// permission, filters, a record's detail (summary first), trace groups, live tail on top, CSV export
+// through the save dialog, chain verification; then a separate log of 100,000 generated events opened
+// through the command's `directory` argument (from a keybinding: the palette never passes it),
+// scrolled to the middle and the end with the DOM kept small, both orders, in three themes.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -116,17 +117,25 @@ async function allowOnce({ page, webviewFrame }) {
   throw new Error('no approval prompt for the call');
 }
 
-/** Seq, type, server and tool of the rows the table has drawn. */
+/** Seq, type, server, tool, sentence and permission of the rows the table has drawn, top first. */
 function drawnRows(frame) {
   return frame.locator('.window .row[data-seq]').evaluateAll((rows) =>
-    rows.map((r) => ({
-      seq: Number(r.dataset.seq),
-      type: r.children[2].textContent,
-      server: r.children[3].textContent,
-      tool: r.children[4].textContent,
-      result: r.children[5].textContent,
-      trace: r.dataset.trace,
-    })),
+    rows
+      .map((r) => {
+        const cell = (col) => r.querySelector(`[data-col="${col}"]`).textContent;
+        return {
+          index: Number(r.id.slice(4)),
+          seq: Number(r.dataset.seq),
+          type: cell('type'),
+          server: cell('server'),
+          tool: cell('tool'),
+          result: cell('result'),
+          sentence: cell('sentence'),
+          permission: cell('permission'),
+          trace: r.dataset.trace,
+        };
+      })
+      .sort((a, b) => a.index - b.index),
   );
 }
 
@@ -218,9 +227,25 @@ export async function run(kit) {
       );
       assert.ok(granted, 'the approval of delete_notes is recorded');
       deleteTrace = granted.trace;
+      const call = rows.find((r) => r.type === 'TOOL_EXECUTED' && r.trace === deleteTrace);
+      assert.ok(call, 'the call carries the trace id of its approval');
+      // Plain words and the approval's scope, from the record's fields.
+      assert.equal(call.sentence, 'You called example.delete_notes; approved once by you');
+      assert.equal(call.permission, 'Allowed once');
+      assert.equal(granted.sentence, 'You approved example.delete_notes once');
       assert.ok(
-        rows.some((r) => r.type === 'TOOL_EXECUTED' && r.trace === deleteTrace),
-        'the call carries the trace id of its approval',
+        rows.indexOf(call) < rows.indexOf(granted),
+        'the call, newer, is above its approval',
+      );
+      const seqs = rows.map((r) => r.seq);
+      assert.deepEqual(
+        seqs,
+        [...seqs].sort((a, b) => b - a),
+        'newest first',
+      );
+      assert.equal(
+        await frame.locator('.row.header [data-col="time"]').getAttribute('aria-sort'),
+        'descending',
       );
       await shot('audit-trail');
     },
@@ -241,12 +266,29 @@ export async function run(kit) {
   });
 
   await step(
-    'a record opens in the detail pane: the whole record, its hash and the hash it chains to',
+    'a record opens in the detail pane: what happened first, then the whole record and its hashes',
     async () => {
       const frame = await trail();
       await frame.locator('.window .row[data-seq]', { hasText: 'delete_notes' }).first().click();
       const detail = frame.locator('aside.detail');
       await detail.locator('.record-json').waitFor();
+      assert.equal(
+        await detail.locator('[data-field="sentence"]').textContent(),
+        'You called example.delete_notes; approved once by you',
+      );
+      assert.match(await detail.locator('[data-summary="who"]').textContent(), /^you/);
+      assert.equal(
+        await detail.locator('[data-summary="decision"]').textContent(),
+        'SUCCESS · Allowed once',
+      );
+      // The summary comes before the hashes and the JSON.
+      assert.ok(
+        await detail.evaluate((pane) => {
+          const order = [...pane.querySelectorAll('.summary, .hashes, .record-json')];
+          return order.map((n) => n.className).join(' ') === 'summary hashes record-json';
+        }),
+        'summary, hashes, record',
+      );
       assert.match(await detail.locator('[data-field="hash"]').textContent(), /^[0-9a-f]{64}$/);
       assert.match(
         await detail.locator('[data-field="prev_hash"]').textContent(),
@@ -273,7 +315,7 @@ export async function run(kit) {
       );
       assert.deepEqual(
         traced.map((r) => `${r.type} ${r.tool}`),
-        ['PERMISSION_GRANTED delete_notes', 'TOOL_EXECUTED delete_notes'],
+        ['TOOL_EXECUTED delete_notes', 'PERMISSION_GRANTED delete_notes'],
       );
     },
   );
@@ -310,10 +352,11 @@ export async function run(kit) {
   );
 
   await step(
-    'live tail: with Follow on, the events of a server restart appear at the bottom',
+    'live tail: with Follow on, the events of a server restart appear at the top',
     async () => {
       const frame = await trail();
       await frame.locator('#follow').check();
+      assert.equal(await frame.locator('.viewport').evaluate((v) => v.scrollTop), 0, 'at the top');
       const before = Math.max(...(await drawnRows(frame)).map((r) => r.seq));
       const disconnectedRow = (timeout) =>
         frame.waitForFunction(
@@ -338,20 +381,19 @@ export async function run(kit) {
       }
       const stoppedAt = await stopped.jsonValue();
       await serverRow(page, 'example', 'connected');
-      // Connected again: the newest row, drawn at the bottom with its data.
+      // Connected again: the newest row, drawn at the top with its data and its sentence.
       const back = await frame.waitForFunction(
         (after) => {
-          const rows = [...document.querySelectorAll('.window .row[data-seq]')];
-          const last = rows[rows.length - 1];
-          const total =
-            Number(document.querySelector('.viewport').getAttribute('aria-rowcount')) - 1;
+          const first = document.getElementById('row-0');
           return (
-            last &&
-            Number(last.dataset.seq) > after &&
-            last.id === `row-${total - 1}` &&
-            last.textContent.includes('SERVER_CONNECTED') &&
+            first &&
+            Number(first.dataset.seq) > after &&
+            first.querySelector('[data-col="type"]').textContent === 'SERVER_CONNECTED' &&
+            first.querySelector('[data-col="sentence"]').textContent ===
+              'example started and connected' &&
+            document.querySelector('.viewport').scrollTop === 0 &&
             document.querySelector('.table').dataset.complete === 'true' &&
-            Number(last.dataset.seq)
+            Number(first.dataset.seq)
           );
         },
         stoppedAt,
@@ -472,10 +514,11 @@ export async function run(kit) {
       console.log(
         `      panel open to table ready: ${indexed} ms; verified after ${Date.now() - started} ms; ${status}`,
       );
-      const rows = await rowsWhen(frame, (drawn) => drawn.length >= 3, 'the first records');
+      const rows = await rowsWhen(frame, (drawn) => drawn.length >= 3, 'the newest records');
       assert.deepEqual(
         rows.slice(0, 3).map((r) => r.seq),
-        [1, 2, 3],
+        [BIG, BIG - 1, BIG - 2],
+        'newest first',
       );
     },
   );
@@ -486,18 +529,18 @@ export async function run(kit) {
       const frame = await bigTrail();
       const middle = await scrollToRow(frame, BIG / 2);
       assert.equal(middle.first, BIG / 2);
-      assert.equal(middle.firstSeq, BIG / 2 + 1, 'the first row in view is seq 50,001');
+      assert.equal(middle.firstSeq, BIG / 2, 'the first row in view is seq 50,000 (newest first)');
       assert.deepEqual(
         middle.seqs,
-        middle.seqs.map((_, k) => middle.seqs[0] + k),
-        'consecutive seqs',
+        middle.seqs.map((_, k) => middle.seqs[0] - k),
+        'consecutive seqs, newest first',
       );
       assert.ok(
         middle.rowElements <= middle.visible + 2 * 10 + 2,
         `${middle.rowElements} row elements for ${middle.visible} visible`,
       );
       const rows = await drawnRows(frame);
-      for (const seq of [BIG / 2 + 1, BIG / 2 + 2, BIG / 2 + 3]) {
+      for (const seq of [BIG / 2, BIG / 2 - 1, BIG / 2 - 2]) {
         const shown = rows.find((r) => r.seq === seq);
         const written = generatedEvent(seq - 1, 0);
         assert.deepEqual(
@@ -512,7 +555,7 @@ export async function run(kit) {
         );
       }
       const end = await scrollToRow(frame, 'end');
-      assert.equal(end.seqs[end.seqs.length - 1], BIG, 'the last row is seq 100,000');
+      assert.equal(end.seqs[end.seqs.length - 1], 1, 'the last row is seq 1');
       assert.ok(
         end.rowElements <= end.visible + 2 * 10 + 2,
         `${end.rowElements} row elements at the end`,
@@ -537,10 +580,25 @@ export async function run(kit) {
       await frame.locator('.viewport[aria-activedescendant="row-2"]').waitFor();
       await frame.locator('#row-2.active').waitFor();
       await page.keyboard.press('Enter');
-      await frame.locator('aside.detail h2', { hasText: 'Record 3 · ' }).waitFor();
+      await frame.locator('aside.detail h2', { hasText: `Record ${BIG - 2} · ` }).waitFor();
       await frame.locator('aside.detail .record-json').waitFor();
     },
   );
+
+  await step('the Time header switches to oldest first and back', async () => {
+    const frame = await bigTrail();
+    const order = frame.locator('.row.header [data-action="order"]');
+    await order.click();
+    await frame.locator('.row.header [data-col="time"][aria-sort="ascending"]').waitFor();
+    const oldest = await rowsWhen(frame, (drawn) => drawn[0]?.seq === 1, 'seq 1 on top');
+    assert.deepEqual(
+      oldest.slice(0, 3).map((r) => r.seq),
+      [1, 2, 3],
+    );
+    await order.click();
+    await frame.locator('.row.header [data-col="time"][aria-sort="descending"]').waitFor();
+    await rowsWhen(frame, (drawn) => drawn[0]?.seq === BIG, 'the newest on top again');
+  });
 
   await step('filtering 100,000 records answers at once', async () => {
     const frame = await bigTrail();
@@ -555,7 +613,10 @@ export async function run(kit) {
         if (
           rows.length &&
           document.querySelector('.table').dataset.complete === 'true' &&
-          rows.every((r) => r.dataset.seq && r.children[2].textContent === 'TOOL_BLOCKED')
+          rows.every(
+            (r) =>
+              r.dataset.seq && r.querySelector('[data-col="type"]').textContent === 'TOOL_BLOCKED',
+          )
         )
           return Math.round(performance.now() - started);
         if (performance.now() - started > 10000)
@@ -587,15 +648,18 @@ export async function run(kit) {
       await setTheme(theme, frame);
       await frame.locator('.window .row[data-seq]').first().waitFor();
       await scrollToRow(frame, BIG / 2);
-      await frame.locator(`.window .row[data-seq="${BIG / 2 + 1}"]`).click();
-      await frame.locator('aside.detail h2', { hasText: `Record ${BIG / 2 + 1} · ` }).waitFor();
+      await frame.locator(`.window .row[data-seq="${BIG / 2}"]`).click();
+      await frame.locator('aside.detail h2', { hasText: `Record ${BIG / 2} · ` }).waitFor();
       await frame.locator('aside.detail .record-json').waitFor();
       await page.mouse.move(1300, 140);
       await assertReadable(frame, [
         'h1',
         '.row.header .cell',
         '.window .row:not(.selected) .cell',
-        '.window .row.problem .cell:nth-child(6)',
+        '.window .row.problem .cell[data-col="result"]',
+        '.window .row .cell[data-col="sentence"]',
+        '.summary .sentence',
+        '.summary dt',
         '.status',
         '.badge.verify',
         '.field > span',
