@@ -195,7 +195,7 @@ export async function rollBackTo(
     {
       modal: true,
       detail:
-        'The server restores its state as it was at that checkpoint (MCPL §8.5). Later checkpoints stay in the tree, and you can roll forward to them again.',
+        'The server restores its state as it was at that checkpoint. Later checkpoints stay in the tree, and you can roll forward to them again.',
     },
     'Roll Back',
   );

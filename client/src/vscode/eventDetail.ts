@@ -1,7 +1,8 @@
 /**
- * One event as a read-only JSON document, `mgp-event:/<server> <channel>.json`, opened by a click in
- * the Events view: what the server sent (its data, or an MCPL push event's content and origin) and
- * what the kernel decided. The text is made when the event is clicked and kept for that tab only.
+ * One event as a read-only document, `mgp-event:/<server> <channel>.jsonc`, opened by a click in the
+ * Events view: a few lines in plain words first (as comments), then what the server sent (its data,
+ * or an MCPL push event's content and origin) and what the kernel decided, as JSON. The text is made
+ * when the event is clicked and kept for that tab only.
  */
 import * as vscode from 'vscode';
 import { visibleText } from '@shared/untrustedText';
@@ -21,12 +22,13 @@ export class EventDetails implements vscode.TextDocumentContentProvider, vscode.
     return this.texts.get(uri.query) ?? '// This event is no longer kept: click it again.';
   }
 
-  async show(title: string, detail: Record<string, unknown>): Promise<void> {
+  async show(title: string, summary: string[], detail: Record<string, unknown>): Promise<void> {
     const key = String(++this.next);
-    this.texts.set(key, visibleText(JSON.stringify(detail, null, 2)));
+    const lines = summary.map((line) => `// ${visibleText(line).replace(/[\r\n]+/g, ' ')}`);
+    this.texts.set(key, [...lines, visibleText(JSON.stringify(detail, null, 2))].join('\n'));
     if (this.texts.size > KEPT) this.texts.delete(this.texts.keys().next().value as string);
     const name = title.replace(/[/\\]/g, '∕').slice(0, 100);
-    const uri = vscode.Uri.from({ scheme: EVENT_SCHEME, path: `/${name}.json`, query: key });
+    const uri = vscode.Uri.from({ scheme: EVENT_SCHEME, path: `/${name}.jsonc`, query: key });
     const document = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(document, { preview: true });
   }

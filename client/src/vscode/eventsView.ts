@@ -33,7 +33,8 @@ function timeOf(timestamp: string): string {
 /**
  * The Events view, newest first, the last 500 kept: what servers publish on their MGP event channels
  * (`notifications/mgp.event`, MGP §13.3) and the MCPL push events they send (MCPL §9) with their
- * feature set and whether the kernel accepted them. A click opens the event as a JSON document.
+ * feature set and whether the kernel accepted them. A click opens the event: a line in plain words,
+ * then the event as JSON. The view starts collapsed (package.json); its header counts the events.
  */
 export class EventsView implements vscode.TreeDataProvider<EventRow>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -41,6 +42,7 @@ export class EventsView implements vscode.TreeDataProvider<EventRow>, vscode.Dis
   private rows: EventRow[] = [];
   private readonly stops: (() => void)[] = [];
   private pending: NodeJS.Timeout | undefined;
+  private view: vscode.TreeView<EventRow> | undefined;
   readonly details = new EventDetails();
 
   constructor(hub: EventHub, pushEvents?: PushEventSource) {
@@ -49,6 +51,19 @@ export class EventsView implements vscode.TreeDataProvider<EventRow>, vscode.Dis
       this.rows = pushEvents.recent().map((event) => ({ kind: 'push', event }));
       this.stops.push(pushEvents.onEvent((event) => this.add({ kind: 'push', event })));
     }
+  }
+
+  /** The view's own header says how many events there are, so a collapsed view still tells. */
+  createView(): vscode.TreeView<EventRow> {
+    this.view = vscode.window.createTreeView('mgp.events', { treeDataProvider: this });
+    this.describe();
+    return this.view;
+  }
+
+  private describe(): void {
+    if (!this.view) return;
+    const count = this.rows.length;
+    this.view.description = count ? `${count}${count === KEPT ? '+' : ''}` : undefined;
   }
 
   private add(row: EventRow): void {
@@ -60,6 +75,7 @@ export class EventsView implements vscode.TreeDataProvider<EventRow>, vscode.Dis
     // A burst of events refreshes the tree once.
     this.pending ??= setTimeout(() => {
       this.pending = undefined;
+      this.describe();
       this.changed.fire();
     }, 100);
   }
@@ -78,25 +94,36 @@ export class EventsView implements vscode.TreeDataProvider<EventRow>, vscode.Dis
   show(row: EventRow | undefined): Promise<void> | undefined {
     if (!row) return undefined;
     if (row.kind === 'mgp')
-      return this.details.show(`${row.event.server_id} ${row.event.channel}`, { ...row.event });
+      return this.details.show(
+        `${row.event.server_id} ${row.event.channel}`,
+        mgpEventSummary(row.event),
+        {
+          ...row.event,
+        },
+      );
     const { event } = row;
-    return this.details.show(`${event.serverId} ${event.featureSet} ${event.eventId}`, {
-      server: event.serverId,
-      featureSet: event.featureSet,
-      accepted: event.status !== 'rejected',
-      status: event.status,
-      reason: event.reason,
-      eventId: event.eventId,
-      timestamp: event.timestamp,
-      receivedAt: event.receivedAt,
-      inferenceId: event.inferenceId,
-      origin: event.origin,
-      content: event.content,
-    });
+    return this.details.show(
+      `${event.serverId} ${event.featureSet} ${event.eventId}`,
+      pushEventSummary(event),
+      {
+        server: event.serverId,
+        featureSet: event.featureSet,
+        accepted: event.status !== 'rejected',
+        status: event.status,
+        reason: event.reason,
+        eventId: event.eventId,
+        timestamp: event.timestamp,
+        receivedAt: event.receivedAt,
+        inferenceId: event.inferenceId,
+        origin: event.origin,
+        content: event.content,
+      },
+    );
   }
 
   clear(): void {
     this.rows = [];
+    this.describe();
     this.changed.fire();
   }
 
@@ -106,6 +133,22 @@ export class EventsView implements vscode.TreeDataProvider<EventRow>, vscode.Dis
     this.details.dispose();
     this.changed.dispose();
   }
+}
+
+/** What the detail document says first, in plain words. */
+function mgpEventSummary(event: ServerEvent): string[] {
+  return [
+    `${oneLine(event.server_id)} reported "${oneLine(event.channel)}" (${event.severity}) at ${timeOf(event.timestamp)}.`,
+    'The data below comes from the server as it sent it.',
+  ];
+}
+
+function pushEventSummary(event: PushEvent): string[] {
+  const [status] = PUSH_STATUS[event.status];
+  return [
+    `${oneLine(event.serverId)} sent a push event for ${oneLine(event.featureSet)} at ${timeOf(event.receivedAt)}: ${status}${event.reason ? ` (${oneLine(event.reason)})` : ''}.`,
+    'Its content comes from the server; treat it as untrusted.',
+  ];
 }
 
 function mgpEventItem(event: ServerEvent): vscode.TreeItem {

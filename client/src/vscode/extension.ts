@@ -109,7 +109,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     new KernelStatusBar(kernel.manager, (server) => kernel.holdOf(server)),
     ...registerMcplViews(kernel.kernel.mcpl, serversView, eventsView),
     eventsView,
-    vscode.window.registerTreeDataProvider('mgp.events', eventsView),
+    eventsView.createView(),
     vscode.commands.registerCommand('mgp.clearEvents', () => eventsView.clear()),
     vscode.commands.registerCommand('mgp.allowWorkspaceServers', async () => {
       if (!vscode.workspace.isTrusted) return offerTrust();

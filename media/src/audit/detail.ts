@@ -120,9 +120,9 @@ function summary(record: Record<string, unknown>): HTMLElement {
   const tool = fields.target?.tool_name ?? '';
   const permission = auditPermission(fields);
   const time = Date.parse(String(record.timestamp ?? ''));
-  const row = (name: string, ...value: (Node | string)[]) => [
+  const row = (name: string, value: string, hover?: string) => [
     el('dt', {}, name),
-    el('dd', { 'data-summary': name.toLowerCase() }, ...value),
+    el('dd', { 'data-summary': name.toLowerCase(), title: hover }, value),
   ];
   return el(
     'section',
@@ -131,15 +131,8 @@ function summary(record: Record<string, unknown>): HTMLElement {
     el(
       'dl',
       {},
-      ...row(
-        'Who',
-        actorName(actor),
-        el(
-          'span',
-          { class: 'id', title: 'Actor type and id' },
-          `${actor?.type ?? ''}:${actor?.id ?? ''}`,
-        ),
-      ),
+      // The actor's id (operator:agent.vscode) is for a hover, and in the record below.
+      ...row('Who', actorName(actor), `${actor?.type ?? ''}:${actor?.id ?? ''}`),
       ...row('What', tool ? `${server}.${tool}` : server || '—'),
       ...row(
         'Decision',

@@ -177,8 +177,9 @@ function showResults(result: DiscoveryResultView): void {
   meta.dataset.queryTimeMs = String(result.queryTimeMs);
   fallback.hidden = !result.fallbackStrategy;
   fallback.textContent = result.fallbackStrategy
-    ? `${result.strategy} search could not run here: answered with ${result.fallbackStrategy} search instead (fallback_strategy, MGP §16.4).`
+    ? `${result.strategy} search could not run here: answered with ${result.fallbackStrategy} search instead.`
     : '';
+  fallback.title = result.fallbackStrategy ? 'fallback_strategy, MGP §16.4' : '';
   app.dataset.results = String(shown);
   if (!shown && query.value.trim())
     list.replaceChildren(
@@ -227,8 +228,8 @@ app.replaceChildren(
     el('h1', {}, 'Tool Discovery'),
     el(
       'p',
-      { class: 'muted' },
-      "Search every connected server's tools by what you need (mgp.tools.discover, MGP §16).",
+      { class: 'muted', title: 'The kernel answers mgp.tools.discover (MGP §16)' },
+      "Search every connected server's tools by what you need.",
     ),
   ),
   el(

@@ -31,7 +31,7 @@ export async function askPermissions(request: PermissionRequest): Promise<Permis
     `MCP server "${request.serverId}" asks for ${request.permissions.length} permission${request.permissions.length === 1 ? '' : 's'}`,
     {
       modal: true,
-      detail: `${list}\n\nThe server waits until you decide. Denied permissions make it degrade (MGP §3.6).`,
+      detail: `${list}\n\nThe server waits until you decide. If you deny some, it keeps working without them.`,
     },
     'Approve All',
     'Choose…',
