@@ -45,7 +45,9 @@ export function agentName(id: string): string {
   return id || 'someone';
 }
 
-const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/** The first letter up, for our own words only: an agent's or server's id keeps its case. */
+const capital = (s: string) =>
+  /^(you|the|someone|server|gateway)\b/.test(s) ? s.charAt(0).toUpperCase() + s.slice(1) : s;
 const lower = (s: string) => s.toLowerCase().replace(/_/g, ' ');
 
 function toolOf(record: SentenceRecord): string {

@@ -497,6 +497,14 @@ describe('Audit records in plain words', () => {
     }
   });
 
+  it("keeps an agent's id as it is, at the start of a sentence too", () => {
+    const worker = { type: 'agent', id: 'agent.worker-1' };
+    assert.equal(
+      auditSentence(event('TOOL_EXECUTED', 'SUCCESS', {}, { actor: worker })),
+      'agent.worker-1 called files.write_file',
+    );
+  });
+
   it('cuts a long error short', () => {
     const sentence = auditSentence(
       event('TOOL_EXECUTED', 'FAILURE', { error: `boom ${'x'.repeat(500)}` }),
