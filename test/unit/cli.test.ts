@@ -31,6 +31,7 @@ describe('mgp CLI', () => {
         command: 'node',
         args: ['s.js'],
         source: { file: join(dir, 'mgp.toml'), line: 1, format: 'mgp' },
+        enabled: true,
       },
     ]);
   });

@@ -1,7 +1,10 @@
+import { homedir } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { visibleText } from '@shared/untrustedText';
 import { MGP_KERNEL_VERSION } from '@shared/version';
+import { stateDirectory } from '../kernel/audit/location';
 import type { ConfigProblem } from '../kernel/config/model';
+import { Switches } from '../kernel/security/switches';
 import { serverTarget } from '../kernel/config/status';
 import { AGENT_FLAGS, AGENT_USAGE, agentOptions, runAgent } from './agentCommand';
 import { runAudit } from './auditCommands';
@@ -44,9 +47,23 @@ import {
   runCheckpoints,
   runFeatureSets,
 } from './mcplCommands';
-import { CONFIG_FLAGS, configOptions, ConfigOptions, JSON_FLAG, loadCliConfig } from './options';
+import {
+  CONFIG_FLAGS,
+  configOptions,
+  ConfigOptions,
+  JSON_FLAG,
+  loadCliConfig,
+  workspaceFolderOf,
+} from './options';
 import { Io, processIo, visibleIo } from './io';
 import { runServe, SERVE_FLAGS, SERVE_USAGE, serveOptions } from './serveCommand';
+import {
+  isSwitchLine,
+  runSwitch,
+  SWITCH_FLAGS,
+  SWITCH_USAGE,
+  switchOptions,
+} from './switchCommands';
 
 const USAGE = `mgp ${MGP_KERNEL_VERSION}: the MGP Kernel, headless
 
@@ -54,6 +71,9 @@ Usage:
   mgp check FILE... [--json]         check config files (mgp.toml, mcp.toml, servers.toml, OpenFang
                                      config.toml) with the language server's diagnostics
   mgp servers [--json] [--cwd DIR]   list the servers configured for DIR (default: the current folder)
+  mgp servers off|on SERVER          turn a server off (it does not start, here or in the editor)
+                                     or on again
+  mgp tools off|on SERVER.TOOL       turn one tool off (offered to no one, calls refused) or on
   mgp tools [--server ID] [--kernel-tools] [--json]
                                      start the servers and list their tools under kernel names,
                                      with each tool's effective risk level
@@ -126,8 +146,21 @@ function serversOptions({
   return { ...configOptions(values), json: values.json === true };
 }
 
+/** The switches of the workspace the options name: which servers are turned off. */
+async function switchesOf(options: ConfigOptions): Promise<Switches> {
+  const location = {
+    workspaceFolder: workspaceFolderOf(options),
+    env: process.env,
+    home: homedir(),
+  };
+  const switches = new Switches(stateDirectory(location));
+  await switches.load();
+  return switches;
+}
+
 async function listServers(options: ConfigOptions & { json: boolean }, io: Io): Promise<number> {
   const config = await loadCliConfig(options);
+  const switches = await switchesOf(options);
   for (const problem of config.problems) io.err(formatProblem(problem));
   if (options.json) {
     const servers = config.servers.map(({ id, transport, command, args, url, source }) => ({
@@ -137,6 +170,7 @@ async function listServers(options: ConfigOptions & { json: boolean }, io: Io): 
       args,
       url,
       source,
+      enabled: !switches.serverOff(id),
     }));
     io.out(JSON.stringify(servers, null, 2));
   } else if (config.servers.length === 0) {
@@ -144,7 +178,7 @@ async function listServers(options: ConfigOptions & { json: boolean }, io: Io): 
   } else {
     for (const server of config.servers) {
       io.out(
-        `${server.id}\t${server.transport}\t${serverTarget(server)}\t(${server.source.file}:${server.source.line})`,
+        `${server.id}\t${server.transport}\t${serverTarget(server)}\t(${server.source.file}:${server.source.line})${switches.serverOff(server.id) ? '\toff' : ''}`,
       );
     }
   }
@@ -189,6 +223,15 @@ const COMMANDS: Record<string, Command<Flags>> = {
   serve: command(SERVE_FLAGS, (line, io) => runServe(serveOptions(line), io), SERVE_USAGE),
 };
 
+/** `mgp servers off|on …` and `mgp tools off|on …`: the switches, with flags of their own. */
+function switchCommand(kind: 'servers' | 'tools'): Command<Flags> {
+  return command(
+    SWITCH_FLAGS,
+    (line, io) => runSwitch(switchOptions(kind, line), io),
+    SWITCH_USAGE,
+  );
+}
+
 export async function runCli(argv: string[], output: Io): Promise<number> {
   const io = visibleIo(output);
   const [name, ...rest] = argv;
@@ -208,7 +251,11 @@ export async function runCli(argv: string[], output: Io): Promise<number> {
   }
   try {
     if (name === 'auth') return await runAuth(rest, io);
-    const known = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    const known = isSwitchLine(name, rest)
+      ? switchCommand(name)
+      : Object.hasOwn(COMMANDS, name)
+        ? COMMANDS[name]
+        : undefined;
     if (!known) {
       io.err(`mgp: unknown command "${name}"\n\n${USAGE}`);
       return 2;
