@@ -26,6 +26,7 @@ import { registerServerCommands } from './serverCommands';
 import { registerServerContent } from './serverContent';
 import { registerSignInCommands } from './serverSignIn';
 import { registerSwitchCommands } from './switchCommands';
+import { registerServerDetail } from './serverDetailPanel';
 import { ServerLogs } from './serverLogs';
 import { EventsView } from './eventsView';
 import { registerMcplViews } from './mcplViews';
@@ -151,6 +152,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     ...registerServerCommands(kernel.kernel, serverLogs, kernel),
     ...registerServerContent(kernel.kernel),
     ...registerSwitchCommands(kernel.kernel),
+    ...registerServerDetail({ extension, kernel: kernel.kernel, configs }),
     ...registerSignInCommands(kernel.manager, kernel.manager.bus, log),
     ...registerSecurityPanels(kernel, extension),
     ...registerToolPanels(kernel, extension),

@@ -1,0 +1,214 @@
+import * as vscode from 'vscode';
+import {
+  isServerDetailFromWebview,
+  type ServerAction,
+  type ServerDetailFromWebview,
+  type ServerDetailToWebview,
+} from '@shared/serverDetailMessages';
+import type { ConfiguredServer } from '../kernel/config/model';
+import { displayPath } from '../kernel/config/status';
+import type { Kernel } from '../kernel/kernel';
+import type { ConfigService } from './configService';
+import { serverDetailView } from './serverDetailView';
+import type { ServerNode } from './serversView';
+import { poster } from './toolPanels/panelShell';
+import { webviewHtml, webviewOptions } from './webviewHtml';
+
+export interface ServerDetailDeps {
+  extension: vscode.ExtensionContext;
+  kernel: Kernel;
+  configs: ConfigService;
+}
+
+/** The commands the page's buttons run, with the server's id: the same as the Servers view's. */
+const ACTION_COMMANDS: Record<Exclude<ServerAction, 'openConfig'>, string> = {
+  start: 'mgp.startServer',
+  stop: 'mgp.stopServer',
+  restart: 'mgp.restartServer',
+  showLog: 'mgp.showServerLog',
+};
+
+/**
+ * "Server Details": one panel per server with what it is, what it said and negotiated, what it may do
+ * and its tools with their switches. It follows the server: a state change, a new tool list, a switch
+ * or a permission decision shows at once. The switches go through the same commands as the Servers
+ * view's, so they are kept, audited and announced the same way.
+ */
+export class ServerDetailPanel implements vscode.Disposable {
+  static readonly viewType = 'mgp.serverDetail';
+  private static readonly open = new Map<string, ServerDetailPanel>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly post: (message: ServerDetailToWebview) => void;
+  private disposed = false;
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+
+  static show(deps: ServerDetailDeps, serverId: string): ServerDetailPanel {
+    const existing = ServerDetailPanel.open.get(serverId);
+    if (existing) {
+      existing.panel.reveal();
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      ServerDetailPanel.viewType,
+      `Server: ${serverId}`,
+      vscode.ViewColumn.Active,
+      { ...webviewOptions(deps.extension.extensionUri), retainContextWhenHidden: false },
+    );
+    const created = new ServerDetailPanel(panel, deps, serverId);
+    ServerDetailPanel.open.set(serverId, created);
+    return created;
+  }
+
+  static disposeAll(): void {
+    for (const panel of [...ServerDetailPanel.open.values()]) panel.dispose();
+  }
+
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    private readonly deps: ServerDetailDeps,
+    private readonly serverId: string,
+  ) {
+    const { extension, kernel, configs } = deps;
+    panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
+    panel.webview.html = webviewHtml(panel.webview, extension.extensionUri, {
+      title: `Server: ${serverId}`,
+      script: 'dist/serverDetail.js',
+      stylesheet: 'serverDetail.css',
+    });
+    this.post = poster(panel, () => this.disposed);
+    const refresh = () => this.scheduleRefresh();
+    const bus = kernel.manager.bus;
+    bus.on('transition', refresh).on('listChanged', refresh).on('servers', refresh);
+    const offs = [
+      kernel.switches.onChange(refresh),
+      kernel.mcpl.onChange(refresh),
+      kernel.permissions.onDidChange(refresh),
+    ];
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
+      configs.onDidChange(refresh),
+      {
+        dispose: () => {
+          bus.off('transition', refresh).off('listChanged', refresh).off('servers', refresh);
+          offs.forEach((off) => off());
+        },
+      },
+    );
+  }
+
+  private async receive(message: unknown): Promise<void> {
+    if (!isServerDetailFromWebview(message)) return;
+    await this.handle(message);
+  }
+
+  private async handle(message: ServerDetailFromWebview): Promise<void> {
+    const id = this.serverId;
+    switch (message.type) {
+      case 'ready':
+        return this.refresh();
+      case 'setTool':
+        await vscode.commands.executeCommand(
+          message.enabled ? 'mgp.enableTool' : 'mgp.disableTool',
+          { serverId: id, toolName: message.toolName },
+        );
+        return;
+      case 'setServer':
+        await vscode.commands.executeCommand(
+          message.enabled ? 'mgp.enableServer' : 'mgp.disableServer',
+          id,
+        );
+        return;
+      case 'action': {
+        if (message.action !== 'openConfig')
+          return void vscode.commands.executeCommand(ACTION_COMMANDS[message.action], id);
+        const server = await this.configured();
+        if (server)
+          await vscode.commands.executeCommand(
+            'mgp.openConfig',
+            vscode.Uri.file(server.source.file),
+            server.source.line,
+          );
+        return;
+      }
+    }
+  }
+
+  /** The server as configured now: from the config files, or registered at run time (MGP §15.4). */
+  private async configured(): Promise<ConfiguredServer | undefined> {
+    const config = await this.deps.configs.config;
+    return (
+      config.servers.find((s) => s.id === this.serverId) ??
+      this.deps.kernel.manager.find(this.serverId)?.config
+    );
+  }
+
+  private async refresh(): Promise<void> {
+    const { kernel, configs } = this.deps;
+    const server = await this.configured();
+    if (this.disposed) return;
+    if (!server) return this.post({ type: 'gone', serverId: this.serverId });
+    const live = kernel.manager.find(this.serverId);
+    const detail = serverDetailView({
+      config: server,
+      live,
+      declaredIn:
+        server.origin === 'runtime'
+          ? 'registered at run time'
+          : `${displayPath(server.source.file, configs.pathContext())}:${server.source.line}`,
+      serverOff: kernel.switches.serverOff(this.serverId),
+      toolOff: (name) => kernel.switches.toolOff(this.serverId, name),
+      securityOf: (server, tool) => kernel.securityOf(server, tool),
+      mgp: kernel.mgp.of(this.serverId),
+      featureSets: kernel.mcpl.server(this.serverId)?.table.list(),
+      permissionState: (name) => kernel.permissions.state(this.serverId, name),
+      decisions: kernel.permissions.decisions(),
+    });
+    this.panel.title = `Server: ${this.serverId}`;
+    this.post({ type: 'detail', detail });
+  }
+
+  private scheduleRefresh(): void {
+    if (this.refreshTimer !== undefined || this.disposed) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      if (!this.disposed) void this.refresh();
+    }, 50);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (ServerDetailPanel.open.get(this.serverId) === this)
+      ServerDetailPanel.open.delete(this.serverId);
+    if (this.refreshTimer !== undefined) clearTimeout(this.refreshTimer);
+    vscode.Disposable.from(...this.disposables).dispose();
+    this.panel.dispose();
+  }
+}
+
+/** The server a command was invoked on: a Servers view row, or an id (from a link or a test). */
+function serverIdOf(target: unknown): string | undefined {
+  if (typeof target === 'string') return target;
+  const node = target as ServerNode | undefined;
+  if (node?.kind === 'server') return node.server.id;
+  if (node && 'serverId' in node) return node.serverId;
+  return undefined;
+}
+
+export function registerServerDetail(deps: ServerDetailDeps): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('mgp.showServerDetail', async (target?: unknown) => {
+      const id =
+        serverIdOf(target) ??
+        (
+          await vscode.window.showQuickPick(
+            deps.kernel.manager.list().map((s) => ({ label: s.id, description: s.state })),
+            { placeHolder: 'Server whose details to show' },
+          )
+        )?.label;
+      if (id) ServerDetailPanel.show(deps, id);
+    }),
+    { dispose: () => ServerDetailPanel.disposeAll() },
+  ];
+}
