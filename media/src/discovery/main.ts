@@ -9,6 +9,7 @@ import type {
   DiscoveryToWebview,
   SearchFilterView,
   SearchStrategyName,
+  SessionView,
 } from '@shared/toolPanelMessages';
 import { debounce, el, focusedHere, formatCount } from '../shared/dom';
 import { sessionNode } from './budget';
@@ -73,6 +74,21 @@ const meta = el('div', { class: 'search-meta', 'aria-live': 'polite' });
 const fallback = el('div', { class: 'notice', role: 'status', hidden: 'true' });
 const list = el('ol', { class: 'results', 'aria-label': 'Matching tools' });
 const session = el('div', { id: 'session' });
+const sessionState = el('span', { class: 'muted session-state' }, '');
+const sessionBox = el(
+  'details',
+  { class: 'session-box' },
+  el('summary', {}, el('h2', { id: 'session-heading' }, 'Session tool cache'), ' ', sessionState),
+  el(
+    'p',
+    { class: 'muted' },
+    'The tools an agent keeps in its context (MGP §16.7), against its token budget.',
+  ),
+  session,
+);
+/** The person opened or closed the box: from then on it stays as they left it. */
+let sessionChosen = false;
+sessionBox.querySelector('summary')?.addEventListener('click', () => (sessionChosen = true));
 const cards = new Map<string, ResultCard>();
 let seq = 0;
 
@@ -191,6 +207,18 @@ function showResults(result: DiscoveryResultView): void {
     );
 }
 
+/** The budget stays folded away until the session holds a tool (an agent's, or one tried or pinned here). */
+function showSession(view: SessionView): void {
+  session.replaceChildren(sessionNode(view, (toolId) => post({ type: 'unpin', toolId })));
+  const used = view.pinned.length + view.cached.length > 0;
+  const total = view.pinnedTokens + view.cachedTokens;
+  sessionState.textContent = used
+    ? `${formatCount(total)} of ${formatCount(view.maxTokens)} tokens`
+    : 'not used yet';
+  app.dataset.sessionUsed = String(used);
+  if (used && !sessionChosen) sessionBox.open = true;
+}
+
 window.addEventListener('message', (event: MessageEvent<DiscoveryToWebview>) => {
   const message = event.data;
   switch (message?.type) {
@@ -202,15 +230,16 @@ window.addEventListener('message', (event: MessageEvent<DiscoveryToWebview>) => 
       }
       return;
     case 'results':
-      if (message.seq === seq) showResults(message.result);
+      if (message.seq === seq) {
+        showResults(message.result);
+        app.dataset.answered = String(seq);
+      }
       return;
     case 'searchError':
       if (message.seq === seq) meta.textContent = `The search failed: ${message.message}`;
       return;
     case 'session':
-      session.replaceChildren(
-        sessionNode(message.session, (toolId) => post({ type: 'unpin', toolId })),
-      );
+      showSession(message.session);
       return;
     default:
       if (message) for (const card of cards.values()) if (card.runner?.handle(message)) return;
@@ -261,12 +290,7 @@ app.replaceChildren(
       fallback,
       list,
     ),
-    el(
-      'aside',
-      { class: 'side-column', 'aria-labelledby': 'session-heading' },
-      el('h2', { id: 'session-heading' }, 'Session tool cache'),
-      session,
-    ),
+    el('aside', { class: 'side-column', 'aria-labelledby': 'session-heading' }, sessionBox),
   ),
 );
 restore(saved);

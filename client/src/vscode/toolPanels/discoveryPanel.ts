@@ -2,7 +2,13 @@ import * as vscode from 'vscode';
 import type { DiscoveryToWebview, SearchRequest } from '@shared/toolPanelMessages';
 import { isDiscoveryFromWebview } from '@shared/toolPanelMessages';
 import type { KernelHost } from '../kernelHost';
-import { categoryViews, discoveryResultView, sessionView } from './discoveryViews';
+import {
+  categoryViews,
+  discoveryResultView,
+  kernelToolSlack,
+  sessionView,
+  withoutKernelTools,
+} from './discoveryViews';
 import { poster, toolPanelHtml, toolPanelOptions } from './panelShell';
 import { ToolRuns } from './toolRuns';
 
@@ -120,12 +126,14 @@ export class ToolDiscoveryPanel implements vscode.Disposable {
     const kernel = this.host.kernel;
     const discovery = kernel.discovery;
     try {
-      const result = await discovery.tools.discover({
+      // A person's search: the kernel's own tools are left out, so a few more are asked for.
+      const answer = await discovery.tools.discover({
         query: request.query,
         strategy: request.strategy,
-        max_results: request.maxResults,
+        max_results: Math.min(50, request.maxResults + kernelToolSlack(discovery.index.list())),
         filter: request.filter,
       });
+      const result = withoutKernelTools(answer, request.maxResults);
       const view = discoveryResultView(result, {
         tools: kernel.tools(),
         cache: discovery.cache,

@@ -13,6 +13,8 @@ import type {
 } from '@shared/toolPanelMessages';
 import {
   CATEGORY_TREE,
+  discoverable,
+  KERNEL_SERVER_ID,
   type DiscoverResult,
   type DiscoveredTool,
   type SessionToolCache,
@@ -83,6 +85,26 @@ export function discoveryResultView(
   };
 }
 
+/**
+ * How many more results to ask for so that, once the kernel's own tools are left out, a person still
+ * gets as many as they asked for: the kernel tools discovery may offer (`mgp.tools.session*`, MGP
+ * §16.8) are for agents managing their context, not for a person looking for a tool.
+ */
+export function kernelToolSlack(entries: readonly ToolIndexEntry[]): number {
+  return entries.filter((entry) => entry.kernel && discoverable(entry)).length;
+}
+
+/** A discovery answer for a person: without the kernel's tools, at most `max` of them. */
+export function withoutKernelTools(result: DiscoverResult, max: number): DiscoverResult {
+  const tools = result.tools.filter((tool) => tool.server_id !== KERNEL_SERVER_ID);
+  const dropped = result.tools.length - tools.length;
+  return {
+    ...result,
+    tools: tools.slice(0, max),
+    total_available: Math.max(tools.length, result.total_available - dropped),
+  };
+}
+
 function sessionTool(cache: SessionToolCache, entry: ToolIndexEntry): SessionToolView {
   return {
     toolId: entry.tool_id,
@@ -108,10 +130,13 @@ export function sessionView(cache: SessionToolCache): SessionView {
   };
 }
 
+/** The categories a person filters by: all but `kernel`, whose tools a person is not shown. */
 export function categoryViews(): CategoryView[] {
-  return Object.entries(CATEGORY_TREE).map(([name, c]) => ({
-    name,
-    ...(c.parent ? { parent: c.parent } : {}),
-    description: c.description,
-  }));
+  return Object.entries(CATEGORY_TREE)
+    .filter(([name]) => name !== 'kernel')
+    .map(([name, c]) => ({
+      name,
+      ...(c.parent ? { parent: c.parent } : {}),
+      description: c.description,
+    }));
 }

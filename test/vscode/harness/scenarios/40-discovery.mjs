@@ -22,7 +22,12 @@ export async function run(kit) {
       await page.locator('.tab', { hasText: 'Tool Discovery' }).waitFor();
       frame = await findWebviewFrame(page, 'Tool Discovery');
       await frame.locator('#query').waitFor();
-      await frame.locator('.budget-bar').waitFor();
+      // The budget is an agent's: folded away, saying so, while the session holds no tool.
+      await frame.locator('#app[data-session-used="false"]').waitFor();
+      assert.equal(await frame.locator('details.session-box').getAttribute('open'), null);
+      assert.equal(await frame.locator('.budget-bar').isVisible(), false);
+      assert.equal(await frame.locator('.session-state').textContent(), 'not used yet');
+      await shot('discovery-budget-folded');
     },
   );
 
@@ -75,8 +80,13 @@ export async function run(kit) {
       await result.waitFor();
       assert.equal(await result.getAttribute('data-state'), 'ok');
       assert.equal(await result.locator('.result-text').textContent(), '42');
-      // A use puts the tool in the session cache.
+      // A use puts the tool in the session cache, which unfolds with its budget.
       await frame.locator('#session .session-tools li[data-tool-id="example.add"]').waitFor();
+      await frame.locator('details.session-box[open] .budget-bar').waitFor();
+      assert.match(
+        await frame.locator('.session-state').textContent(),
+        /^[\d,]+ of [\d,]+ tokens$/,
+      );
     },
   );
 
@@ -118,6 +128,29 @@ export async function run(kit) {
       assert.equal(await notice.isVisible(), false, 'semantic search still falls back');
       await frame.locator('.results .card[data-tool="add"]').first().waitFor();
       await frame.locator('#strategy').selectOption('keyword');
+    },
+  );
+
+  await step(
+    "a person's search lists no kernel tool (mgp.*), and the kernel category is not offered",
+    async () => {
+      await frame.locator('#strategy').selectOption('keyword');
+      await frame.locator('#status').selectOption('all');
+      const before = Number(await frame.locator('#app').getAttribute('data-searching'));
+      // Words of mgp.tools.session, which an agent's search finds, and of list_notes.
+      await frame.locator('#query').fill('list the tools in the session');
+      await frame.waitForFunction((earlier) => {
+        const app = document.getElementById('app');
+        return (
+          Number(app.dataset.searching) > earlier && app.dataset.answered === app.dataset.searching
+        );
+      }, before);
+      assert.ok((await frame.locator('.results .card').count()) > 0, 'the search found tools');
+      assert.equal(await frame.locator('.results .card[data-server="mgp"]').count(), 0);
+      assert.equal(await frame.locator('#category-kernel').count(), 0);
+      await frame.locator('#status').selectOption('connected');
+      await frame.locator('#query').fill('add numbers');
+      await frame.locator('.results .card[data-tool="add"]').first().waitFor();
     },
   );
 
