@@ -111,7 +111,7 @@ function toolRow(tool: ServerDetailTool): HTMLElement {
     role: 'switch',
     id,
     'data-focus-key': id,
-    'aria-describedby': `${id}-state`,
+    'aria-describedby': tool.off ? `${id}-state` : undefined,
   });
   toggle.checked = !tool.off;
   toggle.addEventListener('change', () =>
@@ -135,11 +135,9 @@ function toolRow(tool: ServerDetailTool): HTMLElement {
         ' ',
         el('span', { class: `risk risk-${tool.risk}`, 'data-risk': tool.risk }, tool.risk),
         ' ',
-        el(
-          'span',
-          { class: 'muted', id: `${id}-state` },
-          tool.off ? 'off: offered to no one' : 'on',
-        ),
+        ...(tool.off
+          ? [el('span', { class: 'muted', id: `${id}-state` }, 'off: offered to no one')]
+          : []),
       ),
       ...(tool.description ? [el('div', { class: 'muted description' }, tool.description)] : []),
     ),
@@ -298,9 +296,10 @@ function render(d: ServerDetailView): void {
         ]
       : []),
     facts(d),
-    tools(d),
+    // The short sections first; the tool list and the instructions can be long.
     ...negotiated(d),
     permissions(d),
+    tools(d),
     ...instructions(d),
   );
   app.dataset.state = d.state;
