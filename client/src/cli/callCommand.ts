@@ -1,9 +1,12 @@
 /**
- * `mgp call SERVER TOOL [--args JSON] [--approve once|session] [--elicit …] [--stream] [--json]`:
+ * `mgp call SERVER TOOL [--args JSON] [--approve once|session] [--elicit …] [--stream|--task] [--json]`:
  * one tool call through the kernel's pipeline (access, approval, validators, audit). Exit 1 when the
  * tool reports isError or the call is refused; the refusal's MGP code is printed (MGP §14).
+ * `--task` runs it as an MCP task: its statuses go to stderr, Ctrl+C cancels it (tasks/cancel).
  */
+import type { TaskSnapshot } from '../kernel/connection/toolTasks';
 import { KernelError } from '../kernel/model/errors';
+import type { ToolCallRequest } from '../kernel/pipeline/callContext';
 import { wireErrorOf } from '../kernel/mgp/mgpErrors';
 import { CliEnvironment, startCliKernel } from './cliKernel';
 import { CommandLine, UsageError } from './flags';
@@ -13,6 +16,7 @@ import { JSON_FLAG, KERNEL_FLAGS, KernelOptions, kernelOptions } from './options
 export const CALL_FLAGS = {
   args: { type: 'string', value: 'JSON' },
   stream: { type: 'boolean' },
+  task: { type: 'boolean' },
   ...JSON_FLAG,
   ...KERNEL_FLAGS,
 } as const;
@@ -22,6 +26,7 @@ export interface CallOptions extends KernelOptions {
   toolName: string;
   args: Record<string, unknown>;
   stream: boolean;
+  task: boolean;
   json: boolean;
 }
 
@@ -47,12 +52,14 @@ export function callOptions({ values, positionals }: CommandLine<typeof CALL_FLA
       'name a server and a tool, e.g. mgp call example echo --args \'{"text":"hi"}\'',
     );
   if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  if (values.stream && values.task) throw new UsageError('--stream and --task do not go together');
   return {
     ...kernelOptions(values),
     serverId,
     toolName,
     args: jsonArgs(values.args),
     stream: values.stream === true,
+    task: values.task === true,
     json: values.json === true,
   };
 }
@@ -84,8 +91,9 @@ export async function runCall(
   // Kernel tools (server "mgp") may be about any server: start them all.
   const only = serverId === 'mgp' ? undefined : serverId;
   const cli = await startCliKernel(options, io, only, environment);
+  const task = options.task ? followedTask(io) : undefined;
   try {
-    const outcome = await cli.kernel.call({ serverId, toolName, args });
+    const outcome = await cli.kernel.call({ serverId, toolName, args, ...task?.request });
     const result = outcome.result;
     if (options.json)
       io.out(
@@ -96,6 +104,7 @@ export async function runCall(
               trace_id: outcome.traceId,
               attempts: outcome.attempts,
               risk_level: outcome.security?.risk_level,
+              task_id: task?.taskId(),
             },
           },
           null,
@@ -121,8 +130,43 @@ export async function runCall(
     );
     return 1;
   } finally {
+    task?.dispose();
     await cli.close();
   }
+}
+
+/** A call run as a task: each new status on stderr; Ctrl+C cancels the task (tasks/cancel). */
+function followedTask(io: Io): {
+  request: Pick<ToolCallRequest, 'task' | 'signal' | 'onProgress'>;
+  taskId(): string | undefined;
+  dispose(): void;
+} {
+  const controller = new AbortController();
+  let last: TaskSnapshot | undefined;
+  const onStatus = (task: TaskSnapshot) => {
+    if (last?.status !== task.status || last.statusMessage !== task.statusMessage)
+      io.err(
+        `task ${task.taskId}: ${task.status}${task.statusMessage ? ` - ${task.statusMessage}` : ''}`,
+      );
+    last = task;
+  };
+  const stop = () => {
+    io.err('cancelling the task…');
+    controller.abort();
+  };
+  process.once('SIGINT', stop);
+  return {
+    request: {
+      task: { onStatus },
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.message)
+          io.err(`[${p.total ? `${p.progress}/${p.total}` : p.progress}] ${p.message}`);
+      },
+    },
+    taskId: () => last?.taskId,
+    dispose: () => process.off('SIGINT', stop),
+  };
 }
 
 /** The stream of a `mgp call --stream`: chunks are written as they arrive, progress to stderr. */

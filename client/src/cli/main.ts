@@ -78,13 +78,15 @@ Usage:
                                      start the servers and list their tools under kernel names,
                                      with each tool's effective risk level
   mgp call SERVER TOOL [--args JSON] [--approve once|session] [--elicit accept-defaults|decline]
-           [--stream] [--json]
+           [--stream | --task] [--json]
                                      call one tool through the kernel's checks (access, approval,
                                      validators, audit). On a terminal it asks when the approval
                                      policy says so; without one it refuses unless --approve is given.
                                      Exit 1 when the tool reports isError or the call is refused.
                                      SERVER "mgp" calls the kernel's own tools (mgp.health.ping…);
                                      --stream prints the output as it streams (MGP §12), Ctrl-C cancels;
+                                     --task runs a tool that allows it as an MCP task: its status on
+                                     stderr, then its result; Ctrl-C cancels the task (tasks/cancel);
                                      without a terminal, --elicit answers a server's form with its
                                      defaults (SEP-1034) or declines it (the default)
   mgp discover "QUERY" [--strategy semantic|keyword|category] [--max N] [--json]

@@ -57,6 +57,7 @@ import { ServerManager } from './lifecycle/serverManager';
 import { ActiveStream, StreamRegistry } from './streaming/streamRegistry';
 import { recordServerEvents } from './audit/serverEvents';
 import { announceLifecycle } from './lifecycle/announceLifecycle';
+import { TaskBoard } from './tasks/taskBoard';
 import type { ServerSession } from './connection/service';
 import type { Authorizations } from './auth/authorizations';
 
@@ -107,6 +108,8 @@ export class Kernel {
   readonly models = new ModelRouter();
   readonly pipeline: ToolCallPipeline;
   readonly streams: StreamRegistry;
+  /** MCP tasks: run a tool as one, list, follow, cancel, and pick them up after a restart. */
+  readonly tasks: TaskBoard;
   readonly events: EventHub;
   readonly callbacks: Callbacks;
   readonly discovery: ToolDiscovery;
@@ -148,6 +151,18 @@ export class Kernel {
       operator: options.operator.agentId,
     });
     this.streams = new StreamRegistry(this.mgp, (id) => this.sessionOf(id));
+    this.tasks = new TaskBoard({
+      call: (request) => this.call(request),
+      connection: (id) => {
+        const server = this.manager.find(id);
+        return server?.state === 'connected' ? server.session() : undefined;
+      },
+      connectedServers: () =>
+        this.manager
+          .list()
+          .filter((s) => s.state === 'connected')
+          .map((s) => s.id),
+    });
     this.mcpl = new McplHost({
       audit: options.audit,
       interaction: options.interaction,
@@ -395,6 +410,7 @@ export class Kernel {
 
   async dispose(): Promise<void> {
     this.discovery.endSession();
+    this.tasks.dispose();
     await this.manager.dispose();
     this.generated.cleanUp();
   }

@@ -30,6 +30,7 @@ import { registerServerDetail } from './serverDetailPanel';
 import { ServerLogs } from './serverLogs';
 import { EventsView } from './eventsView';
 import { registerMcplViews } from './mcplViews';
+import { registerTasksView } from './tasksView';
 import { ServersView } from './serversView';
 import { KernelStatusBar } from './statusBar';
 import { offerTrust } from './workspaceTrust';
@@ -109,6 +110,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     serversView,
     new KernelStatusBar(kernel.manager, (server) => kernel.holdOf(server)),
     ...registerMcplViews(kernel.kernel.mcpl, serversView, eventsView),
+    ...registerTasksView(kernel.kernel, extension.workspaceState),
     eventsView,
     eventsView.createView(),
     vscode.commands.registerCommand('mgp.clearEvents', () => eventsView.clear()),

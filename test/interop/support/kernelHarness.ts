@@ -33,6 +33,9 @@ export const exampleServer = JSON.stringify(
 export const mcplExampleServer = JSON.stringify(
   join(root, 'examples/servers/dist/mcpl-example-server.js'),
 );
+export const taskExampleServer = JSON.stringify(
+  join(root, 'examples/servers/dist/task-example-server.js'),
+);
 export const everythingServer = JSON.stringify(
   join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'),
 );

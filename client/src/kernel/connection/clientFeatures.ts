@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestTaskStore } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CancelledNotificationSchema,
   CreateMessageRequest,
@@ -17,9 +18,11 @@ import {
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
   RequestId,
+  Result,
   Root,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { ClientTaskStore, clientTasksCapability } from './clientTasks';
 
 /** What the kernel answers when a server asks the client something (MCP client features). */
 export interface ClientRequestHandlers {
@@ -60,7 +63,20 @@ export function baseClientCapabilities(): Record<string, unknown> {
     sampling: { tools: {} },
     // Omitted fields take the schema's defaults (SEP-1034): the kernel fills them in before it answers.
     elicitation: { form: { applyDefaults: true }, url: {} },
+    tasks: clientTasksCapability(),
   };
+}
+
+/** A request the server asked for as a task (`params.task`) runs as one; any other, as it comes. */
+function asTaskWhenAsked<T extends Result>(
+  tasks: ClientTaskStore | undefined,
+  params: { task?: { ttl?: number } },
+  extra: { signal: AbortSignal; taskStore?: RequestTaskStore },
+  run: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  if (tasks && params.task && extra.taskStore)
+    return tasks.start(extra.taskStore, params.task.ttl, run) as Promise<Result> as Promise<T>;
+  return run(extra.signal);
 }
 
 /** Registers the client side of roots, sampling, elicitation, logging and list_changed on `client`. */
@@ -68,13 +84,18 @@ export function registerClientFeatures(
   client: Client,
   handlers: ClientRequestHandlers,
   hooks: ConnectionHooks,
+  tasks?: ClientTaskStore,
 ): void {
   client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: await handlers.roots() }));
   client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
-    handlers.createMessage(request.params, extra.signal),
+    asTaskWhenAsked(tasks, request.params, extra, (signal) =>
+      handlers.createMessage(request.params, signal),
+    ),
   );
   client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
-    handlers.elicit(request.params, extra.signal),
+    asTaskWhenAsked(tasks, request.params, extra, (signal) =>
+      handlers.elicit(request.params, signal),
+    ),
   );
   abortCancelledRequests(client);
   client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {

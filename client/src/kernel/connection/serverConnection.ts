@@ -2,6 +2,7 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  CreateTaskResultSchema,
   CompleteRequest,
   CompleteResult,
   GetPromptResult,
@@ -26,7 +27,16 @@ import {
 import { endHttpSession } from './httpSession';
 import type { SignInRetry } from './signIn';
 import type { ResolvedEnvironment } from './environment';
+import { ClientTaskStore } from './clientTasks';
 import { pagedList } from './pagedList';
+import {
+  FollowOptions,
+  followTask,
+  serverRunsToolTasks,
+  TaskHooks,
+  TaskSnapshot,
+  taskSupportOf,
+} from './toolTasks';
 import { ObservedTransport } from './observedTransport';
 import {
   CappedResult,
@@ -67,6 +77,8 @@ export interface CallOptions {
   params?: Record<string, unknown>;
   /** Learns the tools/call params as they are sent. */
   onSent?: (params: Record<string, unknown>) => void;
+  /** Run the tool as an MCP task (one whose `execution.taskSupport` allows it). */
+  task?: TaskHooks & { ttl?: number };
 }
 
 const LooseInitializeResult = z.looseObject({ capabilities: z.looseObject({}).optional() });
@@ -145,17 +157,19 @@ export class ServerConnection {
         ),
     });
     const capabilities = { ...baseClientCapabilities(), ...options.extraCapabilities };
+    const taskStore = new ClientTaskStore();
     const client = new Client(
       { name: 'mgp-kernel', title: 'MGP Kernel', version: MGP_KERNEL_VERSION },
-      { capabilities },
+      { capabilities, taskStore },
     );
-    registerClientFeatures(client, options.handlers, options.hooks);
+    registerClientFeatures(client, options.handlers, options.hooks, taskStore);
     const connection = new ServerConnection(server, client, transport, options.hooks.onLog);
     const previousClose = transport.onclose;
     await client.connect(transport, { timeout: server.settings.connectTimeoutMs });
     connection.rawServerCapabilities = rawCapabilities;
     const closeHandler = transport.onclose ?? previousClose;
     transport.onclose = () => {
+      taskStore.close();
       closeHandler?.();
       options.hooks.onClosed(connection.closing);
     };
@@ -315,9 +329,15 @@ export class ServerConnection {
       signal: options.signal,
       onprogress: options.onProgress,
     };
+    let asTask: boolean;
+    try {
+      asTask = this.runsAsTask(tool, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     // Promise chains rather than async layers: tools/call is the kernel's hottest path.
     const send = () =>
-      typeof tool !== 'string' && this.runsAsTask(tool)
+      asTask
         ? this.callAsTask(params, requestOptions, options)
         : this.client.request(
             { method: 'tools/call', params: params as { name: string } },
@@ -337,41 +357,82 @@ export class ServerConnection {
     );
   }
 
-  private runsAsTask(tool: ListedTool): boolean {
-    const support = (tool.execution as { taskSupport?: string } | undefined)?.taskSupport;
-    const tasks = (
-      this.client.getServerCapabilities() as
-        { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined
-    )?.tasks;
-    return support === 'required' && Boolean(tasks?.requests?.tools?.call);
+  /**
+   * A tool that requires tasks runs as one; an optional one when the caller asks (`options.task`).
+   * Asking for a task of a tool or server that cannot run one is an error, not a silent plain call.
+   */
+  private runsAsTask(tool: ListedTool | string, options: CallOptions): boolean {
+    const support = typeof tool === 'string' ? 'forbidden' : taskSupportOf(tool);
+    const serverRuns = serverRunsToolTasks(this.client.getServerCapabilities());
+    if (serverRuns && support === 'required') return true;
+    if (!options.task) return false;
+    const name = typeof tool === 'string' ? tool : tool.name;
+    if (!serverRuns)
+      throw new KernelError('Unsupported', `${this.server.id} does not run tools as tasks`);
+    if (support === 'forbidden')
+      throw new KernelError('Unsupported', `${this.server.id}/${name} cannot run as a task`);
+    return true;
   }
 
   /** MCP tasks: create the task, follow its status (reported as progress), then fetch its result. */
   private async callAsTask(
     params: Record<string, unknown>,
-    requestOptions: Record<string, unknown>,
+    requestOptions: { timeout: number; signal?: AbortSignal; onprogress?: unknown },
     options: CallOptions,
   ): Promise<z.infer<typeof LooseCallResultSchema>> {
-    const stream = this.client.experimental.tasks.callToolStream(
-      params as { name: string },
-      LooseCallResultSchema as never,
-      { ...requestOptions, task: {} },
+    const created = await this.client.request(
+      { method: 'tools/call', params: params as { name: string } },
+      CreateTaskResultSchema,
+      { ...requestOptions, task: options.task?.ttl ? { ttl: options.task.ttl } : {} } as never,
     );
-    for await (const message of stream) {
-      if (message.type === 'taskCreated' || message.type === 'taskStatus') {
-        options.onProgress?.({
-          progress: 0,
-          message: `task ${message.task.taskId}: ${message.task.status}${message.task.statusMessage ? ` (${message.task.statusMessage})` : ''}`,
-        });
-      } else if (message.type === 'result') {
-        return message.result as z.infer<typeof LooseCallResultSchema>;
-      } else if (message.type === 'error') {
-        throw message.error;
-      }
-    }
-    throw new KernelError(
-      'ProtocolViolation',
-      `${this.server.id}: the task ended without a result`,
+    const hooks = options.task?.onStatus;
+    // A caller that follows the task hears its statuses; any other hears them as progress.
+    const onStatus = (task: TaskSnapshot) => {
+      if (hooks) return hooks(task);
+      options.onProgress?.({
+        progress: 0,
+        message: `task ${task.taskId}: ${task.status}${task.statusMessage ? ` (${task.statusMessage})` : ''}`,
+      });
+    };
+    const result = await followTask(this.client, this.server.id, created.task.taskId, {
+      signal: options.signal,
+      onStatus,
+      initial: created.task,
+      timeoutMs: requestOptions.timeout,
+    });
+    return LooseCallResultSchema.parse(result);
+  }
+
+  /** tasks/list, when the server offers it (`capabilities.tasks.list`); one page. */
+  async listTasks(cursor?: string): Promise<{ tasks: TaskSnapshot[]; nextCursor?: string }> {
+    if (!(this.client.getServerCapabilities() as { tasks?: { list?: unknown } })?.tasks?.list)
+      return { tasks: [] };
+    return this.withTimeoutError('tasks/list', () =>
+      this.client.experimental.tasks.listTasks(cursor, { timeout: this.timeout }),
+    );
+  }
+
+  /** tasks/get. */
+  getTask(taskId: string): Promise<TaskSnapshot> {
+    return this.withTimeoutError('tasks/get', () =>
+      this.client.experimental.tasks.getTask(taskId, { timeout: this.timeout }),
+    );
+  }
+
+  /** tasks/cancel. */
+  cancelTask(taskId: string): Promise<TaskSnapshot> {
+    return this.withTimeoutError('tasks/cancel', () =>
+      this.client.experimental.tasks.cancelTask(taskId, { timeout: this.timeout }),
+    );
+  }
+
+  /** Follows a task someone started before (after a reload, say) to its result. */
+  followTask(taskId: string, options: Omit<FollowOptions, 'timeoutMs'>): Promise<CappedResult> {
+    return followTask(this.client, this.server.id, taskId, {
+      ...options,
+      timeoutMs: this.timeout,
+    }).then((result) =>
+      capResult(LooseCallResultSchema.parse(result), this.server.settings.toolResultMaxChars),
     );
   }
 

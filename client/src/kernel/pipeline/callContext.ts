@@ -5,6 +5,7 @@
 import type { ElicitRequest, ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { KernelSettings } from '../config/model';
 import type { CappedResult, ListedTool } from '../connection/serverConnection';
+import type { TaskHooks } from '../connection/toolTasks';
 import type { ServerManager } from '../lifecycle/serverManager';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
 import type { Caller } from '../model/caller';
@@ -33,6 +34,8 @@ export interface ToolCallRequest {
   stream?: StreamHooks;
   /** Learns the tools/call params as they go out (each attempt): the Run Tool panel shows them. */
   onSent?: (params: Record<string, unknown>) => void;
+  /** Run as an MCP task when the tool allows it (`execution.taskSupport`); hears its statuses. */
+  task?: TaskHooks & { ttl?: number };
 }
 
 export interface ToolCallOutcome {

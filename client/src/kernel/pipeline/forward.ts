@@ -47,6 +47,7 @@ export class Forwarding {
         mgp,
         onRequestId,
         onSent: request.onSent,
+        task: request.task,
       });
     return sendOnce().then(
       (value) => this.succeeded(call, value, 1, streaming),

@@ -1,0 +1,117 @@
+/**
+ * The requestor side of MCP tasks (MCP 2025-11-25, Utilities: Tasks): a tools/call augmented with
+ * `task` answers with a task at once; the kernel then follows it with tasks/get until it reaches a
+ * terminal status, fetches the outcome with tasks/result, and cancels it with tasks/cancel when the
+ * caller stops (a notifications/cancelled would only stop the request that created it).
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Task } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { KernelError } from '../model/errors';
+
+export type TaskSnapshot = Task;
+
+/** What a caller who runs a tool as a task hears about it. */
+export interface TaskHooks {
+  /** Each status the kernel sees: the created task first, then every tasks/get. */
+  onStatus?(task: TaskSnapshot): void;
+}
+
+/** How a tool's `execution.taskSupport` lets it run (MCP 2025-11-25, Tools: execution). */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
+export function taskSupportOf(tool: { execution?: unknown }): TaskSupport {
+  const support = (tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
+  return support === 'optional' || support === 'required' ? support : 'forbidden';
+}
+
+/** Whether a server declared task-augmented tools/call (`capabilities.tasks.requests.tools.call`). */
+export function serverRunsToolTasks(capabilities: unknown): boolean {
+  const tasks = (capabilities as { tasks?: { requests?: { tools?: { call?: unknown } } } })?.tasks;
+  return Boolean(tasks?.requests?.tools?.call);
+}
+
+export function isTerminal(status: string): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
+
+const AnyResult = z.looseObject({});
+const DEFAULT_POLL_MS = 1000;
+/** A server that asks for faster polling than this gets this (it is a suggestion, not a contract). */
+const MIN_POLL_MS = 100;
+
+export interface FollowOptions {
+  signal?: AbortSignal;
+  onStatus?(task: TaskSnapshot): void;
+  /** The first status, when the caller has it already (the CreateTaskResult). */
+  initial?: TaskSnapshot;
+  timeoutMs: number;
+}
+
+/**
+ * Follows a task to its end and returns its result (tasks/result): for `completed`, and for
+ * `input_required`, where tasks/result delivers the server's queued requests and waits for the end.
+ * A `failed` task's result is returned too when the server keeps one, else its status message is
+ * the error; a `cancelled` task is a Cancelled error. An aborted `signal` sends tasks/cancel.
+ */
+export async function followTask(
+  client: Client,
+  serverId: string,
+  taskId: string,
+  options: FollowOptions,
+): Promise<Record<string, unknown>> {
+  const tasks = client.experimental.tasks;
+  const requestOptions = { timeout: options.timeoutMs, signal: options.signal };
+  let task = options.initial;
+  try {
+    for (;;) {
+      if (task) {
+        options.onStatus?.(task);
+        if (task.status === 'cancelled')
+          throw new KernelError('Cancelled', `${serverId}: task ${taskId} was cancelled`);
+        if (task.status !== 'working') break;
+        await pause(Math.max(MIN_POLL_MS, task.pollInterval ?? DEFAULT_POLL_MS), options.signal);
+      }
+      task = await tasks.getTask(taskId, requestOptions);
+    }
+    return await finalResult(client, serverId, task, requestOptions);
+  } catch (error) {
+    if (options.signal?.aborted) {
+      await tasks.cancelTask(taskId, { timeout: options.timeoutMs }).catch(() => undefined);
+      throw new KernelError('Cancelled', `${serverId}: task ${taskId} was cancelled`);
+    }
+    throw error;
+  }
+}
+
+async function finalResult(
+  client: Client,
+  serverId: string,
+  task: TaskSnapshot,
+  requestOptions: { timeout: number; signal?: AbortSignal },
+): Promise<Record<string, unknown>> {
+  try {
+    return await client.experimental.tasks.getTaskResult(task.taskId, AnyResult, requestOptions);
+  } catch (error) {
+    if (task.status !== 'failed') throw error;
+    throw new KernelError(
+      'ProtocolViolation',
+      `${serverId}: task ${task.taskId} failed${task.statusMessage ? `: ${task.statusMessage}` : ''}`,
+    );
+  }
+}
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+}

@@ -1,0 +1,183 @@
+import { strict as assert } from 'node:assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TaskSnapshot } from '../../client/src/kernel/connection/toolTasks';
+import { KernelError } from '../../client/src/kernel/model/errors';
+import { repoRoot } from '../repoRoot';
+import {
+  eventually,
+  everythingServer,
+  node,
+  startKernel,
+  taskExampleServer,
+  TestKernel,
+  textOf,
+} from './support/kernelHarness';
+
+const APPROVED = 'approved_tools = ["count_slowly", "write_report"]\n';
+const stdioTasks = (extra = APPROVED) =>
+  `[[servers]]\nid = "tasks"\ncommand = ${node}\nargs = [${taskExampleServer}]\n${extra}`;
+
+/** The task example server over Streamable HTTP, on a free port it reports on stderr. */
+async function startHttpTaskServer(): Promise<{ url: string; child: ChildProcess }> {
+  const script = join(repoRoot(), 'examples/servers/dist/task-example-server.js');
+  const child = spawn(process.execPath, [script, '--port', '0'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let err = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+      const match = /listening on (\S+)/.exec(err);
+      if (match) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`the server exited (${code}): ${err}`)));
+  });
+  return { url, child };
+}
+
+describe('MCP tasks (task example server, server-everything)', function () {
+  let t: TestKernel | undefined;
+  afterEach(async () => {
+    await t?.dispose();
+    t = undefined;
+  });
+
+  it('declares the client tasks capability, so a server may ask for elicitation as a task', async () => {
+    t = await startKernel(
+      `[[servers]]\nid = "everything"\ncommand = ${node}\nargs = [${everythingServer}, "stdio"]\n`,
+    );
+    t.operator.elicitContent = { name: 'Ada', favoriteColor: 'Blue' };
+    // server-everything offers this tool only to a client whose tasks capability covers elicitation.
+    await eventually(
+      () =>
+        t!.kernel.manager
+          .get('everything')
+          .tools.some((tool) => tool.name === 'trigger-elicitation-request-async'),
+      'the async elicitation tool',
+    );
+    const { result } = await t.kernel.call({
+      serverId: 'everything',
+      toolName: 'trigger-elicitation-request-async',
+      args: {},
+    });
+    const text = textOf(result);
+    assert.match(text, /\[COMPLETED\]/, text);
+    assert.match(text, /Ada/, text);
+    assert.equal(t.operator.count('elicit'), 1);
+  });
+
+  it('runs an optional task tool as a task when asked: statuses, then the result', async () => {
+    t = await startKernel(stdioTasks());
+    const statuses: TaskSnapshot[] = [];
+    const { result } = await t.kernel.call({
+      serverId: 'tasks',
+      toolName: 'count_slowly',
+      args: { to: 3, step_ms: 20 },
+      task: { onStatus: (task) => statuses.push(task) },
+    });
+    assert.equal(textOf(result), 'Counted to 3.');
+    assert.ok(statuses.length >= 2, JSON.stringify(statuses));
+    assert.equal(statuses[0].status, 'working');
+    assert.equal(statuses.at(-1)!.status, 'completed');
+    assert.ok(statuses.every((s) => s.taskId === statuses[0].taskId));
+    const listed = await t.kernel.manager.get('tasks').session().listTasks();
+    assert.ok(listed.tasks.some((task) => task.taskId === statuses[0].taskId));
+    const executed = await t.ofType('TOOL_EXECUTED');
+    assert.equal(executed.length, 1);
+  });
+
+  it('runs an optional task tool plainly when not asked', async () => {
+    t = await startKernel(stdioTasks());
+    const statuses: TaskSnapshot[] = [];
+    const { result } = await t.kernel.call({
+      serverId: 'tasks',
+      toolName: 'count_slowly',
+      args: { to: 2, step_ms: 10 },
+    });
+    assert.equal(textOf(result), 'Counted to 2.');
+    assert.equal(statuses.length, 0);
+  });
+
+  it('refuses a task of a server that does not run tool tasks', async () => {
+    t = await startKernel(
+      `[[servers]]\nid = "everything"\ncommand = ${node}\nargs = [${everythingServer}, "stdio"]\n`,
+    );
+    await assert.rejects(
+      t.kernel.call({
+        serverId: 'everything',
+        toolName: 'echo',
+        args: { message: 'hi' },
+        task: {},
+      }),
+      (error: unknown) =>
+        error instanceof KernelError &&
+        error.code === 'Unsupported' &&
+        /echo cannot run as a task/.test(error.message),
+    );
+  });
+
+  it('asks for approval before it creates the task: a refusal creates none', async () => {
+    t = await startKernel(`[kernel]\nmoderate_tools_require_approval = true\n${stdioTasks('')}`);
+    t.operator.toolAnswers = ['deny'];
+    await assert.rejects(
+      t.kernel.tasks.run({ serverId: 'tasks', toolName: 'write_report', args: { to: 2 } }).created,
+    );
+    assert.equal(t.operator.count('tool'), 1);
+    assert.deepEqual((await t.kernel.manager.get('tasks').session().listTasks()).tasks, []);
+  });
+
+  it('cancels a task with tasks/cancel', async () => {
+    t = await startKernel(stdioTasks());
+    const run = t.kernel.tasks.run({
+      serverId: 'tasks',
+      toolName: 'count_slowly',
+      args: { to: 1000, step_ms: 50 },
+    });
+    const created = await run.created;
+    assert.equal(t.kernel.tasks.get('tasks', created.taskId)?.task.status, 'working');
+    await t.kernel.tasks.cancel('tasks', created.taskId);
+    await assert.rejects(
+      run.outcome,
+      (error: unknown) => error instanceof KernelError && error.code === 'Cancelled',
+    );
+    const onServer = await t.kernel.manager.get('tasks').session().getTask(created.taskId);
+    assert.equal(onServer.status, 'cancelled');
+    assert.equal(t.kernel.tasks.get('tasks', created.taskId)?.task.status, 'cancelled');
+    assert.deepEqual(t.kernel.tasks.openIds(), {});
+  });
+
+  it('picks up a running task after a restart, from the ids kept (Streamable HTTP)', async () => {
+    const { url, child } = await startHttpTaskServer();
+    const dir = mkdtempSync(join(tmpdir(), 'mgp-kernel-'));
+    const toml = `[[servers]]\nid = "tasks"\ntransport = "http"\nurl = "${url}"\n${APPROVED}`;
+    try {
+      const before = await startKernel(toml, { dir });
+      const run = before.kernel.tasks.run({
+        serverId: 'tasks',
+        toolName: 'count_slowly',
+        args: { to: 15, step_ms: 100 },
+      });
+      const { taskId } = await run.created;
+      run.outcome.catch(() => undefined);
+      const kept = before.kernel.tasks.openIds();
+      assert.deepEqual(kept, { tasks: [taskId] });
+      await before.stop();
+
+      t = await startKernel(toml, { dir });
+      await t.kernel.tasks.adopt('tasks', kept.tasks);
+      const adopted = t.kernel.tasks.get('tasks', taskId);
+      assert.ok(adopted, 'the task is on the board again');
+      // Followed to its end if it was still running; its result from the server either way.
+      assert.equal(textOf(await t.kernel.tasks.result('tasks', taskId)), 'Counted to 15.');
+      await eventually(() => adopted.task.status === 'completed', 'the adopted task to end');
+      // tasks/list finds it too (the example server's tasks outlive sessions).
+      await t.kernel.tasks.refresh();
+      assert.equal(t.kernel.tasks.list().length, 1);
+    } finally {
+      child.kill();
+    }
+  });
+});
