@@ -79,7 +79,9 @@ export class TasksView implements vscode.TreeDataProvider<TrackedTask>, vscode.D
     item.contextValue = isTerminal(task.status) ? 'mgp.task.ended' : 'mgp.task.running';
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendText(`Task ${task.taskId} on ${tracked.serverId}\n\n`);
-    tooltip.appendText(`Status: ${task.status}${task.statusMessage ? ` — ${task.statusMessage}` : ''}\n\n`);
+    tooltip.appendText(
+      `Status: ${task.status}${task.statusMessage ? ` — ${task.statusMessage}` : ''}\n\n`,
+    );
     tooltip.appendText(`Created ${new Date(task.createdAt).toLocaleString()}`);
     if (tracked.error) tooltip.appendText(`\n\n${tracked.error}`);
     item.tooltip = tooltip;
@@ -164,7 +166,9 @@ async function pickAndRun(kernel: Kernel): Promise<void> {
         })),
     );
   if (!items.length)
-    return void vscode.window.showInformationMessage('No connected server has a tool that runs as a task.');
+    return void vscode.window.showInformationMessage(
+      'No connected server has a tool that runs as a task.',
+    );
   const picked = await vscode.window.showQuickPick(items, {
     title: 'Run Tool as Task',
     placeHolder: 'A tool that can run as an MCP task',

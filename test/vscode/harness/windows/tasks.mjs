@@ -1,0 +1,130 @@
+// MCP tasks in the editor: a tool run as a task shows in the Tasks view with its status and progress,
+// opens its result when done, is picked up again after a window reload (its id kept in the workspace
+// state, the server asked again), and is cancelled with tasks/cancel from the view.
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repo } from '../paths.mjs';
+import { openWorkbench, palette, pickInQuickInput, serverRow } from '../uiKit.mjs';
+
+export const title = 'Tasks view: run as task, result, reload, cancel';
+
+let taskServer;
+
+/** The task example server over Streamable HTTP: it outlives the window's reload. */
+async function startTaskServer() {
+  const script = join(repo, 'examples/servers/dist/task-example-server.js');
+  taskServer = spawn(process.execPath, [script, '--port', '0'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let err = '';
+    taskServer.stderr.on('data', (chunk) => {
+      err += chunk;
+      const match = /listening on (\S+)/.exec(err);
+      if (match) resolve(match[1]);
+    });
+    taskServer.once('exit', (code) => reject(new Error(`task server exited (${code}): ${err}`)));
+  });
+}
+
+export const window = {
+  async prepare(workspace) {
+    const url = await startTaskServer();
+    writeFileSync(
+      join(workspace, 'mgp.toml'),
+      `[[servers]]\nid = "tasks"\ntransport = "http"\nurl = "${url}"\napproved_tools = ["count_slowly", "write_report"]\n`,
+    );
+  },
+};
+
+const tasksPane = (page) =>
+  page.locator('.sidebar .pane', { has: page.locator('.pane-header', { hasText: /^Tasks/ }) });
+
+/** The Tasks view's row of a tool's task whose text matches `status`. */
+const taskRow = (page, tool, status) =>
+  tasksPane(page).locator('.monaco-list-row', { hasText: tool }).filter({ hasText: status });
+
+async function openTasksView(page) {
+  const header = tasksPane(page).locator('.pane-header');
+  await header.waitFor();
+  if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+}
+
+async function runAsTask(page, tool, args) {
+  await palette(page, 'MGP: Run Tool as Task...');
+  await pickInQuickInput(page, tool);
+  const input = page.locator('.quick-input-widget input');
+  await input.fill(JSON.stringify(args));
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+}
+
+export async function run({ page, server, workspace, step, shot, setTheme, THEMES }) {
+  const dark = THEMES.find((t) => t.file === 'dark');
+  const light = THEMES.find((t) => t.file === 'light');
+  try {
+    await step(
+      'a tool run as a task shows in the Tasks view, working, with its status',
+      async () => {
+        await openWorkbench(page, server, workspace);
+        await serverRow(page, 'tasks', 'connected');
+        await runAsTask(page, 'count_slowly', { to: 400, step_ms: 500 });
+        await openTasksView(page);
+        await taskRow(page, 'count_slowly', /working: counted \d+ of 400/).waitFor();
+        await shot('tasks-running-dark');
+        await setTheme(light);
+        await shot('tasks-running-light');
+        await setTheme(dark);
+      },
+    );
+
+    await step('a task that ends opens its result', async () => {
+      await runAsTask(page, 'write_report', { to: 3, step_ms: 100 });
+      const done = taskRow(page, 'write_report', 'completed');
+      await done.waitFor();
+      await done.click();
+      await page.locator('.view-lines', { hasText: 'Counted to 3.' }).waitFor();
+      await shot('tasks-result');
+    });
+
+    await step(
+      'after a window reload, the running task is there again and still moves',
+      async () => {
+        await palette(page, 'Developer: Reload Window');
+        await page.locator('.monaco-workbench').waitFor();
+        await serverRow(page, 'tasks', 'connected');
+        await openTasksView(page);
+        const row = taskRow(page, 'count_slowly', /working: counted \d+ of 400/);
+        await row.waitFor();
+        const before = await row.innerText();
+        await page.waitForFunction(
+          (text) =>
+            [...document.querySelectorAll('.monaco-list-row')].some(
+              (r) =>
+                r.textContent.includes('count_slowly') &&
+                r.textContent.includes('counted') &&
+                !r.textContent.includes(text),
+            ),
+          before.match(/counted \d+/)[0],
+        );
+        await shot('tasks-after-reload');
+      },
+    );
+
+    await step('Cancel Task cancels it (tasks/cancel)', async () => {
+      const row = taskRow(page, 'count_slowly', 'working');
+      await row.hover();
+      await row.locator('.action-label[aria-label="Cancel Task"]').click();
+      await taskRow(page, 'count_slowly', 'cancelled').waitFor();
+      assert.equal(await taskRow(page, 'count_slowly', 'working').count(), 0);
+      await shot('tasks-cancelled-dark');
+      await setTheme(light);
+      await shot('tasks-cancelled-light');
+      await setTheme(dark);
+    });
+  } finally {
+    taskServer?.kill();
+  }
+}
