@@ -6,7 +6,13 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repo } from '../paths.mjs';
-import { openWorkbench, palette, pickInQuickInput, serverRow } from '../uiKit.mjs';
+import {
+  openWorkbench,
+  palette,
+  pickInQuickInput,
+  serverRow,
+  startWorkspaceServers,
+} from '../uiKit.mjs';
 
 export const title = 'Tasks view: run as task, result, reload, cancel';
 
