@@ -75,6 +75,7 @@ export async function run({ page, server, workspace, step, shot, setTheme, THEME
       'a tool run as a task shows in the Tasks view, working, with its status',
       async () => {
         await openWorkbench(page, server, workspace);
+        await startWorkspaceServers(page, ['tasks']);
         await serverRow(page, 'tasks', 'connected');
         await runAsTask(page, 'count_slowly', { to: 400, step_ms: 500 });
         await openTasksView(page);
