@@ -163,13 +163,14 @@ describe('MCP tasks (task example server, server-everything)', function () {
       const { taskId } = await run.created;
       run.outcome.catch(() => undefined);
       const kept = before.kernel.tasks.openIds();
-      assert.deepEqual(kept, { tasks: [taskId] });
+      assert.deepEqual(kept, { tasks: [{ taskId, toolName: 'count_slowly' }] });
       await before.stop();
 
       t = await startKernel(toml, { dir });
       await t.kernel.tasks.adopt('tasks', kept.tasks);
       const adopted = t.kernel.tasks.get('tasks', taskId);
       assert.ok(adopted, 'the task is on the board again');
+      assert.equal(adopted.toolName, 'count_slowly', 'with the tool it runs');
       // Followed to its end if it was still running; its result from the server either way.
       assert.equal(textOf(await t.kernel.tasks.result('tasks', taskId)), 'Counted to 15.');
       await eventually(() => adopted.task.status === 'completed', 'the adopted task to end');

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { oneLine } from '@shared/untrustedText';
 import { isTerminal, taskSupportOf } from '../kernel/connection/toolTasks';
 import type { Kernel } from '../kernel/kernel';
-import type { TaskBoard, TaskRunRequest, TrackedTask } from '../kernel/tasks/taskBoard';
+import type { KeptTask, TaskBoard, TaskRunRequest, TrackedTask } from '../kernel/tasks/taskBoard';
 
 const KEPT_IDS = 'mgp.tasks.open';
 
@@ -24,14 +24,14 @@ export class TasksView implements vscode.TreeDataProvider<TrackedTask>, vscode.D
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   /** Ids kept from before the reload, of servers not asked about them yet. */
-  private readonly pending: Record<string, string[]>;
+  private readonly pending: Record<string, KeptTask[]>;
   private readonly stops: (() => void)[] = [];
 
   constructor(
     private readonly kernel: Kernel,
     private readonly state: vscode.Memento,
   ) {
-    this.pending = { ...state.get<Record<string, string[]>>(KEPT_IDS, {}) };
+    this.pending = keptTasks(state.get<unknown>(KEPT_IDS, {}));
     const onChange = () => {
       this.changed.fire();
       void this.keep();
@@ -216,4 +216,20 @@ export function registerTasksView(kernel: Kernel, state: vscode.Memento): vscode
     ),
     vscode.commands.registerCommand('mgp.runToolAsTask', () => pickAndRun(kernel)),
   ];
+}
+
+/** The tasks kept in the workspace state; an entry of an older form (a bare id) is read as one. */
+function keptTasks(stored: unknown): Record<string, KeptTask[]> {
+  const kept: Record<string, KeptTask[]> = {};
+  if (typeof stored !== 'object' || stored === null) return kept;
+  for (const [serverId, entries] of Object.entries(stored)) {
+    if (!Array.isArray(entries)) continue;
+    kept[serverId] = entries.flatMap((entry: unknown): KeptTask[] => {
+      if (typeof entry === 'string') return [{ taskId: entry }];
+      const { taskId, toolName } = (entry ?? {}) as Partial<KeptTask>;
+      if (typeof taskId !== 'string') return [];
+      return [{ taskId, ...(typeof toolName === 'string' && { toolName }) }];
+    });
+  }
+  return kept;
 }

@@ -262,14 +262,8 @@ export function createUiKit({ page, resultsDir, server, workspace, dirs, results
 
   /** Switches the colour theme and waits until both the workbench and the webviews have it. */
   async function setTheme(theme, frame) {
-    await runFromPalette('Preferences: Color Theme');
-    const input = page.locator('.quick-input-widget input');
-    await input.fill(theme.name);
-    await page
-      .locator('.quick-input-list .monaco-list-row', { hasText: theme.name })
-      .first()
-      .waitFor();
-    await page.keyboard.press('Enter');
+    // Through palette(): a picker closed under the pick (a webview taking the focus) is reopened.
+    await palette(page, 'Preferences: Color Theme', theme.name);
     // The picker previews the focused theme: only once it has closed is the theme the chosen one.
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
     await page.locator(`.monaco-workbench.${theme.bodyClass}`).waitFor();

@@ -11,6 +11,12 @@ import { isTerminal, TaskSnapshot } from '../connection/toolTasks';
 import type { Caller } from '../model/caller';
 import type { ToolCallOutcome, ToolCallRequest } from '../pipeline/callContext';
 
+/** A task a host keeps across a restart: its id, and the tool it runs (tasks/get does not say). */
+export interface KeptTask {
+  taskId: string;
+  toolName?: string;
+}
+
 export interface TrackedTask {
   serverId: string;
   taskId: string;
@@ -59,11 +65,12 @@ export class TaskBoard extends EventEmitter<{ changed: [] }> {
     return this.tasks.get(keyOf(serverId, taskId));
   }
 
-  /** The ids to keep across a restart, per server: the tasks that had not ended. */
-  openIds(): Record<string, string[]> {
-    const ids: Record<string, string[]> = {};
+  /** The tasks to keep across a restart, per server: those that had not ended, with their tools. */
+  openIds(): Record<string, KeptTask[]> {
+    const ids: Record<string, KeptTask[]> = {};
     for (const t of this.tasks.values())
-      if (!isTerminal(t.task.status)) (ids[t.serverId] ??= []).push(t.taskId);
+      if (!isTerminal(t.task.status))
+        (ids[t.serverId] ??= []).push({ taskId: t.taskId, toolName: t.toolName });
     return ids;
   }
 
@@ -149,13 +156,13 @@ export class TaskBoard extends EventEmitter<{ changed: [] }> {
    * The tasks the host kept from before a restart: asks each server about each (tasks/get) and
    * follows the ones still running. A task the server no longer knows is dropped.
    */
-  async adopt(serverId: string, taskIds: string[]): Promise<void> {
+  async adopt(serverId: string, kept: KeptTask[]): Promise<void> {
     const connection = this.deps.connection(serverId);
     if (!connection) return;
     await Promise.all(
-      taskIds.map(async (taskId) => {
+      kept.map(async ({ taskId, toolName }) => {
         const task = await connection.getTask(taskId).catch(() => undefined);
-        if (task) this.follow(serverId, this.upsert(serverId, task));
+        if (task) this.follow(serverId, this.upsert(serverId, task, toolName));
       }),
     );
   }
@@ -182,7 +189,7 @@ export class TaskBoard extends EventEmitter<{ changed: [] }> {
         );
         await this.adopt(
           serverId,
-          unlisted.map((t) => t.taskId),
+          unlisted.map((t) => ({ taskId: t.taskId, toolName: t.toolName })),
         );
       }),
     );

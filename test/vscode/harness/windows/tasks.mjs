@@ -77,9 +77,9 @@ export async function run({ page, server, workspace, step, shot, setTheme, THEME
         await openWorkbench(page, server, workspace);
         await startWorkspaceServers(page, ['tasks']);
         await serverRow(page, 'tasks', 'connected');
-        await runAsTask(page, 'count_slowly', { to: 400, step_ms: 500 });
+        await runAsTask(page, 'count_slowly', { to: 600, step_ms: 500 });
         await openTasksView(page);
-        await taskRow(page, 'count_slowly', /working: counted \d+ of 400/).waitFor();
+        await taskRow(page, 'count_slowly', /working: counted \d+ of 600/).waitFor();
         await shot('tasks-running-dark');
         await setTheme(light);
         await shot('tasks-running-light');
@@ -103,7 +103,7 @@ export async function run({ page, server, workspace, step, shot, setTheme, THEME
         await page.locator('.monaco-workbench').waitFor();
         await serverRow(page, 'tasks', 'connected');
         await openTasksView(page);
-        const row = taskRow(page, 'count_slowly', /working: counted \d+ of 400/);
+        const row = taskRow(page, 'count_slowly', /working: counted \d+ of 600/);
         await row.waitFor();
         const before = await row.innerText();
         await page.waitForFunction(
