@@ -306,8 +306,20 @@ export function createUiKit({ page, resultsDir, server, workspace, dirs, results
 
 /** Quick Open's `:line` (Ctrl+G is the browser's in code-server). */
 export async function goToLine(page, line) {
-  await page.keyboard.press('Control+P');
-  await page.locator('.quick-input-widget input').fill(`:${line}`);
+  // As in palette(): a webview taking the focus can close Quick Open just opened; then reopen it.
+  const deadline = Date.now() + HANG_MS;
+  let opened = false;
+  for (;;) {
+    try {
+      if (!opened || !(await page.locator('.quick-input-widget').isVisible()))
+        await page.keyboard.press('Control+P');
+      opened = true;
+      await page.locator('.quick-input-widget input').fill(`:${line}`, { timeout: 5000 });
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+  }
   await page.keyboard.press('Enter');
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
 }

@@ -427,7 +427,8 @@ export async function run(kit) {
           .locator('.window .row[data-seq]')
           .evaluateAll((all) =>
             all.map(
-              (r) => `${r.children[2].textContent} ${r.children[4].textContent} ${r.dataset.trace}`,
+              (r) =>
+                `${r.querySelector('[data-col="type"]').textContent} ${r.querySelector('[data-col="tool"]').textContent} ${r.dataset.trace}`,
             ),
           );
         assert.ok(rows.length > 0 && rows.every((r) => r.endsWith(deleteTrace)), rows.join('\n'));

@@ -5,6 +5,7 @@ import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { HANG_MS } from '../patience.mjs';
 import { repo } from '../paths.mjs';
 import {
   openWorkbench,
@@ -121,10 +122,20 @@ export async function run({ page, server, workspace, step, shot, setTheme, THEME
     );
 
     await step('Cancel Task cancels it (tasks/cancel)', async () => {
+      // The row is drawn again at each status the task reports (twice a second): a click that
+      // spans a redraw reaches no button, so it is given again until the task is cancelled.
       const row = taskRow(page, 'count_slowly', 'working');
-      await row.hover();
-      await row.locator('.action-label[aria-label="Cancel Task"]').click();
-      await taskRow(page, 'count_slowly', 'cancelled').waitFor();
+      const cancelled = taskRow(page, 'count_slowly', 'cancelled');
+      const deadline = Date.now() + HANG_MS;
+      while (!(await cancelled.isVisible())) {
+        if (Date.now() > deadline) throw new Error('the task was not cancelled (a hang)');
+        await row.hover({ timeout: 5000 }).catch(() => undefined);
+        await row
+          .locator('.action-label[aria-label="Cancel Task"]')
+          .click({ timeout: 5000 })
+          .catch(() => undefined);
+        await cancelled.waitFor({ timeout: 5000 }).catch(() => undefined);
+      }
       assert.equal(await taskRow(page, 'count_slowly', 'working').count(), 0);
       await shot('tasks-cancelled-dark');
       await setTheme(light);
