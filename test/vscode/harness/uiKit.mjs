@@ -185,13 +185,14 @@ export async function serverRow(page, id, state, timeout = HANG_MS) {
   const container = page.locator('.activitybar [aria-label^="MGP"]').first();
   await container.waitFor();
   const open = page.locator('.sidebar .title-label h2', { hasText: /^MGP$/ });
-  if (!(await open.isVisible())) await container.click();
   const row = page.locator(`.monaco-list-row[aria-label^="Server ${id}, ${state}"]`);
   const list = page
     .locator('.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Servers' }) })
     .locator('.monaco-list')
     .first();
   for (const until = Date.now() + timeout; ;) {
+    // Checked each time round: a window just reloaded can restore, or close, its sidebar late.
+    if (!(await open.isVisible())) await container.click();
     // A retry interval, not a verdict: the loop's own deadline is `timeout`.
     if (
       await row.waitFor({ timeout: 2000 }).then(

@@ -14,6 +14,7 @@ import {
   startWorkspaceServers,
 } from '../uiKit.mjs';
 import { switchTheme } from '../scenarios/10-run-tool.mjs';
+import { HANG_MS } from '../patience.mjs';
 
 export const title = 'server detail page';
 
@@ -141,8 +142,16 @@ export async function run(kit) {
       await shot('server-detail-mcpl');
 
       const everything = await serverRow(page, 'everything', 'connected');
-      await everything.click({ button: 'right' });
-      await page.locator('.context-view .action-label', { hasText: 'Show Server Details' }).click();
+      // A click on a context menu just drawn can go nowhere: the menu is opened and clicked again
+      // until the page's tab shows.
+      const item = page.locator('.context-view .action-label', { hasText: 'Show Server Details' });
+      const tab = page.locator('.tab', { hasText: 'Server: everything' });
+      for (const until = Date.now() + HANG_MS; !(await tab.isVisible());) {
+        if (Date.now() > until) throw new Error('the context menu opened no details (a hang)');
+        if (!(await item.isVisible())) await everything.click({ button: 'right' });
+        await item.click({ timeout: 5000 }).catch(() => undefined);
+        await tab.waitFor({ timeout: 5000 }).catch(() => undefined);
+      }
       const frameOf = await findWebviewFrame(page, 'Server: everything');
       await frameOf.locator('#app[data-state="connected"]').waitFor();
       const text = frameOf.locator('pre.instructions');
