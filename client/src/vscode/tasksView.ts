@@ -107,8 +107,35 @@ function statusText(tracked: TrackedTask): string {
   return detail ? `${status}: ${oneLine(detail)}` : status;
 }
 
+/** Results open read-only, as documents of this scheme (never as unsaved, untitled files). */
+const RESULT_SCHEME = 'mgp-task-result';
+
+type TaskNames = Pick<TrackedTask, 'serverId' | 'taskId' | 'toolName'>;
+
+function resultUri(tracked: TaskNames): vscode.Uri {
+  const name = `${tracked.toolName ?? 'task'} ${tracked.taskId.slice(0, 8)}.md`;
+  const query = new URLSearchParams({ server: tracked.serverId, task: tracked.taskId });
+  return vscode.Uri.from({
+    scheme: RESULT_SCHEME,
+    path: `/${tracked.serverId}/${name}`,
+    query: query.toString(),
+  });
+}
+
+function resultProvider(board: TaskBoard): vscode.TextDocumentContentProvider {
+  return {
+    provideTextDocumentContent: async (uri) => {
+      const query = new URLSearchParams(uri.query);
+      const serverId = query.get('server') ?? '';
+      const taskId = query.get('task') ?? '';
+      const result = await board.result(serverId, taskId);
+      return resultDocument(board.get(serverId, taskId) ?? { serverId, taskId }, result);
+    },
+  };
+}
+
 /** A result as a Markdown document: its text, then its structured content. */
-function resultDocument(tracked: TrackedTask, result: NonNullable<TrackedTask['result']>): string {
+function resultDocument(tracked: TaskNames, result: NonNullable<TrackedTask['result']>): string {
   const parts = [`# ${tracked.toolName ?? 'Task'} (${tracked.serverId}, task ${tracked.taskId})`];
   if (result.isError) parts.push('**The tool reported an error.**');
   for (const item of result.content ?? [])
@@ -118,14 +145,10 @@ function resultDocument(tracked: TrackedTask, result: NonNullable<TrackedTask['r
   return parts.join('\n\n');
 }
 
-async function openResult(board: TaskBoard, tracked?: TrackedTask): Promise<void> {
+async function openResult(tracked?: TrackedTask): Promise<void> {
   if (!tracked) return;
   try {
-    const result = await board.result(tracked.serverId, tracked.taskId);
-    const document = await vscode.workspace.openTextDocument({
-      language: 'markdown',
-      content: resultDocument(tracked, result),
-    });
+    const document = await vscode.workspace.openTextDocument(resultUri(tracked));
     await vscode.window.showTextDocument(document, { preview: true });
   } catch (error) {
     void vscode.window.showErrorMessage(
@@ -212,8 +235,9 @@ export function registerTasksView(kernel: Kernel, state: vscode.Memento): vscode
       });
     }),
     vscode.commands.registerCommand('mgp.openTaskResult', (tracked?: TrackedTask) =>
-      openResult(board, tracked),
+      openResult(tracked),
     ),
+    vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, resultProvider(board)),
     vscode.commands.registerCommand('mgp.runToolAsTask', () => pickAndRun(kernel)),
   ];
 }

@@ -94,6 +94,10 @@ export async function run({ page, server, workspace, step, shot, setTheme, THEME
       await done.waitFor();
       await done.click();
       await page.locator('.view-lines', { hasText: 'Counted to 3.' }).waitFor();
+      // Read-only, named for the tool: nothing to save when it is closed.
+      const tab = page.locator('.tab.active', { hasText: /^write_report [0-9a-f]{8}\.md/ });
+      await tab.waitFor();
+      assert.equal(await page.locator('.tab.active.dirty').count(), 0, 'the result is not unsaved');
       await shot('tasks-result');
     });
 
