@@ -110,7 +110,7 @@ describe('mgp commands refuse flags they do not take', () => {
       ],
       [
         ['call', 'a', 'b', '--cwd', dir, '--kernel-tools'],
-        /^mgp call: unknown option --kernel-tools; mgp call takes --args JSON, --stream, --json/,
+        /^mgp call: unknown option --kernel-tools; mgp call takes --args JSON, --stream, --task, --json/,
       ],
       [
         ['check', '--fix', join(dir, 'mgp.toml')],
