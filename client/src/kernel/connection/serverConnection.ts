@@ -2,7 +2,6 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CreateTaskResultSchema,
   CompleteRequest,
   CompleteResult,
   GetPromptResult,
@@ -31,11 +30,11 @@ import { ClientTaskStore } from './clientTasks';
 import { pagedList } from './pagedList';
 import {
   FollowOptions,
+  callToolAsTask,
   followTask,
-  serverRunsToolTasks,
+  runsAsTask,
   TaskHooks,
   TaskSnapshot,
-  taskSupportOf,
 } from './toolTasks';
 import { ObservedTransport } from './observedTransport';
 import {
@@ -331,14 +330,16 @@ export class ServerConnection {
     };
     let asTask: boolean;
     try {
-      asTask = this.runsAsTask(tool, options);
+      asTask = runsAsTask(this.client, this.server.id, tool, options);
     } catch (error) {
       return Promise.reject(error);
     }
     // Promise chains rather than async layers: tools/call is the kernel's hottest path.
     const send = () =>
       asTask
-        ? this.callAsTask(params, requestOptions, options)
+        ? callToolAsTask(this.client, this.server.id, params, requestOptions, options).then(
+            (result) => LooseCallResultSchema.parse(result),
+          )
         : this.client.request(
             { method: 'tools/call', params: params as { name: string } },
             LooseCallResultSchema,
@@ -355,52 +356,6 @@ export class ServerConnection {
         throw asKernelTimeout(this.server.id, `tools/call ${name}`, error, requestOptions.timeout);
       },
     );
-  }
-
-  /**
-   * A tool that requires tasks runs as one; an optional one when the caller asks (`options.task`).
-   * Asking for a task of a tool or server that cannot run one is an error, not a silent plain call.
-   */
-  private runsAsTask(tool: ListedTool | string, options: CallOptions): boolean {
-    const support = typeof tool === 'string' ? 'forbidden' : taskSupportOf(tool);
-    const serverRuns = serverRunsToolTasks(this.client.getServerCapabilities());
-    if (serverRuns && support === 'required') return true;
-    if (!options.task) return false;
-    const name = typeof tool === 'string' ? tool : tool.name;
-    if (!serverRuns)
-      throw new KernelError('Unsupported', `${this.server.id} does not run tools as tasks`);
-    if (support === 'forbidden')
-      throw new KernelError('Unsupported', `${this.server.id}/${name} cannot run as a task`);
-    return true;
-  }
-
-  /** MCP tasks: create the task, follow its status (reported as progress), then fetch its result. */
-  private async callAsTask(
-    params: Record<string, unknown>,
-    requestOptions: { timeout: number; signal?: AbortSignal; onprogress?: unknown },
-    options: CallOptions,
-  ): Promise<z.infer<typeof LooseCallResultSchema>> {
-    const created = await this.client.request(
-      { method: 'tools/call', params: params as { name: string } },
-      CreateTaskResultSchema,
-      { ...requestOptions, task: options.task?.ttl ? { ttl: options.task.ttl } : {} } as never,
-    );
-    const hooks = options.task?.onStatus;
-    // A caller that follows the task hears its statuses; any other hears them as progress.
-    const onStatus = (task: TaskSnapshot) => {
-      if (hooks) return hooks(task);
-      options.onProgress?.({
-        progress: 0,
-        message: `task ${task.taskId}: ${task.status}${task.statusMessage ? ` (${task.statusMessage})` : ''}`,
-      });
-    };
-    const result = await followTask(this.client, this.server.id, created.task.taskId, {
-      signal: options.signal,
-      onStatus,
-      initial: created.task,
-      timeoutMs: requestOptions.timeout,
-    });
-    return LooseCallResultSchema.parse(result);
   }
 
   /** tasks/list, when the server offers it (`capabilities.tasks.list`); one page. */

@@ -5,7 +5,7 @@
  * caller stops (a notifications/cancelled would only stop the request that created it).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Task } from '@modelcontextprotocol/sdk/types.js';
+import { CreateTaskResultSchema, type Task } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { KernelError } from '../model/errors';
 
@@ -29,6 +29,64 @@ export function taskSupportOf(tool: { execution?: unknown }): TaskSupport {
 export function serverRunsToolTasks(capabilities: unknown): boolean {
   const tasks = (capabilities as { tasks?: { requests?: { tools?: { call?: unknown } } } })?.tasks;
   return Boolean(tasks?.requests?.tools?.call);
+}
+
+/** What a tools/call says about running as a task, and how it hears of one. */
+export interface TaskCall {
+  task?: TaskHooks & { ttl?: number };
+  signal?: AbortSignal;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/**
+ * A tool that requires tasks runs as one; an optional one when the caller asks (`call.task`).
+ * Asking for a task of a tool or server that cannot run one is an error, not a silent plain call.
+ */
+export function runsAsTask(
+  client: Client,
+  serverId: string,
+  tool: { name: string; execution?: unknown } | string,
+  call: TaskCall,
+): boolean {
+  const support = typeof tool === 'string' ? 'forbidden' : taskSupportOf(tool);
+  const serverRuns = serverRunsToolTasks(client.getServerCapabilities());
+  if (serverRuns && support === 'required') return true;
+  if (!call.task) return false;
+  const name = typeof tool === 'string' ? tool : tool.name;
+  if (!serverRuns) throw new KernelError('Unsupported', `${serverId} does not run tools as tasks`);
+  if (support === 'forbidden')
+    throw new KernelError('Unsupported', `${serverId}/${name} cannot run as a task`);
+  return true;
+}
+
+/** Creates the task of a tools/call, follows its status (reported as progress), fetches its result. */
+export async function callToolAsTask(
+  client: Client,
+  serverId: string,
+  params: Record<string, unknown>,
+  requestOptions: { timeout: number; signal?: AbortSignal; onprogress?: unknown },
+  call: TaskCall,
+): Promise<Record<string, unknown>> {
+  const created = await client.request(
+    { method: 'tools/call', params: params as { name: string } },
+    CreateTaskResultSchema,
+    { ...requestOptions, task: call.task?.ttl ? { ttl: call.task.ttl } : {} } as never,
+  );
+  const hooks = call.task?.onStatus;
+  // A caller that follows the task hears its statuses; any other hears them as progress.
+  const onStatus = (task: TaskSnapshot) => {
+    if (hooks) return hooks(task);
+    call.onProgress?.({
+      progress: 0,
+      message: `task ${task.taskId}: ${task.status}${task.statusMessage ? ` (${task.statusMessage})` : ''}`,
+    });
+  };
+  return followTask(client, serverId, created.task.taskId, {
+    signal: call.signal,
+    onStatus,
+    initial: created.task,
+    timeoutMs: requestOptions.timeout,
+  });
 }
 
 export function isTerminal(status: string): boolean {
