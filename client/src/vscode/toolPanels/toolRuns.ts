@@ -171,17 +171,11 @@ export class ToolRuns {
     const traceId = newTraceId();
     let sent: Record<string, unknown> | undefined;
     const onSent = (params: Record<string, unknown>) => (sent = params);
+    const request = { serverId, toolName, args, traceId, onSent, signal: run.abort.signal };
     const stream = message.stream || this.options.alwaysStream === true;
     let outcome: Promise<ToolCallOutcome>;
     if (stream) {
-      const started = kernel.stream({
-        serverId,
-        toolName,
-        args,
-        traceId,
-        onSent,
-        signal: run.abort.signal,
-      });
+      const started = kernel.stream(request);
       run.streamId = started.stream.id;
       this.streamRuns.set(started.stream.id, runId);
       post({ type: 'runStarted', runId, serverId, toolName, streamId: started.stream.id });
@@ -189,12 +183,7 @@ export class ToolRuns {
     } else {
       post({ type: 'runStarted', runId, serverId, toolName });
       outcome = kernel.call({
-        serverId,
-        toolName,
-        args,
-        traceId,
-        onSent,
-        signal: run.abort.signal,
+        ...request,
         onProgress: (p) =>
           post({
             type: 'runProgress',
