@@ -305,9 +305,11 @@ export function createUiKit({ page, resultsDir, server, workspace, dirs, results
   };
 }
 
-/** Quick Open's `:line` (Ctrl+G is the browser's in code-server). */
-export async function goToLine(page, line) {
-  // As in palette(): a webview taking the focus can close Quick Open just opened; then reopen it.
+/**
+ * Opens Quick Open, types `text` and runs `then` (each step giving up after five seconds). As in
+ * palette(): a webview taking the focus can close Quick Open just opened; then it starts over.
+ */
+async function inQuickOpen(page, text, then = async () => {}) {
   const deadline = Date.now() + HANG_MS;
   let opened = false;
   for (;;) {
@@ -315,35 +317,29 @@ export async function goToLine(page, line) {
       if (!opened || !(await page.locator('.quick-input-widget').isVisible()))
         await page.keyboard.press('Control+P');
       opened = true;
-      await page.locator('.quick-input-widget input').fill(`:${line}`, { timeout: 5000 });
-      break;
+      await page.locator('.quick-input-widget input').fill(text, { timeout: 5000 });
+      await then();
+      return;
     } catch (error) {
       if (Date.now() > deadline) throw error;
     }
   }
+}
+
+/** Quick Open's `:line` (Ctrl+G is the browser's in code-server). */
+export async function goToLine(page, line) {
+  await inQuickOpen(page, `:${line}`);
   await page.keyboard.press('Enter');
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
 }
 
 /** Opens the workspace's mgp.toml with Quick Open and waits for its tab. */
 export async function openMgpToml(page) {
-  // As in palette(): a webview taking the focus can close Quick Open just opened; then reopen it.
-  const deadline = Date.now() + HANG_MS;
-  let opened = false;
-  for (;;) {
-    try {
-      if (!opened || !(await page.locator('.quick-input-widget').isVisible()))
-        await page.keyboard.press('Control+P');
-      opened = true;
-      await page.locator('.quick-input-widget input').fill('mgp.toml', { timeout: 5000 });
-      await page
-        .locator('.quick-input-list .monaco-list-row', { hasText: 'mgp.toml' })
-        .first()
-        .click({ timeout: 5000 });
-      break;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-    }
-  }
+  await inQuickOpen(page, 'mgp.toml', () =>
+    page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'mgp.toml' })
+      .first()
+      .click({ timeout: 5000 }),
+  );
   await page.locator('.tab.active', { hasText: 'mgp.toml' }).waitFor();
 }
