@@ -22,9 +22,23 @@ const toolRow = (page, name) =>
   page.locator(`.monaco-list-row[aria-label^="Tool ${name},"]`).first();
 
 /** Clicks a row's inline action (shown while the pointer is over the row). */
-async function inlineAction(row, label) {
-  await row.hover();
-  await row.locator(`.action-label[aria-label="${label}"]`).click();
+async function inlineAction(row, label, timeout = HANG_MS) {
+  await row.hover({ timeout });
+  await row.locator(`.action-label[aria-label="${label}"]`).click({ timeout });
+}
+
+/**
+ * Opens a server's page from its inline action. A tree redrawn under the pointer (a tool count, a
+ * state) can swallow the click, so the action is clicked again until the page's tab shows.
+ */
+async function openDetailsInline(page, id) {
+  const tab = page.locator('.tab', { hasText: `Server: ${id}` });
+  for (const until = Date.now() + HANG_MS; !(await tab.isVisible());) {
+    if (Date.now() > until) throw new Error(`"Show Server Details" opened no page for ${id}`);
+    const row = await serverRow(page, id, 'connected');
+    await inlineAction(row, 'Show Server Details', 5000).catch(() => undefined);
+    await tab.waitFor({ timeout: 5000 }).catch(() => undefined);
+  }
 }
 
 export async function run(kit) {
@@ -42,8 +56,7 @@ export async function run(kit) {
   await step(
     '"Show Server Details" on the example server shows its state, version, capabilities, MGP extensions, permissions and tools',
     async () => {
-      await inlineAction(await serverRow(page, 'example', 'connected'), 'Show Server Details');
-      await page.locator('.tab', { hasText: 'Server: example' }).waitFor();
+      await openDetailsInline(page, 'example');
       frame = await findWebviewFrame(page, 'Server: example');
       await frame.locator('#app[data-state="connected"]').waitFor();
       assert.equal(await frame.locator('h1').textContent(), 'example');
