@@ -15,7 +15,16 @@ import { ToolRun } from '../shared/toolRun';
 import { securityFacts, untrustedDescription } from '../shared/toolParts';
 import { HistoryView } from './history';
 
-declare function acquireVsCodeApi(): { postMessage(message: RunToolFromWebview): void };
+interface SavedState {
+  /** Tool id → whether the person last ticked "Stream the output" for it. */
+  stream?: Record<string, boolean>;
+}
+
+declare function acquireVsCodeApi(): {
+  postMessage(message: RunToolFromWebview): void;
+  getState(): SavedState | undefined;
+  setState(state: SavedState): void;
+};
 
 interface Pane {
   /** The tool as last shown: the same again (the server reconnected) keeps the pane. */
@@ -87,6 +96,13 @@ function paneOf(tool: ToolView): Pane {
   const run = new ToolRun(tool, {
     post,
     stream: tool.kernel ? 'never' : 'checkbox',
+    streamChoice: {
+      checked: vscode.getState()?.stream?.[id] ?? false,
+      onChange: (checked) => {
+        const saved = vscode.getState() ?? {};
+        vscode.setState({ ...saved, stream: { ...saved.stream, [id]: checked } });
+      },
+    },
     runLabel: 'Run',
     workbench: true,
   });

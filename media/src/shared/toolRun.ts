@@ -13,6 +13,8 @@ export interface ToolRunOptions {
   post(message: RunFromWebview): void;
   /** `checkbox`: the person chooses; `always`: every run streams (Try it); `never`: kernel tools. */
   stream: 'checkbox' | 'always' | 'never';
+  /** The person's last choice of the box for this tool, and where a new choice is kept. */
+  streamChoice?: { checked: boolean; onChange(checked: boolean): void };
   runLabel: string;
   /** The Run Tool panel: Copy, Re-run, the trace's link and the raw exchange under each outcome. */
   workbench?: boolean;
@@ -62,10 +64,11 @@ export class ToolRun {
     if (options.stream === 'checkbox') {
       const id = uniqueId('stream');
       this.streamBox = el('input', { type: 'checkbox', id, class: 'stream-box' });
-      // Checked for tools that say they stream; any call can stream (the text then arrives at the end).
-      this.streamBox.checked =
-        tool.streaming &&
-        /stream/i.test(`${tool.toolName} ${tool.title ?? ''} ${tool.description ?? ''}`);
+      // Nothing in a tool's listing says it streams (MGP §12 is negotiated per server), so the box
+      // starts as the person last left it for this tool, unticked the first time.
+      const box = this.streamBox;
+      box.checked = options.streamChoice?.checked ?? false;
+      box.addEventListener('change', () => options.streamChoice?.onChange(box.checked));
       controls.push(
         el(
           'span',
