@@ -145,7 +145,7 @@ export function resultNode(result: ResultView): HTMLElement {
   const headline = result.cancelled
     ? '⊘ Cancelled — the partial output is kept'
     : result.isError
-      ? '✗ The tool reported an error (isError)'
+      ? '✗ The tool reported an error'
       : '✓ Succeeded';
   const items = result.items.map(itemNode);
   return el(
@@ -154,7 +154,15 @@ export function resultNode(result: ResultView): HTMLElement {
     el(
       'div',
       { class: 'result-head' },
-      el('strong', { class: 'result-state' }, headline),
+      el(
+        'strong',
+        {
+          class: 'result-state',
+          // The protocol's word stays out of the sentence, for those who look for it.
+          title: result.isError ? 'The result came back with isError: true (MCP)' : undefined,
+        },
+        headline,
+      ),
       el(
         'span',
         { class: 'muted' },
