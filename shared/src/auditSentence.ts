@@ -281,6 +281,12 @@ const KERNEL_EVENTS: Record<string, (r: SentenceRecord, d: Record<string, unknow
   },
 };
 
+/** An event type as the log stores it (TOOL_EXECUTED) in words (Tool executed), for menus. */
+export function auditTypeWords(type: string): string {
+  const words = type.toLowerCase().replace(/_+/g, ' ').trim();
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : type;
+}
+
 /** The record as one sentence, without a final period. */
 export function auditSentence(record: SentenceRecord): string {
   const d = record.details ?? {};

@@ -11,6 +11,7 @@ import type {
   ExportFormatName,
   VerifyState,
 } from '@shared/auditMessages';
+import { auditTypeWords } from '@shared/auditSentence';
 import { el, formatBytes, formatCount, fromLocalInput, toLocalInput } from './dom';
 
 export interface ToolbarEvents {
@@ -22,6 +23,13 @@ export interface ToolbarEvents {
 }
 
 type FacetKey = keyof AuditFacets;
+
+/** A filter's choice: event types in words, with the stored name as its hover. */
+function option(key: FacetKey, value: string): HTMLOptionElement {
+  return key === 'types'
+    ? el('option', { value, title: value }, auditTypeWords(value))
+    : el('option', { value }, value);
+}
 
 function labelled(text: string, control: HTMLElement): HTMLElement {
   return el('label', { class: 'field' }, el('span', {}, text), control);
@@ -214,7 +222,7 @@ export class Toolbar {
     const pick = (key: FacetKey, value: string | undefined) => {
       const select = this.selects[key];
       if (value && !Array.from(select.options).some((o) => o.value === value))
-        select.append(el('option', { value }, value));
+        select.append(option(key, value));
       select.value = value ?? '';
     };
     pick('types', f.types?.[0]);
@@ -239,12 +247,8 @@ export class Toolbar {
         .slice(1)
         .map((o) => o.value);
       if (existing.length === values.length && existing.every((v, i) => v === values[i])) continue;
-      select.replaceChildren(
-        select.options[0],
-        ...values.map((v) => el('option', { value: v }, v)),
-      );
-      if (current && !values.includes(current))
-        select.append(el('option', { value: current }, current));
+      select.replaceChildren(select.options[0], ...values.map((v) => option(key, v)));
+      if (current && !values.includes(current)) select.append(option(key, current));
       select.value = current;
     }
   }

@@ -4,7 +4,12 @@ import {
   SERVER_AUDIT_DROPPED,
   SERVER_REPORTED,
 } from '../../../client/src/kernel/audit/serverReports';
-import { auditPermission, auditSentence, SentenceRecord } from '@shared/auditSentence';
+import {
+  auditPermission,
+  auditSentence,
+  auditTypeWords,
+  SentenceRecord,
+} from '@shared/auditSentence';
 
 const copilot = { type: 'agent', id: 'agent.copilot' };
 const you = { type: 'operator', id: 'agent.vscode' };
@@ -511,5 +516,14 @@ describe('Audit records in plain words', () => {
     );
     assert.ok(sentence.length < 220, `${sentence.length} characters`);
     assert.ok(sentence.endsWith('…'));
+  });
+
+  it('names every event type the kernel writes in words, for the filter', () => {
+    assert.equal(auditTypeWords('TOOL_EXECUTED'), 'Tool executed');
+    assert.equal(auditTypeWords('PERMISSION_GRANTED'), 'Permission granted');
+    for (const type of STANDARD_EVENT_TYPES) {
+      const words = auditTypeWords(type);
+      assert.doesNotMatch(words, /_|^[a-z]|[A-Z]{2}/, `${type} → ${words}`);
+    }
   });
 });
