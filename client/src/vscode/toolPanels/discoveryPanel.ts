@@ -10,6 +10,7 @@ import {
   withoutKernelTools,
 } from './discoveryViews';
 import { poster, toolPanelHtml, toolPanelOptions } from './panelShell';
+import { RunToolPanel } from './runToolPanel';
 import { ToolRuns } from './toolRuns';
 
 /**
@@ -77,6 +78,7 @@ export class ToolDiscoveryPanel implements vscode.Disposable {
       images: false,
       alwaysStream: true,
       onStart: ({ serverId, toolName }) => kernel.discovery.used(serverId, toolName),
+      onEnded: (run) => void RunToolPanel.remember(extension, run),
       showStreams: (streamId) =>
         void vscode.commands.executeCommand('mgp.showStreams', { streamId }),
     });

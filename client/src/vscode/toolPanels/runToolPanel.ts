@@ -40,6 +40,16 @@ export class RunToolPanel implements vscode.Disposable {
     return RunToolPanel.current;
   }
 
+  /**
+   * Keeps a run made elsewhere (Tool Discovery's "Try it") in the tool's history, so a tool has one
+   * history whichever panel ran it; an open Run Tool panel shows it at once.
+   */
+  static async remember(extension: vscode.ExtensionContext, run: EndedRun): Promise<void> {
+    const open = RunToolPanel.current;
+    if (open) return open.remember(run);
+    await addToHistory(new RunHistory(extension.workspaceState), run);
+  }
+
   static disposeAll(): void {
     RunToolPanel.current?.dispose();
   }
@@ -105,9 +115,7 @@ export class RunToolPanel implements vscode.Disposable {
   }
 
   private async remember(run: EndedRun): Promise<void> {
-    const { serverId, toolName, ...entry } = run;
-    const key = { serverId, toolName };
-    const entries = await this.history.add(key, { id: `${run.at}-${run.traceId}`, ...entry });
+    const { key, entries } = await addToHistory(this.history, run);
     this.post({ type: 'history', ...key, entries });
   }
 
@@ -170,4 +178,10 @@ export class RunToolPanel implements vscode.Disposable {
 /** The tab's title names the tool shown (the webview's document title follows it). */
 function titleOf(key: ToolKey): string {
   return `Run ${key.serverId} · ${key.toolName}`;
+}
+
+async function addToHistory(history: RunHistory, run: EndedRun) {
+  const { serverId, toolName, ...entry } = run;
+  const key = { serverId, toolName };
+  return { key, entries: await history.add(key, { id: `${run.at}-${run.traceId}`, ...entry }) };
 }

@@ -254,7 +254,9 @@ export async function run(kit) {
   await step('filters by server and type show only the matching records', async () => {
     const frame = await trail();
     await selectFilter(frame, 'server', 'example');
-    await selectFilter(frame, 'type', 'TOOL_EXECUTED');
+    // The menu says what happened in words; the stored name is kept for filtering.
+    await selectFilter(frame, 'type', { label: 'Tool executed' });
+    assert.equal(await frame.locator('select[data-filter="type"]').inputValue(), 'TOOL_EXECUTED');
     await frame.locator('.status', { hasText: /· [1-9]\d* matching/ }).waitFor();
     const rows = await rowsWhen(
       frame,

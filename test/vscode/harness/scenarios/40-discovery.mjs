@@ -3,7 +3,7 @@
 // and the token-budget bar; semantic search answers with the built-in model; readable in three
 // themes.
 import { strict as assert } from 'node:assert';
-import { findWebviewFrame } from '../uiKit.mjs';
+import { findWebviewFrame, palette } from '../uiKit.mjs';
 import { HANG_MS } from '../patience.mjs';
 import { switchTheme } from './10-run-tool.mjs';
 
@@ -109,6 +109,29 @@ export async function run(kit) {
       );
       await frame.locator('.side-column').scrollIntoViewIfNeeded();
       await shot('discovery-pinned-budget');
+    },
+  );
+
+  await step(
+    'a tool has one history: the Try it run is the newest in the Run Tool panel it opens',
+    async () => {
+      await card('add').locator('button.link', { hasText: 'Open in the Run Tool panel' }).click();
+      const tab = page.locator('.tab', { hasText: 'Run example · add' });
+      await tab.waitFor();
+      const run = await findWebviewFrame(page, 'Run example · add');
+      const newest = run.locator('.history-list li').first().locator('button.history-entry');
+      await newest.click();
+      const detail = run.locator('.history-detail');
+      assert.deepEqual(JSON.parse(await detail.locator('.history-args').textContent()), {
+        a: 19,
+        b: 23,
+      });
+      assert.equal(await detail.locator('.result-text').textContent(), '42');
+      await shot('discovery-try-it-in-history');
+      await tab.click();
+      await palette(page, 'View: Close Editor');
+      await tab.waitFor({ state: 'detached' });
+      await page.locator('.tab', { hasText: 'Tool Discovery' }).click();
     },
   );
 
