@@ -134,7 +134,7 @@ describe('mgp CLI: MCPL elevation and inference questions (built CLI, example MC
   it('asks before the server uses the model, showing the model and the messages; y sends the answer back, n refuses', async () => {
     const allowed = await summarize(true, 'y\n');
     assert.equal(allowed.code, 0, allowed.out);
-    assert.match(allowed.out, /Allow "live" to use your model scripted/);
+    assert.match(allowed.out, /Allow "live" to use your model "scripted/);
     assert.match(allowed.out, /Feature set: assist\.summarize/);
     assert.match(allowed.out, /Up to 200 tokens/);
     assert.match(

@@ -316,6 +316,14 @@ describe('interop: MCPL host against the example MCPL server', function () {
       assert.equal(t.operator.count('inference'), 1);
     });
 
+    it('under `ask` with no model configured, refuses without asking, and says why', async () => {
+      t = await start(ALL_ON.replace('inference = "allow"', 'inference = "ask"'));
+      const refused = await call(t, 'summarize_notebook');
+      assert.equal(refused.isError, true);
+      assert.match(JSON.stringify(refused.content), /no model is configured/);
+      assert.equal(t.operator.count('inference'), 0, 'nobody was asked');
+    });
+
     it('model/info names the model', async () => {
       model = await startScriptedModel({ rules: [], apiKey: 'k' });
       t = await start(ALL_ON, withModel());

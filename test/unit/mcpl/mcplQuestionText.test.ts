@@ -59,7 +59,7 @@ describe('MCPL prompts: what the elevation and inference questions show', () => 
     assert.match(detail, /… \(1019 more characters\)/);
     assert.equal(
       inferenceTitle(question),
-      'Allow "notes" to use your model scripted (MGP endpoint)?',
+      'Allow "notes" to use your model "scripted (MGP endpoint)"?',
     );
   });
 });

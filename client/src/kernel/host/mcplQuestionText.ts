@@ -56,7 +56,7 @@ export function scopeDetail(question: ScopeQuestion): string {
 }
 
 export function inferenceTitle(question: InferenceQuestion): string {
-  return `Allow "${question.serverId}" to use your model ${oneLine(question.model)}?`;
+  return `Allow "${question.serverId}" to use your model "${oneLine(question.model)}"?`;
 }
 
 /** MCPL §11 under `ask`: which model, and the messages that will be sent to it. */

@@ -155,6 +155,7 @@ export class InferenceRequests {
       );
     const key = `${serverId}\u0000${featureSet}`;
     let answer = this.answers.get(key);
+    const model = this.modelLabel(policy.model);
     if (answer === undefined) {
       let pending = this.asking.get(key);
       if (!pending) {
@@ -167,7 +168,7 @@ export class InferenceRequests {
               featureSetDescription: description,
               messages,
               maxTokens: numberOr(call.params.preferences, 'maxTokens'),
-              model: this.modelLabel(policy.model),
+              model,
             },
             call.signal,
           )
@@ -192,11 +193,15 @@ export class InferenceRequests {
       throw new PolicyRefusal(`the user denied inference for ${featureSet} this session`);
   }
 
+  /**
+   * The model that would answer, as the person knows it. With none, the request is refused here:
+   * nobody is asked to allow what could not run anyway.
+   */
   private modelLabel(model: string | undefined): string {
     try {
       return this.deps.models.choose(model ? { names: [model] } : undefined).label;
-    } catch {
-      return 'no model is configured';
+    } catch (error) {
+      throw new PolicyRefusal(error instanceof Error ? error.message : String(error));
     }
   }
 
