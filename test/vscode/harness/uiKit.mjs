@@ -1,17 +1,32 @@
 // What UI scenarios share: the page, steps that count and screenshot on failure, the palette, webview
 // frames, themes and contrast. Scenario modules under scenarios/ receive one UiKit.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HANG_MS } from './patience.mjs';
 
+// `setting`: the value of workbench.colorTheme once the theme is chosen (its settings id).
 export const THEMES = [
-  { name: 'Light Modern', bodyClass: 'vs', webviewClass: 'vscode-light', file: 'light' },
+  {
+    name: 'Light Modern',
+    setting: 'Light Modern',
+    bodyClass: 'vs',
+    webviewClass: 'vscode-light',
+    file: 'light',
+  },
   {
     name: 'Dark High Contrast',
+    setting: 'Default High Contrast',
     bodyClass: 'hc-black',
     webviewClass: 'vscode-high-contrast',
     file: 'high-contrast',
   },
-  { name: 'Dark Modern', bodyClass: 'vs-dark', webviewClass: 'vscode-dark', file: 'dark' },
+  {
+    name: 'Dark Modern',
+    setting: 'Dark Modern',
+    bodyClass: 'vs-dark',
+    webviewClass: 'vscode-dark',
+    file: 'dark',
+  },
 ];
 
 /** WCAG contrast ratio between two computed CSS colours (rgb/rgba strings). */
@@ -261,12 +276,33 @@ export function createUiKit({ page, resultsDir, server, workspace, dirs, results
 
   const webviewFrame = (title, timeout) => findWebviewFrame(page, title, timeout);
 
+  /** The theme the user settings hold: written only when a pick is accepted, never by a preview. */
+  function chosenTheme() {
+    try {
+      const text = readFileSync(join(dirs.userData, 'User/settings.json'), 'utf8');
+      return JSON.parse(text)['workbench.colorTheme'];
+    } catch {
+      return undefined; // being written
+    }
+  }
+
   /** Switches the colour theme and waits until both the workbench and the webviews have it. */
   async function setTheme(theme, frame) {
-    // Through palette(): a picker closed under the pick (a webview taking the focus) is reopened.
-    await palette(page, 'Preferences: Color Theme', theme.name);
-    // The picker previews the focused theme: only once it has closed is the theme the chosen one.
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    for (const until = Date.now() + HANG_MS; ;) {
+      // Through palette(): a picker closed under the pick (a webview taking the focus) is reopened.
+      await palette(page, 'Preferences: Color Theme', theme.name);
+      // The picker previews the focused theme, and a picker that loses the focus puts the old one
+      // back: the theme is the chosen one once the settings hold it.
+      await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+      // A retry interval, not a verdict: the loop's own deadline is HANG_MS.
+      let settled = false;
+      for (const stop = Date.now() + 5000; !settled && Date.now() < stop;) {
+        settled = chosenTheme() === theme.setting;
+        if (!settled) await page.waitForTimeout(100);
+      }
+      if (settled) break;
+      if (Date.now() > until) throw new Error(`the theme ${theme.name} was never chosen`);
+    }
     await page.locator(`.monaco-workbench.${theme.bodyClass}`).waitFor();
     if (frame) await frame.locator(`body.${theme.webviewClass}`).waitFor();
   }
