@@ -43,6 +43,8 @@ export class EventsView implements vscode.TreeDataProvider<EventRow>, vscode.Dis
   private readonly stops: (() => void)[] = [];
   private pending: NodeJS.Timeout | undefined;
   private view: vscode.TreeView<EventRow> | undefined;
+  /** Events that came while the view was not shown. */
+  private unseen = 0;
   readonly details = new EventDetails();
 
   constructor(hub: EventHub, pushEvents?: PushEventSource) {
@@ -53,23 +55,41 @@ export class EventsView implements vscode.TreeDataProvider<EventRow>, vscode.Dis
     }
   }
 
-  /** The view's own header says how many events there are, so a collapsed view still tells. */
+  /**
+   * The view's own header says how many events there are, so a collapsed view still tells. Events
+   * that arrive while it is collapsed or hidden are counted on the MGP icon's badge, as Source
+   * Control counts its changes, until the view is shown: a view never opens by itself.
+   */
   createView(): vscode.TreeView<EventRow> {
-    this.view = vscode.window.createTreeView('mgp.events', { treeDataProvider: this });
+    const view = vscode.window.createTreeView('mgp.events', { treeDataProvider: this });
+    this.view = view;
+    view.onDidChangeVisibility(({ visible }) => {
+      if (!visible) return;
+      this.unseen = 0;
+      this.describe();
+    });
     this.describe();
-    return this.view;
+    return view;
   }
 
   private describe(): void {
     if (!this.view) return;
     const count = this.rows.length;
     this.view.description = count ? `${count}${count === KEPT ? '+' : ''}` : undefined;
+    const unseen = this.unseen;
+    this.view.badge = unseen
+      ? { value: unseen, tooltip: `${unseen} new event${unseen === 1 ? '' : 's'} from MCP servers` }
+      : undefined;
   }
 
   private add(row: EventRow): void {
     // A queued push event the user sends on comes back as the same event, now delivered.
-    if (row.kind === 'push')
+    const known =
+      row.kind === 'push' &&
+      this.rows.some((r) => r.kind === 'push' && r.event.id === row.event.id);
+    if (known)
       this.rows = this.rows.filter((r) => r.kind !== 'push' || r.event.id !== row.event.id);
+    else if (this.view && !this.view.visible) this.unseen += 1;
     this.rows.unshift(row);
     if (this.rows.length > KEPT) this.rows.length = KEPT;
     // A burst of events refreshes the tree once.

@@ -132,7 +132,12 @@ export async function run(kit) {
     async () => {
       const run = await runTool(kit, 'live.raise_alert', { text: 'disk almost full' });
       await runResult(kit, run, '"accepted":true');
+      // The Events view is collapsed: the MGP icon counts what it has not shown yet.
+      const badge = page.locator('.activitybar [aria-label^="MGP"] .badge-content').first();
+      await badge.filter({ hasText: /^[1-9]\d*$/ }).waitFor();
+      await shot('events-badge');
       await expandPane(page, 'Events', ['Channels', 'Checkpoints']);
+      await badge.waitFor({ state: 'hidden' });
       const row = page.locator(
         '.monaco-list-row[aria-label="Push event alerts.push from live, accepted, queued"]',
       );
