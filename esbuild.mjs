@@ -76,6 +76,8 @@ function bundles() {
       entryPoints: { cli: 'client/src/cli/main.ts' },
       outdir: 'dist',
       banner: { js: '#!/usr/bin/env node' },
+      // The OS keyring's native module, an optional dependency: loaded from node_modules at run time.
+      external: [...nodeBundle.external, '@napi-rs/keyring'],
     },
     // The cl100k tokenizer (~1 MB) once for the extension and the CLI: loaded at first use from next to them.
     {

@@ -1,7 +1,7 @@
 /**
  * `mgp auth login|logout|status [SERVER]`: OAuth sign-in to http and sse servers (MCP 2025-11-25,
- * Authorization). Sign-ins are kept in $XDG_STATE_HOME/mgp/oauth-tokens.json, readable by the user
- * only (cliAuthorization.ts).
+ * Authorization). Sign-ins are kept in the OS keyring, or without one in
+ * $XDG_STATE_HOME/mgp/oauth-tokens.json, readable by the user only (cliSecrets.ts).
  */
 import { homedir } from 'node:os';
 import { stateDirectory } from '../kernel/audit/location';
@@ -26,8 +26,9 @@ export const AUTH_USAGE = `mgp auth login SERVER     sign in to an http or sse s
                           for authorization servers that approve without a person)
 mgp auth logout SERVER    forget the server's sign-in
 mgp auth status [--json]  which http and sse servers are signed in
-Sign-ins are kept in $XDG_STATE_HOME/mgp/oauth-tokens.json (~/.local/state by default), readable by
-you only.`;
+Sign-ins are kept in the OS keyring (the Secret Service on Linux, the Keychain on macOS, the
+Credential Manager on Windows). Where none answers, or with MGP_TOKEN_STORE=file, they are kept in
+$XDG_STATE_HOME/mgp/oauth-tokens.json (~/.local/state by default), readable by you only.`;
 
 const remote = (server: ConfiguredServer) => server.transport !== 'stdio' && Boolean(server.url);
 
@@ -118,8 +119,10 @@ async function status(options: ConfigOptions, io: Io, json: boolean): Promise<nu
   );
   if (json) io.out(JSON.stringify(rows, null, 2));
   else if (rows.length === 0) io.out('no http or sse servers are configured');
-  else
+  else {
     for (const row of rows)
       io.out(`${row.id}\t${row.signed_in ? 'signed in' : 'not signed in'}\t${row.url}`);
+    io.out(`sign-ins are kept in ${authorizations.storeDescription}`);
+  }
   return 0;
 }

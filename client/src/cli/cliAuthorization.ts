@@ -1,6 +1,7 @@
 /**
- * Sign-in for the `mgp` command (MCP 2025-11-25, Authorization). Sign-ins are kept per user in a
- * file only the user can read, under the state folder ($XDG_STATE_HOME/mgp/oauth-tokens.json).
+ * Sign-in for the `mgp` command (MCP 2025-11-25, Authorization). Sign-ins are kept per user in the
+ * OS keyring, or where none answers in a file only the user can read, under the state folder
+ * ($XDG_STATE_HOME/mgp/oauth-tokens.json); cliSecrets.ts chooses.
  * How a sign-in runs is MGP_OAUTH_FLOW: `browser` (the default on a terminal: the system browser
  * with a loopback redirect), `headless` (no person: for CI and authorization servers that approve
  * at once, such as the conformance suite's), or `none` (a server that asks fails with what it asked).
@@ -8,8 +9,8 @@
 import { dirname, join } from 'node:path';
 import { AuthorizationStore } from '../kernel/auth/authStore';
 import { Authorizations } from '../kernel/auth/authorizations';
-import { FileSecrets } from '../kernel/auth/fileSecrets';
 import { headlessUserAgent, systemBrowserUserAgent, UserAgent } from '../kernel/auth/userAgent';
+import { CliSecrets } from './cliSecrets';
 import type { Io } from './io';
 
 export type SignInFlow = 'browser' | 'headless' | 'none';
@@ -28,7 +29,12 @@ export function tokenFile(stateDir: string): string {
   return join(dirname(stateDir), 'oauth-tokens.json');
 }
 
-export function cliAuthorizations(stateDir: string, flow: SignInFlow, io: Io): Authorizations {
+export function cliAuthorizations(
+  stateDir: string,
+  flow: SignInFlow,
+  io: Io,
+  env: Record<string, string | undefined> = process.env,
+): Authorizations {
   const userAgent: UserAgent | undefined =
     flow === 'headless'
       ? headlessUserAgent()
@@ -36,7 +42,7 @@ export function cliAuthorizations(stateDir: string, flow: SignInFlow, io: Io): A
         ? systemBrowserUserAgent((line) => io.err(line))
         : undefined;
   return new Authorizations({
-    store: new AuthorizationStore(new FileSecrets(tokenFile(stateDir))),
+    store: new AuthorizationStore(new CliSecrets(tokenFile(stateDir), (line) => io.err(line), env)),
     userAgent,
     signInWithoutAsking: flow !== 'none',
   });

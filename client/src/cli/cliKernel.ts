@@ -92,9 +92,10 @@ export async function startCliKernel(
     : config;
   if (only && only !== 'mgp' && chosen.servers.length === 0)
     throw new Error(`no server "${only}" is configured`);
+  const env = environment.env ?? process.env;
   const location = {
     workspaceFolder: workspaceFolderOf(options),
-    env: environment.env ?? process.env,
+    env,
     home: environment.home ?? homedir(),
   };
   const stateDir = stateDirectory(location);
@@ -118,11 +119,7 @@ export async function startCliKernel(
     interactive && !flag && !elicit && !environment.interaction
       ? terminalInteraction({ input: process.stdin, output: process.stderr })
       : undefined;
-  const authorization = cliAuthorizations(
-    stateDir,
-    signInFlow(environment.env ?? process.env, interactive),
-    io,
-  );
+  const authorization = cliAuthorizations(stateDir, signInFlow(env, interactive), io, env);
   const kernel = new Kernel({
     authorization,
     hostEnv: process.env,
@@ -140,7 +137,6 @@ export async function startCliKernel(
     roots: () => [{ uri: `file://${location.workspaceFolder}`, name: location.workspaceFolder }],
     onSecrets: (values) => values.forEach((value) => redactor.addSecret(value)),
   });
-  const env = environment.env ?? process.env;
   const modelUrl = env.MGP_MODEL_URL;
   if (modelUrl)
     kernel.models.setProviders([
