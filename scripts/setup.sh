@@ -2,7 +2,7 @@
 # Installs everything MGP Kernel needs to build, run and test, on a fresh Debian machine with Node 20+:
 # Debian's chromium (the browser the real-VS-Code suites drive), libkrb5-dev (code-server's native
 # modules compile against it), and a Secret Service the CLI's keyring tests start on a private bus
-# (gnome-keyring, dbus-daemon, secret-tool), then each npm folder from its lockfile. Safe to run again.
+# (gnome-keyring, dbus-daemon, gdbus, secret-tool), then each npm folder from its lockfile. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +12,7 @@ dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)
 command -v gnome-keyring-daemon >/dev/null 2>&1 || need_apt+=(gnome-keyring)
 command -v dbus-daemon >/dev/null 2>&1 || need_apt+=(dbus-daemon)
 command -v secret-tool >/dev/null 2>&1 || need_apt+=(libsecret-tools)
+command -v gdbus >/dev/null 2>&1 || need_apt+=(libglib2.0-bin)
 if ((${#need_apt[@]})); then
   echo "installing Debian packages: ${need_apt[*]}"
   sudo_cmd=()

@@ -27,8 +27,8 @@ export const AUTH_USAGE = `mgp auth login SERVER     sign in to an http or sse s
 mgp auth logout SERVER    forget the server's sign-in
 mgp auth status [--json]  which http and sse servers are signed in
 Sign-ins are kept in the OS keyring (the Secret Service on Linux, the Keychain on macOS, the
-Credential Manager on Windows). Where none answers, or with MGP_TOKEN_STORE=file, they are kept in
-$XDG_STATE_HOME/mgp/oauth-tokens.json (~/.local/state by default), readable by you only.`;
+Credential Manager on Windows). Where none answers, or with MGP_OAUTH_TOKEN_STORE=file, they are
+kept in $XDG_STATE_HOME/mgp/oauth-tokens.json (~/.local/state by default), readable by you only.`;
 
 const remote = (server: ConfiguredServer) => server.transport !== 'stdio' && Boolean(server.url);
 

@@ -4,7 +4,7 @@
  * optional native dependency loaded at run time; whether the keyring answers is decided once per run
  * by a probe (write, read and delete an entry) in a child process, so a keyring that hangs (a locked
  * one waiting for a prompt nobody sees) costs a few seconds, never the whole command.
- * MGP_TOKEN_STORE=file skips the keyring.
+ * MGP_OAUTH_TOKEN_STORE=file skips the keyring.
  */
 import { execFile } from 'node:child_process';
 import type { SecretKeyValue } from '../kernel/auth/authStore';
@@ -68,7 +68,7 @@ interface Choice {
 
 async function choose(tokenFile: string, env: Record<string, string | undefined>): Promise<Choice> {
   const file = new FileSecrets(tokenFile);
-  if (env.MGP_TOKEN_STORE === 'file') return { secrets: file };
+  if (env.MGP_OAUTH_TOKEN_STORE === 'file') return { secrets: file };
   const modulePath = resolveKeyringModule();
   if (!modulePath) return { secrets: file, fallback: `${KEYRING_MODULE} is not installed` };
   const failure = await probeKeyring(modulePath);
