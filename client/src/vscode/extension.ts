@@ -32,6 +32,7 @@ import { EventsView } from './eventsView';
 import { registerMcplViews } from './mcplViews';
 import { registerTasksView } from './tasksView';
 import { ServersView } from './serversView';
+import { registerResourceSubscriptions } from './resourceSubscriptions';
 import { KernelStatusBar } from './statusBar';
 import { offerTrust } from './workspaceTrust';
 import { registerToolPanels } from './toolPanels/registerToolPanels';
@@ -76,6 +77,10 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     kernel.manager,
     kernel.kernel.mcpl,
   );
+  const resourceSubscriptions = registerResourceSubscriptions(
+    kernel.manager,
+    extension.workspaceState,
+  );
   const serversView = new ServersView(
     configs,
     kernel.manager,
@@ -83,6 +88,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     (server) => kernel.holdOf(server),
     kernel.kernel.mcpl,
     kernel.kernel.switches,
+    resourceSubscriptions.subscriptions,
   );
   const eventsView = new EventsView(kernel.kernel.events, kernel.kernel.mcpl.pushEvents);
   let applying: Promise<void> = Promise.resolve();
@@ -108,6 +114,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     new EditorGateway(extension, kernel, workspaceFolderPaths()[0], settled, log),
     languageServer,
     serversView,
+    ...resourceSubscriptions.disposables,
     new KernelStatusBar(kernel.manager, (server) => kernel.holdOf(server)),
     ...registerMcplViews(kernel.kernel.mcpl, serversView, eventsView),
     ...registerTasksView(kernel.kernel, extension.workspaceState),

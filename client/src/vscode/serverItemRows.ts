@@ -17,6 +17,8 @@ export interface ItemNode {
   security?: EffectiveSecurity;
   /** A tool the user turned off. */
   off?: boolean;
+  /** A resource of a server that offers subscriptions: whether the user subscribed to it. */
+  subscription?: 'subscribed' | 'available';
 }
 
 const OFF_ICON: [string, string] = ['circle-slash', 'disabledForeground'];
@@ -70,6 +72,11 @@ export function leafItem(node: ItemNode): vscode.TreeItem {
     ? securityTooltip(node, node.security)
     : node.description && visibleText(node.description);
   item.contextValue = `mgp.${node.group.slice(0, -1)}`;
+  if (node.subscription) {
+    item.contextValue = `mgp.resource.${node.subscription === 'subscribed' ? 'subscribed' : 'subscribable'}`;
+    if (node.subscription === 'subscribed')
+      item.description = `subscribed${summary ? ` · ${summary}` : ''}`;
+  }
   const [icon, colour] = node.off
     ? OFF_ICON
     : node.security
@@ -77,7 +84,7 @@ export function leafItem(node: ItemNode): vscode.TreeItem {
       : [{ tools: 'symbol-method', resources: 'file', prompts: 'comment' }[node.group], undefined];
   item.iconPath = new vscode.ThemeIcon(icon, colour ? new vscode.ThemeColor(colour) : undefined);
   item.accessibilityInformation = {
-    label: `${node.group === 'tools' ? 'Tool' : node.group === 'resources' ? 'Resource' : 'Prompt'} ${oneLine(node.name)}${node.security ? `, risk ${node.security.risk_level}` : ''}${node.off ? ', turned off' : ''}`,
+    label: `${node.group === 'tools' ? 'Tool' : node.group === 'resources' ? 'Resource' : 'Prompt'} ${oneLine(node.name)}${node.security ? `, risk ${node.security.risk_level}` : ''}${node.off ? ', turned off' : ''}${node.subscription === 'subscribed' ? ', subscribed' : ''}`,
   };
   if (node.off) {
     item.description = `off · ${item.description ?? ''}`;

@@ -7,6 +7,7 @@ import type { ServerManager } from '../kernel/lifecycle/serverManager';
 import type { ListedTool } from '../kernel/connection/toolResults';
 import type { EffectiveSecurity } from '../kernel/model/security';
 import type { Switches } from '../kernel/security/switches';
+import type { RememberedSubscriptions } from '../kernel/lifecycle/rememberedSubscriptions';
 import { displayPath, PathContext, serverTarget } from '../kernel/config/status';
 import { instructionsHoverMarkdown } from './instructionsHover';
 import type { ConfigService } from './configService';
@@ -67,9 +68,15 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     private readonly holdOf?: (server: ConfiguredServer) => HoldReason,
     private readonly mcpl?: FeatureSetSource,
     private readonly switches?: Pick<Switches, 'serverOff' | 'toolOff' | 'onChange'>,
+    private readonly resourceSubscriptions?: Pick<
+      RememberedSubscriptions,
+      'canSubscribe' | 'isSubscribed' | 'onChange'
+    >,
   ) {
     const refresh = () => this.changed.fire();
     if (mcpl) this.subscriptions.push({ dispose: mcpl.onChange(refresh) });
+    if (resourceSubscriptions)
+      this.subscriptions.push({ dispose: resourceSubscriptions.onChange(refresh) });
     if (switches) this.subscriptions.push({ dispose: switches.onChange(refresh) });
     this.subscriptions.push(
       configs.onDidChange(refresh),
@@ -110,6 +117,12 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
         command: 'mgp.allowWorkspaceServers',
       });
     return notices;
+  }
+
+  private subscriptionOf(serverId: string, uri: string): ItemNode['subscription'] {
+    const subscriptions = this.resourceSubscriptions;
+    if (subscriptions?.isSubscribed(serverId, uri)) return 'subscribed';
+    return subscriptions?.canSubscribe(serverId) ? 'available' : undefined;
   }
 
   private live(id: string): SupervisedServer | undefined {
@@ -178,6 +191,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
             name: r.name,
             description: r.description,
             uri: r.uri,
+            subscription: this.subscriptionOf(live.id, r.uri),
           })),
           ...live.resourceTemplates.map((template): ServerNode => ({
             kind: 'template',
