@@ -118,7 +118,9 @@ export type RunFromWebview =
   | { type: 'showStreams'; streamId?: string }
   /** Opens the Audit Trail filtered to one trace. */
   | { type: 'showAudit'; traceId: string }
-  | { type: 'copy'; text: string };
+  | { type: 'copy'; text: string }
+  /** A resource_link of a result: read from that server, shown as a read-only document. */
+  | { type: 'openResource'; serverId: string; uri: string; name?: string; mimeType?: string };
 
 /** Host → webview. */
 export type RunToWebview =
@@ -325,6 +327,13 @@ export function isRunFromWebview(value: unknown): value is RunFromWebview {
       return isText(value.traceId);
     case 'copy':
       return typeof value.text === 'string' && value.text.length <= 10_000_000;
+    case 'openResource':
+      return (
+        isText(value.serverId) &&
+        isText(value.uri) &&
+        (value.name === undefined || typeof value.name === 'string') &&
+        (value.mimeType === undefined || typeof value.mimeType === 'string')
+      );
     default:
       return false;
   }

@@ -14,6 +14,14 @@ async function showDocument(uri: vscode.Uri): Promise<void> {
   });
 }
 
+/** A resource as a read-only document, read through the kernel from its server (a resource_link). */
+export function openResourceDocument(
+  serverId: string,
+  resource: { uri: string; name?: string; mimeType?: string },
+): Promise<void> {
+  return showDocument(resourceDocumentUri(serverId, resource));
+}
+
 export async function readResource(kernel: Kernel, target?: ServerNode): Promise<void> {
   const manager = kernel.manager;
   let serverId = target?.kind === 'item' ? target.serverId : undefined;

@@ -146,6 +146,15 @@ export class HistoryView {
       outcomeNode(entry, {
         post: this.actions.post,
         rerun: () => this.actions.rerun(entry.args),
+        openLink: (link) =>
+          this.key &&
+          this.actions.post({
+            type: 'openResource',
+            serverId: this.key.serverId,
+            uri: link.uri,
+            name: link.name,
+            ...(link.mimeType ? { mimeType: link.mimeType } : {}),
+          }),
       }),
     );
   }

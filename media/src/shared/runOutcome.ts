@@ -10,7 +10,7 @@ import type {
   RunFromWebview,
 } from '@shared/toolPanelMessages';
 import { button, el } from './dom';
-import { blockNode, errorNode, resultNode } from './toolParts';
+import { blockNode, errorNode, resultNode, type OpenLink } from './toolParts';
 
 export interface EndedView {
   result?: ResultView;
@@ -23,6 +23,8 @@ export interface OutcomeActions {
   post(message: RunFromWebview): void;
   /** Runs the tool again with the same arguments. */
   rerun(): void;
+  /** Opens a resource_link of the result. */
+  openLink?: OpenLink;
 }
 
 /** What "Copy" puts on the clipboard: the result's text and structured content, or the error. */
@@ -47,9 +49,9 @@ export function copyText(ended: EndedView): string {
     : `${code ? `${code}: ` : ''}${error.message}`;
 }
 
-function mainNode(ended: EndedView): HTMLElement {
+function mainNode(ended: EndedView, openLink?: OpenLink): HTMLElement {
   if (ended.result?.block) return blockNode(ended.result.block);
-  if (ended.result) return resultNode(ended.result);
+  if (ended.result) return resultNode(ended.result, openLink);
   return errorNode(ended.error ?? { message: 'no result' });
 }
 
@@ -100,7 +102,7 @@ export function outcomeNode(ended: EndedView, actions: OutcomeActions): HTMLElem
   return el(
     'div',
     { class: 'run-outcome' },
-    mainNode(ended),
+    mainNode(ended, actions.openLink),
     el('div', { class: 'outcome-actions' }, copy, rerun, trace),
     ...(ended.exchange ? [rawNode(ended.exchange)] : []),
   );

@@ -11,7 +11,7 @@ import type {
   ResultView,
   SecurityView,
 } from '@shared/toolPanelMessages';
-import { el, formatBytes, formatCount, formatDuration, type Child } from './dom';
+import { button, el, formatBytes, formatCount, formatDuration, type Child } from './dom';
 
 const RISK_MARK: Record<string, string> = { safe: '●', moderate: '◆', dangerous: '▲' };
 
@@ -74,7 +74,32 @@ export function untrustedDescription(description: string | undefined): HTMLEleme
   );
 }
 
-function itemNode(item: ResultItemView, index: number): HTMLElement {
+/** A resource_link block of a result (MCP 2025-11-25). */
+export type ResourceLinkView = Extract<ResultItemView, { kind: 'resource_link' }>;
+/** Opens a linked resource (read through the kernel from the server that ran the tool). */
+export type OpenLink = (link: ResourceLinkView) => void;
+
+function linkNode(item: ResourceLinkView, openLink: OpenLink | undefined): HTMLElement {
+  const name = openLink
+    ? button(item.name, () => openLink(item), {
+        class: 'link resource-link',
+        title: `Open ${item.uri} as a read-only document`,
+        'aria-label': `Open resource ${item.name} (${item.uri})`,
+      })
+    : el('span', {}, item.name);
+  return el(
+    'div',
+    { class: 'result-link' },
+    el('strong', {}, 'Resource link '),
+    name,
+    ' ',
+    el('code', {}, item.uri),
+    item.mimeType ? el('span', { class: 'muted' }, ` · ${item.mimeType}`) : '',
+    item.description ? el('div', { class: 'muted' }, item.description) : '',
+  );
+}
+
+function itemNode(item: ResultItemView, index: number, openLink?: OpenLink): HTMLElement {
   switch (item.kind) {
     case 'text':
       return el(
@@ -124,30 +149,21 @@ function itemNode(item: ResultItemView, index: number): HTMLElement {
           : el('div', { class: 'muted' }, `Binary content, ${formatBytes(item.bytes ?? 0)}`),
       );
     case 'resource_link':
-      return el(
-        'div',
-        { class: 'result-link' },
-        el('strong', {}, 'Resource link '),
-        el('span', {}, item.name),
-        ' ',
-        el('code', {}, item.uri),
-        item.mimeType ? el('span', { class: 'muted' }, ` · ${item.mimeType}`) : '',
-        item.description ? el('div', { class: 'muted' }, item.description) : '',
-      );
+      return linkNode(item, openLink);
     case 'other':
       return el('pre', { class: 'result-other', tabindex: '0' }, item.json);
   }
 }
 
 /** A call's result; `isError` and cancellation are stated first, in words. */
-export function resultNode(result: ResultView): HTMLElement {
+export function resultNode(result: ResultView, openLink?: OpenLink): HTMLElement {
   const state = result.cancelled ? 'cancelled' : result.isError ? 'error' : 'ok';
   const headline = result.cancelled
     ? '⊘ Cancelled — the partial output is kept'
     : result.isError
       ? '✗ The tool reported an error'
       : '✓ Succeeded';
-  const items = result.items.map(itemNode);
+  const items = result.items.map((item, index) => itemNode(item, index, openLink));
   return el(
     'section',
     { class: `result result-${state}`, 'data-state': state, 'aria-label': 'Result' },

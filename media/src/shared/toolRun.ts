@@ -7,7 +7,13 @@ import type { FieldError, RunFromWebview, RunToWebview, ToolView } from '@shared
 import { button, debounce, el, formatCount, uniqueId } from './dom';
 import { SchemaForm } from './schemaForm';
 import { outcomeNode, type EndedView } from './runOutcome';
-import { errorNode, progressBar, resultNode, type ProgressBar } from './toolParts';
+import {
+  errorNode,
+  progressBar,
+  resultNode,
+  type ProgressBar,
+  type ResourceLinkView,
+} from './toolParts';
 
 export interface ToolRunOptions {
   post(message: RunFromWebview): void;
@@ -225,8 +231,22 @@ export class ToolRun {
   private ended(ended: EndedView, fallback: HTMLElement): HTMLElement {
     if (!this.options.workbench) return fallback;
     const args = this.lastArgs ?? {};
-    return outcomeNode(ended, { post: this.options.post, rerun: () => this.rerun(args) });
+    return outcomeNode(ended, {
+      post: this.options.post,
+      rerun: () => this.rerun(args),
+      openLink: this.openLink,
+    });
   }
+
+  /** A resource_link is read from the server that ran the tool. */
+  private readonly openLink = (link: ResourceLinkView) =>
+    this.options.post({
+      type: 'openResource',
+      serverId: this.tool.serverId,
+      uri: link.uri,
+      name: link.name,
+      ...(link.mimeType ? { mimeType: link.mimeType } : {}),
+    });
 
   /** Handles a message about this tool or its current run; false when it is someone else's. */
   handle(message: RunToWebview): boolean {
@@ -277,7 +297,7 @@ export class ToolRun {
         this.finish(
           this.ended(
             { result: message.result, exchange: message.exchange },
-            resultNode(message.result),
+            resultNode(message.result, this.openLink),
           ),
           message.result.cancelled
             ? 'Cancelled.'

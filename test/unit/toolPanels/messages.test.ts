@@ -80,6 +80,15 @@ describe('tool panel message contracts', () => {
     assert.equal(isRunToolFromWebview({ type: 'pin', toolId: 'x' }), false);
   });
 
+  it("accepts opening a result's resource_link only with its server and URI", () => {
+    const link = { type: 'openResource', serverId: 'everything', uri: 'demo://resource/2' };
+    assert.equal(isRunToolFromWebview(link), true);
+    assert.equal(isDiscoveryFromWebview({ ...link, name: 'Text', mimeType: 'text/plain' }), true);
+    assert.equal(isRunFromWebview({ ...link, serverId: '' }), false);
+    assert.equal(isRunFromWebview({ type: 'openResource', serverId: 'everything' }), false);
+    assert.equal(isRunFromWebview({ ...link, name: 3 }), false);
+  });
+
   it('checks a discovery search fully: strategy, bounds, filter', () => {
     const search = {
       type: 'search',

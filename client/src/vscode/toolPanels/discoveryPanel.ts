@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { openResourceDocument } from '../toolRunner';
 import type { DiscoveryToWebview, SearchRequest } from '@shared/toolPanelMessages';
 import { isDiscoveryFromWebview } from '@shared/toolPanelMessages';
 import type { KernelHost } from '../kernelHost';
@@ -81,6 +82,7 @@ export class ToolDiscoveryPanel implements vscode.Disposable {
       onEnded: (run) => void RunToolPanel.remember(extension, run),
       showStreams: (streamId) =>
         void vscode.commands.executeCommand('mgp.showStreams', { streamId }),
+      openResource: (serverId, link) => void openResourceDocument(serverId, link),
     });
     const off = kernel.discovery.onDidChange(() => this.scheduleRefresh());
     this.disposables.push(

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { openResourceDocument } from '../toolRunner';
 import type { RunToolToWebview, ToolChoiceView, ToolKey } from '@shared/toolPanelMessages';
 import { isRunToolFromWebview } from '@shared/toolPanelMessages';
 import type { KernelHost } from '../kernelHost';
@@ -78,6 +79,7 @@ export class RunToolPanel implements vscode.Disposable {
       showAudit: (traceId) =>
         void vscode.commands.executeCommand('mgp.showAuditTrail', { traceId }),
       copy: (text) => Promise.resolve(vscode.env.clipboard.writeText(text)),
+      openResource: (serverId, link) => void openResourceDocument(serverId, link),
       onEnded: (run) => void this.remember(run),
     });
     const bus = host.kernel.manager.bus;

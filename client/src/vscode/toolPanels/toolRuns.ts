@@ -48,6 +48,8 @@ export interface ToolRunsOptions {
   showAudit?(traceId: string): void;
   /** Puts text on the clipboard (the webview's own clipboard is not dependable). */
   copy?(text: string): Promise<void>;
+  /** Opens a result's resource_link: read from that server only, never fetched from elsewhere. */
+  openResource?(serverId: string, link: { uri: string; name?: string; mimeType?: string }): void;
   /** A run that was sent has ended (the Run Tool panel keeps it in its history). */
   onEnded?(run: EndedRun): void;
 }
@@ -141,6 +143,11 @@ export class ToolRuns {
       case 'copy':
         void this.options.copy?.(message.text).then(() => this.options.post({ type: 'copied' }));
         return;
+      case 'openResource': {
+        const { serverId, ...link } = message;
+        this.options.openResource?.(serverId, link);
+        return;
+      }
     }
   }
 
