@@ -228,15 +228,20 @@ export async function serverRow(page, id, state, timeout = HANG_MS) {
 }
 
 /** Opens a server's row and the Tools group under it; returns the group's row. */
-export async function expandTools(serverRow) {
+export function expandTools(serverRow) {
+  return expandGroup(serverRow, 'Tools');
+}
+
+/** Opens a server's row and one group under it (Tools, Resources, Prompts); returns the group's row. */
+export async function expandGroup(serverRow, name) {
   if ((await serverRow.getAttribute('aria-expanded')) !== 'true') await serverRow.click();
-  const tools = serverRow
+  const group = serverRow
     .locator('xpath=following-sibling::div[contains(@class,"monaco-list-row")]')
-    .filter({ hasText: /^Tools/ })
+    .filter({ hasText: new RegExp(`^${name}`) })
     .first();
-  await tools.waitFor();
-  if ((await tools.getAttribute('aria-expanded')) !== 'true') await tools.click();
-  return tools;
+  await group.waitFor();
+  if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
+  return group;
 }
 
 export function createUiKit({ page, resultsDir, server, workspace, dirs, results }) {
