@@ -82,7 +82,11 @@ export function leafItem(node: ItemNode): vscode.TreeItem {
     : node.security
       ? RISK_ICONS[node.security.risk_level]
       : [{ tools: 'symbol-method', resources: 'file', prompts: 'comment' }[node.group], undefined];
-  item.iconPath = new vscode.ThemeIcon(icon, colour ? new vscode.ThemeColor(colour) : undefined);
+  // A subscribed resource says so by its icon too: the description is cut in a narrow view.
+  item.iconPath =
+    node.subscription === 'subscribed'
+      ? new vscode.ThemeIcon('bell-dot')
+      : new vscode.ThemeIcon(icon, colour ? new vscode.ThemeColor(colour) : undefined);
   item.accessibilityInformation = {
     label: `${node.group === 'tools' ? 'Tool' : node.group === 'resources' ? 'Resource' : 'Prompt'} ${oneLine(node.name)}${node.security ? `, risk ${node.security.risk_level}` : ''}${node.off ? ', turned off' : ''}${node.subscription === 'subscribed' ? ', subscribed' : ''}`,
   };

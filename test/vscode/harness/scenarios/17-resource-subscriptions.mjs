@@ -100,14 +100,17 @@ export async function run({ page, step, shot, setTheme }) {
       // server-everything sends updates of subscribed resources once this tool turned them on.
       await runTool(page, 'toggle-subscriber-updates', 'Started simulated resource updated');
       await tab.click();
+      // Monaco draws spaces as no-break spaces: compare the text with plain spaces.
       await page.waitForFunction(
         (before) => {
           const lines = document.querySelector('.editor-instance .monaco-editor .view-lines');
-          return lines && /created at/.test(lines.textContent) && lines.textContent !== before;
+          const text = lines?.textContent?.replace(/\u00a0/g, ' ') ?? '';
+          return /created at/.test(text) && text !== before;
         },
-        first.replace(/\n/g, ''),
+        first.replace(/\u00a0/g, ' ').replace(/\n/g, ''),
         { timeout: 30_000 },
       );
+      await palette(page, 'View: Toggle Word Wrap');
       for (const theme of ['dark', 'light']) {
         await setTheme(THEMES.find((t) => t.file === theme));
         await shot(`resource-updated-document-${theme}`);
