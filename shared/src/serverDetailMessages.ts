@@ -43,6 +43,11 @@ export interface ServerDetailView {
   declaredIn: string;
   /** The server's name and version from initialize (untrusted), while connected. */
   serverInfo?: { name: string; version: string; title?: string };
+  /**
+   * The server's icon (MCP 2025-11-25 serverInfo.icons) for light and dark themes: `data:` URIs the
+   * kernel made from image bytes it checked, never the server's own URIs.
+   */
+  icon?: { light: string; dark: string };
   protocolVersion?: string;
   /** The capability names the server declared at initialize (tools, resources, …, experimental.*). */
   capabilities: string[];

@@ -33,6 +33,7 @@ import { registerMcplViews } from './mcplViews';
 import { registerTasksView } from './tasksView';
 import { ServersView } from './serversView';
 import { registerResourceSubscriptions } from './resourceSubscriptions';
+import { serverIconsFor } from './serverIcons';
 import { KernelStatusBar } from './statusBar';
 import { offerTrust } from './workspaceTrust';
 import { registerToolPanels } from './toolPanels/registerToolPanels';
@@ -81,6 +82,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     kernel.manager,
     extension.workspaceState,
   );
+  const serverIcons = serverIconsFor(extension, log);
   const serversView = new ServersView(
     configs,
     kernel.manager,
@@ -89,6 +91,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     kernel.kernel.mcpl,
     kernel.kernel.switches,
     resourceSubscriptions.subscriptions,
+    serverIcons,
   );
   const eventsView = new EventsView(kernel.kernel.events, kernel.kernel.mcpl.pushEvents);
   let applying: Promise<void> = Promise.resolve();
@@ -113,6 +116,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     kernel,
     new EditorGateway(extension, kernel, workspaceFolderPaths()[0], settled, log),
     languageServer,
+    serverIcons,
     serversView,
     ...resourceSubscriptions.disposables,
     new KernelStatusBar(kernel.manager, (server) => kernel.holdOf(server)),
@@ -161,7 +165,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     ...registerServerCommands(kernel.kernel, serverLogs, kernel),
     ...registerServerContent(kernel.kernel),
     ...registerSwitchCommands(kernel.kernel),
-    ...registerServerDetail({ extension, kernel: kernel.kernel, configs }),
+    ...registerServerDetail({ extension, kernel: kernel.kernel, configs, icons: serverIcons }),
     ...registerSignInCommands(kernel.manager, kernel.manager.bus, log),
     ...registerSecurityPanels(kernel, extension),
     ...registerToolPanels(kernel, extension),

@@ -17,7 +17,11 @@ export interface TemplateNode {
   template: ResourceTemplate;
 }
 
-export function templateItem(node: TemplateNode): vscode.TreeItem {
+/** A template row; `serverIcon` is the server's checked icon for it, shown in place of the codicon. */
+export function templateItem(
+  node: TemplateNode,
+  serverIcon?: { light: vscode.Uri; dark: vscode.Uri },
+): vscode.TreeItem {
   const { template } = node;
   const item = new vscode.TreeItem(oneLine(template.name), vscode.TreeItemCollapsibleState.None);
   item.id = `template:${node.serverId}:${template.uriTemplate}`;
@@ -29,7 +33,7 @@ export function templateItem(node: TemplateNode): vscode.TreeItem {
     tooltip.appendText(visibleText(template.description));
   }
   item.tooltip = tooltip;
-  item.iconPath = new vscode.ThemeIcon('symbol-variable');
+  item.iconPath = serverIcon ?? new vscode.ThemeIcon('symbol-variable');
   item.contextValue = 'mgp.resourceTemplate';
   item.accessibilityInformation = { label: `Resource template ${oneLine(template.name)}` };
   item.command = {

@@ -10,6 +10,7 @@ import { displayPath } from '../kernel/config/status';
 import type { Kernel } from '../kernel/kernel';
 import type { ConfigService } from './configService';
 import { serverDetailView } from './serverDetailView';
+import type { ServerIcons } from './serverIcons';
 import type { ServerNode } from './serversView';
 import { poster } from './toolPanels/panelShell';
 import { webviewHtml, webviewOptions } from './webviewHtml';
@@ -18,6 +19,8 @@ export interface ServerDetailDeps {
   extension: vscode.ExtensionContext;
   kernel: Kernel;
   configs: ConfigService;
+  /** Server icons (MCP 2025-11-25 serverInfo.icons); the page shows none without. */
+  icons?: ServerIcons;
 }
 
 /** The commands the page's buttons run, with the server's id: the same as the Servers view's. */
@@ -74,6 +77,7 @@ export class ServerDetailPanel implements vscode.Disposable {
       title: `Server: ${serverId}`,
       script: 'dist/serverDetail.js',
       stylesheet: 'serverDetail.css',
+      dataImages: true,
     });
     this.post = poster(panel, () => this.disposed);
     const refresh = () => this.scheduleRefresh();
@@ -88,6 +92,7 @@ export class ServerDetailPanel implements vscode.Disposable {
       panel.onDidDispose(() => this.dispose()),
       panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
       configs.onDidChange(refresh),
+      ...(deps.icons ? [deps.icons.onDidChange(refresh)] : []),
       {
         dispose: () => {
           bus.off('transition', refresh).off('listChanged', refresh).off('servers', refresh);
@@ -163,6 +168,10 @@ export class ServerDetailPanel implements vscode.Disposable {
       featureSets: kernel.mcpl.server(this.serverId)?.table.list(),
       permissionState: (name) => kernel.permissions.state(this.serverId, name),
       decisions: kernel.permissions.decisions(),
+      icon:
+        live?.state === 'connected'
+          ? this.deps.icons?.dataUris(live.liveConnection?.serverInfo?.icons)
+          : undefined,
     });
     this.panel.title = `Server: ${this.serverId}`;
     this.post({ type: 'detail', detail });

@@ -31,6 +31,8 @@ export interface ServerDetailDeps {
   featureSets: readonly FeatureSetView[] | undefined;
   permissionState(permission: string): 'approved' | 'denied' | undefined;
   decisions: readonly PermissionDecision[];
+  /** The server's icon as checked `data:` URIs (serverIcons.ts), when it has one that may be shown. */
+  icon?: { light: string; dark: string };
 }
 
 const SOURCE_WORDS: Record<FeatureSetView['source'], string> = {
@@ -113,6 +115,7 @@ export function serverDetailView(deps: ServerDetailDeps): ServerDetailView {
           },
         }
       : {}),
+    ...(deps.icon && connected ? { icon: deps.icon } : {}),
     ...(connection?.protocolVersion ? { protocolVersion: connection.protocolVersion } : {}),
     capabilities: connection ? capabilityNames(connection.rawServerCapabilities) : [],
     ...(deps.mgp && connected

@@ -19,6 +19,8 @@ export interface ItemNode {
   off?: boolean;
   /** A resource of a server that offers subscriptions: whether the user subscribed to it. */
   subscription?: 'subscribed' | 'available';
+  /** The icons the server listed for it (MCP 2025-11-25), not yet checked. */
+  icons?: unknown;
 }
 
 const OFF_ICON: [string, string] = ['circle-slash', 'disabledForeground'];
@@ -62,7 +64,14 @@ function securityTooltip(node: ItemNode, security: EffectiveSecurity): vscode.Ma
   return text;
 }
 
-export function leafItem(node: ItemNode): vscode.TreeItem {
+/**
+ * A tool, resource or prompt row. `serverIcon` is the server's checked icon for it: shown in place of
+ * the codicon, except for a tool turned off or judged dangerous, whose mark a server may not cover.
+ */
+export function leafItem(
+  node: ItemNode,
+  serverIcon?: { light: vscode.Uri; dark: vscode.Uri },
+): vscode.TreeItem {
   const item = new vscode.TreeItem(oneLine(node.name), vscode.TreeItemCollapsibleState.None);
   item.id = `${node.group}:${node.serverId}:${node.uri ?? node.name}`;
   const summary =
@@ -86,7 +95,9 @@ export function leafItem(node: ItemNode): vscode.TreeItem {
   item.iconPath =
     node.subscription === 'subscribed'
       ? new vscode.ThemeIcon('bell-dot')
-      : new vscode.ThemeIcon(icon, colour ? new vscode.ThemeColor(colour) : undefined);
+      : serverIcon && !node.off && node.security?.risk_level !== 'dangerous'
+        ? serverIcon
+        : new vscode.ThemeIcon(icon, colour ? new vscode.ThemeColor(colour) : undefined);
   item.accessibilityInformation = {
     label: `${node.group === 'tools' ? 'Tool' : node.group === 'resources' ? 'Resource' : 'Prompt'} ${oneLine(node.name)}${node.security ? `, risk ${node.security.risk_level}` : ''}${node.off ? ', turned off' : ''}${node.subscription === 'subscribed' ? ', subscribed' : ''}`,
   };

@@ -21,6 +21,7 @@ import {
 import type { HoldReason } from './statusBar';
 import { TemplateNode, templateItem } from './resourceTemplates';
 import { type ItemNode, leafItem } from './serverItemRows';
+import type { ServerIcons } from './serverIcons';
 
 type Group = 'tools' | 'resources' | 'prompts';
 
@@ -72,11 +73,13 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
       RememberedSubscriptions,
       'canSubscribe' | 'isSubscribed' | 'onChange'
     >,
+    private readonly icons?: ServerIcons,
   ) {
     const refresh = () => this.changed.fire();
     if (mcpl) this.subscriptions.push({ dispose: mcpl.onChange(refresh) });
     if (resourceSubscriptions)
       this.subscriptions.push({ dispose: resourceSubscriptions.onChange(refresh) });
+    if (icons) this.subscriptions.push(icons.onDidChange(refresh));
     if (switches) this.subscriptions.push({ dispose: switches.onChange(refresh) });
     this.subscriptions.push(
       configs.onDidChange(refresh),
@@ -181,6 +184,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
           description: t.description,
           security: this.securityOf?.(live, t),
           off: this.switches?.toolOff(live.id, t.name),
+          icons: t.icons,
         }));
       if (parent.group === 'resources')
         return [
@@ -192,6 +196,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
             description: r.description,
             uri: r.uri,
             subscription: this.subscriptionOf(live.id, r.uri),
+            icons: r.icons,
           })),
           ...live.resourceTemplates.map((template): ServerNode => ({
             kind: 'template',
@@ -205,6 +210,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
         group: 'prompts',
         name: p.name,
         description: p.description,
+        icons: p.icons,
       }));
     }
     return [];
@@ -218,9 +224,9 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
       case 'group':
         return groupItem(node, this.live(node.serverId), this.switches);
       case 'item':
-        return leafItem(node);
+        return leafItem(node, this.icons?.iconPath(node.icons));
       case 'template':
-        return templateItem(node);
+        return templateItem(node, this.icons?.iconPath(node.template.icons));
       case 'featureSets':
         return featureSetsGroupItem(this.mcpl!, node.serverId);
       case 'featureSet':
@@ -265,6 +271,11 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
           ? `not started · ${HOLD_WORDS[this.holdOf?.(server) ?? 'other'] ?? live.heldBack}`
           : `${state}${live?.lastError ? `: ${oneLine(live.lastError)}` : ''}`;
     if (kept) item.description = `${item.description} · config has errors`;
+    // The server's own icon (MCP 2025-11-25 serverInfo.icons) while connected; a state icon otherwise.
+    const serverIcon = connected
+      ? this.icons?.iconPath(live?.liveConnection?.serverInfo?.icons)
+      : undefined;
+    if (serverIcon) item.iconPath = serverIcon;
     item.contextValue = shadowedBy ? 'mgp.server.shadowed' : `mgp.server.${state}`;
     if (this.switches?.serverOff(server.id) && !shadowedBy) {
       item.iconPath = new vscode.ThemeIcon(

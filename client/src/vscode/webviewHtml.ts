@@ -6,6 +6,8 @@ export interface WebviewPage {
   /** Bundled script under media/dist/ and stylesheet under media/. */
   script: string;
   stylesheet: string;
+  /** Images from `data:` URIs too: server icons, checked and re-encoded by the kernel (kernel/icons). */
+  dataImages?: boolean;
 }
 
 /** Options for a panel of ours: scripts on, resources only from media/. */
@@ -31,7 +33,7 @@ export function webviewHtml(
     "default-src 'none'",
     `style-src ${webview.cspSource}`,
     `font-src ${webview.cspSource}`,
-    `img-src ${webview.cspSource}`,
+    `img-src ${webview.cspSource}${page.dataImages ? ' data:' : ''}`,
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
   return `<!DOCTYPE html>

@@ -280,11 +280,21 @@ function instructions(d: ServerDetailView): HTMLElement[] {
   ];
 }
 
+/** The server's icon, one per theme when they differ; decorative: the heading names the server. */
+function serverIcon(d: ServerDetailView): HTMLElement[] {
+  if (!d.icon) return [];
+  const img = (src: string, theme: string) =>
+    el('img', { class: `server-icon${theme}`, src, alt: '', width: '24', height: '24' });
+  return d.icon.light === d.icon.dark
+    ? [img(d.icon.light, '')]
+    : [img(d.icon.light, ' icon-light'), img(d.icon.dark, ' icon-dark')];
+}
+
 function render(d: ServerDetailView): void {
   const focused = focusedHere();
   const focusKey = focused?.dataset.focusKey ?? focused?.dataset.action;
   app.replaceChildren(
-    el('header', {}, el('h1', {}, d.id), actions(d)),
+    el('header', {}, el('h1', {}, ...serverIcon(d), d.id), actions(d)),
     ...(d.stateNote ? [el('div', { class: 'notice', role: 'status' }, d.stateNote)] : []),
     ...(d.lastError
       ? [

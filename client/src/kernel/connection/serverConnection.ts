@@ -184,7 +184,8 @@ export class ServerConnection {
     return this.transport.protocolVersion;
   }
 
-  get serverInfo(): { name: string; version: string; title?: string } | undefined {
+  /** What the server said it is at initialize; `icons` unchecked (kernel/icons judges them). */
+  get serverInfo(): { name: string; version: string; title?: string; icons?: unknown } | undefined {
     return this.client.getServerVersion();
   }
 
