@@ -18,22 +18,31 @@ export interface IconFetchOptions {
   maxBytes?: number;
   /** Resolves a host name to its addresses (tests give their own). */
   resolve?: (host: string) => Promise<string[]>;
-  /** Certificate authorities to trust besides the system's (tests give their own). */
+  /** Certificate authorities to trust instead of the system's (tests give their own). */
   ca?: string | Buffer;
+  /** Whether an address may be connected to; by default none that network_restricted refuses. */
+  addressAllowed?: (address: string) => boolean;
 }
 
 export type FetchedIcon =
   { ok: true; bytes: Buffer; mimeType: IconMime } | { ok: false; reason: string };
 
 /** A lookup that hands the socket only an address the check let through. */
-function checkedLookup(resolve: (host: string) => Promise<string[]>): LookupFunction {
+function checkedLookup(
+  resolve: (host: string) => Promise<string[]>,
+  addressAllowed?: (address: string) => boolean,
+): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname).then(
       (addresses) => {
-        const refused = addresses.map((a) => [a, judgeResolved(a)] as const).find(([, r]) => r);
-        if (refused)
+        const refused = addresses.find((a) =>
+          addressAllowed ? !addressAllowed(a) : judgeResolved(a),
+        );
+        if (refused !== undefined)
           return callback(
-            new Error(`${hostname} resolves to ${refused[0]}, ${refused[1]!.label}`),
+            new Error(
+              `${hostname} resolves to ${refused}, ${judgeResolved(refused)?.label ?? 'an address not allowed'}`,
+            ),
             '',
             0,
           );
@@ -71,7 +80,7 @@ export function fetchIcon(url: URL, options: IconFetchOptions = {}): Promise<Fet
     const req = request(url, {
       method: 'GET',
       headers: { accept: 'image/png, image/jpeg, image/gif, image/webp' },
-      lookup: checkedLookup(options.resolve ?? systemResolve),
+      lookup: checkedLookup(options.resolve ?? systemResolve, options.addressAllowed),
       agent: false,
       ...(options.ca ? { ca: options.ca } : {}),
     });

@@ -12,6 +12,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { ITEM_ICONS } from './icons';
 import type { ToolDef } from './tooling';
 import { MGP_VERSION } from './wire';
 
@@ -41,6 +42,7 @@ function installResources(server: Server, tools: readonly ToolDef[]): void {
         title: 'About this server',
         description: 'What this example server offers',
         mimeType: 'text/markdown',
+        icons: ITEM_ICONS,
       },
     ],
   }));
@@ -60,6 +62,7 @@ function installPrompts(server: Server): void {
         title: 'Summarize notes',
         description: 'Asks the model to summarize the notes kept by this server',
         arguments: [{ name: 'style', required: false }],
+        icons: ITEM_ICONS,
       },
     ],
   }));

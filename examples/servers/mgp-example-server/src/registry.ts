@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Events } from './events';
+import { ITEM_ICONS } from './icons';
 import type { InFlightCalls } from './inflight';
 import type { ServerOptions } from './options';
 import { permissionDenied, type Permissions } from './permissions';
@@ -90,6 +91,7 @@ export class ToolRegistry {
         description: tool.description,
         inputSchema: jsonSchemaOf(tool.input, 'input'),
         annotations: tool.annotations,
+        icons: ITEM_ICONS,
         execution: { taskSupport: 'forbidden' },
         ...(tool.output && { outputSchema: jsonSchemaOf(tool.output, 'output') }),
         ...(withSecurity && { security: tool.security }),

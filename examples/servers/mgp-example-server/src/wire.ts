@@ -4,10 +4,11 @@
  * field the client adds must not make a message fail, and the SDK's own schemas strip MGP fields.
  */
 import { z } from 'zod';
+import { SERVER_ICONS } from './icons';
 
 export const MGP_VERSION = '0.5.2';
 export const SERVER_ID = 'example';
-export const SERVER_INFO = { name: 'mgp-example-server', version: '0.1.0' };
+export const SERVER_INFO = { name: 'mgp-example-server', version: '0.1.0', icons: SERVER_ICONS };
 
 /** The extensions this server implements (MGP §2.2); the active set is the intersection with the client's. */
 export const OUR_EXTENSIONS = [
