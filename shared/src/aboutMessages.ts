@@ -17,6 +17,13 @@ export interface ServerSummary {
   shadowedBy?: string;
 }
 
+/** What a running server sent as `instructions` at initialize (MCP 2025-11-25): its words, as text. */
+export interface ServerInstructions {
+  serverId: string;
+  /** Bounded, control characters made visible; never rendered as markup. */
+  text: string;
+}
+
 export interface KernelStatus {
   version: string;
   vscodeVersion: string;
@@ -25,6 +32,8 @@ export interface KernelStatus {
   languageServer: 'starting' | 'running' | 'stopped' | 'failed';
   configFiles: ConfigFileSummary[];
   servers: ServerSummary[];
+  /** The instructions of each connected server that sent any. */
+  instructions: ServerInstructions[];
 }
 
 /** Host → webview. */

@@ -1,6 +1,13 @@
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import { AboutToWebview, isAboutFromWebview, KernelStatus } from '@shared/aboutMessages';
+import {
+  AboutToWebview,
+  isAboutFromWebview,
+  KernelStatus,
+  ServerInstructions,
+} from '@shared/aboutMessages';
+import { boundedInstructions } from '../kernel/agent/serverInstructions';
+import type { ServerManager } from '../kernel/lifecycle/serverManager';
 import { displayPath, summarizeConfigFiles, summarizeServers } from '../kernel/config/status';
 import type { ConfigService } from './configService';
 import type { LanguageServerHost } from './languageClient';
@@ -16,6 +23,7 @@ export class AboutPanel implements vscode.Disposable {
     extension: vscode.ExtensionContext,
     configs: ConfigService,
     languageServer: LanguageServerHost,
+    servers?: Pick<ServerManager, 'list' | 'bus'>,
   ): AboutPanel {
     if (AboutPanel.current) {
       AboutPanel.current.panel.reveal();
@@ -27,7 +35,7 @@ export class AboutPanel implements vscode.Disposable {
       vscode.ViewColumn.Active,
       webviewOptions(extension.extensionUri),
     );
-    AboutPanel.current = new AboutPanel(panel, extension, configs, languageServer);
+    AboutPanel.current = new AboutPanel(panel, extension, configs, languageServer, servers);
     return AboutPanel.current;
   }
 
@@ -36,6 +44,7 @@ export class AboutPanel implements vscode.Disposable {
     private readonly extension: vscode.ExtensionContext,
     private readonly configs: ConfigService,
     private readonly languageServer: LanguageServerHost,
+    private readonly servers?: Pick<ServerManager, 'list' | 'bus'>,
   ) {
     panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
     panel.webview.html = webviewHtml(panel.webview, extension.extensionUri, {
@@ -50,6 +59,20 @@ export class AboutPanel implements vscode.Disposable {
       languageServer.onDidChangeState(() => this.postStatus()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.postStatus()),
     );
+    if (servers) {
+      // A server's instructions come and go with its connection.
+      const post = () => void this.postStatus();
+      servers.bus.on('transition', post);
+      this.disposables.push({ dispose: () => servers.bus.off('transition', post) });
+    }
+  }
+
+  /** Each connected server's instructions, bounded as the agent gets them (serverInstructions.ts). */
+  private instructions(): ServerInstructions[] {
+    return (this.servers?.list() ?? []).flatMap((server) => {
+      const text = server.state === 'connected' ? server.instructions?.trim() : undefined;
+      return text ? [{ serverId: server.id, text: boundedInstructions(text) }] : [];
+    });
   }
 
   private async receive(message: unknown): Promise<void> {
@@ -90,6 +113,7 @@ export class AboutPanel implements vscode.Disposable {
       languageServer: this.languageServer.state,
       configFiles: summarizeConfigFiles(config, paths),
       servers: summarizeServers(config, { ...paths, home: homedir() }),
+      instructions: this.instructions(),
     };
   }
 

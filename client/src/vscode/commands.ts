@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { AboutPanel } from './aboutPanel';
 import type { ConfigService } from './configService';
+import type { ServerManager } from '../kernel/lifecycle/serverManager';
 import type { LanguageServerHost } from './languageClient';
 
 const STARTER_CONFIG = `# MGP Kernel server configuration. See the MGP spec, section 15.2.
@@ -18,13 +19,15 @@ export interface CommandDeps {
   log: vscode.LogOutputChannel;
   /** "Reload Server Configuration": reads the config files again and applies them. */
   reloadServers: () => Promise<unknown>;
+  /** The running servers, for their instructions in the About panel. */
+  servers?: Pick<ServerManager, 'list' | 'bus'>;
 }
 
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  const { extension, configs, languageServer, log, reloadServers } = deps;
+  const { extension, configs, languageServer, log, reloadServers, servers } = deps;
   return [
     vscode.commands.registerCommand('mgp.showAbout', () =>
-      AboutPanel.show(extension, configs, languageServer),
+      AboutPanel.show(extension, configs, languageServer, servers),
     ),
     vscode.commands.registerCommand('mgp.refreshServers', reloadServers),
     vscode.commands.registerCommand('mgp.showLog', () => log.show()),

@@ -156,6 +156,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
       configs,
       languageServer,
       log,
+      servers: kernel.manager,
       // An explicit reload asks again about the servers declined in this window.
       reloadServers: () => {
         kernel.forgetDeclined();

@@ -113,7 +113,31 @@ function servers(status: KernelStatus): HTMLElement {
   return el('table', { class: 'servers' }, el('thead', {}, head), el('tbody', {}, ...rows));
 }
 
+/** Each running server's instructions, collapsed, as text: they are the server's words, not ours. */
+function instructions(status: KernelStatus): HTMLElement {
+  if (status.instructions.length === 0)
+    return el('p', { class: 'empty' }, 'No running server sent instructions.');
+  return el(
+    'div',
+    { class: 'instructions-list' },
+    ...status.instructions.map((entry) =>
+      el(
+        'details',
+        { 'data-instructions': entry.serverId },
+        el('summary', {}, entry.serverId),
+        el('pre', { class: 'instructions' }, entry.text),
+      ),
+    ),
+  );
+}
+
 function render(status: KernelStatus): void {
+  // A server's instructions the user opened stay open when the panel draws again.
+  const opened = new Set(
+    Array.from(app.querySelectorAll<HTMLDetailsElement>('details[open]')).map(
+      (d) => d.dataset.instructions,
+    ),
+  );
   app.replaceChildren(
     el(
       'header',
@@ -130,12 +154,26 @@ function render(status: KernelStatus): void {
       servers(status),
     ),
     el(
+      'section',
+      {},
+      el('h2', {}, 'Server instructions'),
+      el(
+        'p',
+        { class: 'muted' },
+        'What each running server tells a model about its tools, in its own words (not checked).',
+      ),
+      instructions(status),
+    ),
+    el(
       'div',
       { class: 'actions' },
       button('Reload configuration', { type: 'refresh' }, { id: 'refresh' }),
       button('Show kernel log', { type: 'showLog' }, { class: 'secondary' }),
     ),
   );
+  app
+    .querySelectorAll<HTMLDetailsElement>('details[data-instructions]')
+    .forEach((details) => (details.open = opened.has(details.dataset.instructions)));
   app.dataset.state = 'ready';
 }
 
