@@ -33,6 +33,24 @@ export async function run({
     await frame.locator('[data-fact="language-server"]', { hasText: 'running' }).waitFor();
   });
 
+  await step(
+    "the About panel lists a running server's instructions, collapsed, as text",
+    async () => {
+      const frame = await about();
+      const entry = frame.locator('details[data-instructions="everything"]');
+      await entry.waitFor();
+      assert.equal(await entry.getAttribute('open'), null, 'collapsed at first');
+      await entry.locator('summary').focus();
+      await page.keyboard.press('Enter');
+      const text = entry.locator('pre.instructions');
+      await text.waitFor();
+      assert.ok((await text.textContent()).trim().length > 0);
+      assert.equal(await text.locator('*').count(), 0, 'the instructions are text, not markup');
+      await entry.scrollIntoViewIfNeeded();
+      await shot('about-panel-instructions');
+    },
+  );
+
   await step('the About panel follows a change to mgp.toml', async () => {
     appendFileSync(
       join(workspace, 'mgp.toml'),

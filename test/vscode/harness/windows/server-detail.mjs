@@ -82,6 +82,40 @@ export async function run(kit) {
   );
 
   await step(
+    "the example server's own icons show: on its row, its tools' rows and its page (MCP 2025-11-25 icons)",
+    async () => {
+      // An image icon is a background image on the row's icon, with no codicon class.
+      const imageIcon = (row) =>
+        row.locator('.custom-view-tree-node-item-icon[style*="background-image"]');
+      const serverIcon = imageIcon(await serverRow(page, 'example', 'connected'));
+      await serverIcon.waitFor();
+      await expandTools(await serverRow(page, 'example', 'connected'));
+      const addIcon = imageIcon(toolRow(page, 'add'));
+      await addIcon.waitFor();
+      for (const icon of [serverIcon, addIcon]) {
+        const { cls, image } = await icon.evaluate((node) => ({
+          cls: node.className,
+          image: node.style.backgroundImage,
+        }));
+        assert.doesNotMatch(cls, /codicon/, 'an image, not a codicon');
+        assert.match(image, /url\(/);
+      }
+      // A dangerous tool keeps its flame: a server's picture does not cover the kernel's mark.
+      const runCode = toolRow(page, 'run_code');
+      await runCode.waitFor();
+      assert.match(
+        await runCode.locator('.custom-view-tree-node-item-icon').getAttribute('class'),
+        /codicon-flame/,
+      );
+      const pageIcons = frame.locator('h1 img.server-icon');
+      await pageIcons.first().waitFor({ state: 'attached' });
+      for (const src of await pageIcons.evaluateAll((nodes) => nodes.map((n) => n.src)))
+        assert.match(src, /^data:image\/png;base64,/);
+      await shot('server-icons-tree');
+    },
+  );
+
+  await step(
     'turning echo off with the keyboard on the page turns it off in the Servers view too',
     async () => {
       const toggle = tool('echo').locator('input[role="switch"]');
