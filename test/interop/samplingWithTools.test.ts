@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { OpenAiCompatibleProvider } from '../../client/src/kernel/models/openAiCompatible';
 import type { MediaKind } from '../../client/src/kernel/models/chatModel';
 import {
@@ -12,7 +13,7 @@ import {
 
 // An SDK server that asks its client things (test/fixtures/servers/client-features.js): sampling
 // with tools over two turns, an image, requests it withdraws, and an elicitation of every enum form.
-const TOML = `[[servers]]\nid = "asks"\ncommand = ${node}\nargs = [${fixtureServer('client-features.js')}]\napproved_tools = ["weather_agent", "describe_image", "withdrawn_sampling", "withdrawn_elicitation", "choose"]\n`;
+const TOML = `[[servers]]\nid = "asks"\ncommand = ${node}\nargs = [${fixtureServer('client-features.js')}]\napproved_tools = ["weather_agent", "describe_image", "withdrawn_sampling", "withdrawn_elicitation", "choose", "ask_as_task"]\n`;
 
 type Model = Awaited<ReturnType<typeof startScriptedModel>>;
 /** A chat completions request as the scripted model received it (JSON). */
@@ -113,6 +114,29 @@ describe('sampling with tools, review and withdrawal, elicitation enums (an SDK 
     assert.match(await callText(t, 'withdrawn_elicitation'), /withdrawn/);
     assert.equal(t.operator.count('withdrawn'), 2, 'both questions were told');
     assert.equal(model.requests.length, 0);
+  });
+
+  it('a sampling or elicitation task that fails keeps its error for tasks/result', async () => {
+    model = await startScriptedModel({ turns: [{ content: 'Hi.', repeat: true }] });
+    t = await kernelWith(model);
+    const done = JSON.parse(await callText(t, 'ask_as_task', { kind: 'sampling' }));
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    assert.equal(done.result.content.text, 'Hi.');
+
+    t.operator.samplingAction = 'reject';
+    const rejected = JSON.parse(await callText(t, 'ask_as_task', { kind: 'sampling' }));
+    assert.equal(rejected.created, 'working');
+    assert.equal(rejected.status, 'failed', JSON.stringify(rejected));
+    // The error a plain sampling/createMessage would have answered: its code and its message.
+    assert.equal(rejected.error?.code, -1, JSON.stringify(rejected));
+    assert.match(rejected.error.message, /the user rejected the sampling request/);
+    assert.match(rejected.statusMessage, /the user rejected the sampling request/);
+
+    t.operator.elicitContent = { name: 42 };
+    const invalid = JSON.parse(await callText(t, 'ask_as_task', { kind: 'elicitation' }));
+    assert.equal(invalid.status, 'failed', JSON.stringify(invalid));
+    assert.equal(invalid.error?.code, ErrorCode.InvalidParams, JSON.stringify(invalid));
+    assert.match(invalid.error.message, /name/);
   });
 
   it('an elicitation with every enum form: the answer is checked, defaults filled in', async () => {
