@@ -8,7 +8,9 @@ import { KernelError } from '../../client/src/kernel/model/errors';
 import { repoRoot } from '../repoRoot';
 import {
   eventually,
+  eventuallyValue,
   everythingServer,
+  fixtureServer,
   node,
   startKernel,
   taskExampleServer,
@@ -147,6 +149,48 @@ describe('MCP tasks (task example server, server-everything)', function () {
     assert.equal(onServer.status, 'cancelled');
     assert.equal(t.kernel.tasks.get('tasks', created.taskId)?.task.status, 'cancelled');
     assert.deepEqual(t.kernel.tasks.openIds(), {});
+  });
+
+  it("checks an adopted task's result against the tool's outputSchema, as a direct call's", async () => {
+    t = await startKernel(
+      `[[servers]]\nid = "broken"\ncommand = ${node}\nargs = [${fixtureServer('task-tools.js')}]\napproved_tools = ["broken_count"]\n`,
+    );
+    const direct = await t.kernel.tasks.run({
+      serverId: 'broken',
+      toolName: 'broken_count',
+      args: { ms: 10 },
+    }).outcome;
+    const mismatch = direct.result.outputSchemaMismatch;
+    assert.ok(mismatch, 'a direct call marks the result');
+    const connection = t.kernel.manager.get('broken').session();
+    const tool = t.kernel.manager.get('broken').tools.find((x) => x.name === 'broken_count')!;
+    // Tasks the board did not start (as after a reload): one still running, one ended.
+    const startOutside = (ms: number) =>
+      new Promise<string>((resolve, reject) => {
+        connection
+          .callTool(tool, { ms }, { task: { onStatus: (task) => resolve(task.taskId) } })
+          .catch(reject);
+      });
+    const running = await startOutside(1500);
+    const ended = await startOutside(0);
+    await eventually(
+      async () => (await connection.getTask(ended)).status === 'completed',
+      'the second task to end',
+    );
+    await t.kernel.tasks.adopt('broken', [
+      { taskId: running, toolName: 'broken_count' },
+      { taskId: ended, toolName: 'broken_count' },
+    ]);
+    assert.equal(t.kernel.tasks.get('broken', running)?.task.status, 'working');
+    // The board follows the running one to its end; the ended one's result comes from tasks/result.
+    const followed = await eventuallyValue(
+      () => t!.kernel.tasks.get('broken', running)?.result,
+      'the followed result',
+    );
+    for (const result of [followed, await t.kernel.tasks.result('broken', ended)]) {
+      assert.deepEqual(result.outputSchemaMismatch, mismatch);
+      assert.equal(textOf(result), textOf(direct.result));
+    }
   });
 
   it('picks up a running task after a restart, from the ids kept (Streamable HTTP)', async () => {

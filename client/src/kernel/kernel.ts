@@ -153,6 +153,8 @@ export class Kernel {
     this.streams = new StreamRegistry(this.mgp, (id) => this.sessionOf(id));
     this.tasks = new TaskBoard({
       call: (request) => this.call(request),
+      checkedOutput: (serverId, toolName, result) =>
+        this.pipeline.checkedOutput(serverId, toolName, result),
       connection: (id) => {
         const server = this.manager.find(id);
         return server?.state === 'connected' ? server.session() : undefined;

@@ -305,4 +305,4 @@ export function textOf(result: { content?: { type: string; text?: string }[] }):
     .join('');
 }
 
-export { eventually } from '../../support/patience';
+export { eventually, eventuallyValue } from '../../support/patience';

@@ -10,6 +10,7 @@
  * promise. So a call every check lets through goes out with no turn of the event loop of its own.
  */
 import { newTraceId } from '../audit/auditEvent';
+import type { CappedResult } from '../connection/serverConnection';
 import { errorData } from '../mgp/mgpErrors';
 import { KernelError, TOOL_DISABLED, TOOL_NOT_FOUND } from '../model/errors';
 import { KERNEL_SERVER_ID } from '../model/kernelTool';
@@ -27,6 +28,7 @@ import type {
 import { CallChecks } from './checks';
 import { Forwarding } from './forward';
 import { KernelToolCalls } from './kernelToolCall';
+import { checkOutput } from './outputCheck';
 
 export type { StreamHooks, ToolCallOutcome, ToolCallRequest } from './callContext';
 
@@ -52,6 +54,19 @@ export class ToolCallPipeline {
       this.argumentChecker,
     );
     this.kernelToolCalls = new KernelToolCalls(deps, this.audit);
+  }
+
+  /**
+   * A result that reached the kernel outside a call (a task's, through tasks/result), checked
+   * against its tool's outputSchema the way a call's result is (outputCheck.ts).
+   */
+  checkedOutput(
+    serverId: string,
+    toolName: string | undefined,
+    result: CappedResult,
+  ): CappedResult {
+    const tool = this.deps.manager.find(serverId)?.tools.find((t) => t.name === toolName);
+    return tool ? checkOutput(this.argumentChecker, tool, result) : result;
   }
 
   call(request: ToolCallRequest, fallbackDepth = 0): Promise<ToolCallOutcome> {

@@ -36,6 +36,8 @@ export type TaskRunRequest = Omit<ToolCallRequest, 'caller' | 'task' | 'stream'>
 
 export interface TaskBoardDeps {
   call(request: TaskRunRequest & Pick<ToolCallRequest, 'task'>): Promise<ToolCallOutcome>;
+  /** A result fetched with tasks/result, checked against its tool's outputSchema as a call's is. */
+  checkedOutput(serverId: string, toolName: string | undefined, result: CappedResult): CappedResult;
   /** The live connection of a connected server, else undefined. */
   connection(serverId: string): ServerConnection | undefined;
   connectedServers(): string[];
@@ -147,7 +149,11 @@ export class TaskBoard extends EventEmitter<{ changed: [] }> {
     if (tracked?.result) return tracked.result;
     const connection = this.deps.connection(serverId);
     if (!connection) throw new Error(`${serverId} is not connected`);
-    const result = await connection.followTask(taskId, {});
+    const result = this.deps.checkedOutput(
+      serverId,
+      tracked?.toolName,
+      await connection.followTask(taskId, {}),
+    );
     if (tracked) this.update(tracked, { result });
     return result;
   }
@@ -215,7 +221,10 @@ export class TaskBoard extends EventEmitter<{ changed: [] }> {
         onStatus: (task) => this.update(tracked, { task }),
       })
       .then(
-        (result) => this.update(tracked, { result }),
+        (result) =>
+          this.update(tracked, {
+            result: this.deps.checkedOutput(serverId, tracked.toolName, result),
+          }),
         (error: unknown) => this.failed(tracked, error),
       )
       .finally(() => this.followers.delete(key));
