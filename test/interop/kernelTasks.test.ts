@@ -1,11 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TaskSnapshot } from '../../client/src/kernel/connection/toolTasks';
 import { KernelError } from '../../client/src/kernel/model/errors';
-import { repoRoot } from '../repoRoot';
 import {
   eventually,
   eventuallyValue,
@@ -17,28 +15,11 @@ import {
   TestKernel,
   textOf,
 } from './support/kernelHarness';
+import { startHttpTaskServer } from './support/taskServer';
 
 const APPROVED = 'approved_tools = ["count_slowly", "write_report"]\n';
 const stdioTasks = (extra = APPROVED) =>
   `[[servers]]\nid = "tasks"\ncommand = ${node}\nargs = [${taskExampleServer}]\n${extra}`;
-
-/** The task example server over Streamable HTTP, on a free port it reports on stderr. */
-async function startHttpTaskServer(): Promise<{ url: string; child: ChildProcess }> {
-  const script = join(repoRoot(), 'examples/servers/dist/task-example-server.js');
-  const child = spawn(process.execPath, [script, '--port', '0'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-      const match = /listening on (\S+)/.exec(err);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited (${code}): ${err}`)));
-  });
-  return { url, child };
-}
 
 describe('MCP tasks (task example server, server-everything)', function () {
   let t: TestKernel | undefined;

@@ -130,7 +130,9 @@ export async function followTask(
         if (task.status !== 'working') break;
         await pause(Math.max(MIN_POLL_MS, task.pollInterval ?? DEFAULT_POLL_MS), options.signal);
       }
-      task = await tasks.getTask(taskId, requestOptions);
+      task = await withOwnSignal(options.signal, (signal) =>
+        tasks.getTask(taskId, { ...requestOptions, signal }),
+      );
     }
     return await finalResult(client, serverId, task, requestOptions);
   } catch (error) {
@@ -156,6 +158,26 @@ async function finalResult(
       'ProtocolViolation',
       `${serverId}: task ${task.taskId} failed${task.statusMessage ? `: ${task.statusMessage}` : ''}`,
     );
+  }
+}
+
+/**
+ * Each poll gets a signal of its own, tied to the caller's for its duration only: the SDK leaves its
+ * abort listener on a request's signal, and a long task's polls would pile them up on one signal.
+ */
+async function withOwnSignal<T>(
+  signal: AbortSignal | undefined,
+  run: (signal: AbortSignal | undefined) => Promise<T>,
+): Promise<T> {
+  if (!signal) return run(undefined);
+  const own = new AbortController();
+  const stop = () => own.abort(signal.reason);
+  if (signal.aborted) stop();
+  else signal.addEventListener('abort', stop, { once: true });
+  try {
+    return await run(own.signal);
+  } finally {
+    signal.removeEventListener('abort', stop);
   }
 }
 
