@@ -37,6 +37,11 @@ export interface ToolView {
   kernel: boolean;
   /** The server negotiated MGP streaming (§12): chunks arrive while it runs. */
   streaming: boolean;
+  /**
+   * MCP 2025-11-25 `execution.taskSupport`, when the tool can run as a task: `optional` (the person
+   * chooses) or `required` (always one). Absent for a tool that cannot.
+   */
+  taskSupport?: 'optional' | 'required';
 }
 
 /** A problem with an argument, at the JSON pointer of the value it concerns ('' for the whole). */
@@ -113,7 +118,14 @@ export interface ToolKey {
 export type RunFromWebview =
   /** Check arguments against the tool's inputSchema (ajv, in the host: the webview's CSP allows no eval). */
   | (ToolKey & { type: 'validate'; seq: number; args: unknown })
-  | (ToolKey & { type: 'run'; runId: number; args: Record<string, unknown>; stream: boolean })
+  | (ToolKey & {
+      type: 'run';
+      runId: number;
+      args: Record<string, unknown>;
+      stream: boolean;
+      /** Run it as an MCP task (it then shows in the Tasks view too); never with `stream`. */
+      task?: boolean;
+    })
   | { type: 'cancelRun'; runId: number }
   | { type: 'showStreams'; streamId?: string }
   /** Opens the Audit Trail filtered to one trace. */
@@ -317,7 +329,8 @@ export function isRunFromWebview(value: unknown): value is RunFromWebview {
         isToolKey(value) &&
         isCount(value.runId) &&
         isObject(value.args) &&
-        typeof value.stream === 'boolean'
+        typeof value.stream === 'boolean' &&
+        (value.task === undefined || typeof value.task === 'boolean')
       );
     case 'cancelRun':
       return isCount(value.runId);

@@ -3,7 +3,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TaskSnapshot } from '../../client/src/kernel/connection/toolTasks';
+import type { RunToWebview } from '@shared/toolPanelMessages';
 import { KernelError } from '../../client/src/kernel/model/errors';
+import { findTool, ToolRuns, viewOf } from '../../client/src/vscode/toolPanels/toolRuns';
 import {
   eventually,
   eventuallyValue,
@@ -130,6 +132,68 @@ describe('MCP tasks (task example server, server-everything)', function () {
     assert.equal(onServer.status, 'cancelled');
     assert.equal(t.kernel.tasks.get('tasks', created.taskId)?.task.status, 'cancelled');
     assert.deepEqual(t.kernel.tasks.openIds(), {});
+  });
+
+  it('the Run Tool form runs a tool as a task through the board, and its Cancel cancels the task', async () => {
+    t = await startKernel(stdioTasks());
+    const kernel = t.kernel;
+    const posted: RunToWebview[] = [];
+    const runs = new ToolRuns({
+      kernel,
+      post: (message) => posted.push(message),
+      images: false,
+      showStreams: () => undefined,
+      runAsTask: (request) => kernel.tasks.run(request),
+    });
+    try {
+      const entry = findTool(kernel, { serverId: 'tasks', toolName: 'count_slowly' })!;
+      assert.equal(viewOf(kernel, entry).taskSupport, 'optional');
+      const key = { serverId: 'tasks', toolName: 'count_slowly' };
+      runs.handle({
+        type: 'run',
+        runId: 1,
+        ...key,
+        args: { to: 2, step_ms: 20 },
+        stream: false,
+        task: true,
+      });
+      const ended = await eventuallyValue(
+        () => posted.find((m) => m.type === 'runResult' || m.type === 'runError'),
+        'the run to end',
+      );
+      assert.equal(ended.type, 'runResult', JSON.stringify(ended));
+      if (ended.type === 'runResult')
+        assert.deepEqual(ended.result.items, [{ kind: 'text', text: 'Counted to 2.' }]);
+      const [onBoard] = kernel.tasks.list();
+      assert.equal(onBoard?.task.status, 'completed', 'the task is on the board (the Tasks view)');
+      assert.ok(
+        posted.some(
+          (m) => m.type === 'runProgress' && m.progress.message?.includes(onBoard.taskId),
+        ),
+      );
+
+      runs.handle({
+        type: 'run',
+        runId: 2,
+        ...key,
+        args: { to: 1000, step_ms: 50 },
+        stream: false,
+        task: true,
+      });
+      const running = await eventuallyValue(
+        () => kernel.tasks.list().find((x) => x.taskId !== onBoard.taskId),
+        'the second task',
+      );
+      runs.handle({ type: 'cancelRun', runId: 2 });
+      await eventuallyValue(
+        () => posted.find((m) => m.type === 'runError' && m.runId === 2),
+        'the cancelled run to end',
+      );
+      const onServer = await kernel.manager.get('tasks').session().getTask(running.taskId);
+      assert.equal(onServer.status, 'cancelled');
+    } finally {
+      runs.dispose();
+    }
   });
 
   it("checks an adopted task's result against the tool's outputSchema, as a direct call's", async () => {

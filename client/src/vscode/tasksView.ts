@@ -158,20 +158,24 @@ async function openResult(tracked?: TrackedTask): Promise<void> {
 }
 
 /**
- * Runs a tool as a task (through the kernel's checks) and shows it in the Tasks view. The Run Tool
- * form's "run as task" calls this; `mgp.runToolAsTask` asks for the tool and arguments itself.
+ * Runs a tool as a task (through the kernel's checks) and shows it in the Tasks view once the server
+ * made it. The Run Tool form's "Run as a task" calls this (and shows the outcome itself);
+ * `mgp.runToolAsTask` asks for the tool and arguments itself.
  */
-export async function runToolAsTask(board: TaskBoard, request: TaskRunRequest): Promise<void> {
-  const { created, outcome } = board.run(request);
-  outcome.catch(() => undefined);
-  try {
-    await created;
-    await vscode.commands.executeCommand('mgp.tasks.focus');
-  } catch (error) {
-    void vscode.window.showErrorMessage(
-      `${request.serverId}/${request.toolName} did not start as a task: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
+export function runToolAsTask(
+  board: TaskBoard,
+  request: TaskRunRequest,
+): ReturnType<TaskBoard['run']> {
+  const run = board.run(request);
+  run.outcome.catch(() => undefined);
+  run.created.then(
+    () => vscode.commands.executeCommand('mgp.tasks.focus'),
+    (error: unknown) =>
+      void vscode.window.showErrorMessage(
+        `${request.serverId}/${request.toolName} did not start as a task: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+  );
+  return run;
 }
 
 async function pickAndRun(kernel: Kernel): Promise<void> {
@@ -205,7 +209,11 @@ async function pickAndRun(kernel: Kernel): Promise<void> {
   });
   const args = raw === undefined ? undefined : jsonObject(raw);
   if (!args) return;
-  await runToolAsTask(kernel.tasks, { serverId: picked.serverId, toolName: picked.label, args });
+  await runToolAsTask(kernel.tasks, {
+    serverId: picked.serverId,
+    toolName: picked.label,
+    args,
+  }).created.catch(() => undefined);
 }
 
 function jsonObject(text: string): Record<string, unknown> | undefined {

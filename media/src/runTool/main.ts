@@ -105,6 +105,7 @@ function paneOf(tool: ToolView): Pane {
     },
     runLabel: 'Run',
     workbench: true,
+    tasks: true,
   });
   const element = el(
     'div',

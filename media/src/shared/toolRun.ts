@@ -24,6 +24,8 @@ export interface ToolRunOptions {
   runLabel: string;
   /** The Run Tool panel: Copy, Re-run, the trace's link and the raw exchange under each outcome. */
   workbench?: boolean;
+  /** Offers "Run as a task" for a tool that can run as one (MCP 2025-11-25 taskSupport). */
+  tasks?: boolean;
 }
 
 /** Characters of live output the panel keeps (the Streaming panel and the result have it all). */
@@ -41,6 +43,7 @@ export class ToolRun {
   private readonly runButton: HTMLButtonElement;
   private readonly cancelButton: HTMLButtonElement;
   private readonly streamBox: HTMLInputElement | undefined;
+  private readonly taskBox: HTMLInputElement | undefined;
   private readonly status = el('div', { class: 'run-status', 'aria-live': 'polite' });
   private readonly live = el('section', {
     class: 'live',
@@ -91,6 +94,10 @@ export class ToolRun {
         ),
       );
     }
+    if (options.tasks && tool.taskSupport) {
+      this.taskBox = this.taskChoice(tool.taskSupport, controls);
+      this.syncStreamWithTask();
+    }
     const streamsLink = button(
       'Show in the Streaming panel',
       () => options.post({ type: 'showStreams', streamId: this.streamId }),
@@ -124,6 +131,38 @@ export class ToolRun {
       this.run();
     });
     this.check();
+  }
+
+  /** The "Run as a task" checkbox: the person's choice for `optional`, checked and fixed for `required`. */
+  private taskChoice(support: 'optional' | 'required', controls: Node[]): HTMLInputElement {
+    const id = uniqueId('task');
+    const box = el('input', { type: 'checkbox', id, class: 'task-box' });
+    box.checked = support === 'required';
+    box.disabled = support === 'required';
+    box.addEventListener('change', () => this.syncStreamWithTask());
+    controls.push(
+      el(
+        'span',
+        { class: 'task-choice' },
+        box,
+        el('label', { for: id }, 'Run as a task'),
+        el(
+          'span',
+          { class: 'muted' },
+          support === 'required'
+            ? ' (this tool runs only as a task; it shows in the Tasks view)'
+            : ' (it shows in the Tasks view, with its status; Cancel cancels the task)',
+        ),
+      ),
+    );
+    return box;
+  }
+
+  /** A task is not streamed: its result comes with tasks/result. */
+  private syncStreamWithTask(): void {
+    if (!this.streamBox || !this.taskBox) return;
+    if (this.taskBox.checked) this.streamBox.checked = false;
+    this.streamBox.disabled = this.taskBox.checked;
   }
 
   /** Fills the form with `args` (a run from the history); Run then sends them. */
@@ -181,9 +220,11 @@ export class ToolRun {
       this.form.focusFirstError();
       return;
     }
+    const task = this.taskBox?.checked === true;
     const stream =
-      this.options.stream === 'always' ||
-      (this.options.stream === 'checkbox' && this.streamBox?.checked === true);
+      !task &&
+      (this.options.stream === 'always' ||
+        (this.options.stream === 'checkbox' && this.streamBox?.checked === true));
     this.runId = nextRunId++;
     this.lastArgs = value;
     this.setRunning(true);
@@ -195,6 +236,7 @@ export class ToolRun {
       toolName: this.tool.toolName,
       args: value,
       stream,
+      ...(task && { task }),
     });
   }
 

@@ -3,6 +3,7 @@ import { openResourceDocument } from '../toolRunner';
 import type { RunToolToWebview, ToolChoiceView, ToolKey } from '@shared/toolPanelMessages';
 import { isRunToolFromWebview } from '@shared/toolPanelMessages';
 import type { KernelHost } from '../kernelHost';
+import { runToolAsTask } from '../tasksView';
 import { poster, toolPanelHtml, toolPanelOptions } from './panelShell';
 import { RunHistory } from './runHistory';
 import { findTool, ToolRuns, viewOf, type EndedRun } from './toolRuns';
@@ -81,6 +82,7 @@ export class RunToolPanel implements vscode.Disposable {
       copy: (text) => Promise.resolve(vscode.env.clipboard.writeText(text)),
       openResource: (serverId, link) => void openResourceDocument(serverId, link),
       onEnded: (run) => void this.remember(run),
+      runAsTask: (request) => runToolAsTask(host.kernel.tasks, request),
     });
     const bus = host.kernel.manager.bus;
     const follow = () => this.schedule();

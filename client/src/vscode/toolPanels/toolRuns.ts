@@ -16,6 +16,7 @@ import { newTraceId } from '../../kernel/audit/auditEvent';
 import type { Kernel, KernelToolEntry } from '../../kernel/kernel';
 import type { ToolCallOutcome } from '../../kernel/pipeline/callContext';
 import type { StreamEvents } from '../../kernel/streaming/streamRegistry';
+import type { TaskRunRequest } from '../../kernel/tasks/taskBoard';
 import { StreamBatcher } from './streamBatcher';
 import { exchangeView } from './runOutcome';
 import { errorView, resultView, toolView } from './toolViews';
@@ -52,6 +53,14 @@ export interface ToolRunsOptions {
   openResource?(serverId: string, link: { uri: string; name?: string; mimeType?: string }): void;
   /** A run that was sent has ended (the Run Tool panel keeps it in its history). */
   onEnded?(run: EndedRun): void;
+  /**
+   * Runs the tool as an MCP task, the way the Tasks view does (it shows there too); a panel without
+   * it runs every call plainly.
+   */
+  runAsTask?(request: TaskRunRequest): {
+    created: Promise<{ taskId: string }>;
+    outcome: Promise<ToolCallOutcome>;
+  };
 }
 
 /** A run that was sent, as it ended. */
@@ -189,18 +198,19 @@ export class ToolRuns {
       outcome = started.outcome;
     } else {
       post({ type: 'runStarted', runId, serverId, toolName });
-      outcome = kernel.call({
-        ...request,
-        onProgress: (p) =>
-          post({
-            type: 'runProgress',
-            runId,
-            progress: {
-              fraction: p.total ? Math.min(1, p.progress / p.total) : undefined,
-              message: p.message,
-            },
-          }),
-      });
+      const onProgress = (p: { progress: number; total?: number; message?: string }) =>
+        post({
+          type: 'runProgress',
+          runId,
+          progress: {
+            fraction: p.total ? Math.min(1, p.progress / p.total) : undefined,
+            message: p.message,
+          },
+        });
+      outcome =
+        message.task && this.options.runAsTask
+          ? this.asTask(runId, { ...request, onProgress }, this.options.runAsTask)
+          : kernel.call({ ...request, onProgress });
     }
     this.options.onStart?.({ serverId, toolName });
     const ended = { serverId, toolName, at, args, stream, traceId };
@@ -223,6 +233,25 @@ export class ToolRuns {
       this.runs.delete(runId);
       if (run.streamId) this.streamRuns.delete(run.streamId);
     }
+  }
+
+  /** Cancel aborts the run's signal, which the task board turns into tasks/cancel. */
+  private asTask(
+    runId: number,
+    request: TaskRunRequest,
+    runAsTask: NonNullable<ToolRunsOptions['runAsTask']>,
+  ): Promise<ToolCallOutcome> {
+    const { created, outcome } = runAsTask(request);
+    created.then(
+      ({ taskId }) =>
+        this.options.post({
+          type: 'runProgress',
+          runId,
+          progress: { message: `Running as task ${taskId}: its status is in the Tasks view` },
+        }),
+      () => undefined,
+    );
+    return outcome;
   }
 
   /** A stream is cancelled through the registry (MGP §12.7: the partial result is kept); a call is aborted. */

@@ -11,6 +11,7 @@ import type {
   StreamView,
   ToolView,
 } from '@shared/toolPanelMessages';
+import { taskSupportOf } from '../../kernel/connection/toolTasks';
 import { KernelError } from '../../kernel/model/errors';
 import type { KernelToolEntry } from '../../kernel/kernel';
 import { wireErrorOf } from '../../kernel/mgp/mgpErrors';
@@ -54,7 +55,13 @@ export function toolView(entry: KernelToolEntry, streaming: boolean): ToolView {
     security: securityView(entry.security),
     kernel: entry.kernel,
     streaming: streaming && !entry.kernel,
+    ...taskSupportView(entry),
   };
+}
+
+function taskSupportView(entry: KernelToolEntry): Pick<ToolView, 'taskSupport'> {
+  const support = entry.kernel ? 'forbidden' : taskSupportOf(entry.tool);
+  return support === 'forbidden' ? {} : { taskSupport: support };
 }
 
 /** Bytes of a base64 payload. */
