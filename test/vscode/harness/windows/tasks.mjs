@@ -1,13 +1,17 @@
 // MCP tasks in the editor: a tool run as a task shows in the Tasks view with its status and progress,
 // opens its result when done, is picked up again after a window reload (its id kept in the workspace
-// state, the server asked again), and is cancelled with tasks/cancel from the view.
+// state, the server asked again), and is cancelled with tasks/cancel from the view. The Run Tool form
+// runs a tool as a task when "Run as a task" is checked: the task shows in the Tasks view, its result
+// in the form.
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HANG_MS } from '../patience.mjs';
 import { repo } from '../paths.mjs';
+import { runResult, runToolFrame, switchTheme } from '../scenarios/10-run-tool.mjs';
 import {
+  expandTools,
   openWorkbench,
   palette,
   pickInQuickInput,
@@ -146,6 +150,34 @@ export async function run({ page, server, workspace, step, shot, setTheme, THEME
       await shot('tasks-cancelled-light');
       await setTheme(dark);
     });
+
+    await step(
+      'Run Tool with "Run as a task" runs it as a task: in the Tasks view, its result in the form',
+      async () => {
+        await expandTools(await serverRow(page, 'tasks', 'connected'));
+        await page.locator('.monaco-list-row[aria-label^="Tool count_slowly,"]').first().click();
+        const frame = await runToolFrame({ page }, 'tasks', 'count_slowly');
+        await frame.locator('main[data-state="ready"]').waitFor();
+        const box = frame.locator('.task-choice input[type="checkbox"]');
+        assert.equal(await box.isChecked(), false, 'optional: the person chooses');
+        await box.check();
+        assert.equal(
+          await frame.locator('.stream-box').isDisabled(),
+          true,
+          'a task is not streamed',
+        );
+        await frame.locator('[data-pointer="/to"] input').fill('4');
+        await frame.locator('[data-pointer="/step_ms"] input').fill('400');
+        await frame.locator('button.run').click();
+        await taskRow(page, 'count_slowly', /working/).waitFor();
+        await runResult(frame).filter({ hasText: 'Counted to 4.' }).waitFor();
+        await taskRow(page, 'count_slowly', 'completed').waitFor();
+        await shot('tasks-run-tool-dark');
+        await switchTheme({ page, setTheme }, light, frame);
+        await shot('tasks-run-tool-light');
+        await switchTheme({ page, setTheme }, dark, frame);
+      },
+    );
   } finally {
     taskServer?.kill();
   }
