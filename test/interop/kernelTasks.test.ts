@@ -131,7 +131,10 @@ describe('MCP tasks (task example server, server-everything)', function () {
     const onServer = await t.kernel.manager.get('tasks').session().getTask(created.taskId);
     assert.equal(onServer.status, 'cancelled');
     assert.equal(t.kernel.tasks.get('tasks', created.taskId)?.task.status, 'cancelled');
-    assert.deepEqual(t.kernel.tasks.openIds(), {});
+    // Ended, it is still kept across a restart, for its tool's name.
+    assert.deepEqual(t.kernel.tasks.keptIds(), {
+      tasks: [{ taskId: created.taskId, toolName: 'count_slowly' }],
+    });
   });
 
   it('the Run Tool form runs a tool as a task through the board, and its Cancel cancels the task', async () => {
@@ -251,7 +254,7 @@ describe('MCP tasks (task example server, server-everything)', function () {
       });
       const { taskId } = await run.created;
       run.outcome.catch(() => undefined);
-      const kept = before.kernel.tasks.openIds();
+      const kept = before.kernel.tasks.keptIds();
       assert.deepEqual(kept, { tasks: [{ taskId, toolName: 'count_slowly' }] });
       await before.stop();
 
@@ -266,6 +269,34 @@ describe('MCP tasks (task example server, server-everything)', function () {
       // tasks/list finds it too (the example server's tasks outlive sessions).
       await t.kernel.tasks.refresh();
       assert.equal(t.kernel.tasks.list().length, 1);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('an ended task keeps its tool name after a restart, which tasks/list alone cannot give', async () => {
+    const { url, child } = await startHttpTaskServer();
+    const dir = mkdtempSync(join(tmpdir(), 'mgp-kernel-'));
+    const toml = `[[servers]]\nid = "tasks"\ntransport = "http"\nurl = "${url}"\n${APPROVED}`;
+    try {
+      const before = await startKernel(toml, { dir });
+      const run = before.kernel.tasks.run({
+        serverId: 'tasks',
+        toolName: 'count_slowly',
+        args: { to: 2, step_ms: 10 },
+      });
+      const { taskId } = await run.created;
+      await run.outcome;
+      const kept = before.kernel.tasks.keptIds();
+      await before.stop();
+
+      t = await startKernel(toml, { dir });
+      await t.kernel.tasks.adopt('tasks', kept.tasks);
+      await t.kernel.tasks.refresh();
+      const adopted = t.kernel.tasks.get('tasks', taskId);
+      assert.equal(adopted?.task.status, 'completed');
+      assert.equal(adopted?.toolName, 'count_slowly');
+      assert.equal(textOf(await t.kernel.tasks.result('tasks', taskId)), 'Counted to 2.');
     } finally {
       child.kill();
     }

@@ -59,7 +59,7 @@ export class TasksView implements vscode.TreeDataProvider<TrackedTask>, vscode.D
   }
 
   private keep(): Thenable<void> {
-    return this.state.update(KEPT_IDS, { ...this.pending, ...this.board.openIds() });
+    return this.state.update(KEPT_IDS, { ...this.pending, ...this.board.keptIds() });
   }
 
   getChildren(parent?: TrackedTask): TrackedTask[] {

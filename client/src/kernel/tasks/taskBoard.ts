@@ -46,6 +46,9 @@ export interface TaskBoardDeps {
 /** Pages of tasks/list read per server and refresh: enough for a view, bounded for a chatty server. */
 const MAX_LIST_PAGES = 5;
 
+/** Ended tasks kept per server across a restart, for their tools' names. */
+const KEPT_ENDED = 20;
+
 const keyOf = (serverId: string, taskId: string) => `${serverId}\u0000${taskId}`;
 
 export class TaskBoard extends EventEmitter<{ changed: [] }> {
@@ -67,12 +70,21 @@ export class TaskBoard extends EventEmitter<{ changed: [] }> {
     return this.tasks.get(keyOf(serverId, taskId));
   }
 
-  /** The tasks to keep across a restart, per server: those that had not ended, with their tools. */
-  openIds(): Record<string, KeptTask[]> {
+  /**
+   * The tasks to keep across a restart, per server, newest first: every one still running, and the
+   * last ended ones, which the server may still list but only the host knows the tools of.
+   */
+  keptIds(): Record<string, KeptTask[]> {
     const ids: Record<string, KeptTask[]> = {};
-    for (const t of this.tasks.values())
-      if (!isTerminal(t.task.status))
-        (ids[t.serverId] ??= []).push({ taskId: t.taskId, toolName: t.toolName });
+    const ended: Record<string, number> = {};
+    for (const t of this.list()) {
+      if (
+        isTerminal(t.task.status) &&
+        (ended[t.serverId] = (ended[t.serverId] ?? 0) + 1) > KEPT_ENDED
+      )
+        continue;
+      (ids[t.serverId] ??= []).push({ taskId: t.taskId, toolName: t.toolName });
+    }
     return ids;
   }
 
