@@ -11,13 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { writeSettings } from '../codeServer.mjs';
 import { HANG_MS } from '../patience.mjs';
 import { switchTheme } from '../scenarios/10-run-tool.mjs';
-import {
-  findWebviewFrame,
-  openWorkbench,
-  palette,
-  pickInQuickInput,
-  serverRow,
-} from '../uiKit.mjs';
+import { findWebviewFrame, openWorkbench, palette, serverRow } from '../uiKit.mjs';
 
 const require = createRequire(import.meta.url);
 const { startScriptedModel } = require('../../../fixtures/models/scriptedModel.js');
@@ -54,9 +48,18 @@ async function runTool(page, serverId, tool, fields) {
   await palette(page, 'MGP: Run Tool', `${serverId}.${tool}`);
   const panel = await findWebviewFrame(page, `Run ${serverId} · ${tool}`);
   for (const [pointer, value] of Object.entries(fields))
-    await panel.locator(`[data-pointer="/${pointer}"] input`).fill(value);
+    await panel.locator(`[data-pointer="/${pointer}"] :is(input, textarea)`).fill(value);
   await panel.locator('button.run').click();
   return panel;
+}
+
+/** Clicks the pick's row with this label (its codicon aside). */
+async function choose(page, label) {
+  await page
+    .locator('.quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: label }) })
+    .first()
+    .click();
 }
 
 const resultWith = (panel, text) => panel.locator('.outcome .result', { hasText: text });
@@ -101,7 +104,7 @@ export async function run(kit) {
     await step(
       "Send; the model's answer shows; Edit… changes it; the server gets the edit",
       async () => {
-        await pickInQuickInput(page, 'Send');
+        await choose(page, 'Send');
         await questionTitled(page, 'Send the model\'s answer back to "everything"?').waitFor();
         assert.equal(model.requests.length, 1, 'the model was asked once');
         const shown = await rows(page);
@@ -109,7 +112,7 @@ export async function run(kit) {
         assert.match(shown[0], /scripted/);
         await page.mouse.move(1300, 700);
         await shot('sampling-answer-dark');
-        await pickInQuickInput(page, 'Edit…');
+        await choose(page, 'Edit…');
         await questionTitled(page, 'Edit the answer "everything" gets').waitFor();
         const box = question(page).locator('input');
         assert.equal(await box.inputValue(), MODEL_ANSWER, 'the edit starts from the answer');
@@ -131,12 +134,12 @@ export async function run(kit) {
       await questionTitled(page, '"everything" asks to use a language model').waitFor();
       await page.mouse.move(1300, 700);
       await shot('sampling-request-light');
-      await pickInQuickInput(page, 'Send');
+      await choose(page, 'Send');
       await questionTitled(page, 'Send the model\'s answer back to "everything"?').waitFor();
       assert.equal(model.requests.length, 2);
       await page.mouse.move(1300, 700);
       await shot('sampling-answer-light');
-      await pickInQuickInput(page, 'Decline');
+      await choose(page, 'Decline');
       const result = resultWith(panel, "declined the model's answer");
       await result.waitFor();
       assert.ok(!(await result.textContent()).includes(MODEL_ANSWER));
@@ -147,7 +150,7 @@ export async function run(kit) {
       async () => {
         await panel.locator('button.run').click();
         await questionTitled(page, '"everything" asks to use a language model').waitFor();
-        await pickInQuickInput(page, 'Decline');
+        await choose(page, 'Decline');
         const result = resultWith(panel, 'rejected the sampling request');
         await result.waitFor();
         assert.match(await result.textContent(), /rejected by the user/);
