@@ -83,6 +83,17 @@ function editText(title: string, value: string, signal: AbortSignal): Promise<st
   });
 }
 
+/**
+ * The request on one line for the Send row: its lines joined with " · " (a quick pick's detail
+ * would show each line feed as a literal \n), the token limit left to the row's description.
+ */
+function requestLine(params: CreateMessageRequest['params']): string {
+  const lines = requestDetail(params)
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  return lines.slice(0, -1).map(oneLine).join(' · ');
+}
+
 const withdrawn = (signal: AbortSignal, otherwise: string) =>
   signal.aborted ? 'withdrawn by the server' : otherwise;
 
@@ -94,7 +105,7 @@ export async function reviewSampling(
   const tools = params.tools?.length ? ` · ${params.tools.length} tools offered` : '';
   const choice = await pickChoice(
     `"${serverId}" asks to use a language model`,
-    requestDetail(params),
+    requestLine(params),
     `up to ${params.maxTokens} tokens${tools}`,
     signal,
   );

@@ -93,7 +93,11 @@ export async function run(kit) {
       const shown = await rows(page);
       assert.match(shown[0], /Send/);
       assert.match(shown[0], /up to 100 tokens/);
-      assert.match(shown[0], /Resource trigger-sampling-request context: Why do lighthouses/);
+      assert.match(
+        shown[0],
+        /System prompt: You are a helpful test server\. · user: Resource trigger-sampling-request context: Why do lighthouses/,
+        'the request on one line, no escaped line feeds',
+      );
       assert.match(shown[1], /Edit…/);
       assert.match(shown[2], /Decline/);
       assert.equal(model.requests.length, 0, 'nothing reaches the model before Send');
@@ -164,7 +168,9 @@ export async function run(kit) {
       // Long enough to see the question open; then the server sends notifications/cancelled.
       const withdrawn = await runTool(page, 'asks', 'withdrawn_sampling', { ms: '6000' });
       await questionTitled(page, '"asks" asks to use a language model').waitFor();
-      assert.match((await rows(page))[0], /never mind/);
+      const [send] = await rows(page);
+      assert.match(send, /user: never mind/);
+      assert.ok(!send.includes('\\n'), `no escaped line feeds: ${send}`);
       await page.mouse.move(1300, 700);
       await shot('sampling-withdrawn-light');
       await question(page).waitFor({ state: 'hidden', timeout: HANG_MS });
