@@ -70,8 +70,21 @@ async function rows(page) {
   return texts.map((t) => t.replace(/\s+/g, ' ').trim());
 }
 
+/** A shot of the open question once it has faded in, the pointer out of its way. */
+async function questionShot({ page, shot }, name) {
+  await page.mouse.move(1300, 700);
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (a) => a.playState !== 'running' || !a.effect?.target?.closest?.('.quick-input-widget'),
+      ),
+  );
+  await shot(name);
+}
+
 export async function run(kit) {
-  const { page, server, workspace, dirs, step, shot, THEMES } = kit;
+  const { page, server, workspace, dirs, step, THEMES } = kit;
   const dark = THEMES.find((t) => t.file === 'dark');
   const light = THEMES.find((t) => t.file === 'light');
   const model = await startScriptedModel({ rules: [{ match: 'context:', reply: MODEL_ANSWER }] });
@@ -101,8 +114,7 @@ export async function run(kit) {
       assert.match(shown[1], /Edit…/);
       assert.match(shown[2], /Decline/);
       assert.equal(model.requests.length, 0, 'nothing reaches the model before Send');
-      await page.mouse.move(1300, 700);
-      await shot('sampling-request-dark');
+      await questionShot(kit, 'sampling-request-dark');
     });
 
     await step(
@@ -114,14 +126,13 @@ export async function run(kit) {
         const shown = await rows(page);
         assert.match(shown[0], new RegExp(MODEL_ANSWER.replace(/\./g, '\\.')));
         assert.match(shown[0], /scripted/);
-        await page.mouse.move(1300, 700);
-        await shot('sampling-answer-dark');
+        await questionShot(kit, 'sampling-answer-dark');
         await choose(page, 'Edit…');
         await questionTitled(page, 'Edit the answer "everything" gets').waitFor();
         const box = question(page).locator('input');
         assert.equal(await box.inputValue(), MODEL_ANSWER, 'the edit starts from the answer');
         await box.fill(EDITED_ANSWER);
-        await shot('sampling-edit-dark');
+        await questionShot(kit, 'sampling-edit-dark');
         await page.keyboard.press('Enter');
         const result = resultWith(panel, 'LLM sampling result');
         await result.waitFor();
@@ -136,13 +147,11 @@ export async function run(kit) {
       await switchTheme(kit, light, panel);
       await panel.locator('button.run').click();
       await questionTitled(page, '"everything" asks to use a language model').waitFor();
-      await page.mouse.move(1300, 700);
-      await shot('sampling-request-light');
+      await questionShot(kit, 'sampling-request-light');
       await choose(page, 'Send');
       await questionTitled(page, 'Send the model\'s answer back to "everything"?').waitFor();
       assert.equal(model.requests.length, 2);
-      await page.mouse.move(1300, 700);
-      await shot('sampling-answer-light');
+      await questionShot(kit, 'sampling-answer-light');
       await choose(page, 'Decline');
       const result = resultWith(panel, "declined the model's answer");
       await result.waitFor();
@@ -171,8 +180,7 @@ export async function run(kit) {
       const [send] = await rows(page);
       assert.match(send, /user: never mind/);
       assert.ok(!send.includes('\\n'), `no escaped line feeds: ${send}`);
-      await page.mouse.move(1300, 700);
-      await shot('sampling-withdrawn-light');
+      await questionShot(kit, 'sampling-withdrawn-light');
       await question(page).waitFor({ state: 'hidden', timeout: HANG_MS });
       await resultWith(withdrawn, 'withdrawn').waitFor();
       assert.equal(model.requests.length, 2, 'the withdrawn request never reached the model');
