@@ -30,6 +30,7 @@ export const window = {
     // this switch, read when the module loads.
     process.env.MCP_DANGEROUSLY_ALLOW_INSECURE_ISSUER_URL = '1';
     const { startProtectedServer } = await import('../../../fixtures/oauth/protectedServer.mjs');
+    delete process.env.MCP_DANGEROUSLY_ALLOW_INSECURE_ISSUER_URL; // kept from code-server
     protectedServer = await startProtectedServer({ authorizationHost: '127.0.0.2' });
     writeFileSync(
       join(workspace, 'mgp.toml'),
@@ -51,7 +52,6 @@ async function signInRow(page) {
  */
 async function signInAtAuthorizationServer(popup, login) {
   await popup.waitForLoadState();
-  console.log(`      the browser opened ${popup.url()}`);
   await popup.locator('input[name="login"]').waitFor();
   assert.equal(new URL(popup.url()).origin, protectedServer.issuer);
   await popup.screenshot({ path: join(resultsDir, 'oauth-authorization-page.png') });
@@ -91,6 +91,11 @@ export async function run(kit) {
         await row.hover();
         const opened = page.context().waitForEvent('page');
         await row.locator('.action-label[aria-label="Sign In to Server"]').click();
+        // The editor asks before it opens a website that is not a trusted domain: the person opens it.
+        const ask = page.locator('.monaco-dialog-box', { hasText: 'open the external website?' });
+        await ask.locator('.dialog-message-detail', { hasText: protectedServer.issuer }).waitFor();
+        await shot('oauth-open-external-website');
+        await ask.getByRole('button', { name: 'Open', exact: true }).click();
         const popup = await opened;
         await signInAtAuthorizationServer(popup, 'ada');
         callbackUrl = popup.url();
