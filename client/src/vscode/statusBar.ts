@@ -6,7 +6,7 @@ export type HoldReason = 'untrusted' | 'unapproved' | undefined;
 
 /**
  * "MGP 2/3": connected servers of all configured, shown whenever a server is configured. Red when one
- * is failing. While servers are held back it says why, and a click offers the way out: Workspace
+ * is failing; a server waiting for its sign-in is not failing. While servers wait it says why, and a click offers the way out: Workspace
  * Trust in Restricted Mode, "Allow Workspace Servers to Start" for servers not yet allowed, else the
  * Servers view.
  */
@@ -37,7 +37,11 @@ export class KernelStatusBar implements vscode.Disposable {
       return;
     }
     const connected = servers.filter((s) => s.state === 'connected').length;
-    const failing = servers.filter((s) => s.state === 'error' && s.heldBack === undefined);
+    // A server waiting for its sign-in has not failed: it waits for the person, as a held one does.
+    const signIn = servers.filter((s) => s.needsSignIn);
+    const failing = servers.filter(
+      (s) => s.state === 'error' && s.heldBack === undefined && !s.needsSignIn,
+    );
     const held = servers.filter((s) => s.heldBack !== undefined && s.state === 'registered');
     const untrusted = held.filter((s) => this.holdOf(s.config) === 'untrusted');
     const unapproved = held.filter((s) => this.holdOf(s.config) === 'unapproved');
@@ -55,6 +59,13 @@ export class KernelStatusBar implements vscode.Disposable {
         `$(workspace-untrusted) ${count}`,
         `Restricted Mode: ${untrusted.length} ${plural(untrusted.length, 'server', 'servers')} from this workspace's config ${plural(untrusted.length, 'does', 'do')} not start until you trust the workspace. Click to manage Workspace Trust.`,
         'workbench.trust.manage',
+      );
+    } else if (signIn.length) {
+      this.show(
+        `$(account) ${count}`,
+        `${signIn.map((s) => s.id).join(', ')} ${plural(signIn.length, 'asks', 'ask')} you to sign in. Click to open the Servers view, then "Sign In to Server".`,
+        'workbench.view.extension.mgp',
+        'statusBarItem.warningBackground',
       );
     } else if (unapproved.length) {
       this.show(

@@ -76,6 +76,11 @@ export async function run(kit) {
       const row = await signInRow(page);
       await row.hover();
       await row.locator('.action-label[aria-label="Sign In to Server"]').waitFor();
+      // Waiting for a sign-in is not a failure: the status bar asks, in the warning colour.
+      await page
+        .locator('.statusbar-item.warning-kind', { hasText: 'MGP 0/1' })
+        .getByRole('button', { name: /secure asks you to sign in/ })
+        .waitFor();
       await shot('oauth-sign-in-required-dark');
       await switchTheme(kit, light);
       await (await signInRow(page)).hover();
