@@ -284,6 +284,27 @@ describe('kernel communication with real servers (MGP §12, §13, §15.4, §16)'
       );
       assert.equal(t.kernel.manager.find('nope'), undefined);
     });
+
+    it('refuses a command that climbs out with ".." or a cloud metadata URL, before asking anyone', async () => {
+      t = await startKernel('');
+      const register = (id: string, command: string, transport: string) =>
+        t.kernel.call({
+          serverId: 'mgp',
+          toolName: 'mgp.discovery.register',
+          args: { id, command, transport },
+        });
+      await assert.rejects(
+        register('climber', '../../bin/sh', 'stdio'),
+        /contains "\.\.": refused/,
+      );
+      for (const url of ['http://169.254.169.254/mcp', 'http://[fd00:ec2::254]/mcp'])
+        await assert.rejects(
+          register(`meta-${url.length}`, url, 'http'),
+          /metadata endpoint: refused/,
+        );
+      assert.equal(t.operator.count('registration'), 0, 'nobody is asked about what is refused');
+      for (const server of t.kernel.manager.list()) assert.notEqual(server.state, 'connected');
+    });
   });
 
   describe('dynamic tool discovery (§16)', () => {
