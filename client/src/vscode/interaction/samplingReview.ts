@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
-import { oneLine } from '@shared/untrustedText';
+import { oneLine, visibleText } from '@shared/untrustedText';
 import type {
   CompletionReview,
   SampledAnswer,
@@ -21,14 +21,45 @@ import {
 
 type Choice = 'send' | 'edit' | 'decline';
 interface ChoiceItem extends vscode.QuickPickItem {
-  choice: Choice;
+  choice: Choice | 'read';
 }
 
-/** A quick pick of Send / Edit… / Decline; undefined when dismissed or withdrawn. */
+const READ_SCHEME = 'mgp-sampling';
+/** The texts shown whole, by the query of their document's URI; the last few are kept. */
+const readable = new Map<string, string>();
+let readProvider: vscode.Disposable | undefined;
+let nextRead = 0;
+
+/**
+ * Opens the whole text beside the question as a read-only document: a quick pick's row shows one
+ * line, and the person is asked to read what is sent before sending it.
+ */
+async function showWhole(title: string, text: string): Promise<void> {
+  readProvider ??= vscode.workspace.registerTextDocumentContentProvider(READ_SCHEME, {
+    provideTextDocumentContent: (uri) => readable.get(uri.query) ?? 'No longer kept.',
+  });
+  const key = String(++nextRead);
+  readable.set(key, visibleText(text));
+  if (readable.size > 10) readable.delete(readable.keys().next().value as string);
+  const name = title.replace(/[/\\]/g, '∕').slice(0, 80);
+  const uri = vscode.Uri.from({ scheme: READ_SCHEME, path: `/${name}.md`, query: key });
+  const document = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(document, {
+    preview: true,
+    preserveFocus: true,
+    viewColumn: vscode.ViewColumn.Beside,
+  });
+}
+
+/**
+ * A quick pick of Send / Edit… / Decline, and Read it all… (which keeps the question open); undefined
+ * when dismissed or withdrawn.
+ */
 function pickChoice(
   title: string,
   text: string,
   detail: string,
+  whole: { title: string; text: string },
   signal: AbortSignal,
 ): Promise<Choice | undefined> {
   const picker = vscode.window.createQuickPick<ChoiceItem>();
@@ -44,6 +75,7 @@ function pickChoice(
       label: '$(close) Decline',
       description: 'the server is told you declined',
     },
+    { choice: 'read', label: '$(eye) Read it all…', description: 'opens the whole text beside' },
   ];
   return new Promise((resolve) => {
     let done = false;
@@ -53,7 +85,11 @@ function pickChoice(
       resolve(choice);
       picker.dispose();
     };
-    picker.onDidAccept(() => finish(picker.selectedItems[0]?.choice));
+    picker.onDidAccept(() => {
+      const choice = picker.selectedItems[0]?.choice;
+      if (choice === 'read') void showWhole(whole.title, whole.text);
+      else finish(choice);
+    });
     picker.onDidHide(() => finish(undefined));
     if (signal.aborted) return finish(undefined);
     signal.addEventListener('abort', () => finish(undefined), { once: true });
@@ -107,6 +143,7 @@ export async function reviewSampling(
     `"${serverId}" asks to use a language model`,
     requestLine(params),
     `up to ${params.maxTokens} tokens${tools}`,
+    { title: `What ${serverId} asks the model`, text: requestDetail(params) },
     signal,
   );
   if (choice === 'send') return { action: 'approve', params };
@@ -134,6 +171,7 @@ export async function reviewCompletion(
     `Send the model's answer back to "${serverId}"?`,
     answerText(result),
     `${result.model}${result.stopReason === 'toolUse' ? ' · calls tools' : ''}`,
+    { title: `The answer of ${result.model} for ${serverId}`, text: answerText(result) },
     signal,
   );
   if (choice === 'send') return { action: 'send', result };

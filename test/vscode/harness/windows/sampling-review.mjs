@@ -118,6 +118,21 @@ export async function run(kit) {
     });
 
     await step(
+      '"Read it all…" opens the whole request beside, and the question stays',
+      async () => {
+        await choose(page, 'Read it all…');
+        const tab = page.locator('.tab', { hasText: 'What everything asks the model' });
+        await tab.waitFor();
+        await page
+          .locator('.editor-instance .view-lines', { hasText: /Why.do.lighthouses.matter\?/ })
+          .waitFor();
+        await questionTitled(page, '"everything" asks to use a language model').waitFor();
+        assert.equal(model.requests.length, 0, 'reading sends nothing');
+        await questionShot(kit, 'sampling-request-whole-dark');
+      },
+    );
+
+    await step(
       "Send; the model's answer shows; Edit… changes it; the server gets the edit",
       async () => {
         await choose(page, 'Send');
