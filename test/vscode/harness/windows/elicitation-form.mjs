@@ -4,29 +4,15 @@
 // Then every enum form (SEP-1330: an untitled enum, titled oneOf, multi-select with min/max items)
 // with its defaults filled in (SEP-1034), from an SDK server that asks.
 import { strict as assert } from 'node:assert';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { switchTheme } from '../scenarios/10-run-tool.mjs';
 import { findWebviewFrame, openWorkbench, palette, serverRow } from '../uiKit.mjs';
+import { everythingAndAsksWindow } from '../workspace.mjs';
 
 export const title = 'an elicitation is one form';
-export const window = {
-  env: { MGP_PREAPPROVED_SERVERS: 'everything,asks' },
-  prepare(workspace) {
-    const path = join(workspace, 'mgp.toml');
-    const everything = readFileSync(path, 'utf8').split('[[servers]]')[2];
-    const asks = fileURLToPath(
-      new URL('../../../fixtures/servers/client-features.js', import.meta.url),
-    );
-    writeFileSync(
-      path,
-      `[[servers]]${everything}approved_tools = ["trigger-elicitation-request"]\n\n` +
-        `[[servers]]\nid = "asks"\ncommand = ${JSON.stringify(process.execPath)}\n` +
-        `args = [${JSON.stringify(asks)}]\napproved_tools = ["choose"]\n`,
-    );
-  },
-};
+export const window = everythingAndAsksWindow({
+  everythingTools: ['trigger-elicitation-request'],
+  asksTools: ['choose'],
+});
 
 /**
  * The theme picked and kept: the form can take the focus while the picker is open, which closes it

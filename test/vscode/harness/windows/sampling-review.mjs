@@ -4,35 +4,21 @@
 // declined request never reaches the model (a scripted one behind the OpenAI-compatible endpoint);
 // a request the server withdraws (MCP notifications/cancelled) closes its question by itself.
 import { strict as assert } from 'node:assert';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { writeSettings } from '../codeServer.mjs';
 import { HANG_MS } from '../patience.mjs';
 import { switchTheme } from '../scenarios/10-run-tool.mjs';
 import { findWebviewFrame, openWorkbench, palette, serverRow } from '../uiKit.mjs';
+import { everythingAndAsksWindow } from '../workspace.mjs';
 
 const require = createRequire(import.meta.url);
 const { startScriptedModel } = require('../../../fixtures/models/scriptedModel.js');
 
 export const title = 'sampling is reviewed in quick picks: send, edit, decline, withdrawn';
-export const window = {
-  env: { MGP_PREAPPROVED_SERVERS: 'everything,asks' },
-  prepare(workspace) {
-    const path = join(workspace, 'mgp.toml');
-    const everything = readFileSync(path, 'utf8').split('[[servers]]')[2];
-    const asks = fileURLToPath(
-      new URL('../../../fixtures/servers/client-features.js', import.meta.url),
-    );
-    writeFileSync(
-      path,
-      `[[servers]]${everything}approved_tools = ["trigger-sampling-request"]\n\n` +
-        `[[servers]]\nid = "asks"\ncommand = ${JSON.stringify(process.execPath)}\n` +
-        `args = [${JSON.stringify(asks)}]\napproved_tools = ["withdrawn_sampling"]\n`,
-    );
-  },
-};
+export const window = everythingAndAsksWindow({
+  everythingTools: ['trigger-sampling-request'],
+  asksTools: ['withdrawn_sampling'],
+});
 
 const MODEL_ANSWER = 'Lighthouses warn ships of rocks.';
 const EDITED_ANSWER = 'Lighthouses guide ships home, edited before sending.';
