@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TaskSnapshot } from '../../client/src/kernel/connection/toolTasks';
+import type { KeptTask } from '../../client/src/kernel/tasks/taskBoard';
 import type { RunToWebview } from '@shared/toolPanelMessages';
 import { KernelError } from '../../client/src/kernel/model/errors';
 import { findTool, ToolRuns, viewOf } from '../../client/src/vscode/toolPanels/toolRuns';
@@ -241,64 +242,65 @@ describe('MCP tasks (task example server, server-everything)', function () {
     }
   });
 
-  it('picks up a running task after a restart, from the ids kept (Streamable HTTP)', async () => {
+  /**
+   * Runs count_slowly as a task on a kernel over the HTTP task server (whose tasks outlive sessions),
+   * lets `before` decide when to stop that kernel, then starts a second kernel on the same state
+   * folder, as a window reload does, and hands it the ids the first kept.
+   */
+  async function acrossRestart(
+    args: { to: number; step_ms: number },
+    before: (run: ReturnType<TestKernel['kernel']['tasks']['run']>) => Promise<void>,
+    after: (second: TestKernel, taskId: string, kept: KeptTask[] | undefined) => Promise<void>,
+  ): Promise<void> {
     const { url, child } = await startHttpTaskServer();
     const dir = mkdtempSync(join(tmpdir(), 'mgp-kernel-'));
     const toml = `[[servers]]\nid = "tasks"\ntransport = "http"\nurl = "${url}"\n${APPROVED}`;
     try {
-      const before = await startKernel(toml, { dir });
-      const run = before.kernel.tasks.run({
-        serverId: 'tasks',
-        toolName: 'count_slowly',
-        args: { to: 15, step_ms: 100 },
-      });
+      const first = await startKernel(toml, { dir });
+      const run = first.kernel.tasks.run({ serverId: 'tasks', toolName: 'count_slowly', args });
       const { taskId } = await run.created;
-      run.outcome.catch(() => undefined);
-      const kept = before.kernel.tasks.keptIds();
-      assert.deepEqual(kept, { tasks: [{ taskId, toolName: 'count_slowly' }] });
-      await before.stop();
-
-      t = await startKernel(toml, { dir });
-      await t.kernel.tasks.adopt('tasks', kept.tasks);
-      const adopted = t.kernel.tasks.get('tasks', taskId);
-      assert.ok(adopted, 'the task is on the board again');
-      assert.equal(adopted.toolName, 'count_slowly', 'with the tool it runs');
-      // Followed to its end if it was still running; its result from the server either way.
-      assert.equal(textOf(await t.kernel.tasks.result('tasks', taskId)), 'Counted to 15.');
-      await eventually(() => adopted.task.status === 'completed', 'the adopted task to end');
-      // tasks/list finds it too (the example server's tasks outlive sessions).
-      await t.kernel.tasks.refresh();
-      assert.equal(t.kernel.tasks.list().length, 1);
+      await before(run);
+      const kept = first.kernel.tasks.keptIds().tasks;
+      await first.stop();
+      const second = await startKernel(toml, { dir });
+      t = second;
+      await second.kernel.tasks.adopt('tasks', kept ?? []);
+      await after(second, taskId, kept);
     } finally {
       child.kill();
     }
+  }
+
+  it('picks up a running task after a restart, from the ids kept (Streamable HTTP)', async () => {
+    await acrossRestart(
+      { to: 15, step_ms: 100 },
+      async (run) => void run.outcome.catch(() => undefined),
+      async (second, taskId, kept) => {
+        assert.deepEqual(kept, [{ taskId, toolName: 'count_slowly' }]);
+        const adopted = second.kernel.tasks.get('tasks', taskId);
+        assert.ok(adopted, 'the task is on the board again');
+        assert.equal(adopted.toolName, 'count_slowly', 'with the tool it runs');
+        // Followed to its end if it was still running; its result from the server either way.
+        assert.equal(textOf(await second.kernel.tasks.result('tasks', taskId)), 'Counted to 15.');
+        await eventually(() => adopted.task.status === 'completed', 'the adopted task to end');
+        // tasks/list finds it too (the example server's tasks outlive sessions).
+        await second.kernel.tasks.refresh();
+        assert.equal(second.kernel.tasks.list().length, 1);
+      },
+    );
   });
 
   it('an ended task keeps its tool name after a restart, which tasks/list alone cannot give', async () => {
-    const { url, child } = await startHttpTaskServer();
-    const dir = mkdtempSync(join(tmpdir(), 'mgp-kernel-'));
-    const toml = `[[servers]]\nid = "tasks"\ntransport = "http"\nurl = "${url}"\n${APPROVED}`;
-    try {
-      const before = await startKernel(toml, { dir });
-      const run = before.kernel.tasks.run({
-        serverId: 'tasks',
-        toolName: 'count_slowly',
-        args: { to: 2, step_ms: 10 },
-      });
-      const { taskId } = await run.created;
-      await run.outcome;
-      const kept = before.kernel.tasks.keptIds();
-      await before.stop();
-
-      t = await startKernel(toml, { dir });
-      await t.kernel.tasks.adopt('tasks', kept.tasks);
-      await t.kernel.tasks.refresh();
-      const adopted = t.kernel.tasks.get('tasks', taskId);
-      assert.equal(adopted?.task.status, 'completed');
-      assert.equal(adopted?.toolName, 'count_slowly');
-      assert.equal(textOf(await t.kernel.tasks.result('tasks', taskId)), 'Counted to 2.');
-    } finally {
-      child.kill();
-    }
+    await acrossRestart(
+      { to: 2, step_ms: 10 },
+      async (run) => void (await run.outcome),
+      async (second, taskId) => {
+        await second.kernel.tasks.refresh();
+        const adopted = second.kernel.tasks.get('tasks', taskId);
+        assert.equal(adopted?.task.status, 'completed');
+        assert.equal(adopted?.toolName, 'count_slowly');
+        assert.equal(textOf(await second.kernel.tasks.result('tasks', taskId)), 'Counted to 2.');
+      },
+    );
   });
 });
