@@ -63,13 +63,19 @@ export async function run(kit) {
         '/delay_ms': '2',
       });
       await tab('stream_text').waitFor();
+      // Read without waiting: a read that waits for a panel not drawn yet can let the stream end
+      // unseen, and a stream that has ended never runs again.
       await until(page, 'a running stream_text with chunks', async () => {
-        const panel = await panelOf('stream_text');
-        return (
-          (await panel.getAttribute('data-state')) === 'running' &&
-          Number(await panel.getAttribute('data-chunks')) > 300 &&
-          Number(await panel.getAttribute('data-rate')) > 0
-        );
+        const id = await tab('stream_text')
+          .getAttribute('data-stream-id', { timeout: 1000 })
+          .catch(() => null);
+        if (!id) return false;
+        const [shown] = await streams
+          .locator(`section.stream[data-stream-id="${id}"]`)
+          .evaluateAll((nodes) =>
+            nodes.map((n) => [n.dataset.state, Number(n.dataset.chunks), Number(n.dataset.rate)]),
+          );
+        return shown?.[0] === 'running' && shown[1] > 300 && shown[2] > 0;
       });
       const panel = await panelOf('stream_text');
       assert.match(
