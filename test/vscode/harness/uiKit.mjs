@@ -369,9 +369,11 @@ async function inQuickOpen(page, text, then = async () => {}) {
 
 /** Quick Open's `:line` (Ctrl+G is the browser's in code-server). */
 export async function goToLine(page, line) {
-  await inQuickOpen(page, `:${line}`);
-  await page.keyboard.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  // An Enter that comes before Quick Open has read the line goes nowhere: typed and pressed again.
+  await inQuickOpen(page, `:${line}`, async () => {
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 });
+  });
 }
 
 /** Opens the workspace's mgp.toml with Quick Open and waits for its tab. */
