@@ -72,20 +72,12 @@ describe('mgp call --task (the built CLI, the task example server)', function ()
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** `mgp call tasks count_slowly --task` with these arguments, as the person types it. */
+  const countSlowlyAsTask = (args: string) =>
+    startCli(['call', 'tasks', 'count_slowly', '--task', '--args', args, '--config', config], env);
+
   it('prints each status on stderr, the result on stdout, and exits 0', async () => {
-    running = startCli(
-      [
-        'call',
-        'tasks',
-        'count_slowly',
-        '--task',
-        '--args',
-        '{"to":2,"step_ms":1000}',
-        '--config',
-        config,
-      ],
-      env,
-    );
+    running = countSlowlyAsTask('{"to":2,"step_ms":1000}');
     const code = await running.ended;
     assert.equal(code, 0, running.err());
     assert.equal(running.out().trim(), 'Counted to 2.');
@@ -99,19 +91,7 @@ describe('mgp call --task (the built CLI, the task example server)', function ()
   });
 
   it('Ctrl+C sends tasks/cancel: the task is cancelled on the server, the CLI exits 1', async () => {
-    running = startCli(
-      [
-        'call',
-        'tasks',
-        'count_slowly',
-        '--task',
-        '--args',
-        '{"to":1000,"step_ms":50}',
-        '--config',
-        config,
-      ],
-      env,
-    );
+    running = countSlowlyAsTask('{"to":1000,"step_ms":50}');
     const cli = running;
     // Long enough for many polls: none of them leaves a listener behind (no MaxListeners warning).
     await eventually(() => /counted ([6-9]\d|\d{3}) of 1000/.test(cli.err()), 'the task to run');
