@@ -6,35 +6,25 @@
  */
 import * as vscode from 'vscode';
 import { visibleText } from '@shared/untrustedText';
+import { ReadOnlyTexts } from './readOnlyTexts';
 
 export const EVENT_SCHEME = 'mgp-event';
 const KEPT = 50;
 
-export class EventDetails implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly texts = new Map<string, string>();
-  private readonly registration = vscode.workspace.registerTextDocumentContentProvider(
+export class EventDetails implements vscode.Disposable {
+  private readonly texts = new ReadOnlyTexts(
     EVENT_SCHEME,
-    this,
+    KEPT,
+    '// This event is no longer kept: click it again.',
   );
-  private next = 0;
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.query) ?? '// This event is no longer kept: click it again.';
-  }
 
   async show(title: string, summary: string[], detail: Record<string, unknown>): Promise<void> {
-    const key = String(++this.next);
     const lines = summary.map((line) => `// ${visibleText(line).replace(/[\r\n]+/g, ' ')}`);
-    this.texts.set(key, [...lines, visibleText(JSON.stringify(detail, null, 2))].join('\n'));
-    if (this.texts.size > KEPT) this.texts.delete(this.texts.keys().next().value as string);
-    const name = title.replace(/[/\\]/g, '∕').slice(0, 100);
-    const uri = vscode.Uri.from({ scheme: EVENT_SCHEME, path: `/${name}.jsonc`, query: key });
-    const document = await vscode.workspace.openTextDocument(uri);
-    await vscode.window.showTextDocument(document, { preview: true });
+    const text = [...lines, visibleText(JSON.stringify(detail, null, 2))].join('\n');
+    await this.texts.show(`${title.slice(0, 100)}.jsonc`, text, { preview: true });
   }
 
   dispose(): void {
-    this.registration.dispose();
-    this.texts.clear();
+    this.texts.dispose();
   }
 }

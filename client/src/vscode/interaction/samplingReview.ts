@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
 import { oneLine, visibleText } from '@shared/untrustedText';
+import { ReadOnlyTexts } from '../readOnlyTexts';
 import type {
   CompletionReview,
   SampledAnswer,
@@ -24,27 +25,16 @@ interface ChoiceItem extends vscode.QuickPickItem {
   choice: Choice | 'read';
 }
 
-const READ_SCHEME = 'mgp-sampling';
-/** The texts shown whole, by the query of their document's URI; the last few are kept. */
-const readable = new Map<string, string>();
-let readProvider: vscode.Disposable | undefined;
-let nextRead = 0;
+/** The whole texts of the questions, read beside them; registered at the first one. */
+let wholeTexts: ReadOnlyTexts | undefined;
 
 /**
  * Opens the whole text beside the question as a read-only document: a quick pick's row shows one
  * line, and the person is asked to read what is sent before sending it.
  */
 async function showWhole(title: string, text: string): Promise<void> {
-  readProvider ??= vscode.workspace.registerTextDocumentContentProvider(READ_SCHEME, {
-    provideTextDocumentContent: (uri) => readable.get(uri.query) ?? 'No longer kept.',
-  });
-  const key = String(++nextRead);
-  readable.set(key, visibleText(text));
-  if (readable.size > 10) readable.delete(readable.keys().next().value as string);
-  const name = title.replace(/[/\\]/g, '∕').slice(0, 80);
-  const uri = vscode.Uri.from({ scheme: READ_SCHEME, path: `/${name}.md`, query: key });
-  const document = await vscode.workspace.openTextDocument(uri);
-  await vscode.window.showTextDocument(document, {
+  wholeTexts ??= new ReadOnlyTexts('mgp-sampling', 10, 'No longer kept.');
+  await wholeTexts.show(`${title.slice(0, 80)}.md`, visibleText(text), {
     preview: true,
     preserveFocus: true,
     viewColumn: vscode.ViewColumn.Beside,
