@@ -32,7 +32,11 @@ class SecretStorageValues implements SecretKeyValue {
 const browserUserAgent = (log: vscode.LogOutputChannel): UserAgent => ({
   async open(authorizationUrl) {
     log.info(`opening the browser to sign in at ${authorizationUrl.origin}`);
-    const opened = await vscode.env.openExternal(vscode.Uri.parse(authorizationUrl.href, true));
+    // The exact string, not a vscode.Uri: a Uri decodes the query and encodes it again, which
+    // splits a value holding `&` and turns an escaped `+` into a space (a server URL with a query,
+    // as its resource indicator). The editor's openExternal passes a string through as written.
+    const exact = authorizationUrl.href as unknown as vscode.Uri;
+    const opened = await vscode.env.openExternal(exact);
     if (!opened) throw new Error('the browser was not opened: sign-in cancelled');
   },
   async externalRedirect(loopback) {

@@ -31,7 +31,13 @@ export const window = {
     process.env.MCP_DANGEROUSLY_ALLOW_INSECURE_ISSUER_URL = '1';
     const { startProtectedServer } = await import('../../../fixtures/oauth/protectedServer.mjs');
     delete process.env.MCP_DANGEROUSLY_ALLOW_INSECURE_ISSUER_URL; // kept from code-server
-    protectedServer = await startProtectedServer({ authorizationHost: '127.0.0.2' });
+    // The server's URL has a query whose values hold `&` and an escaped `+`: the authorization
+    // server accepts only its exact resource, so the browser must get the authorization URL as the
+    // kernel wrote it, not decoded and encoded again by the editor.
+    protectedServer = await startProtectedServer({
+      authorizationHost: '127.0.0.2',
+      query: '?tenant=a%2Bb&region=eu%26us',
+    });
     writeFileSync(
       join(workspace, 'mgp.toml'),
       `[[servers]]\nid = "secure"\ntransport = "http"\nurl = "${protectedServer.mcpUrl}"\napproved_tools = ["whoami"]\n`,
