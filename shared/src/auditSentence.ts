@@ -260,6 +260,11 @@ const KERNEL_EVENTS: Record<string, (r: SentenceRecord, d: Record<string, unknow
       : `${capital(actorName(r.actor))} registered the server ${serverOf(r)}`,
   'dev.mgp-kernel.server_deregistration': (r) =>
     `${capital(actorName(r.actor))} removed the server ${serverOf(r)}`,
+  'dev.mgp-kernel.task_result': (r, d) =>
+    withOutcome(
+      `A task of ${toolOf(r)} ended${d.output_schema_mismatch ? ', its result not matching the output schema' : ''}`,
+      r.result,
+    ),
   'dev.mgp-kernel.sampling': (r) =>
     withOutcome(`${serverOf(r)} asked the model for a completion`, r.result),
   'dev.mgp-kernel.llm_completion': (r) =>

@@ -240,6 +240,17 @@ describe('MCP tasks (task example server, server-everything)', function () {
       assert.deepEqual(result.outputSchemaMismatch, mismatch);
       assert.equal(textOf(result), textOf(direct.result));
     }
+    // The calls that started them never reach the audit: each ended task is recorded on its own.
+    const endedTasks = async () =>
+      (await t!.records()).filter((r) => r.event_type === 'dev.mgp-kernel.task_result');
+    await eventually(async () => (await endedTasks()).length === 2, 'both tasks in the audit');
+    const recorded = await endedTasks();
+    assert.deepEqual(recorded.map((r) => r.details.task_id).sort(), [running, ended].sort());
+    for (const record of recorded) {
+      assert.deepEqual(record.target, { server_id: 'broken', tool_name: 'broken_count' });
+      assert.equal(record.result, 'SUCCESS');
+      assert.equal(record.details.output_schema_mismatch, true);
+    }
   });
 
   /**

@@ -153,8 +153,7 @@ export class Kernel {
     this.streams = new StreamRegistry(this.mgp, (id) => this.sessionOf(id));
     this.tasks = new TaskBoard({
       call: (request) => this.call(request),
-      checkedOutput: (serverId, toolName, result) =>
-        this.pipeline.checkedOutput(serverId, toolName, result),
+      taskEnded: (task) => this.pipeline.taskEnded(task),
       connection: (id) => {
         const server = this.manager.find(id);
         return server?.state === 'connected' ? server.session() : undefined;

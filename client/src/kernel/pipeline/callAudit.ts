@@ -2,11 +2,20 @@
  * The audit events of a tool call (MGP §6.4): refusals (TOOL_BLOCKED, VALIDATION_FAILED, CODE_REJECTED),
  * retries, and the execution itself (TOOL_EXECUTED), each with the call's trace id and its caller.
  */
-import { AuditEventInput } from '../audit/auditEvent';
+import { AuditEventInput, newTraceId } from '../audit/auditEvent';
 import type { AuditSink } from '../audit/auditSink';
 import { actorOf } from '../model/caller';
 import type { EffectiveSecurity } from '../model/security';
+import type { CappedResult } from '../connection/serverConnection';
 import type { ToolCallRequest } from './callContext';
+
+/** A task that ended outside a call the kernel was making, and its checked result. */
+export interface EndedTask {
+  serverId: string;
+  taskId: string;
+  toolName?: string;
+  result: CappedResult;
+}
 
 export class CallAudit {
   constructor(private readonly audit: AuditSink) {}
@@ -47,6 +56,26 @@ export class CallAudit {
         error_code: error.code,
         error: error.message,
         requested_by: request.caller.agentId,
+      },
+    });
+  }
+
+  /**
+   * A task's result that reached the kernel outside the call that started it (a task picked up
+   * after a restart, or one a server listed): the call's own TOOL_EXECUTED never came, so the
+   * result is recorded here, with its output check.
+   */
+  taskEnded(task: EndedTask): Promise<void> {
+    return this.audit.record({
+      event_type: 'dev.mgp-kernel.task_result',
+      trace_id: newTraceId(),
+      actor: { type: 'kernel', id: 'mgp-kernel' },
+      target: { server_id: task.serverId, tool_name: task.toolName },
+      result: task.result.isError ? 'ERROR' : 'SUCCESS',
+      details: {
+        task_id: task.taskId,
+        truncated: Boolean(task.result.truncated),
+        output_schema_mismatch: task.result.outputSchemaMismatch ? true : undefined,
       },
     });
   }

@@ -17,7 +17,7 @@ import { KERNEL_SERVER_ID } from '../model/kernelTool';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
 import type { TurnedOff } from '../security/switches';
 import { ArgumentChecker } from './argumentChecker';
-import { CallAudit } from './callAudit';
+import { CallAudit, EndedTask } from './callAudit';
 import type {
   CallContext,
   PipelineDeps,
@@ -57,16 +57,15 @@ export class ToolCallPipeline {
   }
 
   /**
-   * A result that reached the kernel outside a call (a task's, through tasks/result), checked
-   * against its tool's outputSchema the way a call's result is (outputCheck.ts).
+   * A task's result that reached the kernel outside a call (through tasks/result), checked against
+   * its tool's outputSchema the way a call's result is (outputCheck.ts), and audited.
    */
-  checkedOutput(
-    serverId: string,
-    toolName: string | undefined,
-    result: CappedResult,
-  ): CappedResult {
+  taskEnded(task: EndedTask): CappedResult {
+    const { serverId, toolName } = task;
     const tool = this.deps.manager.find(serverId)?.tools.find((t) => t.name === toolName);
-    return tool ? checkOutput(this.argumentChecker, tool, result) : result;
+    const result = tool ? checkOutput(this.argumentChecker, tool, task.result) : task.result;
+    void this.audit.taskEnded({ ...task, result }).catch(() => undefined);
+    return result;
   }
 
   call(request: ToolCallRequest, fallbackDepth = 0): Promise<ToolCallOutcome> {

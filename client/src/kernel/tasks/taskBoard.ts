@@ -9,6 +9,7 @@ import { EventEmitter } from 'node:events';
 import type { CappedResult, ServerConnection } from '../connection/serverConnection';
 import { isTerminal, TaskSnapshot } from '../connection/toolTasks';
 import type { Caller } from '../model/caller';
+import type { EndedTask } from '../pipeline/callAudit';
 import type { ToolCallOutcome, ToolCallRequest } from '../pipeline/callContext';
 
 /** A task a host keeps across a restart: its id, and the tool it runs (tasks/get does not say). */
@@ -36,8 +37,11 @@ export type TaskRunRequest = Omit<ToolCallRequest, 'caller' | 'task' | 'stream'>
 
 export interface TaskBoardDeps {
   call(request: TaskRunRequest & Pick<ToolCallRequest, 'task'>): Promise<ToolCallOutcome>;
-  /** A result fetched with tasks/result, checked against its tool's outputSchema as a call's is. */
-  checkedOutput(serverId: string, toolName: string | undefined, result: CappedResult): CappedResult;
+  /**
+   * A result fetched with tasks/result outside a call: checked against its tool's outputSchema as a
+   * call's is, and audited (the call that started it, if any, was in another run of the kernel).
+   */
+  taskEnded(task: EndedTask): CappedResult;
   /** The live connection of a connected server, else undefined. */
   connection(serverId: string): ServerConnection | undefined;
   connectedServers(): string[];
@@ -161,11 +165,12 @@ export class TaskBoard extends EventEmitter<{ changed: [] }> {
     if (tracked?.result) return tracked.result;
     const connection = this.deps.connection(serverId);
     if (!connection) throw new Error(`${serverId} is not connected`);
-    const result = this.deps.checkedOutput(
+    const result = this.deps.taskEnded({
       serverId,
-      tracked?.toolName,
-      await connection.followTask(taskId, {}),
-    );
+      taskId,
+      toolName: tracked?.toolName,
+      result: await connection.followTask(taskId, {}),
+    });
     if (tracked) this.update(tracked, { result });
     return result;
   }
@@ -235,7 +240,12 @@ export class TaskBoard extends EventEmitter<{ changed: [] }> {
       .then(
         (result) =>
           this.update(tracked, {
-            result: this.deps.checkedOutput(serverId, tracked.toolName, result),
+            result: this.deps.taskEnded({
+              serverId,
+              taskId: tracked.taskId,
+              toolName: tracked.toolName,
+              result,
+            }),
           }),
         (error: unknown) => this.failed(tracked, error),
       )
