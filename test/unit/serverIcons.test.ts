@@ -1,12 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IconCache } from '../../client/src/kernel/icons/iconCache';
 import { fetchIcon } from '../../client/src/kernel/icons/iconFetch';
+import { markUsed, pruneShelf } from '../../client/src/kernel/icons/iconShelf';
 import {
   ICON_MAX_BYTES,
   iconsOf,
@@ -193,5 +194,32 @@ describe('server icons: kept as files', () => {
     const refused = await cache.resolve({ src: 'file:///etc/passwd' });
     assert.equal(refused.ok, false);
     assert.deepEqual(await readdir(dir), [first.icon.path.slice(dir.length + 1)]);
+  });
+
+  /** Icons kept by earlier sessions, the first used longest ago. */
+  async function keptBefore(names: string[], size = 10): Promise<void> {
+    for (const [i, name] of names.entries()) {
+      await writeFile(join(dir, name), Buffer.alloc(size));
+      const at = new Date(Date.UTC(2026, 0, 1 + i));
+      await utimes(join(dir, name), at, at);
+    }
+  }
+
+  it('keeps the folder within its bounds, removing the icons used longest ago', async () => {
+    await keptBefore(['a.png', 'b.png', 'c.png', 'd.png']);
+    await pruneShelf(dir, { maxFiles: 3, maxBytes: 1000 });
+    assert.deepEqual((await readdir(dir)).sort(), ['b.png', 'c.png', 'd.png']);
+    await markUsed(join(dir, 'b.png'));
+    await pruneShelf(dir, { maxFiles: 10, maxBytes: 25 });
+    assert.deepEqual((await readdir(dir)).sort(), ['b.png', 'd.png'], 'by bytes, b now newest');
+  });
+
+  it('a session that writes an icon brings a folder over its bounds back within them', async () => {
+    await keptBefore(['old1.png', 'old2.png', 'old3.png']);
+    const cache = new IconCache(dir, {}, { maxFiles: 2, maxBytes: 1024 });
+    const written = await cache.resolve({ src: dataUri('image/png', PNG) });
+    assert.ok(written.ok);
+    const name = written.icon.path.slice(dir.length + 1);
+    assert.deepEqual((await readdir(dir)).sort(), [name, 'old3.png'].sort());
   });
 });

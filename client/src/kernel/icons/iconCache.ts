@@ -3,15 +3,18 @@
  * is fetched once (iconFetch.ts) and kept. Files are named by a hash of their source, so a server
  * chooses nothing of the path. A refused icon is remembered for the session and not tried again; at
  * most FETCHES_PER_SESSION downloads are started, so a server listing many URLs cannot make the
- * kernel fetch without end.
+ * kernel fetch without end. The folder is kept within its bounds (iconShelf.ts) when a session
+ * first writes to it, and again every PRUNE_EVERY icons written.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fetchIcon, type IconFetchOptions } from './iconFetch';
 import { judgeIcon, judgeImageBytes, type IconMime, type ServerIcon } from './iconPolicy';
+import { ICON_SHELF, markUsed, pruneShelf, type ShelfBounds } from './iconShelf';
 
 export const FETCHES_PER_SESSION = 256;
+const PRUNE_EVERY = 64;
 
 const EXTENSIONS: Record<IconMime, string> = {
   'image/png': 'png',
@@ -32,10 +35,12 @@ export type IconResult = { ok: true; icon: CachedIcon } | { ok: false; reason: s
 export class IconCache {
   private readonly results = new Map<string, Promise<IconResult>>();
   private fetches = 0;
+  private stored = 0;
 
   constructor(
     private readonly dir: string,
     private readonly fetchOptions: IconFetchOptions = {},
+    private readonly bounds: ShelfBounds = ICON_SHELF,
   ) {}
 
   /** The icon as a file, or why it is not shown. Never throws. */
@@ -70,7 +75,9 @@ export class IconCache {
       const bytes = await readFile(path).catch(() => undefined);
       if (!bytes) continue;
       const judged = judgeImageBytes(bytes, mimeType);
-      if (judged.ok) return { path, mimeType: judged.mimeType, bytes };
+      if (!judged.ok) continue;
+      await markUsed(path);
+      return { path, mimeType: judged.mimeType, bytes };
     }
     return undefined;
   }
@@ -79,6 +86,7 @@ export class IconCache {
     await mkdir(this.dir, { recursive: true });
     const path = join(this.dir, `${key}.${EXTENSIONS[mimeType]}`);
     await writeFile(path, bytes);
+    if (this.stored++ % PRUNE_EVERY === 0) await pruneShelf(this.dir, this.bounds);
     return { ok: true, icon: { path, mimeType, bytes } };
   }
 }
