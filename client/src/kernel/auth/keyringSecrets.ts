@@ -5,6 +5,7 @@
  * (cliSecrets.ts), so this file only knows the part of its API it uses.
  */
 import type { SecretKeyValue } from './authStore';
+import { joinValue, partCount, partKey, splitValue } from './keyringChunks';
 
 /** The part of `@napi-rs/keyring`'s AsyncEntry used here. */
 export interface KeyringEntry {
@@ -41,16 +42,41 @@ export class KeyringSecrets implements SecretKeyValue {
   }
 
   async get(key: string): Promise<string | undefined> {
-    const value = await this.entry(key).getPassword(AbortSignal.timeout(OPERATION_TIMEOUT_MS));
-    return value ?? undefined;
+    const first = await this.read(key);
+    return first === undefined
+      ? undefined
+      : joinValue(first, (index) => this.read(partKey(key, index)));
   }
 
-  set(key: string, value: string): Promise<void> {
-    return this.entry(key).setPassword(value, AbortSignal.timeout(OPERATION_TIMEOUT_MS));
+  /** Writes the parts after the first before it, so a reader never finds a header without them. */
+  async set(key: string, value: string): Promise<void> {
+    const before = await this.read(key);
+    const [first, ...rest] = splitValue(value);
+    for (const [i, part] of rest.entries()) await this.write(partKey(key, i + 1), part);
+    await this.write(key, first);
+    const stale = before === undefined ? 0 : partCount(before);
+    for (let index = rest.length + 1; index < stale; index++)
+      await this.remove(partKey(key, index));
   }
 
   async delete(key: string): Promise<void> {
-    await this.entry(key).deleteCredential(AbortSignal.timeout(OPERATION_TIMEOUT_MS));
+    const first = await this.read(key);
+    await this.remove(key);
+    const count = first === undefined ? 1 : partCount(first);
+    for (let index = 1; index < count; index++) await this.remove(partKey(key, index));
+  }
+
+  private async read(name: string): Promise<string | undefined> {
+    const value = await this.entry(name).getPassword(AbortSignal.timeout(OPERATION_TIMEOUT_MS));
+    return value ?? undefined;
+  }
+
+  private write(name: string, value: string): Promise<void> {
+    return this.entry(name).setPassword(value, AbortSignal.timeout(OPERATION_TIMEOUT_MS));
+  }
+
+  private async remove(name: string): Promise<void> {
+    await this.entry(name).deleteCredential(AbortSignal.timeout(OPERATION_TIMEOUT_MS));
   }
 }
 
