@@ -6,7 +6,13 @@ import {
   needsChatModel,
   samplingResultOf,
 } from '../../../client/src/kernel/host/samplingMessages';
-import { answerText, withAnswerText } from '../../../client/src/kernel/host/samplingText';
+import {
+  answerText,
+  requestDetail,
+  requestSummary,
+  toolsOffered,
+  withAnswerText,
+} from '../../../client/src/kernel/host/samplingText';
 import { terminalInteraction } from '../../../client/src/cli/terminalInteraction';
 import { enumChoices } from '../../../shared/src/enumChoices';
 import type * as FormValue from '../../../media/src/shared/formValue';
@@ -25,32 +31,37 @@ const WEATHER = {
   inputSchema: { type: 'object' as const, properties: { city: { type: 'string' } } },
 };
 
+/** A second turn: the model called get_weather, the server answers with the tool's result. */
+function weatherSecondTurn(): Params {
+  return {
+    systemPrompt: 'Be brief.',
+    maxTokens: 50,
+    tools: [WEATHER],
+    toolChoice: { mode: 'required' },
+    messages: [
+      { role: 'user', content: { type: 'text', text: 'Weather in Oslo?' } },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'u1', name: 'get_weather', input: { city: 'Oslo' } }],
+      },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            toolUseId: 'u1',
+            content: [{ type: 'text', text: '22 degrees' }],
+            isError: false,
+          },
+        ],
+      },
+    ],
+  } as unknown as Params;
+}
+
 describe('sampling with tools: the mappings', () => {
   it('maps tool_use to tool calls and tool_result to tool messages, in order, with the tools and choice', () => {
-    const params = {
-      systemPrompt: 'Be brief.',
-      maxTokens: 50,
-      tools: [WEATHER],
-      toolChoice: { mode: 'required' },
-      messages: [
-        { role: 'user', content: { type: 'text', text: 'Weather in Oslo?' } },
-        {
-          role: 'assistant',
-          content: [{ type: 'tool_use', id: 'u1', name: 'get_weather', input: { city: 'Oslo' } }],
-        },
-        {
-          role: 'user',
-          content: [
-            {
-              type: 'tool_result',
-              toolUseId: 'u1',
-              content: [{ type: 'text', text: '22 degrees' }],
-              isError: false,
-            },
-          ],
-        },
-      ],
-    } as unknown as Params;
+    const params = weatherSecondTurn();
     assert.equal(needsChatModel(params), true);
     const request = chatRequestOf(params, TEXT_ONLY);
     assert.deepEqual(request.messages, [
@@ -65,6 +76,23 @@ describe('sampling with tools: the mappings', () => {
     ]);
     assert.equal(request.toolChoice, 'required');
     assert.deepEqual(request.tools[0].name, 'get_weather');
+  });
+
+  it("the review's short form leads with the newest message (the tool's result) and names the tools", () => {
+    const params = weatherSecondTurn();
+    assert.deepEqual(requestSummary(params), [
+      'user: [result of u1: 22 degrees]',
+      'after 2 earlier messages',
+    ]);
+    assert.equal(toolsOffered(params), 'Tools offered (required): get_weather');
+    assert.match(
+      requestDetail(params),
+      /^user: Weather in Oslo\?$/m,
+      'the whole request, in order',
+    );
+    const first = { ...params, messages: params.messages.slice(0, 1) };
+    assert.deepEqual(requestSummary(first), ['System prompt: Be brief.', 'user: Weather in Oslo?']);
+    assert.equal(toolsOffered({ ...params, tools: undefined }), '');
   });
 
   it('a text-only request stays on the plain completion path', () => {

@@ -45,17 +45,39 @@ export function lastMessageText(params: Params): string {
   return last ? contentText(last.content) : '';
 }
 
+/** The tools the request offers the model, with the choice it leaves it; '' when none. */
+export function toolsOffered(params: Params): string {
+  if (!params.tools?.length) return '';
+  const choice = params.toolChoice?.mode ? ` (${params.toolChoice.mode})` : '';
+  return `Tools offered${choice}: ${params.tools.map((tool) => tool.name).join(', ')}`;
+}
+
 /** The whole request: system prompt, every message with its role, the tools offered, the limit. */
 export function requestDetail(params: Params): string {
   const lines = params.systemPrompt ? [`System prompt: ${params.systemPrompt}`, ''] : [];
   for (const message of params.messages)
     lines.push(`${message.role}: ${contentText(message.content)}`);
-  if (params.tools?.length) {
-    const choice = params.toolChoice?.mode ? ` (${params.toolChoice.mode})` : '';
-    lines.push('', `Tools offered${choice}: ${params.tools.map((tool) => tool.name).join(', ')}`);
-  }
+  if (params.tools?.length) lines.push('', toolsOffered(params));
   lines.push('', `Up to ${params.maxTokens} tokens.`);
   return lines.join('\n');
+}
+
+/**
+ * The request in short, for a view with room for a line: the system prompt and the message; in a
+ * later turn the newest message first (a tool's result, what the model is asked now), then how many
+ * came before, since the start of a long request would hide it.
+ */
+export function requestSummary(params: Params): string[] {
+  const [newest] = params.messages.slice(-1);
+  if (params.messages.length < 2) {
+    const prompt = params.systemPrompt ? [`System prompt: ${params.systemPrompt}`] : [];
+    return newest ? [...prompt, `${newest.role}: ${contentText(newest.content)}`] : prompt;
+  }
+  const earlier = params.messages.length - 1;
+  return [
+    `${newest.role}: ${contentText(newest.content)}`,
+    `after ${earlier} earlier message${earlier === 1 ? '' : 's'}`,
+  ];
 }
 
 /** The model's answer: its text and the tools it calls. */

@@ -17,6 +17,8 @@ import {
   answerText,
   lastMessageText,
   requestDetail,
+  requestSummary,
+  toolsOffered,
   withAnswerText,
 } from '../../kernel/host/samplingText';
 
@@ -111,13 +113,14 @@ function editText(title: string, value: string, signal: AbortSignal): Promise<st
 
 /**
  * The request on one line for the Send row: its lines joined with " · " (a quick pick's detail
- * would show each line feed as a literal \n), the token limit left to the row's description.
+ * would show each line feed as a literal \n); the tools and the token limit are the row's description.
  */
 function requestLine(params: CreateMessageRequest['params']): string {
-  const lines = requestDetail(params)
-    .split('\n')
-    .filter((line) => line.trim() !== '');
-  return lines.slice(0, -1).map(oneLine).join(' · ');
+  return requestSummary(params)
+    .flatMap((text) => text.split('\n'))
+    .filter((line) => line.trim() !== '')
+    .map(oneLine)
+    .join(' · ');
 }
 
 const withdrawn = (signal: AbortSignal, otherwise: string) =>
@@ -128,7 +131,7 @@ export async function reviewSampling(
   params: CreateMessageRequest['params'],
   signal: AbortSignal,
 ): Promise<SamplingReview> {
-  const tools = params.tools?.length ? ` · ${params.tools.length} tools offered` : '';
+  const tools = params.tools?.length ? ` · ${oneLine(toolsOffered(params))}` : '';
   const choice = await pickChoice(
     `"${serverId}" asks to use a language model`,
     requestLine(params),
