@@ -23,14 +23,14 @@ export const window = everythingAndAsksWindow({
 const MODEL_ANSWER = 'Lighthouses warn ships of rocks.';
 const EDITED_ANSWER = 'Lighthouses guide ships home, edited before sending.';
 
-const question = (page) => page.locator('.quick-input-widget');
-const questionTitled = (page, text) =>
+export const question = (page) => page.locator('.quick-input-widget');
+export const questionTitled = (page, text) =>
   page.locator('.quick-input-widget', {
     has: page.locator('.quick-input-title', { hasText: text }),
   });
 
 /** The tool's panel, its prompt filled in, run; the panel's frame. */
-async function runTool(page, serverId, tool, fields) {
+export async function runTool(page, serverId, tool, fields) {
   await palette(page, 'MGP: Run Tool', `${serverId}.${tool}`);
   const panel = await findWebviewFrame(page, `Run ${serverId} · ${tool}`);
   for (const [pointer, value] of Object.entries(fields))
@@ -40,7 +40,7 @@ async function runTool(page, serverId, tool, fields) {
 }
 
 /** Clicks the pick's row with this label (its codicon aside). */
-async function choose(page, label) {
+export async function choose(page, label) {
   await page
     .locator('.quick-input-list .monaco-list-row')
     .filter({ has: page.locator('.label-name', { hasText: label }) })
@@ -48,16 +48,16 @@ async function choose(page, label) {
     .click();
 }
 
-const resultWith = (panel, text) => panel.locator('.outcome .result', { hasText: text });
+export const resultWith = (panel, text) => panel.locator('.outcome .result', { hasText: text });
 
 /** The rows of the open pick, one line each: label, description and detail. */
-async function rows(page) {
+export async function rows(page) {
   const texts = await page.locator('.quick-input-list .monaco-list-row').allTextContents();
   return texts.map((t) => t.replace(/\s+/g, ' ').trim());
 }
 
 /** A shot of the open question once it has faded in, the pointer out of its way. */
-async function questionShot({ page, shot }, name) {
+export async function questionShot({ page, shot }, name) {
   await page.mouse.move(1300, 700);
   await page.waitForFunction(() =>
     document
