@@ -23,6 +23,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ClientTaskStore, clientTasksCapability } from './clientTasks';
+import { answering } from './wireError';
 
 /** What the kernel answers when a server asks the client something (MCP client features). */
 export interface ClientRequestHandlers {
@@ -86,15 +87,17 @@ export function registerClientFeatures(
   hooks: ConnectionHooks,
   tasks?: ClientTaskStore,
 ): void {
-  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: await handlers.roots() }));
+  client.setRequestHandler(ListRootsRequestSchema, () =>
+    answering(async () => ({ roots: await handlers.roots() })),
+  );
   client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
     asTaskWhenAsked(tasks, request.params, extra, (signal) =>
-      handlers.createMessage(request.params, signal),
+      answering(() => handlers.createMessage(request.params, signal)),
     ),
   );
   client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
     asTaskWhenAsked(tasks, request.params, extra, (signal) =>
-      handlers.elicit(request.params, signal),
+      answering(() => handlers.elicit(request.params, signal)),
     ),
   );
   abortCancelledRequests(client);
@@ -119,16 +122,17 @@ export function registerClientFeatures(
   );
   // Transport and protocol problems (a line that is not JSON-RPC, a handler that threw) go to the log.
   client.onerror = (error) => hooks.onLog('warning', `protocol: ${error.message}`);
-  client.fallbackRequestHandler = async (request, extra) => {
-    const params = (request.params ?? {}) as Record<string, unknown>;
-    const answer = hooks.onRequest?.(request.method, params, {
-      requestId: request.id,
-      signal: extra.signal,
+  client.fallbackRequestHandler = (request, extra) =>
+    answering(async () => {
+      const params = (request.params ?? {}) as Record<string, unknown>;
+      const answer = hooks.onRequest?.(request.method, params, {
+        requestId: request.id,
+        signal: extra.signal,
+      });
+      if (!answer)
+        throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+      return (await answer) as never;
     });
-    if (!answer)
-      throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
-    return answer as never;
-  };
   client.fallbackNotificationHandler = async (notification) => {
     hooks.onNotification(
       notification.method,
