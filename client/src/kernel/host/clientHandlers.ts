@@ -136,6 +136,27 @@ async function askModel(
 }
 
 /**
+ * A request no model here can take (images for a model without them, no chat model at all) is
+ * refused before the person is asked to review it: there would be nothing to send it to.
+ */
+function refuseUnanswerable(params: CreateMessageRequest['params'], deps: ClientHandlerDeps): void {
+  if (!needsChatModel(params)) return;
+  const model = deps.models.chooseChat(completionRequestOf(params).hints);
+  chatRequestOf(params, { label: model.label, inputs: model.inputs ?? [] });
+}
+
+/** The model could not answer: audited, and said to the server with an MCP error. */
+async function modelFailed(
+  error: unknown,
+  audit: ReturnType<typeof samplingAudit>,
+): Promise<never> {
+  await audit('FAILURE', { error: error instanceof Error ? error.message : String(error) });
+  if (error instanceof KernelError && error.code === 'NoModel')
+    throw new McpError(ErrorCode.InternalError, error.message);
+  throw error;
+}
+
+/**
  * MCP sampling with the person in the loop: the request is reviewed (sent, edited or declined), goes
  * to a model, and the model's answer is reviewed again before it goes back to the server.
  */
@@ -145,8 +166,13 @@ async function sample(
   signal: AbortSignal,
   deps: ClientHandlerDeps,
 ): Promise<SampledAnswer> {
-  const review = await deps.interaction.reviewSampling(serverId, params, signal);
   const audit = samplingAudit(serverId, deps);
+  try {
+    refuseUnanswerable(params, deps);
+  } catch (error) {
+    await modelFailed(error, audit);
+  }
+  const review = await deps.interaction.reviewSampling(serverId, params, signal);
   if (review.action === 'reject') {
     await audit('REJECTED', { reason: review.reason ?? 'rejected by the user' });
     throw new McpError(
@@ -158,10 +184,7 @@ async function sample(
   try {
     answer = await askModel(review.params, signal, deps);
   } catch (error) {
-    await audit('FAILURE', { error: error instanceof Error ? error.message : String(error) });
-    if (error instanceof KernelError && error.code === 'NoModel')
-      throw new McpError(ErrorCode.InternalError, error.message);
-    throw error;
+    return modelFailed(error, audit);
   }
   const checked = await deps.interaction.reviewCompletion(serverId, answer, signal);
   if (checked.action === 'reject') {

@@ -177,29 +177,31 @@ export async function run(kit) {
     });
 
     let image;
-    await step('an image, for a model not declared to take images: refused, and why', async () => {
-      image = await runTool(page, 'asks', 'describe_image', {});
-      await asks(page).waitFor();
-      const [request] = await rows(page);
-      assert.match(request, /user: What is in this picture\? · \[image, image\/png\]/);
-      await questionShot(kit, 'sampling-image-request-light');
-      await choose(page, 'Send');
-      const refusal = resultWith(image, 'does not take images');
-      await refusal.waitFor();
-      assert.match(
-        await refusal.textContent(),
-        /the model scripted at http:\/\/127\.0\.0\.1:\d+\/v1 does not take images; the request was not sent/,
-      );
-      assert.equal(model.requests.length, 4, 'the image never reached the model');
-      await question(page).waitFor({ state: 'hidden' });
-      await kit.shot('sampling-image-refused-light');
-    });
+    await step(
+      'an image, for a model not declared to take images: refused, and why, unasked',
+      async () => {
+        image = await runTool(page, 'asks', 'describe_image', {});
+        // No model here takes it: the person is not asked to review what could not be sent.
+        const refusal = resultWith(image, 'does not take images');
+        await refusal.waitFor();
+        assert.match(
+          await refusal.textContent(),
+          /the model scripted at http:\/\/127\.0\.0\.1:\d+\/v1 does not take images; the request was not sent/,
+        );
+        assert.equal(model.requests.length, 4, 'the image never reached the model');
+        assert.equal(await asks(page).isVisible(), false, 'no review was asked');
+        await kit.shot('sampling-image-refused-light');
+      },
+    );
 
     await step('declared to take images (inputs: image): the model gets the image', async () => {
       await declareImageInput(kit);
       await switchTheme(kit, dark);
       image = await runTool(page, 'asks', 'describe_image', {});
       await asks(page).waitFor();
+      const [request] = await rows(page);
+      assert.match(request, /user: What is in this picture\? · \[image, image\/png\]/);
+      await questionShot(kit, 'sampling-image-request-dark');
       await choose(page, 'Send');
       await answerBack(page).waitFor();
       const [answer] = await rows(page);
