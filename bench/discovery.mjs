@@ -22,57 +22,18 @@
 // Run: node bench/discovery.mjs [--runs N] [--fit]
 //   --runs N  passes over the dev queries for latency (default 3)
 //   --fit     also prints the fusion fit on the training split (fusionWeights.ts)
-import * as esbuild from 'esbuild';
-import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, copyFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { discoveryFixtures, loadDiscovery } from './discovery/load.mjs';
 import { scaleCorpus, seededRandom } from './discovery/synthetic.mjs';
+import { scratchFolder } from './lib/bundle.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const argAt = (name) => process.argv.indexOf(name);
 const RUNS = argAt('--runs') > 0 ? Math.max(1, Number(process.argv[argAt('--runs') + 1]) || 3) : 3;
 const FIT = argAt('--fit') > 0;
-const work = mkdtempSync(join(tmpdir(), 'mgp-bench-discovery-'));
-process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+const work = scratchFolder('mgp-bench-discovery-');
 
 // ── 1. The discovery module, bundled as the extension bundles it (model and tokenizer beside it) ──
-await esbuild.build({
-  entryPoints: {
-    discovery: join(root, 'client/src/kernel/discovery/index.ts'),
-    tokenizer: join(root, 'client/src/kernel/discovery/cl100k.ts'),
-    modelWorker: join(root, 'client/src/kernel/discovery/modelWorker.ts'),
-  },
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  outdir: work,
-  outExtension: { '.js': '.cjs' },
-  logLevel: 'silent',
-});
-renameSync(join(work, 'tokenizer.cjs'), join(work, 'tokenizer.js'));
-renameSync(join(work, 'modelWorker.cjs'), join(work, 'modelWorker.js'));
-copyFileSync(
-  join(root, 'client/src/kernel/search/semantic/model.bin'),
-  join(work, 'searchModel.bin'),
-);
-const d = createRequire(import.meta.url)(join(work, 'discovery.cjs'));
-
-const fixtures = join(root, 'test/fixtures/discovery');
-const read = (name) => JSON.parse(readFileSync(join(fixtures, name), 'utf8'));
-const corpus = read('corpus.json').servers;
-const unseenCorpus = read('unseen-corpus.json').servers;
-const files = readdirSync(fixtures).sort();
-const all = (prefix) => files.filter((f) => f.startsWith(prefix)).flatMap((f) => read(f).queries);
-const studied = all('queries-studied-');
-const SETS = {
-  train: studied.filter((q) => q.split === 'train'),
-  dev: studied.filter((q) => q.split === 'dev'),
-  'seen test': all('queries-test-'),
-  unseen: read('queries-unseen.json').queries,
-};
+const d = await loadDiscovery(work);
+const { corpus, unseenCorpus, sets: SETS } = discoveryFixtures();
 
 // ── 2. Measures ──────────────────────────────────────────────────────────────────────────────────
 const now = () => Number(process.hrtime.bigint()) / 1e6;
