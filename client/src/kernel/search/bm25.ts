@@ -67,6 +67,9 @@ export class Bm25Index {
   private scores = new Float64Array(0);
   private best = new Float64Array(0);
   private covered = new Float64Array(0);
+  /** The slots a search scored, and those a group of terms reached (scratch of `score`). */
+  private touchedDocs = new Int32Array(0);
+  private reachedDocs = new Int32Array(0);
 
   constructor(private readonly options: Bm25Options) {
     this.fieldCount = options.weights.length;
@@ -215,17 +218,30 @@ export class Bm25Index {
   }
 
   /**
-   * How many of these term pairs follow each other, in this order, in one of the document's fields
-   * (stop words are not indexed, so they make no gap).
+   * The term ids of pairs of terms, flat (`[a, b, a, b, …]`), for `adjacentPairs`; a pair with a term
+   * the index has never seen is left out (no document has it).
    */
-  adjacentPairs(doc: number, pairs: ReadonlyArray<readonly [string, string]>): number {
-    const fields = this.docFields[doc];
-    if (!fields) return 0;
-    let found = 0;
+  pairIds(pairs: ReadonlyArray<readonly [string, string]>): Int32Array {
+    const ids: number[] = [];
     for (const [first, second] of pairs) {
       const a = this.ids.get(first);
       const b = this.ids.get(second);
-      if (a === undefined || b === undefined) continue;
+      if (a !== undefined && b !== undefined) ids.push(a, b);
+    }
+    return Int32Array.from(ids);
+  }
+
+  /**
+   * How many of these term pairs (`pairIds`) follow each other, in this order, in one of the
+   * document's fields (stop words are not indexed, so they make no gap).
+   */
+  adjacentPairs(doc: number, pairs: Int32Array): number {
+    const fields = this.docFields[doc];
+    if (!fields) return 0;
+    let found = 0;
+    for (let p = 0; p < pairs.length; p += 2) {
+      const a = pairs[p];
+      const b = pairs[p + 1];
       search: for (const terms of fields) {
         for (let i = 0; i + 1 < terms.length; i++) {
           if (terms[i] === a && terms[i + 1] === b) {
@@ -289,20 +305,13 @@ export class Bm25Index {
    * group counted by its rarest term's idf (all valid for the returned slots until the next call).
    */
   score(query: readonly WeightedTerm[]): {
-    docs: number[];
+    docs: Int32Array;
     scores: Float64Array;
     coverage: Float64Array;
   } {
     this.refreshNorms();
-    const slots = this.docFields.length;
-    if (this.scores.length < slots) {
-      const size = Math.max(slots, 64) * 2;
-      this.scores = new Float64Array(size);
-      this.best = new Float64Array(size);
-      this.covered = new Float64Array(size);
-    }
+    this.ensureScratch(this.docFields.length);
     const { scores, best, covered } = this;
-    const touched: number[] = [];
     // Terms of a group keep each document's best in `best`; a term without a group is a group of its own.
     const groups = new Map<number | WeightedTerm, WeightedTerm[]>();
     for (const t of query) {
@@ -320,44 +329,97 @@ export class Bm25Index {
       masses.push(mass);
       total += mass;
     }
+    let touched = 0;
     let g = 0;
     for (const members of groups.values()) {
       const mass = masses[g++] / (total || 1);
-      const reached: number[] = [];
-      for (const t of members) this.accumulate(t, best, reached);
-      for (const doc of reached) {
-        if (scores[doc] === 0) touched.push(doc);
+      // A group of one term adds its contributions as they come: the best of one is itself.
+      if (members.length === 1) {
+        touched = this.accumulate(members[0], scores, mass, touched);
+        continue;
+      }
+      let reached = 0;
+      for (const t of members) reached = this.bestOf(t, reached);
+      const { reachedDocs, touchedDocs } = this;
+      for (let i = 0; i < reached; i++) {
+        const doc = reachedDocs[i];
+        if (scores[doc] === 0) touchedDocs[touched++] = doc;
         scores[doc] += best[doc];
         covered[doc] += mass;
         best[doc] = 0;
       }
     }
-    return { docs: touched, scores, coverage: covered };
+    return { docs: this.touchedDocs.subarray(0, touched), scores, coverage: covered };
   }
 
-  /** Keeps in `into` the best of its value and this term's contribution, per document of the term. */
-  private accumulate({ term, weight }: WeightedTerm, into: Float64Array, touched: number[]): void {
-    const posting = this.posting(term);
-    if (!posting?.length) return;
+  /** The scratch of `score`, for this many slots. */
+  private ensureScratch(slots: number): void {
+    if (this.scores.length >= slots) return;
+    const size = Math.max(slots, 64) * 2;
+    this.scores = new Float64Array(size);
+    this.best = new Float64Array(size);
+    this.covered = new Float64Array(size);
+    this.touchedDocs = new Int32Array(size);
+    this.reachedDocs = new Int32Array(size);
+  }
+
+  /** What a term adds per document: idf × weight × (k1 + 1), times the saturation of its weighted frequency. */
+  private termFactor({ term, weight }: WeightedTerm): number {
+    return this.idf(term) * weight * (this.options.k1 + 1);
+  }
+
+  /**
+   * Adds a term's contribution and the coverage `mass` to each document of the term (a group of
+   * one); the documents first scored are appended to the touched list. Returns its new length.
+   */
+  private accumulate(t: WeightedTerm, into: Float64Array, mass: number, touched: number): number {
+    const posting = this.posting(t.term);
+    if (!posting?.length) return touched;
     const { k1 } = this.options;
-    const idf = this.idf(term) * weight * (k1 + 1);
+    const idf = this.termFactor(t);
     const weighted = this.weightedOf(posting);
     const { docs, length } = posting;
+    const { covered, touchedDocs } = this;
+    for (let i = 0; i < length; i++) {
+      const w = weighted[i];
+      if (w === 0) continue;
+      const doc = docs[i];
+      if (into[doc] === 0) touchedDocs[touched++] = doc;
+      into[doc] += (idf * w) / (w + k1);
+      covered[doc] += mass;
+    }
+    return touched;
+  }
+
+  /**
+   * Keeps in `best` the best of its value and this term's contribution, per document of the term;
+   * the documents first reached are appended to the reached list. Returns its new length.
+   */
+  private bestOf(t: WeightedTerm, reached: number): number {
+    const posting = this.posting(t.term);
+    if (!posting?.length) return reached;
+    const { k1 } = this.options;
+    const idf = this.termFactor(t);
+    const weighted = this.weightedOf(posting);
+    const { docs, length } = posting;
+    const { best, reachedDocs } = this;
     for (let i = 0; i < length; i++) {
       const w = weighted[i];
       if (w === 0) continue;
       const doc = docs[i];
       const value = (idf * w) / (w + k1);
-      if (into[doc] === 0) touched.push(doc);
-      if (value > into[doc]) into[doc] = value;
+      if (best[doc] === 0) reachedDocs[reached++] = doc;
+      if (value > best[doc]) best[doc] = value;
     }
+    return reached;
   }
 
   /** Clears the scores left by `score` for these slots. */
-  reset(docs: readonly number[]): void {
-    for (const doc of docs) {
-      this.scores[doc] = 0;
-      this.covered[doc] = 0;
+  reset(docs: ArrayLike<number>): void {
+    const { scores, covered } = this;
+    for (let i = 0; i < docs.length; i++) {
+      scores[docs[i]] = 0;
+      covered[docs[i]] = 0;
     }
   }
 }

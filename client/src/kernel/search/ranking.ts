@@ -107,6 +107,8 @@ interface Gains {
   server: number;
   phrase: number;
   pairs: Array<[string, string]>;
+  /** The pairs' term ids (`Bm25Index.pairIds`). */
+  pairIds: Int32Array;
   weights: Float64Array;
   /** The term ids whose weight is set in `weights` (to clear them after). */
   ids: number[];
@@ -205,6 +207,7 @@ export class Ranker {
       server,
       phrase,
       pairs,
+      pairIds: scorer.pairIds(pairs),
       weights: this.weightById,
       ids,
       headroom: (1 + name) * (1 + server) * phraseRoom,
@@ -227,7 +230,8 @@ export class Ranker {
     }
     const top = new Floor(limit);
     let count = 0;
-    for (const doc of docs) {
+    for (let i = 0; i < docs.length; i++) {
+      const doc = docs[i];
       if (!keep(doc)) continue;
       const score = withCoverage(scores[doc], coverage[doc], power);
       this.keptDocs[count] = doc;
@@ -274,7 +278,8 @@ export class Ranker {
         continue;
       const doc = keptDocs[i];
       if (pairs.length)
-        score *= 1 + (gains.phrase * this.index.scorer.adjacentPairs(doc, pairs)) / pairs.length;
+        score *=
+          1 + (gains.phrase * this.index.scorer.adjacentPairs(doc, gains.pairIds)) / pairs.length;
       if (best.length >= limit && score < best[best.length - 1].score) continue;
       const scored = { doc, score, relevance: Math.min(1, score / ceiling) };
       if (limit === Infinity) {
