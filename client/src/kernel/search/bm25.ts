@@ -42,6 +42,16 @@ interface Posting {
   epoch: number;
 }
 
+/** Term pairs of a query, as `Bm25Index.termPairs` resolves them. */
+export interface TermPairs {
+  /** The pairs' term ids, flat: `[a, b, a, b, …]`. */
+  ids: Int32Array;
+  /** By term id: 1 when the term starts a pair. */
+  startsPair: Uint8Array;
+  /** Scratch: per pair, whether the document at hand has it. */
+  found: Uint8Array;
+}
+
 export class Bm25Index {
   private readonly fieldCount: number;
   /** Bits per field in a packed frequency, and the largest count they hold. */
@@ -217,41 +227,41 @@ export class Bm25Index {
     return this.posting(term)?.length ?? 0;
   }
 
-  /**
-   * The term ids of pairs of terms, flat (`[a, b, a, b, …]`), for `adjacentPairs`; a pair with a term
-   * the index has never seen is left out (no document has it).
-   */
-  pairIds(pairs: ReadonlyArray<readonly [string, string]>): Int32Array {
+  /** Pairs of terms resolved to ids once per search, for `adjacentPairs` (pairs with an unknown term left out: no document has them). */
+  termPairs(pairs: ReadonlyArray<readonly [string, string]>): TermPairs {
     const ids: number[] = [];
     for (const [first, second] of pairs) {
       const a = this.ids.get(first);
       const b = this.ids.get(second);
       if (a !== undefined && b !== undefined) ids.push(a, b);
     }
-    return Int32Array.from(ids);
+    const startsPair = new Uint8Array(ids.length ? this.postings.length : 0);
+    for (let p = 0; p < ids.length; p += 2) startsPair[ids[p]] = 1;
+    return { ids: Int32Array.from(ids), startsPair, found: new Uint8Array(ids.length / 2) };
   }
 
   /**
-   * How many of these term pairs (`pairIds`) follow each other, in this order, in one of the
-   * document's fields (stop words are not indexed, so they make no gap).
+   * How many of these term pairs follow each other, in this order, in one of the document's fields
+   * (stop words are not indexed, so they make no gap). One pass over the document's terms: only a
+   * term that starts some pair is compared with the pairs.
    */
-  adjacentPairs(doc: number, pairs: Int32Array): number {
+  adjacentPairs(doc: number, pairs: TermPairs): number {
     const fields = this.docFields[doc];
-    if (!fields) return 0;
-    let found = 0;
-    for (let p = 0; p < pairs.length; p += 2) {
-      const a = pairs[p];
-      const b = pairs[p + 1];
-      search: for (const terms of fields) {
-        for (let i = 0; i + 1 < terms.length; i++) {
-          if (terms[i] === a && terms[i + 1] === b) {
-            found++;
-            break search;
-          }
+    const { ids, startsPair, found } = pairs;
+    if (!fields || !ids.length) return 0;
+    found.fill(0);
+    let count = 0;
+    for (const terms of fields) {
+      for (let i = 0; i + 1 < terms.length; i++) {
+        if (startsPair[terms[i]] !== 1) continue;
+        for (let p = 0; p < ids.length; p += 2) {
+          if (found[p >> 1] || ids[p] !== terms[i] || ids[p + 1] !== terms[i + 1]) continue;
+          found[p >> 1] = 1;
+          if (++count === found.length) return count;
         }
       }
     }
-    return found;
+    return count;
   }
 
   /** Inverse document frequency (the BM25 form that stays positive). */

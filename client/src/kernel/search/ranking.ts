@@ -6,7 +6,7 @@
  * caller's business. The scratch arrays belong to a `Ranker`, one per index.
  */
 import { actionsDiffer, type Action } from './actions';
-import type { Bm25Index, WeightedTerm } from './bm25';
+import type { Bm25Index, TermPairs, WeightedTerm } from './bm25';
 
 /** How much a tool whose name the query fully covers gains: its score times 1 + NAME_BOOST. */
 export const NAME_BOOST = 2;
@@ -107,8 +107,8 @@ interface Gains {
   server: number;
   phrase: number;
   pairs: Array<[string, string]>;
-  /** The pairs' term ids (`Bm25Index.pairIds`). */
-  pairIds: Int32Array;
+  /** The pairs resolved to term ids. */
+  termPairs: TermPairs;
   weights: Float64Array;
   /** The term ids whose weight is set in `weights` (to clear them after). */
   ids: number[];
@@ -207,7 +207,7 @@ export class Ranker {
       server,
       phrase,
       pairs,
-      pairIds: scorer.pairIds(pairs),
+      termPairs: scorer.termPairs(pairs),
       weights: this.weightById,
       ids,
       headroom: (1 + name) * (1 + server) * phraseRoom,
@@ -279,7 +279,7 @@ export class Ranker {
       const doc = keptDocs[i];
       if (pairs.length)
         score *=
-          1 + (gains.phrase * this.index.scorer.adjacentPairs(doc, gains.pairIds)) / pairs.length;
+          1 + (gains.phrase * this.index.scorer.adjacentPairs(doc, gains.termPairs)) / pairs.length;
       if (best.length >= limit && score < best[best.length - 1].score) continue;
       const scored = { doc, score, relevance: Math.min(1, score / ceiling) };
       if (limit === Infinity) {
