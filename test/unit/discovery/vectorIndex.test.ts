@@ -95,4 +95,35 @@ describe('search: nearest neighbours (VectorIndex, TopK)', () => {
     assert.throws(() => index.set(0, new Float32Array(8)), /8 dimensions in an index of 16/);
     assert.throws(() => new VectorIndex({ dims: 16, coarseDims: 17 }), /coarseDims/);
   });
+
+  it('the coarse stage scores every slot, the last of an odd count and none of the empty ones', () => {
+    const next = random(13);
+    const index = new VectorIndex({ dims: 24, coarseDims: 6 });
+    // 101 slots, some never set and some deleted: the coarse stage reads slots two at a time.
+    const vectors = new Map<number, Float32Array>();
+    for (let doc = 0; doc < 101; doc++) {
+      if (doc % 17 === 5) continue;
+      vectors.set(doc, unitVector(24, next));
+      index.set(doc, vectors.get(doc) as Float32Array);
+    }
+    for (const doc of [0, 33, 99]) {
+      index.delete(doc);
+      vectors.delete(doc);
+    }
+    for (let trial = 0; trial < 20; trial++) {
+      // The last slot is often the nearest: a query close to it.
+      const q = trial % 2 ? unitVector(24, next) : (vectors.get(100) as Float32Array);
+      const k = 5 + trial;
+      const found = index.nearest(q, k, (doc) => doc !== 50, 101);
+      const exact = [...vectors]
+        .filter(([doc]) => doc !== 50)
+        .map(([doc, v]) => ({ doc, similarity: dot(q, v) }))
+        .sort((a, b) => b.similarity - a.similarity)
+        .slice(0, k);
+      assert.deepEqual(
+        found.map((n) => n.doc),
+        exact.map((n) => n.doc),
+      );
+    }
+  });
 });
