@@ -4,6 +4,7 @@ import {
   ModelRanker,
   semanticSearch,
   toolVector,
+  toolVectors,
   loadBuiltInModel,
   type ToolIndex,
   type ToolVectorSource,
@@ -18,6 +19,21 @@ function docOf(index: ToolIndex, toolId: string): number {
 
 describe('discovery: the built-in model ranker follows the index', () => {
   const model = loadBuiltInModel();
+
+  it('embeds a batch of tools as one by one, fields shared between tools or not', () => {
+    const texts = [
+      { name: 'read_file', lead: 'Read a file from disk', params: 'path The file path' },
+      { name: 'write_file', lead: 'Write a file to disk', params: 'path The file path' },
+      { name: 'read_file', lead: 'Fetch a document', params: 'path The file path' },
+      { name: 'list_issues', lead: 'Read a file from disk', params: 'repo owner state' },
+      { name: 'read_file', lead: 'Read a file from disk', params: 'path The file path' },
+    ];
+    const batch = toolVectors(model, texts);
+    assert.equal(batch.length, texts.length);
+    texts.forEach((t, i) => assert.deepEqual(batch[i], toolVector(model, t), `tool ${i}`));
+    assert.notDeepEqual(batch[0], batch[2]);
+    assert.notStrictEqual(batch[0], batch[4], 'each tool has a vector of its own');
+  });
 
   it('finds a new server, forgets a removed one, and leaves a disconnected one out', async () => {
     const index = corpusIndex();

@@ -20,6 +20,7 @@ export {
   ModelRanker,
   toolText,
   toolVector,
+  toolVectors,
   TOOL_TEXT_WEIGHTS,
   type ToolTextWeights,
   type ToolVectorSource,

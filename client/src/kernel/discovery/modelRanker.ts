@@ -36,9 +36,10 @@ export const TOOL_TEXT_WEIGHTS: Readonly<ToolTextWeights> = Object.freeze({
   params: 0.3,
 });
 
-/** The texts of a tool's fields, as the model reads them. */
+/** The texts of a tool's fields, as the model reads them (`paramsOf` reads the parameters' text). */
 export function toolText(
   entry: Pick<ToolIndexEntry, 'name' | 'description' | 'inputSchema' | 'annotations'>,
+  paramsOf: (schema: Record<string, unknown>) => string = parameterText,
 ): {
   name: string;
   lead: string;
@@ -48,7 +49,7 @@ export function toolText(
   return {
     name: `${entry.name} ${title}`,
     lead: splitLead(entry.description ?? '')[0],
-    params: parameterText(entry.inputSchema),
+    params: paramsOf(entry.inputSchema),
   };
 }
 
@@ -57,13 +58,33 @@ export function toolVector(
   model: StaticEmbeddings,
   text: { name: string; lead: string; params: string },
   weights: ToolTextWeights = TOOL_TEXT_WEIGHTS,
+  embed: (text: string) => Float32Array = (t) => model.embed(t),
 ): Float32Array {
   const sum = new Float32Array(model.dims);
   for (const field of ['name', 'lead', 'params'] as const) {
-    const v = model.embed(text[field]);
+    const v = embed(text[field]);
     for (let i = 0; i < sum.length; i++) sum[i] += weights[field] * v[i];
   }
   return normalize(sum);
+}
+
+/**
+ * The vectors of many tools (`toolVector` of each). Field texts repeat across tools (a server's
+ * tools share parameter schemas, replicated servers share names and descriptions), so each distinct
+ * field text of the batch is embedded once.
+ */
+export function toolVectors(
+  model: StaticEmbeddings,
+  texts: ReadonlyArray<{ name: string; lead: string; params: string }>,
+  weights: ToolTextWeights = TOOL_TEXT_WEIGHTS,
+): Float32Array[] {
+  const embedded = new Map<string, Float32Array>();
+  const embed = (text: string) => {
+    let v = embedded.get(text);
+    if (!v) embedded.set(text, (v = model.embed(text)));
+    return v;
+  };
+  return texts.map((t) => toolVector(model, t, weights, embed));
 }
 
 /** Finds and reads the model: next to the bundle, or in the source tree (unbundled tests and tools). */
@@ -207,12 +228,19 @@ export class ModelRanker implements NeighbourRanker {
     const missing = new Map<string, ReturnType<typeof toolText>>();
     const keys: string[] = [];
     const seen: Array<ToolIndexEntry | undefined> = [];
+    // Tools of a server share their schemas' objects, often: each is read once.
+    const paramTexts = new Map<Record<string, unknown>, string>();
+    const paramsOf = (schema: Record<string, unknown>) => {
+      let text = paramTexts.get(schema);
+      if (text === undefined) paramTexts.set(schema, (text = parameterText(schema)));
+      return text;
+    };
     for (let doc = 0; doc < index.slotCount; doc++) {
       const entry = index.entryAt(doc);
       if (entry === state.entries[doc]) continue;
       stale.push(doc);
       seen.push(entry);
-      const text = entry && toolText(entry);
+      const text = entry && toolText(entry, paramsOf);
       const key = text ? keyOf(text) : '';
       keys.push(key);
       if (text && !this.vectors.has(key)) missing.set(key, text);
@@ -221,7 +249,7 @@ export class ModelRanker implements NeighbourRanker {
       const texts = [...missing.values()];
       const computed = this.source
         ? await this.source(texts)
-        : texts.map((t) => toolVector(this.ensureModel(), t, this.weights));
+        : toolVectors(this.ensureModel(), texts, this.weights);
       [...missing.keys()].forEach((key, i) => this.vectors.set(key, computed[i]));
     }
     // The index may have changed while the worker computed: this brings it to `revision` only.

@@ -4,7 +4,7 @@
  * (`dist/modelWorker.js`, see esbuild.mjs); modelThread.ts starts it.
  */
 import { MessagePort, parentPort, workerData } from 'node:worker_threads';
-import { loadBuiltInModel, toolVector, type ToolTextWeights } from './modelRanker';
+import { loadBuiltInModel, toolVectors, type ToolTextWeights } from './modelRanker';
 import type { ModelRequest, ModelReply, ModelWorkerSetup } from './modelThread';
 
 const port = parentPort as MessagePort;
@@ -14,7 +14,7 @@ const weights: ToolTextWeights = setup.weights;
 
 port.on('message', (request: ModelRequest) => {
   try {
-    const vectors = request.texts.map((t) => toolVector(model, t, weights));
+    const vectors = toolVectors(model, request.texts, weights);
     const reply: ModelReply = { id: request.id, vectors };
     port.postMessage(
       reply,
