@@ -70,11 +70,14 @@ function actionOf(word: string): Action | undefined {
         : undefined;
 }
 
-/** The action a request asks for, or undefined when it does not say. */
-export function requestAction(query: string): Action | undefined {
+/** The action a request asks for, or undefined when it does not say (`normalized`: the query's `normalizeQuery`). */
+export function requestAction(
+  query: string,
+  normalized: string = normalizeQuery(query),
+): Action | undefined {
   const first = splitWords(boundedQuery(query))[0];
   const question = first !== undefined && QUESTION.has(first);
-  const words = splitWords(normalizeQuery(query));
+  const words = splitWords(normalized);
   // A delete verb anywhere, except a participle in a question (`which files were removed`).
   if (words.some((w) => ASKS_DELETE.has(stem(w)) && !(question && w.endsWith('ed'))))
     return 'delete';

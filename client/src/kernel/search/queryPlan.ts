@@ -67,8 +67,9 @@ export function planQuery(
   index: PlannableIndex,
   query: string,
   options: QueryPlanOptions = {},
+  normalized?: string,
 ): WeightedTerm[] {
-  query = options.literals !== false ? normalizeQuery(query) : boundedQuery(query);
+  query = options.literals !== false ? (normalized ?? normalizeQuery(query)) : boundedQuery(query);
   const plan = new Map<string, WeightedTerm>();
   const terms = index.terms(query);
   // Light verbs and filler of requests ("tell me", "give me", "take a look") say nothing of the tool,
@@ -136,6 +137,9 @@ export function planQuery(
 
 /** The query as `Ranker.rank` takes it: the plan, and the action the request asks for. */
 export function queryOf(index: PlannableIndex, query: string, options: QueryPlanOptions): Query {
-  const asked: Action | undefined = options.actionMismatch === 1 ? undefined : requestAction(query);
-  return { plan: planQuery(index, query, options), asked };
+  const action = options.actionMismatch !== 1;
+  // Both read the query with its literal values replaced: replaced once.
+  const normalized = action || options.literals !== false ? normalizeQuery(query) : undefined;
+  const asked: Action | undefined = action ? requestAction(query, normalized) : undefined;
+  return { plan: planQuery(index, query, options, normalized), asked };
 }
