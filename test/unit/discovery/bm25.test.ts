@@ -1,5 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { Bm25Index, type WeightedTerm } from '../../../client/src/kernel/search';
+import {
+  adjacentPairs,
+  Bm25Index,
+  termPairs,
+  type WeightedTerm,
+} from '../../../client/src/kernel/search';
 
 /** An index of these documents, each one field of words; returns it and the word → id map. */
 function indexOf(docs: string[]): Bm25Index {
@@ -92,7 +97,7 @@ describe('search: BM25F index (Bm25Index)', () => {
 
   it('counts the query pairs found in order in one field, each pair once', () => {
     const index = indexOf(docs);
-    const pairs = index.termPairs([
+    const pairs = termPairs(index, [
       ['read', 'file'],
       ['text', 'file'],
       ['file', 'contents'],
@@ -100,20 +105,20 @@ describe('search: BM25F index (Bm25Index)', () => {
       ['unknown', 'file'],
     ]);
     // doc 0: "read file" and "file contents" in field 0, "text file" in field 1; not "file read".
-    assert.equal(index.adjacentPairs(0, pairs), 3);
+    assert.equal(adjacentPairs(index.fieldsAt(0), pairs), 3);
     // doc 3: "file contents" in field 1 only.
-    assert.equal(index.adjacentPairs(3, pairs), 1);
+    assert.equal(adjacentPairs(index.fieldsAt(3), pairs), 1);
     // doc 4: "file file file": no pair of two different terms.
-    assert.equal(index.adjacentPairs(4, pairs), 0);
-    assert.equal(index.adjacentPairs(5, pairs), 0);
-    assert.equal(index.adjacentPairs(0, index.termPairs([])), 0);
-    assert.equal(index.adjacentPairs(0, index.termPairs([['file', 'file']])), 0);
-    assert.equal(index.adjacentPairs(4, index.termPairs([['file', 'file']])), 1);
+    assert.equal(adjacentPairs(index.fieldsAt(4), pairs), 0);
+    assert.equal(adjacentPairs(index.fieldsAt(5), pairs), 0);
+    assert.equal(adjacentPairs(index.fieldsAt(0), termPairs(index, [])), 0);
+    assert.equal(adjacentPairs(index.fieldsAt(0), termPairs(index, [['file', 'file']])), 0);
+    assert.equal(adjacentPairs(index.fieldsAt(4), termPairs(index, [['file', 'file']])), 1);
     // doc 6: "copy file" in both fields counts once.
-    const copyOrRead = index.termPairs([
+    const copyOrRead = termPairs(index, [
       ['copy', 'file'],
       ['read', 'file'],
     ]);
-    assert.equal(index.adjacentPairs(6, copyOrRead), 1);
+    assert.equal(adjacentPairs(index.fieldsAt(6), copyOrRead), 1);
   });
 });

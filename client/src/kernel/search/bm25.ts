@@ -42,16 +42,6 @@ interface Posting {
   epoch: number;
 }
 
-/** Term pairs of a query, as `Bm25Index.termPairs` resolves them. */
-export interface TermPairs {
-  /** The pairs' term ids, flat: `[a, b, a, b, …]`. */
-  ids: Int32Array;
-  /** By term id: 1 when the term starts a pair. */
-  startsPair: Uint8Array;
-  /** Scratch: per pair, whether the document at hand has it. */
-  found: Uint8Array;
-}
-
 export class Bm25Index {
   private readonly fieldCount: number;
   /** Bits per field in a packed frequency, and the largest count they hold. */
@@ -227,41 +217,9 @@ export class Bm25Index {
     return this.posting(term)?.length ?? 0;
   }
 
-  /** Pairs of terms resolved to ids once per search, for `adjacentPairs` (pairs with an unknown term left out: no document has them). */
-  termPairs(pairs: ReadonlyArray<readonly [string, string]>): TermPairs {
-    const ids: number[] = [];
-    for (const [first, second] of pairs) {
-      const a = this.ids.get(first);
-      const b = this.ids.get(second);
-      if (a !== undefined && b !== undefined) ids.push(a, b);
-    }
-    const startsPair = new Uint8Array(ids.length ? this.postings.length : 0);
-    for (let p = 0; p < ids.length; p += 2) startsPair[ids[p]] = 1;
-    return { ids: Int32Array.from(ids), startsPair, found: new Uint8Array(ids.length / 2) };
-  }
-
-  /**
-   * How many of these term pairs follow each other, in this order, in one of the document's fields
-   * (stop words are not indexed, so they make no gap). One pass over the document's terms: only a
-   * term that starts some pair is compared with the pairs.
-   */
-  adjacentPairs(doc: number, pairs: TermPairs): number {
-    const fields = this.docFields[doc];
-    const { ids, startsPair, found } = pairs;
-    if (!fields || !ids.length) return 0;
-    found.fill(0);
-    let count = 0;
-    for (const terms of fields) {
-      for (let i = 0; i + 1 < terms.length; i++) {
-        if (startsPair[terms[i]] !== 1) continue;
-        for (let p = 0; p < ids.length; p += 2) {
-          if (found[p >> 1] || ids[p] !== terms[i] || ids[p + 1] !== terms[i + 1]) continue;
-          found[p >> 1] = 1;
-          if (++count === found.length) return count;
-        }
-      }
-    }
-    return count;
+  /** The term ids of each field of the document at a slot (empty for a free slot). */
+  fieldsAt(doc: number): ReadonlyArray<ArrayLike<number>> {
+    return this.docFields[doc] ?? [];
   }
 
   /** Inverse document frequency (the BM25 form that stays positive). */

@@ -5,6 +5,7 @@
  */
 export { actionsDiffer, requestAction, toolAction, type Action } from './actions';
 export { Bm25Index, type WeightedTerm } from './bm25';
+export { adjacentPairs, termPairs, type TermPairs } from './phrases';
 export { editDistance, FuzzyVocabulary, maxEditsFor } from './fuzzy';
 export {
   fuse,

@@ -6,7 +6,8 @@
  * caller's business. The scratch arrays belong to a `Ranker`, one per index.
  */
 import { actionsDiffer, type Action } from './actions';
-import type { Bm25Index, TermPairs, WeightedTerm } from './bm25';
+import type { Bm25Index, WeightedTerm } from './bm25';
+import { adjacentPairs, termPairs, type TermPairs } from './phrases';
 
 /** How much a tool whose name the query fully covers gains: its score times 1 + NAME_BOOST. */
 export const NAME_BOOST = 2;
@@ -207,7 +208,7 @@ export class Ranker {
       server,
       phrase,
       pairs,
-      termPairs: scorer.termPairs(pairs),
+      termPairs: termPairs(scorer, pairs),
       weights: this.weightById,
       ids,
       headroom: (1 + name) * (1 + server) * phraseRoom,
@@ -279,7 +280,9 @@ export class Ranker {
       const doc = keptDocs[i];
       if (pairs.length)
         score *=
-          1 + (gains.phrase * this.index.scorer.adjacentPairs(doc, gains.termPairs)) / pairs.length;
+          1 +
+          (gains.phrase * adjacentPairs(this.index.scorer.fieldsAt(doc), gains.termPairs)) /
+            pairs.length;
       if (best.length >= limit && score < best[best.length - 1].score) continue;
       const scored = { doc, score, relevance: Math.min(1, score / ceiling) };
       if (limit === Infinity) {
