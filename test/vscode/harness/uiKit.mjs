@@ -69,22 +69,26 @@ export async function pickInQuickInput(page, text, label = text, timeout = HANG_
  * Runs a command from the palette, the pointer out of the way first, and picks `item` in the quick
  * pick the command opens, when given. A webview that becomes the active editor (after "View: Close
  * Editor", say) can take the focus a moment later and so close a quick pick just opened: then it
- * starts over. A quick pick that stays open but is slow to take the text (a loaded machine) is
- * waited for until the hang deadline.
+ * starts over. F1 can also not reach the workbench at all (the focus held by a webview or a menu):
+ * when the palette has not opened, the next try clicks the title bar's command center, which opens
+ * the same quick input without the keyboard. A quick pick that stays open but is slow to take the
+ * text (a loaded machine) is waited for until the hang deadline.
  */
 export async function palette(page, title, item) {
   await page.mouse.move(1300, 400); // away from tabs and rows whose hovers could cover the palette
   const deadline = Date.now() + HANG_MS;
+  const widget = page.locator('.quick-input-widget');
   let picked = false;
-  let opened = false;
-  for (let reopened = 0; ;) {
+  let reruns = 0;
+  for (let attempt = 0; ; attempt++) {
     try {
       if (!picked) {
         // F1 replaces any quick pick left open; on a retry, a palette still open keeps its place.
-        if (!opened || !(await page.locator('.quick-input-widget').isVisible()))
-          await page.keyboard.press('F1');
-        opened = true;
-        await page.locator('.quick-input-widget input').waitFor();
+        if (attempt === 0 || !(await widget.isVisible())) {
+          if (attempt % 2 === 0) await page.keyboard.press('F1');
+          else await page.locator('.command-center').first().click({ timeout: 5000 });
+        }
+        await page.locator('.quick-input-widget input').waitFor({ timeout: 15_000 });
         await pickInQuickInput(page, `>${title}`, title, 5000);
         picked = true;
       }
@@ -92,8 +96,9 @@ export async function palette(page, title, item) {
       return;
     } catch (error) {
       if (Date.now() > deadline) throw error;
-      if (!(await page.locator('.quick-input-widget').isVisible())) {
-        if (++reopened === 3) throw error;
+      if (!(await widget.isVisible())) {
+        // The command ran, but its quick pick closed: run it again, twice at most.
+        if (picked && ++reruns === 3) throw error;
         picked = false;
       }
     }
