@@ -63,13 +63,26 @@ async function openTasksView(page) {
   if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
 }
 
+/**
+ * "Run Tool as Task…": the tool, then its arguments. On a loaded machine the arguments box can close
+ * as it opens (the focus taken by a view that redraws); nothing has run then, so the command is
+ * asked again, twice at most.
+ */
 async function runAsTask(page, tool, args) {
-  await palette(page, 'MGP: Run Tool as Task...');
-  await pickInQuickInput(page, tool);
-  const input = page.locator('.quick-input-widget input');
-  await input.fill(JSON.stringify(args));
-  await page.keyboard.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  const widget = page.locator('.quick-input-widget');
+  for (let tries = 1; ; tries++) {
+    await palette(page, 'MGP: Run Tool as Task...');
+    await pickInQuickInput(page, tool);
+    try {
+      await widget.locator('input').fill(JSON.stringify(args), { timeout: 15_000 });
+    } catch (error) {
+      if (tries === 3 || (await widget.isVisible())) throw error;
+      continue;
+    }
+    await page.keyboard.press('Enter');
+    await widget.waitFor({ state: 'hidden' });
+    return;
+  }
 }
 
 export async function run({ page, server, workspace, step, shot, setTheme, THEMES }) {
