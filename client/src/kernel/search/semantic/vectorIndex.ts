@@ -32,8 +32,6 @@ export class VectorIndex {
   /** The stages' scratch, grown to the largest pool and neighbour count asked for. */
   private pool = new TopK(0);
   private best = new TopK(0);
-  /** The coarse scores of the two slots at hand. */
-  private readonly pair = new Float64Array(2);
 
   constructor(options: VectorIndexOptions) {
     if (options.coarseDims < 1 || options.coarseDims > options.dims)
@@ -105,28 +103,21 @@ export class VectorIndex {
   }
 
   /**
-   * 1. Every slot `keep` passes, scored on the coarse coordinates, into the pool. The hot loop:
-   * slots two at a time (each query coordinate read once for both), their dot products written out
-   * in four lanes each, the pool's floor read once per entry into it. Slots are offered in order.
+   * 1. Every slot `keep` passes, scored on the coarse coordinates, into the pool; the pool's floor
+   * is read once per entry into it, so most slots cost one dot product and a comparison.
    */
   private coarseStage(query: Float32Array, keep: (doc: number) => boolean): void {
     const { coarse, coarseDims, present, end } = this;
     const top = this.pool;
-    const scores = this.pair;
     let floor = -Infinity;
-    const offer = (doc: number, score: number) => {
-      if (present[doc] && score > floor && keep(doc)) {
+    for (let doc = 0; doc < end; doc++) {
+      if (!present[doc]) continue;
+      const score = dot(query, coarse, doc * coarseDims, coarseDims);
+      if (score > floor && keep(doc)) {
         top.offer(doc, score);
         floor = top.floor;
       }
-    };
-    let doc = 0;
-    for (; doc + 1 < end; doc += 2) {
-      coarseDots(query, coarse, doc * coarseDims, coarseDims, scores);
-      offer(doc, scores[0]);
-      offer(doc + 1, scores[1]);
     }
-    if (doc < end) offer(doc, dot(query, coarse, doc * coarseDims, coarseDims));
   }
 
   private grow(size: number): void {
@@ -142,50 +133,6 @@ export class VectorIndex {
     this.coarse = coarse;
     this.present = present;
   }
-}
-
-/**
- * The dot products of the query's first `n` coordinates with the two rows of `n` numbers from `at`,
- * into `out`; each summed exactly as `dot` sums it (the same lanes, in the same order).
- */
-function coarseDots(
-  query: Float32Array,
-  rows: Float32Array,
-  at: number,
-  n: number,
-  out: Float64Array,
-): void {
-  const next = at + n;
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let t0 = 0;
-  let t1 = 0;
-  let t2 = 0;
-  let t3 = 0;
-  const whole = n - (n % 4);
-  let i = 0;
-  for (; i < whole; i += 4) {
-    const q0 = query[i];
-    const q1 = query[i + 1];
-    const q2 = query[i + 2];
-    const q3 = query[i + 3];
-    s0 += q0 * rows[at + i];
-    s1 += q1 * rows[at + i + 1];
-    s2 += q2 * rows[at + i + 2];
-    s3 += q3 * rows[at + i + 3];
-    t0 += q0 * rows[next + i];
-    t1 += q1 * rows[next + i + 1];
-    t2 += q2 * rows[next + i + 2];
-    t3 += q3 * rows[next + i + 3];
-  }
-  for (; i < n; i++) {
-    s0 += query[i] * rows[at + i];
-    t0 += query[i] * rows[next + i];
-  }
-  out[0] = s0 + s1 + s2 + s3;
-  out[1] = t0 + t1 + t2 + t3;
 }
 
 /** The dot product of the query's first `n` coordinates with `n` numbers of `rows` from `at`. */
