@@ -1,5 +1,9 @@
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { repoRoot } from '../../repoRoot';
 import { TopK, VectorIndex } from '../../../client/src/kernel/search';
+import { DotKernel } from '../../../client/src/kernel/search/semantic/dotKernel';
 
 /** A seeded generator (mulberry32), so that a failure repeats. */
 function random(seed: number): () => number {
@@ -15,6 +19,15 @@ function unitVector(dims: number, next: () => number): Float32Array {
   const v = Float32Array.from({ length: dims }, () => next() - 0.5);
   const norm = Math.hypot(...v);
   return v.map((x) => x / norm);
+}
+
+/** The loop the SIMD one replaces: four sums, by coordinate mod 4, the tail into the first. */
+function plainDot(q: Float32Array, row: Float32Array, n: number): number {
+  const sums = [0, 0, 0, 0];
+  const whole = n - (n % 4);
+  for (let i = 0; i < whole; i++) sums[i % 4] += q[i] * row[i];
+  for (let i = whole; i < n; i++) sums[0] += q[i] * row[i];
+  return sums[0] + sums[1] + sums[2] + sums[3];
 }
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
@@ -96,10 +109,40 @@ describe('search: nearest neighbours (VectorIndex, TopK)', () => {
     assert.throws(() => new VectorIndex({ dims: 16, coarseDims: 17 }), /coarseDims/);
   });
 
+  it('the SIMD dot products are the plain loop sums to the bit, with tails past the last four', () => {
+    const next = random(17);
+    for (const [dims, coarseDims] of [
+      [30, 6],
+      [33, 5],
+      [256, 48],
+      [3, 3],
+    ]) {
+      const count = 300;
+      const kernel = DotKernel.create(dims, coarseDims, 100).grown(count);
+      const rows = Array.from({ length: count }, () => unitVector(dims, next));
+      rows.forEach((v, doc) => {
+        kernel.full.set(v, doc * dims);
+        kernel.coarse.set(v.subarray(0, coarseDims), doc * coarseDims);
+      });
+      const q = unitVector(dims, next);
+      const coarse = kernel.coarseScores(q, count).slice(0, count);
+      rows.forEach((v, doc) => assert.equal(coarse[doc], plainDot(q, v, coarseDims)));
+      const listed = Int32Array.from([299, 0, 17, 17, 150]);
+      const full = kernel.fullScores(q, listed);
+      listed.forEach((doc, j) => assert.equal(full[j], plainDot(q, rows[doc], dims)));
+    }
+  });
+
+  it('the built WebAssembly module is what dot.wat compiles to', () => {
+    execFileSync(process.execPath, [join(repoRoot(), 'scripts/build-wasm.mjs'), '--check'], {
+      stdio: 'pipe',
+    });
+  });
+
   it('the coarse stage scores every slot, the last of an odd count and none of the empty ones', () => {
     const next = random(13);
     const index = new VectorIndex({ dims: 24, coarseDims: 6 });
-    // 101 slots, some never set and some deleted: the coarse stage reads slots two at a time.
+    // 101 slots, some never set and some deleted.
     const vectors = new Map<number, Float32Array>();
     for (let doc = 0; doc < 101; doc++) {
       if (doc % 17 === 5) continue;

@@ -7,6 +7,7 @@
  * are scored again on every coordinate. The result is exact whenever the true neighbours are among
  * the coarse pass's `pool` best; bench/discovery.mjs measures how often that holds.
  */
+import { DotKernel } from './dotKernel';
 import { TopK } from './topK';
 
 /** A slot and its similarity to the query. */
@@ -24,8 +25,8 @@ export interface VectorIndexOptions {
 export class VectorIndex {
   readonly dims: number;
   readonly coarseDims: number;
-  private full = new Float32Array(0);
-  private coarse = new Float32Array(0);
+  /** The matrices, in memory the SIMD dot products read. */
+  private kernel: DotKernel;
   private present = new Uint8Array(0);
   /** One past the highest slot ever set. */
   private end = 0;
@@ -38,6 +39,7 @@ export class VectorIndex {
       throw new Error(`coarseDims must be 1 to ${options.dims}`);
     this.dims = options.dims;
     this.coarseDims = options.coarseDims;
+    this.kernel = DotKernel.create(this.dims, this.coarseDims, 0);
   }
 
   has(doc: number): boolean {
@@ -49,8 +51,8 @@ export class VectorIndex {
     if (vector.length !== this.dims)
       throw new Error(`a vector of ${vector.length} dimensions in an index of ${this.dims}`);
     this.grow(doc + 1);
-    this.full.set(vector, doc * this.dims);
-    this.coarse.set(vector.subarray(0, this.coarseDims), doc * this.coarseDims);
+    this.kernel.full.set(vector, doc * this.dims);
+    this.kernel.coarse.set(vector.subarray(0, this.coarseDims), doc * this.coarseDims);
     this.present[doc] = 1;
     this.end = Math.max(this.end, doc + 1);
   }
@@ -61,17 +63,18 @@ export class VectorIndex {
 
   /** The cosine of a unit query to a slot's vector (0 for an empty slot). */
   similarityAt(query: Float32Array, doc: number): number {
-    return this.has(doc) ? dot(query, this.full, doc * this.dims, this.dims) : 0;
+    return this.has(doc) ? dot(query, this.kernel.full, doc * this.dims, this.dims) : 0;
   }
 
   /** The mean of the vectors of the slots `keep` passes (zeros when none). */
   meanOf(keep: (doc: number) => boolean): Float32Array {
     const sum = new Float64Array(this.dims);
+    const { full } = this.kernel;
     let count = 0;
     for (let doc = 0; doc < this.end; doc++) {
       if (!this.present[doc] || !keep(doc)) continue;
       count++;
-      for (let i = 0, at = doc * this.dims; i < this.dims; i++) sum[i] += this.full[at + i];
+      for (let i = 0, at = doc * this.dims; i < this.dims; i++) sum[i] += full[at + i];
     }
     const mean = new Float32Array(this.dims);
     if (count) for (let i = 0; i < this.dims; i++) mean[i] = sum[i] / count;
@@ -90,29 +93,33 @@ export class VectorIndex {
   ): Neighbour[] {
     if (this.pool.capacity < pool) this.pool = new TopK(pool);
     if (this.best.capacity < k) this.best = new TopK(k);
-    const { full, dims, best } = this;
+    const { best } = this;
     const top = this.pool;
     top.clear(pool);
     this.coarseStage(query, keep);
     best.clear(k);
-    for (const doc of top.kept()) best.offer(doc, dot(query, full, doc * dims, dims));
+    const kept = top.kept();
+    const scores = this.kernel.fullScores(query, kept);
+    for (let i = 0; i < kept.length; i++) best.offer(kept[i], scores[i]);
     const found: Neighbour[] = [];
-    const kept = best.kept();
-    for (let i = 0; i < kept.length; i++) found.push({ doc: kept[i], similarity: best.scoreAt(i) });
+    const nearest = best.kept();
+    for (let i = 0; i < nearest.length; i++)
+      found.push({ doc: nearest[i], similarity: best.scoreAt(i) });
     return found.sort((a, b) => b.similarity - a.similarity || a.doc - b.doc);
   }
 
   /**
    * 1. Every slot `keep` passes, scored on the coarse coordinates, into the pool; the pool's floor
-   * is read once per entry into it, so most slots cost one dot product and a comparison.
+   * is read once per entry into it, so most slots cost a comparison once the scores are in.
    */
   private coarseStage(query: Float32Array, keep: (doc: number) => boolean): void {
-    const { coarse, coarseDims, present, end } = this;
+    const { present, end } = this;
+    const scores = this.kernel.coarseScores(query, end);
     const top = this.pool;
     let floor = -Infinity;
     for (let doc = 0; doc < end; doc++) {
       if (!present[doc]) continue;
-      const score = dot(query, coarse, doc * coarseDims, coarseDims);
+      const score = scores[doc];
       if (score > floor && keep(doc)) {
         top.offer(doc, score);
         floor = top.floor;
@@ -123,14 +130,9 @@ export class VectorIndex {
   private grow(size: number): void {
     if (size <= this.present.length) return;
     const capacity = Math.max(64, size * 2);
-    const full = new Float32Array(capacity * this.dims);
-    full.set(this.full);
-    const coarse = new Float32Array(capacity * this.coarseDims);
-    coarse.set(this.coarse);
+    this.kernel = this.kernel.grown(capacity);
     const present = new Uint8Array(capacity);
     present.set(this.present);
-    this.full = full;
-    this.coarse = coarse;
     this.present = present;
   }
 }
