@@ -50,6 +50,37 @@ describe('search: nearest neighbours (VectorIndex, TopK)', () => {
     assert.throws(() => top.clear(21), /past the capacity/);
   });
 
+  it('TopK keeps exactly the best by score, then by lowest item, whatever the order offered', () => {
+    const next = random(23);
+    const top = new TopK(64);
+    for (let trial = 0; trial < 200; trial++) {
+      const limit = trial % 65;
+      const count = Math.floor(next() * 600);
+      // Few distinct scores: many ties, which the lower item wins.
+      const offered = Array.from({ length: count }, (_, item) => ({
+        item,
+        score: Math.floor(next() * 8) / 8,
+      }));
+      for (let i = offered.length - 1; i > 0; i--) {
+        const j = Math.floor(next() * (i + 1));
+        [offered[i], offered[j]] = [offered[j], offered[i]];
+      }
+      top.clear(limit);
+      let floor = top.floor;
+      for (const { item, score } of offered) {
+        top.offer(item, score);
+        assert.ok(top.floor >= floor, 'the floor only rises');
+        floor = top.floor;
+      }
+      const kept = [...top.kept()].map((item, at) => ({ item, score: top.scoreAt(at) }));
+      const expected = [...offered]
+        .sort((a, b) => b.score - a.score || a.item - b.item)
+        .slice(0, limit);
+      const byItem = (a: { item: number }, b: { item: number }) => a.item - b.item;
+      assert.deepEqual(kept.sort(byItem), expected.sort(byItem));
+    }
+  });
+
   it('with a pool as large as the index, the nearest are exactly the brute-force nearest', () => {
     const next = random(7);
     const index = new VectorIndex({ dims: 32, coarseDims: 8 });
