@@ -221,7 +221,7 @@ describe('discovery: search strategies and filters', () => {
   it('keyword: a limit keeps exactly the best of the full ranking', () => {
     for (const q of studiedQueries()) {
       const all = keywordSearch(index, q.query).results;
-      for (const limit of [1, 5]) {
+      for (const limit of [1, 5, 20]) {
         const some = keywordSearch(index, q.query, {}, { limit });
         assert.deepEqual(
           some.results.map((r) => r.entry.tool_id),

@@ -247,23 +247,33 @@ export class Ranker {
   private withNameAndServer(gains: Gains, kept: Kept, limit: number): Kept {
     // No gain to work out: the phrase stage cuts by the same bound.
     if (!gains.server && !gains.name && !gains.asked) return kept;
-    const { keptDocs, keptScores, index } = this;
+    const { keptDocs, keptScores } = this;
     // The kept best can lose the action factor: a document that cannot reach what they keep then is out.
     const cut = (kept.least * (gains.asked ? Math.min(1, gains.mismatch) : 1)) / gains.headroom;
+    // Nor can one whose every gain to come leaves it below the best `limit` scored so far here
+    // (the phrase stage cuts by them; a hair over the headroom, against rounding).
+    const reach = gains.headroom * (1 + 1e-12);
     const top = new Floor(limit);
     let count = 0;
     for (let i = 0; i < kept.count; i++) {
-      let score = keptScores[i];
-      if (score < cut) continue;
+      const score = keptScores[i];
+      if (score < cut || score * reach < top.least) continue;
       const doc = keptDocs[i];
-      if (gains.server) score *= 1 + gains.server * index.serverShareAt(doc, gains.weights);
-      if (gains.name) score *= 1 + gains.name * index.nameCoverageAt(doc, gains.weights);
-      if (gains.asked && actionsDiffer(gains.asked, index.actionAt(doc))) score *= gains.mismatch;
+      const gained = this.gained(gains, doc, score);
       keptDocs[count] = doc;
-      keptScores[count++] = score;
-      if (limit !== Infinity) top.offer(score);
+      keptScores[count++] = gained;
+      if (limit !== Infinity) top.offer(gained);
     }
     return { count, least: top.least };
+  }
+
+  /** A score times the server and name gains and the action factor. */
+  private gained(gains: Gains, doc: number, score: number): number {
+    const { index } = this;
+    if (gains.server) score *= 1 + gains.server * index.serverShareAt(doc, gains.weights);
+    if (gains.name) score *= 1 + gains.name * index.nameCoverageAt(doc, gains.weights);
+    if (gains.asked && actionsDiffer(gains.asked, index.actionAt(doc))) score *= gains.mismatch;
+    return score;
   }
 
   /** 3. The phrase gain, for those that could still make the top with it; the best `limit`, in order. */
