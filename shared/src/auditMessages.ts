@@ -129,7 +129,11 @@ export interface AuditViewState {
 export type AuditToWebview =
   | { type: 'source'; source: AuditSourceInfo }
   | { type: 'indexing'; records: number }
-  | { type: 'view'; view: AuditViewState }
+  /**
+   * `optionsSeq`: the last `setOptions` of the webview the host had taken when it sent this view
+   * (0 before any); a view that predates the webview's latest change must not reset its controls.
+   */
+  | { type: 'view'; view: AuditViewState; optionsSeq: number }
   | { type: 'rows'; version: number; start: number; items: AuditItem[] }
   | { type: 'detail'; seq: number; record?: Record<string, unknown>; problem?: string }
   | { type: 'verify'; verify: VerifyState }
@@ -140,7 +144,8 @@ export type ExportFormatName = 'jsonl' | 'csv';
 /** Webview → host. */
 export type AuditFromWebview =
   | { type: 'ready' }
-  | { type: 'setOptions'; options: AuditViewOptions }
+  /** `seq` counts the webview's changes of options, from 1 after each `ready`. */
+  | { type: 'setOptions'; options: AuditViewOptions; seq: number }
   | { type: 'rows'; version: number; start: number; count: number }
   | { type: 'detail'; seq: number }
   | { type: 'toggleGroup'; trace: string }
@@ -192,7 +197,7 @@ export function isAuditFromWebview(value: unknown): value is AuditFromWebview {
     case 'verify':
       return true;
     case 'setOptions':
-      return isAuditViewOptions(m.options);
+      return isAuditViewOptions(m.options) && count(m.seq);
     case 'rows':
       return count(m.version) && count(m.start) && count(m.count);
     case 'detail':

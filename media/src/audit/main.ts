@@ -29,8 +29,7 @@ const detail = new DetailPane({
     table.setSelected(undefined);
     table.focus();
   },
-  filterTrace: (traceId) =>
-    post({ type: 'setOptions', options: { ...toolbar.options, filter: { traceId } } }),
+  filterTrace: (traceId) => toolbar.show({ ...toolbar.options, filter: { traceId } }),
 });
 
 const table = new VirtualTable({
@@ -49,7 +48,7 @@ const table = new VirtualTable({
 });
 
 const toolbar = new Toolbar({
-  optionsChanged: (options) => post({ type: 'setOptions', options }),
+  optionsChanged: (options, seq) => post({ type: 'setOptions', options, seq }),
   expandAll: (expanded) => post({ type: 'expandAll', expanded }),
   followChanged: (follow) => {
     table.follow = follow;
@@ -83,7 +82,7 @@ window.addEventListener('message', (event: MessageEvent<AuditToWebview>) => {
       toolbar.setIndexing(message.records);
       return;
     case 'view':
-      toolbar.setView(message.view);
+      toolbar.setView(message.view, message.optionsSeq);
       table.setView(message.view);
       if (restoreScroll !== undefined && !table.follow) table.scrollTo(restoreScroll);
       restoreScroll = undefined;

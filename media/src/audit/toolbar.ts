@@ -15,7 +15,8 @@ import { auditTypeWords } from '@shared/auditSentence';
 import { el, formatBytes, formatCount, fromLocalInput, toLocalInput } from './dom';
 
 export interface ToolbarEvents {
-  optionsChanged(options: AuditViewOptions): void;
+  /** `seq` numbers the changes, from 1. */
+  optionsChanged(options: AuditViewOptions, seq: number): void;
   expandAll(expanded: boolean): void;
   followChanged(follow: boolean): void;
   export(format: ExportFormatName): void;
@@ -79,6 +80,8 @@ export class Toolbar {
   private readonly expandButtons: HTMLElement;
   private newestFirst = true;
   private sentOptions = '';
+  /** How many changes were sent: a view built before the last of them has stale options. */
+  private sentSeq = 0;
   private traceTimer = 0;
 
   constructor(private readonly events: ToolbarEvents) {
@@ -213,7 +216,7 @@ export class Toolbar {
     if (text === this.sentOptions) return;
     this.sentOptions = text;
     this.expandButtons.hidden = !options.groupByTrace;
-    this.events.optionsChanged(options);
+    this.events.optionsChanged(options, ++this.sentSeq);
   }
 
   /** Shows `options` in the controls; sends them when `send`. */
@@ -253,10 +256,17 @@ export class Toolbar {
     }
   }
 
-  setView(view: AuditViewState): void {
+  /** Shows `options` in the controls and sends them. */
+  show(options: AuditViewOptions): void {
+    this.apply(options, true);
+  }
+
+  setView(view: AuditViewState, optionsSeq: number): void {
     this.setFacets(view.facets);
-    // Options the host changed (a trace opened from the Approvals panel) show in the controls.
-    if (JSON.stringify(view.options) !== this.sentOptions) this.apply(view.options, false);
+    // Options the host changed (a trace opened from the Approvals panel) show in the controls; a
+    // view built before the host took the latest change would undo that change on screen.
+    if (optionsSeq === this.sentSeq && JSON.stringify(view.options) !== this.sentOptions)
+      this.apply(view.options, false);
     const shown = view.options.groupByTrace
       ? `${formatCount(view.matched)} matching in ${formatCount(view.groups)} trace${view.groups === 1 ? '' : 's'}`
       : `${formatCount(view.matched)} matching`;

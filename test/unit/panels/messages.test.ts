@@ -93,7 +93,7 @@ describe('panel message contracts', () => {
     for (const message of [
       { type: 'ready' },
       { type: 'verify' },
-      { type: 'setOptions', options },
+      { type: 'setOptions', options, seq: 1 },
       { type: 'rows', version: 3, start: 200, count: 100 },
       { type: 'detail', seq: 42 },
       { type: 'toggleGroup', trace: 't-1' },
@@ -103,6 +103,8 @@ describe('panel message contracts', () => {
     ])
       assert.equal(isAuditFromWebview(message), true, JSON.stringify(message));
     for (const message of [
+      { type: 'setOptions', options },
+      { type: 'setOptions', options, seq: -1 },
       { type: 'setOptions', options: { filter: {}, groupByTrace: 'yes', newestFirst: true } },
       { type: 'setOptions', options: { filter: {}, groupByTrace: false } },
       { type: 'setOptions', options: { filter: { since: 'yesterday' }, groupByTrace: false } },

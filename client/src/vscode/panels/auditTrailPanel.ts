@@ -66,6 +66,8 @@ export class AuditTrailPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly model: AuditTrailModel;
   private view: AuditViewState | undefined;
+  /** The webview's last change of options that the model has taken. */
+  private optionsSeq = 0;
   private verification: VerifyState | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
 
@@ -138,7 +140,7 @@ export class AuditTrailPanel implements vscode.Disposable {
 
   private show(view: AuditViewState): void {
     this.view = view;
-    this.post({ type: 'view', view });
+    this.post({ type: 'view', view, optionsSeq: this.optionsSeq });
   }
 
   private scheduleRefresh(): void {
@@ -170,12 +172,14 @@ export class AuditTrailPanel implements vscode.Disposable {
   private async handle(message: AuditFromWebview): Promise<void> {
     switch (message.type) {
       case 'ready':
+        this.optionsSeq = 0;
         this.post({ type: 'source', source: this.source.info });
         if (this.view) this.show(this.model.state(0));
         else this.post({ type: 'indexing', records: this.model.index.length });
         if (this.verification) this.post({ type: 'verify', verify: this.verification });
         return;
       case 'setOptions':
+        this.optionsSeq = message.seq;
         if (this.view) this.show(this.model.setOptions(message.options));
         return;
       case 'rows': {

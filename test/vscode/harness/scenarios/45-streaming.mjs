@@ -84,7 +84,7 @@ export async function run(kit) {
       );
       assert.match(
         await panel.locator('.stats').textContent(),
-        /[\d,]+ chunks · [\d,]+ chunks\/s · /,
+        /[\d,]+ chunks · [\d,.]+ chunks\/s · /,
       );
       await shot('streaming-live');
     },
