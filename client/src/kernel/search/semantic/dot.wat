@@ -1,8 +1,9 @@
 ;; Dot products of a query with rows of float32 numbers, for the vector index's two stages.
 ;;
-;; The sums are those of the plain loop they replace, to the bit: each product of two float32
-;; numbers is exact in float64, and the four lanes add up coordinates 0, 1, 2 and 3 (mod 4) in
-;; float64 in the same order, then (((s0 + s1) + s2) + s3). Rankings stay exactly the same.
+;; The second stage's sums (dotListed) are those of the plain loop, to the bit: each product of two
+;; float32 numbers is exact in float64, and the four lanes add up coordinates 0, 1, 2 and 3 (mod 4)
+;; in float64 in the same order, then (((s0 + s1) + s2) + s3). The first stage (coarseRows) only
+;; picks whom the second scores, so it sums in float32, four products per instruction.
 ;;
 ;; Addresses are byte offsets into the imported memory. Built by scripts/build-wasm.mjs.
 (module
@@ -52,8 +53,39 @@
         (f64x2.extract_lane 0 (local.get $high)))
       (f64x2.extract_lane 1 (local.get $high))))
 
-  ;; out[r] = the query's dot product with row r, for rows 0 to $count - 1 of $n numbers each.
-  (func (export "dotRows")
+  ;; The dot product of the query's first $n numbers with the $n numbers at $row, in float32.
+  (func $dot32 (param $query i32) (param $row i32) (param $n i32) (result f32)
+    (local $sums v128) (local $i i32) (local $whole i32) (local $end i32) (local $sum f32)
+    (local.set $whole (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 2)))
+    (local.set $end (i32.shl (local.get $n) (i32.const 2)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $i) (local.get $whole)))
+        (local.set $sums
+          (f32x4.add (local.get $sums)
+            (f32x4.mul
+              (v128.load (i32.add (local.get $query) (local.get $i)))
+              (v128.load (i32.add (local.get $row) (local.get $i))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 16)))
+        (br $next)))
+    (local.set $sum
+      (f32.add
+        (f32.add (f32x4.extract_lane 0 (local.get $sums)) (f32x4.extract_lane 1 (local.get $sums)))
+        (f32.add (f32x4.extract_lane 2 (local.get $sums)) (f32x4.extract_lane 3 (local.get $sums)))))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+        (local.set $sum
+          (f32.add (local.get $sum)
+            (f32.mul
+              (f32.load (i32.add (local.get $query) (local.get $i)))
+              (f32.load (i32.add (local.get $row) (local.get $i))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $next)))
+    (local.get $sum))
+
+  ;; out[r] = the query's dot product with row r in float32, for rows 0 to $count - 1 of $n numbers.
+  (func (export "coarseRows")
     (param $query i32) (param $rows i32) (param $n i32) (param $count i32) (param $out i32)
     (local $r i32) (local $stride i32)
     (local.set $stride (i32.shl (local.get $n) (i32.const 2)))
@@ -62,7 +94,7 @@
         (br_if $done (i32.ge_u (local.get $r) (local.get $count)))
         (f64.store
           (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 3)))
-          (call $dot (local.get $query) (local.get $rows) (local.get $n)))
+          (f64.promote_f32 (call $dot32 (local.get $query) (local.get $rows) (local.get $n))))
         (local.set $rows (i32.add (local.get $rows) (local.get $stride)))
         (local.set $r (i32.add (local.get $r) (i32.const 1)))
         (br $next))))

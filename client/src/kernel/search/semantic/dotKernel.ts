@@ -1,13 +1,14 @@
 /**
  * The vector index's matrices and a search's scratch, in WebAssembly memory, and the dot products
- * over them (dot.wat: SIMD, with sums identical to the plain loop's). Each region holds `capacity`
- * slots; growing builds a new memory and copies the matrices across.
+ * over them (dot.wat, in SIMD: the coarse scores summed in float32, the full ones identical to the
+ * plain loop's). Each region holds `capacity` slots; growing builds a new memory and copies the
+ * matrices across.
  */
 import { Buffer } from 'node:buffer';
 import { DOT_WASM } from './dotWasm';
 
 interface DotExports {
-  dotRows(query: number, rows: number, n: number, count: number, out: number): void;
+  coarseRows(query: number, rows: number, n: number, count: number, out: number): void;
   dotListed(
     query: number,
     rows: number,
@@ -72,11 +73,20 @@ export class DotKernel {
     return next;
   }
 
-  /** The query's similarity to slots 0 to `count - 1` on the coarse coordinates (a view, valid until the next call). */
+  /**
+   * The query's similarity to slots 0 to `count - 1` on the coarse coordinates, summed in float32
+   * (a view, valid until the next call).
+   */
   coarseScores(query: Float32Array, count: number): Float64Array {
     this.query.set(query);
     const { query: q, coarse, out } = this;
-    this.exports.dotRows(q.byteOffset, coarse.byteOffset, this.coarseDims, count, out.byteOffset);
+    this.exports.coarseRows(
+      q.byteOffset,
+      coarse.byteOffset,
+      this.coarseDims,
+      count,
+      out.byteOffset,
+    );
     return out;
   }
 
