@@ -72,14 +72,14 @@ export async function pickInQuickInput(page, text, label = text, timeout = HANG_
  * starts over. F1 can also not reach the workbench at all (the focus held by a webview or a menu):
  * when the palette has not opened, the next try clicks the title bar's command center, which opens
  * the same quick input without the keyboard. A quick pick that stays open but is slow to take the
- * text (a loaded machine) is waited for until the hang deadline.
+ * text (a loaded machine) is waited for, and one that closes is asked for again, until the hang
+ * deadline.
  */
 export async function palette(page, title, item) {
   await page.mouse.move(1300, 400); // away from tabs and rows whose hovers could cover the palette
   const deadline = Date.now() + HANG_MS;
   const widget = page.locator('.quick-input-widget');
   let picked = false;
-  let reruns = 0;
   for (let attempt = 0; ; attempt++) {
     try {
       if (!picked) {
@@ -96,11 +96,9 @@ export async function palette(page, title, item) {
       return;
     } catch (error) {
       if (Date.now() > deadline) throw error;
-      if (!(await widget.isVisible())) {
-        // The command ran, but its quick pick closed: run it again, twice at most.
-        if (picked && ++reruns === 3) throw error;
-        picked = false;
-      }
+      // The command ran, but its quick pick closed (after a reload, restored editors take the
+      // focus one after another, for longer on a loaded machine): run it again.
+      if (!(await widget.isVisible())) picked = false;
     }
   }
 }
