@@ -57,10 +57,25 @@ const tasksPane = (page) =>
 const taskRow = (page, tool, status) =>
   tasksPane(page).locator('.monaco-list-row', { hasText: tool }).filter({ hasText: status });
 
+/**
+ * Expands the Tasks view. A click on its header can be lost while the sidebar redraws (a loaded run
+ * left it collapsed), so it clicks again until the header says it is expanded.
+ */
 async function openTasksView(page) {
   const header = tasksPane(page).locator('.pane-header');
   await header.waitFor();
-  if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+  const deadline = Date.now() + HANG_MS;
+  while ((await header.getAttribute('aria-expanded')) !== 'true') {
+    if (Date.now() > deadline) throw new Error('the Tasks view did not expand');
+    await header.click();
+    await page
+      .waitForFunction(
+        (el) => el.getAttribute('aria-expanded') === 'true',
+        await header.elementHandle(),
+        { timeout: 5000 },
+      )
+      .catch(() => {});
+  }
 }
 
 /**
