@@ -74,6 +74,21 @@ describe('discovery: the built-in model ranker follows the index', () => {
     assert.notEqual(after, before);
   });
 
+  it('searches at once on one ranker each fuse with their own query', async () => {
+    const index = corpusIndex();
+    const ranker = new ModelRanker({ load: () => model });
+    const queries = ['read a file from disk', 'open a pull request', 'take a browser screenshot'];
+    const ids = (outcome: Awaited<ReturnType<typeof semanticSearch>>) =>
+      outcome.results.map((r) => `${r.entry.tool_id} ${r.score}`);
+    const alone = [];
+    for (const q of queries)
+      alone.push(ids(await semanticSearch(index, q, {}, { semantic: ranker, limit: 10 })));
+    const together = await Promise.all(
+      queries.map((q) => semanticSearch(index, q, {}, { semantic: ranker, limit: 10 })),
+    );
+    assert.deepEqual(together.map(ids), alone);
+  });
+
   it('a failing source makes the semantic strategy fall back to keywords, and is tried again', async () => {
     let fail = true;
     const source: ToolVectorSource = async (batch) => {

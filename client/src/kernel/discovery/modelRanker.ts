@@ -146,8 +146,6 @@ export class ModelRanker implements NeighbourRanker {
   /** Vectors by tool text: tools of replicated servers, and a server's tools after it reconnects, share them. */
   private readonly vectors = new Map<string, Float32Array>();
   private readonly byIndex = new WeakMap<ToolIndex, IndexVectors>();
-  /** The query's vector, reused by every search. */
-  private queryVector?: Float32Array;
 
   private readonly load: () => StaticEmbeddings;
   private readonly source?: ToolVectorSource;
@@ -199,8 +197,8 @@ export class ModelRanker implements NeighbourRanker {
     await this.warm(index);
     const { table, mean } = this.stateOf(index);
     const model = this.ensureModel();
-    const q = (this.queryVector ??= new Float32Array(model.dims));
-    q.fill(0);
+    // A query vector of its own: the fusion reads it after an await, when other searches may have run.
+    const q = new Float32Array(model.dims);
     model.addText(normalizeQuery(query), q);
     normalize(q);
     return {
