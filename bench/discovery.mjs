@@ -22,7 +22,7 @@
 // Run: node bench/discovery.mjs [--runs N] [--fit]
 //   --runs N  passes over the dev queries for latency (default 3)
 //   --fit     also prints the fusion fit on the training split (fusionWeights.ts)
-import { discoveryFixtures, loadDiscovery } from './discovery/load.mjs';
+import { discoveryFixtures, loadDiscovery, rankMetrics } from './discovery/load.mjs';
 import { scaleCorpus, seededRandom } from './discovery/synthetic.mjs';
 import { scratchFolder } from './lib/bundle.mjs';
 
@@ -54,25 +54,16 @@ async function ranks(set, rank) {
   return out;
 }
 
-const metrics = (r) => {
-  const n = r.length;
-  return {
-    hit1: r.filter((x) => x === 0).length / n,
-    hit5: r.filter((x) => x >= 0 && x < 5).length / n,
-    mrr: r.reduce((s, x) => s + (x >= 0 ? 1 / (x + 1) : 0), 0) / n,
-  };
-};
-
 /** The metrics with 95% percentile bootstrap intervals (2,000 resamples of the queries, seeded). */
 function withIntervals(r) {
   const random = seededRandom(11);
   const samples = { hit1: [], hit5: [], mrr: [] };
   for (let b = 0; b < 2000; b++) {
     const resample = Array.from({ length: r.length }, () => r[Math.floor(random() * r.length)]);
-    const m = metrics(resample);
+    const m = rankMetrics(resample);
     for (const k of Object.keys(samples)) samples[k].push(m[k]);
   }
-  const point = metrics(r);
+  const point = rankMetrics(r);
   const interval = (k) => {
     const s = samples[k].sort((a, b) => a - b);
     return `${f3(point[k])} [${f3(quantile(s, 0.025))}, ${f3(quantile(s, 0.975))}]`;
@@ -147,7 +138,7 @@ const ablation = [];
 for (const [name, options] of Object.entries(ABLATIONS)) {
   const row = { variant: name };
   for (const set of ['dev', 'unseen']) {
-    const m = metrics(await ranks(SETS[set], STRATEGIES.keyword(set, options)));
+    const m = rankMetrics(await ranks(SETS[set], STRATEGIES.keyword(set, options)));
     row[set] = `${f3(m.hit5)} / ${f3(m.mrr)}`;
   }
   ablation.push(row);
@@ -164,7 +155,7 @@ if (FIT) {
     { method: 'rrf', k: 20 },
     { method: 'rrf', k: 60 },
   ]) {
-    const m = metrics(await ranks(SETS.train, STRATEGIES.semantic('train', { fusion })));
+    const m = rankMetrics(await ranks(SETS.train, STRATEGIES.semantic('train', { fusion })));
     fits.push({ fusion: JSON.stringify(fusion), 'hit@5': f3(m.hit5), MRR: f3(m.mrr) });
   }
   console.table(fits);

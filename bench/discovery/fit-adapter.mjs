@@ -17,6 +17,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleExports, root, scratchFolder } from '../lib/bundle.mjs';
+import { rankMetrics } from './load.mjs';
 
 const at = process.argv.indexOf('--folds');
 const work = scratchFolder('mgp-fit-adapter-');
@@ -179,22 +180,16 @@ function fit(train, candidates, { lambda, epochs, temperature = 0.05, rate = 0.0
 /** hit@1, hit@5, MRR of requests ranked among `candidates` by cosine to the mapped request. */
 function score(W, set, candidates) {
   const z = new Float64Array(dims);
-  let hit1 = 0;
-  let hit5 = 0;
-  let mrr = 0;
+  const ranks = [];
   for (const q of set) {
     if (W) mapInto(W, q.vector, z);
     else z.set(q.vector);
     const ranked = candidates
       .map((c, j) => ({ j, s: dot(z, tools[c].vector) }))
       .sort((a, b) => b.s - a.s);
-    const rank = ranked.findIndex((r) => q.local.has(r.j));
-    if (rank === 0) hit1++;
-    if (rank >= 0 && rank < 5) hit5++;
-    if (rank >= 0) mrr += 1 / (rank + 1);
+    ranks.push(ranked.findIndex((r) => q.local.has(r.j)));
   }
-  const n = set.length || 1;
-  return { hit1: hit1 / n, hit5: hit5 / n, mrr: mrr / n };
+  return rankMetrics(ranks);
 }
 
 /** Requests whose expected tools are all among `candidates`, with their positives as candidate positions. */

@@ -7,7 +7,7 @@
 //
 // Run: node bench/discovery/fit-ranking.mjs [--passes N]
 import { scratchFolder } from '../lib/bundle.mjs';
-import { discoveryFixtures, loadDiscovery } from './load.mjs';
+import { discoveryFixtures, loadDiscovery, rankMetrics } from './load.mjs';
 
 const at = process.argv.indexOf('--passes');
 const PASSES = at > 0 ? Number(process.argv[at + 1]) : 3;
@@ -62,17 +62,12 @@ async function measure(p, set) {
     actionMismatch: p.actionMismatch,
     fusion: { method: 'blend', keyword: 1, semantic: p.semantic },
   };
-  let hit1 = 0;
-  let hit5 = 0;
-  let mrr = 0;
+  const ranks = [];
   for (const q of set) {
     const { results } = await d.semanticSearch(index, q.query, {}, options);
-    const rank = results.findIndex((r) => q.expected.includes(r.entry.tool_id));
-    if (rank === 0) hit1++;
-    if (rank >= 0 && rank < 5) hit5++;
-    if (rank >= 0) mrr += 1 / (rank + 1);
+    ranks.push(results.findIndex((r) => q.expected.includes(r.entry.tool_id)));
   }
-  return { hit1: hit1 / set.length, hit5: hit5 / set.length, mrr: mrr / set.length };
+  return rankMetrics(ranks);
 }
 
 const f3 = (x) => x.toFixed(3);

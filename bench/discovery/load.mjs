@@ -49,3 +49,13 @@ export function discoveryFixtures() {
     },
   };
 }
+
+/** hit@1, hit@5 and MRR of requests, from the rank of each one's first expected tool (-1: not found). */
+export function rankMetrics(ranks) {
+  const n = ranks.length || 1;
+  return {
+    hit1: ranks.filter((x) => x === 0).length / n,
+    hit5: ranks.filter((x) => x >= 0 && x < 5).length / n,
+    mrr: ranks.reduce((s, x) => s + (x >= 0 ? 1 / (x + 1) : 0), 0) / n,
+  };
+}
