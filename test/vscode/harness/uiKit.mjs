@@ -195,6 +195,20 @@ export async function openWorkbench(page, server, workspace) {
 }
 
 /**
+ * Expands a pane header or a tree row, clicking it until it says it is expanded: a click can be lost
+ * while the workbench redraws under the pointer. Gives up at the hang deadline.
+ */
+export async function expand(element) {
+  await element.waitFor();
+  const expanded = element.and(element.page().locator('[aria-expanded="true"]'));
+  for (const until = Date.now() + HANG_MS; !(await expanded.count());) {
+    if (Date.now() > until) throw new Error(`${element} did not expand within ${HANG_MS} ms`);
+    await element.click();
+    await expanded.waitFor({ timeout: 5000 }).catch(() => {});
+  }
+}
+
+/**
  * Shows the MGP container's Servers view and waits for a server's row in the state given. The view is
  * short and its list virtual: a row scrolled out of it is not drawn, so the list is taken back to
  * its top (Home) while the row is not there.
@@ -237,13 +251,12 @@ export function expandTools(serverRow) {
 
 /** Opens a server's row and one group under it (Tools, Resources, Prompts); returns the group's row. */
 export async function expandGroup(serverRow, name) {
-  if ((await serverRow.getAttribute('aria-expanded')) !== 'true') await serverRow.click();
+  await expand(serverRow);
   const group = serverRow
     .locator('xpath=following-sibling::div[contains(@class,"monaco-list-row")]')
     .filter({ hasText: new RegExp(`^${name}`) })
     .first();
-  await group.waitFor();
-  if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
+  await expand(group);
   return group;
 }
 

@@ -1,7 +1,7 @@
 // Resource templates under their server, opened by asking each variable with the server's completions
 // (completion/complete as the person types), and prompt arguments asked the same way: server-everything's
 // completable-prompt narrows the names it suggests by the department chosen first.
-import { palette, serverRow, THEMES } from '../uiKit.mjs';
+import { expand, palette, serverRow, THEMES } from '../uiKit.mjs';
 import { HANG_MS } from '../patience.mjs';
 
 export const title = 'resource templates and prompt arguments with completion';
@@ -32,8 +32,7 @@ export async function run({ page, step, shot, setTheme }) {
     await serverRow(page, 'example', 'connected');
     const open = page.locator('.monaco-list-row[aria-label^="Server "][aria-expanded="true"]');
     for (let clicks = 0; clicks < 10 && (await open.count()); clicks++) await open.first().click();
-    const server = await serverRow(page, 'everything', 'connected');
-    if ((await server.getAttribute('aria-expanded')) !== 'true') await server.click();
+    await expand(await serverRow(page, 'everything', 'connected'));
     const resources = page.locator('.monaco-list-row[aria-label^="Resources"]').last();
     await resources.waitFor();
     // A click focuses the row (and toggles it): open it again with the keyboard when it closed.

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { switchTheme } from './10-run-tool.mjs';
 import { runResult, runTool, waitFor } from './20-approvals.mjs';
-import { serverRow } from '../uiKit.mjs';
+import { expand, serverRow } from '../uiKit.mjs';
 
 export const title = 'MCPL: feature sets, push events, checkpoints';
 
@@ -49,8 +49,7 @@ async function expandPane(page, name, others = []) {
       await header.click();
   }
   const header = paneHeader(page, name);
-  await header.waitFor();
-  if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+  await expand(header);
   return header;
 }
 
@@ -58,11 +57,8 @@ async function showFeatureSets(page) {
   const header = await expandPane(page, 'Servers', ['Events', 'Channels', 'Checkpoints']);
   await header.hover();
   await header.locator('.action-label[aria-label^="Collapse All"]').click();
-  const live = await serverRow(page, 'live', 'connected');
-  if ((await live.getAttribute('aria-expanded')) !== 'true') await live.click();
-  const group = page.locator('.monaco-list-row', { hasText: /^Feature Sets/ }).first();
-  await group.waitFor();
-  if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
+  await expand(await serverRow(page, 'live', 'connected'));
+  await expand(page.locator('.monaco-list-row', { hasText: /^Feature Sets/ }).first());
 }
 
 async function toggle(page, name, from, to) {

@@ -11,10 +11,10 @@ import { HANG_MS } from '../patience.mjs';
 import { repo } from '../paths.mjs';
 import { runResult, runToolFrame, switchTheme } from '../scenarios/10-run-tool.mjs';
 import {
+  expand,
   expandTools,
   openWorkbench,
   palette,
-  pickInQuickInput,
   serverRow,
   startWorkspaceServers,
 } from '../uiKit.mjs';
@@ -57,41 +57,21 @@ const tasksPane = (page) =>
 const taskRow = (page, tool, status) =>
   tasksPane(page).locator('.monaco-list-row', { hasText: tool }).filter({ hasText: status });
 
-/**
- * Expands the Tasks view. A click on its header can be lost while the sidebar redraws (a loaded run
- * left it collapsed), so it clicks again until the header says it is expanded.
- */
-async function openTasksView(page) {
-  const header = tasksPane(page).locator('.pane-header');
-  await header.waitFor();
-  const deadline = Date.now() + HANG_MS;
-  while ((await header.getAttribute('aria-expanded')) !== 'true') {
-    if (Date.now() > deadline) throw new Error('the Tasks view did not expand');
-    await header.click();
-    await page
-      .waitForFunction(
-        (el) => el.getAttribute('aria-expanded') === 'true',
-        await header.elementHandle(),
-        { timeout: 5000 },
-      )
-      .catch(() => {});
-  }
-}
+const openTasksView = (page) => expand(tasksPane(page).locator('.pane-header'));
 
 /**
  * "Run Tool as Task…": the tool, then its arguments. On a loaded machine the arguments box can close
  * as it opens (the focus taken by a view that redraws); nothing has run then, so the command is
- * asked again, twice at most.
+ * asked again, until the hang deadline.
  */
 async function runAsTask(page, tool, args) {
   const widget = page.locator('.quick-input-widget');
-  for (let tries = 1; ; tries++) {
-    await palette(page, 'MGP: Run Tool as Task...');
-    await pickInQuickInput(page, tool);
+  for (const until = Date.now() + HANG_MS; ;) {
+    await palette(page, 'MGP: Run Tool as Task...', tool);
     try {
       await widget.locator('input').fill(JSON.stringify(args), { timeout: 15_000 });
     } catch (error) {
-      if (tries === 3 || (await widget.isVisible())) throw error;
+      if (Date.now() > until || (await widget.isVisible())) throw error;
       continue;
     }
     await page.keyboard.press('Enter');
