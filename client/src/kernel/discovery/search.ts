@@ -255,10 +255,10 @@ export function categorySearch(
  * 0.579 / 0.841 / 0.688. Fewer candidates cost less keyword ranking (the gains are worked out only
  * for tools that can still make the pool).
  */
-const KEYWORD_POOL = 20;
+export const KEYWORD_POOL = 20;
 
 /** The nearest neighbours the fusion reads (more when more results are asked for). */
-const NEIGHBOUR_POOL = 50;
+export const NEIGHBOUR_POOL = 50;
 
 /**
  * Semantic strategy: the keyword ranking and the tools nearest the query by embedding similarity,
