@@ -122,7 +122,7 @@ importScripts('batcher.js');
 const LOREM = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua'.split(' ');
 const view = (state, chunks) => ({ id: 's1', serverId: 'example', toolName: 'stream_text', traceId: 'bench', state, startedAt: Date.now(), chunks, text: '', textLength: 0 });
 onmessage = ({ data: { mode, rate, seconds } }) => {
-  const post = (updates) => postMessage({ type: 'batch', at: Date.now(), updates });
+  const post = (updates) => postMessage({ type: 'batch', updates });
   const batcher = new Batching.StreamBatcher(post);
   postMessage({ type: 'streams', streams: [] });
   batcher.started(view('running', 0));

@@ -297,8 +297,8 @@ export type StreamUpdate =
 
 export type StreamsToWebview =
   | { type: 'streams'; streams: StreamView[]; focus?: string }
-  /** Everything that happened since the last batch; `at` is the host's clock (ms since the epoch). */
-  | { type: 'batch'; at: number; updates: StreamUpdate[] }
+  /** Everything that happened since the last batch. */
+  | { type: 'batch'; updates: StreamUpdate[] }
   | { type: 'focus'; id: string };
 
 export type StreamsFromWebview =

@@ -134,10 +134,15 @@ window.addEventListener('message', (event: MessageEvent<StreamsToWebview>) => {
       if (focus) pinnedByUser = true;
       break;
     }
-    case 'batch':
+    case 'batch': {
       if (!ready) return;
-      for (const update of message.updates) apply(update, message.at);
+      // The rate is timed by this page's clock, when the text arrives: a batch can take longer to
+      // come than the rate's window (a remote or busy host), and timed by when it was sent, the
+      // newest text would already look a window old.
+      const at = Date.now();
+      for (const update of message.updates) apply(update, at);
       break;
+    }
     case 'focus': {
       const tab = tabs.get(message.id);
       if (tab) actions.select(tab);

@@ -122,7 +122,7 @@ export class StreamTab {
       this.note,
       this.scroller,
     );
-    if (view.text) this.pushText(view.text, view.chunks, view.startedAt);
+    if (view.text) this.pushText(view.text, view.chunks, Date.now());
     this.totalChars = view.textLength;
     this.output.dropped = Math.max(0, view.textLength - view.text.length);
     if (view.progress) this.setProgress(view.progress);

@@ -57,9 +57,7 @@ export class StreamsPanel implements vscode.Disposable {
       stylesheet: 'streams.css',
     });
     this.post = poster(panel, () => this.disposed);
-    this.batcher = new StreamBatcher((updates) =>
-      this.post({ type: 'batch', at: Date.now(), updates }),
-    );
+    this.batcher = new StreamBatcher((updates) => this.post({ type: 'batch', updates }));
     const streams = host.kernel.streams;
     const handlers = {
       started: (s: StreamEvents['started'][0]) =>
