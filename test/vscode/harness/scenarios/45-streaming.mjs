@@ -58,13 +58,14 @@ export async function run(kit) {
   await step(
     'a long stream_text shows live in its own tab: text, chunk count and chunks per second',
     async () => {
+      // 10,000 words 20 ms apart take over 200 s, longer than any step may: the steps up to Cancel
+      // see it running however slow the machine, and Cancel ends it.
       await tryTool(page, discovery, 'stream text word by word', 'stream_text', {
-        '/words': '6000',
-        '/delay_ms': '2',
+        '/words': '10000',
+        '/delay_ms': '20',
       });
       await tab('stream_text').waitFor();
-      // Read without waiting: a read that waits for a panel not drawn yet can let the stream end
-      // unseen, and a stream that has ended never runs again.
+      // Short reads, retried: the panel may not be drawn yet.
       await until(page, 'a running stream_text with chunks', async () => {
         const id = await tab('stream_text')
           .getAttribute('data-stream-id', { timeout: 1000 })
@@ -138,7 +139,7 @@ export async function run(kit) {
     await panel.locator('.final', { hasText: 'Cancelled: the partial output' }).waitFor();
     const text = await panel.locator('.output-text').textContent();
     assert.ok(text.length > 100 && text.startsWith('lorem ipsum'), 'the partial text stays');
-    assert.ok(Number(await panel.getAttribute('data-chunks')) < 6000, 'it stopped early');
+    assert.ok(Number(await panel.getAttribute('data-chunks')) < 10000, 'it stopped early');
     await shot('streaming-cancelled');
   });
 
@@ -147,7 +148,6 @@ export async function run(kit) {
       page,
       'long_task to finish',
       async () => (await tab('long_task').getAttribute('data-state')) === 'done',
-      30000,
     );
     await tab('long_task').click();
     await (await panelOf('long_task')).locator('.final', { hasText: 'Done' }).waitFor();
