@@ -43,13 +43,19 @@ export async function run({ page, step, shot, setTheme }) {
       .locator('.monaco-list-row.focused[aria-expanded="true"][aria-label^="Resources"]')
       .waitFor();
     // The view is short and its list virtual: walk down from Resources, as a keyboard user does,
-    // until the template's row has the focus (the list scrolls it into view).
-    const template = page.locator(
-      '.monaco-list-row.focused[aria-label="Resource template Dynamic Text Resource"]',
+    // until the template's row has the focus (the list scrolls it into view). One row per press:
+    // presses sent before the focus has moved would carry it past the template.
+    const template = 'Resource template Dynamic Text Resource';
+    const focused = page.locator(
+      '.monaco-list:has(.monaco-list-row[aria-label^="Resources"]) .monaco-list-row.focused',
     );
-    for (let presses = 0; presses < 30 && !(await template.count()); presses++)
+    for (let presses = 0; presses < 30; presses++) {
+      const label = await focused.getAttribute('aria-label');
+      if (label === template) break;
       await page.keyboard.press('ArrowDown');
-    await template.waitFor();
+      await focused.and(page.locator(`:not([aria-label=${JSON.stringify(label)}])`)).waitFor();
+    }
+    await page.locator(`.monaco-list-row.focused[aria-label="${template}"]`).waitFor();
     await row(page, 'demo://resource/dynamic/text/{resourceId}').waitFor();
     await shot('resource-templates-in-servers-view');
   });
