@@ -94,9 +94,11 @@ export async function run(kit) {
   await step(
     'a long_task started meanwhile gets a second tab with a progress bar and the time left',
     async () => {
+      // 40 steps of a second: still running while this step reads its bar, however slow the
+      // machine; the last step waits for it to end.
       await tryTool(page, discovery, 'long task steps progress', 'long_task', {
-        '/steps': '16',
-        '/delay_ms': '400',
+        '/steps': '40',
+        '/delay_ms': '1000',
       });
       await tab('long_task').waitFor();
       assert.equal(
@@ -113,7 +115,7 @@ export async function run(kit) {
         async () =>
           Number(await panel.locator('.progress-track').getAttribute('aria-valuenow')) > 0,
       );
-      assert.match(await panel.locator('.progress-text').textContent(), /^\d+% · Step \d+ of 16/);
+      assert.match(await panel.locator('.progress-text').textContent(), /^\d+% · Step \d+ of 40/);
       assert.equal((await streams.locator('.tab[data-state="running"]').count()) >= 2, true);
       await shot('streaming-two-tabs-progress');
     },
