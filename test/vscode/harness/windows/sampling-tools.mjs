@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { writeSettings } from '../codeServer.mjs';
+import { HANG_MS } from '../patience.mjs';
 import { waitFor } from '../scenarios/20-approvals.mjs';
 import { switchTheme } from '../scenarios/10-run-tool.mjs';
 import { openWorkbench, palette, serverRow } from '../uiKit.mjs';
@@ -66,8 +67,17 @@ async function declareImageInput({ page, dirs, shot }) {
   const setting = page.locator(
     '.settings-editor .setting-item-contents[data-key="mgp.models.openaiCompatible.inputs"]',
   );
-  await setting.locator('.setting-list-addButton').click();
-  await setting.locator('.setting-list-edit-row select').selectOption('image');
+  // A click while the editor draws the search's results is lost: click until the edit row opens.
+  const choice = setting.locator('.setting-list-edit-row select');
+  for (const until = Date.now() + HANG_MS; !(await choice.isVisible());) {
+    if (Date.now() > until) throw new Error('Add Item never opened an edit row');
+    await setting
+      .locator('.setting-list-addButton')
+      .click({ timeout: 5000 })
+      .catch(() => {});
+    await choice.waitFor({ timeout: 5000 }).catch(() => {});
+  }
+  await choice.selectOption('image');
   await setting.locator('.setting-list-ok-button').click();
   await setting.locator('.setting-list-row', { hasText: 'image' }).waitFor();
   await shot('sampling-image-setting-light');
