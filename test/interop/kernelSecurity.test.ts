@@ -526,19 +526,21 @@ describe('kernel security with real servers (MGP §2–§7, §14)', function () 
 
   it('expired grants no longer apply', async () => {
     t = await startKernel(`[kernel]\ndefault_access_policy = "opt-in"\n\n${example()}`);
+    // An hour ahead, so that no machine is slow enough to see it expire before the first query.
+    const expiry = Date.now() + 3_600_000;
     await t.kernel.access.grant(
       {
         entry_type: 'server_grant',
         agent_id: 'a',
         server_id: 'example',
         permission: 'allow',
-        expires_at: new Date(Date.now() + 300).toISOString(),
+        expires_at: new Date(expiry).toISOString(),
       },
       'test',
     );
     assert.equal(t.kernel.access.query('a', 'example').permission, 'allow');
     assert.equal(
-      t.kernel.access.query('a', 'example', undefined, Date.now() + 1000).permission,
+      t.kernel.access.query('a', 'example', undefined, expiry + 1000).permission,
       'deny',
     );
   });
