@@ -1,5 +1,5 @@
 // The workbench's trees and panes: the MGP Servers view's rows, and expanding a row or a pane header.
-import { HANG_MS } from './patience.mjs';
+import { HANG_MS, shownWithin } from './patience.mjs';
 
 /**
  * Expands a pane header or a tree row, clicking it until it says it is expanded: a click can be lost
@@ -32,14 +32,7 @@ export async function serverRow(page, id, state, timeout = HANG_MS) {
   for (const until = Date.now() + timeout; ;) {
     // Checked each time round: a window just reloaded can restore, or close, its sidebar late.
     if (!(await open.isVisible())) await container.click();
-    // A retry interval, not a verdict: the loop's own deadline is `timeout`.
-    if (
-      await row.waitFor({ timeout: 2000 }).then(
-        () => true,
-        () => false,
-      )
-    )
-      return row;
+    if (await shownWithin(row, 2000)) return row;
     if (Date.now() > until) throw new Error(`no row "Server ${id}, ${state}" within ${timeout} ms`);
     // Only when the server has no row drawn at all, and nothing is asking the user anything.
     const drawn = await page.locator(`.monaco-list-row[aria-label^="Server ${id},"]`).count();

@@ -2,7 +2,7 @@
 // frames, themes and contrast. Scenario modules under scenarios/ receive one UiKit.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HANG_MS } from './patience.mjs';
+import { HANG_MS, shownWithin } from './patience.mjs';
 
 export { expand, expandGroup, expandTools, serverRow } from './tree.mjs';
 
@@ -155,14 +155,7 @@ export async function notification(page, text) {
   for (const until = Date.now() + HANG_MS; ;) {
     // The center may still be closing from an earlier "Clear All": show it again until the row is in.
     if (!(await center.isVisible())) await palette(page, 'Notifications: Show Notifications');
-    // A retry interval, not a verdict: the loop's own deadline is the hang deadline.
-    if (
-      await row.waitFor({ timeout: 2000 }).then(
-        () => true,
-        () => false,
-      )
-    )
-      return row;
+    if (await shownWithin(row, 2000)) return row;
     if (Date.now() > until) throw new Error(`no notification "${text}" within ${HANG_MS} ms`);
   }
 }

@@ -2,7 +2,7 @@
 // (vscode.lm.registerMcpServerDefinitionProvider) offers `mgp serve` on the open folder, which
 // attaches to this window's kernel. "MCP: List Servers" shows it; started from there, VS Code's MCP
 // client gets the gateway's tools (its output channel says how many it discovered). Screenshots.
-import { HANG_MS } from '../patience.mjs';
+import { HANG_MS, shownWithin } from '../patience.mjs';
 import { approvePermissions, openWorkbench, serverRow, startWorkspaceServers } from '../uiKit.mjs';
 
 export const title = "VS Code's MCP server list";
@@ -36,14 +36,7 @@ export async function run(kit) {
     for (const until = Date.now() + HANG_MS; ;) {
       if (!(await page.locator('.quick-input-widget').isVisible()))
         await runFromPalette('MCP: List Servers');
-      // A retry interval, not a verdict: the loop's own deadline is the hang deadline.
-      if (
-        await running.waitFor({ timeout: 2000 }).then(
-          () => true,
-          () => false,
-        )
-      )
-        break;
+      if (await shownWithin(running, 2000)) break;
       if (Date.now() > until) throw new Error('MCP: List Servers never showed MGP Kernel running');
     }
     await quickRow(page, 'MGP Kernel').click();

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { writeSettings } from '../codeServer.mjs';
-import { HANG_MS } from '../patience.mjs';
+import { HANG_MS, shownWithin } from '../patience.mjs';
 import { waitFor } from '../scenarios/20-approvals.mjs';
 import { switchTheme } from '../scenarios/10-run-tool.mjs';
 import { openWorkbench, palette, serverRow } from '../uiKit.mjs';
@@ -75,7 +75,7 @@ async function declareImageInput({ page, dirs, shot }) {
       .locator('.setting-list-addButton')
       .click({ timeout: 5000 })
       .catch(() => {});
-    await choice.waitFor({ timeout: 5000 }).catch(() => {});
+    await shownWithin(choice, 5000);
   }
   await choice.selectOption('image');
   await setting.locator('.setting-list-ok-button').click();
