@@ -24,7 +24,7 @@ import {
   openCompletedSteps,
   responseDone,
   switchWorkbenchTheme,
-} from './chat-agent.mjs';
+} from '../chat.mjs';
 
 const require = createRequire(import.meta.url);
 const { startScriptedModel } = require('../../../fixtures/models/scriptedModel.js');
