@@ -12,3 +12,12 @@ export function shownWithin(locator, ms) {
     () => false,
   );
 }
+
+/** Waits until `condition` (sync or async) holds, checking every 100 ms, up to the hang deadline. */
+export async function waitFor(condition, what, timeoutMs = HANG_MS) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

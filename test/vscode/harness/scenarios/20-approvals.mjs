@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { notification, palette } from '../uiKit.mjs';
-import { HANG_MS } from '../patience.mjs';
+import { HANG_MS, waitFor } from '../patience.mjs';
 
 export const title = 'approvals';
 
@@ -40,14 +40,6 @@ export async function runResult({ page, webviewFrame }, title, text) {
   await page.locator('.tab', { hasText: title }).click();
   const frame = await webviewFrame(title);
   await frame.locator('.outcome .result[data-state="ok"]', { hasText: text }).waitFor();
-}
-
-export async function waitFor(condition, what, timeoutMs = HANG_MS) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 export async function run(kit) {

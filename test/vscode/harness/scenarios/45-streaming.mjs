@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { findWebviewFrame } from '../uiKit.mjs';
 import { switchTheme } from './10-run-tool.mjs';
-import { HANG_MS } from '../patience.mjs';
+import { waitFor } from '../patience.mjs';
 
 export const title = 'streaming output panel';
 
@@ -19,14 +19,6 @@ async function tryTool(page, discovery, query, tool, fields) {
     await card.locator(`[data-pointer="${pointer}"] input`).fill(value);
   await card.locator('button.run', { hasText: 'Try it' }).click();
   return card;
-}
-
-async function until(page, what, check, timeout = HANG_MS) {
-  const deadline = Date.now() + timeout;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await page.waitForTimeout(100);
-  }
 }
 
 export async function run(kit) {
@@ -66,7 +58,7 @@ export async function run(kit) {
       });
       await tab('stream_text').waitFor();
       // Short reads, retried: the panel may not be drawn yet.
-      await until(page, 'a running stream_text with chunks', async () => {
+      await waitFor(async () => {
         const id = await tab('stream_text')
           .getAttribute('data-stream-id', { timeout: 1000 })
           .catch(() => null);
@@ -77,7 +69,7 @@ export async function run(kit) {
             nodes.map((n) => [n.dataset.state, Number(n.dataset.chunks), Number(n.dataset.rate)]),
           );
         return shown?.[0] === 'running' && shown[1] > 300 && shown[2] > 0;
-      });
+      }, 'a running stream_text with chunks');
       const panel = await panelOf('stream_text');
       assert.match(
         await panel.locator('.output-text').textContent(),
@@ -109,11 +101,10 @@ export async function run(kit) {
       await tab('long_task').click();
       const panel = await panelOf('long_task');
       await panel.locator('.progress-eta', { hasText: 'left' }).waitFor();
-      await until(
-        page,
-        'the bar to move',
+      await waitFor(
         async () =>
           Number(await panel.locator('.progress-track').getAttribute('aria-valuenow')) > 0,
+        'the bar moves',
       );
       assert.match(await panel.locator('.progress-text').textContent(), /^\d+% · Step \d+ of 40/);
       assert.equal((await streams.locator('.tab[data-state="running"]').count()) >= 2, true);
@@ -133,10 +124,9 @@ export async function run(kit) {
     await tab('stream_text').click();
     const panel = await panelOf('stream_text');
     await panel.locator('button.cancel').click();
-    await until(
-      page,
-      'the stream to be cancelled',
+    await waitFor(
       async () => (await panel.getAttribute('data-state')) === 'cancelled',
+      'the stream is cancelled',
     );
     await panel.locator('.final', { hasText: 'Cancelled: the partial output' }).waitFor();
     const text = await panel.locator('.output-text').textContent();
@@ -146,10 +136,9 @@ export async function run(kit) {
   });
 
   await step('long_task ends done; its tab says so', async () => {
-    await until(
-      page,
-      'long_task to finish',
+    await waitFor(
       async () => (await tab('long_task').getAttribute('data-state')) === 'done',
+      'long_task has finished',
     );
     await tab('long_task').click();
     await (await panelOf('long_task')).locator('.final', { hasText: 'Done' }).waitFor();

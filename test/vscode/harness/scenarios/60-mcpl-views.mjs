@@ -7,7 +7,8 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { switchTheme } from './10-run-tool.mjs';
-import { runResult, runTool, waitFor } from './20-approvals.mjs';
+import { runResult, runTool } from './20-approvals.mjs';
+import { waitFor } from '../patience.mjs';
 import { expand, serverRow } from '../uiKit.mjs';
 
 export const title = 'MCPL: feature sets, push events, checkpoints';

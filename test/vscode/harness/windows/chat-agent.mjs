@@ -19,7 +19,7 @@ import {
   watchLiveCodeBlock,
 } from '../chat.mjs';
 import { writeSettings } from '../codeServer.mjs';
-import { waitFor } from '../scenarios/20-approvals.mjs';
+import { waitFor } from '../patience.mjs';
 import {
   approvePermissions,
   findWebviewFrame,

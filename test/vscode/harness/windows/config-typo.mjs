@@ -6,7 +6,6 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { waitFor } from '../scenarios/20-approvals.mjs';
 import {
   approvePermissions,
   goToLine,
@@ -15,6 +14,7 @@ import {
   serverRow,
   startWorkspaceServers,
 } from '../uiKit.mjs';
+import { waitFor } from '../patience.mjs';
 
 export const title = 'a typo in mgp.toml never stops a running server';
 export const window = {};

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { writeSettings } from '../codeServer.mjs';
-import { waitFor } from '../scenarios/20-approvals.mjs';
+import { waitFor } from '../patience.mjs';
 import {
   findWebviewFrame,
   openWorkbench,

@@ -8,7 +8,6 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { waitFor } from '../scenarios/20-approvals.mjs';
 import {
   approvePermissions,
   findWebviewFrame,
@@ -16,6 +15,7 @@ import {
   palette,
   serverRow,
 } from '../uiKit.mjs';
+import { waitFor } from '../patience.mjs';
 
 export const title = 'a workspace that names a model endpoint gets no request from the kernel';
 
