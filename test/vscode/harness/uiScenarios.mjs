@@ -3,7 +3,8 @@
 // scenarios/ run in name order and share one window on a trusted copy of the example workspace. The
 // modules in windows/ each get a window of their own (a fresh profile, state and workspace), for what
 // must start from scratch: Workspace Trust, a broken config. `--scenario NAME` runs only the modules
-// whose file name contains NAME (with 00-workbench first when a shared-window module is among them).
+// whose file name NAME matches, as a regular expression: a plain word matches a name that contains it
+// (00-workbench runs first when a shared-window module is among them; `^\d\d-` picks them all).
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser, openPage } from './browser.mjs';
@@ -19,7 +20,7 @@ function modules(dir, only) {
   return readdirSync(dir)
     .filter((name) => name.endsWith('.mjs'))
     .sort()
-    .filter((name) => !only || name.includes(only))
+    .filter((name) => !only || new RegExp(only).test(name))
     .map((name) => join(dir, name));
 }
 
