@@ -4,7 +4,7 @@
 // themes.
 import { strict as assert } from 'node:assert';
 import { findWebviewFrame, palette } from '../uiKit.mjs';
-import { HANG_MS } from '../patience.mjs';
+import { HANG_MS, waitFor } from '../patience.mjs';
 import { switchTheme } from './10-run-tool.mjs';
 
 export const title = 'tool discovery panel';
@@ -39,12 +39,8 @@ export async function run(kit) {
       const first = frame.locator('.results .card').first();
       // Answers to the first letters come and go; the answer to the whole query settles with add on top.
       await frame.locator('.results .card[data-tool="add"]').first().waitFor();
-      for (
-        let tries = 0;
-        tries < 50 && (await first.getAttribute('data-tool')) !== 'add';
-        tries += 1
-      )
-        await page.waitForTimeout(100);
+      const addFirst = async () => (await first.getAttribute('data-tool')) === 'add';
+      await waitFor(addFirst, 'example · add is the first result').catch(() => undefined);
       assert.equal(await first.getAttribute('data-tool'), 'add');
       assert.equal(await first.getAttribute('data-server'), 'example');
       assert.match(await first.locator('.relevance').textContent(), /\d+%/);
