@@ -53,6 +53,7 @@ export async function askPermissions(request: PermissionRequest): Promise<Permis
         canPickMany: true,
         title: `Permissions for "${request.serverId}"`,
         placeHolder: 'Checked permissions are approved; the others are denied',
+        ignoreFocusOut: true,
       },
     );
     approved = picked?.map((p) => p.label) ?? [];
@@ -60,8 +61,11 @@ export async function askPermissions(request: PermissionRequest): Promise<Permis
   const expiry = await vscode.window.showQuickPick(EXPIRY, {
     title: 'How long do the approvals last?',
     placeHolder: 'Until revoked',
+    ignoreFocusOut: true,
   });
-  const expiresAt = expiry?.hours
+  // A question closed unanswered approves nothing, as the dialog closed does: never "until revoked".
+  if (!expiry) return { decisions: deny(request.permissions.map((p) => p.name)) };
+  const expiresAt = expiry.hours
     ? new Date(Date.now() + expiry.hours * 3_600_000).toISOString()
     : undefined;
   return {

@@ -3,7 +3,7 @@
 // into a kept denial; a denial offers Approve and Reset, each delivered to the running server (MGP §3);
 // Reset asks again at once.
 import { strict as assert } from 'node:assert';
-import { palette } from '../uiKit.mjs';
+import { approvePermissions, palette } from '../uiKit.mjs';
 import { switchTheme } from './10-run-tool.mjs';
 
 export const title = 'server permissions: revoke, approve, reset';
@@ -54,12 +54,28 @@ export async function run(kit) {
       await dialog.waitFor();
       assert.match(await dialog.textContent(), /memory\.write/);
       await shot('permission-reset-asks');
-      await dialog.getByRole('button', { name: 'Approve All', exact: true }).click();
-      await page
-        .locator('.quick-input-list .monaco-list-row', { hasText: 'For 1 day' })
-        .first()
-        .click();
+      await approvePermissions(page, 'example', 'For 1 day');
       await (await row()).filter({ hasText: 'Approved' }).waitFor();
     },
   );
+
+  await step('Approve All, then Escape at "How long?": nothing is approved', async () => {
+    await (await button('Revoke')).click();
+    await (await button('Reset')).click();
+    await (await row()).waitFor({ state: 'detached' });
+    await page
+      .locator('.monaco-dialog-box', { hasText: 'MCP server "example" asks for' })
+      .waitFor();
+    await page.getByRole('button', { name: 'Approve All', exact: true }).click();
+    const question = page.locator('.quick-input-widget', {
+      hasText: 'How long do the approvals last?',
+    });
+    await question.waitFor();
+    await page.keyboard.press('Escape');
+    await question.waitFor({ state: 'hidden' });
+    await (await row()).filter({ hasText: 'Denied' }).waitFor();
+    // Approved again from the panel, as the scenarios after this one find it.
+    await (await button('Approve')).click();
+    await (await row()).filter({ hasText: 'Approved' }).waitFor();
+  });
 }
