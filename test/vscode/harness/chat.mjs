@@ -1,24 +1,8 @@
 // The chat view as a person uses it: typing a request, waiting for the answer, opening the steps
-// shown, seeing output live; and the kernel's audit records of the window's profile. Shared by the
-// chat windows.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+// shown, seeing output live. Shared by the chat windows, with the audit records they check.
 import { HANG_MS } from './patience.mjs';
-/** The audit records of the kernel's log in this window's profile, oldest first. */
-export function auditRecords(dirs) {
-  const state = join(dirs.xdg, 'state/mgp');
-  if (!existsSync(state)) return [];
-  return readdirSync(state).flatMap((key) => {
-    const audit = join(state, key, 'audit');
-    if (!existsSync(audit)) return [];
-    return readdirSync(audit)
-      .filter((name) => name.endsWith('.jsonl'))
-      .sort()
-      .flatMap((name) => readFileSync(join(audit, name), 'utf8').split('\n'))
-      .filter(Boolean)
-      .map((line) => JSON.parse(line));
-  });
-}
+
+export { auditRecords } from './auditLog.mjs';
 
 export const chatView = (page) => page.locator('.interactive-session').first();
 export const lastResponse = (page) =>

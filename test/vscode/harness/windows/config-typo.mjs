@@ -4,7 +4,7 @@
 // other. Edited as a person does: in the editor, saved with Ctrl+S; the audit log tells whether any
 // server stopped or started again.
 import { strict as assert } from 'node:assert';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   approvePermissions,
@@ -14,6 +14,7 @@ import {
   serverRow,
   startWorkspaceServers,
 } from '../uiKit.mjs';
+import { auditRecords } from '../auditLog.mjs';
 import { waitFor } from '../patience.mjs';
 
 export const title = 'a typo in mgp.toml never stops a running server';
@@ -21,19 +22,9 @@ export const window = {};
 
 /** SERVER_CONNECTED / SERVER_DISCONNECTED records in the kernel's audit log, oldest first. */
 function serverEvents(dirs) {
-  const state = join(dirs.xdg, 'state/mgp');
-  if (!existsSync(state)) return [];
-  return readdirSync(state).flatMap((key) => {
-    const audit = join(state, key, 'audit');
-    if (!existsSync(audit)) return [];
-    return readdirSync(audit)
-      .filter((name) => name.endsWith('.jsonl'))
-      .sort()
-      .flatMap((name) => readFileSync(join(audit, name), 'utf8').split('\n'))
-      .filter((line) => line.includes('"SERVER_'))
-      .map((line) => JSON.parse(line))
-      .map((record) => `${record.event_type} ${record.target.server_id}`);
-  });
+  return auditRecords(dirs)
+    .filter((record) => record.event_type?.startsWith('SERVER_'))
+    .map((record) => `${record.event_type} ${record.target.server_id}`);
 }
 
 /** Puts the cursor at the end of a line of mgp.toml, in the editor, once it has the focus. */
