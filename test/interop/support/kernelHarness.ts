@@ -61,6 +61,8 @@ export class ScriptedOperator {
   inferenceAnswers: boolean[] = [];
   /** What the operator does before answering a tool-call approval (take their time, say). */
   thinking: () => Promise<void> = async () => undefined;
+  /** What the operator does before answering a sampling review or an elicitation form. */
+  reviewing: () => Promise<void> = async () => undefined;
 
   interaction(): Interaction {
     return {
@@ -80,6 +82,7 @@ export class ScriptedOperator {
       },
       reviewSampling: async (serverId, params, signal) => {
         this.asked.push({ kind: 'sampling', detail: { serverId, params } });
+        await this.reviewing();
         if (this.samplingAction === 'wait') {
           await this.withdrawal(signal);
           return { action: 'reject', reason: 'withdrawn' };
@@ -99,6 +102,7 @@ export class ScriptedOperator {
       },
       elicit: async (serverId, params, signal) => {
         this.asked.push({ kind: 'elicit', detail: { serverId, params } });
+        await this.reviewing();
         if (this.elicitWait) {
           await this.withdrawal(signal);
           return { action: 'cancel' };

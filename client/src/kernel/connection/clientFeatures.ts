@@ -24,6 +24,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { ClientTaskStore, clientTasksCapability } from './clientTasks';
 import { answering } from './wireError';
+import type { CallClock } from './callClock';
 
 /** What the kernel answers when a server asks the client something (MCP client features). */
 export interface ClientRequestHandlers {
@@ -85,19 +86,22 @@ export function registerClientFeatures(
   client: Client,
   handlers: ClientRequestHandlers,
   hooks: ConnectionHooks,
-  tasks?: ClientTaskStore,
+  { tasks, clock }: { tasks?: ClientTaskStore; clock?: CallClock } = {},
 ): void {
+  // The server waits while the kernel answers it: its tool calls' timers stop meanwhile.
+  const answer = <T>(work: () => Promise<T>): Promise<T> =>
+    clock ? clock.whileAnswering(() => answering(work)) : answering(work);
   client.setRequestHandler(ListRootsRequestSchema, () =>
-    answering(async () => ({ roots: await handlers.roots() })),
+    answer(async () => ({ roots: await handlers.roots() })),
   );
   client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
     asTaskWhenAsked(tasks, request.params, extra, (signal) =>
-      answering(() => handlers.createMessage(request.params, signal)),
+      answer(() => handlers.createMessage(request.params, signal)),
     ),
   );
   client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
     asTaskWhenAsked(tasks, request.params, extra, (signal) =>
-      answering(() => handlers.elicit(request.params, signal)),
+      answer(() => handlers.elicit(request.params, signal)),
     ),
   );
   abortCancelledRequests(client);
@@ -123,7 +127,7 @@ export function registerClientFeatures(
   // Transport and protocol problems (a line that is not JSON-RPC, a handler that threw) go to the log.
   client.onerror = (error) => hooks.onLog('warning', `protocol: ${error.message}`);
   client.fallbackRequestHandler = (request, extra) =>
-    answering(async () => {
+    answer(async () => {
       const params = (request.params ?? {}) as Record<string, unknown>;
       const answer = hooks.onRequest?.(request.method, params, {
         requestId: request.id,

@@ -4,9 +4,11 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CompleteRequest,
   CompleteResult,
+  ErrorCode,
   GetPromptResult,
   JSONRPCMessage,
   LoggingLevel,
+  McpError,
   Prompt,
   ReadResourceResult,
   RequestId,
@@ -45,6 +47,7 @@ import {
   ListedTool,
 } from './toolResults';
 import { asKernelTimeout } from './requestTimeout';
+import { CallClock } from './callClock';
 import { openOverTransport } from './transportChoice';
 
 export type { ListedTool, CappedResult } from './toolResults';
@@ -82,6 +85,8 @@ export interface CallOptions {
 
 const LooseInitializeResult = z.looseObject({ capabilities: z.looseObject({}).optional() });
 const LooseResult = z.looseObject({});
+/** The SDK's own timer stays out of the way of the call clock's (setTimeout's largest delay). */
+const NO_SDK_TIMEOUT = 2 ** 31 - 1;
 
 /** One live MCP session with a server: base MCP, client side, over the SDK. */
 export class ServerConnection {
@@ -97,6 +102,8 @@ export class ServerConnection {
     readonly client: Client,
     private readonly transport: ObservedTransport,
     private readonly onLog: ConnectionHooks['onLog'],
+    /** The tool calls' timers, stopped while the kernel answers the server's own requests. */
+    private readonly clock: CallClock,
   ) {}
 
   /** Opens the connection over the server's transport (MCP 2025-11-25, Transports), signing in when asked. */
@@ -161,8 +168,9 @@ export class ServerConnection {
       { name: 'mgp-kernel', title: 'MGP Kernel', version: MGP_KERNEL_VERSION },
       { capabilities, taskStore },
     );
-    registerClientFeatures(client, options.handlers, options.hooks, taskStore);
-    const connection = new ServerConnection(server, client, transport, options.hooks.onLog);
+    const clock = new CallClock();
+    registerClientFeatures(client, options.handlers, options.hooks, { tasks: taskStore, clock });
+    const connection = new ServerConnection(server, client, transport, options.hooks.onLog, clock);
     const previousClose = transport.onclose;
     await client.connect(transport, { timeout: server.settings.connectTimeoutMs });
     connection.rawServerCapabilities = rawCapabilities;
@@ -341,11 +349,7 @@ export class ServerConnection {
         ? callToolAsTask(this.client, this.server.id, params, requestOptions, options).then(
             (result) => LooseCallResultSchema.parse(result),
           )
-        : this.client.request(
-            { method: 'tools/call', params: params as { name: string } },
-            LooseCallResultSchema,
-            requestOptions,
-          );
+        : this.timedCall(params, requestOptions.timeout, options);
     options.onSent?.(params);
     const sent = this.signIn ? this.signIn.run(send) : send();
     return sent.then(
@@ -357,6 +361,37 @@ export class ServerConnection {
         throw asKernelTimeout(this.server.id, `tools/call ${name}`, error, requestOptions.timeout);
       },
     );
+  }
+
+  /** tools/call on the server's clock (callClock.ts): cancelled when the server's time runs out. */
+  private timedCall(
+    params: Record<string, unknown>,
+    timeoutMs: number,
+    options: CallOptions,
+  ): Promise<z.infer<typeof LooseCallResultSchema>> {
+    const expired = new AbortController();
+    const timer = this.clock.start(timeoutMs, () =>
+      expired.abort(
+        new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs }),
+      ),
+    );
+    const { onProgress } = options;
+    const onprogress =
+      onProgress &&
+      ((progress: Parameters<typeof onProgress>[0]) => {
+        this.clock.progressed(timer);
+        onProgress(progress);
+      });
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, expired.signal])
+      : expired.signal;
+    return this.client
+      .request(
+        { method: 'tools/call', params: params as { name: string } },
+        LooseCallResultSchema,
+        { timeout: NO_SDK_TIMEOUT, signal, onprogress },
+      )
+      .finally(() => timer.stop());
   }
 
   /** tasks/list, when the server offers it (`capabilities.tasks.list`); one page. */

@@ -1,0 +1,53 @@
+import { strict as assert } from 'node:assert';
+import { OpenAiCompatibleProvider } from '../../client/src/kernel/models/openAiCompatible';
+import {
+  everythingServer,
+  node,
+  startKernel,
+  startScriptedModel,
+  TestKernel,
+  textOf,
+} from './support/kernelHarness';
+
+/** A request timeout, and a review that outlasts it twice over. */
+const TIMEOUT_SECS = 4;
+const REVIEW_MS = TIMEOUT_SECS * 1000 * 2 + 1000;
+
+const everything = (id: string) =>
+  `[[servers]]\nid = "${id}"\ncommand = ${node}\nargs = [${everythingServer}, "stdio"]\nrequest_timeout_secs = ${TIMEOUT_SECS}\n`;
+
+describe('kernel: the request timeout counts only the time the server works', function () {
+  let t: TestKernel | undefined;
+  afterEach(async () => t?.dispose());
+
+  it('a tool call outlives a sampling review and an elicitation form longer than its timeout', async () => {
+    const model = await startScriptedModel({
+      rules: [{ match: 'haiku', reply: 'Autumn moonlight' }],
+    });
+    try {
+      t = await startKernel(everything('sampler') + everything('asker'), {
+        configure: (kernel) =>
+          kernel.models.setProviders([
+            new OpenAiCompatibleProvider({ baseUrl: model.url, model: 'scripted' }),
+          ]),
+      });
+      const kernel = t.kernel;
+      t.operator.elicitContent = { name: 'Ada Lovelace', check: true, integer: 42 };
+      t.operator.reviewing = () => new Promise((resolve) => setTimeout(resolve, REVIEW_MS));
+      const [sampled, elicited] = await Promise.all([
+        kernel.call({
+          serverId: 'sampler',
+          toolName: 'trigger-sampling-request',
+          args: { prompt: 'write a haiku', maxTokens: 50 },
+        }),
+        kernel.call({ serverId: 'asker', toolName: 'trigger-elicitation-request', args: {} }),
+      ]);
+      assert.match(textOf(sampled.result), /Autumn moonlight/);
+      assert.match(textOf(elicited.result), /Ada Lovelace/);
+      assert.equal(t.operator.count('sampling'), 1);
+      assert.equal(t.operator.count('elicit'), 1);
+    } finally {
+      await model.close();
+    }
+  });
+});
