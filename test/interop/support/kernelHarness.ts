@@ -61,7 +61,7 @@ export class ScriptedOperator {
   inferenceAnswers: boolean[] = [];
   /** What the operator does before answering a tool-call approval (take their time, say). */
   thinking: () => Promise<void> = async () => undefined;
-  /** What the operator does before answering a sampling review or an elicitation form. */
+  /** What the operator does before answering a sampling review, an elicitation form or a callback. */
   reviewing: () => Promise<void> = async () => undefined;
 
   interaction(): Interaction {
@@ -113,6 +113,7 @@ export class ScriptedOperator {
       },
       answerCallback: async (question) => {
         this.asked.push({ kind: `callback:${question.type}`, detail: question });
+        await this.reviewing();
         const answer = this.callbackAnswers.shift();
         if (answer === '<wait>') {
           await new Promise((resolve) =>

@@ -69,10 +69,12 @@ export class Callbacks {
         : DEFAULT_TIMEOUT_MS;
     const expired = AbortSignal.timeout(timeoutMs);
     try {
-      const response =
+      // The server's tool call waits for this answer: its timer stands still meanwhile.
+      const response = await session.connection.whileAnswering<unknown>(() =>
         type === 'llm_completion'
-          ? await this.complete(session, params, expired)
-          : await this.askPerson(session, callbackId, type, params, expired);
+          ? this.complete(session, params, expired)
+          : this.askPerson(session, callbackId, type, params, expired),
+      );
       if (type === 'notification' || expired.aborted || response === undefined) return;
       await session.connection.request('mgp/callback/respond', {
         callback_id: callbackId,

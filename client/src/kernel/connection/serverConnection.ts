@@ -363,6 +363,14 @@ export class ServerConnection {
     );
   }
 
+  /**
+   * Runs the kernel's answer to something the server asked outside a request (an MGP callback,
+   * §13.4) with the server's tool calls' timers stopped, as its requests are.
+   */
+  whileAnswering<T>(answer: () => Promise<T>): Promise<T> {
+    return this.clock.whileAnswering(answer);
+  }
+
   /** tools/call on the server's clock (callClock.ts): cancelled when the server's time runs out. */
   private timedCall(
     params: Record<string, unknown>,
