@@ -551,15 +551,13 @@ describe('kernel: base MCP, client side, against real servers', function () {
   });
 
   describe('misbehaving servers do not take the kernel down', () => {
-    it('a 50 MB message: refused at once with 3001, the connection keeps working', async () => {
+    it('a 50 MB message: refused with 3001, not left to time out; the connection keeps working', async () => {
       t = await startKernel(fixture('huge', 'huge-message.js'));
-      const started = Date.now();
       await assert.rejects(
         t.kernel.call({ serverId: 'huge', toolName: 'echo', args: { text: 'x' } }),
         (e: { code?: number; message: string }) =>
           e.code === 3001 && /exceeds the maximum of 10485760 bytes/.test(e.message),
       );
-      assert.ok(Date.now() - started < 20000, 'well before the request timeout');
       assert.equal(t.kernel.manager.get('huge').state, 'connected');
       await t.kernel.manager.get('huge').session().ping();
     });

@@ -3,15 +3,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { within } from '../support/patience';
 import { LanguageServerProcess } from './lspClient';
 
-/** The server must answer a request quickly after each bad document, and never exit. */
-async function assertResponsive(server: LanguageServerProcess, uri: string): Promise<number> {
-  const started = Date.now();
-  await server.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri } });
-  const elapsed = Date.now() - started;
+/** After each bad document the server still answers a request, and has not exited. */
+async function assertResponsive(server: LanguageServerProcess, uri: string): Promise<void> {
+  await within(
+    server.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri } }),
+    'an answer after the bad document',
+  );
   assert.equal(server.exited, false, `the server exited; stderr:\n${server.stderr}`);
-  return elapsed;
 }
 
 describe('language server under bad input (the real process)', function () {
@@ -40,7 +41,7 @@ describe('language server under bad input (the real process)', function () {
     const [notice] = await server.diagnosticsFor(uri, (d) => d.length > 0);
     assert.equal(notice.code, 'not-checked');
     assert.match(notice.message, /10\.0 MB/);
-    assert.ok((await assertResponsive(server, probe)) < 2000);
+    await assertResponsive(server, probe);
   });
 
   it('reports binary garbage as a syntax error', async () => {
@@ -50,7 +51,7 @@ describe('language server under bad input (the real process)', function () {
     );
     const diagnostics = await server.diagnosticsFor(uri, (d) => d.length > 0);
     assert.equal(diagnostics[0].code, 'toml-syntax');
-    assert.ok((await assertResponsive(server, probe)) < 2000);
+    await assertResponsive(server, probe);
   });
 
   it('survives 10,000-deep inline tables', async () => {
@@ -59,7 +60,7 @@ describe('language server under bad input (the real process)', function () {
     const uri = await server.open(join(dir, 'deep', 'mgp.toml'), text);
     const diagnostics = await server.diagnosticsFor(uri, (d) => d.length > 0);
     assert.equal(diagnostics[0].severity, 1);
-    assert.ok((await assertResponsive(server, probe)) < 2000);
+    await assertResponsive(server, probe);
   });
 
   it('handles unterminated strings of every kind', async () => {
@@ -73,7 +74,7 @@ describe('language server under bad input (the real process)', function () {
       const [diagnostic] = await server.diagnosticsFor(uri, (d) => d.length > 0);
       assert.equal(diagnostic.code, 'toml-syntax', name);
     }
-    assert.ok((await assertResponsive(server, probe)) < 2000);
+    await assertResponsive(server, probe);
   });
 
   it('keeps up with a burst of 200 edits and publishes for the last one', async () => {

@@ -225,31 +225,27 @@ describe('interop: misbehaving MCP server fixtures under the SDK client', functi
       );
       const t0 = Date.now();
       await assert.rejects(
-        echo(f.client, 'anyone?', 500),
+        within(echo(f.client, 'anyone?', 500), 'the timeout'),
         mcpError(ErrorCode.RequestTimeout, /Request timed out/),
       );
       const waited = Date.now() - t0;
-      assert.ok(waited >= 490 && waited < 3000, `timed out after ${waited} ms`);
+      assert.ok(waited >= 490, `timed out after ${waited} ms, before its 500`);
       await f.client.ping(); // the connection survives a timed-out call
       const pid = f.transport.childPid!;
       assert.equal(isAlive(pid), true);
-      const t1 = Date.now();
       await f.client.close();
       const exit = await within(f.transport.exited, 'exit after close');
       // Exit code 0 and no signal: it left on its own when stdin closed, before the SDK's 2 s SIGTERM.
       assert.deepEqual(exit, { code: 0, signal: null });
-      assert.ok(Date.now() - t1 < 1900, `took ${Date.now() - t1} ms to exit after close()`);
       assert.match(f.stderr(), /tools\/call echo received; never answering it/);
     });
 
     it('--hang-initialize: connect with { timeout: 500 } rejects with a timeout, and the process exits 0 on close', async () => {
       const f = fixture('hang.js', ['--hang-initialize']);
-      const t0 = Date.now();
       await assert.rejects(
         within(f.client.connect(f.transport, { timeout: 500 }), 'connect'),
         mcpError(ErrorCode.RequestTimeout),
       );
-      assert.ok(Date.now() - t0 < 3000);
       // The SDK closes the transport itself when initialization fails.
       await within(f.transportClosed, 'transport onclose');
       assert.deepEqual(await within(f.transport.exited, 'exit'), { code: 0, signal: null });

@@ -16,6 +16,7 @@ import {
   type ServerIcon,
 } from '../../client/src/kernel/icons/iconPolicy';
 import { repoRoot } from '../repoRoot';
+import { HANG_MS } from '../support/patience';
 
 /** A real 1×1 PNG. */
 const PNG = Buffer.from(
@@ -110,11 +111,12 @@ describe('server icons: fetched over https by the kernel', () => {
     '/slow.png': () => undefined,
   };
   // The test host name resolves to loopback, which only these tests allow.
-  const options = () => ({
+  // A deadline only a hang can miss, but for the server that never answers.
+  const options = (timeoutMs = HANG_MS) => ({
     ca,
     resolve: async () => ['127.0.0.1'],
     addressAllowed: () => true,
-    timeoutMs: 2000,
+    timeoutMs,
   });
   const url = (path: string) => new URL(`https://icons.test:${port}${path}`);
 
@@ -137,15 +139,15 @@ describe('server icons: fetched over https by the kernel', () => {
   });
 
   it('refuses a body over the size bound, a redirect, a page that is not an image, a server too slow', async () => {
-    const reason = async (path: string) => {
-      const fetched = await fetchIcon(url(path), options());
+    const reason = async (path: string, timeoutMs?: number) => {
+      const fetched = await fetchIcon(url(path), options(timeoutMs));
       assert.equal(fetched.ok, false, path);
       return (fetched as { reason: string }).reason;
     };
     assert.match(await reason('/big.png'), /larger than/);
     assert.match(await reason('/moved.png'), /HTTP 302 \(redirects are not followed\)/);
     assert.match(await reason('/page.png'), /not a PNG/);
-    assert.match(await reason('/slow.png'), /no answer within 2000 ms/);
+    assert.match(await reason('/slow.png', 2000), /no answer within 2000 ms/);
   });
 
   it('never connects to a name that resolves to a loopback or private address', async () => {

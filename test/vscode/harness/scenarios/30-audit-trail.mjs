@@ -153,34 +153,37 @@ async function rowsWhen(frame, test, what, timeoutMs = HANG_MS) {
 
 /** Scrolls the table so row `index` is at the top and waits until the rows in view are drawn with data. */
 function scrollToRow(frame, index) {
-  return frame.locator('.viewport').evaluate(async (viewport, target) => {
-    const table = viewport.closest('.table');
-    const rowHeight = parseFloat(getComputedStyle(table).getPropertyValue('--row-height'));
-    const top = target === 'end' ? viewport.scrollHeight : target * rowHeight;
-    const started = performance.now();
-    viewport.scrollTop = top;
-    for (;;) {
-      await new Promise((resolve) => requestAnimationFrame(resolve));
-      const first = Number(table.dataset.first);
-      const rows = [...table.querySelectorAll('.window .row')];
-      const total = Number(viewport.getAttribute('aria-rowcount')) - 1;
-      const there =
-        target === 'end' ? rows[rows.length - 1]?.id === `row-${total - 1}` : first === target;
-      if (table.dataset.complete === 'true' && there) {
-        return {
-          ms: performance.now() - started,
-          renderMs: Number(table.dataset.renderMs),
-          first,
-          rowElements: rows.length,
-          seqs: rows.map((r) => Number(r.dataset.seq)),
-          firstSeq: Number(document.getElementById(`row-${first}`)?.dataset.seq),
-          visible: Math.ceil((viewport.clientHeight - rowHeight) / rowHeight),
-        };
+  return frame.locator('.viewport').evaluate(
+    async (viewport, { target, hang }) => {
+      const table = viewport.closest('.table');
+      const rowHeight = parseFloat(getComputedStyle(table).getPropertyValue('--row-height'));
+      const top = target === 'end' ? viewport.scrollHeight : target * rowHeight;
+      const started = performance.now();
+      viewport.scrollTop = top;
+      for (;;) {
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        const first = Number(table.dataset.first);
+        const rows = [...table.querySelectorAll('.window .row')];
+        const total = Number(viewport.getAttribute('aria-rowcount')) - 1;
+        const there =
+          target === 'end' ? rows[rows.length - 1]?.id === `row-${total - 1}` : first === target;
+        if (table.dataset.complete === 'true' && there) {
+          return {
+            ms: performance.now() - started,
+            renderMs: Number(table.dataset.renderMs),
+            first,
+            rowElements: rows.length,
+            seqs: rows.map((r) => Number(r.dataset.seq)),
+            firstSeq: Number(document.getElementById(`row-${first}`)?.dataset.seq),
+            visible: Math.ceil((viewport.clientHeight - rowHeight) / rowHeight),
+          };
+        }
+        if (performance.now() - started > hang)
+          throw new Error(`rows not drawn ${hang / 1000} s after scrolling to ${target}`);
       }
-      if (performance.now() - started > 10000)
-        throw new Error(`rows not drawn 10 s after scrolling to ${target}`);
-    }
-  }, index);
+    },
+    { target: index, hang: HANG_MS },
+  );
 }
 
 async function selectFilter(frame, name, value) {
@@ -605,26 +608,29 @@ export async function run(kit) {
   await step('filtering 100,000 records answers at once', async () => {
     const frame = await bigTrail();
     // Timed in the page: from the pick to the first frame whose rows in view are all filled with TOOL_BLOCKED.
-    const filtered = await frame.locator('select[data-filter="type"]').evaluate(async (select) => {
-      const started = performance.now();
-      select.value = 'TOOL_BLOCKED';
-      select.dispatchEvent(new Event('change'));
-      for (;;) {
-        await new Promise((resolve) => requestAnimationFrame(resolve));
-        const rows = [...document.querySelectorAll('.window .row')];
-        if (
-          rows.length &&
-          document.querySelector('.table').dataset.complete === 'true' &&
-          rows.every(
-            (r) =>
-              r.dataset.seq && r.querySelector('[data-col="type"]').textContent === 'TOOL_BLOCKED',
+    const filtered = await frame
+      .locator('select[data-filter="type"]')
+      .evaluate(async (select, hang) => {
+        const started = performance.now();
+        select.value = 'TOOL_BLOCKED';
+        select.dispatchEvent(new Event('change'));
+        for (;;) {
+          await new Promise((resolve) => requestAnimationFrame(resolve));
+          const rows = [...document.querySelectorAll('.window .row')];
+          if (
+            rows.length &&
+            document.querySelector('.table').dataset.complete === 'true' &&
+            rows.every(
+              (r) =>
+                r.dataset.seq &&
+                r.querySelector('[data-col="type"]').textContent === 'TOOL_BLOCKED',
+            )
           )
-        )
-          return Math.round(performance.now() - started);
-        if (performance.now() - started > 10000)
-          throw new Error('the filtered rows were not drawn in 10 s');
-      }
-    });
+            return Math.round(performance.now() - started);
+          if (performance.now() - started > hang)
+            throw new Error(`the filtered rows were not drawn in ${hang / 1000} s`);
+        }
+      }, HANG_MS);
     await rowsWhen(
       frame,
       (all) => all.every((r) => r.type === 'TOOL_BLOCKED' && r.result === '✗ BLOCKED'),
