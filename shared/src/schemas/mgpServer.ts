@@ -122,7 +122,7 @@ export const serverSchema: JsonSchema = {
     },
     request_timeout_secs: seconds(
       'Seconds a request may take before the kernel abandons it with a TIMEOUT error (MGP §14.3).',
-      'Seconds a JSON-RPC request to this server may take before the kernel abandons it and reports `TIMEOUT` (code 3003, MGP §14.3). For a tool call, progress starts the count again, and it stands still while the kernel answers the server (a sampling review, an elicitation form).',
+      'Seconds a JSON-RPC request to this server may take before the kernel abandons it and reports `TIMEOUT` (code 3003, MGP §14.3). For a tool call, progress starts the count again, and it stands still while the kernel answers the server (a sampling review, an elicitation form, a callback question).',
       30,
     ),
     connect_timeout_secs: seconds(

@@ -1,8 +1,8 @@
 // The language server in the editor: a config error in the Problems panel, and hover documentation.
 import { strict as assert } from 'node:assert';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openMgpToml } from '../uiKit.mjs';
+import { goToLine, openMgpToml } from '../uiKit.mjs';
 
 export const title = 'config language';
 
@@ -10,7 +10,7 @@ export async function run({ page, workspace, step, shot, runFromPalette }) {
   await step('an error in mgp.toml shows in the Problems panel at its line', async () => {
     appendFileSync(
       join(workspace, 'mgp.toml'),
-      '\n[[servers]]\nid = "typo"\ncommand = "node"\ntransport = "stdoi"\n',
+      '\n[[servers]]\nid = "typo"\ncommand = "node"\ntransport = "stdoi"\nrequest_timeout_secs = 30\n',
     );
     await openMgpToml(page);
     await runFromPalette('View: Focus Problems (Errors, Warnings, Infos)');
@@ -18,9 +18,7 @@ export async function run({ page, workspace, step, shot, runFromPalette }) {
       hasText: 'transport must be one of stdio, http, sse; got "stdoi"',
     });
     await problem.waitFor();
-    const lines = (await import('node:fs'))
-      .readFileSync(join(workspace, 'mgp.toml'), 'utf8')
-      .split('\n');
+    const lines = readFileSync(join(workspace, 'mgp.toml'), 'utf8').split('\n');
     const line = lines.findIndex((l) => l.includes('"stdoi"')) + 1;
     assert.match(await problem.innerText(), new RegExp(`\\[Ln ${line}, Col 13\\]`));
     await shot('problems-panel');
@@ -40,5 +38,18 @@ export async function run({ page, workspace, step, shot, runFromPalette }) {
       ),
     );
     await shot('hover');
+  });
+
+  await step("a timeout's hover says what its count leaves out", async () => {
+    const lines = readFileSync(join(workspace, 'mgp.toml'), 'utf8').split('\n');
+    await page.locator('.tab', { hasText: 'mgp.toml' }).click();
+    await goToLine(page, lines.findIndex((l) => l.startsWith('request_timeout_secs')) + 1);
+    await page.mouse.move(0, 0);
+    const key = page.locator('.view-lines .view-line span', { hasText: /^request_timeout_secs$/ });
+    await key.last().hover();
+    const hover = page.locator('.monaco-hover-content', { hasText: 'request_timeout_secs' });
+    await hover.first().waitFor();
+    assert.match(await hover.first().innerText(), /stands still while the kernel answers/);
+    await shot('hover-timeout');
   });
 }
