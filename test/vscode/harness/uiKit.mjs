@@ -75,9 +75,11 @@ export async function pickInQuickInput(page, text, label = text, timeout = HANG_
  * when the palette has not opened, the next try clicks the title bar's command center, which opens
  * the same quick input without the keyboard. A quick pick that stays open but is slow to take the
  * text (a loaded machine) is waited for, and one that closes is asked for again, until the hang
- * deadline.
+ * deadline. A webview taking the focus between the pick and its Enter takes the Enter too, and the
+ * command never runs: given `shows` (a locator the command makes visible), it is run again when that
+ * has not shown 15 s after the pick.
  */
-export async function palette(page, title, item) {
+export async function palette(page, title, item, shows) {
   await page.mouse.move(1300, 400); // away from tabs and rows whose hovers could cover the palette
   const deadline = Date.now() + HANG_MS;
   const widget = page.locator('.quick-input-widget');
@@ -95,7 +97,9 @@ export async function palette(page, title, item) {
         picked = true;
       }
       if (item !== undefined) await pickInQuickInput(page, item, item, 5000);
-      return;
+      if (!shows || (await shownWithin(shows, 15_000))) return;
+      if (Date.now() > deadline) throw new Error(`"${title}" ran, and nothing it shows appeared`);
+      picked = false;
     } catch (error) {
       if (Date.now() > deadline) throw error;
       // The command ran, but its quick pick closed (after a reload, restored editors take the
@@ -222,7 +226,7 @@ export function createUiKit({ page, resultsDir, server, workspace, dirs, results
   }
 
   /** Runs a command the way a person does: F1, type its title, pick it. */
-  const runFromPalette = (title) => palette(page, title);
+  const runFromPalette = (title, shows) => palette(page, title, undefined, shows);
 
   const webviewFrame = (title, timeout) => findWebviewFrame(page, title, timeout);
 

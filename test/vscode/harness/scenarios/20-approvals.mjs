@@ -141,8 +141,12 @@ export async function run(kit) {
   await step(
     'the Approvals panel shows the first decision and the standing grants, among them the server permissions with their expiry',
     async () => {
-      await palette(page, 'MGP: Show Approvals');
-      await page.locator('.tab', { hasText: 'Approvals' }).waitFor();
+      await palette(
+        page,
+        'MGP: Show Approvals',
+        undefined,
+        page.locator('.tab', { hasText: 'Approvals' }).first(),
+      );
       await (
         await panel()
       )

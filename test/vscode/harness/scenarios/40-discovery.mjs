@@ -18,8 +18,10 @@ export async function run(kit) {
   await step(
     '"MGP: Show Tool Discovery" opens the panel with the search box focused and the session cache',
     async () => {
-      await runFromPalette('MGP: Show Tool Discovery');
-      await page.locator('.tab', { hasText: 'Tool Discovery' }).waitFor();
+      await runFromPalette(
+        'MGP: Show Tool Discovery',
+        page.locator('.tab', { hasText: 'Tool Discovery' }).first(),
+      );
       frame = await findWebviewFrame(page, 'Tool Discovery');
       await frame.locator('#query').waitFor();
       // The budget is an agent's: folded away, saying so, while the session holds no tool.

@@ -32,12 +32,17 @@ export async function run(kit) {
     );
 
   await step('"MGP: Show Streaming Output" opens beside Tool Discovery', async () => {
-    await runFromPalette('MGP: Show Tool Discovery');
+    await runFromPalette(
+      'MGP: Show Tool Discovery',
+      page.locator('.tab', { hasText: 'Tool Discovery' }).first(),
+    );
     discovery = await findWebviewFrame(page, 'Tool Discovery');
     await discovery.locator('#query').waitFor();
     await page.locator('.part.sidebar .title-label').click();
-    await runFromPalette('MGP: Show Streaming Output');
-    await page.locator('.tab', { hasText: 'Streaming Output' }).waitFor();
+    await runFromPalette(
+      'MGP: Show Streaming Output',
+      page.locator('.tab', { hasText: 'Streaming Output' }).first(),
+    );
     streams = await findWebviewFrame(page, 'Streaming Output');
     await streams.locator('h1', { hasText: 'Streaming Output' }).waitFor();
     assert.equal(

@@ -177,8 +177,12 @@ export async function run(kit) {
   await step(
     'the MCPL server shows its feature sets; everything shows its instructions as text',
     async () => {
-      await palette(page, 'MGP: Show Server Details', 'live');
-      await page.locator('.tab', { hasText: 'Server: live' }).waitFor();
+      await palette(
+        page,
+        'MGP: Show Server Details',
+        'live',
+        page.locator('.tab', { hasText: 'Server: live' }).first(),
+      );
       const live = await findWebviewFrame(page, 'Server: live');
       await live.locator('#app[data-state="connected"]').waitFor();
       assert.ok((await live.locator('[data-feature-set]').count()) > 0, 'feature sets listed');
