@@ -5,17 +5,14 @@
 // what it could not. Reads the dev split of the studied requests only, never test data.
 //   node bench/discovery/candidates.mjs
 import { scratchFolder } from '../lib/bundle.mjs';
-import { discoveryFixtures, loadDiscovery } from './load.mjs';
+import { corpusWithModel, discoveryFixtures, loadDiscovery } from './load.mjs';
 
 const DEPTHS = [1, 5, 10, 20, 50, 100];
 
 const work = scratchFolder('mgp-bench-candidates-');
 const d = await loadDiscovery(work);
 const { corpus, sets } = discoveryFixtures();
-const index = d.createToolIndex({});
-for (const server of corpus) index.upsertServer(server.id, server.tools);
-const ranker = new d.ModelRanker({ load: () => d.loadBuiltInModel(work) });
-await ranker.warm(index);
+const { index, ranker } = await corpusWithModel(d, work, corpus);
 const visible = (doc) => index.visibleAt(doc);
 const tools = index.list().length;
 

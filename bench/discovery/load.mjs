@@ -31,6 +31,15 @@ export async function loadDiscovery(work) {
   return createRequire(import.meta.url)(join(work, 'discovery.cjs'));
 }
 
+/** An index of the corpus's tools, and the model in `work` (searchModel.bin) warmed on it. */
+export async function corpusWithModel(d, work, corpus) {
+  const index = d.createToolIndex({});
+  for (const server of corpus) index.upsertServer(server.id, server.tools);
+  const ranker = new d.ModelRanker({ load: () => d.loadBuiltInModel(work) });
+  await ranker.warm(index);
+  return { index, ranker };
+}
+
 /** The fixtures of test/fixtures/discovery: the corpora and the query sets by name. */
 export function discoveryFixtures() {
   const fixtures = join(root, 'test/fixtures/discovery');
