@@ -281,8 +281,12 @@ export async function run(kit) {
       'Stop while a streaming tool runs: the server gets mgp/stream/cancel, the record says cancelled',
       async () => {
         await ask(page, `@mgp ${CANCEL_TASK}`);
-        await lastResponse(page)
-          .locator('.interactive-result-code-block', { hasText: 'lorem ipsum dolor' })
+        // The response still loading: the last one drawn may yet be the earlier stream's, done.
+        await page
+          .locator('.interactive-response.chat-response-loading .interactive-result-code-block', {
+            hasText: 'lorem ipsum dolor',
+          })
+          .first()
           .waitFor();
         await shot('chat-agent-streaming-light');
         seen.cancelled = true;
