@@ -63,6 +63,34 @@ describe('interop: the agent loop with a scripted model and real servers', funct
     });
   };
 
+  it('Stop pressed as the model answers: none of the calls in that answer starts', async () => {
+    model = await startScriptedModel({
+      turns: [{ tool_calls: [{ name: 'mgp_tools_discover', arguments: { query: 'list notes' } }] }],
+    });
+    session = new AgentSession(k.kernel, { agentId: CHAT_AGENT_ID });
+    const stop = new AbortController();
+    const provider = new OpenAiCompatibleProvider({ baseUrl: model.url, model: 'scripted' });
+    // The model's answer has arrived whole when the person presses Stop, before its calls run.
+    const answeredAsStopped: typeof provider = Object.assign(Object.create(provider), {
+      chat: async (...args: Parameters<typeof provider.chat>) => {
+        const turn = await provider.chat(...args);
+        stop.abort();
+        return turn;
+      },
+    });
+    const record = await session.run({
+      model: answeredAsStopped,
+      task: 'List my notes.',
+      signal: stop.signal,
+    });
+    assert.equal(record.stop.reason, 'cancelled');
+    assert.deepEqual(
+      record.steps.flatMap((step) => step.tool_calls.map((call) => call.decision)),
+      ['not_run'],
+    );
+    assert.equal(model.requests.length, 1, 'the model is not asked again');
+  });
+
   it('discovers a tool it was not given, calls it after approval under its own identity, and answers', async () => {
     k.operator.toolAnswers = ['once', 'once'];
     await k.kernel.call({

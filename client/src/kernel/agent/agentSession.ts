@@ -209,6 +209,9 @@ export class AgentSession {
         resultMaxChars: options.resultMaxChars ?? 16_000,
       };
       for (const call of turn.toolCalls) {
+        // Stop pressed as the answer came: none of its calls starts.
+        if (signal.aborted && !state.stop)
+          state.stop = { reason: 'cancelled', message: 'Cancelled.' };
         const done: CallDone = state.stop
           ? notRun(call.id, call.name, state.stop.message)
           : await callTool(context, call);

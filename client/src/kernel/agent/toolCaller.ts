@@ -152,6 +152,8 @@ async function streamed(
   ctx.kernel.streams.on('text', onText);
   ctx.kernel.streams.on('progress', onProgress);
   ctx.signal.addEventListener('abort', onAbort, { once: true });
+  // An abort before the listener was added would never reach it.
+  if (ctx.signal.aborted) onAbort();
   try {
     const done = await outcome;
     const cancelled = (done.result as { _mgp?: { cancelled?: boolean } })._mgp?.cancelled === true;
