@@ -33,6 +33,9 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, input = ''
     child.stderr.on('data', (chunk) => (err += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, out, err }));
+    // A program that exits before it reads its input (no Secret Service to ask) closes the pipe
+    // under the write: EPIPE. Its exit code and stderr say what happened.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(input);
   });
 }
