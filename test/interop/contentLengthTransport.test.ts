@@ -199,6 +199,68 @@ describe('FramedStdioClientTransport lifecycle', () => {
     assert.deepEqual(seen.stderr, ['warn: first', 'second']);
   });
 
+  it('waits once for a full pipe, however many sends meet it', async () => {
+    // The server reads nothing until SIGUSR2, then answers once it has all 40 lines.
+    const script = `
+      let lines = 0;
+      process.on('SIGUSR2', () => process.stdin.on('data', (chunk) => {
+        const before = lines;
+        lines += chunk.toString().split('\\n').length - 1;
+        if (before < 40 && lines >= 40)
+          console.log(JSON.stringify({ jsonrpc: '2.0', method: 'received', params: { lines } }));
+      }));
+      setInterval(() => {}, 1000);
+      console.error('up');`;
+    const { transport, seen } = nodeScript(script, { framing: 'newline' });
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      await transport.start();
+      await waitFor(() => seen.stderr.includes('up'));
+      const text = 'x'.repeat(100_000);
+      let sent = 0;
+      const sends = Array.from({ length: 40 }, (_, i) =>
+        transport
+          .send({ jsonrpc: '2.0', method: 'notifications/message', params: { i, text } })
+          .then(() => sent++),
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.ok(sent < 40, 'the pipe is full: sends wait');
+      process.kill(transport.pid as number, 'SIGUSR2');
+      await Promise.all(sends);
+      await waitFor(() => seen.messages.length > 0);
+      assert.deepEqual(seen.messages, [
+        { jsonrpc: '2.0', method: 'received', params: { lines: 40 } },
+      ]);
+      const leaks = warnings.filter((w) => w.name === 'MaxListenersExceededWarning');
+      assert.deepEqual(leaks.map(String), []);
+    } finally {
+      process.off('warning', onWarning);
+      await transport.close();
+    }
+  });
+
+  it('fails the sends that wait on a full pipe when the server exits', async () => {
+    const { transport, seen } = nodeScript(
+      "process.on('SIGUSR2', () => process.exit(0)); setInterval(() => {}, 1000); console.error('up')",
+      { framing: 'newline' },
+    );
+    await transport.start();
+    await waitFor(() => seen.stderr.includes('up'));
+    const text = 'x'.repeat(100_000);
+    const sends = Array.from({ length: 5 }, (_, i) =>
+      transport.send({ jsonrpc: '2.0', method: 'notifications/message', params: { i, text } }),
+    );
+    process.kill(transport.pid as number, 'SIGUSR2');
+    const outcomes = await Promise.allSettled(sends);
+    assert.ok(
+      outcomes.some((o) => o.status === 'rejected'),
+      'a send that waited does not hang',
+    );
+    await waitFor(() => seen.closes === 1);
+  });
+
   it('closes a server that ignores the end of stdin with SIGTERM', async function () {
     const { transport, seen } = nodeScript('setInterval(() => {}, 1000)');
     await transport.start();

@@ -85,6 +85,7 @@ export class FramedStdioClientTransport implements Transport {
   private child?: ChildProcessWithoutNullStreams;
   private gone?: Promise<void>;
   private closing?: Promise<void>;
+  private draining?: Promise<void>;
   private closed = false;
 
   constructor(private readonly options: FramedStdioOptions) {
@@ -140,16 +141,26 @@ export class FramedStdioClientTransport implements Transport {
     // Like the SDK's stdio transport: done once the pipe took the bytes, waiting only when it is full.
     // (Waiting for every write's callback costs an extra turn of the event loop per message.)
     if (stdin.write(bytes)) return;
-    await new Promise<void>((resolve, reject) => {
+    await this.drainOf(stdin);
+  }
+
+  /**
+   * One wait for a full pipe, shared by every send that meets it: a flood of answers then adds one
+   * listener of each kind, not one set per message.
+   */
+  private drainOf(stdin: ChildProcessWithoutNullStreams['stdin']): Promise<void> {
+    this.draining ??= new Promise<void>((resolve, reject) => {
       const done = (error?: Error) => {
         stdin.off('drain', done);
         stdin.off('error', done);
+        this.draining = undefined;
         if (error) reject(error);
         else resolve();
       };
       stdin.once('drain', done);
       stdin.once('error', done);
     });
+    return this.draining;
   }
 
   /** Ends stdin, then after 2 s sends SIGTERM, then after 2 s more SIGKILL; resolves once the process is gone. */
