@@ -39,9 +39,9 @@ describe('OAuth: the loopback redirect (RFC 8252 §7.3)', () => {
   it('rejects with what the authorization server said when it refuses', async () => {
     const redirect = await LoopbackRedirect.open();
     try {
-      const code = redirect.waitForCode('s');
+      const refused = assert.rejects(redirect.waitForCode('s'), /access_denied \(no thanks\)/);
       await fetch(`${redirect.url}?error=access_denied&error_description=no%20thanks&state=s`);
-      await assert.rejects(code, /access_denied \(no thanks\)/);
+      await refused;
     } finally {
       await redirect.close();
     }
