@@ -31,12 +31,7 @@ export async function run({ page, workspace, step, shot, runFromPalette }) {
     const hover = page.locator('.monaco-hover-content', { hasText: 'transport' }).first();
     await hover.waitFor();
     assert.match(await hover.innerText(), /stdio/);
-    // The hover fades in: take the picture once it is fully shown.
-    await page.waitForFunction(() =>
-      [...document.querySelectorAll('.monaco-hover')].some(
-        (node) => getComputedStyle(node).opacity === '1',
-      ),
-    );
+    await shownInFull(page);
     await shot('hover');
   });
 
@@ -44,12 +39,20 @@ export async function run({ page, workspace, step, shot, runFromPalette }) {
     const lines = readFileSync(join(workspace, 'mgp.toml'), 'utf8').split('\n');
     await page.locator('.tab', { hasText: 'mgp.toml' }).click();
     await goToLine(page, lines.findIndex((l) => l.startsWith('request_timeout_secs')) + 1);
-    await page.mouse.move(0, 0);
-    const key = page.locator('.view-lines .view-line span', { hasText: /^request_timeout_secs$/ });
-    await key.last().hover();
+    // At the cursor, from the keyboard: it does not hang on what lies under the pointer.
     const hover = page.locator('.monaco-hover-content', { hasText: 'request_timeout_secs' });
-    await hover.first().waitFor();
+    await runFromPalette('Show or Focus Hover', hover.first());
     assert.match(await hover.first().innerText(), /stands still while the kernel answers/);
+    await shownInFull(page);
     await shot('hover-timeout');
   });
+}
+
+/** A hover fades in: the picture is taken once one is fully shown. */
+function shownInFull(page) {
+  return page.waitForFunction(() =>
+    [...document.querySelectorAll('.monaco-hover')].some(
+      (node) => getComputedStyle(node).opacity === '1',
+    ),
+  );
 }
