@@ -57,6 +57,7 @@ export const DEFAULT_LOOP_GUARD = 3;
 const BEFORE_INFERENCE_TIMEOUT_MS = 5_000;
 const AFTER_INFERENCE_TIMEOUT_MS = 10_000;
 const REMEMBERED_EVENTS = 1_000;
+const CANCELLED = { reason: 'cancelled', message: 'Cancelled.' } as const;
 
 interface RunState {
   steps: AgentStep[];
@@ -119,7 +120,7 @@ export class AgentSession {
     ];
     const state: RunState = { steps: [], peak: 0, answer: '' };
     for (let index = 1; !state.stop; index++) {
-      if (signal.aborted) state.stop = { reason: 'cancelled', message: 'Cancelled.' };
+      if (signal.aborted) state.stop = CANCELLED;
       else if (index > maxSteps)
         state.stop = {
           reason: 'max_steps',
@@ -175,7 +176,7 @@ export class AgentSession {
       turn = await this.afterInference(info, turn, signal);
     } catch (error) {
       state.stop = signal.aborted
-        ? { reason: 'cancelled', message: 'Cancelled.' }
+        ? CANCELLED
         : {
             reason: 'model_error',
             message: `The model failed: ${error instanceof Error ? error.message : String(error)}`,
@@ -210,8 +211,7 @@ export class AgentSession {
       };
       for (const call of turn.toolCalls) {
         // Stop pressed as the answer came: none of its calls starts.
-        if (signal.aborted && !state.stop)
-          state.stop = { reason: 'cancelled', message: 'Cancelled.' };
+        if (signal.aborted && !state.stop) state.stop = CANCELLED;
         const done: CallDone = state.stop
           ? notRun(call.id, call.name, state.stop.message)
           : await callTool(context, call);
