@@ -10,10 +10,13 @@
 // - each field's BM25 score alone, over the query's best in that field;
 // - the model's similarity above the query's mean, over the best's, and its neighbour rank;
 // - the model's similarity of the request to the tool's name alone, and to its description alone.
-// With --quadratic, the products of every two features are features too.
+// With --quadratic, the products of every two features are features too. With --maxsim, two features
+// that read the request and the tool word by word (late interaction, as ColBERT's MaxSim, here over
+// the model's word vectors): the mean over the request's words of each one's best cosine to a word of
+// the tool's name and lead, and the share of the request's words whose best is above 0.5.
 //
-// Run: node bench/discovery/fit-reranker.mjs [--depth N] [--quadratic]
-import { scratchFolder } from '../lib/bundle.mjs';
+// Run: node bench/discovery/fit-reranker.mjs [--depth N] [--quadratic] [--maxsim]
+import { bundleExports, scratchFolder } from '../lib/bundle.mjs';
 import { discoveryFixtures, loadDiscovery, rankMetrics } from './load.mjs';
 
 const at = process.argv.indexOf('--depth');
@@ -66,6 +69,44 @@ function vectorsOf(entry) {
 }
 const tools = full.list().length;
 
+const MAXSIM = process.argv.includes('--maxsim');
+const text = await bundleExports(scratchFolder('mgp-fit-reranker-text-'), 'text', [
+  "export { isStopWord, splitWords } from './client/src/kernel/search/text';",
+  "export { normalizeQuery } from './client/src/kernel/search/queryText';",
+]);
+const wordVectors = new Map();
+/** The model's unit vectors of a text's distinct content words (the words it knows). */
+function wordVectorsOf(words) {
+  const distinct = new Set(text.splitWords(words).map((w) => w.toLowerCase()));
+  const vectors = [];
+  for (const w of distinct) {
+    if (w.length < 2 || text.isStopWord(w)) continue;
+    if (!wordVectors.has(w)) wordVectors.set(w, staticModel.embed(w));
+    const v = wordVectors.get(w);
+    if (v.some((x) => x !== 0)) vectors.push(v);
+  }
+  return vectors;
+}
+const toolWords = new Map();
+/** Per request word, its best cosine to a word of the tool's name and lead: their mean, and the share above 0.5. */
+function maxSim(requestWords, entry) {
+  if (!toolWords.has(entry.tool_id)) {
+    const lead = String(entry.description ?? '').split(/(?<=[.!?])\s/)[0];
+    toolWords.set(entry.tool_id, wordVectorsOf(`${entry.name} ${lead}`));
+  }
+  const words = toolWords.get(entry.tool_id);
+  if (!requestWords.length || !words.length) return [0, 0];
+  let sum = 0;
+  let close = 0;
+  for (const a of requestWords) {
+    let best = -1;
+    for (const b of words) best = Math.max(best, cosine(a, b));
+    sum += best;
+    if (best > 0.5) close++;
+  }
+  return [sum / requestWords.length, close / requestWords.length];
+}
+
 /** Tool id → score, and the best score, of a keyword search with these options. */
 function scores(index, query, options) {
   const { results } = d.keywordSearch(index, query, {}, options);
@@ -96,6 +137,7 @@ async function candidates(query) {
   const topSimilarity = model.nearest[0]?.similarity ?? 1;
   const spread = topSimilarity - model.mean || 1;
   const q = staticModel.embed(query.toLowerCase());
+  const requestWords = MAXSIM ? wordVectorsOf(text.normalizeQuery(query)) : [];
   return top.map((r, rank) => {
     const id = r.entry.tool_id;
     const [nameVector, descriptionVector] = vectorsOf(r.entry);
@@ -114,6 +156,7 @@ async function candidates(query) {
       nearRank.has(id) ? 1 / (nearRank.get(id) + 1) : 0,
       cosine(q, nameVector),
       cosine(q, descriptionVector),
+      ...(MAXSIM ? maxSim(requestWords, r.entry) : []),
     ];
     return { id, x };
   });
