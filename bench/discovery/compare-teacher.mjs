@@ -7,7 +7,13 @@
 // Test data is never read.
 //   node bench/discovery/compare-teacher.mjs
 import { bundleExports, scratchFolder } from '../lib/bundle.mjs';
-import { corpusWithModel, discoveryFixtures, loadDiscovery, rankMetrics } from './load.mjs';
+import {
+  aloneAndFusedRanks,
+  corpusWithModel,
+  discoveryFixtures,
+  loadDiscovery,
+  printRanks,
+} from './load.mjs';
 
 const work = scratchFolder('mgp-bench-teacher-');
 const d = await loadDiscovery(work);
@@ -44,9 +50,10 @@ async function teacherRanker(entries) {
   const fields = ['name', 'lead', 'params'];
   const texts = entries.map((e) => d.toolText(e));
   const byText = await embedAll(texts.flatMap((t) => fields.map((f) => t[f]).filter(Boolean)));
+  const dims = byText.values().next().value.length;
   const vectors = new Map(
     entries.map((entry, k) => {
-      const sum = new Array(encoder.dims ?? 512).fill(0);
+      const sum = new Array(dims).fill(0);
       for (const f of fields) {
         const v = texts[k][f] ? byText.get(texts[k][f]) : undefined;
         v?.forEach((x, i) => (sum[i] += d.TOOL_TEXT_WEIGHTS[f] * x));
@@ -64,35 +71,9 @@ async function teacherRanker(entries) {
   };
 }
 
-const entries = index.list();
-const teacher = await teacherRanker(entries);
-const visible = (doc) => index.visibleAt(doc);
-const ranks = {
-  'shipped model': { alone: [], fused: [] },
-  'its teacher': { alone: [], fused: [] },
-};
-for (const request of sets.dev) {
-  const expected = (toolId) => request.expected.includes(toolId);
-  const { nearest } = await ranker.match(request.query, index, visible, entries.length);
-  ranks['shipped model'].alone.push(
-    nearest.findIndex((n) => expected(index.entryAt(n.doc).tool_id)),
-  );
-  const similarities = await teacher.rank(request.query, entries);
-  const order = entries.map((e, i) => [e, similarities[i]]).sort((a, b) => b[1] - a[1]);
-  ranks['its teacher'].alone.push(order.findIndex(([e]) => expected(e.tool_id)));
-  for (const [name, semantic] of [
-    ['shipped model', ranker],
-    ['its teacher', teacher],
-  ]) {
-    const fused = await d.semanticSearch(index, request.query, {}, { semantic });
-    ranks[name].fused.push(fused.results.findIndex((r) => expected(r.entry.tool_id)));
-  }
-}
-console.log(`dev split (${sets.dev.length} requests)   hit@1  hit@5  MRR`);
-for (const [name, byRanking] of Object.entries(ranks))
-  for (const [ranking, r] of Object.entries(byRanking)) {
-    const m = rankMetrics(r);
-    const figures = [m.hit1, m.hit5, m.mrr].map((x) => x.toFixed(3)).join('  ');
-    console.log(`${name.padEnd(14)} ${ranking.padEnd(8)}       ${figures}`);
-  }
+const teacher = await teacherRanker(index.list());
+console.log(`dev split (${sets.dev.length} requests)`);
+console.log('model            ranking   hit@1  hit@5  MRR');
+printRanks('shipped model', await aloneAndFusedRanks(d, index, ranker, sets.dev));
+printRanks('its teacher', await aloneAndFusedRanks(d, index, teacher, sets.dev));
 process.exit(0);

@@ -91,8 +91,8 @@ const toolWords = new Map();
 /** Per request word, its best cosine to a word of the tool's name and lead: their mean, and the share above 0.5. */
 function maxSim(requestWords, entry) {
   if (!toolWords.has(entry.tool_id)) {
-    const lead = String(entry.description ?? '').split(/(?<=[.!?])\s/)[0];
-    toolWords.set(entry.tool_id, wordVectorsOf(`${entry.name} ${lead}`));
+    const { name, lead } = d.toolText(entry);
+    toolWords.set(entry.tool_id, wordVectorsOf(`${name} ${lead}`));
   }
   const words = toolWords.get(entry.tool_id);
   if (!requestWords.length || !words.length) return [0, 0];

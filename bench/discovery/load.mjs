@@ -68,3 +68,30 @@ export function rankMetrics(ranks) {
     mrr: ranks.reduce((s, x) => s + (x >= 0 ? 1 / (x + 1) : 0), 0) / n,
   };
 }
+
+/**
+ * Per request, the rank of its first expected tool under a semantic ranker alone (its similarities,
+ * every visible tool ordered) and in the semantic strategy's fused answer.
+ */
+export async function aloneAndFusedRanks(d, index, semantic, requests) {
+  const visible = (doc) => index.visibleAt(doc);
+  const tools = index.list().length;
+  const ranks = { alone: [], fused: [] };
+  for (const request of requests) {
+    const expected = (entry) => request.expected.includes(entry.tool_id);
+    const { nearest } = await d.matchesOf(semantic, request.query, index, visible, tools);
+    ranks.alone.push(nearest.findIndex((n) => expected(index.entryAt(n.doc))));
+    const fused = await d.semanticSearch(index, request.query, {}, { semantic });
+    ranks.fused.push(fused.results.findIndex((r) => expected(r.entry)));
+  }
+  return ranks;
+}
+
+/** One line per ranking of a model: its name, the ranking, hit@1, hit@5 and MRR. */
+export function printRanks(name, ranks) {
+  for (const [ranking, r] of Object.entries(ranks)) {
+    const m = rankMetrics(r);
+    const figures = [m.hit1, m.hit5, m.mrr].map((x) => x.toFixed(3)).join('  ');
+    console.log(`${name.padEnd(16)} ${ranking.padEnd(8)}  ${figures}`);
+  }
+}
