@@ -2,7 +2,8 @@
 # Installs everything MGP Kernel needs to build, run and test, on a fresh Debian machine with Node 20+:
 # Debian's chromium (the browser the real-VS-Code suites drive), libkrb5-dev (code-server's native
 # modules compile against it), and a Secret Service the CLI's keyring tests start on a private bus
-# (gnome-keyring, dbus-daemon, gdbus, secret-tool), then each npm folder from its lockfile. Safe to run again.
+# (gnome-keyring, dbus-daemon, gdbus, secret-tool), bubblewrap (the Linux sandbox around stdio
+# servers), then each npm folder from its lockfile. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +14,7 @@ command -v gnome-keyring-daemon >/dev/null 2>&1 || need_apt+=(gnome-keyring)
 command -v dbus-daemon >/dev/null 2>&1 || need_apt+=(dbus-daemon)
 command -v secret-tool >/dev/null 2>&1 || need_apt+=(libsecret-tools)
 command -v gdbus >/dev/null 2>&1 || need_apt+=(libglib2.0-bin)
+command -v bwrap >/dev/null 2>&1 || need_apt+=(bubblewrap)
 if ((${#need_apt[@]})); then
   echo "installing Debian packages: ${need_apt[*]}"
   sudo_cmd=()
@@ -25,6 +27,9 @@ export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=f
 
 echo "npm ci (extension)"
 npm ci
+
+echo "npm ci (tools/servers: real MCP servers from npm for the interop tests, without install scripts)"
+(cd tools/servers && npm ci --ignore-scripts)
 
 echo "npm ci (tools/node24: Node 24 for code-server)"
 (cd tools/node24 && npm ci)
