@@ -96,6 +96,12 @@ function bundles() {
       define: { ...define, 'import.meta.url': '__importMetaUrl' },
       banner: { js: "var __importMetaUrl = require('url').pathToFileURL(__filename).href;" },
     },
+    // The first program inside a sandbox with a network of its own: it bridges the allowed ports.
+    {
+      ...nodeBundle,
+      entryPoints: { sandboxBridge: 'client/src/kernel/sandbox/sandboxBridge.ts' },
+      outdir: 'dist',
+    },
     // The search model's thread (client/src/kernel/discovery/modelWorker.ts): started from next to the bundles.
     {
       ...nodeBundle,

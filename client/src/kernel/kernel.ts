@@ -47,6 +47,7 @@ import { streamedCall, type StreamedCallRequest } from './pipeline/streamedCall'
 import { ToolCallPipeline } from './pipeline/toolCallPipeline';
 import { CallValidation } from './pipeline/validation';
 import { approvalStore } from './security/approvalStore';
+import { publicAddress } from './security/publicAddress';
 import type { EffectiveSecurity } from './model/security';
 import { ServerPermissions } from './security/serverPermissions';
 import { Switchboard, TURNED_OFF_REASON } from './security/switchboard';
@@ -174,6 +175,8 @@ export class Kernel {
     });
     this.manager = new ServerManager({
       hostEnv: options.hostEnv,
+      workspaceFolders: () => (options.workingFolder ? [options.workingFolder] : []),
+      addressGuard: publicAddress,
       secrets: options.secrets,
       mayStart: (server) =>
         this.switches.serverOff(server.id)

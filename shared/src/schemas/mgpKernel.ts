@@ -1,6 +1,7 @@
 /**
  * `[kernel]` of mgp.toml, and the policy and access-grant fields that `[[servers]]` shares with it.
  */
+import { sandboxSchema } from './mgpSandbox';
 import { described, enumOf, JsonSchema, patternOf } from './schemaTypes';
 import {
   ACCESS_POLICIES,
@@ -302,6 +303,7 @@ export const kernelSchema: JsonSchema = {
       examples: [['mind.cerebras.think', 'memory.store']],
     },
     access_grants: accessGrantsSchema('kernel'),
+    sandbox: sandboxSchema('kernel'),
   },
   ...described(
     'Global kernel settings: approval and access policies, the tool context budget, pinned tools and access grants (MGP §3.3, §5, §16.7–16.8).',

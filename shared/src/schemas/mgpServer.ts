@@ -4,6 +4,7 @@
 import { accessGrantsSchema, accessPolicySchema, approvalPolicySchema } from './mgpKernel';
 import { serverMcplSchema } from './mgpMcpl';
 import { serverOAuthSchema } from './mgpOAuth';
+import { sandboxSchema } from './mgpSandbox';
 import { serverMgpSchema, serverToolsSchema } from './mgpSecurity';
 import { described, enumOf, JsonSchema, patternOf } from './schemaTypes';
 import { FRAMINGS, SERVER_ID, TOOL_NAME, TRANSPORTS } from './vocabulary';
@@ -189,10 +190,11 @@ export const serverSchema: JsonSchema = {
     tools: serverToolsSchema,
     access_grants: accessGrantsSchema('server'),
     mcpl: serverMcplSchema,
+    sandbox: sandboxSchema('server'),
   },
   ...described(
     'One MCP or MGP server the kernel connects to (MGP §15.2).',
     'One MCP or MGP server the kernel connects to (MGP §15.2): its `id`, how to reach it (`command`/`args`/`env` for `stdio`, `url`/`headers` for `http` and `sse`), ' +
-      'policies that override `[kernel]`, and the optional `[servers.mgp]`, `[servers.tools.<tool>]`, `[[servers.access_grants]]` and `[servers.mcpl]` tables.',
+      'policies that override `[kernel]`, and the optional `[servers.mgp]`, `[servers.tools.<tool>]`, `[[servers.access_grants]]`, `[servers.mcpl]` and `[servers.sandbox]` tables.',
   ),
 };

@@ -9,6 +9,7 @@ import type { RuleEnvironment } from '@shared/configCheck/semantic/context';
 import { defaultEnvironment } from '@shared/configCheck/semantic/environment';
 import { ConfigLocation, discoverConfigFiles, DiscoveryInputs } from './discover';
 import { kernelTable, mergeKernelSettings, serverPolicy } from './policy';
+import { serverSandbox } from './sandboxPolicy';
 import { tightenKernel } from './workspacePolicy';
 
 const WORKSPACE_LOOSENS = 'semantic/workspace-loosens';
@@ -17,6 +18,7 @@ import {
   ConfigProblem,
   ConfiguredServer,
   KernelConfig,
+  KernelSettings,
   LoadedConfigFile,
   ShadowedServer,
   TransportKind,
@@ -140,7 +142,12 @@ export function parseConfigText(
     }
     loaded.servers.push({
       ...server,
-      source: { file: location.path, line: headerLine(pointers, prefix), format: location.format },
+      source: {
+        file: location.path,
+        line: headerLine(pointers, prefix),
+        format: location.format,
+        origin: location.origin,
+      },
     });
   });
   return loaded;
@@ -154,6 +161,10 @@ const GUARDING_KERNEL_KEYS = [
   'tool_creation',
   'keep_registered_servers',
   'audit.retention',
+  'sandbox.mode',
+  'sandbox.write',
+  'sandbox.allow_read',
+  'sandbox.network',
 ];
 
 function kernelLines(pointers: PointerMap): Record<string, number> {
@@ -219,13 +230,38 @@ export function mergeConfigFiles(files: LoadedConfigFile[]): KernelConfig {
       });
     }
   }
+  const kernel = mergedKernel(files, problems);
   return {
     files,
-    servers: [...winners.values()],
+    servers: [...winners.values()].map((server) => withSandbox(server, kernel, problems)),
     shadowed,
     problems,
-    kernel: mergedKernel(files, problems),
+    kernel,
   };
+}
+
+/** The server's effective sandbox; what a workspace file would have loosened is named in a warning. */
+function withSandbox(
+  server: ConfiguredServer,
+  kernel: KernelSettings,
+  problems: ConfigProblem[],
+): ConfiguredServer {
+  const decided = serverSandbox({
+    kernel: kernel.sandbox,
+    server: server.policy.sandbox,
+    trustLevel: server.policy.trustLevel,
+    yours: server.source.origin !== 'workspace',
+  });
+  for (const key of decided.ignored)
+    problems.push({
+      file: server.source.file,
+      line: server.source.line,
+      column: 1,
+      key: `servers.${key}`,
+      severity: 'warning',
+      message: `servers.${key} of "${server.id}" is ignored: a workspace file may only tighten the sandbox, not loosen it.`,
+    });
+  return { ...server, settings: { ...server.settings, sandbox: decided.policy } };
 }
 
 export async function loadKernelConfig(inputs: DiscoveryInputs): Promise<KernelConfig> {

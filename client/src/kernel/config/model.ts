@@ -34,6 +34,33 @@ export interface ServerSettings {
   restart: RestartSettings;
   /** `[servers.oauth]`: how to sign in to an http or sse server (MCP 2025-11-25, Authorization). */
   oauth?: OAuthSettings;
+  /** The OS sandbox a stdio server runs in: its table over `[kernel.sandbox]`, workspace loosenings left out. */
+  sandbox: SandboxPolicy;
+}
+
+export type SandboxMode = 'auto' | 'required' | 'off';
+export type NetworkAccess = 'none' | 'loopback' | 'domains' | 'all';
+
+/** `[kernel.sandbox]` or `[servers.sandbox]` as written: a key left out falls back to the level above. */
+export interface SandboxTable {
+  mode?: SandboxMode;
+  write?: string[];
+  denyRead?: string[];
+  allowRead?: string[];
+  network?: NetworkAccess;
+  ports?: number[];
+  domains?: string[];
+}
+
+/** What confines one stdio server, every key decided; paths as written (`~/`, relative to `base`). */
+export interface SandboxPolicy {
+  mode: SandboxMode;
+  write: string[];
+  denyRead: string[];
+  allowRead: string[];
+  network: NetworkAccess;
+  ports: number[];
+  domains: string[];
 }
 
 /** `[servers.oauth]`, as written: secrets stay `${secret:…}` references until the server starts. */
@@ -79,6 +106,8 @@ export interface ServerPolicy {
   pinnedTools: string[];
   /** `[servers.mcpl]` (MCPL §6, §7, §9, §11, §13.3), defaults filled in. */
   mcpl?: McplSettings;
+  /** `[servers.sandbox]` as written (the effective policy is `settings.sandbox`). */
+  sandbox?: SandboxTable;
 }
 
 export type PushEventsPolicy = 'turn' | 'queue' | 'reject';
@@ -117,7 +146,13 @@ export interface ConfiguredServer {
   url?: string;
   settings: ServerSettings;
   policy: ServerPolicy;
-  source: { file: string; line: number; format: ConfigLocation['format'] };
+  source: {
+    file: string;
+    line: number;
+    format: ConfigLocation['format'];
+    /** Whose file declares it: a workspace's files are not trusted (SECURITY.md). */
+    origin?: ConfigLocation['origin'];
+  };
   /** `config` for servers from files; `runtime` for ones registered with mgp.discovery.register (MGP §15.4). */
   origin?: 'config' | 'runtime';
 }
@@ -148,6 +183,8 @@ export interface KernelSettings {
   toolCreation: boolean;
   keepRegisteredServers: boolean;
   audit: AuditSettings;
+  /** `[kernel.sandbox]`: the default for every stdio server. */
+  sandbox: SandboxTable;
 }
 
 export interface ConfigProblem {

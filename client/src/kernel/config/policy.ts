@@ -12,6 +12,7 @@ import type {
   TrustLevel,
 } from './model';
 import { mcplSettings } from './mcplSettings';
+import { mergeSandboxTables, sandboxTable } from './sandboxPolicy';
 
 type Table = Record<string, unknown>;
 
@@ -30,6 +31,7 @@ export const DEFAULT_KERNEL_SETTINGS: KernelSettings = {
   toolCreation: false,
   keepRegisteredServers: false,
   audit: { retention: { policy: 'keep_all' }, rotateBytes: 10 * 1024 * 1024 },
+  sandbox: {},
 };
 
 function isTable(value: unknown): value is Table {
@@ -100,6 +102,7 @@ export function serverPolicy(table: Table, id: string, format: 'mgp' | 'openfang
     trustLevel: typeof mgp.trust_level === 'string' ? (mgp.trust_level as TrustLevel) : undefined,
     pinnedTools: strings(table.pinned_tools),
     mcpl: mcplSettings(table.mcpl),
+    sandbox: sandboxTable(table.sandbox),
   };
 }
 
@@ -133,6 +136,7 @@ export function kernelTable(value: unknown): Partial<KernelSettings> | undefined
     kernel.moderateToolsRequireApproval = value.moderate_tools_require_approval;
   if (Array.isArray(value.access_grants)) kernel.accessGrants = grantsFrom(value.access_grants);
   if (Array.isArray(value.pinned_tools)) kernel.pinnedTools = strings(value.pinned_tools);
+  kernel.sandbox = sandboxTable(value.sandbox);
   if (isTable(value.tool_context_budget))
     kernel.toolContextBudget = {
       ...DEFAULT_KERNEL_SETTINGS.toolContextBudget,
@@ -157,5 +161,7 @@ export function mergeKernelSettings(
         merged,
         Object.fromEntries(Object.entries(table).filter(([, v]) => v !== undefined)),
       );
+  // A nearer file's [kernel.sandbox] overrides a farther one's key by key, not as a whole table.
+  merged.sandbox = mergeSandboxTables(tables.map((table) => table?.sandbox));
   return merged;
 }

@@ -1,5 +1,6 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { ConfigLocation } from './discover';
+import { DEFAULT_SANDBOX } from './sandboxPolicy';
 import type { OAuthSettings, RestartPolicyName, RestartSettings, ServerSettings } from './model';
 
 type Table = Record<string, unknown>;
@@ -54,6 +55,7 @@ export function serverSettings(table: Table, location: ConfigLocation): ServerSe
       framing: 'auto',
       restart: DEFAULT_RESTART,
       oauth: oauthSettings({}),
+      sandbox: DEFAULT_SANDBOX,
     };
   }
   const mgp = isTable(table.mgp) ? table.mgp : {};
@@ -78,6 +80,8 @@ export function serverSettings(table: Table, location: ConfigLocation): ServerSe
       backoffMaxMs: number(mgp.backoff_max_ms, DEFAULT_RESTART.backoffMaxMs),
     },
     oauth: oauthSettings(isTable(table.oauth) ? table.oauth : {}),
+    // Decided when the files are merged, against [kernel.sandbox] (load.ts).
+    sandbox: DEFAULT_SANDBOX,
   };
 }
 

@@ -5,6 +5,7 @@
  * tools, rotation size) are taken as written.
  */
 import type { ApprovalPolicy, AuditSettings, KernelSettings } from './model';
+import { applySandbox, DEFAULT_SANDBOX, tightenSandbox } from './sandboxPolicy';
 
 /** Stricter last: a workspace may move a policy right, never left. */
 const APPROVAL_ORDER: ApprovalPolicy[] = ['auto_approve', 'interactive', 'config_only', 'deny_all'];
@@ -62,6 +63,11 @@ export function tightenKernel(base: KernelSettings, table: Partial<KernelSetting
       retention: keeps ? table.audit.retention : base.audit.retention,
     };
     if (!keeps) ignored.push('audit.retention');
+  }
+  if (table.sandbox) {
+    const tightened = tightenSandbox(applySandbox(DEFAULT_SANDBOX, base.sandbox), table.sandbox);
+    settings.sandbox = { ...base.sandbox, ...tightened.table };
+    ignored.push(...tightened.ignored);
   }
   if (table.pinnedTools) settings.pinnedTools = table.pinnedTools;
   if (table.toolContextBudget) settings.toolContextBudget = table.toolContextBudget;

@@ -49,6 +49,7 @@ import {
 import { asKernelTimeout } from './requestTimeout';
 import { CallClock } from './callClock';
 import { openOverTransport } from './transportChoice';
+import type { ProcessLaunch } from './transports';
 
 export type { ListedTool, CappedResult } from './toolResults';
 export { capResult, LooseToolSchema } from './toolResults';
@@ -64,6 +65,8 @@ export interface OpenOptions {
   trace?(direction: 'send' | 'receive', message: JSONRPCMessage): void;
   /** OAuth for http and sse servers (MCP 2025-11-25, Authorization); none: a 401 is an error. */
   authorization?: OAuthClientProvider;
+  /** How a stdio server's process is started, when not as configured (inside its sandbox). */
+  launch?: ProcessLaunch;
 }
 
 export interface CallOptions {
@@ -117,6 +120,7 @@ export class ServerConnection {
       resolved,
       {
         authorization: options.authorization,
+        launch: options.launch,
         onLog: (level, message) => options.hooks.onLog(level, message),
       },
       {

@@ -6,6 +6,7 @@ import type { ResolvedEnvironment } from './environment';
 import { SignInRetry, signInRetry } from './signIn';
 import { explainStartFailure, StderrTail } from './startFailure';
 import {
+  type ProcessLaunch,
   isAuthorizationFailure,
   isLegacySseSignal,
   sseTransport,
@@ -15,6 +16,8 @@ import {
 
 export interface TransportChoiceOptions {
   authorization?: OAuthClientProvider;
+  /** How a stdio server's process is started (inside its sandbox). */
+  launch?: ProcessLaunch;
   onLog(level: string, message: string): void;
 }
 
@@ -37,12 +40,17 @@ export async function openOverTransport<C>(
 ): Promise<C> {
   if (server.transport === 'stdio') {
     const stderr = new StderrTail();
-    const transport = stdioTransport(server, resolved, {
-      onStderr: (line) => {
-        stderr.add(line);
-        options.onLog('stderr', line);
+    const transport = stdioTransport(
+      server,
+      resolved,
+      {
+        onStderr: (line) => {
+          stderr.add(line);
+          options.onLog('stderr', line);
+        },
       },
-    });
+      options.launch,
+    );
     return connector.connect(transport).catch((error: unknown) => {
       throw explainStartFailure(error, server, stderr);
     });

@@ -24,6 +24,14 @@ export interface TransportHooks {
   onStderr(line: string): void;
 }
 
+/** The process a stdio server is started as, when it is not its command as configured (a sandbox). */
+export interface ProcessLaunch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+
 /** A stdio command is refused when it climbs out of its folder (OpenFang's rule). */
 export function assertSafeCommand(command: string): void {
   if (command.split(/[\\/]/).includes('..'))
@@ -52,14 +60,15 @@ export function stdioTransport(
   server: ConfiguredServer,
   resolved: ResolvedEnvironment,
   hooks: TransportHooks,
+  launch?: ProcessLaunch,
 ): Transport {
   const command = server.command ?? '';
   assertSafeCommand(command);
   return new FramedStdioClientTransport({
-    command,
-    args: server.args,
-    env: resolved.env,
-    cwd: server.settings.cwd,
+    command: launch?.command ?? command,
+    args: launch?.args ?? server.args,
+    env: launch?.env ?? resolved.env,
+    cwd: launch?.cwd ?? server.settings.cwd,
     framing: server.settings.framing,
     maxMessageBytes: server.settings.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     onStderr: hooks.onStderr,

@@ -4,6 +4,7 @@
  * no dangerous permissions) and `mgp.discovery.deregister`. Registered servers live until deregistered
  * or until the kernel stops, unless `[kernel] keep_registered_servers` keeps them across sessions.
  */
+import { serverSandbox } from '../config/sandboxPolicy';
 import { assertAllowedUrl, assertSafeCommand } from '../connection/transports';
 import type { ConfiguredServer, KernelSettings, TrustLevel } from '../config/model';
 import {
@@ -72,6 +73,8 @@ export function registeredServer(
       connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
       toolResultMaxChars: DEFAULT_TOOL_RESULT_MAX_CHARS,
       restart: { ...DEFAULT_RESTART, policy: 'never' },
+      // Registered by an agent or a server, so not yours: `sandboxed` unless it says otherwise.
+      sandbox: serverSandbox({ kernel: {}, trustLevel, yours: false }).policy,
     },
     policy: {
       toolOverrides: {},

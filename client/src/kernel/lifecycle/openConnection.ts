@@ -1,7 +1,12 @@
 import type { SecretSource } from '../config/interpolate';
 import type { ConfiguredServer } from '../config/model';
 import type { ListKind } from '../connection/clientFeatures';
-import { resolveEnvironment } from '../connection/environment';
+import { homedir } from 'node:os';
+import { dirname } from 'node:path';
+import { ResolvedEnvironment, resolveEnvironment } from '../connection/environment';
+import { describeIsolation, type Isolation } from '../sandbox/isolation';
+import type { AddressGuard } from '../sandbox/hostBridges';
+import { planLaunch, type Launch } from '../sandbox/launch';
 import { ServerConnection } from '../connection/serverConnection';
 import type { IncomingRequestContext, SessionEnvironment } from '../connection/service';
 import type { KernelBus } from './events';
@@ -11,6 +16,10 @@ export interface SupervisorDeps {
   hostEnv: Readonly<Record<string, string | undefined>>;
   secrets: SecretSource;
   session: SessionEnvironment;
+  /** The folders every sandboxed server may write: the workspace's. */
+  workspaceFolders: () => readonly string[];
+  /** Where a sandboxed server's proxy may connect (sandbox/hostBridges.ts). */
+  addressGuard: AddressGuard;
 }
 
 /** What the opened connection reports back to the server that supervises it. */
@@ -26,6 +35,8 @@ export interface ConnectionListener {
     context: IncomingRequestContext,
   ): Promise<Record<string, unknown>> | undefined;
   closed(connection: ServerConnection, expected: boolean): void;
+  /** How the server's process runs: in which sandbox, or why in none. */
+  isolated(isolation: Isolation): void;
 }
 
 /**
@@ -48,6 +59,11 @@ export async function openConnection(
     signInRequested: () => listener.signInRequested(),
     log: (level, message) => listener.log(level, message),
   });
+  const launch = config.transport === 'stdio' ? await sandboxed(config, resolved, deps) : undefined;
+  if (launch) {
+    listener.isolated(launch.isolation);
+    listener.log('info', describeIsolation(launch.isolation));
+  }
   const extraCapabilities = mergeCapabilities(
     deps.session.services.map((s) => s.capabilities?.(config) ?? {}),
   );
@@ -55,6 +71,7 @@ export async function openConnection(
   const opening: { connection?: ServerConnection } = {};
   const opened: ServerConnection = await ServerConnection.open(config, resolved, {
     authorization,
+    launch,
     extraCapabilities,
     handlers: deps.session.clientHandlers(config),
     outgoingRequest: (method, params) => {
@@ -70,11 +87,38 @@ export async function openConnection(
       onNotification: (method, params) => listener.notification(method, params),
       onRequest: (method, params, context) =>
         listener.request(opening.connection, method, params, context),
-      onClosed: (expected) => listener.closed(opened, expected),
+      onClosed: (expected) => {
+        void launch?.dispose();
+        listener.closed(opened, expected);
+      },
     },
+  }).catch(async (error: unknown) => {
+    await launch?.dispose();
+    throw error;
   });
   opening.connection = opened;
   return opened;
+}
+
+/** The stdio server's process inside its sandbox, as its policy says (sandbox/launch.ts). */
+function sandboxed(
+  config: ConfiguredServer,
+  resolved: ResolvedEnvironment,
+  deps: SupervisorDeps,
+): Promise<Launch> {
+  return planLaunch({
+    serverId: config.id,
+    command: config.command ?? '',
+    args: config.args,
+    env: resolved.env,
+    cwd: config.settings.cwd,
+    policy: config.settings.sandbox,
+    configFolder: dirname(config.source.file),
+    workspaceFolders: deps.workspaceFolders(),
+    home: deps.hostEnv.HOME || homedir(),
+    hostEnv: deps.hostEnv,
+    guard: deps.addressGuard,
+  });
 }
 
 /** The services' capabilities, one object; `experimental` entries (MCPL's among them) merged, not replaced. */

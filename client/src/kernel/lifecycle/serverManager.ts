@@ -5,6 +5,7 @@ import type { CallOptions, CappedResult, ListedTool } from '../connection/server
 import type { SessionEnvironment } from '../connection/service';
 import { KernelError, SERVER_NOT_READY, TOOL_NOT_FOUND } from '../model/errors';
 import { toolIdOf } from '../model/toolId';
+import type { AddressGuard } from '../sandbox/hostBridges';
 import { KernelBus } from './events';
 import { SupervisedServer } from './supervisedServer';
 
@@ -18,7 +19,13 @@ export interface ManagerOptions {
   mayStart?: (server: ConfiguredServer) => true | string;
   /** Extension services, client request handlers, log level; base MCP with no model when left out. */
   session?: SessionEnvironment;
+  /** The folders every sandboxed server may write (the workspace's); none when left out. */
+  workspaceFolders?: () => readonly string[];
+  /** Where a sandboxed server's proxy may connect; nowhere when left out. */
+  addressGuard?: AddressGuard;
 }
+
+const NO_ADDRESS: AddressGuard = async () => ({ refused: 'no network guard is configured' });
 
 /** A client that has nobody to ask and no model: roots empty, sampling refused, elicitation declined. */
 export function headlessClientHandlers(
@@ -83,6 +90,8 @@ export class ServerManager {
       hostEnv: this.options.hostEnv,
       secrets: this.options.secrets,
       session: this.session,
+      workspaceFolders: this.options.workspaceFolders ?? (() => []),
+      addressGuard: this.options.addressGuard ?? NO_ADDRESS,
     });
   }
 

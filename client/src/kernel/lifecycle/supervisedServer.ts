@@ -9,6 +9,7 @@ import type {
 } from '../connection/serverConnection';
 import type { IncomingRequestContext, ServerSession } from '../connection/service';
 import { canTransition, ServerState } from '../model/serverState';
+import type { Isolation } from '../sandbox/isolation';
 import type { KernelEvent } from './events';
 import { InFlightCalls } from './inFlightCalls';
 import { openConnection, SupervisorDeps } from './openConnection';
@@ -31,6 +32,8 @@ export class SupervisedServer {
   resourceTemplates: ResourceTemplate[] = [];
   prompts: Prompt[] = [];
   connectedAt: number | undefined;
+  /** How its process runs (stdio servers, once started): in which sandbox, or why in none. */
+  isolation: Isolation | undefined;
   private connection: ServerConnection | undefined;
   private readonly calls: InFlightCalls;
   private restartTimer: NodeJS.Timeout | undefined;
@@ -181,6 +184,9 @@ export class SupervisedServer {
       request: (connection, method, params, context) =>
         this.onRequest(connection, method, params, context),
       closed: (connection, expected) => this.onClosed(connection, expected),
+      isolated: (isolation) => {
+        this.isolation = isolation;
+      },
     });
   }
 

@@ -16,6 +16,7 @@ export type KernelErrorCode =
   | 'InvalidArguments'
   | 'StartFailed'
   | 'StartRefused'
+  | 'SandboxUnavailable'
   | 'MessageTooLarge'
   | 'LimitExceeded'
   | 'Unsupported'

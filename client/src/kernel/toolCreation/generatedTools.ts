@@ -8,6 +8,7 @@
  * holds no object of the host, with memory, stack and time limits. The server is removed when the
  * session ends.
  */
+import { DEFAULT_SANDBOX } from '../config/sandboxPolicy';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuditEventInput } from '../audit/auditEvent';
@@ -189,6 +190,8 @@ export class GeneratedTools {
         connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
         toolResultMaxChars: DEFAULT_TOOL_RESULT_MAX_CHARS,
         restart: { ...DEFAULT_RESTART, policy: 'never' },
+        // QuickJS is its isolate; where the platform has a sandbox, it runs in one too.
+        sandbox: { ...DEFAULT_SANDBOX, network: 'none' },
       },
       policy: {
         toolOverrides: { [tool.name]: { risk_level: 'moderate', validator: 'sandbox' } },
