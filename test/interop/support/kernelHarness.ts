@@ -202,6 +202,8 @@ export interface StartOptions {
   workspaceToml?: string;
   /** The roots the kernel offers servers (default: the test folder); read at each roots/list. */
   roots?(dir: string): { uri: string; name?: string }[];
+  /** The workspace folder (default: the test folder): what sandboxed servers may write. */
+  workingFolder?(dir: string): string;
 }
 
 export async function startKernel(toml: string, options: StartOptions = {}): Promise<TestKernel> {
@@ -218,7 +220,7 @@ export async function startKernel(toml: string, options: StartOptions = {}): Pro
     interaction: operator.interaction(),
     audit: trail,
     stateDir,
-    workingFolder: dir,
+    workingFolder: options.workingFolder?.(dir) ?? dir,
     operator: EDITOR_OPERATOR,
     roots: () => options.roots?.(dir) ?? [{ uri: `file://${dir}`, name: 'test workspace' }],
     onSecrets: (values) => values.forEach((v) => redactor.addSecret(v)),
