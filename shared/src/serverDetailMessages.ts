@@ -41,6 +41,8 @@ export interface ServerDetailView {
   target: string;
   /** Where it is declared, `file:line`. */
   declaredIn: string;
+  /** How its process runs, in words: sandboxed with what, or why not (stdio servers, once started). */
+  isolation?: string;
   /** The server's name and version from initialize (untrusted), while connected. */
   serverInfo?: { name: string; version: string; title?: string };
   /**

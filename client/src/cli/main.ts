@@ -6,6 +6,8 @@ import { stateDirectory } from '../kernel/audit/location';
 import type { ConfigProblem } from '../kernel/config/model';
 import { Switches } from '../kernel/security/switches';
 import { serverTarget } from '../kernel/config/status';
+import { describeIsolation } from '../kernel/sandbox/isolation';
+import { isolationOf } from './serverIsolation';
 import { AGENT_FLAGS, AGENT_USAGE, agentOptions, runAgent } from './agentCommand';
 import { runAudit } from './auditCommands';
 import { runAuth } from './authCommands';
@@ -165,22 +167,26 @@ async function listServers(options: ConfigOptions & { json: boolean }, io: Io): 
   const switches = await switchesOf(options);
   for (const problem of config.problems) io.err(formatProblem(problem));
   if (options.json) {
-    const servers = config.servers.map(({ id, transport, command, args, url, source }) => ({
-      id,
-      transport,
-      command,
-      args,
-      url,
-      source,
-      enabled: !switches.serverOff(id),
-    }));
+    const servers = await Promise.all(
+      config.servers.map(async (server) => ({
+        id: server.id,
+        transport: server.transport,
+        command: server.command,
+        args: server.args,
+        url: server.url,
+        source: server.source,
+        enabled: !switches.serverOff(server.id),
+        isolation: await isolationOf(server, workspaceFolderOf(options)),
+      })),
+    );
     io.out(JSON.stringify(servers, null, 2));
   } else if (config.servers.length === 0) {
     io.out('no servers configured');
   } else {
     for (const server of config.servers) {
+      const isolation = await isolationOf(server, workspaceFolderOf(options));
       io.out(
-        `${server.id}\t${server.transport}\t${serverTarget(server)}\t(${server.source.file}:${server.source.line})${switches.serverOff(server.id) ? '\toff' : ''}`,
+        `${server.id}\t${server.transport}\t${serverTarget(server)}\t(${server.source.file}:${server.source.line})${switches.serverOff(server.id) ? '\toff' : ''}${isolation ? `\t${describeIsolation(isolation)}` : ''}`,
       );
     }
   }

@@ -4,6 +4,7 @@
  * both sides negotiated (MGP extensions, MCPL feature sets), the permissions it asked for with the
  * decisions in force, and its tools with their switches. Pure (no `vscode`): tested in node.
  */
+import { describeIsolation } from '../kernel/sandbox/isolation';
 import type {
   ServerDetailFeatureSet,
   ServerDetailPermission,
@@ -106,6 +107,7 @@ export function serverDetailView(deps: ServerDetailDeps): ServerDetailView {
     transport: config.transport,
     target: oneLine(serverTarget(config)),
     declaredIn: deps.declaredIn,
+    ...(live?.isolation ? { isolation: describeIsolation(live.isolation) } : {}),
     ...(info
       ? {
           serverInfo: {

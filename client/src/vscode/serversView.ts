@@ -1,3 +1,4 @@
+import { describeIsolation, type Isolation } from '../kernel/sandbox/isolation';
 import * as vscode from 'vscode';
 import { markdownInline, oneLine } from '@shared/untrustedText';
 import type { ConfigProblem, ConfiguredServer, KernelConfig } from '../kernel/config/model';
@@ -266,7 +267,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     item.description = shadowedBy
       ? `overridden by ${displayPath(shadowedBy.source.file, paths)}`
       : connected
-        ? `${live?.tools.length ?? 0} tools · ${server.transport}`
+        ? `${live?.tools.length ?? 0} tools · ${server.transport}${isolationMark(live?.isolation)}`
         : live?.heldBack !== undefined && state === 'registered'
           ? `not started · ${HOLD_WORDS[this.holdOf?.(server) ?? 'other'] ?? live.heldBack}`
           : `${state}${live?.lastError ? `: ${oneLine(live.lastError)}` : ''}`;
@@ -297,6 +298,10 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendMarkdown(`**${server.id}** — ${state}\n\n`);
     tooltip.appendCodeblock(serverTarget(server), 'shell');
+    if (live?.isolation)
+      tooltip.appendMarkdown(
+        `\n**Isolation:** ${markdownInline(describeIsolation(live.isolation))}\n`,
+      );
     if (live?.lastError)
       tooltip.appendMarkdown(`\n**Last error:** ${markdownInline(live.lastError)}\n`);
     if (kept)
@@ -374,4 +379,10 @@ function problemItem(problem: ConfigProblem, paths: PathContext): vscode.TreeIte
     arguments: [vscode.Uri.file(problem.file), problem.line],
   };
   return item;
+}
+
+/** " · sandboxed" or " · not sandboxed" after a stdio server's tool count. */
+function isolationMark(isolation: Isolation | undefined): string {
+  if (!isolation) return '';
+  return isolation.sandboxed ? ' · sandboxed' : ' · not sandboxed';
 }

@@ -69,6 +69,7 @@ function facts(d: ServerDetailView): HTMLElement {
     [d.transport === 'stdio' ? 'Command' : 'URL', el('code', {}, d.target), 'target'],
     ['Declared in', d.declaredIn, 'declared-in'],
   ];
+  if (d.isolation) rows.push(['Isolation', d.isolation, 'isolation']);
   if (d.serverInfo)
     rows.push([
       'Server says it is',

@@ -17,6 +17,8 @@ export type Isolation =
       sandboxed: false;
       /** Why not: turned off in your config, or what the platform lacks. */
       reason: string;
+      /** Its policy requires a sandbox, so it does not start. */
+      refused?: boolean;
     };
 
 export function describeNetwork(isolation: Extract<Isolation, { sandboxed: true }>): string {
@@ -34,7 +36,10 @@ export function describeNetwork(isolation: Extract<Isolation, { sandboxed: true 
 
 /** One line: "sandboxed (bubblewrap): writes the workspace and its temp folder; no network". */
 export function describeIsolation(isolation: Isolation): string {
-  if (!isolation.sandboxed) return `not sandboxed: ${isolation.reason}`;
+  if (!isolation.sandboxed)
+    return isolation.refused
+      ? `refuses to start: it requires a sandbox, and ${isolation.reason}`
+      : `not sandboxed: ${isolation.reason}`;
   const writes = isolation.write.length
     ? `writes ${isolation.write.join(', ')} and its own /tmp`
     : 'writes only its own /tmp';

@@ -83,7 +83,9 @@ function ownFilesToKeep(request: LaunchRequest, extra: string[]): string[] {
   return [...kept];
 }
 
-function decidePaths(request: LaunchRequest) {
+function decidePaths(
+  request: Pick<LaunchRequest, 'policy' | 'home' | 'configFolder' | 'workspaceFolders'>,
+) {
   const base = { home: request.home, folder: request.configFolder };
   const allowed = new Set(request.policy.allowRead.map((p) => absolutePath(p, base)));
   const denyRead = request.policy.denyRead
@@ -103,10 +105,10 @@ function decidePaths(request: LaunchRequest) {
 
 function isolationOf(
   platform: Extract<SandboxPlatform, { available: true }>,
-  request: LaunchRequest,
+  policy: SandboxPolicy,
   write: string[],
 ): Isolation {
-  const { network, ports, domains } = request.policy;
+  const { network, ports, domains } = policy;
   return { sandboxed: true, kind: platform.kind, write, network, ports, domains };
 }
 
@@ -133,6 +135,25 @@ function bridgeCommand(
   };
 }
 
+export type ForeseenLaunch = Pick<
+  LaunchRequest,
+  'serverId' | 'policy' | 'configFolder' | 'workspaceFolders' | 'home' | 'hostEnv'
+>;
+
+/** How the server would run if it started now, without starting it (`mgp servers`). */
+export async function foreseeIsolation(request: ForeseenLaunch): Promise<Isolation> {
+  if (request.policy.mode === 'off')
+    return { sandboxed: false, reason: 'the sandbox is off in your config' };
+  const platform = await sandboxPlatform(request.hostEnv);
+  if (!platform.available)
+    return {
+      sandboxed: false,
+      reason: platform.reason,
+      ...(request.policy.mode === 'required' ? { refused: true } : {}),
+    };
+  return isolationOf(platform, request.policy, decidePaths(request).write);
+}
+
 export async function planLaunch(request: LaunchRequest): Promise<Launch> {
   if (request.policy.mode === 'off')
     return unconfined(request, 'the sandbox is off in your config');
@@ -155,7 +176,7 @@ export async function planLaunch(request: LaunchRequest): Promise<Launch> {
     const tmp = join(root, 'tmp');
     await mkdir(join(tmp, 'home'), { mode: 0o700, recursive: true });
     const paths = decidePaths(request);
-    const isolation = isolationOf(platform, request, paths.write);
+    const isolation = isolationOf(platform, request.policy, paths.write);
     if (platform.kind === 'seatbelt') {
       bridges = await bridgesFor(request, root, true);
       return {

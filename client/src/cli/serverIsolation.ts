@@ -1,0 +1,22 @@
+/** How each configured stdio server would run, for `mgp servers`: sandboxed with what, or why not. */
+import { homedir } from 'node:os';
+import { dirname } from 'node:path';
+import type { ConfiguredServer } from '../kernel/config/model';
+import type { Isolation } from '../kernel/sandbox/isolation';
+import { foreseeIsolation } from '../kernel/sandbox/launch';
+
+export async function isolationOf(
+  server: ConfiguredServer,
+  workspaceFolder: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<Isolation | undefined> {
+  if (server.transport !== 'stdio') return undefined;
+  return foreseeIsolation({
+    serverId: server.id,
+    policy: server.settings.sandbox,
+    configFolder: dirname(server.source.file),
+    workspaceFolders: [workspaceFolder],
+    home: env.HOME || homedir(),
+    hostEnv: env,
+  });
+}
