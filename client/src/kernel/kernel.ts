@@ -48,6 +48,7 @@ import { ToolCallPipeline } from './pipeline/toolCallPipeline';
 import { CallValidation } from './pipeline/validation';
 import { approvalStore } from './security/approvalStore';
 import { publicAddress } from './security/publicAddress';
+import { writableRoots } from './sandbox/writableRoots';
 import type { EffectiveSecurity } from './model/security';
 import { ServerPermissions } from './security/serverPermissions';
 import { Switchboard, TURNED_OFF_REASON } from './security/switchboard';
@@ -175,7 +176,7 @@ export class Kernel {
     });
     this.manager = new ServerManager({
       hostEnv: options.hostEnv,
-      workspaceFolders: () => (options.workingFolder ? [options.workingFolder] : []),
+      workspaceFolders: () => writableRoots(options),
       addressGuard: publicAddress,
       secrets: options.secrets,
       mayStart: (server) =>

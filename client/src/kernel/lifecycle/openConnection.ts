@@ -35,8 +35,8 @@ export interface ConnectionListener {
     context: IncomingRequestContext,
   ): Promise<Record<string, unknown>> | undefined;
   closed(connection: ServerConnection, expected: boolean): void;
-  /** How the server's process runs: in which sandbox, or why in none. */
-  isolated(isolation: Isolation): void;
+  /** How the server's process runs: in which sandbox (made for these folders), or why in none. */
+  isolated(isolation: Isolation, workspaceFolders: readonly string[]): void;
 }
 
 /**
@@ -59,9 +59,11 @@ export async function openConnection(
     signInRequested: () => listener.signInRequested(),
     log: (level, message) => listener.log(level, message),
   });
-  const launch = config.transport === 'stdio' ? await sandboxed(config, resolved, deps) : undefined;
+  const folders = deps.workspaceFolders();
+  const launch =
+    config.transport === 'stdio' ? await sandboxed(config, resolved, deps, folders) : undefined;
   if (launch) {
-    listener.isolated(launch.isolation);
+    listener.isolated(launch.isolation, folders);
     listener.log('info', describeIsolation(launch.isolation));
   }
   const extraCapabilities = mergeCapabilities(
@@ -105,6 +107,7 @@ function sandboxed(
   config: ConfiguredServer,
   resolved: ResolvedEnvironment,
   deps: SupervisorDeps,
+  workspaceFolders: readonly string[],
 ): Promise<Launch> {
   return planLaunch({
     serverId: config.id,
@@ -114,7 +117,7 @@ function sandboxed(
     cwd: config.settings.cwd,
     policy: config.settings.sandbox,
     configFolder: dirname(config.source.file),
-    workspaceFolders: deps.workspaceFolders(),
+    workspaceFolders,
     home: deps.hostEnv.HOME || homedir(),
     hostEnv: deps.hostEnv,
     guard: deps.addressGuard,

@@ -100,8 +100,14 @@ export class ServerManager {
    * told, and asks for them again (MCP 2025-11-25, roots: notifications/roots/list_changed).
    */
   rootsChanged(): void {
-    for (const server of this.list())
-      void server.liveConnection?.sendRootsListChanged().catch(() => undefined);
+    const folders = this.options.workspaceFolders?.() ?? [];
+    for (const server of this.list()) {
+      // A sandbox's mounts are fixed when it starts: a new folder reaches it with a restart.
+      if (server.sandboxedWithout(folders)) {
+        server.log('info', 'restarting: its sandbox must follow the changed workspace folders');
+        void server.restart('roots_changed').catch(() => undefined);
+      } else void server.liveConnection?.sendRootsListChanged().catch(() => undefined);
+    }
   }
 
   list(): SupervisedServer[] {

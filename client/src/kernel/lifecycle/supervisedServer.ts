@@ -34,6 +34,8 @@ export class SupervisedServer {
   connectedAt: number | undefined;
   /** How its process runs (stdio servers, once started): in which sandbox, or why in none. */
   isolation: Isolation | undefined;
+  /** The workspace folders its sandbox was given when it started. */
+  private sandboxFolders: readonly string[] = [];
   private connection: ServerConnection | undefined;
   private readonly calls: InFlightCalls;
   private restartTimer: NodeJS.Timeout | undefined;
@@ -184,8 +186,9 @@ export class SupervisedServer {
       request: (connection, method, params, context) =>
         this.onRequest(connection, method, params, context),
       closed: (connection, expected) => this.onClosed(connection, expected),
-      isolated: (isolation) => {
+      isolated: (isolation, folders) => {
         this.isolation = isolation;
+        this.sandboxFolders = folders;
       },
     });
   }
@@ -358,6 +361,13 @@ export class SupervisedServer {
     this.notifyDisconnected();
     this.transition('disconnected', reason);
     this.emitEvent('SERVER_DISCONNECTED', { reason });
+  }
+
+  /** Whether it runs in a sandbox made for other workspace folders than these. */
+  sandboxedWithout(folders: readonly string[]): boolean {
+    if (!this.isolation?.sandboxed || this.state !== 'connected') return false;
+    const had = [...this.sandboxFolders].sort().join('\n');
+    return had !== [...folders].sort().join('\n');
   }
 
   async restart(reason = 'operator_request'): Promise<void> {
