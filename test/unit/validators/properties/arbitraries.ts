@@ -27,3 +27,32 @@ export function insertAnywhere(text: string, piece: fc.Arbitrary<string>): fc.Ar
       return out;
     });
 }
+
+/** One word with one of its characters quoted the ways a shell removes: 'x', "x", \x, or not at all. */
+export function quotedSomewhere(word: string): fc.Arbitrary<string> {
+  if (word.startsWith('"')) return fc.constant(word);
+  return fc
+    .tuple(
+      fc.integer({ min: 0, max: word.length - 1 }),
+      fc.constantFrom('single', 'double', 'backslash', 'empty', 'none'),
+    )
+    .map(([at, how]) => {
+      const c = word[at];
+      const quoted =
+        how === 'single'
+          ? `'${c}'`
+          : how === 'double'
+            ? `"${c}"`
+            : how === 'backslash' && c !== '~'
+              ? `\\${c}`
+              : how === 'empty' && at > 0
+                ? `""${c}`
+                : c;
+      return word.slice(0, at) + quoted + word.slice(at + 1);
+    });
+}
+
+/** `line` as one single-quoted shell word. */
+export function singleQuoted(line: string): string {
+  return `'${line.replace(/'/g, `'\\''`)}'`;
+}

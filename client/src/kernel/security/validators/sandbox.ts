@@ -18,9 +18,10 @@
  */
 import type { ValidationContext } from './context';
 import type { Violation } from './model';
-import { commandFindings, programOf, type Finding } from './shellDetectors';
+import { readCommands } from './shellCommands';
+import { commandFindings, type Finding } from './shellDetectors';
 import { MAX_PARSED_COMMAND } from './shellParse';
-import { nestedLine, readShell, type ShellCommand, type ShellReading } from './shellRead';
+import type { ShellCommand, ShellReading } from './shellRead';
 import { PAYLOAD_RULES, SHELL_RULES, type ShellRule } from './shellRules';
 import { commandStart, maskQuoted, programName } from './shellSyntax';
 import { excerpt, place } from './text';
@@ -134,9 +135,6 @@ function plainWords(text: string): ShellReading | undefined {
     return { text: word, index: at, quoted: false, unknown: false };
   });
   if (RESERVED.test(words[0].text)) return undefined;
-  // A line a program runs in turn (`bash -c reboot`) is read by the parser's path, nested lines included.
-  const { at, name } = programOf(words);
-  if (at >= 0 && nestedLine(name, words.slice(at + 1))) return undefined;
   return { commands: [{ words, redirects: [], index: 0 }], issues: [] };
 }
 
@@ -179,7 +177,7 @@ export async function sandboxFindings(text: string, command: boolean): Promise<F
   if (!command) return ruleFindings(text, PAYLOAD_RULES);
   const found = ruleFindings(text, SHELL_RULES);
   if (text.length > MAX_PARSED_COMMAND) return unique([...found, tooLong(text)]);
-  const reading = plainWords(text) ?? (await readShell(text, 0, programOf));
+  const reading = await readCommands(text, 0, 0, plainWords(text));
   found.push(
     ...reading.issues,
     ...commandFindings(reading.commands),
@@ -191,17 +189,20 @@ export async function sandboxFindings(text: string, command: boolean): Promise<F
 
 /**
  * An argv (an array of strings under a command-like key): its items are the words, unexpanded, as a
- * program started without a shell gets them; a shell among them (`["bash", "-c", "…"]`) has its
- * command line read. The pattern rules also see the items joined.
+ * program started without a shell gets them; what it runs in turn (`["bash", "-c", "…"]`) is read as
+ * for a command line. The pattern rules also see the items joined.
  */
 async function argvFindings(values: string[]): Promise<Finding[]> {
   const words = values.map((text) => ({ text, index: 0, quoted: true, unknown: false }));
-  const commands: ShellCommand[] = [{ words, redirects: [], index: 0 }];
+  const own: ShellCommand[] = [{ words, redirects: [], index: 0 }];
+  const reading = await readCommands('', 0, 0, { commands: own, issues: [] });
   const found = ruleFindings(values.join(' '), SHELL_RULES);
-  const { at, name } = programOf(words);
-  const line = at >= 0 ? nestedLine(name, words.slice(at + 1)) : undefined;
-  if (line) found.push(...(await sandboxFindings(line.text, true)));
-  return unique([...found, ...commandFindings(commands)]);
+  found.push(
+    ...reading.issues,
+    ...commandFindings(reading.commands),
+    ...expandedRuleFindings(reading.commands),
+  );
+  return unique(found);
 }
 
 function toViolation(f: Finding, text: string, pointer: string): Violation {

@@ -4,26 +4,28 @@
  * power control, `nc -e`, permission changes, and writes into system paths.
  *
  * Rules decided here:
- * - `rm` is blocked when recursive (`-r`, `-R`, `--recursive`, `-Recurse`, in any flag cluster such as
- *   `-rf` or `-fR`); `rm file.txt` and `rm -f file.txt` pass. On `/`, `~`, `*`, `.`, a top-level or a
+ * - `rm` is blocked when recursive as rm reads its options (`-r`, `-R`, `--recursive` or a prefix such as
+ *   `--rec`, in any flag cluster such as `-rf` or `-fR`; `-Recurse`); `rm file.txt` and `rm -f file.txt`
+ *   pass. A program word that is a variable, a substitution or a pattern (`/bin/r? -rf`) is refused. On `/`, `~`, `*`, `.`, a top-level or a
  *   system directory it is reported as catastrophic instead.
  * - `chmod`/`chown`/`chgrp` are blocked when recursive on a critical path, or when `chmod` makes a tree
  *   world-writable (`-R 777`, `-R o+w`); `chmod +x build.sh` passes.
- * - Writes into system paths are blocked whatever the program: redirections, `tee`, `cp`/`mv`/`install`/
- *   `ln`/`rsync` destinations, `touch`/`mkdir`/`truncate`, `sed -i`, `dd of=`.
+ * - Writes into system paths are blocked whatever the program: redirections and the targets of
+ *   shellTargets.ts (output options, copy destinations, `tee`, `sed -i`, `dd of=`…).
  */
 import type { Expanded } from './shellExpand';
+import { parseArgs, withRole, type Role } from './shellOptions';
+import { PROGRAMS } from './shellPrograms';
 import type { ShellCommand } from './shellRead';
 import {
   commandStart,
-  invocations,
   isCriticalTarget,
   isSystemPath,
-  outputRedirects,
   programName,
   type Invocation,
   type Word,
 } from './shellSyntax';
+import { writeTargets, writesSystemPath } from './shellTargets';
 
 export interface Finding {
   rule: string;
@@ -45,29 +47,6 @@ const POWER = new Set([
   'restart-computer',
 ]);
 const NETCAT = new Set(['nc', 'ncat', 'netcat']);
-const LAST_ARGUMENT_WRITERS = new Set([
-  'cp',
-  'mv',
-  'install',
-  'ln',
-  'rsync',
-  'scp',
-  'copy',
-  'move',
-  'xcopy',
-  'robocopy',
-]);
-const ALL_ARGUMENT_WRITERS = new Set([
-  'tee',
-  'touch',
-  'mkdir',
-  'truncate',
-  'chattr',
-  'set-content',
-  'add-content',
-  'out-file',
-  'new-item',
-]);
 const WORLD_WRITABLE =
   /^(?:0?[0-7]?[0-7][0-7][2367]|[ugoa]*[ao][ugoa]*[+=][rwxXst]*w[rwxXst]*|[+=][rwxXst]*w[rwxXst]*)$/;
 
@@ -82,9 +61,19 @@ function operands(args: Word[]): Word[] {
   return args.filter((a) => !a.text.startsWith('-') || a.text === '-');
 }
 
-function recursive(flags: string[]): boolean {
-  return flags.some(
-    (f) => (/^-[a-zA-Z]*[rR]/.test(f) && !f.startsWith('--')) || /^--?recurs/i.test(f),
+/**
+ * Whether `call` works on whole trees: its `recursive` options as its program reads them (`--rec` is
+ * `--recursive` to GNU rm), or, for programs not described, a flag that looks recursive.
+ */
+function recursive(call: Invocation, role: Role = 'recursive'): boolean {
+  const spec = PROGRAMS[call.name];
+  const args = call.args.map((a) => ({ unknown: false, ...a, text: a.text.replace(/\\/g, '') }));
+  if (spec && withRole(parseArgs(spec, args), role).length) return true;
+  return (
+    role === 'recursive' &&
+    flagsOf(call.args).some(
+      (f) => (/^-[a-zA-Z]*[rR]/.test(f) && !f.startsWith('--')) || /^--?recurs/i.test(f),
+    )
   );
 }
 
@@ -99,10 +88,9 @@ function finding(
 }
 
 function checkRemove(call: Invocation): Finding | undefined {
-  if (call.name !== 'rm' || !recursive(flagsOf(call.args))) return undefined;
+  if (call.name !== 'rm' || !recursive(call)) return undefined;
   const critical =
-    flagsOf(call.args).includes('--no-preserve-root') ||
-    operands(call.args).some((w) => isCriticalTarget(w.text));
+    recursive(call, 'root') || operands(call.args).some((w) => isCriticalTarget(w.text));
   return critical
     ? finding(
         'catastrophic_delete',
@@ -126,7 +114,7 @@ function checkPermissions(call: Invocation): Finding | undefined {
   const worldWritable =
     call.name === 'chmod' && targets.length > 0 && WORLD_WRITABLE.test(targets[0].text);
   const critical = targets.slice(1).some((w) => isCriticalTarget(w.text));
-  const tree = recursive(flagsOf(call.args));
+  const tree = recursive(call);
   if (!((tree && (critical || worldWritable)) || (worldWritable && critical))) return undefined;
   return finding(
     'permission_change',
@@ -135,22 +123,6 @@ function checkPermissions(call: Invocation): Finding | undefined {
     call,
     call.name.length,
   );
-}
-
-function writeTargets(call: Invocation): Word[] {
-  const ops = operands(call.args);
-  if (LAST_ARGUMENT_WRITERS.has(call.name)) {
-    const t = call.args.findIndex((a) => a.text === '-t' || a.text === '--target-directory');
-    return t >= 0 && call.args[t + 1] ? [call.args[t + 1]] : ops.slice(-1);
-  }
-  if (ALL_ARGUMENT_WRITERS.has(call.name)) return ops;
-  if (call.name === 'sed' && flagsOf(call.args).some((f) => /^-[a-zA-Z]*i|^--in-place/.test(f)))
-    return ops;
-  if (call.name === 'dd')
-    return call.args
-      .filter((a) => a.text.startsWith('of='))
-      .map((a) => ({ ...a, text: a.text.slice(3) }));
-  return [];
 }
 
 function checkCall(call: Invocation): Finding | undefined {
@@ -213,76 +185,55 @@ const SYSTEM_WRITE = {
   why: 'System files, devices and shell start-up files are off limits.',
 };
 
-/** The findings that depend on the program and its arguments, for one command-like string. */
-export function invocationFindings(text: string, masked: string): Finding[] {
-  const found: Finding[] = [];
-  for (const call of invocations(text, masked)) {
-    const hit = checkCall(call);
-    if (hit) found.push(hit);
-    const target = writeTargets(call).find((w) => isSystemPath(w.text));
-    if (target)
-      found.push(finding('write_system_path', SYSTEM_WRITE.what, SYSTEM_WRITE.why, target));
-  }
-  for (const redirect of outputRedirects(text, masked)) {
-    if (isSystemPath(redirect.target))
-      found.push(
-        finding(
-          'write_system_path',
-          SYSTEM_WRITE.what,
-          SYSTEM_WRITE.why,
-          redirect,
-          redirect.target.length + 2,
-        ),
-      );
-  }
-  return found;
+const UNKNOWN_PROGRAM = {
+  what: 'a program named by a variable, a substitution or a pattern',
+  why: 'What it runs is only known when it runs.',
+};
+
+/** The program word and the call it makes: the first word, and the program after any wrappers. */
+function callsOf(words: Expanded[]): { program: Expanded; call: Invocation }[] {
+  const first = words.findIndex((w) => w.quoted || !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text));
+  const { at, wrappers } = commandStart(words);
+  const starts = [...new Set([first, at])].filter((i) => i >= 0);
+  return starts.map((i) => ({
+    program: words[i],
+    call: {
+      name: programName(words[i].text),
+      wrappers: i === at ? wrappers : [],
+      args: words.slice(i + 1),
+      index: words[i].index,
+    },
+  }));
 }
 
-/** The program a command's words run (after wrappers such as `sudo` and `env`), for shellRead.ts. */
-export function programOf(words: Word[]): { at: number; name: string } {
-  const { at } = commandStart(words);
-  return { at, name: at >= 0 ? programName(words[at].text) : '' };
+function callFindings(program: Expanded, call: Invocation): Finding[] {
+  if (program.unknown || program.glob)
+    return [finding('unknown_command', UNKNOWN_PROGRAM.what, UNKNOWN_PROGRAM.why, program)];
+  const found: Finding[] = [];
+  const hit = checkCall(call);
+  if (hit) found.push(hit);
+  else if (call.name === 'rm' && (call.args as Expanded[]).some((w) => w.unknown || w.glob))
+    found.push(
+      finding(
+        'recursive_delete',
+        'a delete whose arguments are only known when it runs',
+        'A variable or a pattern may hold -r; delete named files instead.',
+        call,
+        2,
+      ),
+    );
+  const target = writeTargets(call.name, call.args as Expanded[]).find(writesSystemPath);
+  if (target)
+    found.push(finding('write_system_path', SYSTEM_WRITE.what, SYSTEM_WRITE.why, target.word));
+  return found;
 }
 
 /** The findings for commands read by the shell parser (shellRead.ts), words already expanded. */
 export function commandFindings(commands: ShellCommand[]): Finding[] {
   const found: Finding[] = [];
   for (const command of commands) {
-    const words: Expanded[] = command.words;
-    const { at, wrappers } = commandStart(words);
-    const program = at >= 0 ? words[at] : undefined;
-    if (program?.unknown) {
-      found.push(
-        finding(
-          'unknown_command',
-          'a program named by a variable or a substitution',
-          'What it runs is only known when it runs.',
-          program,
-        ),
-      );
-      continue;
-    }
-    const call: Invocation = {
-      name: program ? programName(program.text) : '',
-      wrappers,
-      args: at >= 0 ? words.slice(at + 1) : [],
-      index: program?.index ?? command.index,
-    };
-    const hit = checkCall(call);
-    if (hit) found.push(hit);
-    else if (call.name === 'rm' && words.slice(at + 1).some((w) => w.unknown))
-      found.push(
-        finding(
-          'recursive_delete',
-          'a delete whose arguments are only known when it runs',
-          'A variable may hold -r; delete named files instead.',
-          call,
-          2,
-        ),
-      );
-    const target = writeTargets(call).find((w) => isSystemPath(w.text));
-    if (target)
-      found.push(finding('write_system_path', SYSTEM_WRITE.what, SYSTEM_WRITE.why, target));
+    for (const { program, call } of callsOf(command.words))
+      found.push(...callFindings(program, call));
     for (const redirect of command.redirects)
       if (redirect.targets.some(isSystemPath))
         found.push(

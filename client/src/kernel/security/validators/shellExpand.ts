@@ -1,9 +1,11 @@
 /**
  * Expands one word of a parsed command line (shellParse.ts) the way Bash would before running it
  * (Bash manual §3.5): quotes removed, `$'…'` escapes decoded, brace expansion (`{rm,-rf,x}`,
- * `{1..3}`), `$IFS` in any form as a field separator when unquoted (`rm$IFS-rf$IFS/`), `$HOME` as `~`.
- * What cannot be known before run time — other variables, command substitution — is kept as written
- * and marked unknown, so the judge can refuse rather than guess.
+ * `{1..3}`), `$IFS` in any form as a field separator when unquoted (`rm$IFS-rf$IFS/`), `$HOME` as `~`,
+ * and HOME's operators as Bash applies them to a set variable (`${HOME:?}`, `${HOME:-x}` → `~`).
+ * What cannot be known before run time — other variables, other operators, command substitution — is
+ * kept as written and marked unknown, so the judge can refuse rather than guess; a write target with
+ * such a piece is judged with the piece as each value it may plausibly take (`worst`).
  */
 import type { ShellNode } from './shellGrammar';
 
@@ -15,13 +17,20 @@ export interface Expanded {
   quoted: boolean;
   /** Some of it is only known at run time (a variable, a command's output). */
   unknown: boolean;
+  /** An unquoted `*`, `?` or `[`: the shell replaces the word with the file names it matches. */
+  glob?: boolean;
+  /** When unknown: the text with each unknown piece read as `~`, as `/`, and as the default it names. */
+  worst?: string[];
 }
 
 /** One character of a word: `free` characters are unquoted literal text, subject to brace expansion. */
 interface Ch {
+  /** One character, or the whole text of an unknown piece. */
   c: string;
   free: boolean;
   unknown?: boolean;
+  /** For an unknown piece: the value its operator names (`${X:-/etc/x}` → `/etc/x`). */
+  fallback?: string;
   /** An unquoted `$IFS`: it separates fields. */
   split?: boolean;
 }
@@ -60,20 +69,48 @@ function decodeAnsiC(body: string): string {
   );
 }
 
-function variableName(node: ShellNode): string {
-  const name = node.namedChildren.find(
-    (c) => c?.type === 'variable_name' || c?.type === 'special_variable_name',
-  );
-  return name?.text ?? node.text.replace(/^\$\{?/, '').replace(/\}$/, '');
-}
+/** An unknown piece: one entry holding its whole text, so a judge can read it as a value it may take. */
+const unknownPiece = (text: string, fallback?: string): Ch[] => [
+  { c: text, free: false, unknown: true, fallback },
+];
 
-function parameter(node: ShellNode, quoted: boolean): Ch[] {
-  const name = variableName(node);
+/** Operators that give HOME's value when HOME is set and not empty (Bash manual §3.5.3). */
+const VALUE_OPERATORS = new Set([':-', '-', ':=', '=', ':?', '?']);
+/** Operators that give their word when the variable is set (and, with `:`, not empty). */
+const ALTERNATE_OPERATORS = new Set([':+', '+']);
+/** Operators whose word is the value when the variable is unset or empty. */
+const DEFAULT_OPERATORS = new Set([':-', '-', ':=', '=']);
+
+function parameter(node: ShellNode, quoted: boolean, found: (n: ShellNode) => void): Ch[] {
+  if (node.type === 'simple_expansion') {
+    const name = node.namedChildren[0]?.text ?? '';
+    if (name === 'IFS') return [{ c: ' ', free: false, split: !quoted }];
+    return name === 'HOME' ? chars('~', false) : unknownPiece(node.text);
+  }
+  // `${`, an optional `#` or `!`, the name, then an operator and its word, then `}`.
+  const inside = node.children.slice(1, -1).filter((c): c is ShellNode => !!c);
+  const nameAt = inside.findIndex((c) => c.type === 'variable_name');
+  const name = nameAt >= 0 ? inside[nameAt].text : '';
   // Any part of IFS (${IFS:0:1}, ${IFS%?}…) is whitespace or nothing.
-  if (name === 'IFS') return [{ c: ' ', free: false, split: !quoted }];
-  if (name === 'HOME' && node.type === 'simple_expansion') return chars('~', false);
-  if (name === 'HOME' && node.text === '${HOME}') return chars('~', false);
-  return chars(node.text, false, true);
+  if (name === 'IFS' || /^\$\{[#!]?IFS\b/.test(node.text))
+    return [{ c: ' ', free: false, split: !quoted }];
+  if (nameAt !== 0) return unknownPiece(node.text);
+  const operator = inside[1] && !inside[1].isNamed ? inside[1].text : '';
+  const word = inside.slice(operator ? 2 : 1);
+  const operand = () =>
+    word.flatMap((c) => (c.isNamed ? piece(c, quoted, found) : chars(c.text, false)));
+  if (name === 'HOME') {
+    if (!operator && word.length === 0) return chars('~', false);
+    if (VALUE_OPERATORS.has(operator)) return chars('~', false);
+    if (ALTERNATE_OPERATORS.has(operator)) return operand();
+  }
+  const fallback =
+    DEFAULT_OPERATORS.has(operator) || ALTERNATE_OPERATORS.has(operator)
+      ? operand()
+          .map((c) => c.c)
+          .join('')
+      : undefined;
+  return unknownPiece(node.text, fallback);
 }
 
 /** The characters of a double-quoted string: literal stretches between its expansions. */
@@ -113,7 +150,7 @@ function piece(node: ShellNode, quoted: boolean, found: (n: ShellNode) => void):
     case 'expansion':
       if (node.descendantsOfType(['command_substitution', 'process_substitution']).length)
         found(node);
-      return parameter(node, quoted);
+      return parameter(node, quoted, found);
     case 'concatenation':
       // Unnamed pieces (a lone `$`) are literal text as the grammar read them.
       return node.children.flatMap((c) =>
@@ -122,7 +159,7 @@ function piece(node: ShellNode, quoted: boolean, found: (n: ShellNode) => void):
     default:
       // Command and process substitution, arithmetic: known only when run.
       found(node);
-      return chars(node.text, false, true);
+      return unknownPiece(node.text);
   }
 }
 
@@ -208,6 +245,25 @@ function fields(word: Ch[]): Ch[][] {
   return out;
 }
 
+const GLOB = new Set(['*', '?', '[']);
+
+/**
+ * The part of a word from `from` on (the value in `--output=VALUE`, `of=VALUE`), its worst readings cut
+ * the same way when the part before is literal in all of them.
+ */
+export function wordFrom(word: Expanded, from: number): Expanded {
+  const head = word.text.slice(0, from);
+  const worst = word.worst?.every((w) => w.startsWith(head))
+    ? word.worst.map((w) => w.slice(from))
+    : word.worst;
+  return { ...word, text: word.text.slice(from), worst };
+}
+
+/** The field with every unknown piece read as `value` (or as the default it names, when `value` is undefined). */
+function readAs(field: Ch[], value: string | undefined): string {
+  return field.map((c) => (c.unknown ? (value ?? c.fallback ?? '~') : c.c)).join('');
+}
+
 /**
  * The words one word node becomes. `found` is told of every node whose value only running the
  * command can tell (command substitution and kin).
@@ -218,10 +274,15 @@ export function expandWord(node: ShellNode, found: (n: ShellNode) => void): Expa
   const quoted = word.some((c) => !c.free && !c.unknown);
   return braceExpand(word, budget)
     .flatMap(fields)
-    .map((field) => ({
-      text: field.map((c) => c.c).join(''),
-      index: node.startIndex,
-      quoted,
-      unknown: field.some((c) => c.unknown),
-    }));
+    .map((field) => {
+      const unknown = field.some((c) => c.unknown);
+      return {
+        text: field.map((c) => c.c).join(''),
+        index: node.startIndex,
+        quoted,
+        unknown,
+        glob: field.some((c) => c.free && GLOB.has(c.c)),
+        worst: unknown ? ['~', '/', undefined].map((v) => readAs(field, v)) : undefined,
+      };
+    });
 }

@@ -1,7 +1,7 @@
 /**
- * Reads a command line as the shell will run it: parsed (shellParse.ts), each word expanded
- * (shellExpand.ts), and the command lines that programs run in turn read again — `bash -c '…'`,
- * `sh -c`, `su -c`, `eval …`, under wrappers such as `sudo` or `env` — up to MAX_NESTING deep.
+ * Reads a command line as the shell will run it: parsed (shellParse.ts) and each word expanded
+ * (shellExpand.ts); redirections with their targets, and what a here-string or here-document feeds a
+ * command. The commands that programs run in turn are found by shellCommands.ts.
  *
  * What the sandbox does not let through is reported as an issue, not dropped: chaining (`;`, `&&`,
  * `||`, a background `&`), a pipe, a line break between commands, command or process substitution,
@@ -31,14 +31,14 @@ export interface ShellCommand {
   words: Expanded[];
   redirects: Redirection[];
   index: number;
+  /** What a here-string or here-document feeds the command (`bash <<< 'rm -rf ~'`). */
+  stdin?: Expanded;
 }
 
 export interface ShellReading {
   commands: ShellCommand[];
   issues: Issue[];
 }
-
-export const MAX_NESTING = 4;
 
 const ISSUES = {
   chaining: [
@@ -85,7 +85,7 @@ const ISSUES = {
   ],
 } as const;
 
-type IssueKind = keyof typeof ISSUES;
+export type IssueKind = keyof typeof ISSUES;
 
 function issue(kind: IssueKind, at: { index: number; length: number }, what?: string): Issue {
   const [rule, label, why] = ISSUES[kind];
@@ -210,39 +210,82 @@ class Reader {
     }
   }
 
-  private redirected(node: ShellNode): void {
-    const redirects: Redirection[] = [];
-    for (const r of node.namedChildren) {
-      if (!r || r === node.childForFieldName('body')) continue;
+  /** An output redirection's targets, as expanded and as written; undefined for other redirections. */
+  private redirection(r: ShellNode): Redirection | undefined {
+    const op = r.children.find((c) => c && !c.isNamed)?.type ?? '';
+    const destination = r.childForFieldName('destination');
+    if (!destination) return undefined;
+    if (!OUTPUT_OPS.has(op) || (op === '>&' && /^\d+$|^-$/.test(destination.text))) {
+      this.substitutionsIn(destination);
+      return undefined;
+    }
+    const expanded = this.expand(destination);
+    return {
+      op,
+      targets: [
+        ...expanded.flatMap((w) => w.worst ?? [w.text]),
+        destination.text.replace(/^["']|["']$/g, ''),
+      ],
+      index: this.offset + r.startIndex,
+    };
+  }
+
+  /**
+   * The redirections among `nodes`: output targets into `redirects`, the text of a here-string or
+   * here-document into the result (a shell reads it as its command lines).
+   */
+  private redirections(nodes: ShellNode[], redirects: Redirection[]): Expanded | undefined {
+    let stdin: Expanded | undefined;
+    for (const r of nodes) {
       if (r.type === 'file_redirect') {
-        const op = r.children.find((c) => c && !c.isNamed)?.type ?? '';
-        const destination = r.childForFieldName('destination');
-        if (
-          destination &&
-          OUTPUT_OPS.has(op) &&
-          !(op === '>&' && /^\d+$|^-$/.test(destination.text))
-        )
-          redirects.push({
-            op,
-            targets: [
-              ...this.expand(destination).map((w) => w.text),
-              destination.text.replace(/^["']|["']$/g, ''),
-            ],
-            index: this.offset + r.startIndex,
-          });
-        else if (destination) this.substitutionsIn(destination);
+        const found = this.redirection(r);
+        if (found) redirects.push(found);
+      } else if (r.type === 'herestring_redirect') {
+        const word = r.namedChildren.find((c) => c !== null);
+        const expanded = word ? this.expand(word) : [];
+        if (expanded.length)
+          stdin = { ...expanded[0], text: expanded.map((w) => w.text).join(' ') };
+      } else if (r.type === 'heredoc_redirect') {
+        this.substitutionsIn(r);
+        const inner = r.namedChildren.filter((c): c is ShellNode => c?.type === 'file_redirect');
+        this.redirections(inner, redirects);
+        stdin = this.hereDocument(r) ?? stdin;
       } else this.substitutionsIn(r);
     }
+    return stdin;
+  }
+
+  /**
+   * A here-document's text, taken from the source between the line of `<<` and the closing
+   * delimiter: the grammar does not always read its body as one (a body starting with `\`).
+   */
+  private hereDocument(r: ShellNode): Expanded | undefined {
+    const start = r.children.find((c) => c?.type === 'heredoc_start');
+    const end = r.children.find((c) => c?.type === 'heredoc_end');
+    if (!start || !end) return undefined;
+    const from = this.source.indexOf('\n', start.endIndex) + 1;
+    if (from <= 0 || from > end.startIndex) return undefined;
+    const text = this.source.slice(from, end.startIndex);
+    // An unquoted delimiter lets the shell expand the body first.
+    const unknown = !/['"\\]/.test(start.text) && /[$`]/.test(text);
+    return { text, index: this.offset + from, quoted: true, unknown };
+  }
+
+  private redirected(node: ShellNode): void {
+    const redirects: Redirection[] = [];
     const body = node.childForFieldName('body');
-    if (body?.type === 'command') this.command(body, redirects);
+    const others = node.namedChildren.filter((r): r is ShellNode => !!r && r !== body);
+    const stdin = this.redirections(others, redirects);
+    if (body?.type === 'command') this.command(body, redirects, stdin);
     else if (body) {
       this.commands.push({ words: [], redirects, index: this.offset + node.startIndex });
       this.statement(body);
     }
   }
 
-  private command(node: ShellNode, redirects: Redirection[]): void {
+  private command(node: ShellNode, redirects: Redirection[], stdin?: Expanded): void {
     const words: Expanded[] = [];
+    const own: ShellNode[] = [];
     let previous: ShellNode | undefined;
     for (const child of node.namedChildren) {
       if (!child) continue;
@@ -251,32 +294,16 @@ class Reader {
         this.add('syntax', child, 'a word the parser split where the shell would not');
       previous = child;
       if (child.type === 'variable_assignment') this.assignments(child);
-      else if (child.type === 'herestring_redirect' || child.type === 'file_redirect')
-        this.substitutionsIn(child);
+      else if (child.type.endsWith('_redirect')) own.push(child);
       else words.push(...this.expand(child));
     }
-    this.commands.push({ words, redirects, index: this.offset + node.startIndex });
+    const fed = this.redirections(own, redirects) ?? stdin;
+    this.commands.push({ words, redirects, index: this.offset + node.startIndex, stdin: fed });
   }
 }
 
-/** Programs that run their `-c` argument as a command line. */
-const SHELLS = /^(?:(?:ba|da|z|k|a|mk|yash|posh|fi)?sh|busybox)$/;
-
-/** The command line a command runs in turn (`bash -c 'X'`, `su -c 'X'`, `eval X Y`), if any. */
-export function nestedLine(program: string, args: Expanded[]): Expanded | undefined {
-  if (program === 'eval' && args.length)
-    return { ...args[0], text: args.map((a) => a.text).join(' ') };
-  if (!SHELLS.test(program) && program !== 'su' && program !== 'runuser') return undefined;
-  const c = args.findIndex((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a.text) || a.text === '--command');
-  return c >= 0 ? args[c + 1] : undefined;
-}
-
-export async function readShell(
-  text: string,
-  offset = 0,
-  programOf: (words: Expanded[]) => { at: number; name: string } = () => ({ at: -1, name: '' }),
-  depth = 0,
-): Promise<ShellReading> {
+/** The commands of one command line, as parsed; the lines they run in turn are read by shellCommands.ts. */
+export async function readShell(text: string, offset = 0): Promise<ShellReading> {
   const { tree, text: joined } = await parseShell(text);
   const reader = new Reader(joined, offset);
   if (!tree) {
@@ -292,18 +319,10 @@ export async function readShell(
   } finally {
     tree.delete();
   }
-  const reading: ShellReading = { commands: reader.commands, issues: reader.issues };
-  for (const command of [...reader.commands]) {
-    const { at, name } = programOf(command.words);
-    const line = at >= 0 ? nestedLine(name, command.words.slice(at + 1)) : undefined;
-    if (!line) continue;
-    if (depth + 1 >= MAX_NESTING) {
-      reading.issues.push(issue('nesting', { index: line.index, length: line.text.length }));
-      continue;
-    }
-    const inner = await readShell(line.text, line.index, programOf, depth + 1);
-    reading.commands.push(...inner.commands);
-    reading.issues.push(...inner.issues);
-  }
-  return reading;
+  return { commands: reader.commands, issues: reader.issues };
+}
+
+/** An issue of the kinds this reader reports, for the readers of nested lines (shellCommands.ts). */
+export function shellIssue(kind: IssueKind, at: { index: number; length: number }): Issue {
+  return issue(kind, at);
 }
