@@ -89,19 +89,21 @@ describe('sandbox validator in front of desktop-commander (real server, approved
     return dir;
   }
 
-  function startProcess(command: string) {
+  function approved(toolName: string, args: Record<string, unknown>) {
     t.operator.toolAnswers = ['once'];
-    return t.kernel.call({
-      serverId: 'dc',
-      toolName: 'start_process',
-      args: { command, timeout_ms: 10_000 },
-    });
+    return t.kernel.call({ serverId: 'dc', toolName, args });
   }
 
-  async function assertRefused(command: string): Promise<void> {
+  const startProcess = (command: string) =>
+    approved('start_process', { command, timeout_ms: 10_000 });
+
+  async function assertRefused(
+    command: string,
+    call: (command: string) => Promise<unknown> = startProcess,
+  ): Promise<void> {
     const asked = t.operator.count('tool');
     await assert.rejects(
-      startProcess(command),
+      call(command),
       (e) => (e as KernelError).wireCode === 1010,
       `refused by a validator: ${command}`,
     );
@@ -160,4 +162,27 @@ describe('sandbox validator in front of desktop-commander (real server, approved
       await assertRefused(line.replaceAll('ARCHIVES', archives));
       assert.equal(readFileSync(join(home, '.bashrc'), 'utf8'), DOTFILE);
     });
+
+  it('judges what is typed into a running shell (interact_with_process)', async () => {
+    const started = textOf(
+      (await approved('start_process', { command: 'bash', timeout_ms: 3_000 })).result,
+    );
+    const pid = Number(/PID:? *(\d+)/i.exec(started)?.[1]);
+    assert.ok(pid > 0, `a shell session started: ${started}`);
+    const type = (input: string) =>
+      approved('interact_with_process', { pid, input, timeout_ms: 5_000 });
+    try {
+      const dir = victim();
+      await assertRefused(`rm --rec ${dir}`, type);
+      await assertRefused(`bash -c -- 'r""m -rf ${dir}'`, type);
+      writeFileSync(join(home, '.bashrc'), DOTFILE);
+      await assertRefused('sort -o ${HOME:?}/.bashrc /dev/null', type);
+      const listing = await type(`ls ${dir}`);
+      assert.match(textOf(listing.result), /keep\.txt/, 'the session reads what it is typed');
+      assert.ok(existsSync(join(dir, 'keep.txt')));
+      assert.equal(readFileSync(join(home, '.bashrc'), 'utf8'), DOTFILE);
+    } finally {
+      await approved('force_terminate', { pid });
+    }
+  });
 });

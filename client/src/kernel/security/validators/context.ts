@@ -8,11 +8,13 @@
  * - otherwise a string under a property whose name has one of the words `command`, `cmd`, `cmdline`,
  *   `script`, `shell`, `bash`, `sh`, `powershell`, `args`, `argv`, or that is exactly `run`, `exec` or
  *   `execute` (the nearest property counts: `/steps/0/run`, `/args/3`); or under a top-level property
- *   whose schema description calls it a shell command, a command line or terminal input.
+ *   whose schema description calls it a shell command, a command line or terminal input; or a
+ *   top-level property typed into a running process or run as a command (fallback.ts
+ *   `typedIntoProcess`: `interact_with_process`'s `input`, `run_task`'s `task`).
  * Everything else is prose (`body`, `text`, `title`…).
  */
 import type { ValidationInput } from './model';
-import { nameSuggestsShell } from './fallback';
+import { nameSuggestsShell, typedIntoProcess } from './fallback';
 import { boundedSet, nameWords } from './text';
 import { walkArguments, type Walked } from './walk';
 
@@ -48,6 +50,20 @@ const COMMAND_DESCRIPTION =
 const keyCache = new Map<string, boolean>();
 const shellNameCache = new Map<string, boolean>();
 const schemaCache = new WeakMap<object, Map<string, boolean>>();
+const typedCache = new WeakMap<object, Map<string, Set<string>>>();
+
+/** The top-level properties typed into a process (fallback.ts), cached per schema and tool. */
+function typedProperties(input: ValidationInput): Set<string> {
+  const schema = input.inputSchema;
+  if (!schema) return new Set();
+  let perSchema = typedCache.get(schema);
+  if (!perSchema) typedCache.set(schema, (perSchema = new Map()));
+  const key = `${input.toolName}\u0000${input.description ?? ''}`;
+  const known = perSchema.get(key);
+  if (known) return known;
+  const typed = new Set(typedIntoProcess(input.toolName, input.description, schema).properties);
+  return boundedSet(perSchema, key, typed);
+}
 
 function keyIsCommand(key: string): boolean {
   const known = keyCache.get(key);
@@ -92,10 +108,11 @@ export function createContext(input: ValidationInput): ValidationContext {
   const walked = walkArguments(input.args ?? {});
   const wholeTool =
     (input.security?.side_effects ?? []).includes('process') || toolRunsShell(input.toolName);
+  const typed = typedProperties(input);
   return {
     input,
     walked,
     isCommandLike: (key, top) =>
-      wholeTool || keyIsCommand(key) || schemaSaysCommand(input.inputSchema, top),
+      wholeTool || keyIsCommand(key) || typed.has(top) || schemaSaysCommand(input.inputSchema, top),
   };
 }

@@ -20,7 +20,14 @@
  * | name has sql, query, select, cypher, and either a read word (read, get,   | `readonly`           |
  * | list, search, find, describe, show, count, explain), or nothing else, or  |                      |
  * | the description says read-only; and no write word (write, insert, exec…)  |                      |
+ * | description says it sends input (text, keys, commands) to a terminal,     | `sandbox`,           |
+ * | shell, REPL, console or running process: its string arguments are typed   | `code_safety`        |
+ * | into it (`interact_with_process`'s `input`), a command line or code        |                      |
+ * | name is a run verb and a noun, with a string argument of that noun         | `sandbox`            |
+ * | (`run_task` with `task`): that argument is what runs                       |                      |
  *
+ * Those arguments are command lines to the sandbox whatever their names (`typedIntoProcess`, used by
+ * context.ts).
  * A tool can get several validators (`run_shell_script` → sandbox and code_safety); [] means none.
  *
  * `language` for code_safety is not part of the result: the validator guesses it from the tool name
@@ -135,6 +142,17 @@ const CODE_DESCRIPTION =
 const NETWORK_DESCRIPTION =
   /\b(?:fetch(?:es)?|downloads?|retrieves?|gets?|opens?)\s+(?:the\s+|a\s+)?(?:contents?\s+of\s+(?:the\s+|a\s+)?)?(?:url|web ?page|web ?site|page at)\b|\bhttp requests?\b|\bbrowses?\b/i;
 const READONLY_DESCRIPTION = /\bread[- ]?only\b/i;
+const PROCESS_INPUT_DESCRIPTION =
+  /\b(?:send|sends|sending|write|writes|writing|type|types|typing|pass|passes|feed|feeds)\b[^.]{0,40}?\b(?:input|text|keys|keystrokes|commands?|lines?|stdin)\b[^.]{0,20}?\b(?:to|into)\b[^.]{0,40}?\b(?:terminals?|shells?|repls?|consoles?|process(?:es)?|sessions?|ptys?|ttys?|stdin)\b/i;
+/** Arguments that name the process rather than what is typed into it. */
+const NOT_TYPED_WORDS = new Set(['id', 'pid', 'uuid', 'session', 'timeout', 'ms', 'encoding']);
+/** Nouns that have validators of their own (SQL, code), so a run verb with them is not a command. */
+const OWN_VALIDATOR_WORDS = new Set([
+  ...SQL_WORDS,
+  ...CODE_WORDS,
+  ...PYTHON_WORDS,
+  ...JAVASCRIPT_WORDS,
+]);
 
 /** Whether a tool's name alone says it runs shell commands (also used to call its arguments commands). */
 export function nameSuggestsShell(toolName: string): boolean {
@@ -170,11 +188,55 @@ function nameSuggestsReadQuery(words: string[], description: string): boolean {
   return onlySql || words.some((w) => READ_WORDS.has(w)) || READONLY_DESCRIPTION.test(description);
 }
 
-function topProperties(inputSchema: Record<string, unknown> | undefined): string[] {
+function propertiesOf(
+  inputSchema: Record<string, unknown> | undefined,
+): Record<string, { type?: unknown }> {
   const properties = inputSchema?.properties;
   return typeof properties === 'object' && properties !== null && !Array.isArray(properties)
-    ? Object.keys(properties)
-    : [];
+    ? (properties as Record<string, { type?: unknown }>)
+    : {};
+}
+
+function topProperties(inputSchema: Record<string, unknown> | undefined): string[] {
+  return Object.keys(propertiesOf(inputSchema));
+}
+
+function stringProperties(inputSchema: Record<string, unknown> | undefined): string[] {
+  return Object.entries(propertiesOf(inputSchema))
+    .filter(([, schema]) => {
+      const type = schema && typeof schema === 'object' ? schema.type : undefined;
+      return (
+        type === undefined || type === 'string' || (Array.isArray(type) && type.includes('string'))
+      );
+    })
+    .map(([name]) => name);
+}
+
+/**
+ * The top-level arguments that are typed into a running process or run as a command line, whatever
+ * their names: the string arguments of a tool whose description says it sends input to a terminal,
+ * shell, REPL or process (but not the ones naming the process: `pid`, `session_id`…); and, for a name
+ * that is a run verb and a noun, the string argument named that noun (`run_task` → `task`).
+ */
+export function typedIntoProcess(
+  toolName: string,
+  description = '',
+  inputSchema?: Record<string, unknown>,
+): { properties: string[]; intoProcess: boolean } {
+  const strings = stringProperties(inputSchema);
+  if (PROCESS_INPUT_DESCRIPTION.test(description)) {
+    const typed = strings.filter((p) => !nameWords(p).some((w) => NOT_TYPED_WORDS.has(w)));
+    if (typed.length) return { properties: typed, intoProcess: true };
+  }
+  const words = nameWords(toolName);
+  const nouns = words.filter((w) => !RUN_VERBS.has(w));
+  if (!words.some((w) => RUN_VERBS.has(w)) || nouns.some((w) => OWN_VALIDATOR_WORDS.has(w)))
+    return { properties: [], intoProcess: false };
+  const named = strings.filter((p) => {
+    const key = nameWords(p);
+    return key.length === 1 && nouns.includes(key[0]);
+  });
+  return { properties: named, intoProcess: false };
 }
 
 /** MGP §17.2: validators for a tool whose server declared no `security`; [] when nothing fits. */
@@ -209,6 +271,10 @@ export function fallbackValidators(
     chosen.add('network_restricted');
   }
   if (nameSuggestsReadQuery(words, description)) chosen.add('readonly');
+  const typed = typedIntoProcess(toolName, description, inputSchema);
+  if (typed.properties.length) chosen.add('sandbox');
+  // What is typed into a process may be a REPL's code as well as a shell's command line.
+  if (typed.intoProcess) chosen.add('code_safety');
   const order: ValidatorName[] = ['sandbox', 'code_safety', 'network_restricted', 'readonly'];
   return order.filter((name) => chosen.has(name));
 }
