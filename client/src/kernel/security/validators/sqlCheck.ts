@@ -11,10 +11,15 @@
  * Next to the parser, the token reading of sqlWrites.ts runs too, under its own dialect rules and for
  * values pasted into a literal; a write either finds refuses the call. MySQL's executable comments
  * (`/*! … *\/`), which MySQL runs and every other reading skips, are refused outright.
+ *
+ * PostgreSQL's Unicode-escaped identifiers and strings (`U&"dblink_exe\0063"`) are decoded first
+ * (sqlUnicode.ts), so a function is judged by the name PostgreSQL calls; the token reading also sees
+ * the text as written.
  */
 import { MAX_PARSED_SQL, parseSql } from './sqlParse';
 import { writeInStatement } from './sqlReadOnly';
 import { SQL_DIALECTS, splitSqlStatements, tokenizeSql } from './sqlScan';
+import { decodeUnicodeEscapes } from './sqlUnicode';
 import { findSqlWriteByTokens, isReadOnlyPragma, looksLikeSql, type SqlWrite } from './sqlWrites';
 
 export type { SqlWrite };
@@ -33,7 +38,12 @@ function indexOfWord(text: string, word: string): number {
   return at < 0 ? 0 : at;
 }
 
-export function findSqlWrite(text: string, forced: boolean): SqlWrite | undefined {
+export function findSqlWrite(written: string, forced: boolean): SqlWrite | undefined {
+  const text = decodeUnicodeEscapes(written);
+  if (text !== written) {
+    const asWritten = findSqlWriteByTokens(written, forced);
+    if (asWritten) return asWritten;
+  }
   const byTokens = findSqlWriteByTokens(text, forced);
   if (byTokens) return byTokens;
   if (!forced && !startsLikeSql(text)) return undefined;
