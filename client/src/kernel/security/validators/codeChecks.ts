@@ -14,6 +14,7 @@ import {
   type ImportRef,
 } from './codeImports';
 import { pythonDynamicAccess } from './codeDynamicAccess';
+import { normalizeCode } from './codeNormalize';
 import type { CodeFinding } from './codeFinding';
 import { checkParsedJavaScript } from './codeParsedJs';
 import { checkParsedPython } from './codeParsedPython';
@@ -188,15 +189,20 @@ function parsedFindings(
   ];
 }
 
+/** The findings for one code string, its names first read as the language reads them (codeNormalize.ts). */
 export function checkCodeIn(
-  code: string,
+  written: string,
   language: CodeLanguage,
   lists: EffectiveLists,
   level: CodeSafetyLevel,
 ): CodeFinding[] {
+  const { code, findings: unread } = normalizeCode(written, language);
   const views = lex(code, language);
   const imports = language === 'python' ? pythonImports(views) : javascriptImports(views);
-  const found = imports.flatMap((ref) => importFindings(ref, language, lists, level));
+  const found = [
+    ...unread,
+    ...imports.flatMap((ref) => importFindings(ref, language, lists, level)),
+  ];
   if (language === 'python')
     found.push(...attributeFindings(views, lists), ...pythonDynamicAccess(views, lists.blocked));
   if (level === 'strict' || level === 'readonly') {

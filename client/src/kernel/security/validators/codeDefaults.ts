@@ -202,7 +202,7 @@ export const DEFAULT_BLOCKED_PATTERNS: Record<CodeLanguage, readonly CodePattern
     p('eval(', /(?<![\w$.])eval\b(?!\s*:)|\b(?:globalThis|window|global|self)\s*\.\s*eval\b/),
     p(
       'new Function',
-      /(?<![\w$.])Function\s*\(|\bnew\s+Function\b|\bconstructor\s*\.\s*constructor\b/,
+      /(?<![\w$.])Function\s*\(|\bnew\s+Function\b|\bconstructor\s*\.\s*constructor\b|\.\s*constructor\s*\(/,
     ),
     p("['constructor']", /\[\s*(['"`])constructor\1\s*\]/, 'stripped'),
     p('setTimeout with a string', /\bset(?:Timeout|Interval|Immediate)\s*\(\s*['"`]/),
