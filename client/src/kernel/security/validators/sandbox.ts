@@ -8,9 +8,12 @@
  * - output redirection into system paths (`> /etc/…`, `>> ~/.bashrc`, `> /dev/sda`); `> out.txt`,
  *   `2>&1` and `2>/dev/null` pass.
  * The line is parsed by a real shell grammar (tree-sitter's Bash) and expanded as the shell would
- * (shellRead.ts, shellExpand.ts): quotes, `$'…'`, brace expansion, `$IFS`, line continuations, and the
- * command lines that `bash -c`, `sh -c`, `su -c` and `eval` run, so `bash -c "{rm,-rf,x}"` and
- * `rm$IFS-rf$IFS/` are judged as the `rm -rf` they are. What the parser cannot read, and constructs
+ * (shellRead.ts, shellExpand.ts): quotes, `$'…'`, brace expansion, `$IFS`, line continuations; each
+ * program's arguments are read as its option parser reads them (shellOptions.ts), and the commands
+ * programs run in turn — `bash -c`, `eval`, here-strings, `find -exec`, `xargs`, `env -S`, git
+ * aliases, tar's command options — are read again (shellCommands.ts), so `bash -c "{rm,-rf,x}"`,
+ * `rm$IFS-rf$IFS/` and `rm --rec x` are judged as the `rm -rf` they are. Output options are write
+ * targets like redirections (shellTargets.ts). What the parser cannot read, and constructs
  * other than simple commands, are refused rather than let through. Arguments of `cmd /c`,
  * `powershell -Command` and `ssh host`, which Bash's grammar does not cover, are checked for live
  * metacharacters as lines of their own: `git commit -m "a; b"` passes.
