@@ -32,8 +32,13 @@ describe('mgp CLI', () => {
         args: ['s.js'],
         source: { file: join(dir, 'mgp.toml'), line: 1, format: 'mgp' },
         enabled: true,
+        approval: 'new',
       },
     ]);
+    // The text listing marks it, and says what to run.
+    const listed = await run(['servers', '--cwd', dir]);
+    assert.match(listed.out, /^a\tstdio\tnode s\.js\t.*\twaits for your yes$/m);
+    assert.match(listed.err, /mgp servers allow a --cwd /);
   });
 
   it('exits 1 and names file, line and column when a config has an error', async () => {

@@ -1,6 +1,7 @@
 /**
  * The kernel as the `mgp` command runs it: the config of the folder (or one file), the workspace's
- * audit log and stores, and the terminal (or the `--approve` flag) to ask the operator.
+ * audit log and stores, the terminal (or the `--approve` flag) to ask the operator, and the start
+ * gate that holds back the folder's servers the person has not allowed (workspaceTrust.ts).
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -23,13 +24,19 @@ import { OpenAiCompatibleProvider } from '../kernel/models/openAiCompatible';
 import { CLI_OPERATOR } from '../kernel/model/caller';
 import { cliAuthorizations, signInFlow } from './cliAuthorization';
 import type { Io } from './io';
+import { LineReader } from './lineReader';
 import { KernelOptions, loadCliConfig, workspaceFolderOf } from './options';
 import { flagInteraction, mcplRefusal, terminalInteraction } from './terminalInteraction';
+import { settleWorkspaceServers } from './workspaceTrust';
+import { LaunchApprovals } from '../kernel/security/launchApprovals';
+import { visibleText } from '@shared/untrustedText';
 
 export interface CliKernel {
   kernel: Kernel;
   config: KernelConfig;
   trail: AuditTrail;
+  /** The person's yes to the workspace's servers, shared with the editor (launchApprovals.ts). */
+  launches: LaunchApprovals;
   /** Servers that did not connect (empty until `started` resolves when they start in the background). */
   failed: string[];
   /** Resolves when the servers have started (or failed to). */
@@ -115,9 +122,33 @@ export async function startCliKernel(
     io.err(
       `mgp: ${request.serverId} asks for ${request.permissions.map((p) => p.name).join(', ')} and there is no terminal to ask on: they are denied for this run (run it in a terminal, or pass --approve once|session)`,
     );
+  // One reader over stdin for every question of the run (lineReader.ts); none for a gateway's run.
+  const reader =
+    interactive && !environment.interaction ? new LineReader(process.stdin) : undefined;
+  const launches = new LaunchApprovals({
+    stateDir,
+    audit: trail,
+    operator: CLI_OPERATOR.agentId,
+    env,
+    onCorrupt: (message) => io.err(`mgp: ${message}`),
+  });
+  const mayStart = await settleWorkspaceServers({
+    approvals: launches,
+    config,
+    servers: chosen.servers,
+    trust: options.trust === true,
+    ask:
+      reader &&
+      (async (question) => {
+        process.stderr.write(visibleText(question));
+        return (await reader.next()).trim();
+      }),
+    cwd: options.cwd,
+    io,
+  });
   const terminal =
-    interactive && !flag && !elicit && !environment.interaction
-      ? terminalInteraction({ input: process.stdin, output: process.stderr })
+    reader && !flag && !elicit
+      ? terminalInteraction({ input: process.stdin, output: process.stderr, reader })
       : undefined;
   const authorization = cliAuthorizations(stateDir, signInFlow(env, interactive), io, env);
   const kernel = new Kernel({
@@ -135,6 +166,7 @@ export async function startCliKernel(
     workingFolder: location.workspaceFolder,
     operator: CLI_OPERATOR,
     roots: () => [{ uri: `file://${location.workspaceFolder}`, name: location.workspaceFolder }],
+    mayStart,
     onSecrets: (values) => values.forEach((value) => redactor.addSecret(value)),
   });
   const modelUrl = env.MGP_MODEL_URL;
@@ -178,11 +210,12 @@ export async function startCliKernel(
     kernel,
     config,
     trail,
+    launches,
     failed,
     started,
     close: async () => {
       await started.catch(() => undefined);
-      terminal?.close();
+      reader?.close();
       await kernel.dispose();
       await trail.close();
     },

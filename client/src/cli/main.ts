@@ -5,6 +5,9 @@ import { MGP_KERNEL_VERSION } from '@shared/version';
 import { stateDirectory } from '../kernel/audit/location';
 import type { ConfigProblem } from '../kernel/config/model';
 import { Switches } from '../kernel/security/switches';
+import { MemoryAuditSink } from '../kernel/audit/auditSink';
+import { CLI_OPERATOR } from '../kernel/model/caller';
+import { LaunchApprovals } from '../kernel/security/launchApprovals';
 import { serverTarget } from '../kernel/config/status';
 import { describeIsolation } from '../kernel/sandbox/isolation';
 import { isolationOf } from './serverIsolation';
@@ -58,6 +61,8 @@ import {
   workspaceFolderOf,
 } from './options';
 import { Io, processIo, visibleIo } from './io';
+import { isTrustLine, runTrust, TRUST_FLAGS, TRUST_USAGE, trustOptions } from './trustCommands';
+import { allowCommand, StartApproval, startApprovals } from './workspaceTrust';
 import { runServe, SERVE_FLAGS, SERVE_USAGE, serveOptions } from './serveCommand';
 import {
   isSwitchLine,
@@ -72,9 +77,12 @@ const USAGE = `mgp ${MGP_KERNEL_VERSION}: the MGP Kernel, headless
 Usage:
   mgp check FILE... [--json]         check config files (mgp.toml, mcp.toml, servers.toml, OpenFang
                                      config.toml) with the language server's diagnostics
-  mgp servers [--json] [--cwd DIR]   list the servers configured for DIR (default: the current folder)
+  mgp servers [--json] [--cwd DIR]   list the servers configured for DIR (default: the current folder),
+                                     marking those turned off and those that wait for your yes
   mgp servers off|on SERVER          turn a server off (it does not start, here or in the editor)
                                      or on again
+  mgp servers allow|revoke SERVER... let servers declared in this folder's config start (as they
+                                     are defined now), here and in the editor, or take that back
   mgp tools off|on SERVER.TOOL       turn one tool off (offered to no one, calls refused) or on
   mgp tools [--server ID] [--kernel-tools] [--json]
                                      start the servers and list their tools under kernel names,
@@ -125,6 +133,10 @@ Usage:
   mgp serve [--expose meta|all]      the kernel as an MCP server on stdio, for other MCP clients:
                                      their calls take the kernel's checks (mgp serve --help)
   Every command that reads config takes --config FILE (that file only) or --cwd DIR.
+  Every command that starts servers takes --trust: a server declared in the folder's own config
+  starts only once you allowed it; on a terminal you are asked, without one it does not start
+  unless you allowed it (mgp servers allow, or in the editor), pass --trust (this run only) or
+  name it in MGP_PREAPPROVED_SERVERS. Your own config files need no approval.
   A flag a command does not take is bad usage; the message names the flags it takes.
   mgp --version                      print the version
   mgp --help                         print this help
@@ -150,21 +162,37 @@ function serversOptions({
   return { ...configOptions(values), json: values.json === true };
 }
 
-/** The switches of the workspace the options name: which servers are turned off. */
-async function switchesOf(options: ConfigOptions): Promise<Switches> {
-  const location = {
+/** The switches of the workspace the options name (which servers are turned off), and its allowed servers. */
+async function recordsOf(
+  options: ConfigOptions,
+): Promise<{ switches: Switches; launches: LaunchApprovals }> {
+  const env = process.env;
+  const stateDir = stateDirectory({
     workspaceFolder: workspaceFolderOf(options),
-    env: process.env,
+    env,
     home: homedir(),
-  };
-  const switches = new Switches(stateDirectory(location));
-  await switches.load();
-  return switches;
+  });
+  const switches = new Switches(stateDir);
+  // Read only: nothing is granted here, so nothing is audited.
+  const launches = new LaunchApprovals({
+    stateDir,
+    env,
+    audit: new MemoryAuditSink(),
+    operator: CLI_OPERATOR.agentId,
+  });
+  await Promise.all([switches.load(), launches.refresh()]);
+  return { switches, launches };
 }
+
+const WAITING: Partial<Record<StartApproval, string>> = {
+  new: 'waits for your yes',
+  changed: 'changed since you allowed it',
+};
 
 async function listServers(options: ConfigOptions & { json: boolean }, io: Io): Promise<number> {
   const config = await loadCliConfig(options);
-  const switches = await switchesOf(options);
+  const { switches, launches } = await recordsOf(options);
+  const approval = startApprovals(config, launches);
   for (const problem of config.problems) io.err(formatProblem(problem));
   if (options.json) {
     const servers = await Promise.all(
@@ -176,6 +204,7 @@ async function listServers(options: ConfigOptions & { json: boolean }, io: Io): 
         url: server.url,
         source: server.source,
         enabled: !switches.serverOff(server.id),
+        approval: approval(server),
         isolation: await isolationOf(server, workspaceFolderOf(options)),
       })),
     );
@@ -185,10 +214,19 @@ async function listServers(options: ConfigOptions & { json: boolean }, io: Io): 
   } else {
     for (const server of config.servers) {
       const isolation = await isolationOf(server, workspaceFolderOf(options));
+      const waiting = WAITING[approval(server)];
       io.out(
-        `${server.id}\t${server.transport}\t${serverTarget(server)}\t(${server.source.file}:${server.source.line})${switches.serverOff(server.id) ? '\toff' : ''}${isolation ? `\t${describeIsolation(isolation)}` : ''}`,
+        `${server.id}\t${server.transport}\t${serverTarget(server)}\t(${server.source.file}:${server.source.line})${switches.serverOff(server.id) ? '\toff' : ''}${waiting ? `\t${waiting}` : ''}${isolation ? `\t${describeIsolation(isolation)}` : ''}`,
       );
     }
+    const waiting = config.servers.filter((server) => WAITING[approval(server)]);
+    if (waiting.length)
+      io.err(
+        `To let the servers of this folder that wait for your yes start: ${allowCommand(
+          waiting.map((server) => server.id),
+          options.cwd,
+        )}`,
+      );
   }
   return config.problems.some((p) => p.severity === 'error') ? 1 : 0;
 }
@@ -240,6 +278,13 @@ function switchCommand(kind: 'servers' | 'tools'): Command<Flags> {
   );
 }
 
+/** `mgp servers allow|revoke …`: the person's yes to the folder's servers. */
+const TRUST_COMMAND = command(
+  TRUST_FLAGS,
+  (line, io) => runTrust(trustOptions(line), io),
+  TRUST_USAGE,
+);
+
 export async function runCli(argv: string[], output: Io): Promise<number> {
   const io = visibleIo(output);
   const [name, ...rest] = argv;
@@ -261,9 +306,11 @@ export async function runCli(argv: string[], output: Io): Promise<number> {
     if (name === 'auth') return await runAuth(rest, io);
     const known = isSwitchLine(name, rest)
       ? switchCommand(name)
-      : Object.hasOwn(COMMANDS, name)
-        ? COMMANDS[name]
-        : undefined;
+      : isTrustLine(name, rest)
+        ? TRUST_COMMAND
+        : Object.hasOwn(COMMANDS, name)
+          ? COMMANDS[name]
+          : undefined;
     if (!known) {
       io.err(`mgp: unknown command "${name}"\n\n${USAGE}`);
       return 2;

@@ -17,9 +17,13 @@ export const CONFIG_FLAGS = {
   cwd: { type: 'string', value: 'DIR' },
 } as const;
 
+/** `--trust`: the folder's servers start for this run without asking (workspaceTrust.ts). */
+export const TRUST_FLAG = { trust: { type: 'boolean' } } as const;
+
 /** Every command that starts servers: their requests are answered by these when no one can be asked. */
 export const KERNEL_FLAGS = {
   ...CONFIG_FLAGS,
+  ...TRUST_FLAG,
   approve: { type: 'string', value: 'once|session' },
   elicit: { type: 'string', value: 'accept-defaults|decline' },
 } as const;
@@ -33,6 +37,8 @@ export interface ConfigOptions {
 }
 
 export interface KernelOptions extends ConfigOptions {
+  /** Start the workspace's servers for this run without asking. */
+  trust?: boolean;
   approve?: ApproveFlag;
   elicit?: ElicitFlag;
 }
@@ -44,6 +50,7 @@ export function configOptions(values: FlagValues<typeof CONFIG_FLAGS>): ConfigOp
 export function kernelOptions(values: FlagValues<typeof KERNEL_FLAGS>): KernelOptions {
   return {
     ...configOptions(values),
+    trust: values.trust === true,
     approve: oneOf('approve', values.approve, ['once', 'session'] as const),
     elicit: oneOf('elicit', values.elicit, ['accept-defaults', 'decline'] as const),
   };

@@ -16,9 +16,15 @@ import type { ExposeMode } from '../kernel/gateway/toolListing';
 import { startCliKernel } from './cliKernel';
 import { CommandLine, oneOf, UsageError } from './flags';
 import type { Io } from './io';
-import { CONFIG_FLAGS, ConfigOptions, configOptions, workspaceFolderOf } from './options';
+import {
+  CONFIG_FLAGS,
+  ConfigOptions,
+  configOptions,
+  TRUST_FLAG,
+  workspaceFolderOf,
+} from './options';
 
-export const SERVE_USAGE = `mgp serve [--http PORT] [--expose meta|all] [--config FILE | --cwd DIR] [--standalone]
+export const SERVE_USAGE = `mgp serve [--http PORT] [--expose meta|all] [--config FILE | --cwd DIR] [--standalone] [--trust]
   Serves the kernel as an MCP server: every call an MCP client makes goes through the kernel's
   access control, approvals, validators and audit trail, as agent.gateway.<client name>.
   On stdio by default. --http PORT serves Streamable HTTP on 127.0.0.1:PORT/mcp (0: a free port)
@@ -29,12 +35,16 @@ export const SERVE_USAGE = `mgp serve [--http PORT] [--expose meta|all] [--confi
   attaches to that editor's kernel over a local socket: approvals are asked in the editor and the
   calls are in its audit log. --standalone (or --config, or --http) runs a kernel of its own:
   approvals are then asked of the MCP client (elicitation); a client that cannot answer gets only
-  what the approval policy allows without asking.`;
+  what the approval policy allows without asking.
+  A server declared in the folder's own config files starts only once you allowed it (mgp servers
+  allow SERVER, or in the editor): mgp serve cannot ask you, and its MCP client cannot allow it.
+  --trust starts them for this run.`;
 
 export const SERVE_FLAGS = {
   http: { type: 'string', value: 'PORT' },
   expose: { type: 'string', value: 'meta|all' },
   standalone: { type: 'boolean' },
+  ...TRUST_FLAG,
   ...CONFIG_FLAGS,
 } as const;
 
@@ -44,6 +54,8 @@ export interface ServeOptions extends ConfigOptions {
   httpPort?: number;
   /** Run a kernel of its own even when an editor is open on the folder. */
   standalone: boolean;
+  /** Start the folder's servers without the person's recorded yes (workspaceTrust.ts). */
+  trust: boolean;
 }
 
 export function serveOptions({
@@ -55,6 +67,7 @@ export function serveOptions({
     ...configOptions(values),
     expose: oneOf('expose', values.expose, ['meta', 'all'] as const) ?? 'meta',
     standalone: values.standalone === true,
+    trust: values.trust === true,
   };
   const http = values.http;
   if (http === undefined) return options;

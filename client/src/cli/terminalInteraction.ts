@@ -3,7 +3,6 @@
  * stdin; without one it cannot ask, so it refuses (or, with `--approve once|session`, approves tool
  * calls and permissions without asking, as the flag says).
  */
-import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -18,6 +17,7 @@ import {
 import { oneLine, visibleText } from '@shared/untrustedText';
 import { elicitationDefaults } from '../kernel/host/elicitationDefaults';
 import { answerText, requestDetail, withAnswerText } from '../kernel/host/samplingText';
+import { LineReader } from './lineReader';
 import { elicitAtTerminal } from './terminalElicitation';
 import {
   inferenceDetail,
@@ -33,6 +33,8 @@ export type ElicitFlag = 'accept-defaults' | 'decline';
 export interface TerminalStreams {
   input: Readable;
   output: Writable;
+  /** The reader over `input` when one is open already (one reader per input: see lineReader.ts). */
+  reader?: LineReader;
 }
 
 const ANSWERS: Record<string, ToolApprovalAnswer> = {
@@ -66,58 +68,9 @@ export function approvalText(request: ToolApprovalRequest): string {
   return lines.join('\n');
 }
 
-/**
- * Lines from one readline over the input, handed out one per question. (A readline per question would
- * swallow answers typed ahead, or piped in, into the first one.)
- */
-class LineReader {
-  private readonly lines: string[] = [];
-  private readonly waiting: ((line: string) => void)[] = [];
-  private reader: Interface | undefined;
-
-  constructor(private readonly input: Readable) {}
-
-  /** The next line; '' when the input ends or `signal` aborts (then no line is taken). */
-  next(signal?: AbortSignal): Promise<string> {
-    this.reader ??= this.open();
-    const line = this.lines.shift();
-    if (line !== undefined) return Promise.resolve(line);
-    if (signal?.aborted) return Promise.resolve('');
-    return new Promise((resolve) => {
-      const waiter = (answer: string) => {
-        signal?.removeEventListener('abort', cancel);
-        resolve(answer);
-      };
-      // A question the kernel withdrew must not swallow the answer to the next one.
-      const cancel = () => {
-        const at = this.waiting.indexOf(waiter);
-        if (at >= 0) this.waiting.splice(at, 1);
-        resolve('');
-      };
-      signal?.addEventListener('abort', cancel, { once: true });
-      this.waiting.push(waiter);
-    });
-  }
-
-  private open(): Interface {
-    const reader = createInterface({ input: this.input, terminal: false });
-    reader.on('line', (line) => {
-      const waiter = this.waiting.shift();
-      if (waiter) waiter(line);
-      else this.lines.push(line);
-    });
-    reader.on('close', () => this.waiting.splice(0).forEach((resolve) => resolve('')));
-    return reader;
-  }
-
-  close(): void {
-    this.reader?.close();
-  }
-}
-
 /** Asks on a terminal. */
 export function terminalInteraction(streams: TerminalStreams): Interaction & { close(): void } {
-  const reader = new LineReader(streams.input);
+  const reader = streams.reader ?? new LineReader(streams.input);
   // Everything shown here may hold a server's or a model's text: controls and bidi made visible.
   const show = (text: string) => streams.output.write(visibleText(text));
   const ask = async (question: string, signal?: AbortSignal): Promise<string> => {
