@@ -9,6 +9,9 @@ import { auditDirectory, stateDirectory } from '../kernel/audit/location';
 import { Redactor } from '../kernel/audit/redact';
 import { AuditTrail, KERNEL_AUDIT_COMMIT_DELAY_MS } from '../kernel/audit/auditTrail';
 import { launchFingerprint } from '../kernel/config/launchFingerprint';
+import { launchDetails, launchTarget } from '../kernel/config/launchText';
+import { LAUNCH_APPROVALS_FILE, LaunchApprovals } from '../kernel/security/launchApprovals';
+import { oneLine } from '@shared/untrustedText';
 import type { ConfiguredServer, KernelConfig } from '../kernel/config/model';
 import { Kernel } from '../kernel/kernel';
 import type { LifecycleTransition } from '../kernel/model/serverState';
@@ -18,13 +21,8 @@ import { EditorInteraction } from './interaction/editorInteraction';
 import type { SecretStore } from './secrets';
 import { ServerLogs } from './serverLogs';
 
-const APPROVALS_KEY = 'mgp.approvedWorkspaceServers';
-
-/** The names of the headers sent to a remote server (their values may be secrets). */
-function headerNames(server: ConfiguredServer): string {
-  const names = Object.keys(server.settings.headers);
-  return names.length ? `\nHeaders: ${names.join(', ')}` : '';
-}
+/** Where the editor kept its approvals before they moved to the workspace's state folder. */
+const LEGACY_APPROVALS_KEY = 'mgp.approvedWorkspaceServers';
 
 function isWorkspaceServer(server: ConfiguredServer): boolean {
   return workspaceFolderPaths().some(
@@ -57,6 +55,34 @@ async function openAuditLog(
 }
 
 /**
+ * The record of allowed workspace servers in the state folder, where `mgp` reads it too; approvals
+ * this workspace kept in the editor's own storage before are moved into it, once.
+ */
+async function openLaunchApprovals(
+  extension: vscode.ExtensionContext,
+  stateDir: string,
+  trail: AuditTrail,
+  log: vscode.LogOutputChannel,
+): Promise<LaunchApprovals> {
+  const launches = new LaunchApprovals({
+    stateDir,
+    audit: trail,
+    operator: EDITOR_OPERATOR.agentId,
+    env: process.env,
+    onCorrupt: (message) => log.warn(message),
+  });
+  const legacy = extension.workspaceState.get<Record<string, string>>(LEGACY_APPROVALS_KEY);
+  if (legacy) {
+    const moved = await launches.adopt(legacy);
+    await extension.workspaceState.update(LEGACY_APPROVALS_KEY, undefined);
+    if (moved.length)
+      log.info(`allowed workspace servers moved to ${launches.path}: ${moved.join(', ')}`);
+  }
+  await launches.refresh();
+  return launches;
+}
+
+/**
  * The kernel inside VS Code: one Kernel fed by the config service, gated by Workspace Trust and by the
  * user's approval of each workspace server's command line, asking its questions in the editor.
  */
@@ -64,11 +90,12 @@ export class KernelHost implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
 
   private constructor(
-    private readonly extension: vscode.ExtensionContext,
     readonly kernel: Kernel,
     readonly trail: AuditTrail,
     readonly interaction: EditorInteraction,
     readonly stateDir: string,
+    /** The person's yes to workspace servers, shared with `mgp` in the same folder. */
+    private readonly launches: LaunchApprovals,
   ) {}
 
   static async create(
@@ -89,6 +116,7 @@ export class KernelHost implements vscode.Disposable {
       await openAuditLog(auditDirectory(location), config, redactor, log),
     );
     const interaction = new EditorInteraction(extension.extensionUri, log);
+    const launches = await openLaunchApprovals(extension, stateDir, trail, log);
     const kernel: Kernel = new Kernel({
       hostEnv: process.env,
       secrets,
@@ -110,8 +138,9 @@ export class KernelHost implements vscode.Disposable {
       onSecrets: (values) => values.forEach((value) => redactor.addSecret(value)),
       authorization: editorAuthorizations(extension.secrets, log),
     });
-    const host: KernelHost = new KernelHost(extension, kernel, trail, interaction, stateDir);
+    const host: KernelHost = new KernelHost(kernel, trail, interaction, stateDir, launches);
     host.wireLogs(logs);
+    host.followLaunchApprovals();
     log.info(`state and audit log in ${join(stateDir)}`);
     return host;
   }
@@ -141,41 +170,21 @@ export class KernelHost implements vscode.Disposable {
     );
   }
 
-  private approvals(): Record<string, string> {
-    return this.extension.workspaceState.get<Record<string, string>>(APPROVALS_KEY, {});
-  }
-
-  /**
-   * `MGP_PREAPPROVED_SERVERS` (comma-separated ids, or `*`): workspace servers whose command lines the
-   * person who started the editor approves up front, for unattended runs where no dialog can be shown.
-   */
-  private preapproved(server: ConfiguredServer): boolean {
-    const ids = (process.env.MGP_PREAPPROVED_SERVERS ?? '')
-      .split(',')
-      .map((id) => id.trim())
-      .filter(Boolean);
-    return ids.includes('*') || ids.includes(server.id);
-  }
-
-  /** Approves workspace servers' command lines (the "Allow Workspace Servers" command), then applies the config. */
+  /** Allows workspace servers as they are defined now (the "Allow Workspace Servers" command), here and in `mgp`. */
   async approve(servers: ConfiguredServer[]): Promise<void> {
-    const approvals = { ...this.approvals() };
-    for (const server of servers) {
-      approvals[server.id] = launchFingerprint(server);
-      this.declined.delete(server.id);
-    }
-    await this.extension.workspaceState.update(APPROVALS_KEY, approvals);
+    await this.launches.allow(servers, { via: 'editor', remember: true });
+    for (const server of servers) this.declined.delete(server.id);
   }
 
-  /** Workspace servers whose current command line is not approved. */
+  /** Workspace servers whose current definition is not allowed. */
   unapproved(servers: readonly ConfiguredServer[]): ConfiguredServer[] {
-    const approvals = this.approvals();
-    return servers.filter(
-      (server) =>
-        isWorkspaceServer(server) &&
-        approvals[server.id] !== launchFingerprint(server) &&
-        !this.preapproved(server),
-    );
+    return servers.filter((server) => this.waitsFor(server) !== undefined);
+  }
+
+  private waitsFor(server: ConfiguredServer): 'new' | 'changed' | undefined {
+    if (!isWorkspaceServer(server)) return undefined;
+    const standing = this.launches.standing(server);
+    return standing === 'new' || standing === 'changed' ? standing : undefined;
   }
 
   mayStart(server: ConfiguredServer): true | string {
@@ -185,13 +194,26 @@ export class KernelHost implements vscode.Disposable {
     return true;
   }
 
-  /** Why the start gate holds a server back: the workspace untrusted, or its command line not allowed. */
+  /** Why the start gate holds a server back: the workspace untrusted, or its definition not allowed. */
   holdOf(server: ConfiguredServer): 'untrusted' | 'unapproved' | undefined {
     if (!isWorkspaceServer(server)) return undefined;
     if (!vscode.workspace.isTrusted) return 'untrusted';
-    return this.approvals()[server.id] === launchFingerprint(server) || this.preapproved(server)
-      ? undefined
-      : 'unapproved';
+    return this.waitsFor(server) ? 'unapproved' : undefined;
+  }
+
+  /**
+   * A yes given in the terminal (`mgp servers allow`, its prompt) holds here at once: the servers it
+   * allows start when the record changes.
+   */
+  private followLaunchApprovals(): void {
+    const watcher = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.file(this.stateDir), LAUNCH_APPROVALS_FILE),
+    );
+    const reread = async () => {
+      await this.launches.refresh();
+      if (vscode.workspace.isTrusted) await this.kernel.manager.startHeld();
+    };
+    this.disposables.push(watcher, watcher.onDidCreate(reread), watcher.onDidChange(reread));
   }
 
   /** Asks again, at the next apply, for the servers the person declined in this window. */
@@ -205,36 +227,37 @@ export class KernelHost implements vscode.Disposable {
   /** Asks once for each workspace server that is new or changed (launchFingerprint.ts says what counts). */
   private async askApprovals(config: KernelConfig): Promise<void> {
     if (!vscode.workspace.isTrusted) return;
-    const approvals = { ...this.approvals() };
+    await this.launches.refresh();
     for (const server of this.unapproved(config.servers)) {
       const fingerprint = launchFingerprint(server);
       if (this.declined.get(server.id) === fingerprint) continue;
-      if (await this.askOne(server, approvals[server.id] !== undefined))
-        approvals[server.id] = fingerprint;
+      if (await this.askOne(server)) await this.approve([server]);
       else this.declined.set(server.id, fingerprint);
     }
-    await this.extension.workspaceState.update(APPROVALS_KEY, approvals);
   }
 
   /** The person asked to start a server not allowed yet (its ▶): asks now, and records a Start. */
   async askToStart(server: ConfiguredServer): Promise<boolean> {
     if (!vscode.workspace.isTrusted) return false;
-    if (!(await this.askOne(server, this.approvals()[server.id] !== undefined))) return false;
+    await this.launches.refresh();
+    if (this.waitsFor(server) === undefined) return true;
+    if (!(await this.askOne(server))) return false;
     await this.approve([server]);
     return true;
   }
 
-  private async askOne(server: ConfiguredServer, changed: boolean): Promise<boolean> {
-    const what =
-      server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url;
+  private async askOne(server: ConfiguredServer): Promise<boolean> {
+    const changed = this.waitsFor(server) === 'changed';
+    const name = oneLine(server.id);
+    const lines = [launchTarget(server), ...launchDetails(server)].join('\n');
     const choice = await Promise.resolve(
       vscode.window.showWarningMessage(
         changed
-          ? `MCP server "${server.id}" changed since you allowed it. Start it now?`
-          : `Start MCP server "${server.id}" from this workspace?`,
+          ? `MCP server "${name}" changed since you allowed it. Start it now?`
+          : `Start MCP server "${name}" from this workspace?`,
         {
           modal: true,
-          detail: `${server.transport}: ${what}${headerNames(server)}\n\nDeclared in ${vscode.workspace.asRelativePath(server.source.file)}:${server.source.line}. Only start servers you trust: they run with your permissions.`,
+          detail: `${lines}\n\nDeclared in ${oneLine(vscode.workspace.asRelativePath(server.source.file))}:${server.source.line}. Only start servers you trust: they run with your permissions.`,
         },
         'Start',
       ),
