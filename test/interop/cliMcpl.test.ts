@@ -23,7 +23,7 @@ describe('mgp CLI: MCPL commands (real example MCPL server)', function () {
   let stateHome: string | undefined;
   const at = (...args: string[]) => run([...args, '--cwd', dir]);
 
-  before(() => {
+  before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mgp-cli-mcpl-'));
     stateHome = process.env.XDG_STATE_HOME;
     process.env.XDG_STATE_HOME = join(dir, 'state');
@@ -32,6 +32,8 @@ describe('mgp CLI: MCPL commands (real example MCPL server)', function () {
       join(dir, 'mgp.toml'),
       `[[servers]]\nid = "live"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${server}]\napproved_tools = ["remember"]\n\n[servers.mcpl]\nenabled_feature_sets = ["memory.facts", "chat.room"]\n`,
     );
+    // The folder's server, allowed to start as a person would allow it.
+    assert.equal((await at('servers', 'allow', 'live')).code, 0);
   });
   after(() => {
     if (stateHome === undefined) delete process.env.XDG_STATE_HOME;

@@ -98,6 +98,8 @@ describe('mgp CLI: MCPL elevation and inference questions (built CLI, example MC
       join(dir, 'mgp.toml'),
       `[[servers]]\nid = "live"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${server}]\napproved_tools = ["request_access", "summarize_notebook"]\n\n[servers.mcpl]\nenabled_feature_sets = ["files.annotate", "assist.summarize"]\n`,
     );
+    // The folder's server, allowed to start as a person would allow it.
+    assert.equal((await at(['servers', 'allow', 'live'], false)).code, 0);
   });
   after(async () => {
     await model.close();

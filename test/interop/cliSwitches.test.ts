@@ -41,7 +41,7 @@ describe('mgp CLI: turning servers and tools off and on (real example server)', 
     return (JSON.parse(listed.out) as { name: string }[]).map((tool) => tool.name);
   };
 
-  before(() => {
+  before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mgp-cli-switches-'));
     stateHome = process.env.XDG_STATE_HOME;
     process.env.XDG_STATE_HOME = join(dir, 'state');
@@ -50,6 +50,8 @@ describe('mgp CLI: turning servers and tools off and on (real example server)', 
       join(dir, 'mgp.toml'),
       `[[servers]]\nid = "example"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${example}]\n`,
     );
+    // The folder's server, allowed to start as a person would allow it.
+    assert.equal((await at('servers', 'allow', 'example')).code, 0);
   });
   after(() => {
     if (stateHome === undefined) delete process.env.XDG_STATE_HOME;

@@ -98,8 +98,8 @@ export async function settleWorkspaceServers(options: WorkspaceTrustOptions): Pr
   return (server) => {
     const standing = waitsFor(server);
     if (!standing) return true;
-    const why = standing === 'changed' ? 'changed since you allowed it' : 'not allowed by you yet';
-    return `${why}: ${allowCommand([server.id], options.cwd)} allows it`;
+    const why = standing === 'changed' ? 'changed since you allowed it' : 'you have not allowed it';
+    return `${why} (${allowCommand([server.id], options.cwd)})`;
   };
 }
 
