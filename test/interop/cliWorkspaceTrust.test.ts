@@ -50,11 +50,11 @@ describe('mgp in a cloned repository: its servers start only once you allowed th
   });
   afterEach(() => rmSync(home, { recursive: true, force: true }));
 
-  /** `mgp ARGS` in the repository, stdin a pipe (no terminal). */
-  function mgp(args: string[], extraEnv: Record<string, string> = {}): Promise<Ran> {
+  /** `mgp ARGS` in the repository (or `cwd`), stdin a pipe (no terminal). */
+  function mgp(args: string[], extraEnv: Record<string, string> = {}, cwd = repo): Promise<Ran> {
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [cli, ...args], {
-        cwd: repo,
+        cwd,
         env: { ...env, ...extraEnv },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
@@ -93,7 +93,7 @@ describe('mgp in a cloned repository: its servers start only once you allowed th
       /stdio: sh -c 'touch "\$0" && exec "\$1" "\$2"' \S*the-repository-ran-this/,
     );
     assert.match(ran.err, /there is no terminal to ask you on/);
-    assert.match(ran.err, /^ {2}mgp servers allow evil$/m);
+    assert.match(ran.err, /^ {2}mgp servers allow evil --cwd \S*\/repo$/m);
   }
 
   it('tools, call, discover and agent refuse to start it without a terminal, and say what to run', async () => {
@@ -144,7 +144,7 @@ describe('mgp in a cloned repository: its servers start only once you allowed th
       assert.equal(existsSync(marker), false, "the repository's command did not run");
       assert.ok(!refused.tools.includes('add'), refused.tools.join(', '));
       await eventually(
-        () => /^ {2}mgp servers allow evil$/m.test(refused.stderr()),
+        () => /^ {2}mgp servers allow evil --cwd /m.test(refused.stderr()),
         'the refusal on stderr',
       );
       assertRefused({ code: 0, out: '', err: refused.stderr() });
@@ -196,10 +196,13 @@ describe('mgp in a cloned repository: its servers start only once you allowed th
     assert.match(changed.err, /--quiet/);
   });
 
-  it('mgp servers shows who waits; mgp servers allow records the yes, audited; revoke takes it back', async () => {
+  it('mgp servers shows who waits; the command a refusal names records the yes, audited; revoke takes it back', async () => {
     const listed = await mgp(['servers']);
     assert.match(listed.out, /^evil\tstdio\t.*\twaits for your yes$/m);
-    const allow = await mgp(['servers', 'allow', 'evil']);
+    // The command the refusal prints, run as printed, from another folder.
+    const printed = /^ {2}mgp (servers allow .*)$/m.exec((await mgp(['tools'])).err)?.[1];
+    assert.ok(printed);
+    const allow = await mgp(printed.split(' '), {}, home);
     assert.equal(allow.code, 0, allow.err);
     assert.match(allow.out, /evil: allowed \(stdio: sh -c /);
     assert.equal(existsSync(marker), false, 'allowing starts nothing');

@@ -143,7 +143,7 @@ export async function startCliKernel(
         process.stderr.write(visibleText(question));
         return (await reader.next()).trim();
       }),
-    cwd: options.cwd,
+    folder: location.workspaceFolder,
     io,
   });
   const terminal =

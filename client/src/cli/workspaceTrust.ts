@@ -25,8 +25,8 @@ export interface WorkspaceTrustOptions {
   trust: boolean;
   /** Asks on the terminal and returns the answer; undefined when there is no terminal to ask on. */
   ask?: (question: string) => Promise<string>;
-  /** The `--cwd` the command was given, repeated in the command the refusal suggests. */
-  cwd?: string;
+  /** The folder whose state keeps the yes: named in the command the refusal suggests, so it runs from anywhere. */
+  folder: string;
   io: Io;
 }
 
@@ -93,13 +93,13 @@ export async function settleWorkspaceServers(options: WorkspaceTrustOptions): Pr
   } else if (waiting.length) {
     for (const server of waiting)
       io.err(`mgp: ${launchDescription(server, waitsFor(server) === 'changed')}`);
-    io.err(refusalAdvice(waiting, options.cwd));
+    io.err(refusalAdvice(waiting, options.folder));
   }
   return (server) => {
     const standing = waitsFor(server);
     if (!standing) return true;
     const why = standing === 'changed' ? 'changed since you allowed it' : 'you have not allowed it';
-    return `${why} (${allowCommand([server.id], options.cwd)})`;
+    return `${why} (${allowCommand([server.id], options.folder)})`;
   };
 }
 
@@ -117,11 +117,11 @@ async function askAbout(
   else options.io.err(`mgp: ${oneLine(server.id)} not started: you said no`);
 }
 
-function refusalAdvice(waiting: readonly ConfiguredServer[], cwd?: string): string {
+function refusalAdvice(waiting: readonly ConfiguredServer[], folder: string): string {
   const ids = waiting.map((server) => server.id);
   return [
     `mgp: not started: there is no terminal to ask you on. To allow ${ids.length === 1 ? 'it' : 'them'} here and in the editor:`,
-    `  ${allowCommand(ids, cwd)}`,
+    `  ${allowCommand(ids, folder)}`,
     `  or for this run only: add --trust; or set MGP_PREAPPROVED_SERVERS=${ids.map(shellWord).join(',')}`,
   ].join('\n');
 }
