@@ -130,7 +130,7 @@ describe('mgp commands refuse flags they do not take', () => {
       ],
       [
         ['audit', 'verify', '--dir', dir, '--follow'],
-        /^mgp audit verify: unknown option --follow; mgp audit verify takes --json, --dir DIR, --cwd DIR\n/,
+        /^mgp audit verify: unknown option --follow; mgp audit verify takes --expect-head HASH, --json, --dir DIR, --cwd DIR\n/,
       ],
     ];
     for (const [args, pattern] of cases) {

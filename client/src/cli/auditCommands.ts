@@ -3,10 +3,14 @@
  *
  *     mgp audit tail [-n N] [--follow] [--json] [filters]
  *     mgp audit export --format jsonl|csv [--out FILE] [filters]
- *     mgp audit verify [--json]
+ *     mgp audit verify [--expect-head HASH] [--json]
+ *     mgp audit head [--json]
  *
  * The log is found with `--dir DIR` (the log's directory itself) or `--cwd DIR` (a workspace folder,
  * default the current directory: its log is `$XDG_STATE_HOME/mgp/<name>-<hash>/audit`).
+ * `verify` checks chain.json's seal with this log's key where the mgp command keeps keys (the OS
+ * keyring, else a user-only file: cliSecrets.ts), and with `--expect-head` that the log still holds
+ * the record whose hash was pinned; `head` prints the hash to pin, of a log that verifies.
  * Filters: `--type T` (comma-separated for several), `--server S`, `--tool T`, `--result R` (any
  * case), `--trace ID`, `--since ISO` (inclusive), `--until ISO` (exclusive).
  *
@@ -20,11 +24,15 @@
  * - `verify --json` prints one object:
  *   `{"ok": boolean, "directory": string, "files": string[], "records": number, "first_seq": number|null,
  *   "last_seq": number|null, "head_hash": string|null, "problem": null | {"kind": string, "seq": number|null,
- *   "file": string|null, "line": number|null, "reason": string}, "notes": string[]}`
+ *   "file": string|null, "line": number|null, "reason": string}, "notes": string[],
+ *   "seal": null | {"store": "cli", "description": string, "status": "checked"|"mismatch"|"unsealed"|
+ *   "no_key"|"key_unreadable", "seq"?: number}}`
  *   where `file` is a name inside `directory`, `line` is 1-based, and `kind` is one of verify.ts's
  *   ChainProblemKind (`hash_mismatch`, `seq_gap`, `seq_out_of_order`, `chain_break`, `torn_line`,
  *   `missing_start`, `truncated`, `checkpoint_mismatch`, `unparseable`, `malformed`, `not_canonical`,
- *   `unreadable_anchor`, `missing_anchor`, `anchor_lost`).
+ *   `unreadable_anchor`, `missing_anchor`, `anchor_lost`, `seal_mismatch`, `seal_missing`,
+ *   `seal_unverifiable`, `pinned_head_missing`).
+ * - `head --json` prints `{"directory": string, "seq": number, "hash": string}`.
  *
  * Exit status: 0 on success; 1 when `verify` finds the chain broken, or there is no log; 2 on bad usage.
  */
@@ -38,9 +46,11 @@ import { recordLine } from '../kernel/audit/chain';
 import { oneLine } from '@shared/untrustedText';
 import { EXPORT_FORMATS, ExportFormat, exportRecords } from '../kernel/audit/export';
 import { AuditFilter, compileFilter } from '../kernel/audit/filter';
-import { auditDirectory } from '../kernel/audit/location';
+import { AnchorKeyStore, anchorKey } from '../kernel/audit/anchorSeal';
+import { auditDirectory, stateRoot } from '../kernel/audit/location';
 import { followRecords, readRecords, tailRecords } from '../kernel/audit/reader';
 import { verifyAuditLog, VerifyReport } from '../kernel/audit/verify';
+import { cliAnchorKeys } from './cliSecrets';
 import type { Io } from './io';
 import { CommandLine, Flags, oneOf, parseCommandLine, UsageError, wholeNumber } from './flags';
 import { JSON_FLAG } from './options';
@@ -48,7 +58,9 @@ import { JSON_FLAG } from './options';
 export const AUDIT_USAGE = `Usage:
   mgp audit tail [-n N] [--follow] [--json] [filters]   the last N records (default 20); --follow waits for more
   mgp audit export --format jsonl|csv [--out FILE] [filters]
-  mgp audit verify [--json]                            check the hash chain; exit 1 when it is broken
+  mgp audit verify [--expect-head HASH] [--json]       check the hash chain, chain.json's seal and a
+                                                       pinned head; exit 1 when it is broken
+  mgp audit head [--json]                              the head hash to pin, somewhere else
 Location: --dir DIR (the log's directory) or --cwd DIR (the workspace folder; default: the current one).
 Filters: --type T[,T…] --server S --tool T --result R --trace ID --since ISO --until ISO`;
 
@@ -60,6 +72,8 @@ export interface AuditCommandOptions {
   /** For `--cwd`: the environment and home directory that locate the log (process.env and homedir() by default). */
   env?: Record<string, string | undefined>;
   home?: string;
+  /** Where the logs' keys are (cliAnchorKeys under the state folder by default). */
+  anchorKeys?: AnchorKeyStore;
 }
 
 const LOCATION_FLAGS = {
@@ -92,7 +106,8 @@ const ACTIONS = {
     ...FILTER_FLAGS,
     ...LOCATION_FLAGS,
   },
-  verify: { ...JSON_FLAG, ...LOCATION_FLAGS },
+  verify: { 'expect-head': { type: 'string', value: 'HASH' }, ...JSON_FLAG, ...LOCATION_FLAGS },
+  head: { ...JSON_FLAG, ...LOCATION_FLAGS },
 } as const satisfies Record<string, Flags>;
 
 type Action = keyof typeof ACTIONS;
@@ -107,9 +122,20 @@ interface AuditOptions {
   json: boolean;
   format: ExportFormat;
   out?: string;
+  /** A pinned head hash (lower-case hex). */
+  expectHead?: string;
 }
 
-type AnyAuditValues = CommandLine<typeof ACTIONS.tail & typeof ACTIONS.export>['values'];
+type AnyAuditValues = CommandLine<
+  typeof ACTIONS.tail & typeof ACTIONS.export & typeof ACTIONS.verify
+>['values'];
+
+function pinnedHead(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[0-9a-f]{64}$/i.test(value))
+    throw new UsageError('--expect-head takes a record hash: 64 hex digits (mgp audit head)');
+  return value.toLowerCase();
+}
 
 function filterOf(values: AnyAuditValues): AuditFilter {
   const filter: AuditFilter = {
@@ -155,6 +181,7 @@ function auditOptions(
     json: all.json === true,
     format: oneOf('format', all.format, EXPORT_FORMATS) ?? 'jsonl',
     out: all.out,
+    expectHead: pinnedHead(all['expect-head']),
   };
 }
 
@@ -226,7 +253,8 @@ async function exportLog({ dir, filter, format, out }: AuditOptions, io: Io): Pr
 
 /** `verify --json`'s object (see the module comment). */
 export function verifyJson(report: VerifyReport): Record<string, unknown> {
-  const { ok, directory, files, records, firstSeq, lastSeq, headHash, problem, notes } = report;
+  const { ok, directory, files, records, firstSeq, lastSeq, headHash, problem, notes, seal } =
+    report;
   return {
     ok,
     directory,
@@ -237,26 +265,78 @@ export function verifyJson(report: VerifyReport): Record<string, unknown> {
     head_hash: headHash,
     problem,
     notes,
+    seal,
   };
 }
 
-async function verify({ dir, json }: AuditOptions, io: Io): Promise<number> {
-  const report = await verifyAuditLog(dir);
-  if (json) {
+/** The log verified with this host's key (looked up, never made) and the pinned head, if any. */
+async function verifyWithKey(
+  { dir, expectHead }: AuditOptions,
+  options: AuditCommandOptions,
+): Promise<VerifyReport> {
+  const env = options.env ?? process.env;
+  const store =
+    options.anchorKeys ?? cliAnchorKeys(stateRoot({ env, home: options.home ?? homedir() }), env);
+  return verifyAuditLog(dir, { key: await anchorKey(store, dir, false), expectHead });
+}
+
+function brokenLine(dir: string, report: VerifyReport): string | undefined {
+  const p = report.problem;
+  if (!p) return undefined;
+  const where = p.file ? `${join(dir, p.file)}${p.line ? `:${p.line}` : ''}` : dir;
+  return `audit log BROKEN at seq ${p.seq ?? '?'}: ${where}: ${p.reason} [${p.kind}]`;
+}
+
+function sealWords(report: VerifyReport): string {
+  const seal = report.seal;
+  if (seal?.status !== 'checked') return '';
+  return `; chain.json sealed up to seq ${seal.seq} with the key in ${seal.description}`;
+}
+
+async function verify(parsed: AuditOptions, io: Io, options: AuditCommandOptions): Promise<number> {
+  const report = await verifyWithKey(parsed, options);
+  if (parsed.json) {
     io.out(JSON.stringify(verifyJson(report), null, 2));
     return report.ok ? 0 : 1;
   }
   for (const note of report.notes) io.err(`note: ${note}`);
-  const p = report.problem;
-  if (p) {
-    const where = p.file ? `${join(dir, p.file)}${p.line ? `:${p.line}` : ''}` : dir;
-    io.out(`audit log BROKEN at seq ${p.seq ?? '?'}: ${where}: ${p.reason} [${p.kind}]`);
+  const broken = brokenLine(parsed.dir, report);
+  if (broken) {
+    io.out(broken);
     return 1;
   }
   const range = report.records
     ? ` (seq ${report.firstSeq}–${report.lastSeq}), head ${report.headHash}`
     : '';
-  io.out(`audit log OK: ${report.records} record(s) in ${report.files.length} file(s)${range}`);
+  const pinned = parsed.expectHead ? '; it holds the head you pinned' : '';
+  io.out(
+    `audit log OK: ${report.records} record(s) in ${report.files.length} file(s)${range}${sealWords(report)}${pinned}`,
+  );
+  return 0;
+}
+
+/** The head of a log that verifies: the hash to keep elsewhere and check with --expect-head. */
+async function head(parsed: AuditOptions, io: Io, options: AuditCommandOptions): Promise<number> {
+  const report = await verifyWithKey(parsed, options);
+  const broken = brokenLine(parsed.dir, report);
+  if (broken || report.headHash === null || report.lastSeq === null) {
+    io.err(`mgp audit head: ${broken ?? 'the log has no records yet: nothing to pin'}`);
+    return 1;
+  }
+  if (parsed.json)
+    io.out(
+      JSON.stringify(
+        { directory: parsed.dir, seq: report.lastSeq, hash: report.headHash },
+        null,
+        2,
+      ),
+    );
+  else {
+    io.out(report.headHash);
+    io.err(
+      `seq ${report.lastSeq}: keep this hash where processes on this machine cannot write it, then check the log with: mgp audit verify --expect-head ${report.headHash}`,
+    );
+  }
   return 0;
 }
 
@@ -288,7 +368,8 @@ export async function runAudit(
     }
     if (action === 'tail') return await tail(parsed, io, options);
     if (action === 'export') return await exportLog(parsed, io);
-    return await verify(parsed, io);
+    if (action === 'head') return await head(parsed, io, options);
+    return await verify(parsed, io, options);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     io.err(`mgp audit ${command}: ${error.message}\n\n${AUDIT_USAGE}`);

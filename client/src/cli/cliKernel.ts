@@ -4,7 +4,7 @@
  * gate that holds back the folder's servers the person has not allowed (workspaceTrust.ts).
  */
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { AuditError } from '../kernel/audit/errors';
 import { AuditLog } from '../kernel/audit/auditLog';
 import { auditDirectory, stateDirectory } from '../kernel/audit/location';
@@ -23,6 +23,7 @@ import type { MediaKind } from '../kernel/models/chatModel';
 import { OpenAiCompatibleProvider } from '../kernel/models/openAiCompatible';
 import { CLI_OPERATOR } from '../kernel/model/caller';
 import { cliAuthorizations, signInFlow } from './cliAuthorization';
+import { cliAnchorKeys } from './cliSecrets';
 import type { Io } from './io';
 import { LineReader } from './lineReader';
 import { KernelOptions, loadCliConfig, workspaceFolderOf } from './options';
@@ -62,12 +63,14 @@ async function openAuditLog(
   redactor: Redactor,
   io: Io,
   workspaceDir: string,
+  env: Record<string, string | undefined>,
 ): Promise<AuditLog> {
   const options = {
     rotateBytes: config.kernel.audit.rotateBytes,
     retention: config.kernel.audit.retention,
     redactor,
     commitDelayMs: KERNEL_AUDIT_COMMIT_DELAY_MS,
+    anchorKeys: cliAnchorKeys(dirname(stateDir), env),
     onProblem: (message: string) => io.err(`mgp: audit: ${message}`),
   };
   try {
@@ -108,7 +111,7 @@ export async function startCliKernel(
   const stateDir = stateDirectory(location);
   const redactor = new Redactor();
   const trail = new AuditTrail(
-    await openAuditLog(stateDir, config, redactor, io, auditDirectory(location)),
+    await openAuditLog(stateDir, config, redactor, io, auditDirectory(location), env),
   );
   const flag = options.approve;
   const elicit = options.elicit;

@@ -7,6 +7,8 @@
  * MGP_OAUTH_TOKEN_STORE=file skips the keyring.
  */
 import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import type { AnchorKeyStore } from '../kernel/audit/anchorSeal';
 import type { SecretKeyValue } from '../kernel/auth/authStore';
 import { FileSecrets } from '../kernel/auth/fileSecrets';
 import {
@@ -117,4 +119,24 @@ export class CliSecrets implements SecretKeyValue {
   async delete(key: string): Promise<void> {
     return (await this.ready()).delete(key);
   }
+}
+
+/**
+ * Where the mgp command keeps the keys that seal its audit logs' chain.json (audit/anchorSeal.ts):
+ * the OS keyring, else `audit-keys.json` in the state folder, readable by the user only. Said by
+ * `mgp audit verify`, not warned about at each run.
+ */
+export function cliAnchorKeys(
+  stateRoot: string,
+  env: Record<string, string | undefined> = process.env,
+): AnchorKeyStore {
+  const secrets = new CliSecrets(join(stateRoot, 'audit-keys.json'), () => undefined, env);
+  return {
+    kind: 'cli',
+    get description() {
+      return secrets.description;
+    },
+    get: (name) => secrets.get(name),
+    set: (name, value) => secrets.set(name, value),
+  };
 }

@@ -18,7 +18,8 @@ import type { LifecycleTransition } from '../kernel/model/serverState';
 import { EDITOR_OPERATOR } from '../kernel/model/caller';
 import { workspaceFolderPaths } from './configService';
 import { EditorInteraction } from './interaction/editorInteraction';
-import type { SecretStore } from './secrets';
+import type { AnchorKeyStore } from '../kernel/audit/anchorSeal';
+import { editorAnchorKeys, type SecretStore } from './secrets';
 import { ServerLogs } from './serverLogs';
 
 /** Where the editor kept its approvals before they moved to the workspace's state folder. */
@@ -36,8 +37,10 @@ async function openAuditLog(
   config: KernelConfig | undefined,
   redactor: Redactor,
   log: vscode.LogOutputChannel,
+  anchorKeys: AnchorKeyStore,
 ): Promise<AuditLog> {
   const options = {
+    anchorKeys,
     rotateBytes: config?.kernel.audit.rotateBytes,
     retention: config?.kernel.audit.retention,
     redactor,
@@ -96,6 +99,8 @@ export class KernelHost implements vscode.Disposable {
     readonly stateDir: string,
     /** The person's yes to workspace servers, shared with `mgp` in the same folder. */
     private readonly launches: LaunchApprovals,
+    /** Where the keys that seal the audit logs' chain.json are kept. */
+    readonly anchorKeys: AnchorKeyStore,
   ) {}
 
   static async create(
@@ -112,8 +117,9 @@ export class KernelHost implements vscode.Disposable {
     };
     const stateDir = stateDirectory(location);
     const redactor = new Redactor();
+    const anchorKeys = editorAnchorKeys(secrets);
     const trail = new AuditTrail(
-      await openAuditLog(auditDirectory(location), config, redactor, log),
+      await openAuditLog(auditDirectory(location), config, redactor, log, anchorKeys),
     );
     const interaction = new EditorInteraction(extension.extensionUri, log);
     const launches = await openLaunchApprovals(extension, stateDir, trail, log);
@@ -138,7 +144,14 @@ export class KernelHost implements vscode.Disposable {
       onSecrets: (values) => values.forEach((value) => redactor.addSecret(value)),
       authorization: editorAuthorizations(extension.secrets, log),
     });
-    const host: KernelHost = new KernelHost(kernel, trail, interaction, stateDir, launches);
+    const host: KernelHost = new KernelHost(
+      kernel,
+      trail,
+      interaction,
+      stateDir,
+      launches,
+      anchorKeys,
+    );
     host.wireLogs(logs);
     host.followLaunchApprovals();
     log.info(`state and audit log in ${join(stateDir)}`);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { MOVE_SECRET_COMMAND, MoveSecretArgs } from '@shared/lspMessages';
+import type { AnchorKeyStore } from '../kernel/audit/anchorSeal';
 import type { SecretSource } from '../kernel/config/interpolate';
 
 const KEY_PREFIX = 'mgp.secret.';
@@ -29,6 +30,16 @@ export class SecretStore implements SecretSource {
   get onDidChange(): vscode.Event<vscode.SecretStorageChangeEvent> {
     return this.storage.onDidChange;
   }
+}
+
+/** Where the editor keeps the keys that seal its audit logs' chain.json (audit/anchorSeal.ts). */
+export function editorAnchorKeys(secrets: SecretStore): AnchorKeyStore {
+  return {
+    kind: 'editor',
+    description: "VS Code's secret storage",
+    get: (name) => secrets.getRaw(name),
+    set: (name, value) => secrets.storeRaw(name, value),
+  };
 }
 
 /**

@@ -168,6 +168,7 @@ describe('mgp audit', () => {
       'head_hash',
       'problem',
       'notes',
+      'seal',
     ]);
     assert.deepEqual(
       { ...(report.problem as object), reason: 'x' },

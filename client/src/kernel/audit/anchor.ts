@@ -26,13 +26,15 @@
  *   exist, the new chain.json says so in `lost` (when, and the last record then): that part of the
  *   log can no longer be vouched for, and `verify` keeps saying it.
  *
- * Whoever can rewrite every file can rewrite chain.json and recompute every hash too: the chain
- * detects accidents and edits, not an adversary with full write access (for that, copy the head hash
- * that `verify` prints somewhere else).
+ * Whoever can rewrite every file can rewrite chain.json and recompute every hash too. What such a
+ * process cannot forge is a head it cannot write: a seal made with a key kept outside the folder
+ * (`seals`, anchorSeal.ts), and a head the user pinned elsewhere (`mgp audit head`, then
+ * `mgp audit verify --expect-head`).
  */
 import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isCode, writeFileAtomic } from '../store/atomicFile';
+import { AnchorLoss, AnchorSeal, isSeal } from './anchorSeal';
 import type { ChainLink } from './chain';
 import type { Segment } from './segments';
 
@@ -42,8 +44,10 @@ export interface ChainAnchor {
   version: 1;
   start?: { seq: number; prev_hash: string; file: string; pruned_at: string };
   head?: { seq: number; hash: string; file: string; at: string };
-  /** chain.json was missing or unreadable when the log was opened at `at`, with records up to `seq`. */
-  lost?: { at: string; seq: number; why: string };
+  /** chain.json was missing, unreadable or unsealed when the log was opened at `at`, with records up to `seq`. */
+  lost?: AnchorLoss;
+  /** Each host's seal of the head it last checkpointed, by the kind of its key store (anchorSeal.ts). */
+  seals?: Record<string, AnchorSeal>;
 }
 
 /** `present`: whether chain.json exists (an empty anchor stands in when it does not). */
@@ -67,6 +71,12 @@ function isLoss(value: unknown): boolean {
   return typeof loss === 'object' && loss !== null && Number.isSafeInteger(loss.seq);
 }
 
+function areSeals(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return Object.values(value).every((seal) => isSeal(seal) && isLoss(seal.lost));
+}
+
 /** chain.json of `dir`: an empty anchor when there is none, a reason when it cannot be read. */
 export async function readAnchor(dir: string): Promise<AnchorRead> {
   let text: string;
@@ -82,7 +92,8 @@ export async function readAnchor(dir: string): Promise<AnchorRead> {
       value?.version === 1 &&
       isPosition(value.start, 'prev_hash') &&
       isPosition(value.head, 'hash') &&
-      isLoss(value.lost)
+      isLoss(value.lost) &&
+      areSeals(value.seals)
     )
       return { ok: true, anchor: value as unknown as ChainAnchor, present: true };
     return { ok: false, reason: `${ANCHOR_FILE} does not have the expected shape` };
@@ -127,6 +138,7 @@ export async function settleAnchor(
   segment: Segment,
   notes: string[],
   now: number,
+  save: (anchor: ChainAnchor) => Promise<void> = (anchor) => writeAnchor(dir, anchor),
 ): Promise<ChainAnchor> {
   if (!loaded.missing) return loaded.anchor;
   const at = new Date(now).toISOString();
@@ -140,6 +152,6 @@ export async function settleAnchor(
       `${loaded.missing} although the log holds records up to seq ${head.seq}: records cut off the end before now cannot be detected; verify reports it`,
     );
   }
-  await writeAnchor(dir, anchor);
+  await save(anchor);
   return anchor;
 }

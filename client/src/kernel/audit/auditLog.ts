@@ -18,7 +18,8 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fsyncDirectory } from '../store/atomicFile';
-import { ChainAnchor, loadAnchor, settleAnchor, writeAnchor } from './anchor';
+import { ChainAnchor, writeAnchor } from './anchor';
+import type { AnchorKeyStore, SealKey } from './anchorSeal';
 import type { AuditEvent, AuditEventInput, AuditRecord } from './auditEvent';
 import type { ChainLink } from './chain';
 import type { RecordWriter } from './chainWriter';
@@ -27,9 +28,10 @@ import { checkedInput, completeEvent } from './eventInput';
 import { ExportFormat, exportRecords } from './export';
 import type { AuditFilter } from './filter';
 import { acquireWriterLock, WriterLock } from './lock';
+import { openAnchor, sealAnchor } from './openAnchor';
 import { pruneSegments } from './pruning';
 import { readRecords, tailRecords } from './reader';
-import { recoverLog } from './recovery';
+import type { RecoveredLog } from './recovery';
 import { Redactor } from './redact';
 import { KEEP_ALL, RetentionPolicy, retentionProblem } from './retention';
 import type { SegmentFileOpener, SegmentFileOpenerModule } from './segmentFile';
@@ -68,6 +70,11 @@ export interface AuditLogOptions {
   writer?: 'thread' | 'inline';
   /** For tests: how log files are opened (to inject write faults); a module spec works in the writer thread too. */
   openFile?: SegmentFileOpener | SegmentFileOpenerModule;
+  /**
+   * Where the host keeps this log's key, which seals chain.json's head (anchorSeal.ts). Without one
+   * chain.json is not sealed, and only a head pinned elsewhere vouches for the log's end.
+   */
+  anchorKeys?: AnchorKeyStore;
 }
 
 export interface Disposable {
@@ -110,11 +117,14 @@ export class AuditLog {
     try {
       const notes: string[] = [];
       const now = (options.clock ?? Date.now)();
-      const loaded = await loadAnchor(dir, notes, now);
-      const recovered = await recoverLog(dir, loaded.anchor);
-      const anchor = await settleAnchor(dir, loaded, recovered.head, recovered.segment, notes, now);
-      if (anchor.lost && loaded.missing) options.onProblem?.(notes[notes.length - 1]);
-      const log = new AuditLog(options, lock, anchor, recovered.head, recovered.segment, [
+      const { anchor, recovered, key, lossNote } = await openAnchor(
+        dir,
+        options.anchorKeys,
+        notes,
+        now,
+      );
+      if (lossNote) options.onProblem?.(lossNote);
+      const log = new AuditLog(options, lock, anchor, key, recovered, [
         ...notes,
         ...recovered.notes,
       ]);
@@ -136,12 +146,12 @@ export class AuditLog {
     private readonly options: AuditLogOptions,
     private readonly lock: WriterLock,
     private anchor: ChainAnchor,
-    head: ChainLink,
-    segment: Segment,
+    private readonly key: SealKey | undefined,
+    recovered: RecoveredLog,
     notes: string[],
   ) {
-    this.durable = head;
-    this.durableSegment = segment;
+    this.durable = recovered.head;
+    this.durableSegment = recovered.segment;
     this.openNotes = notes;
     this.redactor = options.redactor ?? new Redactor();
     this.clock = options.clock ?? Date.now;
@@ -149,7 +159,7 @@ export class AuditLog {
   }
 
   /** The writer thread, or an inline writer when the options ask for one or the thread cannot start. */
-  private async startWriter(recovered: Awaited<ReturnType<typeof recoverLog>>): Promise<void> {
+  private async startWriter(recovered: RecoveredLog): Promise<void> {
     const { directory: dir, openFile, commitDelayMs, writer } = this.options;
     const rotateBytes = this.options.rotateBytes ?? DEFAULT_ROTATE_BYTES;
     this.writer = await startWriter(
@@ -240,9 +250,14 @@ export class AuditLog {
     return exportRecords(this.records(filter), format, write);
   }
 
+  /** Verifies the log, and chain.json's seal with this log's key when it has one. */
   async verify(): Promise<VerifyReport> {
     await this.flush();
-    return verifyAuditLog(this.directory);
+    const key = this.key;
+    return verifyAuditLog(
+      this.directory,
+      key ? { key: { kind: key.kind, description: key.description, state: 'found', key } } : {},
+    );
   }
 
   /** Resolves when every append made so far is durable (or rejected). */
@@ -346,11 +361,16 @@ export class AuditLog {
     this.lastCheckpoint = this.clock();
     const { seq, hash } = this.durable;
     if (seq === 0 || this.anchor.head?.seq === seq) return;
-    this.anchor = {
+    await this.saveAnchor({
       ...this.anchor,
       head: { seq, hash, file: this.durableSegment.name, at: new Date(this.clock()).toISOString() },
-    };
-    await writeAnchor(this.directory, this.anchor);
+    });
+  }
+
+  /** chain.json, sealed with the log's key when there is one. */
+  private saveAnchor(anchor: ChainAnchor): Promise<void> {
+    this.anchor = sealAnchor(anchor, this.key);
+    return writeAnchor(this.directory, this.anchor);
   }
 
   private prune(): Promise<string[]> {
@@ -361,10 +381,7 @@ export class AuditLog {
       clock: this.clock,
       durable: () => ({ link: this.durable, segment: this.durableSegment }),
       anchor: () => this.anchor,
-      saveAnchor: (anchor) => {
-        this.anchor = anchor;
-        return writeAnchor(this.directory, anchor);
-      },
+      saveAnchor: (anchor) => this.saveAnchor(anchor),
       report: (what, error) => this.report(what, error),
     });
   }

@@ -28,10 +28,15 @@ export function workspaceKey(workspaceFolder?: string): string {
   return `${name}-${createHash('sha256').update(folder).digest('hex').slice(0, 12)}`;
 }
 
-export function stateDirectory(location: StateLocation): string {
+/** `$XDG_STATE_HOME/mgp`: every workspace's state folder, and the user's own files beside them. */
+export function stateRoot(location: Omit<StateLocation, 'workspaceFolder'>): string {
   const xdg = location.env.XDG_STATE_HOME;
   const stateHome = xdg && isAbsolute(xdg) ? xdg : join(location.home, '.local', 'state');
-  return join(stateHome, 'mgp', workspaceKey(location.workspaceFolder));
+  return join(stateHome, 'mgp');
+}
+
+export function stateDirectory(location: StateLocation): string {
+  return join(stateRoot(location), workspaceKey(location.workspaceFolder));
 }
 
 export function auditDirectory(location: StateLocation): string {

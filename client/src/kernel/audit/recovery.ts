@@ -103,16 +103,30 @@ function newestOf(links: (ChainLink | undefined)[]): ChainLink {
   );
 }
 
-export async function recoverLog(dir: string, anchor: ChainAnchor): Promise<RecoveredLog> {
+/**
+ * The log's tail, where the chain continues. `sealed` is a head this host's seal vouches for
+ * (openAnchor.ts): like the checkpoint, the chain continues after it when the log ends before it.
+ */
+export async function recoverLog(
+  dir: string,
+  anchor: ChainAnchor,
+  sealed?: ChainLink,
+): Promise<RecoveredLog> {
   const notes: string[] = [];
   const segments = await finishPruning(dir, await listSegments(dir), anchor, notes);
   const found = await findHead(segments, notes);
   const checkpoint = anchor.head && { seq: anchor.head.seq, hash: anchor.head.hash };
   const start = anchor.start && { seq: anchor.start.seq - 1, hash: anchor.start.prev_hash };
-  const head = newestOf([found, checkpoint, start]);
+  const head = newestOf([found, sealed, checkpoint, start]);
   if (head !== found && head.seq > 0) {
+    const named =
+      head === sealed
+        ? 'the sealed head'
+        : checkpoint && head.seq === checkpoint.seq
+          ? 'the checkpoint'
+          : 'the retention anchor';
     notes.push(
-      `the log ends at seq ${found?.seq ?? 0} but ${checkpoint && head.seq === checkpoint.seq ? 'the checkpoint' : 'the retention anchor'} in chain.json names seq ${head.seq}: records were removed; the chain continues from seq ${head.seq + 1} so that the gap stays visible`,
+      `the log ends at seq ${found?.seq ?? 0} but ${named} in chain.json names seq ${head.seq}: records were removed; the chain continues from seq ${head.seq + 1} so that the gap stays visible`,
     );
   }
   const named = [anchor.head?.file, anchor.start?.file].map((f) =>

@@ -8,6 +8,7 @@
  */
 import { ANCHOR_FILE, ChainAnchor, readAnchor } from './anchor';
 import { checkLine, GENESIS_HASH, type ChainLink } from './chain';
+import { headPins, missingPin, Pin, PinProblemKind, SealReport, VerifyOptions } from './headPins';
 import { isCode } from '../store/atomicFile';
 import { FileLine, readLines } from './lines';
 import { lockHolder } from './lock';
@@ -27,7 +28,8 @@ export type ChainProblemKind =
   | 'truncated'
   | 'checkpoint_mismatch'
   | 'missing_anchor'
-  | 'anchor_lost';
+  | 'anchor_lost'
+  | PinProblemKind;
 
 export interface ChainProblem {
   kind: ChainProblemKind;
@@ -50,6 +52,8 @@ export interface VerifyReport {
   headHash: string | null;
   problem: ChainProblem | null;
   notes: string[];
+  /** This host's seal of chain.json, when a key was looked up (headPins.ts). */
+  seal: SealReport | null;
 }
 
 class ChainWalk {
@@ -60,10 +64,14 @@ class ChainWalk {
   checkpointSeen = false;
   lastPlace: { file: string; line: number } | undefined;
   readonly notes: string[] = [];
+  private readonly pinsSeen = new Set<Pin>();
+  /** A loss the checked seal carries, when chain.json itself no longer does. */
+  sealedLoss: ChainAnchor['lost'];
 
   constructor(
     private readonly anchor: ChainAnchor,
     private readonly writerLive: boolean,
+    private readonly pins: readonly Pin[] = [],
   ) {}
 
   private fail(
@@ -203,11 +211,39 @@ class ChainWalk {
           `seq ${seq} is not the record checkpointed in ${ANCHOR_FILE} (hash ${head.hash.slice(0, 12)}…): it was replaced`,
         );
     }
+    for (const pin of this.pins) {
+      if (pin.seq === undefined ? hash === pin.hash : seq === pin.seq) this.pinsSeen.add(pin);
+      if (pin.seq === seq && hash !== pin.hash)
+        this.fail(
+          'checkpoint_mismatch',
+          seq,
+          segment.name,
+          line,
+          `seq ${seq} is not ${pin.what} (hash ${pin.hash.slice(0, 12)}…): it was replaced`,
+        );
+    }
   }
 
   finish(lastSegment: Segment | undefined, anchorPresent: boolean): void {
     this.checkTail(lastSegment);
+    this.checkPins();
     this.checkAnchorKept(anchorPresent);
+  }
+
+  /** Pinned records that the log no longer holds. */
+  private checkPins(): void {
+    if (this.problem) return;
+    const lastSeq = this.last?.seq ?? 0;
+    const missing = missingPin(this.pins, this.pinsSeen, this.firstSeq, lastSeq);
+    const place = this.lastPlace;
+    if (missing)
+      this.fail(
+        missing.kind,
+        missing.seq,
+        place?.file ?? null,
+        place && missing.seq ? place.line + 1 : null,
+        missing.reason,
+      );
   }
 
   /** Records cut off the end, back to the head checkpoint. */
@@ -248,7 +284,7 @@ class ChainWalk {
         null,
         `${missing}: records cut off the end of the log cannot be detected without it (deleted by hand?)`,
       );
-    const lost = this.anchor.lost;
+    const lost = this.anchor.lost ?? this.sealedLoss;
     if (lost)
       this.fail(
         'anchor_lost',
@@ -268,7 +304,7 @@ function missingNames(previous: Segment | undefined, segment: Segment): string {
   return segment.index - previous.index - 1 > 3 ? `${names.join(', ')}, …` : names.join(', ');
 }
 
-async function walk(dir: string): Promise<VerifyReport> {
+async function walk(dir: string, options: VerifyOptions): Promise<VerifyReport> {
   const report: VerifyReport = {
     ok: false,
     directory: dir,
@@ -279,6 +315,7 @@ async function walk(dir: string): Promise<VerifyReport> {
     headHash: null,
     problem: null,
     notes: [],
+    seal: null,
   };
   const anchorRead = await readAnchor(dir);
   if (!anchorRead.ok)
@@ -292,8 +329,18 @@ async function walk(dir: string): Promise<VerifyReport> {
         reason: anchorRead.reason,
       },
     };
+  const pinned = headPins(anchorRead.anchor, options);
+  if (pinned.problem)
+    return {
+      ...report,
+      notes: pinned.notes,
+      seal: pinned.seal,
+      problem: { ...pinned.problem, seq: null, file: ANCHOR_FILE, line: null },
+    };
   const segments = await listSegments(dir);
-  const chain = new ChainWalk(anchorRead.anchor, (await lockHolder(dir)) !== undefined);
+  const live = (await lockHolder(dir)) !== undefined;
+  const chain = new ChainWalk(anchorRead.anchor, live, pinned.pins);
+  chain.sealedLoss = pinned.lost;
   for (let i = 0; i < segments.length && !chain.problem; i++) {
     const segment = segments[i];
     const missing = missingNames(segments[i - 1], segment);
@@ -322,15 +369,22 @@ async function walk(dir: string): Promise<VerifyReport> {
     lastSeq: chain.last?.seq ?? null,
     headHash: chain.last?.hash ?? null,
     problem: chain.problem,
-    notes: chain.notes,
+    notes: [...pinned.notes, ...chain.notes],
+    seal: pinned.seal,
   };
 }
 
-/** Verifies the log in `dir`. A file pruned while it is being read restarts the pass (at most 3 times). */
-export async function verifyAuditLog(dir: string): Promise<VerifyReport> {
+/**
+ * Verifies the log in `dir`, and its end against this host's seal and a pinned head when `options`
+ * give them (headPins.ts). A file pruned while it is being read restarts the pass (at most 3 times).
+ */
+export async function verifyAuditLog(
+  dir: string,
+  options: VerifyOptions = {},
+): Promise<VerifyReport> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await walk(dir);
+      return await walk(dir, options);
     } catch (error) {
       if (!isCode(error, 'ENOENT') || attempt === 3) throw error;
     }

@@ -10,6 +10,7 @@ import { exportRecords } from '../../kernel/audit/export';
 import type { AuditFilter } from '../../kernel/audit/filter';
 import { readRecords } from '../../kernel/audit/reader';
 import { verifyAuditLog, VerifyReport } from '../../kernel/audit/verify';
+import { AnchorKeyStore, anchorKey } from '../../kernel/audit/anchorSeal';
 import type { AuditTrail } from '../../kernel/audit/auditTrail';
 
 export interface AuditSource {
@@ -46,7 +47,8 @@ export function trailSource(trail: AuditTrail): AuditSource {
 
 const POLL_MS = 2000;
 
-export function directorySource(directory: string): AuditSource {
+/** `keys`: where this host keeps logs' keys, to check chain.json's seal (looked up, never made). */
+export function directorySource(directory: string, keys?: AnchorKeyStore): AuditSource {
   const name = basename(directory) === 'audit' ? basename(dirname(directory)) : basename(directory);
   return {
     info: { name, label: `Audit log ${name} (read-only)`, directory, live: false },
@@ -56,7 +58,8 @@ export function directorySource(directory: string): AuditSource {
       const timer = setInterval(listener, POLL_MS);
       return () => clearInterval(timer);
     },
-    verify: () => verifyAuditLog(directory),
+    verify: async () =>
+      verifyAuditLog(directory, keys ? { key: await anchorKey(keys, directory, false) } : {}),
     export: (format, write, filter) => exportRecords(readRecords(directory, filter), format, write),
   };
 }

@@ -44,7 +44,7 @@ function showAuditTrail(
       void vscode.window.showErrorMessage(`MGP: no audit log folder at ${args.directory}`);
       return;
     }
-    AuditTrailPanel.show(extension, directorySource(args.directory), args.traceId);
+    AuditTrailPanel.show(extension, directorySource(args.directory, host.anchorKeys), args.traceId);
     return;
   }
   AuditTrailPanel.show(extension, trailSource(host.trail), args.traceId);
