@@ -9,6 +9,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../client/src/cli/main';
+import type { AuditRecord } from '../../client/src/kernel/audit/auditEvent';
+import { readRecords } from '../../client/src/kernel/audit/reader';
 import { REPORT_BURST, REPORT_RATE_PER_SECOND } from '../../client/src/kernel/audit/serverReports';
 import { repoRoot } from '../repoRoot';
 import {
@@ -135,6 +137,100 @@ describe('a hostile server (real child process)', function () {
       );
       assert.equal(dropped?.actor.type, 'kernel');
       assert.ok((dropped?.details.dropped as number) > 0);
+    });
+
+    it('keeps a report under a trace id only when the kernel gave that id to the server (MGP §6.5)', async () => {
+      t = await startKernel(
+        `${hostile()}\n[[servers]]\nid = "example"\ncommand = ${node}\nargs = [${exampleServer}]\n`,
+      );
+      const victim = await t.kernel.call({
+        serverId: 'example',
+        toolName: 'echo',
+        args: { text: 'private' },
+      });
+      const own = await t.kernel.call({
+        serverId: 'hostile',
+        toolName: 'report_audit',
+        args: { trace_ids: ['own', victim.traceId, 'made-up'] },
+      });
+      await waitFor(async () => (await fromHostile(t!)).length >= 3);
+      const reports = (await fromHostile(t)).filter(
+        (r) => r.event_type === 'dev.mgp-kernel.server_reported',
+      );
+      const about = (what: string) =>
+        reports.find(
+          (r) =>
+            r.details.reported_details !== undefined &&
+            (r.details.reported_details as { about: string }).about === what,
+        );
+      assert.equal(
+        about('own')?.trace_id,
+        own.traceId,
+        "a report about the server's own call keeps its trace",
+      );
+      for (const stolen of [victim.traceId, 'made-up']) {
+        const record = about(stolen);
+        assert.notEqual(
+          record?.trace_id,
+          stolen,
+          'never filed under a trace the server was not given',
+        );
+        assert.equal(
+          record?.details.trace_id_refused,
+          stolen,
+          'and the record says what was claimed',
+        );
+      }
+      const victimTrace = (await t.records()).filter((r) => r.trace_id === victim.traceId);
+      assert.deepEqual(
+        [...new Set(victimTrace.map((r) => r.target.server_id))],
+        ['example'],
+        "the victim call's trace holds only the kernel's records of it",
+      );
+    });
+
+    it('drops what a server reports past its total for the window, with one note of how many', async () => {
+      const reportLimits = { windowMs: 3_600_000, records: 20, bytes: 1024 * 1024 };
+      t = await startKernel(hostile('--forge-audit', '60'), { reportLimits });
+      // The forged reports go out before anything else: once a call's answer is back, all were taken.
+      await t.kernel.call({
+        serverId: 'hostile',
+        toolName: 'report_audit',
+        args: { trace_ids: [] },
+      });
+      const auditDir = join(t.stateDir, 'audit');
+      await t.stop();
+      const records: AuditRecord[] = [];
+      for await (const record of readRecords(auditDir)) records.push(record);
+      const reported = records.filter((r) => r.event_type === 'dev.mgp-kernel.server_reported');
+      assert.equal(reported.length, 20);
+      const notes = records.filter((r) => r.event_type === 'dev.mgp-kernel.server_audit_dropped');
+      assert.deepEqual(
+        notes.map((n) => [n.actor.type, n.target.server_id, n.details.limit, n.details.dropped]),
+        [['kernel', 'hostile', 'total', 40]],
+      );
+    });
+
+    it('caps the bytes a server reports per window too', async () => {
+      const reportLimits = { windowMs: 3_600_000, records: 1000, bytes: 64 * 1024 };
+      t = await startKernel(hostile('--forge-audit', '50', '--audit-kb', '6'), { reportLimits });
+      await t.kernel.call({
+        serverId: 'hostile',
+        toolName: 'report_audit',
+        args: { trace_ids: [] },
+      });
+      const auditDir = join(t.stateDir, 'audit');
+      await t.stop();
+      const records: AuditRecord[] = [];
+      for await (const record of readRecords(auditDir)) records.push(record);
+      const reported = records.filter((r) => r.event_type === 'dev.mgp-kernel.server_reported');
+      const bytes = reported.reduce((sum, r) => sum + JSON.stringify(r).length, 0);
+      assert.ok(
+        reported.length < 50 && bytes < 64 * 1024 + 8 * 1024,
+        `${reported.length} records, ${bytes} bytes`,
+      );
+      const note = records.find((r) => r.event_type === 'dev.mgp-kernel.server_audit_dropped');
+      assert.equal(note?.details.dropped, 50 - reported.length);
     });
 
     it("sends a server only the audit events about itself, never another server's", async () => {

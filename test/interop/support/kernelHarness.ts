@@ -12,6 +12,7 @@ import type { AuditRecord } from '../../../client/src/kernel/audit/auditEvent';
 import { AuditLog } from '../../../client/src/kernel/audit/auditLog';
 import { Redactor } from '../../../client/src/kernel/audit/redact';
 import { AuditTrail } from '../../../client/src/kernel/audit/auditTrail';
+import type { ReportLimits } from '../../../client/src/kernel/audit/serverReports';
 import { mergeConfigFiles, parseConfigText } from '../../../client/src/kernel/config/load';
 import type { ConfiguredServer, KernelConfig } from '../../../client/src/kernel/config/model';
 import {
@@ -204,6 +205,8 @@ export interface StartOptions {
   roots?(dir: string): { uri: string; name?: string }[];
   /** The workspace folder (default: the test folder): what sandboxed servers may write. */
   workingFolder?(dir: string): string;
+  /** How much each server may report into the trail per window (serverReports.ts). */
+  reportLimits?: ReportLimits;
 }
 
 export async function startKernel(toml: string, options: StartOptions = {}): Promise<TestKernel> {
@@ -213,6 +216,7 @@ export async function startKernel(toml: string, options: StartOptions = {}): Pro
   const redactor = new Redactor();
   const trail = new AuditTrail(
     await AuditLog.open({ directory: join(stateDir, 'audit'), redactor }),
+    { reportLimits: options.reportLimits },
   );
   const kernel = new Kernel({
     hostEnv: options.hostEnv ?? { PATH: process.env.PATH },

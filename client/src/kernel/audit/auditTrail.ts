@@ -10,7 +10,7 @@ import { EventEmitter } from 'node:events';
 import type { AuditEvent, AuditEventInput, AuditRecord } from './auditEvent';
 import { isValidEventType } from './auditEvent';
 import type { AuditLog } from './auditLog';
-import { ServerReports } from './serverReports';
+import { ReportLimits, ServerReports } from './serverReports';
 import type { ServerSession } from '../connection/service';
 import type { AuditSink } from './auditSink';
 import type { MgpSessions } from '../mgp/mgpSessions';
@@ -29,9 +29,17 @@ export const KERNEL_AUDIT_COMMIT_DELAY_MS = 20;
 export class AuditTrail implements AuditSink {
   private readonly appended = new EventEmitter<{ record: [AuditRecord]; problem: [string] }>();
   private forwardTo: { manager: ServerManager; mgp: MgpSessions } | undefined;
-  private readonly reports = new ServerReports((event) => void this.record(event).catch(() => {}));
+  private readonly reports: ServerReports;
 
-  constructor(readonly log: AuditLog) {
+  constructor(
+    readonly log: AuditLog,
+    options: { reportLimits?: ReportLimits } = {},
+  ) {
+    this.reports = new ServerReports(
+      (event) => void this.record(event).catch(() => {}),
+      Date.now,
+      options.reportLimits,
+    );
     log.onAppend((record) => {
       this.appended.emit('record', record);
       this.forward(record);
@@ -119,12 +127,19 @@ export class AuditTrail implements AuditSink {
       );
       return;
     }
-    const event = this.reports.accept(session.id, params);
+    const mgp = this.forwardTo.mgp;
+    const event = this.reports.accept(session.id, params, (id) => mgp.gaveTraceId(session.id, id));
     if (!event) return;
+    if (event.details?.trace_id_refused !== undefined)
+      session.log(
+        'warning',
+        `notifications/mgp.audit named a trace id the kernel never gave this server: recorded without it (MGP §6.5)`,
+      );
     await this.record(event).catch((error: unknown) => session.log('warning', String(error)));
   }
 
   async close(): Promise<void> {
+    this.reports.close();
     await this.log.close();
   }
 }

@@ -2,6 +2,7 @@ import type { ConfiguredServer } from '../config/model';
 import { randomUUID } from 'node:crypto';
 import type { ConnectionService, ServerSession } from '../connection/service';
 import { mgpOffer, MgpOffer, negotiate, NegotiatedMgp } from './negotiation';
+import { TraceIdsGiven } from './traceIdsGiven';
 
 export type MgpNotificationHandler = (
   session: ServerSession,
@@ -16,6 +17,7 @@ export type MgpNotificationHandler = (
 export class MgpSessions implements ConnectionService {
   private readonly negotiated = new Map<string, NegotiatedMgp>();
   private readonly handlers = new Map<string, MgpNotificationHandler>();
+  private readonly traceIds = new TraceIdsGiven();
 
   constructor(private readonly toolCreation: () => boolean = () => false) {}
 
@@ -54,18 +56,25 @@ export class MgpSessions implements ConnectionService {
    * Every request to a server that negotiated MGP carries a trace id (MGP §6.5): in `params._mgp`
    * as on tools/call, or top-level in MGP's own `mgp/*` requests. One the caller set (a tool call's,
    * one per user action) is kept; any other request is a trace of its own. A server that did not
-   * negotiate MGP gets no `_mgp` (§17.2).
+   * negotiate MGP gets no `_mgp` (§17.2). Each trace id given is remembered (`gaveTraceId`).
    */
   outgoingRequest(serverId: string, method: string, params: Record<string, unknown>): void {
     if (!this.negotiated.has(serverId)) return;
     if (method.startsWith('mgp/')) {
       params.trace_id ??= randomUUID();
+      this.traceIds.add(serverId, params.trace_id);
       return;
     }
     const mgp = params._mgp;
     if (mgp === undefined) params._mgp = { trace_id: randomUUID() };
     else if (typeof mgp === 'object' && mgp !== null)
       (mgp as Record<string, unknown>).trace_id ??= randomUUID();
+    this.traceIds.add(serverId, (params._mgp as Record<string, unknown> | null)?.trace_id);
+  }
+
+  /** Whether the kernel sent `serverId` a request carrying `traceId` (recently: traceIdsGiven.ts). */
+  gaveTraceId(serverId: string, traceId: string): boolean {
+    return this.traceIds.has(serverId, traceId);
   }
 
   /** Registers the handler of one `notifications/mgp.*` method. */
