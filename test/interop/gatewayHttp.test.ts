@@ -137,3 +137,35 @@ describe('mgp serve --http: Streamable HTTP on loopback, with a token', function
     );
   });
 });
+
+describe('mgp serve --http --idle-timeout: an abandoned session ends', function () {
+  this.timeout(60000);
+
+  it('ends a session idle for the configured time, says so, and forgets its id', async () => {
+    const workspace = new GatewayWorkspace(
+      `[[servers]]\nid = "example"\ncommand = ${node}\nargs = [${example}]\n`,
+    );
+    const gateway = await httpGateway(workspace, ['--idle-timeout', '1']);
+    try {
+      const said = new Promise<string>((resolve) => {
+        const listener = () => {
+          const line = /mgp serve: session \w+ of "raw" ended: idle for 1 s/.exec(gateway.stderr());
+          if (line) resolve(line[0]);
+        };
+        gateway.process.stderr?.on('data', listener);
+      });
+      const opened = await post(gateway.url, { authorization: `Bearer ${gateway.token}` });
+      assert.equal(opened.status, 200);
+      const id = String(opened.headers['mcp-session-id']);
+      assert.match(await said, new RegExp(`session ${id.slice(0, 8)} `));
+      const again = await post(gateway.url, {
+        authorization: `Bearer ${gateway.token}`,
+        'mcp-session-id': id,
+      });
+      assert.equal(again.status, 404);
+    } finally {
+      await gateway.stop();
+      workspace.remove();
+    }
+  });
+});

@@ -10,11 +10,12 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { stateDirectory } from '../kernel/audit/location';
 import { Gateway } from '../kernel/gateway/gateway';
 import { elicitedApprovals } from '../kernel/gateway/elicitedApprovals';
-import { HttpFront } from '../kernel/gateway/http/httpFront';
+import { oneLine } from '@shared/untrustedText';
+import { DEFAULT_IDLE_TIMEOUT_MS, EndedSession, HttpFront } from '../kernel/gateway/http/httpFront';
 import { findEditor, openEditorSession, relay } from '../kernel/gateway/local/attach';
 import type { ExposeMode } from '../kernel/gateway/toolListing';
 import { startCliKernel } from './cliKernel';
-import { CommandLine, oneOf, UsageError } from './flags';
+import { CommandLine, oneOf, UsageError, wholeNumber } from './flags';
 import type { Io } from './io';
 import {
   CONFIG_FLAGS,
@@ -24,11 +25,14 @@ import {
   workspaceFolderOf,
 } from './options';
 
-export const SERVE_USAGE = `mgp serve [--http PORT] [--expose meta|all] [--config FILE | --cwd DIR] [--standalone] [--trust]
+export const SERVE_USAGE = `mgp serve [--http PORT [--idle-timeout SECONDS]] [--expose meta|all] [--config FILE | --cwd DIR] [--standalone] [--trust]
   Serves the kernel as an MCP server: every call an MCP client makes goes through the kernel's
   access control, approvals, validators and audit trail, as agent.gateway.<client name>.
   On stdio by default. --http PORT serves Streamable HTTP on 127.0.0.1:PORT/mcp (0: a free port)
   and prints the URL and a new bearer token: clients send "Authorization: Bearer TOKEN".
+  A session with no request open for --idle-timeout SECONDS (default ${DEFAULT_IDLE_TIMEOUT_MS / 1000})
+  ends; of 64 sessions at once (16 per client name), the least recently active idle one gives way
+  to a new client.
   --expose meta (default) lists the discovery meta-tools (MGP §16), and each tool as it is found;
   --expose all lists every connected server's tools. Resources and prompts are listed either way.
   On stdio, when VS Code with MGP Kernel is open on the folder (--cwd, else the current one), it
@@ -42,6 +46,7 @@ export const SERVE_USAGE = `mgp serve [--http PORT] [--expose meta|all] [--confi
 
 export const SERVE_FLAGS = {
   http: { type: 'string', value: 'PORT' },
+  'idle-timeout': { type: 'string', value: 'SECONDS' },
   expose: { type: 'string', value: 'meta|all' },
   standalone: { type: 'boolean' },
   ...TRUST_FLAG,
@@ -52,6 +57,8 @@ export interface ServeOptions extends ConfigOptions {
   expose: ExposeMode;
   /** The HTTP port, when serving Streamable HTTP instead of stdio. */
   httpPort?: number;
+  /** How long an HTTP session may stay idle before it ends. */
+  idleTimeoutMs?: number;
   /** Run a kernel of its own even when an editor is open on the folder. */
   standalone: boolean;
   /** Start the folder's servers without the person's recorded yes (workspaceTrust.ts). */
@@ -70,11 +77,16 @@ export function serveOptions({
     trust: values.trust === true,
   };
   const http = values.http;
-  if (http === undefined) return options;
+  const idle = values['idle-timeout'];
+  if (http === undefined) {
+    if (idle !== undefined) throw new UsageError('--idle-timeout is for --http sessions');
+    return options;
+  }
   const port = Number(http);
   if (!/^\d+$/.test(http) || port > 65535)
     throw new UsageError('--http takes a port number (0 for any free port)');
-  return { ...options, httpPort: port };
+  const seconds = wholeNumber('idle-timeout', idle, DEFAULT_IDLE_TIMEOUT_MS / 1000, 1);
+  return { ...options, httpPort: port, idleTimeoutMs: seconds * 1000 };
 }
 
 function stopSignal(): Promise<void> {
@@ -137,6 +149,12 @@ async function serveAttached(session: Transport): Promise<number> {
   return 0;
 }
 
+function sessionEndedLine({ id, client, why }: EndedSession, idleMs = DEFAULT_IDLE_TIMEOUT_MS) {
+  const reason =
+    why === 'idle' ? `idle for ${idleMs / 1000} s` : 'given up to make room for a newer session';
+  return `mgp serve: session ${id.slice(0, 8)} of "${oneLine(client)}" ended: ${reason}`;
+}
+
 export async function runServe(options: ServeOptions, io: Io): Promise<number> {
   const attached = await editorSession(options, io);
   if (attached) return serveAttached(attached);
@@ -166,6 +184,10 @@ export async function runServe(options: ServeOptions, io: Io): Promise<number> {
       const front = await HttpFront.listen({
         port: options.httpPort,
         connect: async (transport) => void (await served.connect(transport)),
+        idleTimeoutMs: options.idleTimeoutMs,
+        onSessionEnded: (ended) => {
+          if (ended.why !== 'closed') io.err(sessionEndedLine(ended, options.idleTimeoutMs));
+        },
       });
       io.out(`MCP endpoint: ${front.url}`);
       io.out(`Bearer token: ${front.token}`);
