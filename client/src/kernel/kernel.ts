@@ -273,7 +273,7 @@ export class Kernel {
     ];
   }
 
-  /** The one path of every tool call (resolve → access → arguments → permissions → validate → approval → forward → audit). */
+  /** The one path of every tool call (pipeline/toolCallPipeline.ts says its stages). */
   private createPipeline(options: KernelOptions): ToolCallPipeline {
     return new ToolCallPipeline({
       manager: this.manager,
@@ -287,6 +287,8 @@ export class Kernel {
       validation: new CallValidation(options.validatorOptions),
       speaksMgp: (serverId) => this.mgp.of(serverId) !== undefined,
       negotiated: (serverId, extension) => this.mgp.active(serverId, extension),
+      featureSetCheck: this.mcpl.calls.featureSetCheck,
+      scopeCheck: this.mcpl.calls.scopeCheck,
       elicit: guardUrlElicitation((serverId, params, signal) =>
         options.interaction.elicit(serverId, params, signal),
       ),

@@ -11,7 +11,6 @@ import type {
   ConnectionService,
   IncomingRequestContext,
   ServerSession,
-  ToolCallExtension,
 } from '../connection/service';
 import type { ListedTool } from '../connection/toolResults';
 import type { Interaction, ScopeQuestion } from '../host/interaction';
@@ -35,7 +34,7 @@ import { McplMethods } from './protocol';
 import { PushEvents } from './pushEvents';
 import { ScopeAnswers } from './scopes';
 import { FeatureSetSwitches } from './switches';
-import { toolCallExtension } from './toolCalls';
+import { McplCalls } from './mcplCalls';
 
 export interface McplHostDeps {
   audit: AuditSink;
@@ -60,6 +59,8 @@ export class McplHost implements ConnectionService {
   readonly channels: Channels;
   /** The agent loop's seam for MCPL §10: `session.use(kernel.mcpl.contextHooks)`. */
   readonly contextHooks: ContextHooks;
+  /** MCPL's checks in the pipeline, and what a tools/call carries (mcplCalls.ts). */
+  readonly calls: McplCalls;
   private readonly injectionListeners = new Set<(injection: ShownInjection) => void>();
   private readonly servers = new Map<string, McplServer>();
   private readonly listeners = new Set<(serverId: string) => void>();
@@ -71,6 +72,15 @@ export class McplHost implements ConnectionService {
     this.audit = new McplAudit(deps.audit);
     this.switches = new FeatureSetSwitches(deps.stateDir);
     this.checkpoints = new Checkpoints(deps.stateDir);
+    this.calls = new McplCalls({
+      server: (serverId) => this.servers.get(serverId),
+      settings: (serverId) => this.settings(serverId),
+      checkpoints: this.checkpoints,
+      audit: this.audit,
+      scopes: this.scopes,
+      ask: (question) => this.askScope(question),
+      log: (serverId, level, message) => this.deps.session(serverId)?.log(level, message),
+    });
     this.pushEvents = new PushEvents({
       audit: this.audit,
       policyOf: (serverId, featureSet) =>
@@ -234,24 +244,8 @@ export class McplHost implements ConnectionService {
     return handler(server, session, params, context);
   }
 
-  toolCall(
-    serverId: string,
-    tool: ListedTool | string,
-    args: Record<string, unknown>,
-  ): ToolCallExtension | Promise<ToolCallExtension | undefined> | undefined {
-    const server = this.servers.get(serverId);
-    if (!server || typeof tool === 'string') return undefined;
-    return toolCallExtension({
-      server,
-      tool,
-      args,
-      settings: this.settings(serverId),
-      checkpoints: this.checkpoints,
-      audit: this.audit,
-      ask: (question) => this.askScope(question),
-      scopes: this.scopes,
-      log: (level, message) => this.deps.session(serverId)?.log(level, message),
-    });
+  toolCall(serverId: string, tool: ListedTool | string, args: Record<string, unknown>) {
+    return this.calls.extension(serverId, tool, args);
   }
 
   private askScope(question: ScopeQuestion): Promise<boolean> | undefined {

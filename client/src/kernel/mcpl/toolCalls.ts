@@ -1,8 +1,11 @@
 /**
- * What MCPL adds to a tools/call of a server that speaks it: the call is refused when its feature
- * set is switched off (§6.6); a scoped set's call carries its `scope`, checked against the lists
- * (§7.7); a stateful set's call carries the `state` and `checkpoint` the host holds (§8.4), and the
- * answer's `state` becomes the next checkpoint (§8.2, §8.3).
+ * What MCPL adds to a tools/call of a server that speaks it. Two checks, which the pipeline runs as
+ * stages before the approval question (pipeline/checks.ts), so that nobody approves a call MCPL
+ * then refuses, and a refusal is audited as a block: the call is refused when its feature set is
+ * switched off (§6.6); a scoped set's call may act on its scope only once the lists or the user
+ * allow it (§7.7), and then carries it. And at the connection: a stateful set's call carries the
+ * `state` and `checkpoint` the host holds (§8.4), and the answer's `state` becomes the next
+ * checkpoint (§8.2, §8.3).
  *
  * Which set a tool belongs to, and which argument is its scope label, MCPL leaves to the host: a
  * tool names them in `_meta` (`"mcpl/featureSet"`, `"mcpl/scopeArgument"`); a server with one set
@@ -12,7 +15,9 @@ import type { McplSettings } from '../config/model';
 import type { ToolCallExtension } from '../connection/service';
 import type { ListedTool } from '../connection/toolResults';
 import type { ScopeQuestion } from '../host/interaction';
-import { KernelError } from '../model/errors';
+import { errorData } from '../mgp/mgpErrors';
+import { KernelError, PERMISSION_DENIED } from '../model/errors';
+import type { ExtensionRefusal, ExtensionVerdict } from '../pipeline/callContext';
 import { Checkpoints, parseStateAnswer } from './checkpoints';
 import type { McplServer } from './mcplServer';
 import type { McplAudit } from './mcplAudit';
@@ -50,35 +55,55 @@ export function toolFeatureSet(
   return withTools.length === 1 ? server.table.get(withTools[0].name) : undefined;
 }
 
-export function toolCallExtension(
-  context: ToolCallContext,
-): ToolCallExtension | Promise<ToolCallExtension> | undefined {
+/** §6.6: a call to a tool whose feature set is switched off, refused at once. */
+export function featureSetRefusal(
+  server: McplServer,
+  tool: ListedTool,
+): { refusal: ExtensionRefusal } | undefined {
+  const set = toolFeatureSet(server, tool);
+  if (!set || server.table.isEnabled(set.name)) return undefined;
+  return {
+    refusal: {
+      check: 'mcpl.feature_set',
+      result: 'DISABLED',
+      details: { feature_set: set.name },
+      error: new KernelError(
+        'PermissionDenied',
+        `${server.id}.${tool.name} belongs to feature set "${set.name}", which is switched off (MCPL §6.6); switch it on in the Servers view`,
+        McplErrorCodes.featureSetNotEnabled,
+        { featureSet: set.name, canEnable: true },
+      ),
+    },
+  };
+}
+
+/** §7.7: a scoped call's scope, decided by the lists or the user; undefined when it has none. */
+export function scopeVerdict(context: ToolCallContext): Promise<ExtensionVerdict> | undefined {
+  const { server, tool } = context;
+  const set = toolFeatureSet(server, tool);
+  const argument = metaOf(tool)[META_SCOPE_ARGUMENT];
+  if (!set?.scoped || typeof argument !== 'string') return undefined;
+  const label = context.args[argument];
+  if (typeof label !== 'string' || !label) return undefined;
+  return scoped(context, set, label, argument);
+}
+
+/** §8.4: the checkpoint a stateful set's call carries, and what its answer's state becomes. */
+export function toolCallExtension(context: ToolCallContext): ToolCallExtension | undefined {
   const { server, tool } = context;
   const set = toolFeatureSet(server, tool);
   if (!set) return undefined;
-  if (!server.table.isEnabled(set.name))
-    throw new KernelError(
-      'PermissionDenied',
-      `${server.id}.${tool.name} belongs to feature set "${set.name}", which is switched off (MCPL §6.6); switch it on in the Servers view`,
-      McplErrorCodes.featureSetNotEnabled,
-      { featureSet: set.name, canEnable: true },
-    );
   const params = context.checkpoints.requestFields(server.id, set.name);
-  const done = (result: Record<string, unknown>) => recordState(context, set.name, result);
-  const argument = metaOf(tool)[META_SCOPE_ARGUMENT];
-  if (!set.scoped || typeof argument !== 'string') return { params, done };
-  const value = context.args[argument];
-  if (typeof value !== 'string' || !value) return { params, done };
-  return scoped(context, set, value).then((scope) => ({ params: { ...params, scope }, done }));
+  return { params, done: (result) => recordState(context, set.name, result) };
 }
 
-/** §7.7: the scope of a scoped call, once the lists or the user allow it; a refusal throws. */
+/** §7.6, §7.7: the lists, then the session's answer, then the user; the decision is audited. */
 async function scoped(
   context: ToolCallContext,
   set: FeatureSetDeclaration,
   label: string,
-): Promise<{ label: string; payload: Record<string, unknown> }> {
-  const argument = metaOf(context.tool)[META_SCOPE_ARGUMENT] as string;
+  argument: string,
+): Promise<ExtensionVerdict> {
   const payload = { [argument]: label };
   const decision = await context.scopes.decide(
     {
@@ -103,12 +128,21 @@ async function scoped(
         : { type: 'kernel', id: 'mgp-kernel' },
     details: { label, tool: context.tool.name, decided_by: decision.by, reason: decision.reason },
   });
-  if (!decision.approved)
-    throw new KernelError(
-      'PermissionDenied',
-      `${context.server.id}.${context.tool.name} may not act on "${label}": ${decision.reason ?? 'denied'} (MCPL §7.7)`,
-    );
-  return { label, payload };
+  if (decision.approved) return { params: { scope: { label, payload } } };
+  const reason = decision.reason ?? 'denied';
+  return {
+    refusal: {
+      check: 'mcpl.scope',
+      result: 'DENIED',
+      details: { feature_set: set.name, scope: label, decided_by: decision.by },
+      error: new KernelError(
+        'PermissionDenied',
+        `${context.server.id}.${context.tool.name} may not act on "${label}": ${reason} (MCPL §7.7)`,
+        PERMISSION_DENIED,
+        errorData(PERMISSION_DENIED, { details: { reason, featureSet: set.name } }),
+      ),
+    },
+  };
 }
 
 async function recordState(

@@ -9,6 +9,7 @@ import type { TaskHooks } from '../connection/toolTasks';
 import type { ServerManager } from '../lifecycle/serverManager';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
 import type { Caller } from '../model/caller';
+import type { KernelError } from '../model/errors';
 import type { EffectiveSecurity } from '../model/security';
 import type { AuditSink } from '../audit/auditSink';
 import type { KernelToolRegistry } from '../kernelTools/registry';
@@ -66,7 +67,32 @@ export interface CallContext {
   operatorMs: number;
   /** Set by a stage that answers the call itself instead of forwarding it (MGP §7.4). */
   answer: CappedResult | undefined;
+  /** Fields the extension checks add to the tools/call's params (MCPL `scope`, §7.7). */
+  params?: Record<string, unknown>;
 }
+
+/** An extension check's refusal: the error the caller gets, and what its audited block names. */
+export interface ExtensionRefusal {
+  /** The check, as the block's audit record names it (`mcpl.feature_set`, `mcpl.scope`). */
+  check: string;
+  /** The block's result (`DISABLED`, `DENIED`). */
+  result: string;
+  error: KernelError;
+  details: Record<string, unknown>;
+}
+
+export type ExtensionVerdict = { params?: Record<string, unknown> } | { refusal: ExtensionRefusal };
+
+/**
+ * A protocol extension's check on a call, run as a stage of the pipeline (MCPL §6.6, §7.7): nothing
+ * to say (undefined), a verdict at once, or one after a wait (a question to the user).
+ */
+export type ExtensionCheck = (call: {
+  serverId: string;
+  tool: ListedTool;
+  args: Record<string, unknown>;
+  traceId: string;
+}) => ExtensionVerdict | Promise<ExtensionVerdict> | undefined;
 
 /** A check of the call: done at once (undefined), or a promise when it must wait; a refusal throws. */
 export type Stage = (call: CallContext) => Promise<void> | undefined;
@@ -92,6 +118,10 @@ export interface PipelineDeps {
   /** Whether the server negotiated MGP at all (§2), and an MGP extension. */
   speaksMgp(serverId: string): boolean;
   negotiated(serverId: string, extension: string): boolean;
+  /** Whether the tool's feature set is switched on (MCPL §6.6): decided at once, nobody asked. */
+  featureSetCheck?: ExtensionCheck;
+  /** Whether a scoped call may act on its scope (MCPL §7.7): by the lists, or the user is asked. */
+  scopeCheck?: ExtensionCheck;
   /** Asks the person about a URL elicitation (MCP: consent, then the browser). */
   elicit?(
     serverId: string,

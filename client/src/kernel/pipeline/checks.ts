@@ -1,8 +1,10 @@
 /**
- * The checks a call to a server's tool passes before it is forwarded, in order: access (MGP §5),
- * arguments (§14.3 4000), permissions (§3), kernel-side validators (§4.5, §7), approval (§4). Every
- * check that can refuse without the operator runs before the operator is asked, so nobody is asked
- * about a call that would be refused anyway. Each is a
+ * The checks a call to a server's tool passes before it is forwarded, in order (after the switches,
+ * which the pipeline checks before it even resolves the tool): access (MGP §5), arguments (§14.3
+ * 4000), the tool's feature set (MCPL §6.6), permissions (§3), kernel-side validators (§4.5, §7), the
+ * call's scope (MCPL §7.7), approval (§4). Every check that can refuse without the operator runs
+ * before the operator is asked, so nobody is asked about a call that would be refused anyway; the
+ * scope, which may be put to the user, comes after all of those. Each is a
  * stage over the call's context: it returns nothing when it decides at once, a promise when it has to
  * wait (for the operator, for a validator, or for a refusal's audit record), and a refusal throws the
  * error the caller gets, after it is audited.
@@ -14,22 +16,34 @@ import {
   PERMISSION_DENIED,
   VALIDATION_BLOCKED,
   CODE_SAFETY_VIOLATION,
+  TOOL_DISABLED,
 } from '../model/errors';
 import type { ApprovalPolicy } from '../config/model';
 import type { CappedResult } from '../connection/serverConnection';
 import { errorData } from '../mgp/mgpErrors';
 import type { ApprovalOutcome } from '../security/toolApprovals';
+import type { TurnedOff } from '../security/switches';
 import type { ArgumentChecker } from './argumentChecker';
 import type { CallAudit } from './callAudit';
-import type { CallContext, PipelineDeps, Stage } from './callContext';
+import type {
+  CallContext,
+  ExtensionCheck,
+  ExtensionRefusal,
+  ExtensionVerdict,
+  PipelineDeps,
+  Stage,
+  ToolCallRequest,
+} from './callContext';
 
 export class CallChecks {
   /** The stages in the order every call takes them. */
   readonly stages: readonly Stage[] = [
     (call) => this.access(call),
     (call) => this.argumentsMatch(call),
+    (call) => this.extension(call, this.deps.featureSetCheck),
     (call) => this.permissions(call),
     (call) => this.validators(call),
+    (call) => this.extension(call, this.deps.scopeCheck),
     (call) => this.approval(call),
   ];
 
@@ -38,6 +52,32 @@ export class CallChecks {
     private readonly argumentChecker: ArgumentChecker,
     private readonly audit: CallAudit,
   ) {}
+
+  /**
+   * The first check: a tool, or its whole server, the user turned off is refused (4002) before
+   * anything else, before the tool is looked up (a server turned off lists none).
+   */
+  turnedOff(request: ToolCallRequest, traceId: string): Promise<never> | undefined {
+    const off = this.deps.turnedOff?.(request.serverId, request.toolName);
+    return off ? this.refuseTurnedOff(request, traceId, off) : undefined;
+  }
+
+  private async refuseTurnedOff(
+    request: ToolCallRequest,
+    traceId: string,
+    off: TurnedOff,
+  ): Promise<never> {
+    const reason = off === 'server' ? 'server_turned_off' : 'tool_turned_off';
+    await this.audit.blocked(request, traceId, 'TOOL_BLOCKED', 'DISABLED', { reason });
+    throw new KernelError(
+      'ToolDisabled',
+      off === 'server'
+        ? `${request.serverId} is turned off, so ${request.serverId}.${request.toolName} cannot be called; turn the server on to use it`
+        : `${request.serverId}.${request.toolName} is turned off; turn it on to use it`,
+      TOOL_DISABLED,
+      errorData(TOOL_DISABLED, { details: { reason } }),
+    );
+  }
 
   access(call: CallContext): Promise<void> | undefined {
     const { request } = call;
@@ -80,6 +120,38 @@ export class CallChecks {
       INVALID_TOOL_ARGS,
       errorData(INVALID_TOOL_ARGS, { details: { problem } }),
     );
+  }
+
+  /** A protocol extension's check (MCPL §6.6, §7.7): a refusal is audited as a block naming it. */
+  private extension(
+    call: CallContext,
+    check: ExtensionCheck | undefined,
+  ): Promise<void> | undefined {
+    if (!check) return undefined;
+    const { request, tool, traceId } = call;
+    const verdict = check({ serverId: request.serverId, tool, args: request.args, traceId });
+    if (!verdict) return undefined;
+    if (verdict instanceof Promise) return verdict.then((v) => this.extensionVerdict(call, v));
+    return this.extensionVerdict(call, verdict);
+  }
+
+  private extensionVerdict(
+    call: CallContext,
+    verdict: ExtensionVerdict,
+  ): Promise<void> | undefined {
+    if ('refusal' in verdict) return this.refuseExtension(call, verdict.refusal);
+    if (verdict.params) call.params = { ...call.params, ...verdict.params };
+    return undefined;
+  }
+
+  private async refuseExtension(call: CallContext, refusal: ExtensionRefusal): Promise<void> {
+    await this.audit.blocked(call.request, call.traceId, 'TOOL_BLOCKED', refusal.result, {
+      reason: 'extension_check',
+      check: refusal.check,
+      ...refusal.details,
+      risk_level: call.security.risk_level,
+    });
+    throw refusal.error;
   }
 
   /** A tool whose required permission the operator denied does not run (MGP §3, §4.3). */

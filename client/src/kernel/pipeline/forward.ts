@@ -48,6 +48,7 @@ export class Forwarding {
         onRequestId,
         onSent: request.onSent,
         task: request.task,
+        params: call.params,
       });
     return sendOnce().then(
       (value) => this.succeeded(call, value, 1, streaming),

@@ -1,9 +1,11 @@
 /**
  * The one path every tool call takes, whoever calls (a view, the CLI, an agent, the gateway):
- * resolve → access → arguments → permissions → validators → approval → forward → audit (DESIGN.md).
- * Resolving makes the call's context (server, tool, effective security); each check is a stage over it
+ * turned off → resolve → access → arguments → feature set → permissions → validators → scope →
+ * approval → forward → audit (ARCHITECTURE.md, "The one call path"). A tool or server the user
+ * turned off is refused first, before the tool is even looked up (checks.ts `turnedOff`). Resolving
+ * makes the call's context (server, tool, effective security); each check is a stage over it
  * (checks.ts); forwarding sends it and audits the execution (forward.ts). Each refusal is audited and
- * answered with its MGP §14.3 code.
+ * answered with its MGP §14.3 code (MCPL's with its own).
  *
  * A stage that decides at once returns nothing and the next runs in the same turn; only a stage that
  * waits (the operator, a validator, a refusal's audit record) puts the rest of the path behind a
@@ -12,10 +14,9 @@
 import { newTraceId } from '../audit/auditEvent';
 import type { CappedResult } from '../connection/serverConnection';
 import { errorData } from '../mgp/mgpErrors';
-import { KernelError, TOOL_DISABLED, TOOL_NOT_FOUND } from '../model/errors';
+import { KernelError, TOOL_NOT_FOUND } from '../model/errors';
 import { KERNEL_SERVER_ID } from '../model/kernelTool';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
-import type { TurnedOff } from '../security/switches';
 import { ArgumentChecker } from './argumentChecker';
 import { CallAudit, EndedTask } from './callAudit';
 import type {
@@ -34,6 +35,7 @@ export type { StreamHooks, ToolCallOutcome, ToolCallRequest } from './callContex
 
 export class ToolCallPipeline {
   private readonly audit: CallAudit;
+  private readonly checks: CallChecks;
   private readonly stages: readonly Stage[];
   private readonly forwarding: Forwarding;
   private readonly kernelToolCalls: KernelToolCalls;
@@ -45,6 +47,7 @@ export class ToolCallPipeline {
   ) {
     this.audit = new CallAudit(deps.audit);
     const checks = new CallChecks(deps, this.argumentChecker, this.audit);
+    this.checks = checks;
     this.stages = checks.stages;
     this.forwarding = new Forwarding(
       deps,
@@ -73,8 +76,8 @@ export class ToolCallPipeline {
     const started = performance.now();
     if (request.serverId === KERNEL_SERVER_ID)
       return this.kernelToolCalls.call(request, traceId, started);
-    const off = this.deps.turnedOff?.(request.serverId, request.toolName);
-    if (off) return this.refuseTurnedOff(request, traceId, off);
+    const off = this.checks.turnedOff(request, traceId);
+    if (off) return off;
     const server = this.deps.manager.find(request.serverId);
     const tool = server?.tools.find((t) => t.name === request.toolName);
     if (!server || !tool) return this.unresolved(request, traceId, server);
@@ -111,24 +114,6 @@ export class ToolCallPipeline {
     next: number,
   ): Promise<ToolCallOutcome> | ToolCallOutcome {
     return call.answer ? this.forwarding.answered(call, call.answer) : this.proceed(call, next);
-  }
-
-  /** The user turned the tool, or its whole server, off: refused before anything else (4002). */
-  private async refuseTurnedOff(
-    request: ToolCallRequest,
-    traceId: string,
-    off: TurnedOff,
-  ): Promise<never> {
-    const reason = off === 'server' ? 'server_turned_off' : 'tool_turned_off';
-    await this.audit.blocked(request, traceId, 'TOOL_BLOCKED', 'DISABLED', { reason });
-    throw new KernelError(
-      'ToolDisabled',
-      off === 'server'
-        ? `${request.serverId} is turned off, so ${request.serverId}.${request.toolName} cannot be called; turn the server on to use it`
-        : `${request.serverId}.${request.toolName} is turned off; turn it on to use it`,
-      TOOL_DISABLED,
-      errorData(TOOL_DISABLED, { details: { reason } }),
-    );
   }
 
   /**
