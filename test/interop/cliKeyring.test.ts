@@ -75,6 +75,9 @@ function mgp(args: string[], env: Record<string, string | undefined>): Promise<R
   });
 }
 
+/** The keyring's sign-in entries (the audit logs' keys live beside them: audit/anchorSeal.ts). */
+const signIns = (accounts: string[]) => accounts.filter((a) => a.startsWith('mgp.oauth/')).sort();
+
 const NOT_THE_KEYRING =
   /sign-ins are kept in .*oauth-tokens\.json \(readable by you only\), not the OS keyring: /g;
 
@@ -171,13 +174,18 @@ describe('mgp keeps sign-ins in the OS keyring, else in a user-only file (built 
       withKeyring(),
     );
     assert.match(out.out, /signed out of secure: its sign-in is removed from the OS keyring/);
-    assert.deepEqual(await keyring.accounts({ service: 'mgp' }), []);
+    assert.deepEqual(signIns(await keyring.accounts({ service: 'mgp' })), []);
 
     const ran = await signIn(withKeyring());
     assert.equal(ran.code, 0, ran.err);
     assert.match(ran.out, /signed in to secure/);
     assert.doesNotMatch(ran.err, /not the OS keyring/);
-    const [account, ...parts] = (await keyring.accounts({ service: 'mgp' })).sort();
+    const accounts = await keyring.accounts({ service: 'mgp' });
+    assert.ok(
+      accounts.some((a) => a.startsWith('mgp.audit-anchor/')),
+      "the audit log's key is in the keyring too",
+    );
+    const [account, ...parts] = signIns(accounts);
     assert.match(account, /^mgp\.oauth\/secure\//);
     // The probe entry is gone; a token set too long for one Windows credential is in parts.
     assert.deepEqual(
@@ -193,7 +201,25 @@ describe('mgp keeps sign-ins in the OS keyring, else in a user-only file (built 
       withKeyring(),
     );
     assert.equal(signedOut.code, 0, signedOut.err);
-    assert.deepEqual(await keyring.accounts({ service: 'mgp' }), [], 'every part is removed');
+    assert.deepEqual(
+      signIns(await keyring.accounts({ service: 'mgp' })),
+      [],
+      'every part is removed',
+    );
+  });
+
+  it("seals the audit log's chain.json with a key in the keyring; verify without it says so", async () => {
+    const verify = (e: Record<string, string | undefined>) =>
+      mgp(['audit', 'verify', '--cwd', dir], e);
+    const sealed = await verify(withKeyring());
+    assert.equal(sealed.code, 0, sealed.out + sealed.err);
+    assert.match(sealed.out, /sealed up to seq \d+ with the key in the OS keyring/);
+    const keyless = await verify(withoutKeyring());
+    assert.equal(keyless.code, 1);
+    assert.match(
+      keyless.out,
+      /sealed up to seq \d+ with a key this check cannot read .*\[seal_unverifiable\]/,
+    );
   });
 
   it('a keyring that never answers costs a few seconds, not the command', async () => {
