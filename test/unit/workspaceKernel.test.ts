@@ -49,6 +49,32 @@ describe('workspace [kernel] tables only tighten (issue 24 §1)', () => {
     assert.equal(isUserConfigPath('/repo/.config/mgp/servers.toml', {}, '/home/u'), false);
   });
 
+  it('flags a workspace sandbox table that widens writes, reads, or turns the sandbox off', () => {
+    const text = [
+      '[kernel.sandbox]',
+      'mode = "off"',
+      'deny_read = ["~/notes"]',
+      '[[servers]]',
+      'id = "a"',
+      'command = "node"',
+      '[servers.sandbox]',
+      'write = ["/"]',
+      'allow_read = ["~/.ssh"]',
+      'network = "none"',
+      '',
+    ].join('\n');
+    const found = (path: string) =>
+      checkConfigText(text, { path })
+        .filter((d) => d.code === 'semantic/workspace-loosens')
+        .map((d) => `${d.range.start.line + 1} ${d.path}`);
+    assert.deepEqual(found('/repo/mgp.toml'), [
+      '2 /kernel/sandbox/mode',
+      '8 /servers/0/sandbox/write',
+      '9 /servers/0/sandbox/allow_read',
+    ]);
+    assert.deepEqual(found(join(process.env.HOME ?? '/root', '.config/mgp/servers.toml')), []);
+  });
+
   it('keeps the stricter of each guarding key, and names what it ignored', () => {
     const user = {
       ...DEFAULT_KERNEL_SETTINGS,

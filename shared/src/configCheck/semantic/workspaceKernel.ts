@@ -51,13 +51,38 @@ export function kernelLoosenings(kernel: Table): Loosening[] {
   return found;
 }
 
+/** A `sandbox` table's keys that widen what a server may do: more writes, more reads, no sandbox. */
+export function sandboxLoosenings(sandbox: Table): Loosening[] {
+  const found: Loosening[] = [];
+  if (sandbox.mode === 'off') found.push({ path: ['mode'], what: 'sandbox mode = "off"' });
+  if (Array.isArray(sandbox.write) && sandbox.write.length)
+    found.push({ path: ['write'], what: 'sandbox write paths' });
+  if (Array.isArray(sandbox.allow_read) && sandbox.allow_read.length)
+    found.push({ path: ['allow_read'], what: 'sandbox allow_read paths' });
+  return found;
+}
+
+/** Every loosening in the file, with the path of its key. */
+function loosenings(value: Table): Loosening[] {
+  const kernel = isTable(value.kernel) ? value.kernel : {};
+  const found = kernelLoosenings(kernel).map((l) => ({ ...l, path: ['kernel', ...l.path] }));
+  if (isTable(kernel.sandbox))
+    for (const l of sandboxLoosenings(kernel.sandbox))
+      found.push({ ...l, path: ['kernel', 'sandbox', ...l.path] });
+  const servers = Array.isArray(value.servers) ? value.servers : [];
+  servers.forEach((server, index) => {
+    if (isTable(server) && isTable(server.sandbox))
+      for (const l of sandboxLoosenings(server.sandbox))
+        found.push({ ...l, path: ['servers', index, 'sandbox', ...l.path] });
+  });
+  return found;
+}
+
 export function checkWorkspaceKernel(ctx: RuleContext, path: string | undefined): void {
   if (!path || isUserConfigPath(path, ctx.environment.env)) return;
-  const kernel = ctx.value.kernel;
-  if (!isTable(kernel)) return;
-  for (const { path: key, what } of kernelLoosenings(kernel))
+  for (const { path: key, what } of loosenings(ctx.value))
     ctx.report(
-      ['kernel', ...key],
+      key,
       ['key', 'value'],
       'warning',
       'workspace-loosens',
