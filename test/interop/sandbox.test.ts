@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { sandboxPlatform } from '../../client/src/kernel/sandbox/platform';
 import { repoRoot } from '../repoRoot';
+import { eventually } from '../support/patience';
 import { fixtureServer, node, startKernel, TestKernel } from './support/kernelHarness';
 
 const root = repoRoot();
@@ -74,7 +75,9 @@ describe('the OS sandbox around stdio servers', function () {
     t = await startKernel(toml + network, {
       dir,
       workingFolder: () => paths.ws,
-      roots: () => [{ uri: 'file:///', name: 'everything' }],
+      // No roots: the workspace folder is what a sandboxed server may write, and the filesystem
+      // server, offered no roots, believes its command line's "/".
+      roots: () => [],
       hostEnv: { PATH: process.env.PATH, HOME: paths.home },
     });
     return paths;
@@ -107,6 +110,26 @@ describe('the OS sandbox around stdio servers', function () {
     assert.equal(readFileSync(join(paths.home, '.bashrc'), 'utf8'), 'original\n');
     assert.ok(existsSync(join(paths.ws, 'made.txt')));
     assert.ok(!existsSync('/tmp/left-behind'), 'its /tmp is its own');
+  });
+
+  it('refuses the system calls a server has no use for: the kernel keyring, terminal injection', async () => {
+    await start(
+      `[[servers]]\nid = "rogue"\ncommand = ${node}\nargs = [${fixtureServer('rogue.js')}]\n` +
+        `[servers.tools.exec]\nvalidator = "none"\n`,
+    );
+    const probe = [
+      'import ctypes, errno, fcntl, termios',
+      'libc = ctypes.CDLL(None, use_errno=True)',
+      'libc.syscall(250 if ctypes.sizeof(ctypes.c_void_p) == 8 and __import__("platform").machine() == "x86_64" else 219, 0, 0, 0, 0)',
+      'print("keyctl", errno.errorcode.get(ctypes.get_errno()))',
+      'try:',
+      '    fcntl.ioctl(0, termios.TIOCSTI, b"x")',
+      'except OSError as e:',
+      '    print("tiocsti", errno.errorcode[e.errno])',
+    ].join('\n');
+    const answer = await call('rogue', 'exec', { file: 'python3', args: ['-c', probe] });
+    assert.match(answer, /keyctl EPERM/);
+    assert.match(answer, /tiocsti EPERM/);
   });
 
   it('desktop-commander runs every shell bypass of the review, and nothing outside the workspace changes', async () => {
@@ -172,7 +195,8 @@ describe('the OS sandbox around stdio servers', function () {
       );
       assert.equal(await call('rogue', 'connect', { port: allowed.port }), 'connected');
       assert.equal(await call('rogue', 'connect', { port: other.port }), 'ECONNREFUSED');
-      assert.equal(allowed.accepted, 1);
+      // The bridge connects on to the allowed port once the server's connection reached it.
+      await eventually(() => allowed.accepted === 1, 'the allowed port took the connection');
       assert.equal(other.accepted, 0);
     } finally {
       allowed.server.close();

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../client/src/cli/main';
@@ -30,14 +30,25 @@ describe('mgp CLI', () => {
         transport: 'stdio',
         command: 'node',
         args: ['s.js'],
-        source: { file: join(dir, 'mgp.toml'), line: 1, format: 'mgp' },
+        source: { file: join(dir, 'mgp.toml'), line: 1, format: 'mgp', origin: 'workspace' },
         enabled: true,
         approval: 'new',
+        isolation: {
+          sandboxed: true,
+          kind: 'bubblewrap',
+          write: [realpathSync(dir)],
+          network: 'all',
+          ports: [],
+          domains: [],
+        },
       },
     ]);
     // The text listing marks it, and says what to run.
     const listed = await run(['servers', '--cwd', dir]);
-    assert.match(listed.out, /^a\tstdio\tnode s\.js\t.*\twaits for your yes$/m);
+    assert.match(
+      listed.out,
+      /^a\tstdio\tnode s\.js\t.*\twaits for your yes\tsandboxed \(bubblewrap\): writes .* and its own \/tmp; full network$/m,
+    );
     assert.match(listed.err, /mgp servers allow a --cwd /);
   });
 

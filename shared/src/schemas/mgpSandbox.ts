@@ -8,6 +8,14 @@ import { NETWORK_ACCESS, SANDBOX_MODES } from './vocabulary';
 
 type Scope = 'kernel' | 'server';
 
+const CITED = ' (MGP §2.3 trust levels; OpenFang, Subprocess Sandboxing)';
+
+/** Every description cites where the sandbox comes from: `sandboxed` confined for real. */
+function cited(plain: string, markdown: string) {
+  const strip = (text: string) => text.replace(/\.$/, '');
+  return described(`${strip(plain)}${CITED}.`, `${strip(markdown)}${CITED}.`);
+}
+
 function paths(plain: string, markdown: string, example: string[]): JsonSchema {
   return {
     type: 'array',
@@ -15,12 +23,12 @@ function paths(plain: string, markdown: string, example: string[]): JsonSchema {
     items: {
       type: 'string',
       minLength: 1,
-      ...described(
+      ...cited(
         'A path: absolute, ~/… for the home folder, or relative to this file’s folder.',
         'A path: absolute, `~/…` for your home folder, or relative to the folder of this file.',
       ),
     },
-    ...described(plain, markdown),
+    ...cited(plain, markdown),
     examples: [example],
   };
 }
@@ -34,7 +42,7 @@ export function sandboxSchema(scope: Scope): JsonSchema {
       mode: {
         type: 'string',
         ...enumOf(SANDBOX_MODES),
-        ...described(
+        ...cited(
           `Whether ${whose} runs in an OS sandbox: auto (where the platform has one), required (refuse to start without one) or off.`,
           `Whether ${whose} runs inside an operating-system sandbox (bubblewrap on Linux, Seatbelt on macOS):\n\n` +
             '- `auto`: sandboxed where the platform gives one, otherwise started unconfined and shown as such\n' +
@@ -64,7 +72,7 @@ export function sandboxSchema(scope: Scope): JsonSchema {
       network: {
         type: 'string',
         ...enumOf(NETWORK_ACCESS),
-        ...described(
+        ...cited(
           `What ${whose} may reach on the network: none, loopback (the listed ports only), domains (through the kernel's proxy) or all.`,
           `What ${whose} may reach on the network:\n\n` +
             '- `none`: nothing; the server has a network of its own with only its own loopback\n' +
@@ -78,8 +86,13 @@ export function sandboxSchema(scope: Scope): JsonSchema {
       ports: {
         type: 'array',
         uniqueItems: true,
-        items: { type: 'integer', minimum: 1, maximum: 65535 },
-        ...described(
+        items: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 65535,
+          ...cited('A TCP port on 127.0.0.1.', 'A TCP port on `127.0.0.1`.'),
+        },
+        ...cited(
           'With network = "loopback": the TCP ports on this machine’s loopback the server may connect to.',
           'With `network = "loopback"`: the TCP ports on this machine’s loopback (127.0.0.1) the server may connect to; any other port is refused.',
         ),
@@ -91,19 +104,19 @@ export function sandboxSchema(scope: Scope): JsonSchema {
         items: {
           type: 'string',
           pattern: '^(\\*\\.)?[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*$',
-          ...described(
+          ...cited(
             'A host name, or *.example.com for its subdomains.',
             'A host name such as `api.github.com`, or `*.example.com` for every subdomain of `example.com`.',
           ),
         },
-        ...described(
+        ...cited(
           'With network = "domains": the hosts the server may reach through the kernel’s proxy.',
           'With `network = "domains"`: the hosts the server may reach through the kernel’s HTTP proxy (set as `HTTP_PROXY`/`HTTPS_PROXY` for it). Loopback, private and metadata addresses are refused whatever the name.',
         ),
         examples: [['api.github.com']],
       },
     },
-    ...described(
+    ...cited(
       `The operating-system sandbox of ${whose}: what it may write, read and reach.`,
       `The operating-system sandbox of ${whose} (Linux: bubblewrap; macOS: Seatbelt): what it may write (\`write\`), what it may not read (\`deny_read\`), and what it may reach (\`network\`). ` +
         'The sandbox is the boundary; validators only check arguments before the question. A workspace file may only tighten these settings.',

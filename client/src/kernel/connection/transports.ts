@@ -30,6 +30,8 @@ export interface ProcessLaunch {
   args: string[];
   env: Record<string, string>;
   cwd: string;
+  /** Open files it gets as fds 3, 4… */
+  extraFds?: number[];
 }
 
 /** A stdio command is refused when it climbs out of its folder (OpenFang's rule). */
@@ -69,6 +71,7 @@ export function stdioTransport(
     args: launch?.args ?? server.args,
     env: launch?.env ?? resolved.env,
     cwd: launch?.cwd ?? server.settings.cwd,
+    extraFds: launch?.extraFds,
     framing: server.settings.framing,
     maxMessageBytes: server.settings.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     onStderr: hooks.onStderr,

@@ -5,7 +5,8 @@
  * covered by something nobody may open. It gets new user, PID, IPC, UTS and cgroup namespaces, a
  * network namespace of its own unless it may use the network as you do, no capabilities, and no
  * way to make further user namespaces (less of the operating system's surface within its reach).
- * It dies with the kernel and has no controlling terminal.
+ * It dies with the kernel and has no controlling terminal; a seccomp filter (seccomp.ts) refuses the
+ * system calls it has no use for.
  */
 import type { NetworkAccess } from '../config/model';
 import type { ExistingPath } from './paths';
@@ -23,6 +24,8 @@ export interface Confinement {
   unreadableFile: string;
   network: NetworkAccess;
   cwd: string;
+  /** The fd (in the child) of the seccomp filter to load, when there is one for this machine. */
+  seccompFd?: number;
 }
 
 /** Folders the host keeps sockets and others' temporary files in: replaced by empty ones. */
@@ -65,5 +68,6 @@ export function bubblewrapArgs(confinement: Confinement): string[] {
         : ['--ro-bind', confinement.unreadableFile, denied.path]),
     );
   args.push('--chdir', confinement.cwd, '--setenv', 'TMPDIR', '/tmp');
+  if (confinement.seccompFd !== undefined) args.push('--seccomp', String(confinement.seccompFd));
   return args;
 }

@@ -5,6 +5,7 @@
  * and nothing it writes there outlives it. A server whose policy requires a sandbox the platform
  * cannot give does not start (the error says what is missing).
  */
+import { closeSync, openSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
@@ -16,6 +17,7 @@ import type { Isolation } from './isolation';
 import { absolutePath, existingPath, type ExistingPath } from './paths';
 import { sandboxPlatform, type SandboxPlatform } from './platform';
 import { seatbeltProfile } from './seatbelt';
+import { seccompFilter } from './seccomp';
 
 /** The program inside a sandbox with a network of its own that bridges the allowed ports. */
 export const BRIDGE_SCRIPT = 'sandboxBridge.js';
@@ -186,8 +188,23 @@ export async function planLaunch(request: LaunchRequest): Promise<Launch> {
       };
     }
     bridges = await bridgesFor(request, root, false);
-    const launch = await bubblewrapLaunch(platform.program, request, paths, root, !!bridges);
-    return { ...launch, isolation, dispose };
+    const { seccomp, ...launch } = await bubblewrapLaunch(
+      platform.program,
+      request,
+      paths,
+      root,
+      !!bridges,
+    );
+    let filterOpen = seccomp !== undefined;
+    return {
+      ...launch,
+      isolation,
+      dispose: async () => {
+        if (filterOpen && seccomp !== undefined) closeSync(seccomp);
+        filterOpen = false;
+        await dispose();
+      },
+    };
   } catch (error) {
     await dispose();
     throw error;
@@ -258,15 +275,25 @@ function seatbeltLaunch(
   };
 }
 
+/** The seccomp filter as an open file the server's process gets as fd 3, or none for this machine. */
+async function seccompFile(root: string): Promise<number | undefined> {
+  const filter = seccompFilter();
+  if (!filter) return undefined;
+  const path = join(root, 'seccomp.bpf');
+  await writeFile(path, filter, { mode: 0o400 });
+  return openSync(path, 'r');
+}
+
 async function bubblewrapLaunch(
   program: string,
   request: LaunchRequest,
   paths: Decided,
   root: string,
   bridged: boolean,
-): Promise<Started> {
+): Promise<Started & { seccomp?: number }> {
   const unreadableFile = join(root, 'unreadable');
   await writeFile(unreadableFile, '', { mode: 0o000 });
+  const seccomp = await seccompFile(root);
   const bridge = bridged ? bridgeCommand(request, join(root, 'bridge')) : undefined;
   const args = bubblewrapArgs({
     ...paths,
@@ -275,11 +302,13 @@ async function bubblewrapLaunch(
     unreadableFile,
     network: request.policy.network,
     cwd: request.cwd,
+    ...(seccomp !== undefined ? { seccompFd: 3 } : {}),
   });
   return {
     command: program,
     args: [...args, '--', ...(bridge?.command ?? []), request.command, ...request.args],
     env: { HOME: '/tmp/home', ...(bridge?.env ?? request.env), TMPDIR: '/tmp' },
     cwd: request.cwd,
+    ...(seccomp !== undefined ? { extraFds: [seccomp], seccomp } : {}),
   };
 }

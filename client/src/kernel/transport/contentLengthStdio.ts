@@ -35,6 +35,8 @@ export interface FramedStdioOptions {
   maxMessageBytes?: number;
   /** Each line the server writes to stderr, without its line break. */
   onStderr?(line: string): void;
+  /** Open files the process gets as fds 3, 4… (a sandbox's seccomp filter). */
+  extraFds?: number[];
 }
 
 /** How long close() waits after ending stdin, and again after SIGTERM, before the next step. */
@@ -113,14 +115,14 @@ export class FramedStdioClientTransport implements Transport {
       throw new Error(
         'FramedStdioClientTransport already started (Client.connect() calls start() itself)',
       );
-    const { command, args = [], env, cwd } = this.options;
+    const { command, args = [], env, cwd, extraFds = [] } = this.options;
     const child = spawn(command, args, {
       env: env ?? {},
       cwd,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe', ...extraFds],
       shell: false,
       windowsHide: true,
-    });
+    }) as ChildProcessWithoutNullStreams;
     this.child = child;
     // 'exit' when it ran; only 'close' when it could not be spawned.
     this.gone = new Promise((resolve) => {
