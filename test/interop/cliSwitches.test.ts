@@ -95,7 +95,7 @@ describe('mgp CLI: turning servers and tools off and on (real example server)', 
     const off = await at('servers', 'off', 'example');
     assert.equal(off.code, 0, off.err);
     assert.deepEqual(switchesFile().servers, ['example']);
-    assert.match((await at('servers')).out, /^example\tstdio\t.*\toff$/m);
+    assert.match((await at('servers')).out, /^example\tstdio\t.*\toff(\t.*)?$/m);
     const json = JSON.parse((await at('servers', '--json')).out) as { enabled: boolean }[];
     assert.equal(json[0].enabled, false);
 

@@ -42,7 +42,8 @@ describe('mgp in a cloned repository: its servers start only once you allowed th
     home = mkdtempSync(join(tmpdir(), 'mgp-trust-'));
     repo = join(home, 'repo');
     mkdirSync(repo);
-    marker = join(home, 'the-repository-ran-this');
+    // Inside the repository: once allowed, a server writes there (its sandbox lets it), nowhere else.
+    marker = join(repo, 'the-repository-ran-this');
     writeFileSync(join(repo, 'mgp.toml'), evilToml());
     env = { ...process.env, HOME: home, XDG_STATE_HOME: join(home, 'state') };
     delete env.MGP_PREAPPROVED_SERVERS;
@@ -198,7 +199,7 @@ describe('mgp in a cloned repository: its servers start only once you allowed th
 
   it('mgp servers shows who waits; the command a refusal names records the yes, audited; revoke takes it back', async () => {
     const listed = await mgp(['servers']);
-    assert.match(listed.out, /^evil\tstdio\t.*\twaits for your yes$/m);
+    assert.match(listed.out, /^evil\tstdio\t.*\twaits for your yes(\t.*)?$/m);
     // The command the refusal prints, run as printed, from another folder.
     const printed = /^ {2}mgp (servers allow .*)$/m.exec((await mgp(['tools'])).err)?.[1];
     assert.ok(printed);

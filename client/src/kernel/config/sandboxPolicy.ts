@@ -34,7 +34,8 @@ export const DEFAULT_DENY_READ = [
   '~/.config/BraveSoftware',
   '~/.config/microsoft-edge',
   '~/.local/state/mgp',
-  '~/.config/mgp',
+  // The file, not its folder: the folder is where its servers start by default.
+  '~/.config/mgp/servers.toml',
   '~/Library/Keychains',
   '~/Library/Application Support/Google/Chrome',
   '~/Library/Application Support/Firefox',
