@@ -9,8 +9,9 @@ import {
   classifyIPv6,
   parseIPv4,
   parseIPv6,
-} from '../../../client/src/kernel/security/validators/ipAddress';
-import { MAX_LOOKUPS, systemResolve } from '../../../client/src/kernel/security/validators/network';
+} from '../../../client/src/kernel/net/ipAddress';
+import { MAX_LOOKUPS } from '../../../client/src/kernel/security/validators/network';
+import { systemResolve } from '../../../client/src/kernel/net/resolve';
 import type { ToolSecurity } from '../../../client/src/kernel/model/security';
 
 const SECURITY: ToolSecurity = {

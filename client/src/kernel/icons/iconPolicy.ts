@@ -9,7 +9,7 @@
  * SVG is a document that can carry script and external references; a raster image cannot). The bytes
  * must be the image they claim to be (magic numbers), whatever the mime type says. Pure: no I/O.
  */
-import { judgeHost } from '../security/validators/hosts';
+import { judgeHost } from '../net/hosts';
 
 /** The most bytes of one icon, decoded: a tree row shows 16 px. */
 export const ICON_MAX_BYTES = 64 * 1024;

@@ -18,7 +18,7 @@
  * server's HTTP library believes. `file:`, `gopher:`, `dict:`, `jar:`, `netdoc:` and `tftp:` URLs are
  * refused by their scheme.
  */
-import { judgeHost, type HostVerdict } from './hosts';
+import { judgeHost, type HostVerdict } from '../../net/hosts';
 import { boundedSet, nameWords } from './text';
 import type { Leaf } from './walk';
 

@@ -13,10 +13,10 @@
  *   pieces of userinfo), and at most MAX_LOOKUPS distinct names per call: a call that names more is
  *   refused rather than half checked.
  */
-import { lookup } from 'node:dns/promises';
 import type { ValidationContext } from './context';
 import { hostsIn, type Found } from './hostExtract';
-import { judgeResolved } from './hosts';
+import { judgeResolved } from '../../net/hosts';
+import { systemResolve } from '../../net/resolve';
 import type { ValidatorOptions, Violation } from './model';
 import { excerpt, place } from './text';
 
@@ -30,11 +30,6 @@ interface PendingName {
   pointer: string;
   text: string;
   found: Found;
-}
-
-export async function systemResolve(host: string): Promise<string[]> {
-  const answers = await lookup(host, { all: true, verbatim: true });
-  return answers.map((a) => a.address);
 }
 
 async function resolveWithin(

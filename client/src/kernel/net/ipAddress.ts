@@ -1,6 +1,8 @@
 /**
- * IP addresses and host names the network_restricted validator refuses (MGP §4.5: "localhost, private
- * IPs, metadata endpoints").
+ * IP addresses the kernel does not reach on a server's word: the ones the network_restricted validator
+ * refuses (MGP §4.5: "localhost, private IPs, metadata endpoints") and the destination guard
+ * (destinationGuard.ts) refuses. Loopback, private (with CGNAT and unique local), link-local,
+ * multicast, reserved and the cloud metadata endpoints.
  *
  * IPv4 is parsed the way `inet_aton` and URL parsers do, so the obfuscated spellings of 127.0.0.1 are
  * caught too: `2130706433`, `0x7f000001`, `0177.0.0.1`, `127.1`, `0x7f.1`. IPv6 addresses that carry an
