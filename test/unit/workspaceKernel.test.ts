@@ -15,6 +15,7 @@ const LOOSE = [
   'approval_policy = "auto_approve"',
   'tool_creation = true',
   'keep_registered_servers = true',
+  'private_hosts = ["127.0.0.1"]',
   '[kernel.audit]',
   'retention = "time_based"',
   'retention_days = 1',
@@ -40,8 +41,9 @@ describe('workspace [kernel] tables only tighten (issue 24 §1)', () => {
       '2 /kernel/approval_policy',
       '3 /kernel/tool_creation',
       '4 /kernel/keep_registered_servers',
-      '6 /kernel/audit/retention',
-      '8 /kernel/access_grants/0',
+      '5 /kernel/private_hosts',
+      '7 /kernel/audit/retention',
+      '9 /kernel/access_grants/0',
     ]);
     const home = process.env.HOME ?? '/root';
     assert.deepEqual(loosens(join(home, '.config/mgp/servers.toml')), []);
@@ -88,12 +90,14 @@ describe('workspace [kernel] tables only tighten (issue 24 §1)', () => {
       defaultAccessPolicy: 'opt-out',
       audit: { retention: { policy: 'time_based', days: 1 }, rotateBytes: 2 },
       pinnedTools: ['files.read'],
+      privateHosts: ['169.254.169.254'],
     });
     assert.equal(loose.settings.approvalPolicy, 'config_only');
     assert.equal(loose.settings.toolCreation, false, 'switching a feature off tightens');
     assert.deepEqual(loose.settings.audit.retention, { policy: 'time_based', days: 30 });
     assert.deepEqual(loose.settings.pinnedTools, ['files.read'], 'not a security key');
-    assert.deepEqual(loose.ignored, ['approval_policy', 'audit.retention']);
+    assert.deepEqual(loose.settings.privateHosts, [], 'only the user names hosts to reach');
+    assert.deepEqual(loose.ignored, ['approval_policy', 'audit.retention', 'private_hosts']);
 
     const strict = tightenKernel(user, {
       approvalPolicy: 'deny_all',

@@ -280,6 +280,23 @@ export const kernelSchema: JsonSchema = {
         'Whether servers registered at run time with `mgp.discovery.register` come back in the next session (MGP §15.4). Off by default: a registered server lasts until it is deregistered or the session ends.',
       ),
     },
+    private_hosts: {
+      type: 'array',
+      uniqueItems: true,
+      items: {
+        type: 'string',
+        pattern: '^(?:[A-Za-z0-9_-]+(?:\\.[A-Za-z0-9_-]+)*\\.?|\\[?[0-9A-Fa-f:.]+\\]?)$',
+        ...described(
+          'A host name or IP address, without scheme or port: sso.corp.example, 10.0.0.5, ::1 (MCP Authorization, security considerations).',
+          'A host name or IP address, without scheme or port: `sso.corp.example`, `10.0.0.5`, `::1` (MCP 2025-11-25, Authorization: security considerations).',
+        ),
+      },
+      ...described(
+        "Hosts on this machine or a private network the kernel may reach on a server's word (an authorization server for sign-in, say); honoured in your own config only (MCP Authorization, security considerations).",
+        "Hosts on this machine or a private network (loopback, private, link-local addresses, or names that resolve to them) that the kernel may reach when a server names them: an authorization server on your network for an OAuth sign-in, say (MCP 2025-11-25, Authorization: security considerations). Requests made on a server's word (OAuth discovery, registration, authorization and token endpoints, icons) go to no such host otherwise, except the host of a server your own config names. Honoured in your own config only: a workspace file's list is ignored.",
+      ),
+      examples: [['sso.corp.example']],
+    },
     audit: auditSchema,
     tool_context_budget: toolContextBudget,
     pinned_tools: {

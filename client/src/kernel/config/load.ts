@@ -8,6 +8,7 @@ import { locate, PointerMap, pointerOf } from '@shared/configCheck/pointers';
 import type { RuleEnvironment } from '@shared/configCheck/semantic/context';
 import { defaultEnvironment } from '@shared/configCheck/semantic/environment';
 import { ConfigLocation, discoverConfigFiles, DiscoveryInputs } from './discover';
+import { namedHostsOf } from './namedHosts';
 import { kernelTable, mergeKernelSettings, serverPolicy } from './policy';
 import { serverSandbox } from './sandboxPolicy';
 import { tightenKernel } from './workspacePolicy';
@@ -160,6 +161,7 @@ const GUARDING_KERNEL_KEYS = [
   'access_grants',
   'tool_creation',
   'keep_registered_servers',
+  'private_hosts',
   'audit.retention',
   'sandbox.mode',
   'sandbox.write',
@@ -231,13 +233,14 @@ export function mergeConfigFiles(files: LoadedConfigFile[]): KernelConfig {
     }
   }
   const kernel = mergedKernel(files, problems);
-  return {
-    files,
-    servers: [...winners.values()].map((server) => withSandbox(server, kernel, problems)),
-    shadowed,
-    problems,
-    kernel,
-  };
+  const originOf = new Map(files.map((file) => [file.location.path, file.location.origin]));
+  const servers = [...winners.values()].map((server) => {
+    const origin = originOf.get(server.source.file) ?? 'workspace';
+    const namedHosts = namedHostsOf(server, origin, kernel.privateHosts);
+    const sandboxed = withSandbox(server, kernel, problems);
+    return namedHosts.length ? { ...sandboxed, namedHosts } : sandboxed;
+  });
+  return { files, servers, shadowed, problems, kernel };
 }
 
 /** The server's effective sandbox; what a workspace file would have loosened is named in a warning. */

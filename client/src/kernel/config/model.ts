@@ -155,6 +155,11 @@ export interface ConfiguredServer {
   };
   /** `config` for servers from files; `runtime` for ones registered with mgp.discovery.register (MGP §15.4). */
   origin?: 'config' | 'runtime';
+  /**
+   * Hosts on this machine or a private network the user's own config names for this server's
+   * requests made on its word, beyond its own origin (namedHosts.ts, net/destinationGuard.ts).
+   */
+  namedHosts?: string[];
 }
 
 export interface AuditSettings {
@@ -182,6 +187,8 @@ export interface KernelSettings {
   toolContextBudget: ContextBudget;
   toolCreation: boolean;
   keepRegisteredServers: boolean;
+  /** Hosts on this machine or a private network a server may have the kernel reach (net/destinationGuard.ts). */
+  privateHosts: string[];
   audit: AuditSettings;
   /** `[kernel.sandbox]`: the default for every stdio server. */
   sandbox: SandboxTable;

@@ -30,6 +30,7 @@ export const DEFAULT_KERNEL_SETTINGS: KernelSettings = {
   },
   toolCreation: false,
   keepRegisteredServers: false,
+  privateHosts: [],
   audit: { retention: { policy: 'keep_all' }, rotateBytes: 10 * 1024 * 1024 },
   sandbox: {},
 };
@@ -145,6 +146,7 @@ export function kernelTable(value: unknown): Partial<KernelSettings> | undefined
   if (typeof value.tool_creation === 'boolean') kernel.toolCreation = value.tool_creation;
   if (typeof value.keep_registered_servers === 'boolean')
     kernel.keepRegisteredServers = value.keep_registered_servers;
+  if (Array.isArray(value.private_hosts)) kernel.privateHosts = strings(value.private_hosts);
   const audit = auditSettings(value.audit);
   if (audit) kernel.audit = { ...DEFAULT_KERNEL_SETTINGS.audit, ...audit };
   return kernel;

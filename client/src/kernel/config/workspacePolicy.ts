@@ -69,6 +69,8 @@ export function tightenKernel(base: KernelSettings, table: Partial<KernelSetting
     settings.sandbox = { ...base.sandbox, ...tightened.table };
     ignored.push(...tightened.ignored);
   }
+  // Only the user's own config names what servers may have the kernel reach on their word.
+  if (table.privateHosts?.length) ignored.push('private_hosts');
   if (table.pinnedTools) settings.pinnedTools = table.pinnedTools;
   if (table.toolContextBudget) settings.toolContextBudget = table.toolContextBudget;
   return { settings, ignored };

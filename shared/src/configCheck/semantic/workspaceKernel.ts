@@ -37,6 +37,8 @@ export function kernelLoosenings(kernel: Table): Loosening[] {
     found.push({ path: ['tool_creation'], what: 'tool_creation = true' });
   if (kernel.keep_registered_servers === true)
     found.push({ path: ['keep_registered_servers'], what: 'keep_registered_servers = true' });
+  if (Array.isArray(kernel.private_hosts) && kernel.private_hosts.length > 0)
+    found.push({ path: ['private_hosts'], what: 'private_hosts' });
   if (Array.isArray(kernel.access_grants))
     kernel.access_grants.forEach((grant, index) => {
       if (isTable(grant) && grant.permission !== 'deny')
