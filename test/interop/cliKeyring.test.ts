@@ -13,7 +13,6 @@ import { createServer, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENTRY_MAX_CHARS, joinValue } from '../../client/src/kernel/auth/keyringChunks';
-import type { UserAgent } from '../../client/src/kernel/auth/userAgent';
 import { repoRoot } from '../repoRoot';
 import { SecretService, startSecretService } from './support/secretService';
 
@@ -30,7 +29,7 @@ interface ProtectedServer {
 }
 function fixtures(): {
   startProtectedServer(): Promise<ProtectedServer>;
-  browserPerson(o: { login?: string }): UserAgent;
+  browserPerson(o: { login?: string }): { open(url: URL): Promise<void> };
 } {
   // The fixtures are ES modules shared with the OAuth interop test and the real-VS-Code harness.
   /* eslint-disable @typescript-eslint/no-require-imports */

@@ -3,15 +3,33 @@ import { join } from 'node:path';
 import { AuthorizationStore } from '../../client/src/kernel/auth/authStore';
 import { Authorizations } from '../../client/src/kernel/auth/authorizations';
 import { FileSecrets } from '../../client/src/kernel/auth/fileSecrets';
-import type { UserAgent } from '../../client/src/kernel/auth/userAgent';
 import { repoRoot } from '../repoRoot';
-import { startKernel, TestKernel } from './support/kernelHarness';
+import { startKernel, TestKernel, textOf } from './support/kernelHarness';
+
+/** `url` with `name` set to `value`, or removed. */
+function withParam(url: URL, name: string, value: string | undefined): URL {
+  const changed = new URL(url);
+  if (value === undefined) changed.searchParams.delete(name);
+  else changed.searchParams.set(name, value);
+  return changed;
+}
 
 interface ProtectedServer {
   mcpUrl: string;
   issuer: string;
+  issuers: string[];
   requests: { method: string; path: string; rpc?: string; bearer: boolean }[];
+  /** What authorization server `index` received. */
+  authorizationRequests(index?: number): { method: string; path: string; clientId?: string }[];
+  /** The metadata authorization server `index` keeps for a registered client. */
+  registeredClient(clientId: string, index?: number): Promise<Record<string, unknown> | undefined>;
+  /** The server trusts the next authorization server from now on. */
+  switchAuthorizationServer(): void;
   close(): Promise<void>;
+}
+/** The scripted person at the browser (test/fixtures/oauth/browserPerson.mjs). */
+interface Person {
+  open(url: URL): Promise<void>;
 }
 interface Page {
   url: string;
@@ -19,8 +37,11 @@ interface Page {
 }
 
 function fixtures(): {
-  startProtectedServer(o?: { accessTokenTtl?: number }): Promise<ProtectedServer>;
-  browserPerson(o: { login?: string; pages?: Page[] }): UserAgent;
+  startProtectedServer(o?: {
+    accessTokenTtl?: number;
+    authorizationServers?: number;
+  }): Promise<ProtectedServer>;
+  browserPerson(o: { login?: string; pages?: Page[]; rewriteAnswer?(url: URL): URL }): Person;
 } {
   // The fixtures are ES modules shared with the real-VS-Code harness.
   /* eslint-disable @typescript-eslint/no-require-imports */
@@ -51,7 +72,7 @@ describe('OAuth sign-in against oidc-provider and the SDK bearer-auth middleware
   let pages: Page[];
   let tokenFile: string;
 
-  const authorizations = (person: UserAgent | undefined, withoutAsking: boolean) =>
+  const authorizations = (person: Person | undefined, withoutAsking: boolean) =>
     new Authorizations({
       store: new AuthorizationStore(new FileSecrets(tokenFile)),
       userAgent: person && {
@@ -154,5 +175,75 @@ describe('OAuth sign-in against oidc-provider and the SDK bearer-auth middleware
     assert.equal(await auth.isSignedIn(kernel.kernel.manager.get('secure').config), false);
     assert.equal(kernel.kernel.manager.get('secure').needsSignIn, true);
     assert.equal(opened.length, 1, 'signing out opens no browser');
+  });
+  it('registers as a native app (OpenID Connect Dynamic Client Registration §2)', async () => {
+    kernel = await startKernel(configFor(server.mcpUrl), {
+      authorization: authorizations(fixtures().browserPerson({ pages }), false),
+    });
+    const secure = kernel.kernel.manager.get('secure');
+    await secure.signIn();
+    assert.equal(secure.state, 'connected', secure.lastError);
+    const clientId = new URL(opened[0]).searchParams.get('client_id') ?? '';
+    const registered = await server.registeredClient(clientId);
+    assert.equal(registered?.application_type, 'native');
+  });
+
+  it('refuses an answer naming another issuer, or none where it promised one (RFC 9207)', async () => {
+    const answers: [(url: URL) => URL, RegExp][] = [
+      [
+        (url) => withParam(url, 'iss', 'https://evil.example.com'),
+        /comes from the issuer "https:\/\/evil\.example\.com", not "http:\/\/127\.0\.0\.1:\d+" \(RFC 9207\)/,
+      ],
+      [(url) => withParam(url, 'iss', undefined), /has no iss, though .* says it sends one/],
+    ];
+    for (const [rewriteAnswer, refusal] of answers) {
+      const person = fixtures().browserPerson({ pages, rewriteAnswer });
+      kernel = await startKernel(configFor(server.mcpUrl), {
+        authorization: authorizations(person, false),
+      });
+      const secure = kernel.kernel.manager.get('secure');
+      await secure.signIn();
+      assert.notEqual(secure.state, 'connected');
+      assert.match(secure.lastError ?? '', refusal);
+      assert.ok(
+        server.authorizationRequests().some((r) => r.path === '/auth'),
+        'the person reached the authorization page',
+      );
+      assert.deepEqual(
+        server.authorizationRequests().filter((r) => r.path === '/token'),
+        [],
+        'the code never went to the token endpoint',
+      );
+      await kernel.dispose();
+      kernel = undefined;
+    }
+  });
+
+  it('registers anew when the server moves to another authorization server (SEP-2352)', async () => {
+    await server.close();
+    server = await fixtures().startProtectedServer({ authorizationServers: 2 });
+    kernel = await startKernel(configFor(server.mcpUrl), {
+      authorization: authorizations(fixtures().browserPerson({ pages }), true),
+    });
+    const call = async () =>
+      (await kernel!.kernel.call({ serverId: 'secure', toolName: 'whoami', args: {} })).result;
+    assert.match(textOf(await call()), /signed in as ada/);
+    const firstClient = new URL(opened[0]).searchParams.get('client_id');
+    assert.equal(new URL(opened[0]).origin, server.issuers[0]);
+
+    server.switchAuthorizationServer();
+    assert.match(textOf(await call()), /signed in as ada/);
+    assert.equal(opened.length, 2, 'one sign-in at the new authorization server');
+    assert.equal(new URL(opened[1]).origin, server.issuers[1]);
+    const second = server.authorizationRequests(1);
+    assert.ok(
+      second.some((r) => r.method === 'POST' && r.path === '/reg'),
+      'a new registration',
+    );
+    assert.notEqual(new URL(opened[1]).searchParams.get('client_id'), firstClient);
+    assert.ok(
+      second.every((r) => r.clientId !== firstClient),
+      'the old server’s client is never shown to the new one',
+    );
   });
 });

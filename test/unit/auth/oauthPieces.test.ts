@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -7,7 +9,10 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { AuthorizationStore, authorizationKey } from '../../../client/src/kernel/auth/authStore';
 import { FileSecrets } from '../../../client/src/kernel/auth/fileSecrets';
 import { LoopbackRedirect } from '../../../client/src/kernel/auth/loopbackRedirect';
+import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import { checkResponseIssuer, metadataIssuerProblem } from '../../../client/src/kernel/auth/issuer';
 import { headlessUserAgent } from '../../../client/src/kernel/auth/userAgent';
+import { guardedFetch } from '../../../client/src/kernel/net/guardedFetch';
 import { signInFlow } from '../../../client/src/cli/cliAuthorization';
 import {
   isAuthorizationFailure,
@@ -49,6 +54,7 @@ describe('OAuth: the loopback redirect (RFC 8252 §7.3)', () => {
 
   it('the headless agent follows redirects to the loopback, and stops at a page that needs a person', async () => {
     const redirect = await LoopbackRedirect.open();
+    const elsewhere = await countingListener();
     try {
       const code = redirect.waitForCode('s');
       const hops = new Map<string, Response>([
@@ -64,22 +70,117 @@ describe('OAuth: the loopback redirect (RFC 8252 §7.3)', () => {
           }),
         ],
         ['https://as.example/login', new Response('<form>', { status: 200 })],
+        [
+          'https://as.example/astray',
+          new Response(null, { status: 302, headers: { location: `${elsewhere.url}/steal` } }),
+        ],
       ]);
-      const fakeNetwork = (async (input: URL | string, init?: RequestInit) =>
-        String(input).startsWith('http://127.0.0.1')
-          ? fetch(input, init)
-          : (hops.get(String(input)) ?? new Response(null, { status: 404 }))) as typeof fetch;
-      await headlessUserAgent(fakeNetwork).open(new URL('https://as.example/authorize'));
+      const authorizationServer = async (input: URL | string) =>
+        hops.get(String(input)) ?? new Response(null, { status: 404 });
+      // As the sign-in gives it: the destination guard, the authorization server's host named.
+      const context = {
+        fetch: guardedFetch({ named: { hosts: ['as.example'] }, base: authorizationServer }),
+        redirectUrl: redirect.url,
+      };
+      const agent = headlessUserAgent();
+      await agent.open(new URL('https://as.example/authorize'), context);
       assert.equal(await code, 'c1');
       await assert.rejects(
-        headlessUserAgent(fakeNetwork).open(new URL('https://as.example/login')),
+        agent.open(new URL('https://as.example/login'), context),
         /answered 200 instead of redirecting: it needs a person/,
+      );
+      await assert.rejects(
+        agent.open(new URL('https://as.example/astray'), context),
+        /refused a request to http:\/\/127\.0\.0\.1:\d+\/steal: 127\.0\.0\.1 is a loopback address/,
+      );
+      assert.equal(
+        elsewhere.requests(),
+        0,
+        'a loopback address other than the redirect URI is not visited',
       );
     } finally {
       await redirect.close();
+      await elsewhere.close();
+    }
+  });
+
+  it('takes authorization server metadata only from the issuer it was looked up for (RFC 8414 §3.3)', () => {
+    const state = (asked: string, issuer: string) =>
+      ({
+        authorizationServerUrl: asked,
+        authorizationServerMetadata: { issuer },
+      }) as unknown as OAuthDiscoveryState;
+    assert.equal(
+      metadataIssuerProblem(state('https://as.example/t1', 'https://as.example/t1')),
+      undefined,
+    );
+    assert.equal(
+      metadataIssuerProblem(state('https://as.example/', 'https://as.example')),
+      undefined,
+    );
+    for (const [asked, issuer] of [
+      ['https://as.example', 'https://attacker.example.com'],
+      ['https://as.example/t1', 'https://as.example/t2'],
+      ['https://as.example', 'https://AS.example'],
+      ['https://as.example', 'https://as.example:443'],
+    ])
+      assert.match(
+        metadataIssuerProblem(state(asked, issuer)) ?? '',
+        /names the issuer .* \(RFC 8414 §3\.3\): refused/,
+        `${asked} ≠ ${issuer}`,
+      );
+  });
+
+  it('refuses an authorization response from another issuer, or without the iss it promised (RFC 9207)', async () => {
+    const issuer = 'https://as.example';
+    const cases = [
+      {
+        iss: 'https://evil.example.com',
+        required: false,
+        refused: /from the issuer "https:\/\/evil\.example\.com", not "https:\/\/as\.example"/,
+      },
+      { iss: `${issuer}/`, required: true, refused: /from the issuer "https:\/\/as\.example\/"/ },
+      { iss: undefined, required: true, refused: /has no iss/ },
+      { iss: issuer, required: true, refused: undefined },
+      { iss: undefined, required: false, refused: undefined },
+    ];
+    for (const { iss, required, refused } of cases) {
+      const redirect = await LoopbackRedirect.open();
+      try {
+        const code = redirect.waitForCode('s', undefined, (params) =>
+          checkResponseIssuer(params.get('iss'), { issuer, required }),
+        );
+        const query = new URLSearchParams({ code: 'c', state: 's', ...(iss ? { iss } : {}) });
+        const answer = await fetch(`${redirect.url}?${query}`);
+        if (refused) {
+          await assert.rejects(code, refused);
+          assert.equal(answer.status, 400);
+        } else assert.equal(await code, 'c');
+      } finally {
+        await redirect.close();
+      }
     }
   });
 });
+
+/** A listener on loopback that only counts the requests reaching it. */
+async function countingListener(): Promise<{
+  url: string;
+  requests(): number;
+  close(): Promise<void>;
+}> {
+  let count = 0;
+  const server = createServer((_request, response) => {
+    count++;
+    response.end();
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests: () => count,
+    close: () => new Promise((done) => server.close(() => done())),
+  };
+}
 
 describe('OAuth: where sign-ins are kept', () => {
   let folder: string;

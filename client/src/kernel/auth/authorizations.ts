@@ -9,6 +9,7 @@ import {
   PrivateKeyJwtProvider,
 } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { ConfiguredServer } from '../config/model';
+import { namedDestinationsOf } from '../config/namedHosts';
 import { KernelError } from '../model/errors';
 import { authorizationKey, AuthorizationStore } from './authStore';
 import { ServerAuthorization } from './serverAuthorization';
@@ -75,6 +76,7 @@ export class Authorizations {
       clientSecret: secrets.clientSecret,
       store: this.options.store,
       userAgent: this.options.userAgent,
+      destinations: namedDestinationsOf(server),
       mayStartSignIn: () => this.options.signInWithoutAsking || request.signInRequested(),
       log: request.log,
     });

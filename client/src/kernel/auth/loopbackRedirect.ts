@@ -1,7 +1,7 @@
 /**
  * The loopback redirect of a native app's sign-in (RFC 8252 §7.3): an HTTP listener on 127.0.0.1
- * that takes the authorization server's redirect once, checks its `state` (RFC 6749 §10.12), and
- * hands back the authorization code. It answers the browser with a short page and closes.
+ * that takes the authorization server's redirect once, checks its `state` (RFC 6749 §10.12) and
+ * whatever else the sign-in asks of it (its issuer, RFC 9207), and hands back the authorization code. It answers the browser with a short page and closes.
  */
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,8 +15,12 @@ function page(title: string, text: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${escape(title)}</title></head><body style="font-family:sans-serif;margin:3em"><h1>${escape(title)}</h1><p>${escape(text)}</p></body></html>`;
 }
 
+/** Refuses an authorization response (throws AuthorizationDenied) that is not the one expected. */
+export type ResponseCheck = (params: URLSearchParams) => void;
+
 export class LoopbackRedirect {
   private expectedState: string | undefined;
+  private check: ResponseCheck | undefined;
   private settle: { resolve(code: string): void; reject(error: Error): void } | undefined;
 
   private constructor(
@@ -47,9 +51,13 @@ export class LoopbackRedirect {
     return new LoopbackRedirect(server, `http://127.0.0.1:${bound}${CALLBACK_PATH}`);
   }
 
-  /** Waits for the redirect carrying `state`; rejects on an error redirect or when `signal` aborts. */
-  waitForCode(state: string, signal?: AbortSignal): Promise<string> {
+  /**
+   * Waits for the redirect carrying `state`; rejects on an error redirect, on one `check` refuses,
+   * or when `signal` aborts.
+   */
+  waitForCode(state: string, signal?: AbortSignal, check?: ResponseCheck): Promise<string> {
     this.expectedState = state;
+    this.check = check;
     return new Promise<string>((resolve, reject) => {
       this.settle = { resolve, reject };
       signal?.addEventListener(
@@ -85,6 +93,14 @@ export class LoopbackRedirect {
       );
       return;
     }
+    this.expectedState = undefined;
+    try {
+      this.check?.(params);
+    } catch (refusal) {
+      answer(400, 'Sign-in refused', (refusal as Error).message);
+      this.settle?.reject(refusal as Error);
+      return;
+    }
     const error = params.get('error');
     const code = params.get('code');
     if (error || !code) {
@@ -103,7 +119,6 @@ export class LoopbackRedirect {
       answer(200, 'Signed in', 'MGP Kernel has your sign-in. You can close this tab.');
       this.settle?.resolve(code);
     }
-    this.expectedState = undefined;
   }
 
   close(): Promise<void> {

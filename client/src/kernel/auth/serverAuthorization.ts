@@ -5,7 +5,9 @@
  * discovery, with the 2025-03-26 fallbacks), Client ID Metadata Documents or dynamic registration,
  * PKCE S256, resource indicators (RFC 8707), the token endpoint's auth method, scope selection and
  * refresh. This class keeps what it learns in the store and takes the person through the sign-in:
- * a loopback redirect (RFC 8252 §7.3) and a user agent (browser or headless).
+ * a loopback redirect (RFC 8252 §7.3) and a user agent (browser or headless). It checks who answers
+ * (issuer.ts: RFC 8414 §3.3, RFC 9207) and where the sign-in goes (net/destinationGuard.ts): the
+ * authorization endpoint a server's metadata names is judged like any other request on its word.
  */
 import { randomBytes } from 'node:crypto';
 import type {
@@ -20,7 +22,15 @@ import type {
 import { MGP_KERNEL_VERSION } from '@shared/version';
 import type { OAuthSettings } from '../config/model';
 import { AUTH_REQUIRED, KernelError } from '../model/errors';
+import { checkDestination, type NamedDestinations } from '../net/destinationGuard';
+import { guardedFetch } from '../net/guardedFetch';
 import { AuthorizationStore, StoredAuthorization } from './authStore';
+import {
+  checkResponseIssuer,
+  issuerExpectation,
+  metadataIssuerProblem,
+  sameIssuer,
+} from './issuer';
 import { LoopbackRedirect } from './loopbackRedirect';
 import type { UserAgent } from './userAgent';
 
@@ -36,6 +46,8 @@ export interface ServerAuthorizationOptions {
   clientSecret?: string;
   store: AuthorizationStore;
   userAgent?: UserAgent;
+  /** What the config names for this server's requests made on its word (config/namedHosts.ts). */
+  destinations?: NamedDestinations;
   /** Whether a sign-in may be started now (the person asked for it, or a terminal is there to ask). */
   mayStartSignIn(): boolean;
   log(level: string, message: string): void;
@@ -77,6 +89,10 @@ export class ServerAuthorization implements OAuthClientProvider {
     const local = `http://127.0.0.1:${port}/callback`;
     const external = (await options.userAgent?.externalRedirect?.(local)) ?? local;
     const authorization = new ServerAuthorization(options, { local, external });
+    // A client kept before clients were bound to their issuer belongs to the one discovery found then.
+    const issuer = record.discovery?.authorizationServerUrl;
+    if (record.client && !record.client.issuer && issuer)
+      record.client = { ...record.client, issuer: String(issuer) };
     authorization.record = record;
     return authorization;
   }
@@ -89,9 +105,11 @@ export class ServerAuthorization implements OAuthClientProvider {
     return this.options.settings.clientMetadataUrl;
   }
 
-  get clientMetadata(): OAuthClientMetadata {
+  get clientMetadata(): OAuthClientMetadata & { application_type: 'native' | 'web' } {
     const scope = this.options.settings.scopes.join(' ');
     return {
+      // OpenID Connect Dynamic Client Registration §2: a loopback redirect is a native app's (RFC 8252).
+      application_type: isLoopback(this.redirect.external) ? 'native' : 'web',
       client_name: 'MGP Kernel',
       client_uri: 'https://github.com/mgp-kernel/mgp-kernel',
       software_id: 'mgp-kernel',
@@ -118,12 +136,22 @@ export class ServerAuthorization implements OAuthClientProvider {
         ...(this.options.clientSecret ? { client_secret: this.options.clientSecret } : {}),
       };
     // A dynamic registration may be limited to the scope it asked for: a step-up registers anew.
-    if (this.record.client && !(this.registerAgain && this.record.dynamicClient))
-      return this.record.client;
+    const client = this.record.client;
+    if (client && this.registeredHere(client) && !(this.registerAgain && this.record.dynamicClient))
+      return client;
     // Registering only to stop at the sign-in would leave a stray client behind: stop here.
     if (!this.options.mayStartSignIn())
       throw authRequired(`${this.options.serverId} requires you to sign in (OAuth)`);
     return undefined;
+  }
+
+  /**
+   * Whether `client` was registered with the authorization server discovery found now: a client of
+   * another is not this one's (SEP-2352), and counts as none.
+   */
+  private registeredHere(client: OAuthClientInformationMixed): boolean {
+    const current = this.record.discovery?.authorizationServerUrl;
+    return !client.issuer || !current || sameIssuer(client.issuer, String(current));
   }
 
   async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
@@ -163,11 +191,28 @@ export class ServerAuthorization implements OAuthClientProvider {
   }
 
   discoveryState(): OAuthDiscoveryState | undefined {
-    return this.record.discovery;
+    const discovery = this.record.discovery;
+    // Kept by an earlier version that did not check the issuer: discovered again, and judged.
+    return discovery && !metadataIssuerProblem(discovery) ? discovery : undefined;
   }
 
+  /** Called by the SDK's auth() after discovery, before any endpoint of the metadata is used. */
   async saveDiscoveryState(discovery: OAuthDiscoveryState): Promise<void> {
+    const problem = metadataIssuerProblem(discovery);
+    if (problem) throw new KernelError('AuthRequired', `${this.options.serverId}: ${problem}`);
     await this.update({ discovery });
+  }
+
+  /**
+   * The server refused the access token it was sent. Its authorization server may have changed
+   * (MCP 2025-11-25, Authorization; SEP-2352): what discovery found is looked up again, so a new
+   * issuer means a new registration there, never the old server's client (the SDK binds each
+   * client and token to the issuer it came from).
+   */
+  async onTokenRefused(): Promise<void> {
+    if (!this.record.discovery) return;
+    this.record = { ...this.record, discovery: undefined };
+    await this.options.store.write(this.options.key, this.record);
   }
 
   async invalidateCredentials(
@@ -207,6 +252,8 @@ export class ServerAuthorization implements OAuthClientProvider {
     const userAgent = this.options.userAgent;
     if (!userAgent || !this.options.mayStartSignIn())
       throw authRequired(describeRequest(this.options.serverId, authorizationUrl));
+    const named = this.options.destinations;
+    await checkDestination(authorizationUrl, { named });
     const state = authorizationUrl.searchParams.get('state') ?? this.state();
     const listener = await LoopbackRedirect.open(Number(new URL(this.redirect.local).port));
     if (listener.url !== this.redirect.local) {
@@ -217,11 +264,17 @@ export class ServerAuthorization implements OAuthClientProvider {
     }
     this.listener = listener;
     const signal = AbortSignal.timeout(SIGN_IN_TIMEOUT_MS);
-    this.pending = listener.waitForCode(state, signal);
+    const expected = issuerExpectation(this.record.discovery);
+    this.pending = listener.waitForCode(state, signal, (params) =>
+      checkResponseIssuer(params.get('iss'), expected),
+    );
     this.pending.catch(() => undefined);
     this.options.log('info', describeRequest(this.options.serverId, authorizationUrl));
     try {
-      await userAgent.open(authorizationUrl);
+      await userAgent.open(authorizationUrl, {
+        fetch: guardedFetch({ named }),
+        redirectUrl: this.redirect.external,
+      });
     } catch (error) {
       await this.endSignIn();
       throw error;
@@ -270,6 +323,11 @@ export class ServerAuthorization implements OAuthClientProvider {
   async dispose(): Promise<void> {
     await this.endSignIn();
   }
+}
+
+function isLoopback(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === '127.0.0.1' || host === '[::1]' || host === 'localhost';
 }
 
 async function freePort(): Promise<number> {

@@ -4,32 +4,49 @@
  * without a person, a headless agent that follows the redirects itself.
  */
 import { spawn } from 'node:child_process';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+
+/** What a sign-in gives the user agent besides the authorization URL. */
+export interface SignInContext {
+  /** The fetch for the authorization server's pages: through the destination guard. */
+  fetch: FetchLike;
+  /** The sign-in's redirect URI: the only address the answer is delivered to. */
+  redirectUrl: string;
+}
 
 export interface UserAgent {
   /** Shows `authorizationUrl` to the person, or follows it; the answer arrives at the loopback redirect. */
-  open(authorizationUrl: URL): Promise<void>;
+  open(authorizationUrl: URL, context: SignInContext): Promise<void>;
   /** The address the browser reaches the loopback redirect at (the editor's `asExternalUri`). */
   externalRedirect?(loopback: string): Promise<string>;
 }
 
 const MAX_REDIRECTS = 10;
 
+/** Whether `url` is the sign-in's own redirect URI (its listener), whatever the query. */
+function isRedirectUri(url: URL, redirectUrl: string): boolean {
+  const redirect = new URL(redirectUrl);
+  return url.origin === redirect.origin && url.pathname === redirect.pathname;
+}
+
 /**
- * Follows the authorization server's redirects with no person, up to the loopback redirect. Works
- * with servers that approve at once (test servers, CI); a login page stops it with a clear error.
+ * Follows the authorization server's redirects with no person, up to the sign-in's redirect URI.
+ * Each page is fetched through the destination guard the sign-in gives; only the redirect URI itself,
+ * the kernel's own listener, is reached as it is. Works with servers that approve at once (test
+ * servers, CI); a login page stops it with a clear error.
  */
-export function headlessUserAgent(fetchFn: typeof fetch = fetch): UserAgent {
+export function headlessUserAgent(deliver: FetchLike = fetch): UserAgent {
   return {
-    async open(authorizationUrl) {
+    async open(authorizationUrl, context) {
       let url = authorizationUrl;
       for (let hop = 0; hop < MAX_REDIRECTS; hop++) {
-        const response = await fetchFn(url, { redirect: 'manual' });
+        const response = await context.fetch(url, { redirect: 'manual' });
         await response.body?.cancel();
         const location = response.headers.get('location');
         if (response.status >= 300 && response.status < 400 && location) {
           url = new URL(location, url);
-          if (url.hostname === '127.0.0.1' || url.hostname === 'localhost') {
-            await (await fetchFn(url)).body?.cancel();
+          if (isRedirectUri(url, context.redirectUrl)) {
+            await (await deliver(url)).body?.cancel();
             return;
           }
           continue;

@@ -56,8 +56,9 @@ export async function openOverTransport<C>(
     });
   }
   const auth = options.authorization;
-  const http = () => streamableHttpTransport(server, resolved, auth);
-  const sse = () => sseTransport(server, resolved, auth);
+  const refused = (message: string) => options.onLog('warning', message);
+  const http = () => streamableHttpTransport(server, resolved, auth, refused);
+  const sse = () => sseTransport(server, resolved, auth, refused);
   if (server.transport === 'sse')
     return connectSigningIn(sse, auth, connector).catch((error: unknown) => {
       throw explainStartFailure(error, server);

@@ -4,20 +4,15 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ConfiguredServer } from '../config/model';
+import { namedDestinationsOf } from '../config/namedHosts';
 import { KernelError } from '../model/errors';
+import { guardedFetch } from '../net/guardedFetch';
+import { judgeHost } from '../net/hosts';
 import { FramedStdioClientTransport } from '../transport/contentLengthStdio';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../transport/framing';
+import { authorizationAware } from './authorizationAware';
 import type { ResolvedEnvironment } from './environment';
 import { sizeLimitedFetch } from './limitedFetch';
-
-const METADATA_HOSTS = new Set([
-  '169.254.169.254',
-  'metadata.google.internal',
-  'metadata',
-  '100.100.100.200',
-  'fd00:ec2::254',
-  '169.254.170.2',
-]);
 
 export interface TransportHooks {
   /** Each line the server writes to stderr. */
@@ -48,10 +43,28 @@ export function assertAllowedUrl(url: string): URL {
   } catch {
     throw new KernelError('BadUrl', `"${url}" is not a URL`);
   }
-  const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (METADATA_HOSTS.has(host))
-    throw new KernelError('UrlRejected', `${host} is a cloud metadata endpoint: refused`);
+  const verdict = judgeHost(parsed.hostname);
+  if (verdict?.kind === 'restricted' && verdict.restriction.kind === 'metadata')
+    throw new KernelError(
+      'UrlRejected',
+      `${parsed.hostname} is a cloud metadata endpoint: refused`,
+    );
   return parsed;
+}
+
+/**
+ * The fetch of an http or sse server's transport. The SDK makes its OAuth requests with it too, to
+ * URLs the server names (MCP 2025-11-25, Authorization: protected-resource and authorization server
+ * metadata, registration, token endpoint): every request goes through the destination guard, which
+ * lets the server's own origin through as configured and refuses what the config does not name on
+ * this machine or its network (net/destinationGuard.ts). Response sizes are bounded.
+ */
+export function serverFetch(
+  server: ConfiguredServer,
+  onRefused?: (message: string) => void,
+): FetchLike {
+  const guarded = guardedFetch({ named: namedDestinationsOf(server), onRefused });
+  return sizeLimitedFetch(server.settings.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, guarded);
 }
 
 /**
@@ -83,46 +96,25 @@ export function streamableHttpTransport(
   server: ConfiguredServer,
   resolved: ResolvedEnvironment,
   authProvider?: OAuthClientProvider,
+  onRefused?: (message: string) => void,
 ): StreamableHTTPClientTransport {
-  const limited = sizeLimitedFetch(server.settings.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
+  const limited = serverFetch(server, onRefused);
   return new StreamableHTTPClientTransport(assertAllowedUrl(server.url ?? ''), {
     authProvider,
     requestInit: { headers: resolved.headers },
-    fetch: authProvider ? stepUpAware(limited, authProvider) : limited,
+    fetch: authProvider ? authorizationAware(limited, authProvider) : limited,
   });
-}
-
-/** The kernel's provider, told when the server asks for more scope than the token has. */
-interface StepUpListener {
-  onInsufficientScope(): void;
-}
-
-/**
- * A 403 `insufficient_scope` asks for a new authorization with more scope (MCP 2025-11-25,
- * Authorization: step-up); a refresh cannot widen a grant (RFC 6749 §6), so the provider is told
- * before the SDK reacts, and takes the person through a sign-in instead of refreshing.
- */
-function stepUpAware(base: FetchLike, provider: OAuthClientProvider): FetchLike {
-  const listener = provider as Partial<StepUpListener>;
-  if (typeof listener.onInsufficientScope !== 'function') return base;
-  return async (url, init) => {
-    const response = await base(url, init);
-    if (
-      response.status === 403 &&
-      /error\s*=\s*"?insufficient_scope/.test(response.headers.get('www-authenticate') ?? '')
-    )
-      listener.onInsufficientScope?.();
-    return response;
-  };
 }
 
 export function sseTransport(
   server: ConfiguredServer,
   resolved: ResolvedEnvironment,
   authProvider?: OAuthClientProvider,
+  onRefused?: (message: string) => void,
 ): SSEClientTransport {
   const url = assertAllowedUrl(server.url ?? '');
-  const limited = sizeLimitedFetch(server.settings.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
+  const guarded = serverFetch(server, onRefused);
+  const limited = authProvider ? authorizationAware(guarded, authProvider) : guarded;
   return new SSEClientTransport(url, {
     authProvider,
     requestInit: { headers: resolved.headers },

@@ -5,7 +5,7 @@
 // row is connected with its tools and a tool runs with the token. Signing out asks for it again.
 import { strict as assert } from 'node:assert';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { resultsDir } from '../paths.mjs';
 import { runResult, runToolFrame, switchTheme } from '../scenarios/10-run-tool.mjs';
 import {
@@ -42,6 +42,11 @@ export const window = {
       join(workspace, 'mgp.toml'),
       `[[servers]]\nid = "secure"\ntransport = "http"\nurl = "${protectedServer.mcpUrl}"\napproved_tools = ["whoami"]\n`,
     );
+    // 127.0.0.2 is loopback: a sign-in reaches it only where the user's own config names it (a
+    // workspace file cannot), here the file MGP_CONFIG_PATH names, outside the workspace.
+    const userConfig = join(dirname(workspace), 'user-mgp.toml');
+    writeFileSync(userConfig, '[kernel]\nprivate_hosts = ["127.0.0.2"]\n');
+    window.env = { ...window.env, MGP_CONFIG_PATH: userConfig };
   },
 };
 
