@@ -105,10 +105,11 @@ describe('OAuth: the loopback redirect (RFC 8252 §7.3)', () => {
   });
 
   it('takes authorization server metadata only from the issuer it was looked up for (RFC 8414 §3.3)', () => {
-    const state = (asked: string, issuer: string) =>
+    const state = (asked: string, issuer: string, resource: boolean = true) =>
       ({
         authorizationServerUrl: asked,
         authorizationServerMetadata: { issuer },
+        ...(resource && { resourceMetadata: { resource: 'x', authorization_servers: [asked] } }),
       }) as unknown as OAuthDiscoveryState;
     assert.equal(
       metadataIssuerProblem(state('https://as.example/t1', 'https://as.example/t1')),
@@ -129,6 +130,16 @@ describe('OAuth: the loopback redirect (RFC 8252 §7.3)', () => {
         /names the issuer .* \(RFC 8414 §3\.3\): refused/,
         `${asked} ≠ ${issuer}`,
       );
+    // No protected-resource metadata (MCP 2025-03-26): the server's origin is its authorization server.
+    assert.equal(
+      metadataIssuerProblem(state('https://mcp.example/', 'https://mcp.example/oauth', false)),
+      undefined,
+    );
+    assert.match(
+      metadataIssuerProblem(state('https://mcp.example/', 'https://attacker.example.com', false)) ??
+        '',
+      /RFC 8414 §3\.3/,
+    );
   });
 
   it('refuses an authorization response from another issuer, or without the iss it promised (RFC 9207)', async () => {

@@ -28,9 +28,19 @@ export function sameIssuer(a: string, b: string): boolean {
   return a === b || a === `${b}/` || `${a}/` === b;
 }
 
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Why discovery's authorization server metadata may not be used, if it may not: its `issuer` is not
- * the issuer identifier the metadata was looked up for.
+ * the issuer identifier the metadata was looked up for. Without protected-resource metadata naming
+ * one, the authorization server is the server's origin, its path discarded (MCP 2025-03-26,
+ * Authorization §2.3.2): there an issuer on that origin is taken, and no other.
  */
 export function metadataIssuerProblem(state: OAuthDiscoveryState): string | undefined {
   const metadata = state.authorizationServerMetadata;
@@ -38,6 +48,9 @@ export function metadataIssuerProblem(state: OAuthDiscoveryState): string | unde
   const asked = String(state.authorizationServerUrl);
   const named = metadata.issuer;
   if (sameIssuer(named, asked)) return undefined;
+  const legacy = !state.resourceMetadata?.authorization_servers?.length;
+  if (legacy && originOf(named) !== undefined && originOf(named) === originOf(asked))
+    return undefined;
   return `the authorization server metadata for ${quoted(asked)} names the issuer ${quoted(named)} (RFC 8414 §3.3): refused`;
 }
 
