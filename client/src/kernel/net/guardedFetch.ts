@@ -8,7 +8,7 @@
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { KernelError } from '../model/errors';
-import { checkDestination, type GuardOptions, whereOf } from './destinationGuard';
+import { checkDestination, type Destination, type GuardOptions, whereOf } from './destinationGuard';
 import { requestAt, type PinnedRequest } from './pinnedRequest';
 
 export const MAX_REDIRECTS = 5;
@@ -26,9 +26,9 @@ export interface GuardedFetchOptions extends GuardOptions {
 }
 
 async function firstHop(input: string | URL, init: RequestInit): Promise<PinnedRequest> {
+  // The URL was judged already: credentials in it were refused, so `Request` takes it.
   const url = new URL(input);
-  // The guard refuses credentials in a URL; `Request` would throw a TypeError, read as a CORS failure.
-  const request = new Request(url.username || url.password ? url.origin : url, init);
+  const request = new Request(url, init);
   return {
     url,
     method: request.method,
@@ -59,11 +59,18 @@ function redirected(from: PinnedRequest, status: number, to: URL): PinnedRequest
   };
 }
 
-async function send(hop: PinnedRequest, options: GuardedFetchOptions): Promise<Response> {
-  const destination = await checkDestination(hop.url, options).catch((error: Error) => {
+function judge(url: URL, options: GuardedFetchOptions): Promise<Destination> {
+  return checkDestination(url, options).catch((error: Error) => {
     options.onRefused?.(error.message);
     throw error;
   });
+}
+
+function send(
+  hop: PinnedRequest,
+  destination: Destination,
+  options: GuardedFetchOptions,
+): Promise<Response> {
   if (!destination.named) return requestAt(destination.address, hop, options.ca);
   return (options.base ?? fetch)(hop.url, {
     method: hop.method,
@@ -87,9 +94,12 @@ function redirectTarget(response: Response, from: URL): URL | undefined {
 export function guardedFetch(options: GuardedFetchOptions = {}): FetchLike {
   return async (input, init = {}) => {
     const mode = init.redirect ?? 'follow';
+    let destination = await judge(new URL(input), options);
+    // A named destination whose redirects come back unfollowed: the request goes as it was made.
+    if (destination.named && mode === 'manual') return (options.base ?? fetch)(input, init);
     let hop = await firstHop(input, init);
     for (let followed = 0; ; followed++) {
-      const response = await send(hop, options);
+      const response = await send(hop, destination, options);
       const target = mode === 'manual' ? undefined : redirectTarget(response, hop.url);
       if (!target) return response;
       await response.body?.cancel();
@@ -104,6 +114,7 @@ export function guardedFetch(options: GuardedFetchOptions = {}): FetchLike {
           `more than ${MAX_REDIRECTS} redirects from ${whereOf(hop.url)}`,
         );
       hop = redirected(hop, response.status, target);
+      destination = await judge(hop.url, options);
     }
   };
 }
