@@ -47,7 +47,7 @@ import { streamedCall, type StreamedCallRequest } from './pipeline/streamedCall'
 import { ToolCallPipeline } from './pipeline/toolCallPipeline';
 import { CallValidation } from './pipeline/validation';
 import { approvalStore } from './security/approvalStore';
-import { publicAddress } from './security/publicAddress';
+import { publicAddress } from './net/publicAddress';
 import { writableRoots } from './sandbox/writableRoots';
 import type { EffectiveSecurity } from './model/security';
 import { ServerPermissions } from './security/serverPermissions';

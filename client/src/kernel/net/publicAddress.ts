@@ -3,8 +3,8 @@
  * refuses (loopback, private, link-local, metadata; MGP §4.5). A name with any such address is
  * refused, so it cannot resolve publicly for the check and privately for the connection.
  */
-import { judgeResolved } from './validators/hosts';
-import { systemResolve } from './validators/network';
+import { judgeResolved } from './hosts';
+import { systemResolve } from './resolve';
 
 export async function publicAddress(host: string): Promise<{ address?: string; refused?: string }> {
   const addresses = await systemResolve(host).catch(() => [] as string[]);
