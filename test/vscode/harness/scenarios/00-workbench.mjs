@@ -1,4 +1,5 @@
-// The example workspace opens, its servers are approved, and the Servers view shows them connected.
+// The example workspace opens, its servers are approved, and the Servers view shows them connected,
+// each in its sandbox.
 export const title = 'workbench and servers';
 
 export async function run({ page, server, workspace, step, shot }) {
@@ -56,4 +57,15 @@ export async function run({ page, server, workspace, step, shot }) {
       await shot('servers-view');
     },
   );
+
+  await step('each stdio server says it runs in the OS sandbox, and with what', async () => {
+    const row = page.locator('.monaco-list-row[aria-label^="Server example, connected"]');
+    await row.locator('.label-description', { hasText: 'stdio · sandboxed' }).waitFor();
+    await row.hover();
+    await page
+      .locator('.monaco-hover', { hasText: 'Isolation: sandboxed (bubblewrap): writes' })
+      .waitFor();
+    await shot('server-isolation');
+    await page.keyboard.press('Escape');
+  });
 }
