@@ -33,13 +33,29 @@ describe('validators in the bundled CLI (real server)', function () {
         code_safety: { level: 'strict', language: 'javascript' },
       }),
     );
+    const standard = (language: string) =>
+      JSON.stringify(
+        JSON.stringify({
+          risk_level: 'moderate',
+          validator: 'code_safety',
+          side_effects: [],
+          code_safety: { level: 'standard', language },
+        }),
+      );
     const node = JSON.stringify(process.execPath);
+    const servers: [string, string][] = [
+      ['db', security],
+      ['shell', shell],
+      ['code', code],
+      ['py', standard('python')],
+      ['js', standard('javascript')],
+    ];
     writeFileSync(
       config,
-      ['db', 'shell', 'code']
+      servers
         .map(
-          (id, i) =>
-            `[[servers]]\nid = "${id}"\ncommand = ${node}\nargs = [${server}, "--security", ${[security, shell, code][i]}]\napproved_tools = ["run_code"]\n`,
+          ([id, declared]) =>
+            `[[servers]]\nid = "${id}"\ncommand = ${node}\nargs = [${server}, "--security", ${declared}]\napproved_tools = ["run_code"]\n`,
         )
         .join('\n'),
     );
@@ -94,5 +110,31 @@ describe('validators in the bundled CLI (real server)', function () {
     const fine = call({ code: 'const xs = [1, 2];\nconsole.log(JSON.stringify(xs))' }, 'code');
     assert.equal(fine.status, 0, fine.stdout + fine.stderr);
     assert.match(fine.stdout, /ran/);
+  });
+
+  it('the review’s reproductions: Unicode-escaped SQL names, NFKC Python, escaped and computed JavaScript', () => {
+    for (const sql of [
+      `SELECT U&"dblink_exe\\0063"('dbname=x', 'DROP TABLE users')`,
+      `SELECT U&"pg_file_writ\\0065"('/tmp/x', 'y', false)`,
+      `SELECT U&"set_confi!0067" UESCAPE '!'('log_statement', 'none', false)`,
+    ]) {
+      const refused = call({ code: 'x', sql });
+      assert.equal(refused.status, 1, `${sql}: ${refused.stdout}${refused.stderr}`);
+      assert.match(refused.stderr, /1010/, sql);
+    }
+    const python = call(
+      { code: 'import ｓｕｂｐｒｏｃｅｓｓ\nｓｕｂｐｒｏｃｅｓｓ.run(["id"])' },
+      'py',
+    );
+    assert.equal(python.status, 1, python.stdout + python.stderr);
+    for (const js of [
+      "\\u0072equire('child_process').execSync('id')",
+      "(()=>{})['constr'+'uctor']('return process')().exit()",
+    ]) {
+      const refused = call({ code: js }, 'js');
+      assert.equal(refused.status, 1, `${js}: ${refused.stdout}${refused.stderr}`);
+    }
+    const fine = call({ code: 'print(sum([1, 2]))' }, 'py');
+    assert.equal(fine.status, 0, fine.stdout + fine.stderr);
   });
 });
