@@ -70,6 +70,8 @@ describe('kernel: real servers under the server manager', function () {
     manager = new ServerManager({
       hostEnv: { PATH: process.env.PATH, HOST_ONLY: 'must-not-leak', PASSED: 'yes' },
       secrets,
+      // The test folder is the workspace: what a sandboxed server may write (its state files).
+      workspaceFolders: () => [dir],
     });
   });
   afterEach(async () => {

@@ -30,6 +30,7 @@ describe('kernel: a server that fails to start says what to do', function () {
     manager = new ServerManager({
       hostEnv: { PATH: process.env.PATH },
       secrets: { get: async () => undefined },
+      workspaceFolders: () => [dir],
     });
   });
   afterEach(async () => {
