@@ -195,17 +195,10 @@ export class ServerReports {
     window.timer = undefined;
     if (window.dropped === 0) return;
     const { records, bytes, windowMs } = this.limits;
-    this.note({
-      event_type: SERVER_AUDIT_DROPPED,
-      actor: { type: 'kernel', id: 'mgp-kernel' },
-      target: { server_id: serverId },
-      result: 'DROPPED',
-      details: {
-        dropped: window.dropped,
-        limit: 'total',
-        reason: `more than ${records} audit events or ${bytes} bytes in ${windowMs / 60_000} minutes`,
-        window_start: new Date(window.start).toISOString(),
-      },
+    this.noteDropped(serverId, window.dropped, {
+      limit: 'total',
+      reason: `more than ${records} audit events or ${bytes} bytes in ${windowMs / 60_000} minutes`,
+      window_start: new Date(window.start).toISOString(),
     });
     window.dropped = 0;
   }
@@ -238,18 +231,22 @@ export class ServerReports {
 
   private flushNote(serverId: string, allowance: Allowance): void {
     if (allowance.dropped === 0) return;
+    this.noteDropped(serverId, allowance.dropped, {
+      limit: 'rate',
+      reason: `more than ${REPORT_BURST} audit events at once, or more than ${REPORT_RATE_PER_SECOND} a second`,
+    });
+    allowance.dropped = 0;
+    allowance.notedAt = this.clock();
+  }
+
+  /** The kernel's one record of a server's reports that were dropped, and which limit dropped them. */
+  private noteDropped(serverId: string, dropped: number, why: Record<string, unknown>): void {
     this.note({
       event_type: SERVER_AUDIT_DROPPED,
       actor: { type: 'kernel', id: 'mgp-kernel' },
       target: { server_id: serverId },
       result: 'DROPPED',
-      details: {
-        dropped: allowance.dropped,
-        limit: 'rate',
-        reason: `more than ${REPORT_BURST} audit events at once, or more than ${REPORT_RATE_PER_SECOND} a second`,
-      },
+      details: { dropped, ...why },
     });
-    allowance.dropped = 0;
-    allowance.notedAt = this.clock();
   }
 }
