@@ -4,7 +4,7 @@
  * the kernel's key by key, and a workspace file may only tighten either.
  */
 import { described, enumOf, JsonSchema } from './schemaTypes';
-import { NETWORK_ACCESS, SANDBOX_MODES } from './sandboxVocabulary';
+import { NETWORK_ACCESS, SANDBOX_MODES } from './vocabulary';
 
 type Scope = 'kernel' | 'server';
 

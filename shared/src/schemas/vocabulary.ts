@@ -13,7 +13,7 @@ export interface VocabularyEntry {
   readonly risk?: RiskLevel;
 }
 
-export function vocabulary(entries: VocabularyEntry[]): readonly VocabularyEntry[] {
+function vocabulary(entries: VocabularyEntry[]): readonly VocabularyEntry[] {
   return Object.freeze(entries.map((entry) => Object.freeze({ ...entry })));
 }
 
@@ -182,6 +182,32 @@ export const TRUST_LEVELS = vocabulary([
   },
 ]);
 export const TRUST_LEVEL_NAMES = namesOf(TRUST_LEVELS);
+
+/** `[servers.sandbox] mode`: whether a stdio server runs inside an operating-system sandbox. */
+export const SANDBOX_MODES = vocabulary([
+  {
+    name: 'auto',
+    description:
+      'Sandboxed where the platform gives a sandbox; otherwise started unconfined, and shown so',
+  },
+  {
+    name: 'required',
+    description:
+      'Sandboxed, or not started: the server refuses to start where the platform has no sandbox',
+  },
+  {
+    name: 'off',
+    description: 'Never sandboxed: the server runs with your rights (your own config only)',
+  },
+]);
+
+/** `[servers.sandbox] network`: what a sandboxed server may reach. */
+export const NETWORK_ACCESS = vocabulary([
+  { name: 'none', description: 'No network: only a loopback of its own' },
+  { name: 'loopback', description: "The listed ports on this machine's loopback, nothing else" },
+  { name: 'domains', description: "The listed domains, through the kernel's HTTP proxy" },
+  { name: 'all', description: 'The network as you have it' },
+]);
 
 /** MGP §11.6. */
 export const RESTART_POLICIES = vocabulary([
