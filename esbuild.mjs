@@ -25,7 +25,7 @@ const nodeBundle = {
   bundle: true,
   platform: 'node',
   target: 'node20',
-  // An ESM bundle breaks on ajv's dynamic require (DESIGN.md); CommonJS everywhere on the node side.
+  // An ESM bundle breaks on ajv's dynamic require; CommonJS everywhere on the node side.
   format: 'cjs',
   sourcemap: production ? false : 'linked',
   minify: production,

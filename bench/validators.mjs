@@ -12,7 +12,7 @@
 //    keywords, URLs, import statements, nested brackets…) at size n and 2n, each through all four
 //    validators under five argument names (command, body, sql, url, code); the median of R rounds at
 //    each size and their ratio. Linear time gives a ratio near 2, quadratic near 4.
-// Goal (DESIGN.md: the kernel's own work per call stays small next to the SDK's ~60 µs): a typical
+// Goal (the kernel's own work per call stays small next to the SDK's ~60 µs): a typical
 // call well under 50 µs, a parse (SQL, shell, code at strict) well under 1 ms; hostile inputs linear
 // (ratio ≤ 2.5).
 //

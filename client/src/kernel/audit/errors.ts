@@ -1,4 +1,4 @@
-/** Local errors of the audit log, with a string code (DESIGN.md: local errors carry a name). */
+/** Local errors of the audit log, with a string code: local errors carry a name, wire errors a number. */
 export type AuditErrorCode =
   /** Another live process writes this log (see lock.ts). */
   | 'Locked'

@@ -32,7 +32,7 @@ export interface ToolCallExtension {
 /**
  * A kernel service that extends the base protocol (MGP now, MCPL next): the connection itself knows
  * only base MCP, and each service adds the capabilities it offers at initialize and handles the
- * notifications of its methods (DESIGN.md, "A connection is protocol-agnostic about extensions").
+ * notifications of its methods, so the connection itself stays protocol-agnostic about extensions.
  */
 export interface ConnectionService {
   /** Fields added to the client's capabilities at initialize. */

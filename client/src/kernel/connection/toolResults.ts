@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 /**
  * A tool as the server lists it, unknown fields kept: the SDK's `listTools()` strips MGP's `security`
- * and `_mgp` (DESIGN.md), so tools/list goes through this loose schema.
+ * and `_mgp`, which the kernel needs, so tools/list goes through this loose schema.
  */
 export const LooseToolSchema = z.looseObject({
   name: z.string(),

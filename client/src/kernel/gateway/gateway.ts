@@ -1,5 +1,5 @@
 /**
- * The gateway: the kernel served as an MCP server (DESIGN.md "Agents, the gateway, MCPL"). Each client
+ * The gateway: the kernel served as an MCP server (ARCHITECTURE.md, "The one call path"). Each client
  * connection is a session over the one kernel; the gateway follows the kernel's bus to tell sessions
  * when their lists change (servers coming and going, list_changed from servers), passes servers' log
  * lines and resource updates on, and takes servers' own requests (sampling, elicitation, roots) up to

@@ -1,6 +1,6 @@
 /**
- * Local errors of the kernel, with a string code (DESIGN.md: wire errors carry JSON-RPC/MGP numbers,
- * local ones a name such as `NotConnected` or `Timeout`). Where a local error has an MGP meaning it
+ * Local errors of the kernel, with a string code: wire errors carry JSON-RPC/MGP numbers, local ones
+ * a name such as `NotConnected` or `Timeout`, which reads better in logs and tests than a number. Where a local error has an MGP meaning it
  * carries the §14.3 code too, so callers over the wire see the same numbers servers use.
  */
 export type KernelErrorCode =
