@@ -318,7 +318,7 @@ export class Kernel {
   /** A tool call through the pipeline, in the operator's name unless another caller is given. */
   call(request: Omit<ToolCallRequest, 'caller'> & { caller?: Caller }): Promise<ToolCallOutcome> {
     // Object.assign, not a spread: V8 gives a spread copy a shape that made every later step of the
-    // pipeline slower (about 1.4 µs a call, bench/call-overhead.mjs).
+    // pipeline slower (bench/call-overhead.mjs).
     return this.pipeline.call(
       Object.assign({}, request, { caller: request.caller ?? this.options.operator }),
     );

@@ -21,8 +21,7 @@ import type { ServerManager } from '../lifecycle/serverManager';
  * write+fsync and one message to the writer thread, and a successful call's record is only made then
  * (recordLater), with the others of those 20 ms. So a caller making calls one after another does not
  * pay for them per call. Refusals, retries and failures wait for their record; 20 ms is well below
- * what a person notices. (bench/call-overhead.mjs: with the records made a call at a time, the
- * kernel's main thread spent about 20 µs more per call.)
+ * what a person notices; bench/call-overhead.mjs shows what records made a call at a time would cost.
  */
 export const KERNEL_AUDIT_COMMIT_DELAY_MS = 20;
 

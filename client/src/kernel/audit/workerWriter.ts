@@ -50,7 +50,7 @@ type Queued = (Prepared & { settle: Settle }) | { settle: Settle; make: () => Au
 /**
  * Without a commit delay, a burst of appends goes out in messages of at most this many events: the
  * thread then writes the first ones while this thread prepares the next, rather than the two taking
- * turns (measured with bench/audit-append.mjs: about 80,000 events/s against 58,000 unsplit).
+ * turns; bench/audit-append.mjs shows the difference.
  */
 const MAX_BATCH = 128;
 
