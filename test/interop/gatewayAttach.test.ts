@@ -4,12 +4,12 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { stateDirectory } from '../../client/src/kernel/audit/location';
 import { Gateway } from '../../client/src/kernel/gateway/gateway';
 import { findEditor, openEditorSession } from '../../client/src/kernel/gateway/local/attach';
 import { EditorEndpoint } from '../../client/src/kernel/gateway/local/editorEndpoint';
 import { cliPath } from './support/gatewayProcess';
+import { refusalResult } from './support/refusals';
 import { fixtureServer, node, startKernel, type TestKernel } from './support/kernelHarness';
 
 /** A plain MCP server whose `echo` the config calls dangerous: every call needs an approval. */
@@ -98,12 +98,11 @@ describe('mgp serve attached to the editor open on the folder', function () {
     editor.operator.toolAnswers = ['deny'];
     const { client } = await serve([]);
     try {
-      const refused = await client.callTool({ name: 'echo', arguments: { text: 'no' } }).then(
-        () => undefined,
-        (error: unknown) => error,
+      const refused = await refusalResult(
+        client.callTool({ name: 'echo', arguments: { text: 'no' } }),
       );
-      assert.ok(refused instanceof McpError, String(refused));
       assert.equal(refused.code, 1000);
+      assert.match(refused.reason, /approval/);
     } finally {
       await client.close();
     }
@@ -125,11 +124,7 @@ describe('mgp serve attached to the editor open on the folder', function () {
       assert.doesNotMatch(stderr(), /attached/);
       const names = (await client.listTools()).tools.map((t) => t.name);
       assert.ok(names.includes('mgp.tools.discover'), names.join(', '));
-      const refused = await client.callTool({ name: 'plain.echo', arguments: { text: 'x' } }).then(
-        () => undefined,
-        (error: unknown) => error,
-      );
-      assert.ok(refused instanceof McpError, String(refused));
+      await refusalResult(client.callTool({ name: 'plain.echo', arguments: { text: 'x' } }));
       assert.equal(editor.operator.count('tool'), asked);
     } finally {
       await client.close();

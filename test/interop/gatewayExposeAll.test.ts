@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
+  CallToolResult,
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   ListRootsRequestSchema,
@@ -13,6 +14,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { repoRoot } from '../repoRoot';
+import { refusalResult } from './support/refusals';
 import {
   GatewayWorkspace,
   nextEvent,
@@ -62,16 +64,6 @@ agent_id = "agent.gateway.denied-client"
 server_id = "plain"
 permission = "deny"
 `;
-}
-
-async function refusal(call: Promise<unknown>): Promise<McpError> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof McpError) return error;
-    throw error;
-  }
-  assert.fail('the call was not refused');
 }
 
 describe('mgp serve --expose all: every server through the kernel', function () {
@@ -135,12 +127,12 @@ describe('mgp serve --expose all: every server through the kernel', function () 
       assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
     assert.ok(!names.includes('echo'));
     assert.ok(!names.some((n) => n.startsWith('mgp.access') || n.startsWith('mgp.lifecycle')));
-    const clash = await refusal(
+    const clash = await refusalResult(
       gateway.client.callTool({ name: 'echo', arguments: { text: 'x' } }),
     );
-    assert.equal(clash.code, -32602);
+    assert.equal(clash.code, 4001);
     assert.match(
-      clash.message,
+      clash.violations[0],
       /example\.echo, plain\.echo, fragile\.echo|example\.echo.*plain\.echo/,
     );
     const byKernelName = await gateway.client.callTool({
@@ -244,7 +236,13 @@ describe('mgp serve --expose all: every server through the kernel', function () 
     const changed = nextEvent<void>((done) =>
       gateway.client.setNotificationHandler(ToolListChangedNotificationSchema, () => done()),
     );
-    await refusal(gateway.client.callTool({ name: 'fragile.echo', arguments: { text: 'bye' } }));
+    const crashed = await gateway.client
+      .callTool({ name: 'fragile.echo', arguments: { text: 'bye' } })
+      .catch((error: unknown) => error);
+    assert.ok(
+      crashed instanceof McpError || (crashed as CallToolResult).isError,
+      JSON.stringify(crashed),
+    );
     await changed;
     const names = (await gateway.client.listTools()).tools.map((t) => t.name);
     assert.ok(!names.includes('fragile.echo'), names.join(', '));
@@ -256,7 +254,7 @@ describe('mgp serve --expose all: every server through the kernel', function () 
     try {
       const names = (await denied.client.listTools()).tools.map((t) => t.name);
       assert.ok(!names.some((n) => n.startsWith('plain.')), names.join(', '));
-      const error = await refusal(
+      const error = await refusalResult(
         denied.client.callTool({ name: 'plain.echo', arguments: { text: 'x' } }),
       );
       assert.equal(error.code, 1001);

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import {
   ElicitRequest,
   ElicitRequestSchema,
-  McpError,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { repoRoot } from '../repoRoot';
+import { refusalResult } from './support/refusals';
 import { GatewayWorkspace, nextEvent, stdioGateway } from './support/gatewayProcess';
 
 const root = repoRoot();
@@ -34,16 +34,6 @@ args = [${paramsEcho}]
 risk_level = "dangerous"
 `;
 
-async function refusal(call: Promise<unknown>): Promise<McpError> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof McpError) return error;
-    throw error;
-  }
-  assert.fail('the call was not refused');
-}
-
 describe('mgp serve over stdio: the kernel as an MCP server', function () {
   this.timeout(60000);
   let workspace: GatewayWorkspace;
@@ -67,7 +57,7 @@ describe('mgp serve over stdio: the kernel as an MCP server', function () {
         'mgp.tools.session',
         'mgp.tools.session.evict',
       ]);
-      const admin = await refusal(
+      const admin = await refusalResult(
         gateway.client.callTool({
           name: 'mgp.access.grant',
           arguments: {
@@ -79,7 +69,10 @@ describe('mgp serve over stdio: the kernel as an MCP server', function () {
         }),
       );
       assert.equal(admin.code, 1001);
-      assert.match(admin.message, /agent\.gateway\.gateway-test may not use mgp\.access\.grant/);
+      assert.match(
+        admin.violations[0],
+        /agent\.gateway\.gateway-test may not use mgp\.access\.grant/,
+      );
     } finally {
       await gateway.close();
     }
@@ -163,11 +156,18 @@ describe('mgp serve over stdio: the kernel as an MCP server', function () {
       const asked: ElicitRequest['params'][] = [];
       const gateway = await stdioGateway(workspace, [], answering(['deny'], asked));
       try {
-        const error = await refusal(
+        const error = await refusalResult(
           gateway.client.callTool({ name: 'plain.echo', arguments: { text: 'no' } }),
         );
         assert.equal(error.code, 1000);
+        assert.match(error.reason, /Refused by the kernel's approval \(MGP §3, §4\.3\)/);
+        assert.match(error.next_step, /not approved/);
         assert.equal(asked.length, 1);
+        const unknown = await refusalResult(
+          gateway.client.callTool({ name: 'no.such_tool', arguments: {} }),
+        );
+        assert.equal(unknown.code, 4001);
+        assert.match(unknown.violations[0], /no tool named "no\.such_tool"/);
       } finally {
         await gateway.close();
       }
@@ -188,7 +188,7 @@ describe('mgp serve over stdio: the kernel as an MCP server', function () {
     it('denies what needs approval when the client cannot be asked, and says why', async () => {
       const gateway = await stdioGateway(workspace, []);
       try {
-        const error = await refusal(
+        const error = await refusalResult(
           gateway.client.callTool({ name: 'plain.echo', arguments: { text: 'unasked' } }),
         );
         assert.equal(error.code, 1000);

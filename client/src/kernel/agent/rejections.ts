@@ -4,7 +4,9 @@
  * model that names a tool that does not exist, writes arguments that do not parse or do not fit the
  * schema, or is refused by the kernel gets one of these as the tool's result, never a crash of the loop.
  */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { KernelError } from '../model/errors';
+import { checkName, checkPhrase } from '../pipeline/checkNames';
 import { wireErrorOf } from '../mgp/mgpErrors';
 
 export interface Rejection {
@@ -25,7 +27,7 @@ export function unknownToolRejection(name: string, available: readonly string[])
     hints: {
       available_tools: available,
       next_step:
-        'call one of the available tools; to find another tool, call mgp_tools_discover with what you need',
+        'call one of the available tools; to find another tool, call the discover tool with what you need',
     },
   };
 }
@@ -60,34 +62,39 @@ export function parseArguments(
   return { args: value as Record<string, unknown> };
 }
 
-const ADVICE: Record<string, string> = {
-  InvalidArguments: 'correct the arguments to fit the schema and call again',
-  UnknownTool: 'call mgp_tools_discover to find a tool that exists',
-  AccessDenied: 'this agent may not use the tool: do not call it again; tell the user',
-  PermissionDenied:
-    'the call was not approved: do not call it again with the same arguments; tell the user what you wanted to do',
-  ValidationBlocked:
-    "the kernel's validators blocked these arguments: do not retry them unchanged; change the approach or tell the user",
-};
-
 /** A refusal or failure of the kernel or the server, as the model reads it. */
 export function errorRejection(error: unknown, schema?: Record<string, unknown>): Rejection {
   const message = error instanceof Error ? error.message : String(error);
   const wire = wireErrorOf(error);
-  const code = error instanceof KernelError ? error.code : undefined;
-  const invalid = code === 'InvalidArguments';
+  const check = error instanceof KernelError ? error.check : undefined;
+  const invalid = check === 'input_schema';
   return {
     status: 'rejected',
     reason: invalid
       ? 'Arguments do not match the input schema'
-      : code === 'PermissionDenied' || code === 'AccessDenied'
-        ? 'Refused by the kernel'
+      : check
+        ? `Refused by the kernel's ${checkPhrase(check)}`
         : 'The call failed',
     violations: [message],
     ...(wire ? { code: wire.code, ...(wire.name ? { error: wire.name } : {}) } : {}),
     hints: {
-      next_step: (code && ADVICE[code]) ?? 'read the error; retry only if it can succeed',
+      next_step: check ? checkName(check).remedy : 'read the error; retry only if it can succeed',
       ...(invalid && schema ? { expected_schema: schema } : {}),
     },
+  };
+}
+
+/**
+ * A rejection as a tool's result (`isError`), which every MCP client hands its model, where a
+ * JSON-RPC error reaches most models only as "an error occurred". `_mgp` keeps the §14.3 code for
+ * clients that read it.
+ */
+export function rejectionResult(rejection: Rejection): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(rejection) }],
+    isError: true,
+    ...(rejection.code !== undefined
+      ? { _mgp: { code: rejection.code, ...(rejection.error ? { error: rejection.error } : {}) } }
+      : {}),
   };
 }

@@ -11,7 +11,6 @@ import {
   CallToolRequest,
   CallToolRequestSchema,
   CallToolResult,
-  ErrorCode,
   ListToolsRequestSchema,
   LoggingLevel,
   LoggingLevelSchema,
@@ -27,6 +26,8 @@ import type { Kernel } from '../kernel';
 import type { Caller } from '../model/caller';
 import { toolIdOf } from '../model/toolId';
 import { agentCaller, gatewayAgentId } from '../agent/identity';
+import { errorRejection, rejectionResult } from '../agent/rejections';
+import { KernelError, TOOL_NOT_FOUND } from '../model/errors';
 import type { DiscoverySession } from '../discovery/toolDiscovery';
 import type { NameTable } from './names';
 import { registerCatalog, type CatalogHost } from './catalog';
@@ -37,7 +38,7 @@ import {
   turnedOffTool,
   visibleKernelTool,
 } from './toolListing';
-import { onTheWire, WireError } from './wireErrors';
+import { onTheWire } from './wireErrors';
 
 const LEVELS = LoggingLevelSchema.options;
 
@@ -189,15 +190,7 @@ export class GatewaySession {
     await this.host.ready;
     const table = this.host.tools();
     const item = table.resolve(params.name) ?? turnedOffTool(this.host.kernel, params.name);
-    if (!item) {
-      const choices = table.alternatives(params.name);
-      throw new WireError(
-        ErrorCode.InvalidParams,
-        choices
-          ? `several servers offer a tool "${params.name}": call it as one of ${choices.join(', ')}`
-          : `Unknown tool: ${params.name}`,
-      );
-    }
+    if (!item) return unknownToolResult(params.name, table.alternatives(params.name));
     const traceId = newTraceId();
     const release = this.host.traced(traceId, this, extra.requestId);
     const untrack = this.track(item.serverId, extra.requestId);
@@ -226,6 +219,12 @@ export class GatewaySession {
       const result: CallToolResult & { truncated?: unknown } = { ...outcome.result };
       delete result.truncated;
       return result;
+    } catch (error) {
+      // The kernel's refusals reach the client's model as a result it reads; a server's own
+      // JSON-RPC error passes on as it came.
+      if (error instanceof KernelError)
+        return rejectionResult(errorRejection(error, item.tool.inputSchema));
+      throw error;
     } finally {
       untrack();
       release();
@@ -307,4 +306,24 @@ export class GatewaySession {
       void send[kind]().catch(() => undefined);
     }
   }
+}
+
+/** A name the gateway cannot resolve, answered as a tool error the client's model can read. */
+function unknownToolResult(name: string, choices: string[] | undefined): CallToolResult {
+  return rejectionResult({
+    status: 'rejected',
+    reason: choices ? 'Ambiguous tool name' : 'Unknown tool',
+    violations: [
+      choices
+        ? `several servers offer a tool "${name}": call it as one of ${choices.join(', ')}`
+        : `no tool named "${name}" is available`,
+    ],
+    code: TOOL_NOT_FOUND,
+    error: 'TOOL_NOT_FOUND',
+    hints: {
+      next_step: choices
+        ? 'call the tool by one of the names given'
+        : 'list the tools again, or call mgp.tools.discover to find one for the task',
+    },
+  });
 }

@@ -30,6 +30,9 @@ export type KernelErrorCode =
   | 'AuthRequired';
 
 export class KernelError extends Error {
+  /** For a refusal: the check of the call pipeline that made it (see pipeline/checkNames.ts). */
+  check?: string;
+
   constructor(
     readonly code: KernelErrorCode,
     message: string,
@@ -39,6 +42,12 @@ export class KernelError extends Error {
     super(message);
     this.name = 'KernelError';
   }
+}
+
+/** Marks an error as a refusal by the named check, for the words and the marks its caller shows. */
+export function refusedBy<E extends KernelError>(check: string, error: E): E {
+  error.check = check;
+  return error;
 }
 
 /** MGP §14.3 standard error codes. */

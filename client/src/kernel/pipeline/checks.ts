@@ -17,6 +17,7 @@ import {
   VALIDATION_BLOCKED,
   CODE_SAFETY_VIOLATION,
   TOOL_DISABLED,
+  refusedBy,
 } from '../model/errors';
 import type { ApprovalPolicy } from '../config/model';
 import type { CappedResult } from '../connection/serverConnection';
@@ -69,13 +70,16 @@ export class CallChecks {
   ): Promise<never> {
     const reason = off === 'server' ? 'server_turned_off' : 'tool_turned_off';
     await this.audit.blocked(request, traceId, 'TOOL_BLOCKED', 'DISABLED', { reason });
-    throw new KernelError(
-      'ToolDisabled',
-      off === 'server'
-        ? `${request.serverId} is turned off, so ${request.serverId}.${request.toolName} cannot be called; turn the server on to use it`
-        : `${request.serverId}.${request.toolName} is turned off; turn it on to use it`,
-      TOOL_DISABLED,
-      errorData(TOOL_DISABLED, { details: { reason } }),
+    throw refusedBy(
+      'turned_off',
+      new KernelError(
+        'ToolDisabled',
+        off === 'server'
+          ? `${request.serverId} is turned off, so ${request.serverId}.${request.toolName} cannot be called; turn the server on to use it`
+          : `${request.serverId}.${request.toolName} is turned off; turn it on to use it`,
+        TOOL_DISABLED,
+        errorData(TOOL_DISABLED, { details: { reason } }),
+      ),
     );
   }
 
@@ -96,11 +100,14 @@ export class CallChecks {
       access_source: source,
       risk_level: call.security.risk_level,
     });
-    throw new KernelError(
-      'AccessDenied',
-      `${request.caller.agentId} has no access to ${request.serverId}.${request.toolName} (${source})`,
-      ACCESS_DENIED,
-      errorData(ACCESS_DENIED, { details: { agent_id: request.caller.agentId, source } }),
+    throw refusedBy(
+      'access',
+      new KernelError(
+        'AccessDenied',
+        `${request.caller.agentId} has no access to ${request.serverId}.${request.toolName} (${source})`,
+        ACCESS_DENIED,
+        errorData(ACCESS_DENIED, { details: { agent_id: request.caller.agentId, source } }),
+      ),
     );
   }
 
@@ -114,11 +121,14 @@ export class CallChecks {
       problem,
       risk_level: call.security.risk_level,
     });
-    throw new KernelError(
-      'InvalidArguments',
-      `arguments of ${request.serverId}.${request.toolName} do not match its input schema: ${problem}`,
-      INVALID_TOOL_ARGS,
-      errorData(INVALID_TOOL_ARGS, { details: { problem } }),
+    throw refusedBy(
+      'input_schema',
+      new KernelError(
+        'InvalidArguments',
+        `arguments of ${request.serverId}.${request.toolName} do not match its input schema: ${problem}`,
+        INVALID_TOOL_ARGS,
+        errorData(INVALID_TOOL_ARGS, { details: { problem } }),
+      ),
     );
   }
 
@@ -151,7 +161,7 @@ export class CallChecks {
       ...refusal.details,
       risk_level: call.security.risk_level,
     });
-    throw refusal.error;
+    throw refusedBy(refusal.check, refusal.error);
   }
 
   /** A tool whose required permission the operator denied does not run (MGP §3, §4.3). */
@@ -171,11 +181,14 @@ export class CallChecks {
       permissions: denied,
       risk_level: call.security.risk_level,
     });
-    throw new KernelError(
-      'PermissionDenied',
-      `${request.serverId}.${request.toolName} needs ${denied.join(', ')}, which the operator denied`,
-      PERMISSION_DENIED,
-      errorData(PERMISSION_DENIED, { details: { permissions: denied } }),
+    throw refusedBy(
+      'permissions',
+      new KernelError(
+        'PermissionDenied',
+        `${request.serverId}.${request.toolName} needs ${denied.join(', ')}, which the operator denied`,
+        PERMISSION_DENIED,
+        errorData(PERMISSION_DENIED, { details: { permissions: denied } }),
+      ),
     );
   }
 
@@ -236,11 +249,14 @@ export class CallChecks {
       policy,
       risk_level: security.risk_level,
     });
-    throw new KernelError(
-      'PermissionDenied',
-      `${request.serverId}.${request.toolName} was not approved: ${outcome.reason}`,
-      PERMISSION_DENIED,
-      errorData(PERMISSION_DENIED, { details: { reason: outcome.reason, policy } }),
+    throw refusedBy(
+      'approval',
+      new KernelError(
+        'PermissionDenied',
+        `${request.serverId}.${request.toolName} was not approved: ${outcome.reason}`,
+        PERMISSION_DENIED,
+        errorData(PERMISSION_DENIED, { details: { reason: outcome.reason, policy } }),
+      ),
     );
   }
 
@@ -284,11 +300,14 @@ export class CallChecks {
       validators: outcome.applied,
     });
     const summary = violations.map((v) => `${v.validator}: ${v.message}`).join('; ');
-    throw new KernelError(
-      'ValidationBlocked',
-      `the kernel's validators blocked ${request.serverId}.${request.toolName}: ${summary}`,
-      VALIDATION_BLOCKED,
-      errorData(VALIDATION_BLOCKED, { details: { violations } }),
+    throw refusedBy(
+      'validators',
+      new KernelError(
+        'ValidationBlocked',
+        `the kernel's validators blocked ${request.serverId}.${request.toolName}: ${summary}`,
+        VALIDATION_BLOCKED,
+        errorData(VALIDATION_BLOCKED, { details: { violations } }),
+      ),
     );
   }
 }

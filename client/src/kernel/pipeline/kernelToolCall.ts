@@ -7,7 +7,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toolResult } from '../kernelTools/registry';
 import { errorData } from '../mgp/mgpErrors';
-import { ACCESS_DENIED, KernelError, TOOL_NOT_FOUND } from '../model/errors';
+import { ACCESS_DENIED, KernelError, refusedBy, TOOL_NOT_FOUND } from '../model/errors';
 import { KERNEL_SERVER_ID, type KernelTool } from '../model/kernelTool';
 import type { EffectiveSecurity } from '../model/security';
 import type { CallAudit } from './callAudit';
@@ -67,11 +67,14 @@ export class KernelToolCalls {
     await this.audit.blocked(request, traceId, 'TOOL_BLOCKED', 'NOT_FOUND', {
       reason: 'unknown_tool',
     });
-    throw new KernelError(
-      'UnknownTool',
-      `the kernel has no tool "${request.toolName}"`,
-      TOOL_NOT_FOUND,
-      errorData(TOOL_NOT_FOUND),
+    throw refusedBy(
+      'tool_lookup',
+      new KernelError(
+        'UnknownTool',
+        `the kernel has no tool "${request.toolName}"`,
+        TOOL_NOT_FOUND,
+        errorData(TOOL_NOT_FOUND),
+      ),
     );
   }
 
@@ -85,11 +88,14 @@ export class KernelToolCalls {
       reason: tool.operatorOnly ? 'operator_only' : 'access_denied',
       access_source: source,
     });
-    throw new KernelError(
-      'AccessDenied',
-      `${request.caller.agentId} may not use ${tool.name}${tool.operatorOnly ? ': it is for operators' : ''}`,
-      ACCESS_DENIED,
-      errorData(ACCESS_DENIED),
+    throw refusedBy(
+      'access',
+      new KernelError(
+        'AccessDenied',
+        `${request.caller.agentId} may not use ${tool.name}${tool.operatorOnly ? ': it is for operators' : ''}`,
+        ACCESS_DENIED,
+        errorData(ACCESS_DENIED),
+      ),
     );
   }
 }

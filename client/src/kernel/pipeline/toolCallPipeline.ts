@@ -14,7 +14,7 @@
 import { newTraceId } from '../audit/auditEvent';
 import type { CappedResult } from '../connection/serverConnection';
 import { errorData } from '../mgp/mgpErrors';
-import { KernelError, TOOL_NOT_FOUND } from '../model/errors';
+import { KernelError, refusedBy, TOOL_NOT_FOUND } from '../model/errors';
 import { KERNEL_SERVER_ID } from '../model/kernelTool';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
 import { ArgumentChecker } from './argumentChecker';
@@ -129,13 +129,16 @@ export class ToolCallPipeline {
     await this.audit.blocked(request, traceId, 'TOOL_BLOCKED', 'NOT_FOUND', {
       reason: 'unknown_tool',
     });
-    throw new KernelError(
-      'UnknownTool',
-      server
-        ? `${request.serverId} has no tool "${request.toolName}"`
-        : `no server "${request.serverId}" is configured`,
-      TOOL_NOT_FOUND,
-      errorData(TOOL_NOT_FOUND),
+    throw refusedBy(
+      'tool_lookup',
+      new KernelError(
+        'UnknownTool',
+        server
+          ? `${request.serverId} has no tool "${request.toolName}"`
+          : `no server "${request.serverId}" is configured`,
+        TOOL_NOT_FOUND,
+        errorData(TOOL_NOT_FOUND),
+      ),
     );
   }
 }
