@@ -10,6 +10,7 @@ import { CLI_OPERATOR } from '../kernel/model/caller';
 import { LaunchApprovals } from '../kernel/security/launchApprovals';
 import { serverTarget } from '../kernel/config/status';
 import { describeIsolation } from '../kernel/sandbox/isolation';
+import { endGroupsOnSignals } from '../kernel/transport/processGroups';
 import { isolationOf } from './serverIsolation';
 import { AGENT_FLAGS, AGENT_USAGE, agentOptions, runAgent } from './agentCommand';
 import { runAudit } from './auditCommands';
@@ -334,11 +335,25 @@ if (require.main === module) {
   // process waits for such compiles before it exits. A command that lasts a second does not need
   // optimized WebAssembly: the baseline compiler alone, for this process only.
   setFlagsFromString('--liftoff-only');
+  endGroupsOnSignals();
   runCli(process.argv.slice(2), processIo).then(
-    (code) => process.exit(code),
+    (code) => exitWhenFlushed(code),
     (error: unknown) => {
       processIo.err(visibleText(`mgp: ${error instanceof Error ? error.message : String(error)}`));
-      process.exit(1);
+      exitWhenFlushed(1);
     },
   );
+}
+
+/**
+ * Exits once what was written reached stdout and stderr: on a pipe, writes are asynchronous, and
+ * process.exit() alone drops what is still queued (a long listing piped into another program).
+ */
+function exitWhenFlushed(code: number): void {
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
 }

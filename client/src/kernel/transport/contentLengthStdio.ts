@@ -12,6 +12,7 @@ import {
   type FramingMode,
   type SendFraming,
 } from './framing';
+import { forgetGroup, OWN_PROCESS_GROUP, rememberGroup, signalGroup } from './processGroups';
 
 export interface FramedStdioOptions {
   command: string;
@@ -122,8 +123,18 @@ export class FramedStdioClientTransport implements Transport {
       stdio: ['pipe', 'pipe', 'pipe', ...extraFds],
       shell: false,
       windowsHide: true,
+      detached: OWN_PROCESS_GROUP,
     }) as ChildProcessWithoutNullStreams;
     this.child = child;
+    const { pid } = child;
+    if (pid !== undefined) {
+      rememberGroup(pid);
+      // What the server started and left behind goes with it.
+      child.once('exit', () => {
+        signalGroup(pid, 'SIGKILL');
+        forgetGroup(pid);
+      });
+    }
     // 'exit' when it ran; only 'close' when it could not be spawned.
     this.gone = new Promise((resolve) => {
       child.once('exit', () => resolve());
@@ -255,16 +266,18 @@ export class FramedStdioClientTransport implements Transport {
     const gone = this.gone ?? Promise.resolve();
     const running = () =>
       child.pid !== undefined && child.exitCode === null && child.signalCode === null;
+    const pid = child.pid;
     if (running()) {
       child.stdin.end();
       if (!(await within(gone, GRACE_MS)) && running()) {
-        child.kill('SIGTERM');
+        if (pid !== undefined) signalGroup(pid, 'SIGTERM');
         if (!(await within(gone, GRACE_MS)) && running()) {
-          child.kill('SIGKILL');
+          if (pid !== undefined) signalGroup(pid, 'SIGKILL');
           await within(gone, GRACE_MS);
         }
       }
     }
+
     // A grandchild may still hold the pipes open; 'close' would then never come.
     child.stdout.destroy();
     child.stderr.destroy();
