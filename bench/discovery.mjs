@@ -22,8 +22,8 @@
 // Run: node bench/discovery.mjs [--runs N] [--fit]
 //   --runs N  passes over the dev queries for latency (default 3)
 //   --fit     also prints the fusion fit on the training split (fusionWeights.ts)
-import { discoveryFixtures, loadDiscovery, rankMetrics } from './discovery/load.mjs';
-import { scaleCorpus, seededRandom } from './discovery/synthetic.mjs';
+import { discoveryFixtures, loadDiscovery, rankMetrics } from './lib/discovery.mjs';
+import { scaleCorpus, seededRandom } from './lib/synthetic.mjs';
 import { scratchFolder } from './lib/bundle.mjs';
 
 const argAt = (name) => process.argv.indexOf(name);

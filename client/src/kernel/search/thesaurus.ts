@@ -1,6 +1,6 @@
 /**
  * A general English thesaurus for the query words a tool index does not know: `grab` → catch, take;
- * `fake` → bogus, imitation. Derived from WordNet 3.1 (bench/discovery/build-thesaurus.mjs): common
+ * `fake` → bogus, imitation. Derived from WordNet 3.1 (tools/discovery-lab/build-thesaurus.mjs): common
  * single words, keyed and listed by their Porter stems, each with the words of its first senses
  * (`near`) and of its later senses and their hypernyms (`far`).
  *

@@ -1,6 +1,6 @@
 /**
  * Static word embeddings (model2vec-style): a table of int8 word vectors distilled from a sentence
- * encoder (bench/discovery/build-model.mjs). A text's vector is the normalised sum of its words'
+ * encoder (tools/discovery-lab/build-model.mjs). A text's vector is the normalised sum of its words'
  * rows, each row carrying its word's weight (rarer words weigh more). A word the table lacks is cut
  * into the encoder's SentencePiece pieces (the most probable segmentation) and their rows summed.
  * One lookup per word: microseconds per text, no network, no native code.

@@ -15,8 +15,8 @@
 // the model's word vectors): the mean over the request's words of each one's best cosine to a word of
 // the tool's name and lead, and the share of the request's words whose best is above 0.5.
 //
-// Run: node bench/discovery/fit-reranker.mjs [--depth N] [--quadratic] [--maxsim]
-import { bundleExports, scratchFolder } from '../lib/bundle.mjs';
+// Run: node tools/discovery-lab/fit-reranker.mjs [--depth N] [--quadratic] [--maxsim]
+import { bundleExports, scratchFolder } from '../../bench/lib/bundle.mjs';
 import { discoveryFixtures, loadDiscovery, rankMetrics } from './load.mjs';
 
 const at = process.argv.indexOf('--depth');

@@ -1,10 +1,10 @@
-// The discovery module bundled as the extension bundles it, with the built-in model and the cl100k
-// tokenizer beside it, and the test fixtures the discovery scripts read.
+// Tool discovery for the benchmarks: client/src/kernel/discovery bundled as the extension bundles
+// it, with the cl100k tokenizer beside it, and the fixtures of test/fixtures/discovery.
 import * as esbuild from 'esbuild';
 import { copyFileSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { root } from '../lib/bundle.mjs';
+import { root } from './bundle.mjs';
 
 /** Bundles client/src/kernel/discovery into `work` and loads it. */
 export async function loadDiscovery(work) {
@@ -29,15 +29,6 @@ export async function loadDiscovery(work) {
     join(work, 'searchModel.bin'),
   );
   return createRequire(import.meta.url)(join(work, 'discovery.cjs'));
-}
-
-/** An index of the corpus's tools, and the model in `work` (searchModel.bin) warmed on it. */
-export async function corpusWithModel(d, work, corpus) {
-  const index = d.createToolIndex({});
-  for (const server of corpus) index.upsertServer(server.id, server.tools);
-  const ranker = new d.ModelRanker({ load: () => d.loadBuiltInModel(work) });
-  await ranker.warm(index);
-  return { index, ranker };
 }
 
 /** The fixtures of test/fixtures/discovery: the corpora and the query sets by name. */
@@ -67,31 +58,4 @@ export function rankMetrics(ranks) {
     hit5: ranks.filter((x) => x >= 0 && x < 5).length / n,
     mrr: ranks.reduce((s, x) => s + (x >= 0 ? 1 / (x + 1) : 0), 0) / n,
   };
-}
-
-/**
- * Per request, the rank of its first expected tool under a semantic ranker alone (its similarities,
- * every visible tool ordered) and in the semantic strategy's fused answer.
- */
-export async function aloneAndFusedRanks(d, index, semantic, requests) {
-  const visible = (doc) => index.visibleAt(doc);
-  const tools = index.list().length;
-  const ranks = { alone: [], fused: [] };
-  for (const request of requests) {
-    const expected = (entry) => request.expected.includes(entry.tool_id);
-    const { nearest } = await d.matchesOf(semantic, request.query, index, visible, tools);
-    ranks.alone.push(nearest.findIndex((n) => expected(index.entryAt(n.doc))));
-    const fused = await d.semanticSearch(index, request.query, {}, { semantic });
-    ranks.fused.push(fused.results.findIndex((r) => expected(r.entry)));
-  }
-  return ranks;
-}
-
-/** One line per ranking of a model: its name, the ranking, hit@1, hit@5 and MRR. */
-export function printRanks(name, ranks) {
-  for (const [ranking, r] of Object.entries(ranks)) {
-    const m = rankMetrics(r);
-    const figures = [m.hit1, m.hit5, m.mrr].map((x) => x.toFixed(3)).join('  ');
-    console.log(`${name.padEnd(16)} ${ranking.padEnd(8)}  ${figures}`);
-  }
 }

@@ -3,12 +3,12 @@
 // servers with every set, and 1,000 and 10,000 synthetic tools (synthetic.mjs) with the dev split.
 // A change meant only to make discovery faster must leave the record as it is.
 //
-// Run: node bench/discovery/rankings.mjs --record FILE   (before the change)
-//      node bench/discovery/rankings.mjs --check FILE    (after: exit code 1 on any difference)
+// Run: node tools/discovery-lab/rankings.mjs --record FILE   (before the change)
+//      node tools/discovery-lab/rankings.mjs --check FILE    (after: exit code 1 on any difference)
 import { readFileSync, writeFileSync } from 'node:fs';
-import { scratchFolder } from '../lib/bundle.mjs';
+import { scratchFolder } from '../../bench/lib/bundle.mjs';
 import { discoveryFixtures, loadDiscovery } from './load.mjs';
-import { scaleCorpus } from './synthetic.mjs';
+import { scaleCorpus } from '../../bench/lib/synthetic.mjs';
 
 const mode = process.argv[2];
 const file = process.argv[3];

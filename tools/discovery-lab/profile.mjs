@@ -1,10 +1,10 @@
 // One piece of the discovery benchmark's work at 10,000 synthetic tools, alone, to profile it:
-//   node --cpu-prof --cpu-prof-dir=DIR bench/discovery/profile.mjs build|keyword|semantic [--tools N]
+//   node --cpu-prof --cpu-prof-dir=DIR tools/discovery-lab/profile.mjs build|keyword|semantic [--tools N]
 // `build` builds the index five times; `keyword` and `semantic` run the dev queries three times
 // over one index (its build and the model's vectors come first, outside the timed part).
-import { scratchFolder } from '../lib/bundle.mjs';
+import { scratchFolder } from '../../bench/lib/bundle.mjs';
 import { discoveryFixtures, loadDiscovery } from './load.mjs';
-import { scaleCorpus } from './synthetic.mjs';
+import { scaleCorpus } from '../../bench/lib/synthetic.mjs';
 
 const part = process.argv[2];
 const at = process.argv.indexOf('--tools');

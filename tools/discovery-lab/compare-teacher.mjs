@@ -5,8 +5,8 @@
 // blended by TOOL_TEXT_WEIGHTS, and the query with its literal values replaced (normalizeQuery).
 // What the teacher scores bounds what a better distillation of it could bring.
 // Test data is never read.
-//   node bench/discovery/compare-teacher.mjs
-import { bundleExports, scratchFolder } from '../lib/bundle.mjs';
+//   node tools/discovery-lab/compare-teacher.mjs
+import { bundleExports, scratchFolder } from '../../bench/lib/bundle.mjs';
 import {
   aloneAndFusedRanks,
   corpusWithModel,

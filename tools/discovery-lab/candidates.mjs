@@ -3,8 +3,8 @@
 // 1, 5, 10, 20, 50 and 100. The gap between the fused order's hit@5 and the candidates' recall is
 // what a better ordering of the same candidates (a reranker) could gain; the candidates' recall is
 // what it could not. Reads the dev split of the studied requests only, never test data.
-//   node bench/discovery/candidates.mjs
-import { scratchFolder } from '../lib/bundle.mjs';
+//   node tools/discovery-lab/candidates.mjs
+import { scratchFolder } from '../../bench/lib/bundle.mjs';
 import { corpusWithModel, discoveryFixtures, loadDiscovery } from './load.mjs';
 
 const DEPTHS = [1, 5, 10, 20, 50, 100];

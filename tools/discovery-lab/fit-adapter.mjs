@@ -13,10 +13,10 @@
 // Two fits: ridge regression onto the mean of the positives' vectors (closed form), and, with
 // --contrastive, full-batch Adam on the softmax loss (slow: minutes per fold and setting).
 //
-// Run: node bench/discovery/fit-adapter.mjs [--contrastive] [--folds 0,3]
+// Run: node tools/discovery-lab/fit-adapter.mjs [--contrastive] [--folds 0,3]
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundleExports, root, scratchFolder } from '../lib/bundle.mjs';
+import { bundleExports, root, scratchFolder } from '../../bench/lib/bundle.mjs';
 import { rankMetrics } from './load.mjs';
 
 const at = process.argv.indexOf('--folds');

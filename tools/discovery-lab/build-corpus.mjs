@@ -2,13 +2,13 @@
 // test/fixtures/discovery/unseen-corpus.json (servers it has never seen, for the unseen-servers test
 // set): the tools of real MCP servers published on npm.
 //
-// Each server is pinned in bench/discovery/servers/package.json, installed only to rebuild these
-// fixtures (`npm ci --prefix bench/discovery/servers`), never by set-up. It is started over stdio with the official SDK
+// Each server is pinned in tools/discovery-lab/servers/package.json, installed only to rebuild these
+// fixtures (`npm ci --prefix tools/discovery-lab/servers`), never by set-up. It is started over stdio with the official SDK
 // client, given a cleared environment with dummy credentials only (no real token, no network needed
 // to list tools), asked for `tools/list` (every page), and stopped. The fixture keeps, per server, the
 // package name and version, and per tool its name, description, inputSchema and annotations.
 //
-// Run: node bench/discovery/build-corpus.mjs [corpus|unseen]     (then commit the fixture)
+// Run: node tools/discovery-lab/build-corpus.mjs [corpus|unseen]     (then commit the fixture)
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,14 +20,14 @@ import { z } from 'zod';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const set = process.argv[2] ?? 'corpus';
 if (set !== 'corpus' && set !== 'unseen')
-  throw new Error('usage: node bench/discovery/build-corpus.mjs [corpus|unseen]');
+  throw new Error('usage: node tools/discovery-lab/build-corpus.mjs [corpus|unseen]');
 const out = join(
   root,
   `test/fixtures/discovery/${set === 'unseen' ? 'unseen-corpus' : 'corpus'}.json`,
 );
-const serversDir = join(root, 'bench/discovery/servers');
+const serversDir = join(root, 'tools/discovery-lab/servers');
 if (!existsSync(join(serversDir, 'node_modules')))
-  throw new Error('install the servers first: npm ci --prefix bench/discovery/servers');
+  throw new Error('install the servers first: npm ci --prefix tools/discovery-lab/servers');
 const work = mkdtempSync(join(tmpdir(), 'mgp-corpus-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
@@ -163,7 +163,7 @@ for (const spec of set === 'unseen' ? UNSEEN_SERVERS : SERVERS) {
   servers.push(server);
 }
 const corpus = {
-  description: `Tools listed over stdio from MCP servers published on npm (bench/discovery/build-corpus.mjs ${set}). Regenerate with that script; do not edit by hand.`,
+  description: `Tools listed over stdio from MCP servers published on npm (tools/discovery-lab/build-corpus.mjs ${set}). Regenerate with that script; do not edit by hand.`,
   servers,
 };
 mkdirSync(dirname(out), { recursive: true });
