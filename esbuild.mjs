@@ -102,12 +102,6 @@ function bundles() {
       entryPoints: { sandboxBridge: 'client/src/kernel/sandbox/sandboxBridge.ts' },
       outdir: 'dist',
     },
-    // The search model's thread (client/src/kernel/discovery/modelWorker.ts): started from next to the bundles.
-    {
-      ...nodeBundle,
-      entryPoints: { modelWorker: 'client/src/kernel/discovery/modelWorker.ts' },
-      outdir: 'dist',
-    },
     // The audit log's writer thread (client/src/kernel/audit/auditWorker.ts): started from next to the bundles.
     {
       ...nodeBundle,
@@ -218,15 +212,6 @@ function copyWasm() {
   for (const [from, to] of wasmFiles) copyFileSync(join(root, from), join(root, 'dist', to));
 }
 
-/** The search model (client/src/kernel/search/semantic/model.bin) next to the bundles that load it. */
-function copyModel() {
-  mkdirSync(join(root, 'dist'), { recursive: true });
-  copyFileSync(
-    join(root, 'client/src/kernel/search/semantic/model.bin'),
-    join(root, 'dist/searchModel.bin'),
-  );
-}
-
 async function main() {
   process.chdir(root);
   if (process.argv.includes('--tests')) {
@@ -235,7 +220,6 @@ async function main() {
   }
   if (process.argv.includes('--watch')) {
     copyWasm();
-    copyModel();
     const contexts = await Promise.all(bundles().map((options) => esbuild.context(options)));
     await Promise.all(contexts.map((ctx) => ctx.watch()));
     console.log('watching for changes…');
@@ -246,7 +230,6 @@ async function main() {
     rmSync(join(root, dir), { recursive: true, force: true });
   await Promise.all(bundles().map((options) => esbuild.build(options)));
   copyWasm();
-  copyModel();
   console.log(
     `built extension, language server, cli, webviews and example servers in ${Date.now() - started} ms`,
   );

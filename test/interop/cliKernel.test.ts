@@ -171,7 +171,7 @@ describe('mgp CLI on the same kernel (real servers)', function () {
     assert.match(err, /done: \d+ chunks/);
   });
 
-  it('discovers tools by intent, with the built-in model by default', async () => {
+  it('discovers tools by intent, by keywords by default', async () => {
     const { code, out } = await run(['discover', 'add two numbers', '--config', config, '--json']);
     assert.equal(code, 0);
     const answer = JSON.parse(out) as {
@@ -180,8 +180,8 @@ describe('mgp CLI on the same kernel (real servers)', function () {
       tools: { tool_id: string }[];
     };
     assert.equal(answer.tools[0].tool_id, 'example.add');
-    assert.equal(answer.search_strategy, 'semantic');
-    assert.equal(answer.fallback_strategy, undefined, 'the shipped model answered offline');
+    assert.equal(answer.search_strategy, 'keyword');
+    assert.equal(answer.fallback_strategy, undefined);
   });
 
   it('discovers by embeddings from MGP_EMBEDDING_MODEL at MGP_MODEL_URL, and by keywords when the endpoint refuses', async () => {

@@ -118,7 +118,7 @@ describe('mgp commands refuse flags they do not take', () => {
       ],
       [
         ['discover', 'read a file', '--cwd', dir, '--limit', '3'],
-        /^mgp discover: unknown option --limit; mgp discover takes --strategy semantic\|keyword\|category, --max N/,
+        /^mgp discover: unknown option --limit; mgp discover takes --strategy keyword\|semantic\|category, --max N/,
       ],
       [
         ['access', 'grant', '--cwd', dir, '--agnet', 'x'],

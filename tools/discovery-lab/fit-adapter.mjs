@@ -16,16 +16,12 @@
 // Run: node tools/discovery-lab/fit-adapter.mjs [--contrastive] [--folds 0,3]
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundleExports, root, scratchFolder } from '../../bench/lib/bundle.mjs';
-import { rankMetrics } from './load.mjs';
+import { root, scratchFolder } from '../../bench/lib/bundle.mjs';
+import { loadDiscovery, rankMetrics } from './load.mjs';
 
 const at = process.argv.indexOf('--folds');
 const work = scratchFolder('mgp-fit-adapter-');
-const d = await bundleExports(work, 'discovery', [
-  "export { loadBuiltInModel, toolText, toolVector, toEntry } from './client/src/kernel/discovery/index';",
-  "export { normalizeQuery } from './client/src/kernel/search/queryText';",
-  "export { normalize } from './client/src/kernel/search/semantic/staticModel';",
-]);
+const d = await loadDiscovery(work);
 
 const fixtures = join(root, 'test/fixtures/discovery');
 const corpus = JSON.parse(readFileSync(join(fixtures, 'corpus.json'), 'utf8')).servers;
@@ -34,7 +30,7 @@ const studied = readdirSync(fixtures)
   .sort()
   .flatMap((f) => JSON.parse(readFileSync(join(fixtures, f), 'utf8')).queries);
 
-const model = d.loadBuiltInModel(join(root, 'client/src/kernel/discovery'));
+const model = d.loadStaticModel(work);
 const dims = model.dims;
 const tools = corpus.flatMap((s) =>
   s.tools.map((t) => ({

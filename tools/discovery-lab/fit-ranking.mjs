@@ -1,7 +1,7 @@
 // Fits the ranking's numeric parameters by coordinate ascent (Metzler & Croft, "Linear feature-based
 // models for information retrieval", 2007): BM25F's field weights, k1 and b, the gains and the
-// action factor, and the fusion's weight of the model, for the MRR of the semantic strategy (the
-// default) on the training split. Each pass tries every parameter at a few multiples of its value
+// action factor, and the fusion's weight of the model, for the MRR of the semantic strategy over
+// the static model on the training split. Each pass tries every parameter at a few multiples of its value
 // (and 0 for a gain) and keeps the best; passes repeat until one changes nothing. The dev split
 // says whether the fit carries beyond the requests it was fit on. Test sets are never read here.
 //
@@ -14,7 +14,7 @@ const PASSES = at > 0 ? Number(process.argv[at + 1]) : 3;
 const work = scratchFolder('mgp-fit-ranking-');
 const d = await loadDiscovery(work);
 const { corpus, sets } = discoveryFixtures();
-const model = d.loadBuiltInModel(work);
+const model = d.loadStaticModel(work);
 const ranker = new d.ModelRanker({ load: () => model });
 
 const start = {

@@ -45,10 +45,10 @@ const byField = Object.fromEntries(
     return [field, build({ ...d.DEFAULT_ANALYSIS, weights })];
   }),
 );
-const ranker = new d.ModelRanker({ load: () => d.loadBuiltInModel(work) });
+const ranker = new d.ModelRanker({ load: () => d.loadStaticModel(work) });
 await ranker.warm(full);
 const visible = (doc) => full.visibleAt(doc);
-const staticModel = d.loadBuiltInModel(work);
+const staticModel = d.loadStaticModel(work);
 /** The cosine of two unit vectors (the model's `embed` gives unit vectors, or zeros). */
 function cosine(a, b) {
   let sum = 0;

@@ -1,13 +1,46 @@
-// What the lab's scripts share: the discovery module and the fixtures (as the benchmarks load them),
-// and the built-in model's rankings beside the semantic strategy's.
-export { discoveryFixtures, loadDiscovery, rankMetrics } from '../../bench/lib/discovery.mjs';
-import { rankMetrics } from '../../bench/lib/discovery.mjs';
+// What the lab's scripts share: the product's discovery module with the static model beside it, the
+// fixtures (as the benchmarks load them), and the model's rankings beside the semantic strategy's.
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadDiscovery as loadProduct, rankMetrics } from '../../bench/lib/discovery.mjs';
 
-/** An index of the corpus's tools, and the model in `work` (searchModel.bin) warmed on it. */
+export { discoveryFixtures, rankMetrics } from '../../bench/lib/discovery.mjs';
+
+const lab = fileURLToPath(new URL('.', import.meta.url));
+
+/** The static model, built by build-model.mjs (or taken from the history: README.md). */
+export const MODEL = join(lab, 'model.bin');
+
+/** The sha256 the model must have (model.sha256, as `sha256sum` writes it). */
+export const MODEL_SHA256 = readFileSync(join(lab, 'model.sha256'), 'utf8').split(/\s/)[0];
+
+/** The model's file, checked against its pinned hash; an error says how to get it. */
+export function checkedModel() {
+  if (!existsSync(MODEL))
+    throw new Error(`${MODEL} is missing: build it, or take it from the history (README.md)`);
+  const sha256 = createHash('sha256').update(readFileSync(MODEL)).digest('hex');
+  if (sha256 !== MODEL_SHA256)
+    throw new Error(`${MODEL} has sha256 ${sha256}, not the pinned ${MODEL_SHA256} (model.sha256)`);
+  return MODEL;
+}
+
+/**
+ * Bundles the product's discovery module with the static model's code (model/index.ts) into `work`,
+ * puts the model beside it, and loads it.
+ */
+export async function loadDiscovery(work) {
+  const d = await loadProduct(work, join(lab, 'model/index.ts'));
+  copyFileSync(checkedModel(), join(work, d.MODEL_FILE));
+  return d;
+}
+
+/** An index of the corpus's tools, and the model in `work` warmed on it. */
 export async function corpusWithModel(d, work, corpus) {
   const index = d.createToolIndex({});
   for (const server of corpus) index.upsertServer(server.id, server.tools);
-  const ranker = new d.ModelRanker({ load: () => d.loadBuiltInModel(work) });
+  const ranker = new d.ModelRanker({ load: () => d.loadStaticModel(work) });
   await ranker.warm(index);
   return { index, ranker };
 }

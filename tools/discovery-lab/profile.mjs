@@ -24,7 +24,7 @@ if (part === 'build') {
   for (let i = 0; i < 5; i++) build();
 } else {
   const index = build();
-  const ranker = new d.ModelRanker({ load: () => d.loadBuiltInModel(work) });
+  const ranker = new d.ModelRanker({ load: () => d.loadStaticModel(work) });
   await ranker.warm(index);
   const ready = now();
   for (let run = 0; run < 3; run++)

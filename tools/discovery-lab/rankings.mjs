@@ -19,7 +19,7 @@ if (!['--record', '--check'].includes(mode) || !file) {
 const work = scratchFolder('mgp-bench-rankings-');
 const d = await loadDiscovery(work);
 const { corpus, unseenCorpus, sets } = discoveryFixtures();
-const model = d.loadBuiltInModel(work);
+const model = d.loadStaticModel(work);
 
 function buildIndex(servers, analysis) {
   const index = d.createToolIndex({ analysis });

@@ -209,7 +209,7 @@ export async function runAccess(
 }
 
 export const DISCOVER_FLAGS = {
-  strategy: { type: 'string', value: 'semantic|keyword|category' },
+  strategy: { type: 'string', value: 'keyword|semantic|category' },
   max: { type: 'string', value: 'N' },
   ...SERVER_FLAG,
   ...JSON_FLAG,
@@ -235,13 +235,13 @@ export function discoverOptions({
     server: values.server,
     json: values.json === true,
     query,
-    // The built-in model ranks by default, as in the editor's Tool Discovery panel.
-    strategy: values.strategy ?? 'semantic',
+    // Keywords by default, as in `mgp.tools.discover` and the editor's Tool Discovery panel.
+    strategy: values.strategy ?? 'keyword',
     max: wholeNumber('max', values.max, 5, 1),
   };
 }
 
-/** `mgp discover "QUERY" [--strategy semantic|keyword|category] [--max N] [--json]` (MGP §16.5). */
+/** `mgp discover "QUERY" [--strategy keyword|semantic|category] [--max N] [--json]` (MGP §16.5). */
 export async function runDiscover(
   options: DiscoverOptions,
   io: Io,

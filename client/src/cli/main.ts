@@ -100,7 +100,7 @@ Usage:
                                      stderr, then its result; Ctrl-C cancels the task (tasks/cancel);
                                      without a terminal, --elicit answers a server's form with its
                                      defaults (SEP-1034) or declines it (the default)
-  mgp discover "QUERY" [--strategy semantic|keyword|category] [--max N] [--json]
+  mgp discover "QUERY" [--strategy keyword|semantic|category] [--max N] [--json]
                                      find tools by what you need (MGP §16)
   ${AGENT_USAGE}
   mgp events [--channels a,b.*] [--min-severity info|warning|error] [--count N] [--json]

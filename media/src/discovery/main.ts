@@ -46,8 +46,8 @@ const query = el('input', {
 const strategy = el(
   'select',
   { id: 'strategy' },
-  // Semantic first, so the default: the keyword ranking fused with the built-in model.
-  ...['semantic', 'keyword', 'category'].map((s) => el('option', { value: s }, s)),
+  // Keyword first, so the default; semantic needs an embedding endpoint.
+  ...['keyword', 'semantic', 'category'].map((s) => el('option', { value: s }, s)),
 );
 const maxResults = el('input', {
   type: 'number',

@@ -138,7 +138,7 @@ describe('MGP Kernel in the extension host', () => {
     assert.equal((await api()).languageServerState(), 'running');
   });
 
-  it('ranks discovery by the embedding model the settings name (the semantic strategy), and by the built-in model without one', async function () {
+  it('ranks discovery by the embedding model the settings name (the semantic strategy), and by keywords without one', async function () {
     const kernel = await api();
     await kernel.settled();
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -187,11 +187,12 @@ describe('MGP Kernel in the extension host', () => {
       await model.close();
     }
     await waitUntil(
-      () => kernel.kernel.discovery.semanticRanker === 'built-in model',
-      'the built-in model once the setting is cleared',
+      () => kernel.kernel.discovery.semanticRanker === undefined,
+      'keywords only once the setting is cleared',
     );
     const offline = await discover();
     assert.equal(offline.search_strategy, 'semantic');
+    assert.equal(offline.fallback_strategy, 'keyword');
     assert.ok(offline.tools.some((t) => t.tool_id === 'example.add'));
   });
 

@@ -1,9 +1,9 @@
 /**
- * The semantic strategy's fusion of the keyword ranking and the built-in model's similarities, fit
- * on the training split of the query sets (`node bench/discovery.mjs --fit` prints the fit): MRR on
- * train (3,921 requests) with the keyword weight 1 and the semantic weight 0 → 0.714, 0.1 → 0.718,
- * 0.2 → 0.718, 0.35 → 0.714, 0.5 → 0.708; reciprocal rank fusion, k = 5 → 0.626, 20 → 0.596,
- * 60 → 0.580. The blend at 0.2 was kept (the later of two equal, to give the model more say).
+ * The semantic strategy's fusion of the keyword ranking and the embedding similarities: a linear
+ * blend in which the keyword ranking leads (a tool's exact words and name stay what counts most)
+ * and the similarities reorder what the words leave close, and lift a tool no word matches. A blend
+ * fit better than reciprocal rank fusion, which lets a weak similarity rank equal a strong keyword
+ * match (the fit is in tools/discovery-lab/README.md).
  */
 import type { FusionWeights } from '../search/fusion';
 

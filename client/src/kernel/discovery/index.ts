@@ -10,21 +10,6 @@ import type { ServerTool, ToolIndexEntry } from './types';
 export * from './types';
 export { CATEGORY_TREE, deriveCategories, deriveKeywords, withAncestors } from './categories';
 export { FUSION } from './fusionWeights';
-export { modelThread } from './modelThread';
-export {
-  BUILT_IN_MODEL,
-  COARSE_DIMS,
-  COARSE_POOL,
-  type ModelRankerOptions,
-  loadBuiltInModel,
-  ModelRanker,
-  toolText,
-  toolVector,
-  toolVectors,
-  TOOL_TEXT_WEIGHTS,
-  type ToolTextWeights,
-  type ToolVectorSource,
-} from './modelRanker';
 export {
   EmbeddingRanker,
   embeddingText,

@@ -4,6 +4,8 @@
  *
  * The semantic strategy is hybrid: the keyword ranking and the embedding similarities fused
  * (fusion.ts), so that a tool no keyword matches can still rank, and an exact name still counts.
+ * Its embeddings come from the user's own embedding endpoint (embeddingRanker.ts); without one it
+ * answers by keywords.
  */
 import { byScoreIn, type ScoredDoc } from '../search/ranking';
 import { queryOf, type QueryPlanOptions } from '../search/queryPlan';
@@ -50,7 +52,7 @@ export interface SimilarityRanker extends RankerState {
   ): Promise<ArrayLike<number>> | ArrayLike<number>;
 }
 
-/** A ranker that finds the query's nearest tools in an index itself (the built-in model, modelRanker.ts). */
+/** A ranker that finds the query's nearest tools in an index itself (a vector index of its own). */
 export interface NeighbourRanker extends RankerState {
   /** The `k` tools nearest the query among the index's slots `keep` passes, and what fusion needs besides. */
   match(
@@ -62,9 +64,8 @@ export interface NeighbourRanker extends RankerState {
 }
 
 /**
- * A ranker for the semantic strategy: similarities of the query to tools, higher is better. The
- * built-in one is the static model shipped with the extension (modelRanker.ts); `EmbeddingRanker`
- * (embeddingRanker.ts) uses any OpenAI-compatible embeddings endpoint instead.
+ * A ranker for the semantic strategy: similarities of the query to tools, higher is better.
+ * `EmbeddingRanker` (embeddingRanker.ts) asks an OpenAI-compatible embeddings endpoint.
  */
 export type SemanticRanker = SimilarityRanker | NeighbourRanker;
 
@@ -95,7 +96,7 @@ export async function matchesOf(
 
 export interface SearchOptions extends QueryPlanOptions {
   semantic?: SemanticRanker;
-  /** How the semantic strategy fuses the two rankings (default FUSION, fit on the training split). */
+  /** How the semantic strategy fuses the two rankings (default FUSION). */
   fusion?: FusionWeights;
   /** The semantic strategy's keyword candidates (default KEYWORD_POOL). */
   keywordPool?: number;
@@ -250,10 +251,9 @@ export function categorySearch(
 }
 
 /**
- * The keyword candidates the fusion reads. On the dev split (968 requests), hit@1 / hit@5 / MRR of
- * the semantic strategy with 100, 50, 30 or 20 candidates: 0.579 / 0.843 / 0.689 each; with 10:
- * 0.579 / 0.841 / 0.688. Fewer candidates cost less keyword ranking (the gains are worked out only
- * for tools that can still make the pool).
+ * The keyword candidates the fusion reads: the fused order's best come from the keyword ranking's
+ * first few, and fewer candidates cost less keyword ranking (the gains are worked out only for
+ * tools that can still make the pool).
  */
 export const KEYWORD_POOL = 20;
 

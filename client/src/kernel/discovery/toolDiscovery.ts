@@ -14,14 +14,11 @@ import {
   DiscoveryTools,
   EmbeddingRanker,
   KERNEL_DISCOVERY_TOOL_SCHEMAS,
-  ModelRanker,
   matchesOf,
-  modelThread,
   SessionToolCache,
   ToolCreationOptions,
   ToolIndex,
   ToolIndexEntry,
-  type ToolVectorSource,
 } from '.';
 import { openAiEmbeddings, type EmbeddingEndpointOptions } from '../models/openAiEmbeddings';
 import type { CompletionRequest, CompletionResult } from '../models/modelProvider';
@@ -47,8 +44,6 @@ export interface ToolDiscoveryDeps {
   turnedOff?(serverId: string, toolName: string): boolean;
   /** §16.6 tool creation, as the config has it now (disabled unless `[kernel] tool_creation = true`). */
   creation?(): ToolCreationOptions;
-  /** Computes the built-in model's tool vectors off this thread (the kernel's worker); here when absent. */
-  toolVectors?: ToolVectorSource;
 }
 
 const DESCRIPTIONS: Record<string, string> = {
@@ -110,18 +105,16 @@ export class ToolDiscovery {
   readonly cache: SessionToolCache;
   tools: DiscoveryTools;
   private creationEnabled = false;
-  /** The semantic strategy's ranker when an embedding endpoint is configured; the built-in model otherwise. */
+  /** The semantic strategy's ranker, when an embedding endpoint is configured. */
   private semantic?: EmbeddingRanker;
   /** Whether a semantic search ran: until then the embedding endpoint is left alone. */
   private semanticUsed = false;
-  private readonly builtIn: ModelRanker;
   private readonly changes = new EventEmitter<{ change: [] }>();
   /** Writes example requests for the tools, when the user turned that on. */
   private examples?: ExampleRequestWriter;
   private readonly reindexing = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly deps: ToolDiscoveryDeps) {
-    this.builtIn = new ModelRanker({ source: deps.toolVectors ?? modelThread() });
     this.index = createToolIndex();
     this.cache = new SessionToolCache({ budget: deps.settings().toolContextBudget });
     this.tools = this.createTools();
@@ -148,18 +141,23 @@ export class ToolDiscovery {
     });
   }
 
-  /** The semantic strategy ranks with the endpoint's embeddings when one is configured, else with the built-in model. */
+  /**
+   * The semantic strategy ranks with the endpoint's embeddings when one is configured; without one
+   * it is unavailable, and the strategy answers by keywords.
+   */
   private searchOptions(): SearchOptions {
-    const ranker = () => this.semantic ?? this.builtIn;
+    const ranker = () => this.semantic;
     return {
       semantic: {
         get name() {
-          return ranker().name;
+          return ranker()?.name ?? 'no embedding endpoint';
         },
-        available: () => ranker().available(),
+        available: () => ranker()?.available() ?? false,
         match: (query, index, keep, k) => {
+          const semantic = ranker();
+          if (!semantic) throw new Error('no embedding endpoint is configured');
           this.semanticUsed = true;
-          return matchesOf(ranker(), query, index, keep, k);
+          return matchesOf(semantic, query, index, keep, k);
         },
       },
     };
@@ -210,9 +208,9 @@ export class ToolDiscovery {
     this.reindexing.set(serverId, timer);
   }
 
-  /** The semantic ranker's name: the endpoint's model, or the built-in model. */
-  get semanticRanker(): string {
-    return (this.semantic ?? this.builtIn).name;
+  /** The semantic ranker's name (the endpoint's model), or undefined when discovery ranks by keywords only. */
+  get semanticRanker(): string | undefined {
+    return this.semantic?.name;
   }
 
   /**
@@ -220,12 +218,9 @@ export class ToolDiscovery {
    * asked for it: nothing reaches a model before someone used a model feature (issue 24, finding 2).
    */
   private warmSemantic(): void {
-    if (this.semantic && !this.semanticUsed) return;
+    if (!this.semantic || !this.semanticUsed) return;
     // A failure is remembered by the ranker, and discovery answers by keywords meanwhile.
-    const warming = this.semantic
-      ? this.semantic.warm(this.index.list().filter(discoverable))
-      : this.builtIn.warm(this.index);
-    warming.catch(() => undefined);
+    this.semantic.warm(this.index.list().filter(discoverable)).catch(() => undefined);
   }
 
   /** Follows the config: tool creation turned on or off ends the session's created tools and starts anew. */

@@ -1,16 +1,20 @@
 /**
- * Hybrid ranking: the keyword ranking (BM25F with its gains) and the embedding similarities fused
- * into one order. Two standard methods:
+ * Hybrid ranking: the keyword ranking (BM25F with its gains) and embedding similarities fused into
+ * one order. Two standard methods:
  * - `blend`: a linear blend of the keyword score over the query's best keyword score (0..1) and
- *   the similarity above the mean over the best's (at most 1), with weights fit on the training
- *   split (bench/discovery.mjs --fit);
+ *   the similarity above the mean over the best's (at most 1);
  * - `rrf`: reciprocal rank fusion, Σ 1 / (k + rank) over the two rankings (Cormack et al., 2009).
  *
- * Each side brings its best candidates: the keyword ranking's pool, and the model's nearest
+ * Each side brings its best candidates: the keyword ranking's pool, and the embeddings' nearest
  * neighbours. A candidate of one side is scored by the other too (`similarityAt`), so the fused
  * order of the best is the order a fusion over every document would give.
  */
-import type { Neighbour } from './semantic/vectorIndex';
+
+/** A document and its similarity to the query. */
+export interface Neighbour {
+  doc: number;
+  similarity: number;
+}
 
 export type FusionWeights =
   { method: 'blend'; keyword: number; semantic: number } | { method: 'rrf'; k: number };

@@ -1,7 +1,8 @@
 /**
  * The search engine: text analysis, BM25F, typo tolerance, synonyms and a general thesaurus, query
- * analysis (literal values, dictation), keyword ranking with its gains, the static semantic model and
- * rank fusion. It knows documents and queries, nothing of the protocol (discovery/ builds on it).
+ * analysis (literal values, dictation), keyword ranking with its gains, and the fusion of a keyword
+ * ranking with embedding similarities. It knows documents and queries, nothing of the protocol
+ * (discovery/ builds on it).
  */
 export { actionsDiffer, requestAction, toolAction, type Action } from './actions';
 export { Bm25Index, type WeightedTerm } from './bm25';
@@ -12,6 +13,7 @@ export {
   type FusedDoc,
   type FusionWeights,
   type KeywordHit,
+  type Neighbour,
   type SemanticMatches,
 } from './fusion';
 export { spokenNumber, undictate } from './queryDictation';
@@ -37,9 +39,6 @@ export {
   type RankingOptions,
   type ScoredDoc,
 } from './ranking';
-export { normalize, StaticEmbeddings } from './semantic/staticModel';
-export { TopK } from './semantic/topK';
-export { VectorIndex, type Neighbour, type VectorIndexOptions } from './semantic/vectorIndex';
 export { expandTerms } from './synonyms';
 export { analyze, isStopWord, splitWords, stem, termsOfWords } from './text';
 export { relatedStems, type Related } from './thesaurus';

@@ -5,7 +5,7 @@
  * is scored on the first `coarseDims` coordinates alone (the model's leading principal components,
  * kept in a matrix of their own so that the pass reads memory in order), and the best `pool` of them
  * are scored again on every coordinate. The result is exact whenever the true neighbours are among
- * the coarse pass's `pool` best; bench/discovery.mjs measures how often that holds.
+ * the coarse pass's `pool` best; compare-model.mjs measures how often that holds.
  */
 import { DotKernel } from './dotKernel';
 import { TopK } from './topK';

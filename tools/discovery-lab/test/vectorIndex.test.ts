@@ -1,9 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { repoRoot } from '../../repoRoot';
-import { TopK, VectorIndex } from '../../../client/src/kernel/search';
-import { DotKernel } from '../../../client/src/kernel/search/semantic/dotKernel';
+import { repoRoot } from '../../../test/repoRoot';
+import { DotKernel } from '../model/dotKernel';
+import { TopK } from '../model/topK';
+import { VectorIndex } from '../model/vectorIndex';
 
 /** A seeded generator (mulberry32), so that a failure repeats. */
 function random(seed: number): () => number {
@@ -32,7 +33,7 @@ function plainDot(q: Float32Array, row: Float32Array, n: number): number {
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
 
-describe('search: nearest neighbours (VectorIndex, TopK)', () => {
+describe('lab: nearest neighbours (VectorIndex, TopK)', () => {
   it('TopK keeps the highest scores offered, up to the limit of each search', () => {
     const next = random(3);
     const top = new TopK(20);
@@ -170,9 +171,13 @@ describe('search: nearest neighbours (VectorIndex, TopK)', () => {
   });
 
   it('the built WebAssembly module is what dot.wat compiles to', () => {
-    execFileSync(process.execPath, [join(repoRoot(), 'scripts/build-wasm.mjs'), '--check'], {
-      stdio: 'pipe',
-    });
+    execFileSync(
+      process.execPath,
+      [join(repoRoot(), 'tools/discovery-lab/model/build-wasm.mjs'), '--check'],
+      {
+        stdio: 'pipe',
+      },
+    );
   });
 
   it('the coarse stage scores every slot, the last of an odd count and none of the empty ones', () => {

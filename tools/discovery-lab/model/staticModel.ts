@@ -9,7 +9,7 @@
  * scale per row, then the rows as int8. Words are keyed by their stems (text.ts), pieces as the
  * encoder writes them (`▁` marks a word's start).
  */
-import { isStopWord, splitWords, stem } from '../text';
+import { isStopWord, splitWords, stem } from '../../../client/src/kernel/search/text';
 
 interface Header {
   format: string;

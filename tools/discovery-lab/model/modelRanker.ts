@@ -1,27 +1,27 @@
 /**
- * The semantic strategy's built-in ranker: the static model shipped with the extension
- * (search/semantic/model.bin), offline. A tool is embedded per field (its name's words, the lead
+ * A ranker for the semantic strategy over the static model (model.bin, built by build-model.mjs),
+ * offline: the model the extension once shipped, kept here to measure against. A tool is embedded per field (its name's words, the lead
  * of its description, its parameters), the fields' unit vectors blended by weights fit on the
  * training split; a query is embedded with its literal values replaced by the words for their kind
  * (queryText.ts). Similarities are cosines.
  *
- * The tools' vectors are computed off the caller's thread when a `ToolVectorSource` is given (the
- * kernel's worker, modelWorker.ts), once per tool definition, and kept by index slot in a
- * `VectorIndex`; a query costs one embedding and a two-stage nearest-neighbour search.
+ * The tools' vectors are computed by a `ToolVectorSource` when one is given (here otherwise), once
+ * per tool definition, and kept by index slot in a `VectorIndex`; a query costs one embedding and a
+ * two-stage nearest-neighbour search.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { normalizeQuery } from '../search/queryText';
-import { normalize, StaticEmbeddings } from '../search/semantic/staticModel';
-import type { SemanticMatches } from '../search/fusion';
-import { VectorIndex } from '../search/semantic/vectorIndex';
-import type { NeighbourRanker } from './search';
-import type { ToolIndex } from './toolIndex';
-import { parameterText, splitLead } from './toolText';
-import type { ToolIndexEntry } from './types';
+import { normalizeQuery } from '../../../client/src/kernel/search/queryText';
+import type { SemanticMatches } from '../../../client/src/kernel/search/fusion';
+import type { NeighbourRanker } from '../../../client/src/kernel/discovery/search';
+import type { ToolIndex } from '../../../client/src/kernel/discovery/toolIndex';
+import { parameterText, splitLead } from '../../../client/src/kernel/discovery/toolText';
+import type { ToolIndexEntry } from '../../../client/src/kernel/discovery/types';
+import { normalize, StaticEmbeddings } from './staticModel';
+import { VectorIndex } from './vectorIndex';
 
-/** The model's file name, next to the bundle that loads it (esbuild.mjs copies it into dist/). */
-export const BUILT_IN_MODEL = 'searchModel.bin';
+/** The model's file name, next to the bundle that loads it (load.mjs copies it there). */
+export const MODEL_FILE = 'model.bin';
 
 /** Weight of each field of a tool in its vector. */
 export interface ToolTextWeights {
@@ -87,19 +87,14 @@ export function toolVectors(
   return texts.map((t) => toolVector(model, t, weights, embed));
 }
 
-/** Finds and reads the model: next to the bundle, or in the source tree (unbundled tests and tools). */
-export function loadBuiltInModel(dir: string = __dirname): StaticEmbeddings {
-  const candidates = [
-    join(dir, BUILT_IN_MODEL),
-    join(dir, '../search/semantic/model.bin'),
-    join(dir, '../../../../../client/src/kernel/search/semantic/model.bin'),
-  ];
-  const file = candidates.find((f) => existsSync(f));
-  if (!file) throw new Error(`the search model (${BUILT_IN_MODEL}) is missing`);
+/** Reads the model from `dir` (where load.mjs put it, next to the bundle). */
+export function loadStaticModel(dir: string = __dirname): StaticEmbeddings {
+  const file = join(dir, MODEL_FILE);
+  if (!existsSync(file)) throw new Error(`the static model (${file}) is missing`);
   return StaticEmbeddings.fromBytes(readFileSync(file));
 }
 
-/** Computes tool vectors (on a worker, or here). */
+/** Computes tool vectors (elsewhere, or here). */
 export type ToolVectorSource = (
   texts: ReadonlyArray<{ name: string; lead: string; params: string }>,
 ) => Promise<Float32Array[]>;
@@ -108,7 +103,7 @@ export type ToolVectorSource = (
  * The leading coordinates the first stage of a search scores on (the model's dimensions are its
  * principal components, largest first: build-model.mjs), and how many tools it passes to the second
  * (at least four times the neighbours asked for). Chosen on the dev split at 10,000 tools (the
- * synthetic corpus, bench/discovery.mjs), by recall of the exact 10 nearest: 32 coordinates and 512
+ * synthetic corpus, compare-model.mjs), by recall of the exact 10 nearest: 32 coordinates and 512
  * tools 0.939, 48 and 512 0.981, 64 and 256 0.983, 64 and 384 0.993. The first stage sums in
  * float32 SIMD, about a quarter of the cost per product of the exact second stage, so 64 and 256
  * (0.64 M products, then 65 k exact) cost less than 48 and 512 (0.48 M, then 131 k): the model's
@@ -119,9 +114,9 @@ export const COARSE_DIMS = 64;
 export const COARSE_POOL = 256;
 
 export interface ModelRankerOptions {
-  /** Reads the model (default: the built-in one). */
+  /** Reads the model (default: model.bin next to the bundle). */
   load?: () => StaticEmbeddings;
-  /** Computes tools' vectors (the model's thread); without one they are computed here. */
+  /** Computes tools' vectors; without one they are computed here. */
   source?: ToolVectorSource;
   weights?: ToolTextWeights;
   coarseDims?: number;
@@ -141,7 +136,7 @@ interface IndexVectors {
 }
 
 export class ModelRanker implements NeighbourRanker {
-  readonly name = 'built-in model';
+  readonly name = 'static model';
   private model?: StaticEmbeddings;
   /** Vectors by tool text: tools of replicated servers, and a server's tools after it reconnects, share them. */
   private readonly vectors = new Map<string, Float32Array>();
@@ -154,7 +149,7 @@ export class ModelRanker implements NeighbourRanker {
   private readonly pool: number;
 
   constructor(options: ModelRankerOptions = {}) {
-    this.load = options.load ?? loadBuiltInModel;
+    this.load = options.load ?? loadStaticModel;
     this.source = options.source;
     this.weights = options.weights ?? TOOL_TEXT_WEIGHTS;
     this.coarseDims = options.coarseDims ?? COARSE_DIMS;
@@ -170,7 +165,7 @@ export class ModelRanker implements NeighbourRanker {
     return (this.model ??= this.load());
   }
 
-  /** Brings the vectors of an index's tools up to date (the new ones computed on the worker, when there is one). */
+  /** Brings the vectors of an index's tools up to date (the new ones computed by the source, when there is one). */
   async warm(index: ToolIndex): Promise<void> {
     const state = this.stateOf(index);
     while (state.revision !== index.revision) {
@@ -252,7 +247,7 @@ export class ModelRanker implements NeighbourRanker {
         : toolVectors(this.ensureModel(), texts, this.weights);
       [...missing.keys()].forEach((key, i) => this.vectors.set(key, computed[i]));
     }
-    // The index may have changed while the worker computed: this brings it to `revision` only.
+    // The index may have changed while the source computed: this brings it to `revision` only.
     stale.forEach((doc, i) => {
       const vector = this.vectors.get(keys[i]);
       if (vector) state.table.set(doc, vector);

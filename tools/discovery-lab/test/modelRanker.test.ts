@@ -1,15 +1,17 @@
 import { strict as assert } from 'node:assert';
 import {
   createToolIndex,
-  ModelRanker,
   semanticSearch,
+  type ToolIndex,
+} from '../../../client/src/kernel/discovery';
+import { corpusIndex, tool } from '../../../test/unit/discovery/fixtures';
+import {
+  loadStaticModel,
+  ModelRanker,
   toolVector,
   toolVectors,
-  loadBuiltInModel,
-  type ToolIndex,
   type ToolVectorSource,
-} from '../../../client/src/kernel/discovery';
-import { corpusIndex, tool } from './fixtures';
+} from '../model/modelRanker';
 
 const TRANSLATE = tool('translate_text', 'Translate a document into another language, e.g. French');
 
@@ -17,8 +19,8 @@ function docOf(index: ToolIndex, toolId: string): number {
   return index.docOf(index.get(toolId)!) as number;
 }
 
-describe('discovery: the built-in model ranker follows the index', () => {
-  const model = loadBuiltInModel();
+describe('lab: the static model ranker follows the index', () => {
+  const model = loadStaticModel();
 
   it('embeds a batch of tools as one by one, fields shared between tools or not', () => {
     const texts = [
@@ -92,7 +94,7 @@ describe('discovery: the built-in model ranker follows the index', () => {
   it('a failing source makes the semantic strategy fall back to keywords, and is tried again', async () => {
     let fail = true;
     const source: ToolVectorSource = async (batch) => {
-      if (fail) throw new Error('the model thread stopped');
+      if (fail) throw new Error('the vector source failed');
       return batch.map((t) => toolVector(model, t));
     };
     const index = createToolIndex();
