@@ -53,6 +53,8 @@ describe('mgp CLI: MCPL commands (real example MCPL server)', function () {
     assert.equal((await at('featuresets', 'enable', 'alerts.*', '--server', 'live')).code, 0);
     const again = await at('featuresets');
     assert.match(again.out, /live\talerts\.push\ton \(user\)/);
+    const reset = await at('featuresets', 'reset', 'alerts.*', '--server', 'live');
+    assert.match(reset.out, /^live: reset to the defaults alerts\.push/m);
   });
 
   it('lists checkpoints; a rollback the server cannot do, or to an unknown checkpoint, fails clearly', async () => {

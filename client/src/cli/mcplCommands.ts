@@ -81,10 +81,11 @@ export function runFeatureSets(
     const mcpl = cli.kernel.mcpl;
     if (action !== 'list') {
       const switches = { enable: true, disable: false, reset: undefined };
+      const done = { enable: 'enabled', disable: 'disabled', reset: 'reset to the defaults' };
       const server = options.server ?? '';
       const names = await mcpl.switchFeatureSets(server, options.pattern ?? '', switches[action]);
       if (json) io.out(JSON.stringify({ server, featureSets: names, action }, null, 2));
-      else io.out(`${server}: ${action}d ${names.join(', ')}`);
+      else io.out(`${server}: ${done[action]} ${names.join(', ')}`);
       return 0;
     }
     const servers = mcpl.list();
