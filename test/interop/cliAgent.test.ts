@@ -82,7 +82,7 @@ describe('mgp agent (the built CLI, a real server, the scripted model)', functio
 
   it('without a terminal or --approve, the policy decides: the dangerous call is refused and the transcript says so', async () => {
     const ran = await agent(DELETE_TURNS, ['Delete all my notes', '--json']);
-    assert.equal(ran.code, 0, ran.err);
+    assert.equal(ran.code, 3, 'an answer after a refused call exits 3');
     const record = JSON.parse(ran.out) as AgentRunRecord;
     assert.equal(record.agent_id, 'agent.cli');
     assert.equal(record.stop.reason, 'answered');
@@ -147,12 +147,12 @@ describe('mgp agent (the built CLI, a real server, the scripted model)', functio
     assert.match(ran.out, /Done\./);
   });
 
-  it('exits 1 when it stops without an answer, saying why', async () => {
+  it('exits 4 when a limit stops it before an answer, saying why', async () => {
     const ran = await agent(
       [{ tool_calls: [{ name: 'mgp_tools_discover', arguments: { query: 'x' } }], repeat: true }],
       ['Loop forever', '--max-steps', '5', '--loop-guard', '2'],
     );
-    assert.equal(ran.code, 1);
+    assert.equal(ran.code, 4);
     assert.match(
       ran.err,
       /mgp agent: Stopped: the model called mgp_tools_discover with the same arguments 2 times in a row/,
@@ -163,7 +163,7 @@ describe('mgp agent (the built CLI, a real server, the scripted model)', functio
       })),
       ['Loop', '--max-steps', '2'],
     );
-    assert.equal(steps.code, 1);
+    assert.equal(steps.code, 4);
     assert.match(steps.err, /Stopped after 2 steps without a final answer/);
   });
 

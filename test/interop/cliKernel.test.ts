@@ -102,7 +102,7 @@ describe('mgp CLI on the same kernel (real servers)', function () {
 
   it('refuses a call that needs approval when there is no terminal, saying how; runs it with --approve once', async () => {
     const denied = await run(['call', 'example', 'delete_notes', '--config', config]);
-    assert.equal(denied.code, 1);
+    assert.equal(denied.code, 3);
     assert.match(
       denied.err,
       /example asks for memory\.write.* and there is no terminal to ask on: they are denied for this run/,
@@ -132,7 +132,7 @@ describe('mgp CLI on the same kernel (real servers)', function () {
       '--args',
       '{"a":"x","b":1}',
     ]);
-    assert.equal(invalid.code, 1);
+    assert.equal(invalid.code, 3);
     assert.match(invalid.err, /4000 INVALID_TOOL_ARGS/);
     assert.equal(
       (await run(['call', 'example', 'add', '--config', config, '--args', '{nope'])).code,

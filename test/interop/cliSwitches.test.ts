@@ -70,7 +70,7 @@ describe('mgp CLI: turning servers and tools off and on (real example server)', 
     assert.ok(!names.includes('example.echo'), 'the tool is listed while off');
     assert.ok(names.includes('example.add'), 'the other tools stay');
     const call = await at('call', 'example', 'echo', '--args', '{"text":"hi"}');
-    assert.equal(call.code, 1);
+    assert.equal(call.code, 3);
     assert.match(call.err, /turned off/);
 
     const trail = await at('audit', 'tail', '--json', '-n', '50');

@@ -100,7 +100,7 @@ describe('mgp in a cloned repository: its servers start only once you allowed th
   it('tools, call, discover and agent refuse to start it without a terminal, and say what to run', async () => {
     assertRefused(await mgp(['tools']));
     const call = await mgp(['call', 'evil', 'add', '--args', '{"a":1,"b":2}']);
-    assert.equal(call.code, 1);
+    assert.equal(call.code, 3);
     assertRefused(call);
     assertRefused(await mgp(['discover', 'add two numbers']));
     const model = await startScriptedModel({ turns: [{ content: 'Done.' }] });

@@ -17,6 +17,7 @@ import {
 import type { ChatModel } from '../kernel/models/chatModel';
 import { CliEnvironment, startCliKernel } from './cliKernel';
 import type { Io } from './io';
+import { EXIT, exitCodeOfRun } from './exitCodes';
 import { CommandLine, UsageError, wholeNumber } from './flags';
 import { JSON_FLAG, KERNEL_FLAGS, KernelOptions, kernelOptions } from './options';
 
@@ -26,7 +27,8 @@ export const AGENT_USAGE = `mgp agent "TASK" [--max-steps N] [--loop-guard N] [-
                                      meta-tools and calls them through the kernel's checks.
                                      --max-steps: inferences at most (${DEFAULT_MAX_STEPS}); --loop-guard: identical
                                      calls in a row that stop it (${DEFAULT_LOOP_GUARD}); --json: the whole transcript.
-                                     Exit 1 when it stops without an answer; Ctrl-C cancels`;
+                                     Exit 0 answered, 3 a call was refused, 4 a limit
+                                     stopped it, 1 the model failed; Ctrl-C cancels (130)`;
 
 export const AGENT_FLAGS = {
   'max-steps': { type: 'string', value: 'N' },
@@ -116,14 +118,14 @@ export async function runAgent(
     io.err(
       'mgp agent: no model: set MGP_MODEL_URL to an OpenAI-compatible endpoint (e.g. http://localhost:11434/v1), MGP_MODEL to its model, and MGP_MODEL_KEY if it needs a key',
     );
-    return 2;
+    return EXIT.usage;
   }
   const cli = await startCliKernel(options, io, undefined, environment);
   const model: ChatModel | undefined = cli.kernel.models.available.find(isChatModel);
   if (!model) {
     await cli.close();
     io.err('mgp agent: the configured model endpoint cannot chat with tools');
-    return 2;
+    return EXIT.usage;
   }
   const session = new AgentSession(cli.kernel, { agentId: CLI_AGENT_ID });
   const controller = new AbortController();
@@ -146,5 +148,5 @@ export async function runAgent(
   }
   if (json) io.out(JSON.stringify(record, null, 2));
   else if (record.stop.reason !== 'answered') io.err(`mgp agent: ${record.stop.message}`);
-  return record.stop.reason === 'answered' ? 0 : 1;
+  return exitCodeOfRun(record);
 }

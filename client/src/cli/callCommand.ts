@@ -1,7 +1,8 @@
 /**
  * `mgp call SERVER TOOL [--args JSON] [--approve once|session] [--elicit …] [--stream|--task] [--json]`:
  * one tool call through the kernel's pipeline (access, approval, validators, audit). Exit 1 when the
- * tool reports isError or the call is refused; the refusal's MGP code is printed (MGP §14).
+ * tool reports isError, 3 when the call is refused (exitCodes.ts); the refusal's MGP code is printed
+ * (MGP §14).
  * `--task` runs it as an MCP task: its statuses go to stderr, Ctrl+C cancels it (tasks/cancel).
  */
 import type { TaskSnapshot } from '../kernel/connection/toolTasks';
@@ -9,6 +10,7 @@ import { KernelError } from '../kernel/model/errors';
 import type { ToolCallRequest } from '../kernel/pipeline/callContext';
 import { wireErrorOf } from '../kernel/mgp/mgpErrors';
 import { CliEnvironment, startCliKernel } from './cliKernel';
+import { exitCodeOfError, exitCodeOfResult } from './exitCodes';
 import { CommandLine, UsageError } from './flags';
 import type { Io } from './io';
 import { JSON_FLAG, KERNEL_FLAGS, KernelOptions, kernelOptions } from './options';
@@ -121,14 +123,14 @@ export async function runCall(
       if (result.structuredContent && !(result.content ?? []).length)
         io.out(JSON.stringify(result.structuredContent, null, 2));
     }
-    return result.isError ? 1 : 0;
+    return exitCodeOfResult(result);
   } catch (error) {
     const described = describeError(error);
     if (options.json) io.out(JSON.stringify({ error: described }, null, 2));
     io.err(
       `mgp call: ${described.code !== undefined ? `${described.code}${described.name ? ` ${described.name}` : ''}: ` : ''}${described.message}`,
     );
-    return 1;
+    return exitCodeOfError(error);
   } finally {
     task?.dispose();
     await cli.close();
@@ -196,10 +198,10 @@ async function runStreamingCall(
     io.err(
       `${snapshot?.state ?? 'done'}: ${snapshot?.chunks ?? 0} chunks${snapshot?.confirmedStreamed ? '' : ' (the server did not stream)'}`,
     );
-    return result.result.isError ? 1 : 0;
+    return exitCodeOfResult(result.result);
   } catch (error) {
     io.err(`mgp call: ${describeError(error).message}`);
-    return 1;
+    return exitCodeOfError(error);
   } finally {
     await cli.close();
   }

@@ -11,6 +11,7 @@ import { LaunchApprovals } from '../kernel/security/launchApprovals';
 import { serverTarget } from '../kernel/config/status';
 import { describeIsolation } from '../kernel/sandbox/isolation';
 import { endGroupsOnSignals } from '../kernel/transport/processGroups';
+import { EXIT_CODES_HELP } from './exitCodes';
 import { isolationOf } from './serverIsolation';
 import { AGENT_FLAGS, AGENT_USAGE, agentOptions, runAgent } from './agentCommand';
 import { runAudit } from './auditCommands';
@@ -93,7 +94,7 @@ Usage:
                                      call one tool through the kernel's checks (access, approval,
                                      validators, audit). On a terminal it asks when the approval
                                      policy says so; without one it refuses unless --approve is given.
-                                     Exit 1 when the tool reports isError or the call is refused.
+                                     Exit 1 when the tool reports isError, 3 when refused.
                                      SERVER "mgp" calls the kernel's own tools (mgp.health.ping…);
                                      --stream prints the output as it streams (MGP §12), Ctrl-C cancels;
                                      --task runs a tool that allows it as an MCP task: its status on
@@ -147,7 +148,8 @@ DIR/mcp.toml, ~/.config/mgp/servers.toml, $MGP_CONFIG_PATH, DIR/config.toml and
 ~/.openfang/config.toml (OpenFang).
 \`--json\` prints diagnostics as [{file, range:{start:{line,character},end:{line,character}}, severity,
 code, message}] with 0-based positions: a stable interface for scripts.
-Exit status: 0 on success, 1 when a config file has errors, 2 on bad usage.`;
+Exit status: 0 on success, 1 when a config file has errors, 2 on bad usage.
+${EXIT_CODES_HELP}`;
 
 function formatProblem(problem: ConfigProblem): string {
   return `${problem.file}:${problem.line}:${problem.column}: ${problem.severity}: ${problem.message}${problem.key ? ` [${problem.key}]` : ''}`;

@@ -3,7 +3,7 @@ import type { ConfiguredServer, KernelConfig } from '../config/model';
 import type { ClientRequestHandlers } from '../connection/clientFeatures';
 import type { CallOptions, CappedResult, ListedTool } from '../connection/serverConnection';
 import type { SessionEnvironment } from '../connection/service';
-import { KernelError, SERVER_NOT_READY, TOOL_NOT_FOUND } from '../model/errors';
+import { KernelError, refusedBy, SERVER_NOT_READY, TOOL_NOT_FOUND } from '../model/errors';
 import { toolIdOf } from '../model/toolId';
 import type { AddressGuard } from '../sandbox/hostBridges';
 import { KernelBus } from './events';
@@ -251,7 +251,10 @@ export class ServerManager {
     if (allowed === true) return server;
     server.holdBack(allowed);
     this.bus.emit('log', { server_id: id, level: 'warning', message: `not started: ${allowed}` });
-    throw new KernelError('StartRefused', `"${id}" may not start: ${allowed}`, SERVER_NOT_READY);
+    throw refusedBy(
+      'launch_approval',
+      new KernelError('StartRefused', `"${id}" may not start: ${allowed}`, SERVER_NOT_READY),
+    );
   }
 
   tools(): QualifiedTool[] {

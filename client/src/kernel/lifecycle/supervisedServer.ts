@@ -378,7 +378,13 @@ export class SupervisedServer {
 
   /** The live connection, or the MGP §14.3 lifecycle error a caller should see. */
   private usable(): ServerConnection {
-    const error = unusableError(this.id, this.state, !!this.connection, this.lastError);
+    const error = unusableError(
+      this.id,
+      this.state,
+      !!this.connection,
+      this.lastError,
+      this.heldBack,
+    );
     if (error || !this.connection) throw error;
     return this.connection;
   }

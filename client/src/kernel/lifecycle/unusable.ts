@@ -1,16 +1,29 @@
-import { KernelError, SERVER_DRAINING, SERVER_NOT_READY, SERVER_RESTARTING } from '../model/errors';
+import {
+  KernelError,
+  refusedBy,
+  SERVER_DRAINING,
+  SERVER_NOT_READY,
+  SERVER_RESTARTING,
+} from '../model/errors';
 import type { ServerState } from '../model/serverState';
 
 /**
  * The MGP §14.3 lifecycle error a caller should see for a server in `state` that has no live
- * connection to take the request; undefined when it can take it.
+ * connection to take the request; undefined when it can take it. A server held back by the start
+ * gate is a refusal, not a fault.
  */
 export function unusableError(
   id: string,
   state: ServerState,
   connected: boolean,
   lastError: string | undefined,
+  heldBack?: string,
 ): KernelError | undefined {
+  if (heldBack !== undefined && state !== 'connected')
+    return refusedBy(
+      'launch_approval',
+      new KernelError('StartRefused', `${id} is not started: ${heldBack}`, SERVER_NOT_READY),
+    );
   if (state === 'draining')
     return new KernelError(
       'ServerDraining',

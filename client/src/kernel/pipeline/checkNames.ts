@@ -18,6 +18,11 @@ const CHECKS: Readonly<Record<string, CheckName>> = {
     section: 'MGP §14.3',
     remedy: 'call a tool that exists; mgp.tools.discover finds one for a task',
   },
+  launch_approval: {
+    label: 'your approval to start this server',
+    remedy:
+      'the user has not allowed this server to start; they can allow it in the editor or with mgp servers allow',
+  },
   turned_off: {
     label: 'your switch for this tool',
     remedy: 'the user turned it off; ask them to turn it on, or use another tool',
