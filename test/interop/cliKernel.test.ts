@@ -100,6 +100,14 @@ describe('mgp CLI on the same kernel (real servers)', function () {
     assert.ok(result._kernel.trace_id);
   });
 
+  it('exits 1 when a config file has errors, naming the file, line and key', async () => {
+    const bad = join(dir, 'bad.toml');
+    writeFileSync(bad, '[[servers]]\nid = "x"\ncommand = "node"\nrestart = 3\n');
+    const { code, err } = await run(['tools', '--config', bad]);
+    assert.equal(code, 1);
+    assert.match(err, /bad\.toml:4:1: error: unknown key "restart".*\[servers\[0\]\.restart\]/);
+  });
+
   it('refuses a call that needs approval when there is no terminal, saying how; runs it with --approve once', async () => {
     const denied = await run(['call', 'example', 'delete_notes', '--config', config]);
     assert.equal(denied.code, 3);

@@ -86,7 +86,8 @@ export async function runTools(
           `${oneLine(nameOf(serverId, name, kernel))}\t${security.risk_level}\t${oneLine(tool.description?.split('\n')[0] ?? '')}`,
         );
     }
-    return cli.failed.length ? 1 : 0;
+    const configErrors = cli.config.problems.some((p) => p.severity === 'error');
+    return cli.failed.length || configErrors ? 1 : 0;
   } finally {
     await cli.close();
   }
