@@ -65,6 +65,30 @@ describe('kernel: a server that fails to start says what to do', function () {
     assert.match(error, /fatal: refusing to start \(exit code 3\)/);
   });
 
+  it('gives up on a server that shows no sign of work within connect_timeout_secs, saying so', async () => {
+    const error = await startError(
+      `[[servers]]\nid = "s"\ncommand = ${node}\nargs = [${fixture('hang.js')}, "--hang-initialize"]\nconnect_timeout_secs = 1\n`,
+    );
+    assert.match(
+      error,
+      /no answer to initialize, and no sign of work .* for 1 s \(connect_timeout_secs\)/,
+    );
+  });
+
+  it('waits for a server that works silently past connect_timeout_secs (a first download)', async () => {
+    const path = join(dir, 'mgp.toml');
+    const text = `[[servers]]\nid = "s"\ncommand = ${node}\nargs = [${fixture('slow-start.js')}, "--busy-ms", "3500"]\nconnect_timeout_secs = 1\n[servers.mgp]\nrestart_policy = "never"\n`;
+    writeFileSync(path, text);
+    const file = parseConfigText(text, { path, format: 'mgp', origin: 'workspace' });
+    const settled = new Promise<string>((resolve) =>
+      manager.bus.on('transition', (t: LifecycleTransition) => {
+        if (t.new_state === 'connected' || t.new_state === 'error') resolve(t.new_state);
+      }),
+    );
+    await manager.reconcile(mergeConfigFiles([file]));
+    assert.equal(await settled, 'connected', manager.get('s').lastError);
+  });
+
   it('says a program that answers initialize with "method not found" is not an MCP server', async () => {
     const error = await startError(
       `[[servers]]\nid = "s"\ncommand = ${node}\nargs = [${fixture('not-mcp.js')}]\n`,

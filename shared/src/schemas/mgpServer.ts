@@ -8,6 +8,11 @@ import { sandboxSchema } from './mgpSandbox';
 import { serverMgpSchema, serverToolsSchema } from './mgpSecurity';
 import { described, enumOf, JsonSchema, patternOf } from './schemaTypes';
 import { FRAMINGS, SERVER_ID, TOOL_NAME, TRANSPORTS } from './vocabulary';
+import {
+  DEFAULT_CONNECT_TIMEOUT_SECS,
+  DEFAULT_REQUEST_TIMEOUT_SECS,
+  DEFAULT_TOOL_RESULT_MAX_CHARS,
+} from '../serverDefaults';
 
 const REFERENCES =
   'Values may refer to `${VAR}` (environment) and `${secret:NAME}` (secret storage), resolved when the server starts.';
@@ -26,12 +31,12 @@ function stringMap(
   };
 }
 
-function seconds(plain: string, markdown: string, example: number): JsonSchema {
+function seconds(plain: string, markdown: string, fallback: number): JsonSchema {
   return {
     type: 'number',
     exclusiveMinimum: 0,
     ...described(plain, markdown),
-    examples: [example],
+    default: fallback,
   };
 }
 
@@ -124,12 +129,12 @@ export const serverSchema: JsonSchema = {
     request_timeout_secs: seconds(
       'Seconds a request may take before the kernel abandons it with a TIMEOUT error (MGP §14.3).',
       'Seconds a JSON-RPC request to this server may take before the kernel abandons it and reports `TIMEOUT` (code 3003, MGP §14.3). For a tool call, progress starts the count again, and it stands still while the kernel answers the server (a sampling review, an elicitation form, a callback question).',
-      30,
+      DEFAULT_REQUEST_TIMEOUT_SECS,
     ),
     connect_timeout_secs: seconds(
-      'Seconds the connecting state may last, transport and initialize handshake, before the server is in error (MGP §11.2).',
-      'Seconds the `connecting` state may last (transport set-up and `initialize` handshake) before the server goes to `error` (MGP §11.2).',
-      10,
+      'Seconds the connecting state may last without a sign of life (output on stderr, CPU time) before the server is in error (MGP §11.2); a server that keeps working gets up to ten times as long.',
+      'Seconds the `connecting` state (transport set-up and `initialize` handshake) may last without a sign of life before the server goes to `error` (MGP §11.2). A stdio server that keeps working meanwhile (writing to stderr, or spending CPU time, as a first `npx -y` download does) gets another period each time, up to ten times this value; one that does nothing fails after one period, and the error says which it was.',
+      DEFAULT_CONNECT_TIMEOUT_SECS,
     ),
     tool_result_max_chars: {
       type: 'integer',
@@ -138,7 +143,7 @@ export const serverSchema: JsonSchema = {
         'Characters of a tool result kept before the kernel truncates it (OpenFang, Kernel-Level Protection; MCP §5.1).',
         "Characters of a `tools/call` result kept before the kernel truncates it (MCP §5.1), like OpenFang's 50K-character cap on tool results (OpenFang, Kernel-Level Protection).",
       ),
-      examples: [50000],
+      default: DEFAULT_TOOL_RESULT_MAX_CHARS,
     },
     framing: {
       type: 'string',

@@ -1,13 +1,18 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
+import {
+  DEFAULT_CONNECT_TIMEOUT_SECS,
+  DEFAULT_REQUEST_TIMEOUT_SECS,
+  DEFAULT_TOOL_RESULT_MAX_CHARS,
+} from '@shared/serverDefaults';
 import type { ConfigLocation } from './discover';
 import { DEFAULT_SANDBOX } from './sandboxPolicy';
 import type { OAuthSettings, RestartPolicyName, RestartSettings, ServerSettings } from './model';
 
 type Table = Record<string, unknown>;
 
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-export const DEFAULT_TOOL_RESULT_MAX_CHARS = 50_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = DEFAULT_REQUEST_TIMEOUT_SECS * 1000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = DEFAULT_CONNECT_TIMEOUT_SECS * 1000;
+export { DEFAULT_TOOL_RESULT_MAX_CHARS };
 
 export const DEFAULT_RESTART: RestartSettings = {
   policy: 'on_failure',

@@ -48,6 +48,7 @@ import {
 } from './toolResults';
 import { asKernelTimeout } from './requestTimeout';
 import { CallClock } from './callClock';
+import type { ConnectDeadline } from './connectDeadline';
 import { openOverTransport } from './transportChoice';
 import type { ProcessLaunch } from './transports';
 
@@ -124,7 +125,8 @@ export class ServerConnection {
         onLog: (level, message) => options.hooks.onLog(level, message),
       },
       {
-        connect: (transport) => ServerConnection.connect(server, transport, options),
+        connect: (transport, deadline) =>
+          ServerConnection.connect(server, transport, options, deadline),
         signedIn: (connection, retry) => {
           connection.signIn = retry;
         },
@@ -136,6 +138,7 @@ export class ServerConnection {
     server: ConfiguredServer,
     inner: Transport,
     options: OpenOptions,
+    deadline?: ConnectDeadline,
   ): Promise<ServerConnection> {
     let initializeId: RequestId | undefined;
     let rawCapabilities: Record<string, unknown> = {};
@@ -176,7 +179,17 @@ export class ServerConnection {
     registerClientFeatures(client, options.handlers, options.hooks, { tasks: taskStore, clock });
     const connection = new ServerConnection(server, client, transport, options.hooks.onLog, clock);
     const previousClose = transport.onclose;
-    await client.connect(transport, { timeout: server.settings.connectTimeoutMs });
+    await client
+      .connect(
+        transport,
+        deadline
+          ? { signal: deadline.signal, timeout: deadline.capMs }
+          : { timeout: server.settings.connectTimeoutMs },
+      )
+      .catch((error: unknown) => {
+        // The SDK wraps an abort's reason in a timeout error of its own; the deadline's says why.
+        throw deadline?.signal.aborted ? deadline.signal.reason : error;
+      });
     connection.rawServerCapabilities = rawCapabilities;
     const closeHandler = transport.onclose ?? previousClose;
     transport.onclose = () => {

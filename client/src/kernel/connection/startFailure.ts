@@ -87,6 +87,12 @@ function explainStdio(error: unknown, stderr: StderrTail): unknown {
       'StartFailed',
       `the server did not answer "initialize" in time: is it an MCP server on stdio?${said ? ` Its last words on stderr: ${said}` : ''}`,
     );
+  if (error instanceof KernelError && error.code === 'Timeout')
+    return new KernelError(
+      'StartFailed',
+      `${error.message}: is it an MCP server on stdio?${said ? ` Its last words on stderr: ${said}` : ''}`,
+      error.wireCode,
+    );
   return error;
 }
 

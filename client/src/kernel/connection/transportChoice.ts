@@ -4,6 +4,7 @@ import type { ConfiguredServer } from '../config/model';
 import { KernelError } from '../model/errors';
 import type { ResolvedEnvironment } from './environment';
 import { SignInRetry, signInRetry } from './signIn';
+import { ConnectDeadline } from './connectDeadline';
 import { explainStartFailure, StderrTail } from './startFailure';
 import {
   type ProcessLaunch,
@@ -23,7 +24,8 @@ export interface TransportChoiceOptions {
 
 /** How a connection is made over a transport, and given the sign-in that later requests retry with. */
 export interface Connector<C> {
-  connect(transport: Transport): Promise<C>;
+  /** `deadline`: a stdio server's, which its signs of life extend; else connect_timeout_secs. */
+  connect(transport: Transport, deadline?: ConnectDeadline): Promise<C>;
   signedIn(connection: C, retry: SignInRetry): void;
 }
 
@@ -40,20 +42,28 @@ export async function openOverTransport<C>(
 ): Promise<C> {
   if (server.transport === 'stdio') {
     const stderr = new StderrTail();
+    const deadline = new ConnectDeadline(
+      server.settings.connectTimeoutMs,
+      () => transport.pid ?? undefined,
+    );
     const transport = stdioTransport(
       server,
       resolved,
       {
         onStderr: (line) => {
           stderr.add(line);
+          deadline.stderrLine();
           options.onLog('stderr', line);
         },
       },
       options.launch,
     );
-    return connector.connect(transport).catch((error: unknown) => {
-      throw explainStartFailure(error, server, stderr);
-    });
+    return connector
+      .connect(transport, deadline)
+      .catch((error: unknown) => {
+        throw explainStartFailure(error, server, stderr);
+      })
+      .finally(() => deadline.done());
   }
   const auth = options.authorization;
   const refused = (message: string) => options.onLog('warning', message);

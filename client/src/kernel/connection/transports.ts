@@ -2,7 +2,7 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ConfiguredServer } from '../config/model';
 import { namedDestinationsOf } from '../config/namedHosts';
 import { KernelError } from '../model/errors';
@@ -76,7 +76,7 @@ export function stdioTransport(
   resolved: ResolvedEnvironment,
   hooks: TransportHooks,
   launch?: ProcessLaunch,
-): Transport {
+): FramedStdioClientTransport {
   const command = server.command ?? '';
   assertSafeCommand(command);
   return new FramedStdioClientTransport({
