@@ -52,6 +52,7 @@ describe('mgp serve over stdio: the kernel as an MCP server', function () {
       assert.ok(capabilities?.logging && capabilities.resources && capabilities.prompts);
       const names = (await gateway.client.listTools()).tools.map((t) => t.name);
       assert.deepEqual(names.sort(), [
+        'mgp.tools.call',
         'mgp.tools.discover',
         'mgp.tools.request',
         'mgp.tools.session',
@@ -110,6 +111,47 @@ describe('mgp serve over stdio: the kernel as an MCP server', function () {
     assert.equal(executed.length, 1);
     assert.deepEqual(executed[0].actor, { type: 'agent', id: 'agent.gateway.claude-code' });
     assert.equal(executed[0].result, 'SUCCESS');
+  });
+
+  it('calls a discovered tool by its id through mgp.tools.call, for a client that never re-lists', async () => {
+    const gateway = await stdioGateway(workspace, [], { name: 'fixed-list' });
+    try {
+      const listed = (await gateway.client.listTools()).tools.map((t) => t.name);
+      assert.ok(!listed.includes('write_note') && listed.includes('mgp.tools.call'));
+      const found = await gateway.client.callTool({
+        name: 'mgp.tools.discover',
+        arguments: { query: 'write a note' },
+      });
+      const ids = (found.structuredContent as { tools: { tool_id: string }[] }).tools.map(
+        (t) => t.tool_id,
+      );
+      assert.ok(ids.includes('example.write_note'), ids.join(', '));
+      const written = await gateway.client.callTool({
+        name: 'mgp.tools.call',
+        arguments: {
+          tool_id: 'example.write_note',
+          arguments: { title: 'meta', body: 'called by id' },
+        },
+      });
+      assert.notEqual(written.isError, true, JSON.stringify(written));
+      const bad = await refusalResult(
+        gateway.client.callTool({ name: 'mgp.tools.call', arguments: { arguments: {} } }),
+      );
+      assert.equal(bad.code, 4000);
+      const unknown = await refusalResult(
+        gateway.client.callTool({ name: 'mgp.tools.call', arguments: { tool_id: 'no.such' } }),
+      );
+      assert.equal(unknown.code, 4001);
+    } finally {
+      await gateway.close();
+    }
+    const executed = (await workspace.audit()).filter(
+      (r) =>
+        r.event_type === 'TOOL_EXECUTED' &&
+        r.target.tool_name === 'write_note' &&
+        r.actor.id === 'agent.gateway.fixed-list',
+    );
+    assert.equal(executed.length, 1);
   });
 
   describe('approvals asked of the MCP client through elicitation', () => {

@@ -27,7 +27,7 @@ import type { Caller } from '../model/caller';
 import { toolIdOf } from '../model/toolId';
 import { agentCaller, gatewayAgentId } from '../agent/identity';
 import { errorRejection, rejectionResult } from '../agent/rejections';
-import { KernelError, TOOL_NOT_FOUND } from '../model/errors';
+import { INVALID_TOOL_ARGS, KernelError, TOOL_NOT_FOUND } from '../model/errors';
 import type { DiscoverySession } from '../discovery/toolDiscovery';
 import type { NameTable } from './names';
 import { registerCatalog, type CatalogHost } from './catalog';
@@ -39,6 +39,7 @@ import {
   visibleKernelTool,
 } from './toolListing';
 import { onTheWire } from './wireErrors';
+import { CALL_META_TOOL, callMetaToolDefinition, metaCallTarget } from './callMetaTool';
 
 const LEVELS = LoggingLevelSchema.options;
 
@@ -57,7 +58,8 @@ export interface SessionHost extends CatalogHost {
 const INSTRUCTIONS =
   'The tools of the MCP servers MGP Kernel hosts, behind its access control, approvals, validators ' +
   'and audit trail. Call mgp.tools.discover with what you need, in plain words, to find a tool you ' +
-  'have not been given; the tools it finds are added to your list.';
+  'have not been given; the tools it finds are added to your list, and mgp.tools.call calls any of ' +
+  'them by its tool_id if your list cannot change.';
 
 export class GatewaySession {
   readonly server: Server;
@@ -162,7 +164,8 @@ export class GatewaySession {
           : (!loaded || loaded.has(toolIdOf(item.serverId, item.name))) &&
             kernel.access.query(agent, item.serverId, item.name).permission === 'allow',
       )
-      .map(({ item, name }) => toolDefinition(name, item.tool));
+      .map(({ item, name }) => toolDefinition(name, item.tool))
+      .concat(this.host.expose === 'meta' ? [callMetaToolDefinition] : []);
   }
 
   /** Meta mode: the session's pinned and cached tools and its last discovery answer (MGP §16.7). */
@@ -188,6 +191,11 @@ export class GatewaySession {
     },
   ): Promise<CallToolResult> {
     await this.host.ready;
+    if (this.host.expose === 'meta' && params.name === CALL_META_TOOL) {
+      const target = metaCallTarget(params.arguments);
+      if ('problem' in target) return invalidMetaCall(target.problem);
+      return this.callTool({ name: target.toolId, arguments: target.args }, extra);
+    }
     const table = this.host.tools();
     const item = table.resolve(params.name) ?? turnedOffTool(this.host.kernel, params.name);
     if (!item) return unknownToolResult(params.name, table.alternatives(params.name));
@@ -324,6 +332,19 @@ function unknownToolResult(name: string, choices: string[] | undefined): CallToo
       next_step: choices
         ? 'call the tool by one of the names given'
         : 'list the tools again, or call mgp.tools.discover to find one for the task',
+    },
+  });
+}
+
+function invalidMetaCall(problem: string): CallToolResult {
+  return rejectionResult({
+    status: 'rejected',
+    reason: `Arguments of ${CALL_META_TOOL} do not say which tool to call`,
+    violations: [problem],
+    code: INVALID_TOOL_ARGS,
+    error: 'INVALID_TOOL_ARGS',
+    hints: {
+      next_step: 'pass the tool_id from a discovery answer, and the arguments as an object',
     },
   });
 }
