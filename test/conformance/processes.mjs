@@ -86,7 +86,8 @@ export function start(command, args, ready, { deadlineMs, ...options }) {
 }
 
 /**
- * Runs a command and follows its output: `onLine(line)` sees each line of its stdout as it comes.
+ * Runs a command and follows its output: `onLine(line)` sees each line of its stdout and its stderr
+ * as it comes (each stream in order; the two interleaved as they arrive).
  * Returns `exited` (its exit code, when it ends) and `kill`.
  */
 export function follow(command, args, onLine, options = {}) {
@@ -96,16 +97,19 @@ export function follow(command, args, onLine, options = {}) {
     detached: true,
     ...options,
   });
-  let partial = '';
-  child.stdout.on('data', (chunk) => {
-    const lines = (partial + chunk).split('\n');
-    partial = lines.pop();
-    for (const line of lines) onLine(line);
-  });
-  child.stderr.resume();
+  const lines = (stream) => {
+    let partial = '';
+    stream.on('data', (chunk) => {
+      const complete = (partial + chunk).split('\n');
+      partial = complete.pop();
+      for (const line of complete) onLine(line);
+    });
+    return () => partial && onLine(partial);
+  };
+  const rest = [lines(child.stdout), lines(child.stderr)];
   const exited = new Promise((resolve) =>
     child.on('close', (code) => {
-      if (partial) onLine(partial);
+      for (const flush of rest) flush();
       resolve(code ?? 1);
     }),
   );

