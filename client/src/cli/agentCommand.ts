@@ -6,15 +6,15 @@
  * and with neither the policy decides and calls that need an approval are refused, as for `mgp call`.
  */
 import {
+  type AgentObserver,
+  type AgentRunRecord,
   AgentSession,
+  type ChatModel,
   CLI_AGENT_ID,
   DEFAULT_LOOP_GUARD,
   DEFAULT_MAX_STEPS,
-  type AgentObserver,
-  type AgentRunRecord,
   type ToolCallRecord,
-} from '../kernel/agent';
-import type { ChatModel } from '../kernel/models/chatModel';
+} from '../kernel';
 import { CliEnvironment, startCliKernel } from './cliKernel';
 import type { Io } from './io';
 import { EXIT, exitCodeOfRun } from './exitCodes';

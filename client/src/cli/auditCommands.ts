@@ -40,16 +40,26 @@ import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { AuditRecord } from '../kernel/audit/auditEvent';
-import { canonicalJson } from '../kernel/audit/canonical';
-import { recordLine } from '../kernel/audit/chain';
+import {
+  anchorKey,
+  AnchorKeyStore,
+  auditDirectory,
+  AuditFilter,
+  type AuditRecord,
+  canonicalJson,
+  compileFilter,
+  EXPORT_FORMATS,
+  ExportFormat,
+  exportRecords,
+  followRecords,
+  readRecords,
+  recordLine,
+  stateRoot,
+  tailRecords,
+  verifyAuditLog,
+  VerifyReport,
+} from '../kernel';
 import { oneLine } from '@shared/untrustedText';
-import { EXPORT_FORMATS, ExportFormat, exportRecords } from '../kernel/audit/export';
-import { AuditFilter, compileFilter } from '../kernel/audit/filter';
-import { AnchorKeyStore, anchorKey } from '../kernel/audit/anchorSeal';
-import { auditDirectory, stateRoot } from '../kernel/audit/location';
-import { followRecords, readRecords, tailRecords } from '../kernel/audit/reader';
-import { verifyAuditLog, VerifyReport } from '../kernel/audit/verify';
 import { cliAnchorKeys } from './cliSecrets';
 import type { Io } from './io';
 import { CommandLine, Flags, oneOf, parseCommandLine, UsageError, wholeNumber } from './flags';

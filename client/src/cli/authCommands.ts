@@ -4,8 +4,7 @@
  * $XDG_STATE_HOME/mgp/oauth-tokens.json, readable by the user only (cliSecrets.ts).
  */
 import { homedir } from 'node:os';
-import { stateDirectory } from '../kernel/audit/location';
-import type { ConfiguredServer } from '../kernel/config/model';
+import { type ConfiguredServer, stateDirectory } from '../kernel';
 import { cliAuthorizations } from './cliAuthorization';
 import { startCliKernel } from './cliKernel';
 import { Flags, parseCommandLine, UsageError } from './flags';

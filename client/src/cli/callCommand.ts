@@ -5,10 +5,7 @@
  * (MGP §14).
  * `--task` runs it as an MCP task: its statuses go to stderr, Ctrl+C cancels it (tasks/cancel).
  */
-import type { TaskSnapshot } from '../kernel/connection/toolTasks';
-import { KernelError } from '../kernel/model/errors';
-import type { ToolCallRequest } from '../kernel/pipeline/callContext';
-import { wireErrorOf } from '../kernel/mgp/mgpErrors';
+import { KernelError, type TaskSnapshot, type ToolCallRequest, wireErrorOf } from '../kernel';
 import { CliEnvironment, startCliKernel } from './cliKernel';
 import { exitCodeOfError, exitCodeOfResult } from './exitCodes';
 import { CommandLine, UsageError } from './flags';

@@ -9,8 +9,7 @@ import type {
   ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { oneLine } from '@shared/untrustedText';
-import { expandTemplate, templateVariables } from '../kernel/connection/uriTemplates';
-import type { Kernel } from '../kernel/kernel';
+import { expandTemplate, type Kernel, templateVariables } from '../kernel';
 import { describeError } from './callCommand';
 import { CliEnvironment, startCliKernel } from './cliKernel';
 import { CommandLine, UsageError } from './flags';

@@ -7,9 +7,13 @@
  * at once, such as the conformance suite's), or `none` (a server that asks fails with what it asked).
  */
 import { dirname, join } from 'node:path';
-import { AuthorizationStore } from '../kernel/auth/authStore';
-import { Authorizations } from '../kernel/auth/authorizations';
-import { headlessUserAgent, systemBrowserUserAgent, UserAgent } from '../kernel/auth/userAgent';
+import {
+  Authorizations,
+  AuthorizationStore,
+  headlessUserAgent,
+  systemBrowserUserAgent,
+  UserAgent,
+} from '../kernel';
 import { CliSecrets } from './cliSecrets';
 import type { Io } from './io';
 

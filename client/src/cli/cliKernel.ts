@@ -5,23 +5,24 @@
  */
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { AuditError } from '../kernel/audit/errors';
-import { AuditLog } from '../kernel/audit/auditLog';
-import { auditDirectory, stateDirectory } from '../kernel/audit/location';
-import { Redactor } from '../kernel/audit/redact';
-import { AuditTrail, KERNEL_AUDIT_COMMIT_DELAY_MS } from '../kernel/audit/auditTrail';
-import { environmentSecrets } from '../kernel/config/interpolate';
-import type { KernelConfig } from '../kernel/config/model';
-import type {
-  Interaction,
-  PermissionRequest,
-  ToolApprovalRequest,
-} from '../kernel/host/interaction';
-import { Kernel } from '../kernel/kernel';
-import { exampleRequestSource } from '../kernel/discovery/toolDiscovery';
-import type { MediaKind } from '../kernel/models/chatModel';
-import { OpenAiCompatibleProvider } from '../kernel/models/openAiCompatible';
-import { CLI_OPERATOR } from '../kernel/model/caller';
+import {
+  auditDirectory,
+  type AuditTrail,
+  CLI_OPERATOR,
+  environmentSecrets,
+  exampleRequestSource,
+  type Interaction,
+  Kernel,
+  type KernelConfig,
+  LaunchApprovals,
+  type MediaKind,
+  OpenAiCompatibleProvider,
+  openAuditTrail,
+  type PermissionRequest,
+  Redactor,
+  stateDirectory,
+  type ToolApprovalRequest,
+} from '../kernel';
 import { cliAuthorizations, signInFlow } from './cliAuthorization';
 import { cliAnchorKeys } from './cliSecrets';
 import type { Io } from './io';
@@ -29,7 +30,6 @@ import { LineReader } from './lineReader';
 import { KernelOptions, loadCliConfig, workspaceFolderOf } from './options';
 import { flagInteraction, mcplRefusal, terminalInteraction } from './terminalInteraction';
 import { settleWorkspaceServers } from './workspaceTrust';
-import { LaunchApprovals } from '../kernel/security/launchApprovals';
 import { visibleText } from '@shared/untrustedText';
 
 export interface CliKernel {
@@ -54,35 +54,6 @@ export interface CliEnvironment {
   interaction?: Interaction;
   /** Start the servers without waiting for them: `started` says when they are up. */
   background?: boolean;
-}
-
-/** The workspace's log; when the editor holds it, a log of the CLI's own beside it (two writers would fork the chain). */
-async function openAuditLog(
-  stateDir: string,
-  config: KernelConfig,
-  redactor: Redactor,
-  io: Io,
-  workspaceDir: string,
-  env: Record<string, string | undefined>,
-): Promise<AuditLog> {
-  const options = {
-    rotateBytes: config.kernel.audit.rotateBytes,
-    retention: config.kernel.audit.retention,
-    redactor,
-    commitDelayMs: KERNEL_AUDIT_COMMIT_DELAY_MS,
-    anchorKeys: cliAnchorKeys(dirname(stateDir), env),
-    onProblem: (message: string) => io.err(`mgp: audit: ${message}`),
-  };
-  try {
-    return await AuditLog.open({ directory: workspaceDir, ...options });
-  } catch (error) {
-    if (!(error instanceof AuditError) || error.code !== 'Locked') throw error;
-    const own = join(stateDir, 'audit-cli');
-    io.err(
-      `mgp: the workspace's audit log is held by another process (the editor?); recording to ${own}`,
-    );
-    return AuditLog.open({ directory: own, ...options });
-  }
 }
 
 /** Starts the servers a command needs (`only`, else all) in a kernel with an audit trail. */
@@ -110,9 +81,20 @@ export async function startCliKernel(
   };
   const stateDir = stateDirectory(location);
   const redactor = new Redactor();
-  const trail = new AuditTrail(
-    await openAuditLog(stateDir, config, redactor, io, auditDirectory(location), env),
-  );
+  // The workspace's log; when the editor holds it, a log of the CLI's own beside it.
+  const trail = await openAuditTrail({
+    directory: auditDirectory(location),
+    fallback: join(stateDir, 'audit-cli'),
+    onHeld: (own) =>
+      io.err(
+        `mgp: the workspace's audit log is held by another process (the editor?); recording to ${own}`,
+      ),
+    rotateBytes: config.kernel.audit.rotateBytes,
+    retention: config.kernel.audit.retention,
+    redactor,
+    anchorKeys: cliAnchorKeys(dirname(stateDir), env),
+    onProblem: (message: string) => io.err(`mgp: audit: ${message}`),
+  });
   const flag = options.approve;
   const elicit = options.elicit;
   const interactive =

@@ -8,15 +8,15 @@
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import type { AnchorKeyStore } from '../kernel/audit/anchorSeal';
-import type { SecretKeyValue } from '../kernel/auth/authStore';
-import { FileSecrets } from '../kernel/auth/fileSecrets';
 import {
+  type AnchorKeyStore,
+  FileSecrets,
   KEYRING_SERVICE,
   KeyringModule,
   KeyringSecrets,
   MigratingSecrets,
-} from '../kernel/auth/keyringSecrets';
+  type SecretKeyValue,
+} from '../kernel';
 
 export const KEYRING_MODULE = '@napi-rs/keyring';
 const PROBE_TIMEOUT_MS = 5_000;

@@ -3,8 +3,7 @@
  * the output: done, an error, bad usage, refused by the kernel, stopped by a limit, cancelled.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { AgentRunRecord } from '../kernel/agent/transcript';
-import { KernelError } from '../kernel/model/errors';
+import { type AgentRunRecord, KernelError } from '../kernel';
 
 export const EXIT = {
   done: 0,

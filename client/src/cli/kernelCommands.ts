@@ -4,7 +4,7 @@
  * them into typed options before it starts anything (`mgp call` is in callCommand.ts).
  */
 import { oneLine } from '@shared/untrustedText';
-import { qualifiedToolName } from '../kernel/lifecycle/serverManager';
+import { qualifiedToolName } from '../kernel';
 import { describeError } from './callCommand';
 import { CliEnvironment, startCliKernel } from './cliKernel';
 import { CommandLine, oneOf, UsageError, wholeNumber } from './flags';

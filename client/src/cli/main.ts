@@ -2,15 +2,17 @@ import { homedir } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { visibleText } from '@shared/untrustedText';
 import { MGP_KERNEL_VERSION } from '@shared/version';
-import { stateDirectory } from '../kernel/audit/location';
-import type { ConfigProblem } from '../kernel/config/model';
-import { Switches } from '../kernel/security/switches';
-import { MemoryAuditSink } from '../kernel/audit/auditSink';
-import { CLI_OPERATOR } from '../kernel/model/caller';
-import { LaunchApprovals } from '../kernel/security/launchApprovals';
-import { serverTarget } from '../kernel/config/status';
-import { describeIsolation } from '../kernel/sandbox/isolation';
-import { endGroupsOnSignals } from '../kernel/transport/processGroups';
+import {
+  CLI_OPERATOR,
+  type ConfigProblem,
+  describeIsolation,
+  endGroupsOnSignals,
+  LaunchApprovals,
+  MemoryAuditSink,
+  serverTarget,
+  stateDirectory,
+  Switches,
+} from '../kernel';
 import { EXIT_CODES_HELP } from './exitCodes';
 import { isolationOf } from './serverIsolation';
 import { AGENT_FLAGS, AGENT_USAGE, agentOptions, runAgent } from './agentCommand';

@@ -4,7 +4,7 @@
  * that advertise MCPL. Their flags are read into options before anything starts.
  */
 import { oneLine } from '@shared/untrustedText';
-import { blocksText } from '../kernel/mcpl/protocol';
+import { blocksText } from '../kernel';
 import { CliEnvironment, CliKernel, startCliKernel } from './cliKernel';
 import { CommandLine, UsageError, wholeNumber } from './flags';
 import type { Io } from './io';

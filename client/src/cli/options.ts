@@ -7,8 +7,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { formatOfConfigFile } from '@shared/configFiles';
-import { loadKernelConfig, mergeConfigFiles, parseConfigText } from '../kernel/config/load';
-import type { KernelConfig } from '../kernel/config/model';
+import { type KernelConfig, loadKernelConfig, mergeConfigFiles, parseConfigText } from '../kernel';
 import { FlagValues, oneOf } from './flags';
 import type { ApproveFlag, ElicitFlag } from './terminalInteraction';
 

@@ -7,13 +7,19 @@
 import { homedir } from 'node:os';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { stateDirectory } from '../kernel/audit/location';
-import { Gateway } from '../kernel/gateway/gateway';
-import { elicitedApprovals } from '../kernel/gateway/elicitedApprovals';
+import {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  elicitedApprovals,
+  EndedSession,
+  type ExposeMode,
+  findEditor,
+  Gateway,
+  HttpFront,
+  openEditorSession,
+  relay,
+  stateDirectory,
+} from '../kernel';
 import { oneLine } from '@shared/untrustedText';
-import { DEFAULT_IDLE_TIMEOUT_MS, EndedSession, HttpFront } from '../kernel/gateway/http/httpFront';
-import { findEditor, openEditorSession, relay } from '../kernel/gateway/local/attach';
-import type { ExposeMode } from '../kernel/gateway/toolListing';
 import { startCliKernel } from './cliKernel';
 import { CommandLine, oneOf, UsageError, wholeNumber } from './flags';
 import type { Io } from './io';

@@ -1,9 +1,7 @@
 /** How each configured stdio server would run, for `mgp servers`: sandboxed with what, or why not. */
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
-import type { ConfiguredServer } from '../kernel/config/model';
-import type { Isolation } from '../kernel/sandbox/isolation';
-import { foreseeIsolation } from '../kernel/sandbox/launch';
+import { type ConfiguredServer, foreseeIsolation, type Isolation } from '../kernel';
 
 export async function isolationOf(
   server: ConfiguredServer,

@@ -6,25 +6,25 @@
 import type { Readable, Writable } from 'node:stream';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import {
+  answerText,
+  elicitationDefaults,
+  inferenceDetail,
   InferenceQuestion,
+  inferenceTitle,
   Interaction,
   NOBODY_TO_ASK,
   PermissionRequest,
+  requestDetail,
+  scopeDetail,
   ScopeQuestion,
+  scopeTitle,
   ToolApprovalAnswer,
   ToolApprovalRequest,
-} from '../kernel/host/interaction';
+  withAnswerText,
+} from '../kernel';
 import { oneLine, visibleText } from '@shared/untrustedText';
-import { elicitationDefaults } from '../kernel/host/elicitationDefaults';
-import { answerText, requestDetail, withAnswerText } from '../kernel/host/samplingText';
 import { LineReader } from './lineReader';
 import { elicitAtTerminal } from './terminalElicitation';
-import {
-  inferenceDetail,
-  inferenceTitle,
-  scopeDetail,
-  scopeTitle,
-} from '../kernel/host/mcplQuestionText';
 
 export type ApproveFlag = 'once' | 'session';
 /** `--elicit`: how a run without a terminal answers a server's elicitation. */

@@ -5,8 +5,7 @@
  * for the server as it is defined now: a change to what it runs asks again.
  */
 import { oneLine } from '@shared/untrustedText';
-import type { ConfiguredServer } from '../kernel/config/model';
-import { launchTarget } from '../kernel/config/launchText';
+import { type ConfiguredServer, launchTarget } from '../kernel';
 import { startCliKernel } from './cliKernel';
 import { CommandLine, UsageError } from './flags';
 import type { Io } from './io';

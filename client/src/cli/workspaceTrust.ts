@@ -10,9 +10,15 @@
  * allow a launch) it does not start, and the refusal says what to run. `--trust` allows this run's
  * servers for this run only; `MGP_PREAPPROVED_SERVERS` allows the ones it names.
  */
-import type { ConfiguredServer, KernelConfig } from '../kernel/config/model';
-import { launchDetails, launchTarget, shellWord } from '../kernel/config/launchText';
-import type { LaunchApprovals, LaunchStanding } from '../kernel/security/launchApprovals';
+import {
+  type ConfiguredServer,
+  type KernelConfig,
+  type LaunchApprovals,
+  launchDetails,
+  type LaunchStanding,
+  launchTarget,
+  shellWord,
+} from '../kernel';
 import { oneLine } from '@shared/untrustedText';
 import type { Io } from './io';
 

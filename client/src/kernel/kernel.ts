@@ -43,6 +43,7 @@ import { McplHost } from './mcpl/mcplHost';
 import { ModelRouter } from './models/modelRouter';
 import type { Caller } from './model/caller';
 import type { ToolCallOutcome, ToolCallRequest } from './pipeline/callContext';
+import type { ArgumentCheck } from './pipeline/argumentChecker';
 import { streamedCall, type StreamedCallRequest } from './pipeline/streamedCall';
 import { ToolCallPipeline } from './pipeline/toolCallPipeline';
 import { CallValidation } from './pipeline/validation';
@@ -408,6 +409,11 @@ export class Kernel {
    */
   tools(): KernelToolEntry[] {
     return this.offered.all();
+  }
+
+  /** A form's arguments against a tool's inputSchema, as the arguments stage will check them. */
+  checkArguments(schema: Record<string, unknown> | undefined, args: unknown): ArgumentCheck {
+    return this.pipeline.argumentChecker.check(schema, args);
   }
 
   /** The server's tools that are offered: all but those the user turned off. */

@@ -6,9 +6,13 @@ import {
   KernelStatus,
   ServerInstructions,
 } from '@shared/aboutMessages';
-import { boundedInstructions } from '../kernel/agent/serverInstructions';
-import type { ServerManager } from '../kernel/lifecycle/serverManager';
-import { displayPath, summarizeConfigFiles, summarizeServers } from '../kernel/config/status';
+import {
+  boundedInstructions,
+  displayPath,
+  type ServerManager,
+  summarizeConfigFiles,
+  summarizeServers,
+} from '../kernel';
 import type { ConfigService } from './configService';
 import type { LanguageServerHost } from './languageClient';
 import { webviewHtml, webviewOptions } from './webviewHtml';

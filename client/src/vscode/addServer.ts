@@ -1,9 +1,15 @@
 import * as vscode from 'vscode';
 import { SERVER_ID } from '@shared/schemas/vocabulary';
-import { parseConfigText } from '../kernel/config/load';
-import type { ConfiguredServer } from '../kernel/config/model';
-import { invalidValue, newServerFrom, type NewServerKind } from '../kernel/config/newServer';
-import { appendBlocks, serverBlock, uniqueServerId } from '../kernel/config/serverBlock';
+import {
+  appendBlocks,
+  type ConfiguredServer,
+  invalidValue,
+  newServerFrom,
+  type NewServerKind,
+  parseConfigText,
+  serverBlock,
+  uniqueServerId,
+} from '../kernel';
 import type { ConfigService } from './configService';
 import { appendServerBlocks, workspaceConfigFile } from './workspaceConfigFile';
 import { offerTrust } from './workspaceTrust';

@@ -6,8 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { oneLine } from '@shared/untrustedText';
-import type { CheckpointNode, FeatureSetState } from '../kernel/mcpl';
-import type { McplHost } from '../kernel/mcpl/mcplHost';
+import type { CheckpointNode, FeatureSetState, McplHost } from '../kernel';
 import { historyLines } from './checkpointLineage';
 
 export type CheckpointsSource = Pick<McplHost, 'checkpoints' | 'server' | 'onChange' | 'rollback'>;

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { AboutPanel } from './aboutPanel';
 import type { ConfigService } from './configService';
-import type { ServerManager } from '../kernel/lifecycle/serverManager';
+import type { ServerManager } from '../kernel';
 import type { LanguageServerHost } from './languageClient';
 
 const STARTER_CONFIG = `# MGP Kernel server configuration. See the MGP spec, section 15.2.

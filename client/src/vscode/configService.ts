@@ -1,9 +1,6 @@
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import { LastValidConfig } from '../kernel/config/lastValid';
-import { loadKernelConfig } from '../kernel/config/load';
-import type { KernelConfig } from '../kernel/config/model';
-import type { PathContext } from '../kernel/config/status';
+import { type KernelConfig, LastValidConfig, loadKernelConfig, type PathContext } from '../kernel';
 
 const WATCHED = '{mgp.toml,mcp.toml,config.toml,.openfang/config.toml}';
 

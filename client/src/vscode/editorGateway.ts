@@ -5,9 +5,7 @@
  * Trust: a restricted workspace serves nothing.
  */
 import * as vscode from 'vscode';
-import { Gateway } from '../kernel/gateway/gateway';
-import { EditorEndpoint } from '../kernel/gateway/local/editorEndpoint';
-import type { ExposeMode } from '../kernel/gateway/toolListing';
+import { EditorEndpoint, type ExposeMode, Gateway } from '../kernel';
 import type { KernelHost } from './kernelHost';
 
 export const MCP_PROVIDER_ID = 'mgp.gateway';

@@ -1,8 +1,5 @@
 import * as vscode from 'vscode';
-import type { KernelConfig } from '../kernel/config/model';
-import type { AuditTrail } from '../kernel/audit/auditTrail';
-import type { Kernel } from '../kernel/kernel';
-import type { ServerManager } from '../kernel/lifecycle/serverManager';
+import type { AuditTrail, Kernel, KernelConfig, ServerManager } from '../kernel';
 import { registerChatParticipant } from './agents/chatParticipant';
 import { registerEndpointChatProvider } from './agents/endpointChatProvider';
 import { registerLanguageModelTools } from './agents/languageModelTools';

@@ -6,8 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { oneLine, visibleText } from '@shared/untrustedText';
-import type { FeatureSetView } from '../kernel/mcpl';
-import type { McplHost } from '../kernel/mcpl/mcplHost';
+import type { FeatureSetView, McplHost } from '../kernel';
 
 export type FeatureSetNode =
   | { kind: 'featureSets'; serverId: string }

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { serverBlock } from '../kernel/config/serverBlock';
-import { importVscodeMcpJson, type McpJsonInput } from '../kernel/config/vscodeMcpImport';
+import { importVscodeMcpJson, type McpJsonInput, serverBlock } from '../kernel';
 import type { ConfigService } from './configService';
 import type { SecretStore } from './secrets';
 import { appendServerBlocks, workspaceConfigFile } from './workspaceConfigFile';

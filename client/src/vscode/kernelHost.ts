@@ -3,22 +3,27 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import * as vscode from 'vscode';
-import { AuditError } from '../kernel/audit/errors';
-import { AuditLog } from '../kernel/audit/auditLog';
-import { auditDirectory, stateDirectory } from '../kernel/audit/location';
-import { Redactor } from '../kernel/audit/redact';
-import { AuditTrail, KERNEL_AUDIT_COMMIT_DELAY_MS } from '../kernel/audit/auditTrail';
-import { launchFingerprint } from '../kernel/config/launchFingerprint';
-import { launchDetails, launchTarget } from '../kernel/config/launchText';
-import { LAUNCH_APPROVALS_FILE, LaunchApprovals } from '../kernel/security/launchApprovals';
+import {
+  type AnchorKeyStore,
+  auditDirectory,
+  type AuditTrail,
+  type ConfiguredServer,
+  EDITOR_OPERATOR,
+  Kernel,
+  type KernelConfig,
+  LAUNCH_APPROVALS_FILE,
+  LaunchApprovals,
+  launchDetails,
+  launchFingerprint,
+  launchTarget,
+  type LifecycleTransition,
+  openAuditTrail,
+  Redactor,
+  stateDirectory,
+} from '../kernel';
 import { oneLine } from '@shared/untrustedText';
-import type { ConfiguredServer, KernelConfig } from '../kernel/config/model';
-import { Kernel } from '../kernel/kernel';
-import type { LifecycleTransition } from '../kernel/model/serverState';
-import { EDITOR_OPERATOR } from '../kernel/model/caller';
 import { workspaceFolderPaths } from './configService';
 import { EditorInteraction } from './interaction/editorInteraction';
-import type { AnchorKeyStore } from '../kernel/audit/anchorSeal';
 import { editorAnchorKeys, type SecretStore } from './secrets';
 import { ServerLogs } from './serverLogs';
 
@@ -30,31 +35,6 @@ function isWorkspaceServer(server: ConfiguredServer): boolean {
     (folder) =>
       server.source.file.startsWith(`${folder}/`) || server.source.file.startsWith(`${folder}\\`),
   );
-}
-
-async function openAuditLog(
-  dir: string,
-  config: KernelConfig | undefined,
-  redactor: Redactor,
-  log: vscode.LogOutputChannel,
-  anchorKeys: AnchorKeyStore,
-): Promise<AuditLog> {
-  const options = {
-    anchorKeys,
-    rotateBytes: config?.kernel.audit.rotateBytes,
-    retention: config?.kernel.audit.retention,
-    redactor,
-    commitDelayMs: KERNEL_AUDIT_COMMIT_DELAY_MS,
-    onProblem: (message: string) => log.error(`audit: ${message}`),
-  };
-  try {
-    return await AuditLog.open({ directory: dir, ...options });
-  } catch (error) {
-    if (!(error instanceof AuditError) || error.code !== 'Locked') throw error;
-    const own = `${dir}-window-${process.pid}`;
-    log.warn(`the workspace's audit log is held by another window; this window records to ${own}`);
-    return AuditLog.open({ directory: own, ...options });
-  }
 }
 
 /**
@@ -118,9 +98,19 @@ export class KernelHost implements vscode.Disposable {
     const stateDir = stateDirectory(location);
     const redactor = new Redactor();
     const anchorKeys = editorAnchorKeys(secrets);
-    const trail = new AuditTrail(
-      await openAuditLog(auditDirectory(location), config, redactor, log, anchorKeys),
-    );
+    const trail = await openAuditTrail({
+      directory: auditDirectory(location),
+      fallback: `${auditDirectory(location)}-window-${process.pid}`,
+      onHeld: (own) =>
+        log.warn(
+          `the workspace's audit log is held by another window; this window records to ${own}`,
+        ),
+      anchorKeys,
+      rotateBytes: config?.kernel.audit.rotateBytes,
+      retention: config?.kernel.audit.retention,
+      redactor,
+      onProblem: (message: string) => log.error(`audit: ${message}`),
+    });
     const interaction = new EditorInteraction(extension.extensionUri, log);
     const launches = await openLaunchApprovals(extension, stateDir, trail, log);
     const kernel: Kernel = new Kernel({

@@ -3,7 +3,7 @@
  * Checkpoints view (§8) and push events in the Events view (§9), wired to the kernel's MCPL host.
  */
 import * as vscode from 'vscode';
-import type { McplHost } from '../kernel/mcpl/mcplHost';
+import type { McplHost } from '../kernel';
 import { registerCheckpointsView } from './checkpointsView';
 import type { EventRow, EventsView } from './eventsView';
 import { registerFeatureSetToggles } from './featureSetItems';

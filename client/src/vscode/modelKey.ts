@@ -5,12 +5,7 @@
  * it belongs to the endpoint now configured.
  */
 import * as vscode from 'vscode';
-import {
-  endpointOrigin,
-  judgeStoredKey,
-  parseStoredKey,
-  storedKeyText,
-} from '../kernel/models/endpointKey';
+import { endpointOrigin, judgeStoredKey, parseStoredKey, storedKeyText } from '../kernel';
 import type { SecretStore } from './secrets';
 
 export const MODEL_KEY_SECRET = 'mgp.models.openaiCompatible.key';

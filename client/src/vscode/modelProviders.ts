@@ -5,19 +5,19 @@
  * strategy ranks with. Rebuilt when the settings change.
  */
 import * as vscode from 'vscode';
-import type {
-  CompletionRequest,
-  CompletionResult,
-  ModelDescription,
-  ModelHints,
-  ModelProvider,
-} from '../kernel/models/modelProvider';
-import type { ModelRouter } from '../kernel/models/modelRouter';
-import { exampleRequestSource } from '../kernel/discovery/toolDiscovery';
-import type { MediaKind } from '../kernel/models/chatModel';
-import { OpenAiCompatibleProvider } from '../kernel/models/openAiCompatible';
-import type { EmbeddingEndpointOptions } from '../kernel/models/openAiEmbeddings';
-import type { ToolDiscovery } from '../kernel/discovery/toolDiscovery';
+import {
+  type CompletionRequest,
+  type CompletionResult,
+  type EmbeddingEndpointOptions,
+  exampleRequestSource,
+  type MediaKind,
+  type ModelDescription,
+  type ModelHints,
+  type ModelProvider,
+  type ModelRouter,
+  OpenAiCompatibleProvider,
+  type ToolDiscovery,
+} from '../kernel';
 import type { ModelKeys } from './modelKey';
 import type { SecretStore } from './secrets';
 

@@ -4,11 +4,7 @@
  * taken again when the server connects; an update re-reads the open document (ServerContentProvider).
  */
 import * as vscode from 'vscode';
-import {
-  RememberedSubscriptions,
-  type SubscriptionKey,
-} from '../kernel/lifecycle/rememberedSubscriptions';
-import type { ServerManager } from '../kernel/lifecycle/serverManager';
+import { RememberedSubscriptions, type ServerManager, type SubscriptionKey } from '../kernel';
 import { RESOURCE_SCHEME } from './serverContent';
 import type { ServerNode } from './serversView';
 

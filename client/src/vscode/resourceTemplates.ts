@@ -6,8 +6,7 @@
 import type { ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import * as vscode from 'vscode';
 import { oneLine, visibleText } from '@shared/untrustedText';
-import { expandTemplate, templateVariables } from '../kernel/connection/uriTemplates';
-import type { Kernel } from '../kernel/kernel';
+import { expandTemplate, type Kernel, templateVariables } from '../kernel';
 import { askWithCompletion } from './completionPick';
 import { resourceDocumentUri } from './serverContent';
 

@@ -1,8 +1,5 @@
 import * as vscode from 'vscode';
-import type { ConfiguredServer } from '../kernel/config/model';
-import { KernelError } from '../kernel/model/errors';
-import type { Kernel } from '../kernel/kernel';
-import type { ServerManager } from '../kernel/lifecycle/serverManager';
+import { type ConfiguredServer, type Kernel, KernelError, type ServerManager } from '../kernel';
 import type { ServerNode } from './serversView';
 import type { ServerLogs } from './serverLogs';
 import type { HoldReason } from './statusBar';

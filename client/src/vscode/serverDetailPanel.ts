@@ -5,9 +5,7 @@ import {
   type ServerDetailFromWebview,
   type ServerDetailToWebview,
 } from '@shared/serverDetailMessages';
-import type { ConfiguredServer } from '../kernel/config/model';
-import { displayPath } from '../kernel/config/status';
-import type { Kernel } from '../kernel/kernel';
+import { type ConfiguredServer, displayPath, type Kernel } from '../kernel';
 import type { ConfigService } from './configService';
 import { serverDetailView } from './serverDetailView';
 import type { ServerIcons } from './serverIcons';

@@ -4,21 +4,23 @@
  * both sides negotiated (MGP extensions, MCPL feature sets), the permissions it asked for with the
  * decisions in force, and its tools with their switches. Pure (no `vscode`): tested in node.
  */
-import { describeIsolation } from '../kernel/sandbox/isolation';
+import {
+  type ConfiguredServer,
+  describeIsolation,
+  type EffectiveSecurity,
+  type FeatureSetView,
+  type ListedTool,
+  type NegotiatedMgp,
+  type PermissionDecision,
+  serverTarget,
+  type SupervisedServer,
+} from '../kernel';
 import type {
   ServerDetailFeatureSet,
   ServerDetailPermission,
   ServerDetailView,
 } from '@shared/serverDetailMessages';
 import { oneLine, visibleText } from '@shared/untrustedText';
-import type { ConfiguredServer } from '../kernel/config/model';
-import { serverTarget } from '../kernel/config/status';
-import type { ListedTool } from '../kernel/connection/toolResults';
-import type { SupervisedServer } from '../kernel/lifecycle/supervisedServer';
-import type { FeatureSetView } from '../kernel/mcpl';
-import type { NegotiatedMgp } from '../kernel/mgp/negotiation';
-import type { EffectiveSecurity } from '../kernel/model/security';
-import type { PermissionDecision } from '../kernel/security/approvalStore';
 
 export interface ServerDetailDeps {
   config: ConfiguredServer;

@@ -5,8 +5,7 @@
  * or refused, leaves the row its codicon.
  */
 import * as vscode from 'vscode';
-import { type CachedIcon, IconCache, iconDataUri } from '../kernel/icons/iconCache';
-import { iconsOf, judgeIcon, pickIcons } from '../kernel/icons/iconPolicy';
+import { type CachedIcon, IconCache, iconDataUri, iconsOf, judgeIcon, pickIcons } from '../kernel';
 
 export interface ThemedIconFiles {
   light: CachedIcon;

@@ -5,11 +5,14 @@
  * a notification when one does, and *MGP: Sign Out of Server*.
  */
 import * as vscode from 'vscode';
-import { AuthorizationStore, SecretKeyValue } from '../kernel/auth/authStore';
-import { Authorizations } from '../kernel/auth/authorizations';
-import type { UserAgent } from '../kernel/auth/userAgent';
-import type { KernelBus } from '../kernel/lifecycle/events';
-import type { ServerManager } from '../kernel/lifecycle/serverManager';
+import {
+  Authorizations,
+  AuthorizationStore,
+  type KernelBus,
+  SecretKeyValue,
+  type ServerManager,
+  type UserAgent,
+} from '../kernel';
 
 class SecretStorageValues implements SecretKeyValue {
   readonly description = "VS Code's secret storage";

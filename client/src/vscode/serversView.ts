@@ -1,15 +1,22 @@
-import { describeIsolation, type Isolation } from '../kernel/sandbox/isolation';
+import {
+  type ConfigProblem,
+  type ConfiguredServer,
+  describeIsolation,
+  displayPath,
+  type EffectiveSecurity,
+  type Isolation,
+  type KernelConfig,
+  type ListedTool,
+  PathContext,
+  type RememberedSubscriptions,
+  type ServerManager,
+  type ServerState,
+  serverTarget,
+  type SupervisedServer,
+  type Switches,
+} from '../kernel';
 import * as vscode from 'vscode';
 import { markdownInline, oneLine } from '@shared/untrustedText';
-import type { ConfigProblem, ConfiguredServer, KernelConfig } from '../kernel/config/model';
-import type { SupervisedServer } from '../kernel/lifecycle/supervisedServer';
-import type { ServerState } from '../kernel/model/serverState';
-import type { ServerManager } from '../kernel/lifecycle/serverManager';
-import type { ListedTool } from '../kernel/connection/toolResults';
-import type { EffectiveSecurity } from '../kernel/model/security';
-import type { Switches } from '../kernel/security/switches';
-import type { RememberedSubscriptions } from '../kernel/lifecycle/rememberedSubscriptions';
-import { displayPath, PathContext, serverTarget } from '../kernel/config/status';
 import { instructionsHoverMarkdown } from './instructionsHover';
 import type { ConfigService } from './configService';
 import {

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import type { ConfiguredServer } from '../kernel/config/model';
-import type { ServerManager } from '../kernel/lifecycle/serverManager';
+import type { ConfiguredServer, ServerManager } from '../kernel';
 
 export type HoldReason = 'untrusted' | 'unapproved' | undefined;
 

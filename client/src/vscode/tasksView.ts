@@ -6,9 +6,15 @@
  */
 import * as vscode from 'vscode';
 import { oneLine } from '@shared/untrustedText';
-import { isTerminal, taskSupportOf } from '../kernel/connection/toolTasks';
-import type { Kernel } from '../kernel/kernel';
-import type { KeptTask, TaskBoard, TaskRunRequest, TrackedTask } from '../kernel/tasks/taskBoard';
+import {
+  isTerminal,
+  type KeptTask,
+  type Kernel,
+  type TaskBoard,
+  type TaskRunRequest,
+  taskSupportOf,
+  type TrackedTask,
+} from '../kernel';
 
 const KEPT_IDS = 'mgp.tasks.open';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Kernel } from '../kernel/kernel';
+import type { Kernel } from '../kernel';
 import { askWithCompletion } from './completionPick';
 import { promptDocumentUri, resourceDocumentUri } from './serverContent';
 import type { ServerNode } from './serversView';

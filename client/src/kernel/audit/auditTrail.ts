@@ -9,7 +9,8 @@
 import { EventEmitter } from 'node:events';
 import type { AuditEvent, AuditEventInput, AuditRecord } from './auditEvent';
 import { isValidEventType } from './auditEvent';
-import type { AuditLog } from './auditLog';
+import { AuditError } from './errors';
+import { AuditLog, type AuditLogOptions } from './auditLog';
 import { ReportLimits, ServerReports } from './serverReports';
 import type { ServerSession } from '../connection/service';
 import type { AuditSink } from './auditSink';
@@ -24,6 +25,27 @@ import type { ServerManager } from '../lifecycle/serverManager';
  * what a person notices; bench/call-overhead.mjs shows what records made a call at a time would cost.
  */
 export const KERNEL_AUDIT_COMMIT_DELAY_MS = 20;
+
+export interface OpenAuditTrailOptions extends Omit<AuditLogOptions, 'commitDelayMs'> {
+  /** Where this process records when another holds `directory`: two writers would fork the chain. */
+  fallback: string;
+  /** Told when the trail records to `fallback`, before it is opened. */
+  onHeld(fallback: string): void;
+}
+
+/** A host's trail over a workspace's log, at the kernel's commit delay; another process may hold the log. */
+export async function openAuditTrail(options: OpenAuditTrailOptions): Promise<AuditTrail> {
+  const { fallback, onHeld, ...log } = options;
+  const open = (directory: string) =>
+    AuditLog.open({ ...log, directory, commitDelayMs: KERNEL_AUDIT_COMMIT_DELAY_MS });
+  try {
+    return new AuditTrail(await open(log.directory));
+  } catch (error) {
+    if (!(error instanceof AuditError) || error.code !== 'Locked') throw error;
+    onHeld(fallback);
+    return new AuditTrail(await open(fallback));
+  }
+}
 
 export class AuditTrail implements AuditSink {
   private readonly appended = new EventEmitter<{ record: [AuditRecord]; problem: [string] }>();

@@ -3,8 +3,7 @@
  * (the servers and their state), `/audit` (this conversation's calls, each linked to its trace).
  */
 import * as vscode from 'vscode';
-import type { AgentSession } from '../../kernel/agent';
-import type { Kernel } from '../../kernel/kernel';
+import type { AgentSession, Kernel } from '../../kernel';
 import { AUDIT_COMMAND, toolTitle, traceLink } from './chatRendering';
 import { code } from './untrustedMarkdown';
 

@@ -5,8 +5,7 @@
  * each result names its server and tool with its trace link (chatRendering.ts).
  */
 import * as vscode from 'vscode';
-import type { AgentObserver, StartingToolCall } from '../../kernel/agent';
-import type { ToolApprovalAnswer } from '../../kernel/host/interaction';
+import type { AgentObserver, StartingToolCall, ToolApprovalAnswer } from '../../kernel';
 import type { EditorInteraction } from '../interaction/editorInteraction';
 import type { CallSummary } from './chatCommands';
 import { renderApprovalQuestion, renderToolHeading, renderToolResult } from './chatRendering';

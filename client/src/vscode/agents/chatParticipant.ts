@@ -8,10 +8,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { AgentSession, CHAT_AGENT_ID } from '../../kernel/agent';
-import type { ToolApprovalAnswer } from '../../kernel/host/interaction';
-import type { ChatMessage } from '../../kernel/models/chatModel';
-import type { Kernel } from '../../kernel/kernel';
+import {
+  AgentSession,
+  CHAT_AGENT_ID,
+  type ChatMessage,
+  type Kernel,
+  type ToolApprovalAnswer,
+} from '../../kernel';
 import type { EditorInteraction } from '../interaction/editorInteraction';
 import { CallSummary, showAudit, showServers, showTools } from './chatCommands';
 import { chatObserver, waitingAnswers } from './chatObserver';

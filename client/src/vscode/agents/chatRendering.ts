@@ -5,8 +5,12 @@
  * or untrusted markdown: only the links the participant makes itself are live.
  */
 import * as vscode from 'vscode';
-import type { StartingToolCall, ToolCallRecord } from '../../kernel/agent';
-import type { ToolApprovalAnswer, ToolApprovalRequest } from '../../kernel/host/interaction';
+import type {
+  StartingToolCall,
+  ToolApprovalAnswer,
+  ToolApprovalRequest,
+  ToolCallRecord,
+} from '../../kernel';
 import { code, fenced } from './untrustedMarkdown';
 
 export const ANSWER_COMMAND = 'mgp.chat.answerApproval';

@@ -5,8 +5,12 @@
  * it, with tool calling and streamed answers (kernel/models/openAiChat.ts).
  */
 import * as vscode from 'vscode';
-import type { ChatMessage, ModelTool } from '../../kernel/models/chatModel';
-import { openAiChat, type OpenAiChatEndpoint } from '../../kernel/models/openAiChat';
+import {
+  type ChatMessage,
+  type ModelTool,
+  openAiChat,
+  type OpenAiChatEndpoint,
+} from '../../kernel';
 
 export const ENDPOINT_VENDOR = 'mgp-kernel';
 

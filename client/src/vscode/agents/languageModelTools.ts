@@ -11,10 +11,10 @@ import {
   COPILOT_AGENT_ID,
   errorRejection,
   getPromptAs,
+  type Kernel,
+  KERNEL_SERVER_ID,
   readResourceAs,
-} from '../../kernel/agent';
-import { KERNEL_SERVER_ID } from '../../kernel/model/kernelTool';
-import type { Kernel } from '../../kernel/kernel';
+} from '../../kernel';
 import type { EditorInteraction } from '../interaction/editorInteraction';
 import { callTool } from './lmCallTool';
 import { Confirmations, registerGrantCommand } from './lmConfirmation';

@@ -7,10 +7,7 @@
  * cut to the caller's token budget.
  */
 import * as vscode from 'vscode';
-import { errorRejection } from '../../kernel/agent';
-import { newTraceId } from '../../kernel/audit/auditEvent';
-import { KERNEL_SERVER_ID } from '../../kernel/model/kernelTool';
-import type { ToolCallOutcome } from '../../kernel/pipeline/toolCallPipeline';
+import { errorRejection, KERNEL_SERVER_ID, newTraceId, type ToolCallOutcome } from '../../kernel';
 import { confirmationFor } from './lmConfirmation';
 import type { LmToolContext } from './lmToolContext';
 import { charBudget, textResult, toolResultParts } from './lmToolResult';

@@ -5,7 +5,7 @@
  * as text and tool calls.
  */
 import * as vscode from 'vscode';
-import type { ChatMessage, ChatModel, ChatRequest, ChatTurn } from '../../kernel/models/chatModel';
+import type { ChatMessage, ChatModel, ChatRequest, ChatTurn } from '../../kernel';
 
 function parsedInput(text: string): object {
   try {

@@ -8,8 +8,7 @@
  * (VS Code skipped it, or the policy changed in between) is asked again by the kernel itself.
  */
 import * as vscode from 'vscode';
-import { canonicalJson } from '../../kernel/agent';
-import type { Kernel } from '../../kernel/kernel';
+import { canonicalJson, type Kernel } from '../../kernel';
 import { code, fenced } from './untrustedMarkdown';
 
 const CONFIRMATION_LIFETIME_MS = 10 * 60_000;

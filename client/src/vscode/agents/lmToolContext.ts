@@ -1,5 +1,4 @@
-import type { AgentSession } from '../../kernel/agent';
-import type { Kernel } from '../../kernel/kernel';
+import type { AgentSession, Kernel } from '../../kernel';
 import type { EditorInteraction } from '../interaction/editorInteraction';
 import type { Confirmations } from './lmConfirmation';
 

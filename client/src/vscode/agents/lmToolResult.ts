@@ -6,7 +6,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as vscode from 'vscode';
-import { cutText } from '../../kernel/agent';
+import { cutText } from '../../kernel';
 
 interface DataPartClass {
   new (data: Uint8Array, mimeType: string): unknown;

@@ -8,10 +8,7 @@
 import * as vscode from 'vscode';
 import { oneLine } from '@shared/untrustedText';
 import { code } from './untrustedMarkdown';
-import type { AgentSession } from '../../kernel/agent';
-import type { ShownInjection } from '../../kernel/mcpl/contextHooks';
-import type { McplHost } from '../../kernel/mcpl/mcplHost';
-import type { PushEvent } from '../../kernel/mcpl/pushEvents';
+import type { AgentSession, McplHost, PushEvent, ShownInjection } from '../../kernel';
 
 const POSITION: Record<ShownInjection['position'], string> = {
   system: 'the system prompt',

@@ -3,8 +3,7 @@
  * the server shown as it sent them (the webview sets all of it as text, never as HTML).
  */
 import type { ChannelHeader, ChannelLine } from '@shared/channelMessages';
-import type { ChannelMessage, ChannelView } from '../../kernel/mcpl/channelMessages';
-import type { ContentBlock } from '../../kernel/mcpl/protocol';
+import type { ChannelMessage, ChannelView, ContentBlock } from '../../kernel';
 
 /** Messages sent to a panel at once: the newest. */
 export const SHOWN_MESSAGES = 200;

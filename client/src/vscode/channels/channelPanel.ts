@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { ChannelToWebview, isChannelFromWebview } from '@shared/channelMessages';
-import type { Channels } from '../../kernel/mcpl/channels';
+import type { Channels } from '../../kernel';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
 import { channelHeader, channelLines } from './channelLines';
 

@@ -3,8 +3,7 @@
  * server. A channel opens in a panel; one with an agent attached says so.
  */
 import * as vscode from 'vscode';
-import type { ChannelView } from '../../kernel/mcpl/channelMessages';
-import type { Channels } from '../../kernel/mcpl/channels';
+import type { Channels, ChannelView } from '../../kernel';
 
 export type ChannelsNode = { serverId: string } | ChannelView;
 

@@ -1,8 +1,6 @@
 /** The Channels view (MCPL §14), its panels and commands. */
 import * as vscode from 'vscode';
-import type { Kernel } from '../../kernel/kernel';
-import { ChannelAgents } from '../../kernel/mcpl/channelAgents';
-import type { ChannelView } from '../../kernel/mcpl/channelMessages';
+import { ChannelAgents, type ChannelView, type Kernel } from '../../kernel';
 import { VscodeChatModel } from '../agents/lmChatModel';
 import { ChannelPanel } from './channelPanel';
 import { ChannelsView } from './channelsView';

@@ -11,7 +11,7 @@ import type {
   PermissionAnswer,
   PermissionRequest,
   RegistrationRequest,
-} from '../../kernel/host/interaction';
+} from '../../kernel';
 
 const EXPIRY: { label: string; hours?: number }[] = [
   { label: 'Until revoked' },

@@ -1,10 +1,5 @@
 import * as vscode from 'vscode';
-import {
-  Interaction,
-  NOBODY_TO_ASK,
-  ToolApprovalAnswer,
-  ToolApprovalRequest,
-} from '../../kernel/host/interaction';
+import { Interaction, NOBODY_TO_ASK, ToolApprovalAnswer, ToolApprovalRequest } from '../../kernel';
 import { answerCallback, approveRegistration, askPermissions, elicit } from './dialogs';
 import { reviewCompletion, reviewSampling } from './samplingReview';
 import { askInference, askScope } from './mcplPrompts';

@@ -2,7 +2,7 @@ import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/type
 import * as vscode from 'vscode';
 import type { ElicitationToWebview } from '@shared/elicitationMessages';
 import { isElicitationFromWebview } from '@shared/elicitationMessages';
-import { ArgumentChecker } from '../../kernel/pipeline/argumentChecker';
+import { ArgumentChecker } from '../../kernel';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
 
 /** The kernel's schema check, on the form's schema (ajv cannot run in the webview: its CSP). */

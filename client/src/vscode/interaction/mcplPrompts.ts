@@ -4,13 +4,14 @@
  * answer for the session and audits it; a dismissed dialog or a cancelled request is a denial.
  */
 import * as vscode from 'vscode';
-import type { InferenceQuestion, ScopeQuestion } from '../../kernel/host/interaction';
 import {
   inferenceDetail,
+  type InferenceQuestion,
   inferenceTitle,
   scopeDetail,
+  type ScopeQuestion,
   scopeTitle,
-} from '../../kernel/host/mcplQuestionText';
+} from '../../kernel';
 
 async function allowOrDeny(title: string, detail: string, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return false;

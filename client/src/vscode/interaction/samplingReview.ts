@@ -7,20 +7,18 @@ import * as vscode from 'vscode';
 import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
 import { oneLine, visibleText } from '@shared/untrustedText';
 import { ReadOnlyTexts } from '../readOnlyTexts';
-import type {
-  CompletionReview,
-  SampledAnswer,
-  SamplingReview,
-} from '../../kernel/host/interaction';
 import {
   answerOwnText,
   answerText,
+  type CompletionReview,
   lastMessageText,
   requestDetail,
   requestSummary,
+  type SampledAnswer,
+  type SamplingReview,
   toolsOffered,
   withAnswerText,
-} from '../../kernel/host/samplingText';
+} from '../../kernel';
 
 type Choice = 'send' | 'edit' | 'decline';
 interface ChoiceItem extends vscode.QuickPickItem {

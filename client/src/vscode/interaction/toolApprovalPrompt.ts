@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ToolApprovalAnswer, ToolApprovalRequest } from '../../kernel/host/interaction';
+import type { ToolApprovalAnswer, ToolApprovalRequest } from '../../kernel';
 import { ALLOW_SCOPES, requesterName } from '@shared/approvalScopes';
 import { oneLine, visibleText } from '@shared/untrustedText';
 

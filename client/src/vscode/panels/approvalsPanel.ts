@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ApprovalsToWebview, RevokeTarget } from '@shared/approvalsMessages';
 import { isApprovalsFromWebview } from '@shared/approvalsMessages';
-import { EDITOR_OPERATOR } from '../../kernel/model/caller';
+import { EDITOR_OPERATOR } from '../../kernel';
 import type { KernelHost } from '../kernelHost';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
 import { approvalsState } from './approvalsView';

@@ -8,10 +8,13 @@ import type {
   GrantView,
   PendingRequestView,
 } from '@shared/approvalsMessages';
-import type { AccessEntry } from '../../kernel/access/accessControl';
-import type { ToolApprovalRequest } from '../../kernel/host/interaction';
-import type { PermissionDecision } from '../../kernel/security/approvalStore';
-import type { ApprovalsSnapshot, DecisionRecord } from '../../kernel/security/toolApprovals';
+import type {
+  AccessEntry,
+  ApprovalsSnapshot,
+  DecisionRecord,
+  PermissionDecision,
+  ToolApprovalRequest,
+} from '../../kernel';
 
 /** Arguments beyond this many lines are cut (the modal prompt cuts at 40; the panel has room for more). */
 export const MAX_ARGUMENT_LINES = 200;

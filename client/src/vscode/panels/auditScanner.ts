@@ -6,10 +6,7 @@
  * back by its position, for the detail pane.
  */
 import { open } from 'node:fs/promises';
-import type { AuditRecord } from '../../kernel/audit/auditEvent';
-import { readLines } from '../../kernel/audit/lines';
-import { listSegments, segmentAt } from '../../kernel/audit/segments';
-import { isCode } from '../../kernel/store/atomicFile';
+import { type AuditRecord, isCode, listSegments, readLines, segmentAt } from '../../kernel';
 import type { AuditIndex, IndexedFields, RecordPosition } from './auditIndex';
 
 export interface ScanOptions {

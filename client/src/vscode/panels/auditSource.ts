@@ -5,13 +5,17 @@
  */
 import { basename, dirname } from 'node:path';
 import type { AuditSourceInfo } from '@shared/auditMessages';
-import type { ExportFormat } from '../../kernel/audit/export';
-import { exportRecords } from '../../kernel/audit/export';
-import type { AuditFilter } from '../../kernel/audit/filter';
-import { readRecords } from '../../kernel/audit/reader';
-import { verifyAuditLog, VerifyReport } from '../../kernel/audit/verify';
-import { AnchorKeyStore, anchorKey } from '../../kernel/audit/anchorSeal';
-import type { AuditTrail } from '../../kernel/audit/auditTrail';
+import {
+  anchorKey,
+  AnchorKeyStore,
+  type AuditFilter,
+  type AuditTrail,
+  type ExportFormat,
+  exportRecords,
+  readRecords,
+  verifyAuditLog,
+  VerifyReport,
+} from '../../kernel';
 
 export interface AuditSource {
   readonly info: AuditSourceInfo;

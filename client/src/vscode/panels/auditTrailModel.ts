@@ -4,7 +4,7 @@
  */
 import type { AuditItem, AuditViewOptions, AuditViewState } from '@shared/auditMessages';
 import { PAGE_SIZE } from '@shared/auditMessages';
-import type { AuditRecord } from '../../kernel/audit/auditEvent';
+import type { AuditRecord } from '../../kernel';
 import { AuditIndex } from './auditIndex';
 import { AuditScanner, readRecordAt } from './auditScanner';
 import type { AuditSource } from './auditSource';

@@ -8,7 +8,7 @@
  * records inside a trace's group stay in the order they happened, as a trace reads as a story.
  */
 import type { AuditItem, AuditViewFilter, AuditViewOptions } from '@shared/auditMessages';
-import type { AuditFilter } from '../../kernel/audit/filter';
+import type { AuditFilter } from '../../kernel';
 import type { AuditIndex } from './auditIndex';
 
 export interface TraceGroups {

@@ -14,13 +14,13 @@ import type {
 import {
   CATEGORY_TREE,
   discoverable,
-  KERNEL_SERVER_ID,
-  type DiscoverResult,
   type DiscoveredTool,
+  type DiscoverResult,
+  KERNEL_SERVER_ID,
+  type KernelToolEntry,
   type SessionToolCache,
   type ToolIndexEntry,
-} from '../../kernel/discovery';
-import type { KernelToolEntry } from '../../kernel/kernel';
+} from '../../kernel';
 import { toolView } from './toolViews';
 
 export interface DiscoveryViewDeps {

@@ -4,7 +4,7 @@
  */
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { BlockView, ExchangeView } from '@shared/toolPanelMessages';
-import { KernelError, type KernelErrorCode } from '../../kernel/model/errors';
+import { KernelError, type KernelErrorCode } from '../../kernel';
 
 /** The pipeline's refusals (checks.ts, toolCallPipeline.ts), each named as the person knows the check. */
 const BLOCKING_CHECKS: Partial<Record<KernelErrorCode, string>> = {

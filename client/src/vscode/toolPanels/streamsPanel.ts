@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { StreamsToWebview } from '@shared/toolPanelMessages';
 import { isStreamsFromWebview } from '@shared/toolPanelMessages';
-import type { StreamEvents } from '../../kernel/streaming/streamRegistry';
+import type { StreamEvents } from '../../kernel';
 import type { KernelHost } from '../kernelHost';
 import { poster, toolPanelHtml, toolPanelOptions } from './panelShell';
 import { StreamBatcher } from './streamBatcher';

@@ -12,11 +12,14 @@ import type {
   RunToWebview,
   ToolKey,
 } from '@shared/toolPanelMessages';
-import { newTraceId } from '../../kernel/audit/auditEvent';
-import type { Kernel, KernelToolEntry } from '../../kernel/kernel';
-import type { ToolCallOutcome } from '../../kernel/pipeline/callContext';
-import type { StreamEvents } from '../../kernel/streaming/streamRegistry';
-import type { TaskRunRequest } from '../../kernel/tasks/taskBoard';
+import {
+  type Kernel,
+  type KernelToolEntry,
+  newTraceId,
+  type StreamEvents,
+  type TaskRunRequest,
+  type ToolCallOutcome,
+} from '../../kernel';
 import { StreamBatcher } from './streamBatcher';
 import { exchangeView } from './runOutcome';
 import { errorView, resultView, toolView } from './toolViews';
@@ -123,10 +126,7 @@ export class ToolRuns {
       case 'validate': {
         const entry = findTool(this.options.kernel, message);
         if (!entry) return;
-        const check = this.options.kernel.pipeline.argumentChecker.check(
-          schemaOf(entry),
-          message.args,
-        );
+        const check = this.options.kernel.checkArguments(schemaOf(entry), message.args);
         this.options.post({
           type: 'validation',
           serverId: message.serverId,
@@ -175,7 +175,7 @@ export class ToolRuns {
       });
       return;
     }
-    const check = kernel.pipeline.argumentChecker.check(schemaOf(entry), args);
+    const check = kernel.checkArguments(schemaOf(entry), args);
     if (check.errors.length) {
       post({ type: 'runRejected', runId, serverId, toolName, errors: check.errors });
       return;

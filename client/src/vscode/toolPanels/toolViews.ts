@@ -11,13 +11,15 @@ import type {
   StreamView,
   ToolView,
 } from '@shared/toolPanelMessages';
-import { taskSupportOf } from '../../kernel/connection/toolTasks';
-import { KernelError } from '../../kernel/model/errors';
-import type { KernelToolEntry } from '../../kernel/kernel';
-import { wireErrorOf } from '../../kernel/mgp/mgpErrors';
-import type { ToolCallOutcome } from '../../kernel/pipeline/callContext';
-import type { EffectiveSecurity } from '../../kernel/model/security';
-import type { StreamSnapshot } from '../../kernel/streaming/streamRegistry';
+import {
+  type EffectiveSecurity,
+  KernelError,
+  type KernelToolEntry,
+  type StreamSnapshot,
+  taskSupportOf,
+  type ToolCallOutcome,
+  wireErrorOf,
+} from '../../kernel';
 import { blockOf, blockOfResult } from './runOutcome';
 
 /** Images a panel shows inline; anything else is described. */

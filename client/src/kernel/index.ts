@@ -1,0 +1,200 @@
+/**
+ * The kernel's front door: what its front ends, the editor shell (client/src/vscode) and the CLI
+ * (client/src/cli), may use. They import nothing else of the kernel (scripts/lint/rooms.mjs): what a
+ * front end needs that is not here is a question for the kernel's API, not a deeper import.
+ */
+
+// The kernel, and what it offers and publishes.
+export { Kernel, type KernelToolEntry } from './kernel';
+export type { ServerManager } from './lifecycle/serverManager';
+export { qualifiedToolName } from './lifecycle/serverManager';
+export type { SupervisedServer } from './lifecycle/supervisedServer';
+export { endGroupsOnSignals } from './transport/processGroups';
+export { describeIsolation, type Isolation } from './sandbox/isolation';
+export { foreseeIsolation } from './sandbox/launch';
+export type { KernelBus } from './lifecycle/events';
+export type { LifecycleTransition, ServerState } from './model/serverState';
+export type { ListedTool } from './connection/toolResults';
+export type { EffectiveSecurity } from './model/security';
+export type { NegotiatedMgp } from './mgp/negotiation';
+export { KERNEL_SERVER_ID } from './model/kernelTool';
+export { RememberedSubscriptions, type SubscriptionKey } from './lifecycle/rememberedSubscriptions';
+export { expandTemplate, templateVariables } from './connection/uriTemplates';
+export type { EventHub, ServerEvent } from './bidirectional/eventHub';
+
+// Tool calls: their requests and outcomes, errors, streams and tasks.
+export type { ToolCallOutcome, ToolCallRequest } from './pipeline/callContext';
+export { ArgumentChecker } from './pipeline/argumentChecker';
+export { CLI_OPERATOR, EDITOR_OPERATOR } from './model/caller';
+export { KernelError, type KernelErrorCode } from './model/errors';
+export { wireErrorOf } from './mgp/mgpErrors';
+export type { StreamEvents, StreamSnapshot } from './streaming/streamRegistry';
+export { isTerminal, taskSupportOf, type TaskSnapshot } from './connection/toolTasks';
+export type { KeptTask, TaskBoard, TaskRunRequest, TrackedTask } from './tasks/taskBoard';
+
+// Configuration: loading, the model, summaries for people, and writing server blocks.
+export { loadKernelConfig, mergeConfigFiles, parseConfigText } from './config/load';
+export type { ConfigProblem, ConfiguredServer, KernelConfig } from './config/model';
+export { LastValidConfig } from './config/lastValid';
+export {
+  displayPath,
+  serverTarget,
+  summarizeConfigFiles,
+  summarizeServers,
+  type PathContext,
+} from './config/status';
+export { launchFingerprint } from './config/launchFingerprint';
+export { launchDetails, launchTarget, shellWord } from './config/launchText';
+export { environmentSecrets, type SecretSource } from './config/interpolate';
+export { invalidValue, newServerFrom, type NewServerKind } from './config/newServer';
+export { appendBlocks, serverBlock, serverIdsOf, uniqueServerId } from './config/serverBlock';
+export { importVscodeMcpJson, type McpJsonInput } from './config/vscodeMcpImport';
+
+// The person's say: questions the kernel asks, approvals, permissions, access, switches.
+export {
+  NOBODY_TO_ASK,
+  type CallbackQuestion,
+  type CompletionReview,
+  type InferenceQuestion,
+  type Interaction,
+  type PermissionAnswer,
+  type PermissionRequest,
+  type RegistrationRequest,
+  type SampledAnswer,
+  type SamplingReview,
+  type ScopeQuestion,
+  type ToolApprovalAnswer,
+  type ToolApprovalRequest,
+} from './host/interaction';
+export { elicitationDefaults } from './host/elicitationDefaults';
+export { inferenceDetail, inferenceTitle, scopeDetail, scopeTitle } from './host/mcplQuestionText';
+export {
+  answerOwnText,
+  answerText,
+  lastMessageText,
+  requestDetail,
+  requestSummary,
+  toolsOffered,
+  withAnswerText,
+} from './host/samplingText';
+export type { ApprovalsSnapshot, DecisionRecord } from './security/toolApprovals';
+export type { PermissionDecision } from './security/approvalStore';
+export type { AccessEntry } from './access/accessControl';
+export { Switches } from './security/switches';
+export {
+  LAUNCH_APPROVALS_FILE,
+  LaunchApprovals,
+  type LaunchStanding,
+} from './security/launchApprovals';
+
+// The audit trail: opening it, reading, filtering, exporting and verifying a log.
+export { openAuditTrail, type AuditTrail } from './audit/auditTrail';
+export { MemoryAuditSink } from './audit/auditSink';
+export { newTraceId, type AuditRecord } from './audit/auditEvent';
+export { Redactor } from './audit/redact';
+export { auditDirectory, stateDirectory, stateRoot } from './audit/location';
+export { anchorKey, type AnchorKeyStore } from './audit/anchorSeal';
+export { canonicalJson } from './audit/canonical';
+export { recordLine } from './audit/chain';
+export { EXPORT_FORMATS, exportRecords, type ExportFormat } from './audit/export';
+export { compileFilter, type AuditFilter } from './audit/filter';
+export { followRecords, readRecords, tailRecords } from './audit/reader';
+export { verifyAuditLog, type VerifyReport } from './audit/verify';
+export { readLines } from './audit/lines';
+export { listSegments, segmentAt } from './audit/segments';
+export { isCode } from './store/atomicFile';
+
+// Signing in to servers (OAuth) and where secrets are kept.
+export { AuthorizationStore, type SecretKeyValue } from './auth/authStore';
+export { Authorizations } from './auth/authorizations';
+export { headlessUserAgent, systemBrowserUserAgent, type UserAgent } from './auth/userAgent';
+export { FileSecrets } from './auth/fileSecrets';
+export {
+  KEYRING_SERVICE,
+  KeyringSecrets,
+  MigratingSecrets,
+  type KeyringModule,
+} from './auth/keyringSecrets';
+
+// Icons servers give (MCP 2025-11-25), as the kernel judges and keeps them.
+export { IconCache, iconDataUri, type CachedIcon } from './icons/iconCache';
+export { iconsOf, judgeIcon, pickIcons } from './icons/iconPolicy';
+
+// Language models: the agent loop, chat endpoints and providers.
+export {
+  AgentSession,
+  CHAT_AGENT_ID,
+  CLI_AGENT_ID,
+  COPILOT_AGENT_ID,
+  DEFAULT_LOOP_GUARD,
+  DEFAULT_MAX_STEPS,
+  cutText,
+  errorRejection,
+  getPromptAs,
+  readResourceAs,
+  type AgentObserver,
+  type AgentRunRecord,
+  type StartingToolCall,
+  type ToolCallRecord,
+} from './agent';
+export { boundedInstructions } from './agent/serverInstructions';
+export type {
+  ChatMessage,
+  ChatModel,
+  ChatRequest,
+  ChatTurn,
+  MediaKind,
+  ModelTool,
+} from './models/chatModel';
+export type {
+  CompletionRequest,
+  CompletionResult,
+  ModelDescription,
+  ModelHints,
+  ModelProvider,
+} from './models/modelProvider';
+export type { ModelRouter } from './models/modelRouter';
+export { OpenAiCompatibleProvider } from './models/openAiCompatible';
+export { openAiChat, type OpenAiChatEndpoint } from './models/openAiChat';
+export type { EmbeddingEndpointOptions } from './models/openAiEmbeddings';
+export {
+  endpointOrigin,
+  judgeStoredKey,
+  parseStoredKey,
+  storedKeyText,
+} from './models/endpointKey';
+
+// Tool discovery (MGP §16).
+export {
+  CATEGORY_TREE,
+  discoverable,
+  type DiscoverResult,
+  type DiscoveredTool,
+  type SessionToolCache,
+  type ToolIndexEntry,
+} from './discovery';
+export { exampleRequestSource, type ToolDiscovery } from './discovery/toolDiscovery';
+
+// MCPL: feature sets, checkpoints, push events, context hooks, channels.
+export type {
+  CheckpointNode,
+  ChannelMessage,
+  ChannelView,
+  ContentBlock,
+  FeatureSetState,
+  FeatureSetView,
+  PushEvent,
+  ShownInjection,
+} from './mcpl';
+export type { McplHost } from './mcpl/mcplHost';
+export type { Channels } from './mcpl/channels';
+export { ChannelAgents } from './mcpl/channelAgents';
+export { blocksText } from './mcpl/protocol';
+
+// The gateway: the kernel served to other MCP clients (`mgp serve`, the editor's endpoint).
+export { Gateway } from './gateway/gateway';
+export type { ExposeMode } from './gateway/toolListing';
+export { elicitedApprovals } from './gateway/elicitedApprovals';
+export { DEFAULT_IDLE_TIMEOUT_MS, HttpFront, type EndedSession } from './gateway/http/httpFront';
+export { findEditor, openEditorSession, relay } from './gateway/local/attach';
+export { EditorEndpoint } from './gateway/local/editorEndpoint';
