@@ -56,8 +56,9 @@ describe('lint: imports follow the arrows between rooms', function () {
 
   const allowed: [string, string][] = [
     ['client/src/kernel/config', 'shared/src/configCheck/checkDocument'],
-    ['client/src/cli', 'client/src/kernel/kernel'],
-    ['client/src/vscode', 'client/src/kernel/kernel'],
+    ['client/src/cli', 'client/src/kernel'],
+    ['client/src/vscode', 'client/src/kernel/index'],
+    ['client/src/vscode/servers', 'client/src/kernel'],
     ['server/src', 'shared/src/lspMessages'],
     ['media/src/about', 'shared/src/aboutMessages'],
   ];
@@ -66,6 +67,33 @@ describe('lint: imports follow the arrows between rooms', function () {
       assert.deepEqual(await errorsFor(dir, target), []);
     });
   }
+
+  // The front ends reach the kernel through its front door only (client/src/kernel/index.ts).
+  const pastTheDoor: [string, string][] = [
+    ['client/src/cli', 'client/src/kernel/kernel'],
+    ['client/src/vscode', 'client/src/kernel/config/model'],
+    ['client/src/vscode/servers', 'client/src/kernel/audit'],
+    ['client/src/vscode/chat', 'client/src/kernel/agent/index'],
+  ];
+  for (const [dir, target] of pastTheDoor) {
+    it(`rejects an import of ${target} in ${dir}, past the kernel's front door`, async () => {
+      const errors = await errorsFor(dir, target);
+      assert.equal(errors.length, 1, JSON.stringify(errors));
+      assert.match(errors[0], /only through its front door, client\/src\/kernel\/index\.ts/);
+    });
+  }
+
+  it('rejects a type-only import and a re-export past the front door', async () => {
+    const filePath = join(root, 'client/src/vscode/probe.ts');
+    const text = [
+      "import type { Kernel } from '../kernel/kernel';",
+      "export { KernelError } from '../kernel/model/errors';",
+      "export type { Kernel as K } from '../kernel';",
+      'export type Probe = Kernel;',
+    ].join('\n');
+    const errors = roomErrors(await eslint.lintText(`${text}\n`, { filePath }));
+    assert.equal(errors.length, 2, JSON.stringify(errors));
+  });
 
   it('fails `eslint` on a real file on disk in the kernel that imports the language server', async () => {
     const dir = mkdtempSync(join(root, 'client/src/kernel/lint-probe-'));
