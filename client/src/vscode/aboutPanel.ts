@@ -15,7 +15,7 @@ import {
 } from '../kernel';
 import type { ConfigService } from './configService';
 import type { LanguageServerHost } from './languageClient';
-import { webviewHtml, webviewOptions } from './webviewHtml';
+import { webviewHtml, webviewOptions } from './common/webviewHtml';
 
 /** "About MGP Kernel": version, workspace trust, the config files found and their servers. */
 export class AboutPanel implements vscode.Disposable {

@@ -12,7 +12,7 @@ import {
 } from '../kernel';
 import type { ConfigService } from './configService';
 import { appendServerBlocks, workspaceConfigFile } from './workspaceConfigFile';
-import { offerTrust } from './workspaceTrust';
+import { offerTrust } from './common/workspaceTrust';
 
 export interface AddServerDeps {
   configs: ConfigService;

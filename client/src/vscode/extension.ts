@@ -32,7 +32,7 @@ import { ServersView } from './serversView';
 import { registerResourceSubscriptions } from './resourceSubscriptions';
 import { serverIconsFor } from './serverIcons';
 import { KernelStatusBar } from './statusBar';
-import { offerTrust } from './workspaceTrust';
+import { offerTrust } from './common/workspaceTrust';
 import { registerToolPanels } from './toolPanels/registerToolPanels';
 
 /** What activate() returns: for other extensions and for the extension-host test suite. */

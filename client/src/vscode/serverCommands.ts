@@ -5,7 +5,7 @@ import type { ServerLogs } from './serverLogs';
 import type { HoldReason } from './statusBar';
 import { readResource, usePrompt } from './toolRunner';
 import { openResourceTemplate, TemplateNode } from './resourceTemplates';
-import { offerTrust } from './workspaceTrust';
+import { offerTrust } from './common/workspaceTrust';
 
 /** The server id a command was invoked on: a tree node, an id, or a pick. */
 async function serverIdOf(

@@ -11,7 +11,7 @@ import { serverDetailView } from './serverDetailView';
 import type { ServerIcons } from './serverIcons';
 import type { ServerNode } from './serversView';
 import { poster } from './toolPanels/panelShell';
-import { webviewHtml, webviewOptions } from './webviewHtml';
+import { webviewHtml, webviewOptions } from './common/webviewHtml';
 
 export interface ServerDetailDeps {
   extension: vscode.ExtensionContext;

@@ -4,7 +4,7 @@ import {
   code,
   fenced,
   indentedCode,
-} from '../../../client/src/vscode/agents/untrustedMarkdown';
+} from '../../../client/src/vscode/common/untrustedMarkdown';
 
 // What the @mgp participant writes of a server's text into chat markdown: nothing of it may leave the
 // code it is placed in (CommonMark: an indented code block ends only at a line indented less).

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { AgentSession, Kernel } from '../../kernel';
 import { AUDIT_COMMAND, toolTitle, traceLink } from './chatRendering';
-import { code } from './untrustedMarkdown';
+import { code } from '../common/untrustedMarkdown';
 
 /** One call of the conversation, as kept in the chat's own result metadata. */
 export interface CallSummary {

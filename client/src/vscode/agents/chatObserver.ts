@@ -9,7 +9,7 @@ import type { AgentObserver, StartingToolCall, ToolApprovalAnswer } from '../../
 import type { EditorInteraction } from '../interaction/editorInteraction';
 import type { CallSummary } from './chatCommands';
 import { renderApprovalQuestion, renderToolHeading, renderToolResult } from './chatRendering';
-import { BLOCK_START, indentedCode } from './untrustedMarkdown';
+import { BLOCK_START, indentedCode } from '../common/untrustedMarkdown';
 
 const PROGRESS_EVERY_MS = 1000;
 /** Streamed output shown live, at most; the whole result still goes to the model. */

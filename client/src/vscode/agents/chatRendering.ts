@@ -11,7 +11,7 @@ import type {
   ToolApprovalRequest,
   ToolCallRecord,
 } from '../../kernel';
-import { code, fenced } from './untrustedMarkdown';
+import { code, fenced } from '../common/untrustedMarkdown';
 
 export const ANSWER_COMMAND = 'mgp.chat.answerApproval';
 export const AUDIT_COMMAND = 'mgp.showAuditTrail';

@@ -9,7 +9,7 @@
  */
 import * as vscode from 'vscode';
 import { canonicalJson, type Kernel } from '../../kernel';
-import { code, fenced } from './untrustedMarkdown';
+import { code, fenced } from '../common/untrustedMarkdown';
 
 const CONFIRMATION_LIFETIME_MS = 10 * 60_000;
 export const GRANT_COMMAND = 'mgp.agents.grantTool';

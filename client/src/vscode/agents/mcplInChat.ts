@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { oneLine } from '@shared/untrustedText';
-import { code } from './untrustedMarkdown';
+import { code } from '../common/untrustedMarkdown';
 import type { AgentSession, McplHost, PushEvent, ShownInjection } from '../../kernel';
 
 const POSITION: Record<ShownInjection['position'], string> = {

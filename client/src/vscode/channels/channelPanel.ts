@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { ChannelToWebview, isChannelFromWebview } from '@shared/channelMessages';
 import type { Channels } from '../../kernel';
-import { webviewHtml, webviewOptions } from '../webviewHtml';
+import { webviewHtml, webviewOptions } from '../common/webviewHtml';
 import { channelHeader, channelLines } from './channelLines';
 
 const open = new Map<string, ChannelPanel>();

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { ElicitationToWebview } from '@shared/elicitationMessages';
 import { isElicitationFromWebview } from '@shared/elicitationMessages';
 import { ArgumentChecker } from '../../kernel';
-import { webviewHtml, webviewOptions } from '../webviewHtml';
+import { webviewHtml, webviewOptions } from '../common/webviewHtml';
 
 /** The kernel's schema check, on the form's schema (ajv cannot run in the webview: its CSP). */
 const validator = new ArgumentChecker();

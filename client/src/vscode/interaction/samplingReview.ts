@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
 import { oneLine, visibleText } from '@shared/untrustedText';
-import { ReadOnlyTexts } from '../readOnlyTexts';
+import { ReadOnlyTexts } from '../common/readOnlyTexts';
 import {
   answerOwnText,
   answerText,

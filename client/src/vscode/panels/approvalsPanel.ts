@@ -3,7 +3,7 @@ import type { ApprovalsToWebview, RevokeTarget } from '@shared/approvalsMessages
 import { isApprovalsFromWebview } from '@shared/approvalsMessages';
 import { EDITOR_OPERATOR } from '../../kernel';
 import type { KernelHost } from '../kernelHost';
-import { webviewHtml, webviewOptions } from '../webviewHtml';
+import { webviewHtml, webviewOptions } from '../common/webviewHtml';
 import { approvalsState } from './approvalsView';
 
 /** Audit events after which the access grants may have changed (AccessControl has no change event). */

@@ -8,7 +8,7 @@ import type {
   VerifyState,
 } from '@shared/auditMessages';
 import { isAuditFromWebview } from '@shared/auditMessages';
-import { webviewHtml, webviewOptions } from '../webviewHtml';
+import { webviewHtml, webviewOptions } from '../common/webviewHtml';
 import type { AuditSource } from './auditSource';
 import { AuditTrailModel } from './auditTrailModel';
 import { toAuditFilter } from './auditView';
