@@ -13,8 +13,8 @@ import {
   summarizeConfigFiles,
   summarizeServers,
 } from '../kernel';
-import type { ConfigService } from './configService';
-import type { LanguageServerHost } from './languageClient';
+import type { ConfigService } from './host/configService';
+import type { LanguageServerHost } from './host/languageClient';
 import { webviewHtml, webviewOptions } from './common/webviewHtml';
 
 /** "About MGP Kernel": version, workspace trust, the config files found and their servers. */

@@ -10,7 +10,7 @@ import {
   serverBlock,
   uniqueServerId,
 } from '../kernel';
-import type { ConfigService } from './configService';
+import type { ConfigService } from './host/configService';
 import { appendServerBlocks, workspaceConfigFile } from './workspaceConfigFile';
 import { offerTrust } from './common/workspaceTrust';
 

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { EditorEndpoint, type ExposeMode, Gateway } from '../kernel';
-import type { KernelHost } from './kernelHost';
+import type { KernelHost } from './host/kernelHost';
 
 export const MCP_PROVIDER_ID = 'mgp.gateway';
 

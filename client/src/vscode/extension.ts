@@ -6,14 +6,14 @@ import { registerLanguageModelTools } from './agents/languageModelTools';
 import { registerAddServer } from './addServer';
 import { registerChannels } from './channels/registerChannels';
 import { registerCommands } from './commands';
-import { ConfigService, workspaceFolderPaths } from './configService';
+import { ConfigService, workspaceFolderPaths } from './host/configService';
 import { EditorGateway } from './editorGateway';
 import { registerVscodeMcpImport } from './importVscodeMcp';
-import { KernelHost } from './kernelHost';
-import { LanguageServerHost, LanguageServerState } from './languageClient';
+import { KernelHost } from './host/kernelHost';
+import { LanguageServerHost, LanguageServerState } from './host/languageClient';
 import { registerSecurityPanels } from './panels/securityPanels';
 import { ModelKeys } from './modelKey';
-import { registerMoveSecretCommand, SecretStore } from './secrets';
+import { registerMoveSecretCommand, SecretStore } from './host/secrets';
 import {
   chatEndpointFromSettings,
   onModelSettingsChange,
@@ -24,13 +24,13 @@ import { registerServerContent } from './serverContent';
 import { registerSignInCommands } from './serverSignIn';
 import { registerSwitchCommands } from './switchCommands';
 import { registerServerDetail } from './serverDetailPanel';
-import { ServerLogs } from './serverLogs';
+import { ServerLogs } from './host/serverLogs';
 import { EventsView } from './eventsView';
 import { registerMcplViews } from './mcplViews';
 import { registerTasksView } from './tasksView';
 import { ServersView } from './serversView';
 import { registerResourceSubscriptions } from './resourceSubscriptions';
-import { serverIconsFor } from './serverIcons';
+import { serverIconsFor } from './host/serverIcons';
 import { KernelStatusBar } from './statusBar';
 import { offerTrust } from './common/workspaceTrust';
 import { registerToolPanels } from './toolPanels/registerToolPanels';

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { endpointOrigin, judgeStoredKey, parseStoredKey, storedKeyText } from '../kernel';
-import type { SecretStore } from './secrets';
+import type { SecretStore } from './host/secrets';
 
 export const MODEL_KEY_SECRET = 'mgp.models.openaiCompatible.key';
 

@@ -19,7 +19,7 @@ import {
   type ToolDiscovery,
 } from '../kernel';
 import type { ModelKeys } from './modelKey';
-import type { SecretStore } from './secrets';
+import type { SecretStore } from './host/secrets';
 
 class LanguageModelProvider implements ModelProvider {
   readonly id = 'vscode-lm';

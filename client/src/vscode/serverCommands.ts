@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { type ConfiguredServer, type Kernel, KernelError, type ServerManager } from '../kernel';
 import type { ServerNode } from './serversView';
-import type { ServerLogs } from './serverLogs';
+import type { ServerLogs } from './host/serverLogs';
 import type { HoldReason } from './statusBar';
 import { readResource, usePrompt } from './toolRunner';
 import { openResourceTemplate, TemplateNode } from './resourceTemplates';

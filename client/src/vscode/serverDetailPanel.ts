@@ -6,9 +6,9 @@ import {
   type ServerDetailToWebview,
 } from '@shared/serverDetailMessages';
 import { type ConfiguredServer, displayPath, type Kernel } from '../kernel';
-import type { ConfigService } from './configService';
+import type { ConfigService } from './host/configService';
 import { serverDetailView } from './serverDetailView';
-import type { ServerIcons } from './serverIcons';
+import type { ServerIcons } from './host/serverIcons';
 import type { ServerNode } from './serversView';
 import { poster } from './toolPanels/panelShell';
 import { webviewHtml, webviewOptions } from './common/webviewHtml';

@@ -18,7 +18,7 @@ import {
 import * as vscode from 'vscode';
 import { markdownInline, oneLine } from '@shared/untrustedText';
 import { instructionsHoverMarkdown } from './instructionsHover';
-import type { ConfigService } from './configService';
+import type { ConfigService } from './host/configService';
 import {
   FeatureSetNode,
   featureSetItem,
@@ -29,7 +29,7 @@ import {
 import type { HoldReason } from './statusBar';
 import { TemplateNode, templateItem } from './resourceTemplates';
 import { type ItemNode, leafItem } from './serverItemRows';
-import type { ServerIcons } from './serverIcons';
+import type { ServerIcons } from './host/serverIcons';
 
 type Group = 'tools' | 'resources' | 'prompts';
 

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ApprovalsToWebview, RevokeTarget } from '@shared/approvalsMessages';
 import { isApprovalsFromWebview } from '@shared/approvalsMessages';
 import { EDITOR_OPERATOR } from '../../kernel';
-import type { KernelHost } from '../kernelHost';
+import type { KernelHost } from '../host/kernelHost';
 import { webviewHtml, webviewOptions } from '../common/webviewHtml';
 import { approvalsState } from './approvalsView';
 

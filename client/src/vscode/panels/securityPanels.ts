@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import * as vscode from 'vscode';
-import type { KernelHost } from '../kernelHost';
+import type { KernelHost } from '../host/kernelHost';
 import { ApprovalsPanel } from './approvalsPanel';
 import { directorySource, trailSource } from './auditSource';
 import { AuditTrailPanel } from './auditTrailPanel';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { openResourceDocument } from '../toolRunner';
 import type { DiscoveryToWebview, SearchRequest } from '@shared/toolPanelMessages';
 import { isDiscoveryFromWebview } from '@shared/toolPanelMessages';
-import type { KernelHost } from '../kernelHost';
+import type { KernelHost } from '../host/kernelHost';
 import {
   categoryViews,
   discoveryResultView,

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ToolKey } from '@shared/toolPanelMessages';
-import type { KernelHost } from '../kernelHost';
+import type { KernelHost } from '../host/kernelHost';
 import { streamIdOf, toolKeyOf } from './commandArgs';
 import { ToolDiscoveryPanel } from './discoveryPanel';
 import { RunToolPanel } from './runToolPanel';

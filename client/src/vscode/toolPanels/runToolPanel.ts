@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { openResourceDocument } from '../toolRunner';
 import type { RunToolToWebview, ToolChoiceView, ToolKey } from '@shared/toolPanelMessages';
 import { isRunToolFromWebview } from '@shared/toolPanelMessages';
-import type { KernelHost } from '../kernelHost';
+import type { KernelHost } from '../host/kernelHost';
 import { runToolAsTask } from '../tasksView';
 import { poster, toolPanelHtml, toolPanelOptions } from './panelShell';
 import { RunHistory } from './runHistory';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { StreamsToWebview } from '@shared/toolPanelMessages';
 import { isStreamsFromWebview } from '@shared/toolPanelMessages';
 import type { StreamEvents } from '../../kernel';
-import type { KernelHost } from '../kernelHost';
+import type { KernelHost } from '../host/kernelHost';
 import { poster, toolPanelHtml, toolPanelOptions } from './panelShell';
 import { StreamBatcher } from './streamBatcher';
 import { streamView } from './toolViews';

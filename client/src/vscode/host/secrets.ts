@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { MOVE_SECRET_COMMAND, MoveSecretArgs } from '@shared/lspMessages';
-import type { AnchorKeyStore, SecretSource } from '../kernel';
+import type { AnchorKeyStore, SecretSource } from '../../kernel';
 
 const KEY_PREFIX = 'mgp.secret.';
 const NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;

@@ -8,7 +8,7 @@ import {
 } from 'vscode-languageclient/node';
 import { CONFIG_BASENAMES } from '@shared/configFiles';
 import { KernelStateNotification, KernelStateParams } from '@shared/lspMessages';
-import type { KernelConfig, McplHost, ServerManager } from '../kernel';
+import type { KernelConfig, McplHost, ServerManager } from '../../kernel';
 import type { ConfigService } from './configService';
 
 export type LanguageServerState = 'starting' | 'running' | 'stopped' | 'failed';

@@ -1,4 +1,3 @@
-import { editorAuthorizations } from './serverSignIn';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
@@ -20,11 +19,12 @@ import {
   openAuditTrail,
   Redactor,
   stateDirectory,
-} from '../kernel';
+} from '../../kernel';
 import { oneLine } from '@shared/untrustedText';
 import { workspaceFolderPaths } from './configService';
-import { EditorInteraction } from './interaction/editorInteraction';
+import { EditorInteraction } from '../interaction/editorInteraction';
 import { editorAnchorKeys, type SecretStore } from './secrets';
+import { editorAuthorizations } from './editorAuthorizations';
 import { ServerLogs } from './serverLogs';
 
 /** Where the editor kept its approvals before they moved to the workspace's state folder. */

@@ -5,7 +5,14 @@
  * or refused, leaves the row its codicon.
  */
 import * as vscode from 'vscode';
-import { type CachedIcon, IconCache, iconDataUri, iconsOf, judgeIcon, pickIcons } from '../kernel';
+import {
+  type CachedIcon,
+  IconCache,
+  iconDataUri,
+  iconsOf,
+  judgeIcon,
+  pickIcons,
+} from '../../kernel';
 
 export interface ThemedIconFiles {
   light: CachedIcon;

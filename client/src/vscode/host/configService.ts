@@ -1,6 +1,11 @@
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import { type KernelConfig, LastValidConfig, loadKernelConfig, type PathContext } from '../kernel';
+import {
+  type KernelConfig,
+  LastValidConfig,
+  loadKernelConfig,
+  type PathContext,
+} from '../../kernel';
 
 const WATCHED = '{mgp.toml,mcp.toml,config.toml,.openfang/config.toml}';
 
