@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import {
   HOVER_INSTRUCTIONS_MAX_CHARS,
   instructionsHoverMarkdown,
-} from '../../client/src/vscode/instructionsHover';
+} from '../../client/src/vscode/servers/instructionsHover';
 
 describe('a server’s instructions in its hover', () => {
   it('are labelled as the server’s words and quoted line by line', () => {

@@ -19,19 +19,19 @@ import {
   onModelSettingsChange,
   watchModelSettings,
 } from './modelProviders';
-import { registerServerCommands } from './serverCommands';
-import { registerServerContent } from './serverContent';
-import { registerSignInCommands } from './serverSignIn';
-import { registerSwitchCommands } from './switchCommands';
+import { registerServerCommands } from './servers/serverCommands';
+import { registerServerContent } from './servers/content/serverContent';
+import { registerSignInCommands } from './servers/serverSignIn';
+import { registerSwitchCommands } from './servers/switchCommands';
 import { registerServerDetail } from './serverDetailPanel';
 import { ServerLogs } from './host/serverLogs';
 import { EventsView } from './eventsView';
 import { registerMcplViews } from './mcplViews';
 import { registerTasksView } from './tasksView';
-import { ServersView } from './serversView';
-import { registerResourceSubscriptions } from './resourceSubscriptions';
+import { ServersView } from './servers/serversView';
+import { registerResourceSubscriptions } from './servers/content/resourceSubscriptions';
 import { serverIconsFor } from './host/serverIcons';
-import { KernelStatusBar } from './statusBar';
+import { KernelStatusBar } from './servers/statusBar';
 import { offerTrust } from './common/workspaceTrust';
 import { registerToolPanels } from './toolPanels/registerToolPanels';
 

@@ -6,8 +6,8 @@ import * as vscode from 'vscode';
 import type { McplHost } from '../kernel';
 import { registerCheckpointsView } from './checkpointsView';
 import type { EventRow, EventsView } from './eventsView';
-import { registerFeatureSetToggles } from './featureSetItems';
-import type { ServersView } from './serversView';
+import { registerFeatureSetToggles } from './servers/featureSetItems';
+import type { ServersView } from './servers/serversView';
 
 export function registerMcplViews(
   mcpl: McplHost,

@@ -9,7 +9,7 @@ import { type ConfiguredServer, displayPath, type Kernel } from '../kernel';
 import type { ConfigService } from './host/configService';
 import { serverDetailView } from './serverDetailView';
 import type { ServerIcons } from './host/serverIcons';
-import type { ServerNode } from './serversView';
+import type { ServerNode } from './servers/serversView';
 import { poster } from './toolPanels/panelShell';
 import { webviewHtml, webviewOptions } from './common/webviewHtml';
 

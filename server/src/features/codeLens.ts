@@ -5,7 +5,7 @@ import { asString, isTable } from '@shared/configCheck/semantic/context';
 import { oneLine } from '@shared/untrustedText';
 import type { Analysis } from '../analysis';
 
-/** The editor's commands the lenses run, each with the server id (client/src/vscode/serverCommands.ts). */
+/** The editor's commands the lenses run, each with the server id (client/src/vscode/servers/serverCommands.ts). */
 const START = 'mgp.startServer';
 const STOP = 'mgp.stopServer';
 const RESTART = 'mgp.restartServer';

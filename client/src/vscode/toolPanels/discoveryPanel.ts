@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { openResourceDocument } from '../toolRunner';
+import { openResourceDocument } from '../servers/content/contentCommands';
 import type { DiscoveryToWebview, SearchRequest } from '@shared/toolPanelMessages';
 import { isDiscoveryFromWebview } from '@shared/toolPanelMessages';
 import type { KernelHost } from '../host/kernelHost';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { openResourceDocument } from '../toolRunner';
+import { openResourceDocument } from '../servers/content/contentCommands';
 import type { RunToolToWebview, ToolChoiceView, ToolKey } from '@shared/toolPanelMessages';
 import { isRunToolFromWebview } from '@shared/toolPanelMessages';
 import type { KernelHost } from '../host/kernelHost';

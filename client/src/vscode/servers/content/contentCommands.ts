@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { Kernel } from '../kernel';
+import type { Kernel } from '../../../kernel';
 import { askWithCompletion } from './completionPick';
 import { promptDocumentUri, resourceDocumentUri } from './serverContent';
-import type { ServerNode } from './serversView';
+import type { ServerNode } from '../serversView';
 
 /** Reading a resource and using a prompt, as read-only documents; running a tool has its own panel. */
 

@@ -4,7 +4,7 @@
  * host/editorAuthorizations.ts.
  */
 import * as vscode from 'vscode';
-import type { KernelBus, ServerManager } from '../kernel';
+import type { KernelBus, ServerManager } from '../../kernel';
 
 async function pickServer(
   manager: ServerManager,

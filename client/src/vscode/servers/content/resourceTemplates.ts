@@ -6,7 +6,7 @@
 import type { ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import * as vscode from 'vscode';
 import { oneLine, visibleText } from '@shared/untrustedText';
-import { expandTemplate, type Kernel, templateVariables } from '../kernel';
+import { expandTemplate, type Kernel, templateVariables } from '../../../kernel';
 import { askWithCompletion } from './completionPick';
 import { resourceDocumentUri } from './serverContent';
 

@@ -1,5 +1,5 @@
 import { markdownInline } from '@shared/untrustedText';
-import { boundedInstructions } from '../kernel';
+import { boundedInstructions } from '../../kernel';
 
 /** The most characters of a server's instructions its hover shows. */
 export const HOVER_INSTRUCTIONS_MAX_CHARS = 1_500;

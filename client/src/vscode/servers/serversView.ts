@@ -14,11 +14,11 @@ import {
   serverTarget,
   type SupervisedServer,
   type Switches,
-} from '../kernel';
+} from '../../kernel';
 import * as vscode from 'vscode';
 import { markdownInline, oneLine } from '@shared/untrustedText';
 import { instructionsHoverMarkdown } from './instructionsHover';
-import type { ConfigService } from './host/configService';
+import type { ConfigService } from '../host/configService';
 import {
   FeatureSetNode,
   featureSetItem,
@@ -27,9 +27,9 @@ import {
   FeatureSetSource,
 } from './featureSetItems';
 import type { HoldReason } from './statusBar';
-import { TemplateNode, templateItem } from './resourceTemplates';
+import { TemplateNode, templateItem } from './content/resourceTemplates';
 import { type ItemNode, leafItem } from './serverItemRows';
-import type { ServerIcons } from './host/serverIcons';
+import type { ServerIcons } from '../host/serverIcons';
 
 type Group = 'tools' | 'resources' | 'prompts';
 

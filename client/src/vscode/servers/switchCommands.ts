@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { oneLine } from '@shared/untrustedText';
-import type { Kernel } from '../kernel';
+import type { Kernel } from '../../kernel';
 import type { ServerNode } from './serversView';
 
 interface ToolRef {

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { oneLine, visibleText } from '@shared/untrustedText';
-import type { FeatureSetView, McplHost } from '../kernel';
+import type { FeatureSetView, McplHost } from '../../kernel';
 
 export type FeatureSetNode =
   | { kind: 'featureSets'; serverId: string }

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { type ConfiguredServer, type Kernel, KernelError, type ServerManager } from '../kernel';
+import { type ConfiguredServer, type Kernel, KernelError, type ServerManager } from '../../kernel';
 import type { ServerNode } from './serversView';
-import type { ServerLogs } from './host/serverLogs';
+import type { ServerLogs } from '../host/serverLogs';
 import type { HoldReason } from './statusBar';
-import { readResource, usePrompt } from './toolRunner';
-import { openResourceTemplate, TemplateNode } from './resourceTemplates';
-import { offerTrust } from './common/workspaceTrust';
+import { readResource, usePrompt } from './content/contentCommands';
+import { openResourceTemplate, TemplateNode } from './content/resourceTemplates';
+import { offerTrust } from '../common/workspaceTrust';
 
 /** The server id a command was invoked on: a tree node, an id, or a pick. */
 async function serverIdOf(

@@ -4,9 +4,9 @@
  * taken again when the server connects; an update re-reads the open document (ServerContentProvider).
  */
 import * as vscode from 'vscode';
-import { RememberedSubscriptions, type ServerManager, type SubscriptionKey } from '../kernel';
+import { RememberedSubscriptions, type ServerManager, type SubscriptionKey } from '../../../kernel';
 import { RESOURCE_SCHEME } from './serverContent';
-import type { ServerNode } from './serversView';
+import type { ServerNode } from '../serversView';
 
 const STORAGE_KEY = 'mgp.resourceSubscriptions';
 /** The active editor's resource: 'subscribed', 'available' (may subscribe) or 'none'. */

@@ -6,7 +6,7 @@
  */
 import type { GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import * as vscode from 'vscode';
-import type { Kernel } from '../kernel';
+import type { Kernel } from '../../../kernel';
 
 export const RESOURCE_SCHEME = 'mgp-resource';
 export const PROMPT_SCHEME = 'mgp-prompt';

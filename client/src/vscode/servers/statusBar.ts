@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ConfiguredServer, ServerManager } from '../kernel';
+import type { ConfiguredServer, ServerManager } from '../../kernel';
 
 export type HoldReason = 'untrusted' | 'unapproved' | undefined;
 

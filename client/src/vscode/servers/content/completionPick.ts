@@ -6,7 +6,7 @@
 import type { CompleteRequest } from '@modelcontextprotocol/sdk/types.js';
 import * as vscode from 'vscode';
 import { oneLine } from '@shared/untrustedText';
-import type { Kernel } from '../kernel';
+import type { Kernel } from '../../../kernel';
 
 export interface CompletedValue {
   serverId: string;

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { markdownInline, oneLine, visibleText } from '@shared/untrustedText';
-import type { EffectiveSecurity } from '../kernel';
+import type { EffectiveSecurity } from '../../kernel';
 
 export interface ItemNode {
   kind: 'item';
