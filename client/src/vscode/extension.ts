@@ -23,7 +23,7 @@ import { registerServerCommands } from './servers/serverCommands';
 import { registerServerContent } from './servers/content/serverContent';
 import { registerSignInCommands } from './servers/serverSignIn';
 import { registerSwitchCommands } from './servers/switchCommands';
-import { registerServerDetail } from './serverDetailPanel';
+import { registerServerDetail } from './serverDetail/serverDetailPanel';
 import { ServerLogs } from './host/serverLogs';
 import { EventsView } from './eventsView';
 import { registerMcplViews } from './mcplViews';

@@ -5,13 +5,13 @@ import {
   type ServerDetailFromWebview,
   type ServerDetailToWebview,
 } from '@shared/serverDetailMessages';
-import { type ConfiguredServer, displayPath, type Kernel } from '../kernel';
-import type { ConfigService } from './host/configService';
+import { type ConfiguredServer, displayPath, type Kernel } from '../../kernel';
+import type { ConfigService } from '../host/configService';
 import { serverDetailView } from './serverDetailView';
-import type { ServerIcons } from './host/serverIcons';
-import type { ServerNode } from './servers/serversView';
-import { poster } from './toolPanels/panelShell';
-import { webviewHtml, webviewOptions } from './common/webviewHtml';
+import type { ServerIcons } from '../host/serverIcons';
+import type { ServerNode } from '../servers/serversView';
+import { poster } from '../toolPanels/panelShell';
+import { webviewHtml, webviewOptions } from '../common/webviewHtml';
 
 export interface ServerDetailDeps {
   extension: vscode.ExtensionContext;

@@ -14,7 +14,7 @@ import {
   type PermissionDecision,
   serverTarget,
   type SupervisedServer,
-} from '../kernel';
+} from '../../kernel';
 import type {
   ServerDetailFeatureSet,
   ServerDetailPermission,
