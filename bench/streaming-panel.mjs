@@ -4,7 +4,7 @@
 // headless, driven by playwright-core, along the path a webview message takes in VS Code: a Web Worker
 // stands in for the extension host (another thread, as the host is another process); it produces one
 // stream at --rate chunks per second for --seconds, puts every chunk through the StreamBatcher the
-// panel's host uses (client/src/vscode/toolPanels/streamBatcher.ts, one batch per 16 ms frame at most)
+// panel's host uses (client/src/vscode/common/streamBatcher.ts, one batch per 16 ms frame at most)
 // and posts each batch to the page (the workbench), which posts it into a cross-origin iframe (the
 // webview host, its own renderer process), whose script posts it on to the inner frame holding the
 // front end (VS Code's active-frame).
@@ -49,7 +49,7 @@ async function build() {
   });
   await esbuild.build({
     ...common,
-    entryPoints: [join(root, 'client/src/vscode/toolPanels/streamBatcher.ts')],
+    entryPoints: [join(root, 'client/src/vscode/common/streamBatcher.ts')],
     format: 'iife',
     globalName: 'Batching',
     outfile: join(work, 'batcher.js'),

@@ -1,5 +1,5 @@
 /**
- * Messages between the tool panels and their hosts (client/src/vscode/toolPanels/):
+ * Messages between the tool panels and their hosts (client/src/vscode/runTool/, discovery/, streams/):
  * - Run Tool (media/src/runTool): one tool, its effective security, a form from its inputSchema, the run
  *   and its result;
  * - Tool Discovery (media/src/discovery): search as you type (MGP §16.5), pin and unpin, the session

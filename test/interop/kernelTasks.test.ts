@@ -6,7 +6,7 @@ import type { TaskSnapshot } from '../../client/src/kernel/connection/toolTasks'
 import type { KeptTask } from '../../client/src/kernel/tasks/taskBoard';
 import type { RunToWebview } from '@shared/toolPanelMessages';
 import { KernelError } from '../../client/src/kernel/model/errors';
-import { findTool, ToolRuns, viewOf } from '../../client/src/vscode/toolPanels/toolRuns';
+import { findTool, ToolRuns, viewOf } from '../../client/src/vscode/runTool/toolRuns';
 import {
   eventually,
   eventuallyValue,

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { RunToWebview } from '@shared/toolPanelMessages';
-import { ToolRuns, type EndedRun } from '../../client/src/vscode/toolPanels/toolRuns';
+import { ToolRuns, type EndedRun } from '../../client/src/vscode/runTool/toolRuns';
 import { exampleServer, node, startKernel, TestKernel } from './support/kernelHarness';
 
 const example = (extra = '') =>

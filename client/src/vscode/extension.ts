@@ -27,13 +27,15 @@ import { registerServerDetail } from './serverDetail/serverDetailPanel';
 import { ServerLogs } from './host/serverLogs';
 import { EventsView } from './eventsView';
 import { registerMcplViews } from './mcplViews';
-import { registerTasksView } from './tasksView';
+import { registerTasksView } from './tasks/tasksView';
 import { ServersView } from './servers/serversView';
 import { registerResourceSubscriptions } from './servers/content/resourceSubscriptions';
 import { serverIconsFor } from './host/serverIcons';
 import { KernelStatusBar } from './servers/statusBar';
 import { offerTrust } from './common/workspaceTrust';
-import { registerToolPanels } from './toolPanels/registerToolPanels';
+import { registerRunTool } from './runTool/registerRunTool';
+import { registerDiscovery } from './discovery/registerDiscovery';
+import { registerStreams } from './streams/registerStreams';
 
 /** What activate() returns: for other extensions and for the extension-host test suite. */
 export interface MgpKernelApi {
@@ -166,7 +168,9 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     ...registerServerDetail({ extension, kernel: kernel.kernel, configs, icons: serverIcons }),
     ...registerSignInCommands(kernel.manager, kernel.manager.bus, log),
     ...registerSecurityPanels(kernel, extension),
-    ...registerToolPanels(kernel, extension),
+    ...registerRunTool(kernel, extension),
+    ...registerDiscovery(kernel, extension),
+    ...registerStreams(kernel, extension),
     ...registerChannels(kernel.kernel, extension.extensionUri),
     ...registerLanguageModelTools(kernel.kernel, kernel.interaction),
     ...registerEndpointChatProvider(

@@ -8,7 +8,7 @@ import {
   categoryViews,
   kernelToolSlack,
   withoutKernelTools,
-} from '../../../client/src/vscode/toolPanels/discoveryViews';
+} from '../../../client/src/vscode/discovery/discoveryViews';
 import { tool } from '../discovery/fixtures';
 
 describe('Tool Discovery for people: no kernel tools', () => {

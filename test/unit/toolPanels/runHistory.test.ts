@@ -4,7 +4,7 @@ import {
   HISTORY_KEY,
   RunHistory,
   type HistoryStorage,
-} from '../../../client/src/vscode/toolPanels/runHistory';
+} from '../../../client/src/vscode/runTool/runHistory';
 
 /** A Memento as VS Code keeps one: values go through JSON, as they do on disk. */
 class JsonStorage implements HistoryStorage {

@@ -3,7 +3,7 @@ import type { StreamUpdate, StreamView } from '@shared/toolPanelMessages';
 import {
   StreamBatcher,
   type BatcherClock,
-} from '../../../client/src/vscode/toolPanels/streamBatcher';
+} from '../../../client/src/vscode/common/streamBatcher';
 
 /** A clock whose timers run only when the test advances time. */
 class FakeClock implements BatcherClock {

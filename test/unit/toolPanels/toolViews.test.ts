@@ -7,16 +7,16 @@ import {
   categoryViews,
   discoveryResultView,
   sessionView,
-} from '../../../client/src/vscode/toolPanels/discoveryViews';
+} from '../../../client/src/vscode/discovery/discoveryViews';
 import {
   errorView,
   resultView,
   securityView,
   streamView,
   toolView,
-} from '../../../client/src/vscode/toolPanels/toolViews';
-import { streamIdOf, toolKeyOf } from '../../../client/src/vscode/toolPanels/commandArgs';
-import { blockOf } from '../../../client/src/vscode/toolPanels/runOutcome';
+} from '../../../client/src/vscode/runTool/toolViews';
+import { streamIdOf, toolKeyOf } from '../../../client/src/vscode/runTool/commandArgs';
+import { blockOf } from '../../../client/src/vscode/runTool/runOutcome';
 import { SessionToolCache, toEntry } from '../../../client/src/kernel/discovery';
 import { KernelError } from '../../../client/src/kernel/model/errors';
 import type { KernelToolEntry } from '../../../client/src/kernel/kernel';

@@ -10,7 +10,7 @@ import type { ConfigService } from '../host/configService';
 import { serverDetailView } from './serverDetailView';
 import type { ServerIcons } from '../host/serverIcons';
 import type { ServerNode } from '../servers/serversView';
-import { poster } from '../toolPanels/panelShell';
+import { poster } from '../common/panelShell';
 import { webviewHtml, webviewOptions } from '../common/webviewHtml';
 
 export interface ServerDetailDeps {

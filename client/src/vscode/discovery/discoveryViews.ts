@@ -21,7 +21,7 @@ import {
   type SessionToolCache,
   type ToolIndexEntry,
 } from '../../kernel';
-import { toolView } from './toolViews';
+import { toolView } from '../runTool/toolViews';
 
 export interface DiscoveryViewDeps {
   /** Every tool the kernel lists, with effective security and its sources. */

@@ -1,10 +1,8 @@
 import * as vscode from 'vscode';
 import type { ToolKey } from '@shared/toolPanelMessages';
 import type { KernelHost } from '../host/kernelHost';
-import { streamIdOf, toolKeyOf } from './commandArgs';
-import { ToolDiscoveryPanel } from './discoveryPanel';
+import { toolKeyOf } from './commandArgs';
 import { RunToolPanel } from './runToolPanel';
-import { StreamsPanel } from './streamsPanel';
 
 async function pickTool(host: KernelHost): Promise<ToolKey | undefined> {
   const items = host.kernel.tools().map((t) => ({
@@ -20,8 +18,8 @@ async function pickTool(host: KernelHost): Promise<ToolKey | undefined> {
   return picked?.key;
 }
 
-/** The Run Tool, Tool Discovery and Streaming Output panels, and their commands. */
-export function registerToolPanels(
+/** The Run Tool panel and its command. */
+export function registerRunTool(
   host: KernelHost,
   extension: vscode.ExtensionContext,
 ): vscode.Disposable[] {
@@ -30,21 +28,6 @@ export function registerToolPanels(
       const key = toolKeyOf(target) ?? (await pickTool(host));
       if (key) RunToolPanel.show(extension, host, key);
     }),
-    vscode.commands.registerCommand(
-      'mgp.showToolDiscovery',
-      () => void ToolDiscoveryPanel.show(extension, host),
-    ),
-    vscode.window.registerWebviewPanelSerializer(ToolDiscoveryPanel.viewType, {
-      deserializeWebviewPanel: async (panel) => ToolDiscoveryPanel.revive(panel, extension, host),
-    }),
-    vscode.commands.registerCommand(
-      'mgp.showStreams',
-      (args?: unknown) => void StreamsPanel.show(extension, host, streamIdOf(args)),
-    ),
-    new vscode.Disposable(() => {
-      RunToolPanel.disposeAll();
-      ToolDiscoveryPanel.disposeCurrent();
-      StreamsPanel.disposeCurrent();
-    }),
+    new vscode.Disposable(() => RunToolPanel.disposeAll()),
   ];
 }

@@ -10,9 +10,9 @@ import {
   sessionView,
   withoutKernelTools,
 } from './discoveryViews';
-import { poster, toolPanelHtml, toolPanelOptions } from './panelShell';
-import { RunToolPanel } from './runToolPanel';
-import { ToolRuns } from './toolRuns';
+import { poster, toolPanelHtml, toolPanelOptions } from '../common/panelShell';
+import { RunToolPanel } from '../runTool/runToolPanel';
+import { ToolRuns } from '../runTool/toolRuns';
 
 /**
  * "Tool Discovery": `mgp.tools.discover` (MGP §16.5) as you type, with strategy, max results and

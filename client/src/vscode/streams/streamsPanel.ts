@@ -3,9 +3,9 @@ import type { StreamsToWebview } from '@shared/toolPanelMessages';
 import { isStreamsFromWebview } from '@shared/toolPanelMessages';
 import type { StreamEvents } from '../../kernel';
 import type { KernelHost } from '../host/kernelHost';
-import { poster, toolPanelHtml, toolPanelOptions } from './panelShell';
-import { StreamBatcher } from './streamBatcher';
-import { streamView } from './toolViews';
+import { poster, toolPanelHtml, toolPanelOptions } from '../common/panelShell';
+import { StreamBatcher } from '../common/streamBatcher';
+import { streamView } from '../runTool/toolViews';
 
 /** Characters of a stream's text the panel holds (its tail); "Open the whole text" shows the rest. */
 export const STREAM_TEXT_KEEP = 200_000;

@@ -20,7 +20,7 @@ import {
   type TaskRunRequest,
   type ToolCallOutcome,
 } from '../../kernel';
-import { StreamBatcher } from './streamBatcher';
+import { StreamBatcher } from '../common/streamBatcher';
 import { exchangeView } from './runOutcome';
 import { errorView, resultView, toolView } from './toolViews';
 

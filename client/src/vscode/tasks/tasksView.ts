@@ -14,7 +14,7 @@ import {
   type TaskRunRequest,
   taskSupportOf,
   type TrackedTask,
-} from '../kernel';
+} from '../../kernel';
 
 const KEPT_IDS = 'mgp.tasks.open';
 

@@ -3,8 +3,8 @@ import { openResourceDocument } from '../servers/content/contentCommands';
 import type { RunToolToWebview, ToolChoiceView, ToolKey } from '@shared/toolPanelMessages';
 import { isRunToolFromWebview } from '@shared/toolPanelMessages';
 import type { KernelHost } from '../host/kernelHost';
-import { runToolAsTask } from '../tasksView';
-import { poster, toolPanelHtml, toolPanelOptions } from './panelShell';
+import { runToolAsTask } from '../tasks/tasksView';
+import { poster, toolPanelHtml, toolPanelOptions } from '../common/panelShell';
 import { RunHistory } from './runHistory';
 import { findTool, ToolRuns, viewOf, type EndedRun } from './toolRuns';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { WebviewPage } from '../common/webviewHtml';
-import { webviewHtml, webviewOptions } from '../common/webviewHtml';
+import type { WebviewPage } from './webviewHtml';
+import { webviewHtml, webviewOptions } from './webviewHtml';
 
 /**
  * The tool panels keep their webview while hidden: a half-filled form, an expanded search result or a

@@ -1,0 +1,18 @@
+import * as vscode from 'vscode';
+import type { KernelHost } from '../host/kernelHost';
+import { streamIdOf } from '../runTool/commandArgs';
+import { StreamsPanel } from './streamsPanel';
+
+/** The Streaming Output panel and its command. */
+export function registerStreams(
+  host: KernelHost,
+  extension: vscode.ExtensionContext,
+): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand(
+      'mgp.showStreams',
+      (args?: unknown) => void StreamsPanel.show(extension, host, streamIdOf(args)),
+    ),
+    new vscode.Disposable(() => StreamsPanel.disposeCurrent()),
+  ];
+}
