@@ -1,6 +1,6 @@
 /**
  * Messages between the Approvals panel (media/src/approvals) and its host
- * (client/src/vscode/panels/approvalsPanel.ts): pending tool-call requests, past decisions, and the
+ * (client/src/vscode/approvals/approvalsPanel.ts): pending tool-call requests, past decisions, and the
  * standing grants the operator can revoke.
  */
 

@@ -1,6 +1,6 @@
 /**
  * Messages between the Audit Trail panel (media/src/audit) and its host
- * (client/src/vscode/panels/auditTrailPanel.ts), and the window arithmetic both sides share.
+ * (client/src/vscode/auditTrail/auditTrailPanel.ts), and the window arithmetic both sides share.
  *
  * The host keeps a compact index of the log and a "display list" (rows, or trace groups and their
  * rows) for the current filter; the webview knows only the list's length and asks for the windows of

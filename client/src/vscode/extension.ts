@@ -11,7 +11,8 @@ import { EditorGateway } from './editorGateway';
 import { registerVscodeMcpImport } from './importVscodeMcp';
 import { KernelHost } from './host/kernelHost';
 import { LanguageServerHost, LanguageServerState } from './host/languageClient';
-import { registerSecurityPanels } from './panels/securityPanels';
+import { registerApprovals } from './approvals/registerApprovals';
+import { registerAuditTrail } from './auditTrail/registerAuditTrail';
 import { ModelKeys } from './modelKey';
 import { registerMoveSecretCommand, SecretStore } from './host/secrets';
 import {
@@ -167,7 +168,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<MgpK
     ...registerSwitchCommands(kernel.kernel),
     ...registerServerDetail({ extension, kernel: kernel.kernel, configs, icons: serverIcons }),
     ...registerSignInCommands(kernel.manager, kernel.manager.bus, log),
-    ...registerSecurityPanels(kernel, extension),
+    ...registerApprovals(kernel, extension),
+    ...registerAuditTrail(kernel, extension),
     ...registerRunTool(kernel, extension),
     ...registerDiscovery(kernel, extension),
     ...registerStreams(kernel, extension),

@@ -8,7 +8,7 @@ import {
   HISTORY_SHOWN,
   MAX_ARGUMENT_LINES,
   pendingView,
-} from '../../../client/src/vscode/panels/approvalsView';
+} from '../../../client/src/vscode/approvals/approvalsView';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 

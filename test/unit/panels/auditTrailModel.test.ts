@@ -3,15 +3,15 @@ import { appendFileSync } from 'node:fs';
 import type { AuditRecord } from '../../../client/src/kernel/audit/auditEvent';
 import { AuditLog } from '../../../client/src/kernel/audit/auditLog';
 import { listSegments } from '../../../client/src/kernel/audit/segments';
-import { AuditIndex } from '../../../client/src/vscode/panels/auditIndex';
-import { AuditScanner, readRecordAt } from '../../../client/src/vscode/panels/auditScanner';
-import { directorySource } from '../../../client/src/vscode/panels/auditSource';
+import { AuditIndex } from '../../../client/src/vscode/auditTrail/auditIndex';
+import { AuditScanner, readRecordAt } from '../../../client/src/vscode/auditTrail/auditScanner';
+import { directorySource } from '../../../client/src/vscode/auditTrail/auditSource';
 import {
   buildDisplay,
   DisplayList,
   displayItems,
-} from '../../../client/src/vscode/panels/auditView';
-import { AuditTrailModel } from '../../../client/src/vscode/panels/auditTrailModel';
+} from '../../../client/src/vscode/auditTrail/auditView';
+import { AuditTrailModel } from '../../../client/src/vscode/auditTrail/auditTrailModel';
 import type { AuditRowItem } from '@shared/auditMessages';
 import { sampleEvent, tempDir, writeLog } from '../audit/support';
 

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { AuditGroupItem, AuditRowItem } from '@shared/auditMessages';
-import { AuditIndex, IndexedFields } from '../../../client/src/vscode/panels/auditIndex';
+import { AuditIndex, IndexedFields } from '../../../client/src/vscode/auditTrail/auditIndex';
 import {
   appendToFlat,
   buildDisplay,
@@ -10,7 +10,7 @@ import {
   groupByTrace,
   matchingRows,
   toAuditFilter,
-} from '../../../client/src/vscode/panels/auditView';
+} from '../../../client/src/vscode/auditTrail/auditView';
 
 const T0 = Date.parse('2026-03-01T00:00:00.000Z');
 

@@ -2,7 +2,6 @@ import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import * as vscode from 'vscode';
 import type { KernelHost } from '../host/kernelHost';
-import { ApprovalsPanel } from './approvalsPanel';
 import { directorySource, trailSource } from './auditSource';
 import { AuditTrailPanel } from './auditTrailPanel';
 
@@ -50,22 +49,15 @@ function showAuditTrail(
   AuditTrailPanel.show(extension, trailSource(host.trail), args.traceId);
 }
 
-/** The Approvals and Audit Trail panels, and their commands. */
-export function registerSecurityPanels(
+/** The Audit Trail panels (one per log folder) and their command. */
+export function registerAuditTrail(
   host: KernelHost,
   extension: vscode.ExtensionContext,
 ): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand(
-      'mgp.showApprovals',
-      () => void ApprovalsPanel.show(extension, host),
-    ),
     vscode.commands.registerCommand('mgp.showAuditTrail', (args?: unknown) =>
       showAuditTrail(host, extension, args),
     ),
-    new vscode.Disposable(() => {
-      ApprovalsPanel.disposeCurrent();
-      AuditTrailPanel.disposeAll();
-    }),
+    new vscode.Disposable(() => AuditTrailPanel.disposeAll()),
   ];
 }
