@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { CheckpointNode } from '../../client/src/kernel/mcpl';
-import { historyLines } from '../../client/src/vscode/checkpointLineage';
+import { historyLines } from '../../client/src/vscode/checkpoints/checkpointLineage';
 
 function node(id: string, parent: string | null): CheckpointNode {
   return { id, parent, createdAt: '2026-11-28T12:00:00.000Z', hasData: true };

@@ -26,7 +26,7 @@ import { registerSignInCommands } from './servers/serverSignIn';
 import { registerSwitchCommands } from './servers/switchCommands';
 import { registerServerDetail } from './serverDetail/serverDetailPanel';
 import { ServerLogs } from './host/serverLogs';
-import { EventsView } from './eventsView';
+import { EventsView } from './events/eventsView';
 import { registerMcplViews } from './mcplViews';
 import { registerTasksView } from './tasks/tasksView';
 import { ServersView } from './servers/serversView';

@@ -4,8 +4,8 @@
  */
 import * as vscode from 'vscode';
 import type { McplHost } from '../kernel';
-import { registerCheckpointsView } from './checkpointsView';
-import type { EventRow, EventsView } from './eventsView';
+import { registerCheckpointsView } from './checkpoints/checkpointsView';
+import type { EventRow, EventsView } from './events/eventsView';
 import { registerFeatureSetToggles } from './servers/featureSetItems';
 import type { ServersView } from './servers/serversView';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { oneLine, visibleText } from '@shared/untrustedText';
-import type { EventHub, PushEvent, ServerEvent } from '../kernel';
+import type { EventHub, PushEvent, ServerEvent } from '../../kernel';
 import { EventDetails } from './eventDetail';
 
 const KEPT = 500;

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { oneLine } from '@shared/untrustedText';
-import type { CheckpointNode, FeatureSetState, McplHost } from '../kernel';
+import type { CheckpointNode, FeatureSetState, McplHost } from '../../kernel';
 import { historyLines } from './checkpointLineage';
 
 export type CheckpointsSource = Pick<McplHost, 'checkpoints' | 'server' | 'onChange' | 'rollback'>;

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { visibleText } from '@shared/untrustedText';
-import { ReadOnlyTexts } from './common/readOnlyTexts';
+import { ReadOnlyTexts } from '../common/readOnlyTexts';
 
 export const EVENT_SCHEME = 'mgp-event';
 const KEPT = 50;

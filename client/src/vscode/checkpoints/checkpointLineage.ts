@@ -4,7 +4,7 @@
  * reach); every other child of a checkpoint starts a line of its own (a branch made after a
  * rollback), and so does every other root. Each line is oldest first.
  */
-import type { CheckpointNode } from '../kernel';
+import type { CheckpointNode } from '../../kernel';
 
 export function historyLines(
   checkpoints: readonly CheckpointNode[],
