@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { AuditTrail, Kernel, KernelConfig, ServerManager } from '../kernel';
-import { registerChatParticipant } from './agents/chatParticipant';
-import { registerEndpointChatProvider } from './agents/endpointChatProvider';
-import { registerLanguageModelTools } from './agents/languageModelTools';
+import { registerChatParticipant } from './chat/chatParticipant';
+import { registerEndpointChatProvider } from './languageModels/endpointChatProvider';
+import { registerLanguageModelTools } from './languageModelTools/languageModelTools';
 import { registerAddServer } from './addServer';
 import { registerChannels } from './channels/registerChannels';
 import { registerCommands } from './commands';
@@ -13,13 +13,13 @@ import { KernelHost } from './host/kernelHost';
 import { LanguageServerHost, LanguageServerState } from './host/languageClient';
 import { registerApprovals } from './approvals/registerApprovals';
 import { registerAuditTrail } from './auditTrail/registerAuditTrail';
-import { ModelKeys } from './modelKey';
+import { ModelKeys } from './languageModels/modelKey';
 import { registerMoveSecretCommand, SecretStore } from './host/secrets';
 import {
   chatEndpointFromSettings,
   onModelSettingsChange,
   watchModelSettings,
-} from './modelProviders';
+} from './languageModels/modelProviders';
 import { registerServerCommands } from './servers/serverCommands';
 import { registerServerContent } from './servers/content/serverContent';
 import { registerSignInCommands } from './servers/serverSignIn';

@@ -1,7 +1,7 @@
 /** The Channels view (MCPL §14), its panels and commands. */
 import * as vscode from 'vscode';
 import { ChannelAgents, type ChannelView, type Kernel } from '../../kernel';
-import { VscodeChatModel } from '../agents/lmChatModel';
+import { VscodeChatModel } from '../languageModels/lmChatModel';
 import { ChannelPanel } from './channelPanel';
 import { ChannelsView } from './channelsView';
 

@@ -20,7 +20,7 @@ import { CallSummary, showAudit, showServers, showTools } from './chatCommands';
 import { chatObserver, waitingAnswers } from './chatObserver';
 import { ANSWER_COMMAND } from './chatRendering';
 import { ChatPushEvents, showingInjections, withoutShownLines } from './mcplInChat';
-import { VscodeChatModel } from './lmChatModel';
+import { VscodeChatModel } from '../languageModels/lmChatModel';
 
 export const PARTICIPANT_ID = 'mgp-kernel.mgp';
 const KEPT_SESSIONS = 20;

@@ -5,8 +5,8 @@
  * it belongs to the endpoint now configured.
  */
 import * as vscode from 'vscode';
-import { endpointOrigin, judgeStoredKey, parseStoredKey, storedKeyText } from '../kernel';
-import type { SecretStore } from './host/secrets';
+import { endpointOrigin, judgeStoredKey, parseStoredKey, storedKeyText } from '../../kernel';
+import type { SecretStore } from '../host/secrets';
 
 export const MODEL_KEY_SECRET = 'mgp.models.openaiCompatible.key';
 

@@ -17,9 +17,9 @@ import {
   type ModelRouter,
   OpenAiCompatibleProvider,
   type ToolDiscovery,
-} from '../kernel';
+} from '../../kernel';
 import type { ModelKeys } from './modelKey';
-import type { SecretStore } from './host/secrets';
+import type { SecretStore } from '../host/secrets';
 
 class LanguageModelProvider implements ModelProvider {
   readonly id = 'vscode-lm';
