@@ -1,4 +1,4 @@
-/** Messages between the About panel (media/src/about) and its host (client/src/vscode/aboutPanel.ts). */
+/** Messages between the About panel (media/src/about) and its host (client/src/vscode/about/aboutPanel.ts). */
 
 export interface ConfigFileSummary {
   /** Path shown to the user: relative to the workspace folder when inside it, `~/…` when in home. */

@@ -23,7 +23,7 @@ risk_level = "dangerous"
 
 /**
  * "The editor": a kernel in this process with a scripted operator, serving attached clients on its
- * local socket as VS Code does (client/src/vscode/editorGateway.ts).
+ * local socket as VS Code does (client/src/vscode/gateway/editorGateway.ts).
  */
 describe('mgp serve attached to the editor open on the folder', function () {
   this.timeout(60000);

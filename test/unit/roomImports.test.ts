@@ -35,7 +35,7 @@ describe('lint: imports follow the arrows between rooms', function () {
     ['shared/src/configCheck', 'client/src/kernel/config/model'],
     ['client/src/kernel', 'client/src/vscode/extension'],
     ['client/src/kernel/pipeline', 'client/src/cli/main'],
-    ['client/src/cli', 'client/src/vscode/commands'],
+    ['client/src/cli', 'client/src/vscode/configFiles/configCommands'],
     ['client/src/vscode', 'client/src/cli/main'],
     ['media/src/about', 'client/src/kernel/config/status'],
   ];

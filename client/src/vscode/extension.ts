@@ -3,12 +3,12 @@ import type { AuditTrail, Kernel, KernelConfig, ServerManager } from '../kernel'
 import { registerChatParticipant } from './chat/chatParticipant';
 import { registerEndpointChatProvider } from './languageModels/endpointChatProvider';
 import { registerLanguageModelTools } from './languageModelTools/languageModelTools';
-import { registerAddServer } from './addServer';
+import { registerAddServer } from './configFiles/addServer';
 import { registerChannels } from './channels/registerChannels';
-import { registerCommands } from './commands';
+import { registerCommands } from './configFiles/configCommands';
 import { ConfigService, workspaceFolderPaths } from './host/configService';
-import { EditorGateway } from './editorGateway';
-import { registerVscodeMcpImport } from './importVscodeMcp';
+import { EditorGateway } from './gateway/editorGateway';
+import { registerVscodeMcpImport } from './configFiles/importVscodeMcp';
 import { KernelHost } from './host/kernelHost';
 import { LanguageServerHost, LanguageServerState } from './host/languageClient';
 import { registerApprovals } from './approvals/registerApprovals';

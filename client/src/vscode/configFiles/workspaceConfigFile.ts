@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { WORKSPACE_MGP_CONFIG_NAMES } from '@shared/configFiles';
 import { parseTomlDocument } from '@shared/configCheck/parse';
-import { appendBlocks, serverIdsOf } from '../kernel';
+import { appendBlocks, serverIdsOf } from '../../kernel';
 
 /** The workspace's own mgp.toml (or mcp.toml), as it is now: in an open editor, on disk, or absent. */
 export interface WorkspaceConfigFile {

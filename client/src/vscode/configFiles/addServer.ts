@@ -9,10 +9,10 @@ import {
   parseConfigText,
   serverBlock,
   uniqueServerId,
-} from '../kernel';
-import type { ConfigService } from './host/configService';
+} from '../../kernel';
+import type { ConfigService } from '../host/configService';
 import { appendServerBlocks, workspaceConfigFile } from './workspaceConfigFile';
-import { offerTrust } from './common/workspaceTrust';
+import { offerTrust } from '../common/workspaceTrust';
 
 export interface AddServerDeps {
   configs: ConfigService;

@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { AboutPanel } from './aboutPanel';
-import type { ConfigService } from './host/configService';
-import type { ServerManager } from '../kernel';
-import type { LanguageServerHost } from './host/languageClient';
+import { AboutPanel } from '../about/aboutPanel';
+import type { ConfigService } from '../host/configService';
+import type { ServerManager } from '../../kernel';
+import type { LanguageServerHost } from '../host/languageClient';
 
 const STARTER_CONFIG = `# MGP Kernel server configuration. See the MGP spec, section 15.2.
 [[servers]]

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { importVscodeMcpJson, type McpJsonInput, serverBlock } from '../kernel';
-import type { ConfigService } from './host/configService';
-import type { SecretStore } from './host/secrets';
+import { importVscodeMcpJson, type McpJsonInput, serverBlock } from '../../kernel';
+import type { ConfigService } from '../host/configService';
+import type { SecretStore } from '../host/secrets';
 import { appendServerBlocks, workspaceConfigFile } from './workspaceConfigFile';
 
 const MCP_JSON = '.vscode/mcp.json';

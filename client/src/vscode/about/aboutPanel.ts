@@ -12,10 +12,10 @@ import {
   type ServerManager,
   summarizeConfigFiles,
   summarizeServers,
-} from '../kernel';
-import type { ConfigService } from './host/configService';
-import type { LanguageServerHost } from './host/languageClient';
-import { webviewHtml, webviewOptions } from './common/webviewHtml';
+} from '../../kernel';
+import type { ConfigService } from '../host/configService';
+import type { LanguageServerHost } from '../host/languageClient';
+import { webviewHtml, webviewOptions } from '../common/webviewHtml';
 
 /** "About MGP Kernel": version, workspace trust, the config files found and their servers. */
 export class AboutPanel implements vscode.Disposable {

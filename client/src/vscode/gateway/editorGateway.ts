@@ -5,8 +5,8 @@
  * Trust: a restricted workspace serves nothing.
  */
 import * as vscode from 'vscode';
-import { EditorEndpoint, type ExposeMode, Gateway } from '../kernel';
-import type { KernelHost } from './host/kernelHost';
+import { EditorEndpoint, type ExposeMode, Gateway } from '../../kernel';
+import type { KernelHost } from '../host/kernelHost';
 
 export const MCP_PROVIDER_ID = 'mgp.gateway';
 
