@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ApprovalsToWebview, RevokeTarget } from '@shared/approvalsMessages';
 import { isApprovalsFromWebview } from '@shared/approvalsMessages';
 import { EDITOR_OPERATOR } from '../../kernel';
-import type { KernelHost } from '../host/kernelHost';
+import type { EditorHost } from '../host/editorHost';
 import { webviewHtml, webviewOptions } from '../common/webviewHtml';
 import { approvalsState } from './approvalsView';
 
@@ -20,7 +20,7 @@ export class ApprovalsPanel implements vscode.Disposable {
   private shownRequests = new Set<string>();
   private scheduled = false;
 
-  static show(extension: vscode.ExtensionContext, host: KernelHost): ApprovalsPanel {
+  static show(extension: vscode.ExtensionContext, host: EditorHost): ApprovalsPanel {
     if (ApprovalsPanel.current) {
       ApprovalsPanel.current.panel.reveal();
       return ApprovalsPanel.current;
@@ -42,7 +42,7 @@ export class ApprovalsPanel implements vscode.Disposable {
   private constructor(
     private readonly panel: vscode.WebviewPanel,
     extension: vscode.ExtensionContext,
-    private readonly host: KernelHost,
+    private readonly host: EditorHost,
   ) {
     panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
     panel.webview.html = webviewHtml(panel.webview, extension.extensionUri, {

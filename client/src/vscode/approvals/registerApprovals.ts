@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import type { KernelHost } from '../host/kernelHost';
+import type { EditorHost } from '../host/editorHost';
 import { ApprovalsPanel } from './approvalsPanel';
 
 /** The Approvals panel and its command. */
 export function registerApprovals(
-  host: KernelHost,
   extension: vscode.ExtensionContext,
+  host: EditorHost,
 ): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import * as vscode from 'vscode';
-import type { KernelHost } from '../host/kernelHost';
+import type { EditorHost } from '../host/editorHost';
 import { directorySource, trailSource } from './auditSource';
 import { AuditTrailPanel } from './auditTrailPanel';
 
@@ -33,7 +33,7 @@ function isDirectory(path: string): boolean {
 }
 
 function showAuditTrail(
-  host: KernelHost,
+  host: EditorHost,
   extension: vscode.ExtensionContext,
   value: unknown,
 ): void {
@@ -51,8 +51,8 @@ function showAuditTrail(
 
 /** The Audit Trail panels (one per log folder) and their command. */
 export function registerAuditTrail(
-  host: KernelHost,
   extension: vscode.ExtensionContext,
+  host: EditorHost,
 ): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('mgp.showAuditTrail', (args?: unknown) =>

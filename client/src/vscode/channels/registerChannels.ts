@@ -4,6 +4,7 @@ import { ChannelAgents, type ChannelView, type Kernel } from '../../kernel';
 import { VscodeChatModel } from '../languageModels/lmChatModel';
 import { ChannelPanel } from './channelPanel';
 import { ChannelsView } from './channelsView';
+import type { EditorHost } from '../host/editorHost';
 
 /** The channel a command was run on: the view's row, or one picked from all. */
 async function channelOf(kernel: Kernel, node?: ChannelView): Promise<ChannelView | undefined> {
@@ -49,7 +50,13 @@ async function pickModel(channel: ChannelView): Promise<VscodeChatModel | undefi
     : undefined;
 }
 
-export function registerChannels(kernel: Kernel, extensionUri: vscode.Uri): vscode.Disposable[] {
+/** The Channels view (MCPL §14), a panel per channel, and @mgp attached to a channel. */
+export function registerChannels(
+  context: vscode.ExtensionContext,
+  host: EditorHost,
+): vscode.Disposable[] {
+  const kernel = host.kernel;
+  const extensionUri = context.extensionUri;
   const view = new ChannelsView(kernel.mcpl.channels);
   const agents = new ChannelAgents({
     kernel,

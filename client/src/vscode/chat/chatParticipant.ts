@@ -21,6 +21,7 @@ import { chatObserver, waitingAnswers } from './chatObserver';
 import { ANSWER_COMMAND } from './chatRendering';
 import { ChatPushEvents, showingInjections, withoutShownLines } from './mcplInChat';
 import { VscodeChatModel } from '../languageModels/lmChatModel';
+import type { EditorHost } from '../host/editorHost';
 
 export const PARTICIPANT_ID = 'mgp-kernel.mgp';
 const KEPT_SESSIONS = 20;
@@ -135,8 +136,17 @@ async function runAgent(
   return calls;
 }
 
-export function registerChatParticipant(deps: Deps): vscode.Disposable[] {
+/** The @mgp chat participant (when this VS Code has the chat API) and its approval answers. */
+export function registerChat(
+  context: vscode.ExtensionContext,
+  host: EditorHost,
+): vscode.Disposable[] {
   if (typeof vscode.chat?.createChatParticipant !== 'function') return [];
+  const deps: Deps = {
+    kernel: host.kernel,
+    interaction: host.interaction,
+    extensionUri: context.extensionUri,
+  };
   const sessions = new ChatSessions(deps.kernel);
   const participant = vscode.chat.createChatParticipant(
     PARTICIPANT_ID,

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { oneLine } from '@shared/untrustedText';
 import type { CheckpointNode, FeatureSetState, McplHost } from '../../kernel';
 import { historyLines } from './checkpointLineage';
+import type { EditorHost } from '../host/editorHost';
 
 export type CheckpointsSource = Pick<McplHost, 'checkpoints' | 'server' | 'onChange' | 'rollback'>;
 
@@ -216,7 +217,12 @@ export async function rollBackTo(
   }
 }
 
-export function registerCheckpointsView(mcpl: CheckpointsSource): vscode.Disposable[] {
+/** The Checkpoints view (MCPL §8) and rolling back to one. */
+export function registerCheckpoints(
+  _context: vscode.ExtensionContext,
+  host: EditorHost,
+): vscode.Disposable[] {
+  const mcpl = host.kernel.mcpl;
   const view = new CheckpointsView(mcpl);
   return [
     view,

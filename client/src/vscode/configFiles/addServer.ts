@@ -16,7 +16,7 @@ import { offerTrust } from '../common/workspaceTrust';
 
 export interface AddServerDeps {
   configs: ConfigService;
-  /** Records the person's approval of a workspace server's launch (KernelHost.approve). */
+  /** Records the person's approval of a workspace server's launch (StartGate.approve). */
   approve(servers: ConfiguredServer[]): Promise<void>;
   log: vscode.LogOutputChannel;
 }

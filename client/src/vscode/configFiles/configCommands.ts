@@ -1,9 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { AboutPanel } from '../about/aboutPanel';
 import type { ConfigService } from '../host/configService';
-import type { ServerManager } from '../../kernel';
-import type { LanguageServerHost } from '../host/languageClient';
+import type { EditorHost } from '../host/editorHost';
+import { registerMoveSecretCommand } from '../host/secrets';
+import { registerAddServer } from './addServer';
+import { registerVscodeMcpImport } from './importVscodeMcp';
 
 const STARTER_CONFIG = `# MGP Kernel server configuration. See the MGP spec, section 15.2.
 [[servers]]
@@ -12,31 +13,30 @@ command = "npx"
 args = ["-y", "@modelcontextprotocol/server-everything"]
 `;
 
-export interface CommandDeps {
-  extension: vscode.ExtensionContext;
-  configs: ConfigService;
-  languageServer: LanguageServerHost;
-  log: vscode.LogOutputChannel;
-  /** "Reload Server Configuration": reads the config files again and applies them. */
-  reloadServers: () => Promise<unknown>;
-  /** The running servers, for their instructions in the About panel. */
-  servers?: Pick<ServerManager, 'list' | 'bus'>;
-}
-
-export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  const { extension, configs, languageServer, log, reloadServers, servers } = deps;
+/**
+ * The config files: open one (at a server's line), create mgp.toml, read them again, add a server,
+ * import .vscode/mcp.json, and move a literal secret into secret storage.
+ */
+export function registerConfigFiles(
+  _context: vscode.ExtensionContext,
+  host: EditorHost,
+): vscode.Disposable[] {
+  const { configs, secrets, log, gate } = host;
   return [
-    vscode.commands.registerCommand('mgp.showAbout', () =>
-      AboutPanel.show(extension, configs, languageServer, servers),
-    ),
-    vscode.commands.registerCommand('mgp.refreshServers', reloadServers),
-    vscode.commands.registerCommand('mgp.showLog', () => log.show()),
+    // An explicit reload asks again about the servers declined in this window.
+    vscode.commands.registerCommand('mgp.refreshServers', () => {
+      gate.forgetDeclined();
+      return configs.reload();
+    }),
     vscode.commands.registerCommand(
       'mgp.openConfig',
       (target?: vscode.Uri | { server?: unknown }, line?: number) =>
         openConfig(configs, target, line),
     ),
     vscode.commands.registerCommand('mgp.createConfig', () => createConfig(configs)),
+    registerMoveSecretCommand(secrets, log),
+    ...registerVscodeMcpImport({ configs, secrets, log }),
+    registerAddServer({ configs, approve: (servers) => gate.approve(servers), log }),
   ];
 }
 

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { openResourceDocument } from '../servers/content/contentCommands';
 import type { DiscoveryToWebview, SearchRequest } from '@shared/toolPanelMessages';
 import { isDiscoveryFromWebview } from '@shared/toolPanelMessages';
-import type { KernelHost } from '../host/kernelHost';
+import type { EditorHost } from '../host/editorHost';
 import {
   categoryViews,
   discoveryResultView,
@@ -30,7 +30,7 @@ export class ToolDiscoveryPanel implements vscode.Disposable {
   private disposed = false;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
 
-  static show(extension: vscode.ExtensionContext, host: KernelHost): ToolDiscoveryPanel {
+  static show(extension: vscode.ExtensionContext, host: EditorHost): ToolDiscoveryPanel {
     if (ToolDiscoveryPanel.current) {
       ToolDiscoveryPanel.current.panel.reveal();
       return ToolDiscoveryPanel.current;
@@ -49,7 +49,7 @@ export class ToolDiscoveryPanel implements vscode.Disposable {
   static revive(
     panel: vscode.WebviewPanel,
     extension: vscode.ExtensionContext,
-    host: KernelHost,
+    host: EditorHost,
   ): void {
     ToolDiscoveryPanel.current?.dispose();
     panel.webview.options = toolPanelOptions(extension.extensionUri);
@@ -63,7 +63,7 @@ export class ToolDiscoveryPanel implements vscode.Disposable {
   private constructor(
     private readonly panel: vscode.WebviewPanel,
     extension: vscode.ExtensionContext,
-    private readonly host: KernelHost,
+    private readonly host: EditorHost,
   ) {
     panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
     panel.webview.html = toolPanelHtml(panel.webview, extension.extensionUri, {

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import type { KernelHost } from '../host/kernelHost';
+import type { EditorHost } from '../host/editorHost';
 import { ToolDiscoveryPanel } from './discoveryPanel';
 
 /** The Tool Discovery panel, its command, and its return after a window reload. */
 export function registerDiscovery(
-  host: KernelHost,
   extension: vscode.ExtensionContext,
+  host: EditorHost,
 ): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(

@@ -6,9 +6,19 @@
  */
 import * as vscode from 'vscode';
 import { EditorEndpoint, type ExposeMode, Gateway } from '../../kernel';
-import type { KernelHost } from '../host/kernelHost';
+import { workspaceFolderPaths } from '../host/configService';
+import type { EditorHost } from '../host/editorHost';
 
 export const MCP_PROVIDER_ID = 'mgp.gateway';
+
+/** The editor's end of the gateway. */
+export function registerGateway(
+  extension: vscode.ExtensionContext,
+  host: EditorHost,
+): vscode.Disposable[] {
+  const folder = workspaceFolderPaths()[0];
+  return [new EditorGateway(extension, host, folder, () => host.settled(), host.log)];
+}
 
 export class EditorGateway implements vscode.Disposable {
   private readonly gateways = new Map<ExposeMode, Gateway>();
@@ -18,7 +28,7 @@ export class EditorGateway implements vscode.Disposable {
 
   constructor(
     private readonly extension: vscode.ExtensionContext,
-    private readonly host: KernelHost,
+    private readonly host: EditorHost,
     private readonly folder: string | undefined,
     private readonly settled: () => Promise<void>,
     private readonly log: vscode.LogOutputChannel,

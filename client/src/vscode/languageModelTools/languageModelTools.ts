@@ -11,15 +11,14 @@ import {
   COPILOT_AGENT_ID,
   errorRejection,
   getPromptAs,
-  type Kernel,
   KERNEL_SERVER_ID,
   readResourceAs,
 } from '../../kernel';
-import type { EditorInteraction } from '../interaction/editorInteraction';
 import { callTool } from './lmCallTool';
 import { Confirmations, registerGrantCommand } from './lmConfirmation';
 import type { LmToolContext } from './lmToolContext';
 import { charBudget, textResult } from './lmToolResult';
+import type { EditorHost } from '../host/editorHost';
 
 interface DiscoverInput {
   query: string;
@@ -197,10 +196,11 @@ function promptTool(context: LmToolContext): vscode.LanguageModelTool<PromptInpu
 
 /** Registers the tools (when this VS Code has the language-model API) and the grant command. */
 export function registerLanguageModelTools(
-  kernel: Kernel,
-  interaction: EditorInteraction,
+  _context: vscode.ExtensionContext,
+  host: EditorHost,
 ): vscode.Disposable[] {
   if (typeof vscode.lm?.registerTool !== 'function') return [];
+  const { kernel, interaction } = host;
   const session = new AgentSession(kernel, { agentId: COPILOT_AGENT_ID });
   const context: LmToolContext = {
     kernel,

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { ToolKey } from '@shared/toolPanelMessages';
-import type { KernelHost } from '../host/kernelHost';
+import type { EditorHost } from '../host/editorHost';
 import { toolKeyOf } from './commandArgs';
 import { RunToolPanel } from './runToolPanel';
 
-async function pickTool(host: KernelHost): Promise<ToolKey | undefined> {
+async function pickTool(host: EditorHost): Promise<ToolKey | undefined> {
   const items = host.kernel.tools().map((t) => ({
     label: `${t.serverId}.${t.name}`,
     description: t.tool.description?.split('\n')[0],
@@ -20,8 +20,8 @@ async function pickTool(host: KernelHost): Promise<ToolKey | undefined> {
 
 /** The Run Tool panel and its command. */
 export function registerRunTool(
-  host: KernelHost,
   extension: vscode.ExtensionContext,
+  host: EditorHost,
 ): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('mgp.runTool', async (target?: unknown) => {

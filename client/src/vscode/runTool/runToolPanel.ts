@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { openResourceDocument } from '../servers/content/contentCommands';
 import type { RunToolToWebview, ToolChoiceView, ToolKey } from '@shared/toolPanelMessages';
 import { isRunToolFromWebview } from '@shared/toolPanelMessages';
-import type { KernelHost } from '../host/kernelHost';
+import type { EditorHost } from '../host/editorHost';
 import { runToolAsTask } from '../tasks/tasksView';
 import { poster, toolPanelHtml, toolPanelOptions } from '../common/panelShell';
 import { RunHistory } from './runHistory';
@@ -25,7 +25,7 @@ export class RunToolPanel implements vscode.Disposable {
   private disposed = false;
   private scheduled = false;
 
-  static show(extension: vscode.ExtensionContext, host: KernelHost, key: ToolKey): RunToolPanel {
+  static show(extension: vscode.ExtensionContext, host: EditorHost, key: ToolKey): RunToolPanel {
     const existing = RunToolPanel.current;
     if (existing) {
       existing.select(key);
@@ -59,7 +59,7 @@ export class RunToolPanel implements vscode.Disposable {
   private constructor(
     private readonly panel: vscode.WebviewPanel,
     extension: vscode.ExtensionContext,
-    private readonly host: KernelHost,
+    private readonly host: EditorHost,
     private key: ToolKey,
   ) {
     panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');

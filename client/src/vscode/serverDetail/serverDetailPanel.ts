@@ -12,6 +12,7 @@ import type { ServerIcons } from '../host/serverIcons';
 import type { ServerNode } from '../servers/serversView';
 import { poster } from '../common/panelShell';
 import { webviewHtml, webviewOptions } from '../common/webviewHtml';
+import type { EditorHost } from '../host/editorHost';
 
 export interface ServerDetailDeps {
   extension: vscode.ExtensionContext;
@@ -203,7 +204,17 @@ function serverIdOf(target: unknown): string | undefined {
   return undefined;
 }
 
-export function registerServerDetail(deps: ServerDetailDeps): vscode.Disposable[] {
+/** Server Details: one panel per server, and its command. */
+export function registerServerDetail(
+  extension: vscode.ExtensionContext,
+  host: EditorHost,
+): vscode.Disposable[] {
+  const deps: ServerDetailDeps = {
+    extension,
+    kernel: host.kernel,
+    configs: host.configs,
+    icons: host.icons,
+  };
   return [
     vscode.commands.registerCommand('mgp.showServerDetail', async (target?: unknown) => {
       const id =

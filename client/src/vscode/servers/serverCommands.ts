@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { type ConfiguredServer, type Kernel, KernelError, type ServerManager } from '../../kernel';
 import type { ServerNode } from './serversView';
 import type { ServerLogs } from '../host/serverLogs';
-import type { HoldReason } from './statusBar';
+import type { HoldReason } from '../host/startGate';
 import { readResource, usePrompt } from './content/contentCommands';
 import { openResourceTemplate, TemplateNode } from './content/resourceTemplates';
 import { offerTrust } from '../common/workspaceTrust';

@@ -26,7 +26,7 @@ import {
   featureSetsGroupItem,
   FeatureSetSource,
 } from './featureSetItems';
-import type { HoldReason } from './statusBar';
+import type { HoldReason } from '../host/startGate';
 import { TemplateNode, templateItem } from './content/resourceTemplates';
 import { type ItemNode, leafItem } from './serverItemRows';
 import type { ServerIcons } from '../host/serverIcons';

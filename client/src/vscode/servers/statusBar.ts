@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { ConfiguredServer, ServerManager } from '../../kernel';
-
-export type HoldReason = 'untrusted' | 'unapproved' | undefined;
+import type { HoldReason } from '../host/startGate';
 
 /**
  * "MGP 2/3": connected servers of all configured, shown whenever a server is configured. Red when one

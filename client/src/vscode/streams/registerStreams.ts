@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import type { KernelHost } from '../host/kernelHost';
+import type { EditorHost } from '../host/editorHost';
 import { streamIdOf } from '../runTool/commandArgs';
 import { StreamsPanel } from './streamsPanel';
 
 /** The Streaming Output panel and its command. */
 export function registerStreams(
-  host: KernelHost,
   extension: vscode.ExtensionContext,
+  host: EditorHost,
 ): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(

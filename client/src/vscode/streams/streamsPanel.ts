@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { StreamsToWebview } from '@shared/toolPanelMessages';
 import { isStreamsFromWebview } from '@shared/toolPanelMessages';
 import type { StreamEvents } from '../../kernel';
-import type { KernelHost } from '../host/kernelHost';
+import type { EditorHost } from '../host/editorHost';
 import { poster, toolPanelHtml, toolPanelOptions } from '../common/panelShell';
 import { StreamBatcher } from '../common/streamBatcher';
 import { streamView } from '../runTool/toolViews';
@@ -23,7 +23,7 @@ export class StreamsPanel implements vscode.Disposable {
   private readonly post: (message: StreamsToWebview) => void;
   private disposed = false;
 
-  static show(extension: vscode.ExtensionContext, host: KernelHost, focus?: string): StreamsPanel {
+  static show(extension: vscode.ExtensionContext, host: EditorHost, focus?: string): StreamsPanel {
     const current = StreamsPanel.current;
     if (current) {
       current.panel.reveal(undefined, true);
@@ -47,7 +47,7 @@ export class StreamsPanel implements vscode.Disposable {
   private constructor(
     private readonly panel: vscode.WebviewPanel,
     extension: vscode.ExtensionContext,
-    private readonly host: KernelHost,
+    private readonly host: EditorHost,
     private focus: string | undefined,
   ) {
     panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');

@@ -15,6 +15,7 @@ import {
   taskSupportOf,
   type TrackedTask,
 } from '../../kernel';
+import type { EditorHost } from '../host/editorHost';
 
 const KEPT_IDS = 'mgp.tasks.open';
 
@@ -233,8 +234,13 @@ function jsonObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
-export function registerTasksView(kernel: Kernel, state: vscode.Memento): vscode.Disposable[] {
-  const view = new TasksView(kernel, state);
+/** The Tasks view (MCP tasks the kernel knows of), its commands and the results it opens. */
+export function registerTasks(
+  context: vscode.ExtensionContext,
+  host: EditorHost,
+): vscode.Disposable[] {
+  const kernel = host.kernel;
+  const view = new TasksView(kernel, context.workspaceState);
   const board = kernel.tasks;
   return [
     view,
