@@ -1,10 +1,11 @@
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import {
-  AboutToWebview,
+  type AboutFromWebview,
+  type AboutToWebview,
   isAboutFromWebview,
-  KernelStatus,
-  ServerInstructions,
+  type KernelStatus,
+  type ServerInstructions,
 } from '@shared/aboutMessages';
 import {
   boundedInstructions,
@@ -15,13 +16,12 @@ import {
 } from '../../kernel';
 import type { ConfigService } from '../host/configService';
 import type { LanguageServerHost } from '../host/languageClient';
-import { webviewHtml, webviewOptions } from '../common/webviewHtml';
+import { OpenPanels, WebviewPanel } from '../common/webviewPanel';
 
 /** "About MGP Kernel": version, workspace trust, the config files found and their servers. */
-export class AboutPanel implements vscode.Disposable {
+export class AboutPanel extends WebviewPanel<AboutToWebview, AboutFromWebview> {
   static readonly viewType = 'mgp.about';
-  private static current: AboutPanel | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
+  private static readonly open = new OpenPanels<AboutPanel>();
 
   static show(
     extension: vscode.ExtensionContext,
@@ -29,36 +29,25 @@ export class AboutPanel implements vscode.Disposable {
     languageServer: LanguageServerHost,
     servers?: Pick<ServerManager, 'list' | 'bus'>,
   ): AboutPanel {
-    if (AboutPanel.current) {
-      AboutPanel.current.panel.reveal();
-      return AboutPanel.current;
-    }
-    const panel = vscode.window.createWebviewPanel(
-      AboutPanel.viewType,
-      'About MGP Kernel',
-      vscode.ViewColumn.Active,
-      webviewOptions(extension.extensionUri),
+    return AboutPanel.open.show(
+      '',
+      () => new AboutPanel(extension, configs, languageServer, servers),
     );
-    AboutPanel.current = new AboutPanel(panel, extension, configs, languageServer, servers);
-    return AboutPanel.current;
   }
 
   private constructor(
-    private readonly panel: vscode.WebviewPanel,
     private readonly extension: vscode.ExtensionContext,
     private readonly configs: ConfigService,
     private readonly languageServer: LanguageServerHost,
     private readonly servers?: Pick<ServerManager, 'list' | 'bus'>,
   ) {
-    panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
-    panel.webview.html = webviewHtml(panel.webview, extension.extensionUri, {
-      title: 'About MGP Kernel',
-      script: 'dist/about.js',
-      stylesheet: 'about.css',
-    });
+    super(
+      extension.extensionUri,
+      { viewType: AboutPanel.viewType, title: 'About MGP Kernel' },
+      { title: 'About MGP Kernel', script: 'dist/about.js', stylesheet: 'about.css' },
+      isAboutFromWebview,
+    );
     this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
       configs.onDidChange(() => this.postStatus()),
       languageServer.onDidChangeState(() => this.postStatus()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.postStatus()),
@@ -79,8 +68,7 @@ export class AboutPanel implements vscode.Disposable {
     });
   }
 
-  private async receive(message: unknown): Promise<void> {
-    if (!isAboutFromWebview(message)) return;
+  protected async receive(message: AboutFromWebview): Promise<void> {
     switch (message.type) {
       case 'ready':
         return this.postStatus();
@@ -122,14 +110,6 @@ export class AboutPanel implements vscode.Disposable {
   }
 
   private async postStatus(): Promise<void> {
-    const message: AboutToWebview = { type: 'status', status: await this.status() };
-    await this.panel.webview.postMessage(message);
-  }
-
-  dispose(): void {
-    if (AboutPanel.current !== this) return;
-    AboutPanel.current = undefined;
-    vscode.Disposable.from(...this.disposables).dispose();
-    this.panel.dispose();
+    this.post({ type: 'status', status: await this.status() });
   }
 }

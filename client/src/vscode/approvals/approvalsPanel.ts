@@ -1,9 +1,13 @@
 import * as vscode from 'vscode';
-import type { ApprovalsToWebview, RevokeTarget } from '@shared/approvalsMessages';
+import type {
+  ApprovalsFromWebview,
+  ApprovalsToWebview,
+  RevokeTarget,
+} from '@shared/approvalsMessages';
 import { isApprovalsFromWebview } from '@shared/approvalsMessages';
 import { EDITOR_OPERATOR } from '../../kernel';
 import type { EditorHost } from '../host/editorHost';
-import { webviewHtml, webviewOptions } from '../common/webviewHtml';
+import { OpenPanels, WebviewPanel } from '../common/webviewPanel';
 import { approvalsState } from './approvalsView';
 
 /** Audit events after which the access grants may have changed (AccessControl has no change event). */
@@ -13,68 +17,38 @@ const ACCESS_EVENTS = new Set(['ACCESS_GRANTED', 'ACCESS_REVOKED']);
  * The Approvals panel: tool calls waiting for the operator (answered here or in the prompt, whichever
  * comes first), past decisions, and standing grants with a Revoke button each. Follows the kernel live.
  */
-export class ApprovalsPanel implements vscode.Disposable {
+export class ApprovalsPanel extends WebviewPanel<ApprovalsToWebview, ApprovalsFromWebview> {
   static readonly viewType = 'mgp.approvals';
-  private static current: ApprovalsPanel | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
+  private static readonly open = new OpenPanels<ApprovalsPanel>();
   private shownRequests = new Set<string>();
-  private scheduled = false;
+  /** Posts the state once for a burst of changes. */
+  private readonly schedule = this.coalesce(0, () => this.postState());
 
   static show(extension: vscode.ExtensionContext, host: EditorHost): ApprovalsPanel {
-    if (ApprovalsPanel.current) {
-      ApprovalsPanel.current.panel.reveal();
-      return ApprovalsPanel.current;
-    }
-    const panel = vscode.window.createWebviewPanel(
-      ApprovalsPanel.viewType,
-      'Approvals',
-      vscode.ViewColumn.Active,
-      webviewOptions(extension.extensionUri),
-    );
-    ApprovalsPanel.current = new ApprovalsPanel(panel, extension, host);
-    return ApprovalsPanel.current;
+    return ApprovalsPanel.open.show('', () => new ApprovalsPanel(extension, host));
   }
 
   static disposeCurrent(): void {
-    ApprovalsPanel.current?.dispose();
+    ApprovalsPanel.open.disposeAll();
   }
 
   private constructor(
-    private readonly panel: vscode.WebviewPanel,
     extension: vscode.ExtensionContext,
     private readonly host: EditorHost,
   ) {
-    panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
-    panel.webview.html = webviewHtml(panel.webview, extension.extensionUri, {
-      title: 'Approvals',
-      script: 'dist/approvals.js',
-      stylesheet: 'approvals.css',
-    });
+    super(
+      extension.extensionUri,
+      { viewType: ApprovalsPanel.viewType, title: 'Approvals' },
+      { title: 'Approvals', script: 'dist/approvals.js', stylesheet: 'approvals.css' },
+      isApprovalsFromWebview,
+    );
     const kernel = host.kernel;
     const unsubscribe = [
       kernel.approvals.onDidChange(() => this.schedule()),
       kernel.permissions.onDidChange(() => this.schedule()),
       host.trail.onRecord((record) => ACCESS_EVENTS.has(record.event_type) && this.schedule()),
     ];
-    this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
-      { dispose: () => unsubscribe.forEach((off) => off()) },
-    );
-  }
-
-  private post(message: ApprovalsToWebview): void {
-    void this.panel.webview.postMessage(message);
-  }
-
-  /** Posts the state once for a burst of changes. */
-  private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setTimeout(() => {
-      this.scheduled = false;
-      this.postState();
-    }, 0);
+    this.disposables.push({ dispose: () => unsubscribe.forEach((off) => off()) });
   }
 
   private postState(): void {
@@ -92,8 +66,7 @@ export class ApprovalsPanel implements vscode.Disposable {
     this.post({ type: 'state', state });
   }
 
-  private async receive(message: unknown): Promise<void> {
-    if (!isApprovalsFromWebview(message)) return;
+  protected async receive(message: ApprovalsFromWebview): Promise<void> {
     switch (message.type) {
       case 'ready':
         return this.postState();
@@ -171,12 +144,5 @@ export class ApprovalsPanel implements vscode.Disposable {
       });
     }
     this.schedule();
-  }
-
-  dispose(): void {
-    if (ApprovalsPanel.current !== this) return;
-    ApprovalsPanel.current = undefined;
-    vscode.Disposable.from(...this.disposables).dispose();
-    this.panel.dispose();
   }
 }

@@ -8,7 +8,7 @@ import type {
   VerifyState,
 } from '@shared/auditMessages';
 import { isAuditFromWebview } from '@shared/auditMessages';
-import { webviewHtml, webviewOptions } from '../common/webviewHtml';
+import { OpenPanels, WebviewPanel } from '../common/webviewPanel';
 import type { AuditSource } from './auditSource';
 import { AuditTrailModel } from './auditTrailModel';
 import { toAuditFilter } from './auditView';
@@ -60,50 +60,47 @@ function fileWriter(path: string): {
  * with filters, grouping by trace, a record's detail, live tail, export and chain verification.
  * One panel per log folder.
  */
-export class AuditTrailPanel implements vscode.Disposable {
+export class AuditTrailPanel extends WebviewPanel<AuditToWebview, AuditFromWebview> {
   static readonly viewType = 'mgp.auditTrail';
-  private static readonly panels = new Map<string, AuditTrailPanel>();
-  private readonly disposables: vscode.Disposable[] = [];
+  private static readonly open = new OpenPanels<AuditTrailPanel>();
   private readonly model: AuditTrailModel;
   private view: AuditViewState | undefined;
   /** The webview's last change of options that the model has taken. */
   private optionsSeq = 0;
   private verification: VerifyState | undefined;
-  private refreshTimer: NodeJS.Timeout | undefined;
+  private readonly refreshLater = this.coalesce(REFRESH_DELAY_MS, () => this.refresh());
 
   static show(
     extension: vscode.ExtensionContext,
     source: AuditSource,
     traceId?: string,
   ): AuditTrailPanel {
-    const open = AuditTrailPanel.panels.get(source.directory);
-    if (open) {
-      open.panel.reveal();
-      if (traceId) open.filterTrace(traceId);
-      return open;
-    }
-    const title = source.info.live ? 'Audit Trail' : `Audit Trail · ${source.info.name}`;
-    const panel = vscode.window.createWebviewPanel(
-      AuditTrailPanel.viewType,
-      title,
-      vscode.ViewColumn.Active,
-      webviewOptions(extension.extensionUri),
+    return AuditTrailPanel.open.show(
+      source.directory,
+      () => new AuditTrailPanel(extension, source, traceId),
+      (open) => {
+        open.reveal();
+        if (traceId) open.filterTrace(traceId);
+      },
     );
-    const created = new AuditTrailPanel(panel, extension, source, traceId);
-    AuditTrailPanel.panels.set(source.directory, created);
-    return created;
   }
 
   static disposeAll(): void {
-    for (const panel of [...AuditTrailPanel.panels.values()]) panel.dispose();
+    AuditTrailPanel.open.disposeAll();
   }
 
   private constructor(
-    private readonly panel: vscode.WebviewPanel,
     extension: vscode.ExtensionContext,
     private readonly source: AuditSource,
     traceId?: string,
   ) {
+    const title = source.info.live ? 'Audit Trail' : `Audit Trail · ${source.info.name}`;
+    super(
+      extension.extensionUri,
+      { viewType: AuditTrailPanel.viewType, title },
+      { title, script: 'dist/audit.js', stylesheet: 'audit.css' },
+      isAuditFromWebview,
+    );
     this.model = new AuditTrailModel(source, (records) => this.post({ type: 'indexing', records }));
     if (traceId)
       this.model.setOptions({
@@ -111,27 +108,13 @@ export class AuditTrailPanel implements vscode.Disposable {
         filter: { traceId },
         groupByTrace: false,
       });
-    panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
-    panel.webview.html = webviewHtml(panel.webview, extension.extensionUri, {
-      title: panel.title,
-      script: 'dist/audit.js',
-      stylesheet: 'audit.css',
-    });
     const unsubscribe = source.onChange(() => this.scheduleRefresh());
-    this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
-      { dispose: unsubscribe },
-    );
+    this.disposables.push({ dispose: unsubscribe });
     void this.model.load().then(
       (view) => this.show(view),
       (error: unknown) => this.notice('error', `Reading the audit log failed: ${String(error)}`),
     );
     void this.verify();
-  }
-
-  private post(message: AuditToWebview): void {
-    void this.panel.webview.postMessage(message);
   }
 
   private notice(level: 'info' | 'warning' | 'error', text: string): void {
@@ -144,15 +127,15 @@ export class AuditTrailPanel implements vscode.Disposable {
   }
 
   private scheduleRefresh(): void {
-    if (this.refreshTimer || !this.view) return;
-    this.refreshTimer = setTimeout(() => {
-      this.refreshTimer = undefined;
-      void this.model.refresh().then(
-        (view) => view && this.show(view),
-        (error: unknown) =>
-          this.notice('error', `Reading new audit records failed: ${String(error)}`),
-      );
-    }, REFRESH_DELAY_MS);
+    if (this.view) this.refreshLater();
+  }
+
+  private refresh(): void {
+    void this.model.refresh().then(
+      (view) => view && this.show(view),
+      (error: unknown) =>
+        this.notice('error', `Reading new audit records failed: ${String(error)}`),
+    );
   }
 
   private filterTrace(traceId: string): void {
@@ -164,12 +147,7 @@ export class AuditTrailPanel implements vscode.Disposable {
     if (this.view) this.show(view);
   }
 
-  private async receive(message: unknown): Promise<void> {
-    if (!isAuditFromWebview(message)) return;
-    await this.handle(message);
-  }
-
-  private async handle(message: AuditFromWebview): Promise<void> {
+  protected async receive(message: AuditFromWebview): Promise<void> {
     switch (message.type) {
       case 'ready':
         this.optionsSeq = 0;
@@ -267,13 +245,5 @@ export class AuditTrailPanel implements vscode.Disposable {
         `The export failed: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
-  }
-
-  dispose(): void {
-    if (AuditTrailPanel.panels.get(this.source.directory) !== this) return;
-    AuditTrailPanel.panels.delete(this.source.directory);
-    clearTimeout(this.refreshTimer);
-    vscode.Disposable.from(...this.disposables).dispose();
-    this.panel.dispose();
   }
 }

@@ -3,16 +3,19 @@
  * (`channels/publish`). One panel per channel; opening it again brings it forward.
  */
 import * as vscode from 'vscode';
-import { ChannelToWebview, isChannelFromWebview } from '@shared/channelMessages';
+import {
+  type ChannelFromWebview,
+  type ChannelToWebview,
+  isChannelFromWebview,
+} from '@shared/channelMessages';
 import type { Channels } from '../../kernel';
-import { webviewHtml, webviewOptions } from '../common/webviewHtml';
+import { OpenPanels, WebviewPanel } from '../common/webviewPanel';
 import { channelHeader, channelLines } from './channelLines';
 
-const open = new Map<string, ChannelPanel>();
-
-export class ChannelPanel implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
-  private pending: NodeJS.Timeout | undefined;
+export class ChannelPanel extends WebviewPanel<ChannelToWebview, ChannelFromWebview> {
+  private static readonly open = new OpenPanels<ChannelPanel>();
+  /** A burst of messages draws once. */
+  private readonly refresh = this.coalesce(50, () => this.send());
 
   static show(
     extensionUri: vscode.Uri,
@@ -20,19 +23,11 @@ export class ChannelPanel implements vscode.Disposable {
     serverId: string,
     channelId: string,
   ): ChannelPanel {
-    const key = `${serverId}\u0000${channelId}`;
-    const existing = open.get(key);
-    if (existing) {
-      existing.panel.reveal();
-      return existing;
-    }
-    const panel = new ChannelPanel(extensionUri, channels, serverId, channelId);
-    open.set(key, panel);
-    panel.disposables.push(new vscode.Disposable(() => open.delete(key)));
-    return panel;
+    return ChannelPanel.open.show(
+      `${serverId}\u0000${channelId}`,
+      () => new ChannelPanel(extensionUri, channels, serverId, channelId),
+    );
   }
-
-  private readonly panel: vscode.WebviewPanel;
 
   private constructor(
     extensionUri: vscode.Uri,
@@ -40,38 +35,25 @@ export class ChannelPanel implements vscode.Disposable {
     private readonly serverId: string,
     private readonly channelId: string,
   ) {
-    this.panel = vscode.window.createWebviewPanel(
-      'mgp.channel',
-      `${channelId} · ${serverId}`,
-      vscode.ViewColumn.Active,
-      { ...webviewOptions(extensionUri), retainContextWhenHidden: true },
+    super(
+      extensionUri,
+      {
+        viewType: 'mgp.channel',
+        title: `${channelId} · ${serverId}`,
+        retainContextWhenHidden: true,
+      },
+      { title: `Channel ${channelId}`, script: 'dist/channel.js', stylesheet: 'channel.css' },
+      isChannelFromWebview,
     );
-    this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.png');
-    this.panel.webview.html = webviewHtml(this.panel.webview, extensionUri, {
-      title: `Channel ${channelId}`,
-      script: 'dist/channel.js',
-      stylesheet: 'channel.css',
-    });
     const stopWatching = channels.onChange((server, channel) => {
       if (server === serverId && (channel === undefined || channel === channelId)) this.refresh();
     });
-    this.disposables.push(
-      new vscode.Disposable(stopWatching),
-      this.panel.webview.onDidReceiveMessage((message: unknown) => {
-        if (!isChannelFromWebview(message)) return;
-        if (message.type === 'ready') this.send();
-        else void this.publish(message.text);
-      }),
-      this.panel.onDidDispose(() => this.dispose()),
-    );
+    this.disposables.push(new vscode.Disposable(stopWatching));
   }
 
-  /** A burst of messages draws once. */
-  private refresh(): void {
-    this.pending ??= setTimeout(() => {
-      this.pending = undefined;
-      this.send();
-    }, 50);
+  protected receive(message: ChannelFromWebview): void {
+    if (message.type === 'ready') this.send();
+    else void this.publish(message.text);
   }
 
   private send(): void {
@@ -106,15 +88,5 @@ export class ChannelPanel implements vscode.Disposable {
     } catch (error) {
       this.post({ type: 'posted', error: error instanceof Error ? error.message : String(error) });
     }
-  }
-
-  private post(message: ChannelToWebview): void {
-    void this.panel.webview.postMessage(message);
-  }
-
-  dispose(): void {
-    if (this.pending) clearTimeout(this.pending);
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
-    this.panel.dispose();
   }
 }

@@ -1,6 +1,10 @@
 import * as vscode from 'vscode';
 import { openResourceDocument } from '../servers/content/contentCommands';
-import type { DiscoveryToWebview, SearchRequest } from '@shared/toolPanelMessages';
+import type {
+  DiscoveryFromWebview,
+  DiscoveryToWebview,
+  SearchRequest,
+} from '@shared/toolPanelMessages';
 import { isDiscoveryFromWebview } from '@shared/toolPanelMessages';
 import type { EditorHost } from '../host/editorHost';
 import {
@@ -10,7 +14,7 @@ import {
   sessionView,
   withoutKernelTools,
 } from './discoveryViews';
-import { poster, toolPanelHtml, toolPanelOptions } from '../common/panelShell';
+import { OpenPanels, WebviewPanel } from '../common/webviewPanel';
 import { RunToolPanel } from '../runTool/runToolPanel';
 import { ToolRuns } from '../runTool/toolRuns';
 
@@ -20,29 +24,15 @@ import { ToolRuns } from '../runTool/toolRuns';
  * "Try it" form that calls through `kernel.stream` (approvals apply, output goes to the Streaming panel
  * too) and counts as a use in the session cache; pin and unpin; the session cache against its budget.
  */
-export class ToolDiscoveryPanel implements vscode.Disposable {
+export class ToolDiscoveryPanel extends WebviewPanel<DiscoveryToWebview, DiscoveryFromWebview> {
   static readonly viewType = 'mgp.discovery';
-  private static current: ToolDiscoveryPanel | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
+  private static readonly open = new OpenPanels<ToolDiscoveryPanel>();
   private readonly runs: ToolRuns;
-  private readonly post: (message: DiscoveryToWebview) => void;
   private lastSearch: SearchRequest | undefined;
-  private disposed = false;
-  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly scheduleRefresh = this.coalesce(50, () => this.refresh());
 
   static show(extension: vscode.ExtensionContext, host: EditorHost): ToolDiscoveryPanel {
-    if (ToolDiscoveryPanel.current) {
-      ToolDiscoveryPanel.current.panel.reveal();
-      return ToolDiscoveryPanel.current;
-    }
-    const panel = vscode.window.createWebviewPanel(
-      ToolDiscoveryPanel.viewType,
-      'Tool Discovery',
-      vscode.ViewColumn.Active,
-      toolPanelOptions(extension.extensionUri),
-    );
-    ToolDiscoveryPanel.current = new ToolDiscoveryPanel(panel, extension, host);
-    return ToolDiscoveryPanel.current;
+    return ToolDiscoveryPanel.open.show('', () => new ToolDiscoveryPanel(extension, host));
   }
 
   /** The panel VS Code kept across a window reload: the webview puts its own search back (getState). */
@@ -51,27 +41,29 @@ export class ToolDiscoveryPanel implements vscode.Disposable {
     extension: vscode.ExtensionContext,
     host: EditorHost,
   ): void {
-    ToolDiscoveryPanel.current?.dispose();
-    panel.webview.options = toolPanelOptions(extension.extensionUri);
-    ToolDiscoveryPanel.current = new ToolDiscoveryPanel(panel, extension, host);
+    ToolDiscoveryPanel.open.disposeAll();
+    ToolDiscoveryPanel.open.keep('', new ToolDiscoveryPanel(extension, host, panel));
   }
 
   static disposeCurrent(): void {
-    ToolDiscoveryPanel.current?.dispose();
+    ToolDiscoveryPanel.open.disposeAll();
   }
 
   private constructor(
-    private readonly panel: vscode.WebviewPanel,
     extension: vscode.ExtensionContext,
     private readonly host: EditorHost,
+    revived?: vscode.WebviewPanel,
   ) {
-    panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
-    panel.webview.html = toolPanelHtml(panel.webview, extension.extensionUri, {
-      title: 'Tool Discovery',
-      script: 'dist/discovery.js',
-      stylesheet: 'discovery.css',
-    });
-    this.post = poster(panel, () => this.disposed);
+    super(
+      extension.extensionUri,
+      revived ?? {
+        viewType: ToolDiscoveryPanel.viewType,
+        title: 'Tool Discovery',
+        retainContextWhenHidden: true,
+      },
+      { title: 'Tool Discovery', script: 'dist/discovery.js', stylesheet: 'discovery.css' },
+      isDiscoveryFromWebview,
+    );
     const kernel = host.kernel;
     this.runs = new ToolRuns({
       kernel,
@@ -85,15 +77,10 @@ export class ToolDiscoveryPanel implements vscode.Disposable {
       openResource: (serverId, link) => void openResourceDocument(serverId, link),
     });
     const off = kernel.discovery.onDidChange(() => this.scheduleRefresh());
-    this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
-      { dispose: off },
-    );
+    this.disposables.push(this.runs, { dispose: off });
   }
 
-  private async receive(message: unknown): Promise<void> {
-    if (!isDiscoveryFromWebview(message)) return;
+  protected async receive(message: DiscoveryFromWebview): Promise<void> {
     const discovery = this.host.kernel.discovery;
     switch (message.type) {
       case 'ready':
@@ -162,23 +149,5 @@ export class ToolDiscoveryPanel implements vscode.Disposable {
   private refresh(): void {
     this.postSession();
     if (this.lastSearch) void this.search(this.lastSearch);
-  }
-
-  private scheduleRefresh(): void {
-    if (this.refreshTimer !== undefined) return;
-    this.refreshTimer = setTimeout(() => {
-      this.refreshTimer = undefined;
-      if (!this.disposed) this.refresh();
-    }, 50);
-  }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    if (ToolDiscoveryPanel.current === this) ToolDiscoveryPanel.current = undefined;
-    if (this.refreshTimer !== undefined) clearTimeout(this.refreshTimer);
-    this.runs.dispose();
-    vscode.Disposable.from(...this.disposables).dispose();
-    this.panel.dispose();
   }
 }

@@ -1,9 +1,9 @@
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import * as vscode from 'vscode';
-import type { ElicitationToWebview } from '@shared/elicitationMessages';
+import type { ElicitationFromWebview, ElicitationToWebview } from '@shared/elicitationMessages';
 import { isElicitationFromWebview } from '@shared/elicitationMessages';
 import { ArgumentChecker } from '../../kernel';
-import { webviewHtml, webviewOptions } from '../common/webviewHtml';
+import { WebviewPanel } from '../common/webviewPanel';
 
 /** The kernel's schema check, on the form's schema (ajv cannot run in the webview: its CSP). */
 const validator = new ArgumentChecker();
@@ -26,44 +26,56 @@ export function elicitInForm(
   params: FormParams,
   signal?: AbortSignal,
 ): Promise<ElicitResult> {
-  const panel = vscode.window.createWebviewPanel(
-    'mgp.elicitation',
-    `${serverId} asks for information`,
-    vscode.ViewColumn.Active,
-    { ...webviewOptions(extensionUri), retainContextWhenHidden: true },
-  );
-  panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.png');
-  panel.webview.html = webviewHtml(panel.webview, extensionUri, {
-    title: 'Elicitation',
-    script: 'dist/elicitation.js',
-    stylesheet: 'elicitation.css',
-  });
-  const ask: ElicitationToWebview = {
-    type: 'ask',
-    serverId,
-    message: params.message,
-    schema: params.requestedSchema as Record<string, unknown>,
-  };
   return new Promise<ElicitResult>((resolve) => {
-    let settled = false;
-    const settle = (result: ElicitResult) => {
-      if (settled) return;
-      settled = true;
-      resolve(result);
-      panel.dispose();
-    };
-    panel.webview.onDidReceiveMessage((message: unknown) => {
-      if (!isElicitationFromWebview(message)) return;
-      if (message.type === 'ready') void panel.webview.postMessage(ask);
-      else if (message.type === 'accept') {
-        // The answer must fit what the server asked for: checked here, before anything is sent.
-        const content = withoutEmptyText(message.content);
-        const { errors } = validator.check(ask.schema, content);
-        if (errors.length) void panel.webview.postMessage({ type: 'refused', errors });
-        else settle({ action: 'accept', content: content as ElicitResult['content'] });
-      } else settle({ action: message.type });
-    });
-    panel.onDidDispose(() => settle({ action: 'cancel' }));
-    signal?.addEventListener('abort', () => settle({ action: 'cancel' }), { once: true });
+    const form = new ElicitationForm(extensionUri, serverId, params, resolve);
+    signal?.addEventListener('abort', () => form.settle({ action: 'cancel' }), { once: true });
   });
+}
+
+class ElicitationForm extends WebviewPanel<ElicitationToWebview, ElicitationFromWebview> {
+  private readonly ask: ElicitationToWebview & { type: 'ask' };
+  private settled = false;
+
+  constructor(
+    extensionUri: vscode.Uri,
+    serverId: string,
+    params: FormParams,
+    private readonly resolve: (result: ElicitResult) => void,
+  ) {
+    super(
+      extensionUri,
+      {
+        viewType: 'mgp.elicitation',
+        title: `${serverId} asks for information`,
+        retainContextWhenHidden: true,
+      },
+      { title: 'Elicitation', script: 'dist/elicitation.js', stylesheet: 'elicitation.css' },
+      isElicitationFromWebview,
+    );
+    this.ask = {
+      type: 'ask',
+      serverId,
+      message: params.message,
+      schema: params.requestedSchema as Record<string, unknown>,
+    };
+    this.onDidEnd(() => this.settle({ action: 'cancel' }));
+  }
+
+  protected receive(message: ElicitationFromWebview): void {
+    if (message.type === 'ready') this.post(this.ask);
+    else if (message.type === 'accept') {
+      // The answer must fit what the server asked for: checked here, before anything is sent.
+      const content = withoutEmptyText(message.content);
+      const { errors } = validator.check(this.ask.schema, content);
+      if (errors.length) this.post({ type: 'refused', errors });
+      else this.settle({ action: 'accept', content: content as ElicitResult['content'] });
+    } else this.settle({ action: message.type });
+  }
+
+  settle(result: ElicitResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.resolve(result);
+    this.dispose();
+  }
 }

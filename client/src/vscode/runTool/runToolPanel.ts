@@ -1,10 +1,15 @@
 import * as vscode from 'vscode';
 import { openResourceDocument } from '../servers/content/contentCommands';
-import type { RunToolToWebview, ToolChoiceView, ToolKey } from '@shared/toolPanelMessages';
+import type {
+  RunToolFromWebview,
+  RunToolToWebview,
+  ToolChoiceView,
+  ToolKey,
+} from '@shared/toolPanelMessages';
 import { isRunToolFromWebview } from '@shared/toolPanelMessages';
 import type { EditorHost } from '../host/editorHost';
 import { runToolAsTask } from '../tasks/tasksView';
-import { poster, toolPanelHtml, toolPanelOptions } from '../common/panelShell';
+import { OpenPanels, WebviewPanel } from '../common/webviewPanel';
 import { RunHistory } from './runHistory';
 import { findTool, ToolRuns, viewOf, type EndedRun } from './toolRuns';
 
@@ -15,31 +20,22 @@ import { findTool, ToolRuns, viewOf, type EndedRun } from './toolRuns';
  * past runs (kept in the workspace's storage). Follows the servers: when one reconnects or its tools
  * change, the picker and the tool shown are as now listed.
  */
-export class RunToolPanel implements vscode.Disposable {
+export class RunToolPanel extends WebviewPanel<RunToolToWebview, RunToolFromWebview> {
   static readonly viewType = 'mgp.runTool';
-  private static current: RunToolPanel | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
+  private static readonly open = new OpenPanels<RunToolPanel>();
   private readonly runs: ToolRuns;
   private readonly history: RunHistory;
-  private readonly post: (message: RunToolToWebview) => void;
-  private disposed = false;
-  private scheduled = false;
+  private readonly schedule = this.coalesce(0, () => this.postAll());
 
   static show(extension: vscode.ExtensionContext, host: EditorHost, key: ToolKey): RunToolPanel {
-    const existing = RunToolPanel.current;
-    if (existing) {
-      existing.select(key);
-      existing.panel.reveal();
-      return existing;
-    }
-    const panel = vscode.window.createWebviewPanel(
-      RunToolPanel.viewType,
-      titleOf(key),
-      vscode.ViewColumn.Active,
-      toolPanelOptions(extension.extensionUri),
+    return RunToolPanel.open.show(
+      '',
+      () => new RunToolPanel(extension, host, key),
+      (existing) => {
+        existing.select(key);
+        existing.reveal();
+      },
     );
-    RunToolPanel.current = new RunToolPanel(panel, extension, host, key);
-    return RunToolPanel.current;
   }
 
   /**
@@ -47,29 +43,31 @@ export class RunToolPanel implements vscode.Disposable {
    * history whichever panel ran it; an open Run Tool panel shows it at once.
    */
   static async remember(extension: vscode.ExtensionContext, run: EndedRun): Promise<void> {
-    const open = RunToolPanel.current;
+    const open = RunToolPanel.open.get('');
     if (open) return open.remember(run);
     await addToHistory(new RunHistory(extension.workspaceState), run);
   }
 
   static disposeAll(): void {
-    RunToolPanel.current?.dispose();
+    RunToolPanel.open.disposeAll();
   }
 
   private constructor(
-    private readonly panel: vscode.WebviewPanel,
     extension: vscode.ExtensionContext,
     private readonly host: EditorHost,
     private key: ToolKey,
   ) {
-    panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
-    panel.webview.html = toolPanelHtml(
-      panel.webview,
+    super(
       extension.extensionUri,
-      { title: panel.title, script: 'dist/runTool.js', stylesheet: 'runTool.css' },
-      { dataImages: true },
+      { viewType: RunToolPanel.viewType, title: titleOf(key), retainContextWhenHidden: true },
+      {
+        title: titleOf(key),
+        script: 'dist/runTool.js',
+        stylesheet: 'runTool.css',
+        dataImages: true,
+      },
+      isRunToolFromWebview,
     );
-    this.post = poster(panel, () => this.disposed);
     this.history = new RunHistory(extension.workspaceState);
     this.runs = new ToolRuns({
       kernel: host.kernel,
@@ -88,15 +86,12 @@ export class RunToolPanel implements vscode.Disposable {
     const follow = () => this.schedule();
     bus.on('transition', follow);
     bus.on('listChanged', follow);
-    this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
-      { dispose: () => (bus.off('transition', follow), bus.off('listChanged', follow)) },
-    );
+    this.disposables.push(this.runs, {
+      dispose: () => (bus.off('transition', follow), bus.off('listChanged', follow)),
+    });
   }
 
-  private receive(message: unknown): void {
-    if (!isRunToolFromWebview(message)) return;
+  protected receive(message: RunToolFromWebview): void {
     switch (message.type) {
       case 'ready':
         this.postAll();
@@ -121,15 +116,6 @@ export class RunToolPanel implements vscode.Disposable {
   private async remember(run: EndedRun): Promise<void> {
     const { key, entries } = await addToHistory(this.history, run);
     this.post({ type: 'history', ...key, entries });
-  }
-
-  private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setTimeout(() => {
-      this.scheduled = false;
-      this.postAll();
-    }, 0);
   }
 
   private postAll(): void {
@@ -167,15 +153,6 @@ export class RunToolPanel implements vscode.Disposable {
         ? `server "${serverId}" is ${server.state}`
         : `server "${serverId}" no longer lists ${toolName}`;
     this.post({ type: 'toolGone', key: this.key, reason });
-  }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    if (RunToolPanel.current === this) RunToolPanel.current = undefined;
-    this.runs.dispose();
-    vscode.Disposable.from(...this.disposables).dispose();
-    this.panel.dispose();
   }
 }
 

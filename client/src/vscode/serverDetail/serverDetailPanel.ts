@@ -10,8 +10,7 @@ import type { ConfigService } from '../host/configService';
 import { serverDetailView } from './serverDetailView';
 import type { ServerIcons } from '../host/serverIcons';
 import type { ServerNode } from '../servers/serversView';
-import { poster } from '../common/panelShell';
-import { webviewHtml, webviewOptions } from '../common/webviewHtml';
+import { OpenPanels, WebviewPanel } from '../common/webviewPanel';
 import type { EditorHost } from '../host/editorHost';
 
 export interface ServerDetailDeps {
@@ -36,49 +35,38 @@ const ACTION_COMMANDS: Record<Exclude<ServerAction, 'openConfig'>, string> = {
  * or a permission decision shows at once. The switches go through the same commands as the Servers
  * view's, so they are kept, audited and announced the same way.
  */
-export class ServerDetailPanel implements vscode.Disposable {
+export class ServerDetailPanel extends WebviewPanel<
+  ServerDetailToWebview,
+  ServerDetailFromWebview
+> {
   static readonly viewType = 'mgp.serverDetail';
-  private static readonly open = new Map<string, ServerDetailPanel>();
-  private readonly disposables: vscode.Disposable[] = [];
-  private readonly post: (message: ServerDetailToWebview) => void;
-  private disposed = false;
-  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  private static readonly open = new OpenPanels<ServerDetailPanel>();
+  private readonly scheduleRefresh = this.coalesce(50, () => void this.refresh());
 
   static show(deps: ServerDetailDeps, serverId: string): ServerDetailPanel {
-    const existing = ServerDetailPanel.open.get(serverId);
-    if (existing) {
-      existing.panel.reveal();
-      return existing;
-    }
-    const panel = vscode.window.createWebviewPanel(
-      ServerDetailPanel.viewType,
-      `Server: ${serverId}`,
-      vscode.ViewColumn.Active,
-      { ...webviewOptions(deps.extension.extensionUri), retainContextWhenHidden: false },
-    );
-    const created = new ServerDetailPanel(panel, deps, serverId);
-    ServerDetailPanel.open.set(serverId, created);
-    return created;
+    return ServerDetailPanel.open.show(serverId, () => new ServerDetailPanel(deps, serverId));
   }
 
   static disposeAll(): void {
-    for (const panel of [...ServerDetailPanel.open.values()]) panel.dispose();
+    ServerDetailPanel.open.disposeAll();
   }
 
   private constructor(
-    private readonly panel: vscode.WebviewPanel,
     private readonly deps: ServerDetailDeps,
     private readonly serverId: string,
   ) {
-    const { extension, kernel, configs } = deps;
-    panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
-    panel.webview.html = webviewHtml(panel.webview, extension.extensionUri, {
-      title: `Server: ${serverId}`,
-      script: 'dist/serverDetail.js',
-      stylesheet: 'serverDetail.css',
-      dataImages: true,
-    });
-    this.post = poster(panel, () => this.disposed);
+    super(
+      deps.extension.extensionUri,
+      { viewType: ServerDetailPanel.viewType, title: `Server: ${serverId}` },
+      {
+        title: `Server: ${serverId}`,
+        script: 'dist/serverDetail.js',
+        stylesheet: 'serverDetail.css',
+        dataImages: true,
+      },
+      isServerDetailFromWebview,
+    );
+    const { kernel, configs } = deps;
     const refresh = () => this.scheduleRefresh();
     const bus = kernel.manager.bus;
     bus.on('transition', refresh).on('listChanged', refresh).on('servers', refresh);
@@ -88,8 +76,6 @@ export class ServerDetailPanel implements vscode.Disposable {
       kernel.permissions.onDidChange(refresh),
     ];
     this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
       configs.onDidChange(refresh),
       ...(deps.icons ? [deps.icons.onDidChange(refresh)] : []),
       {
@@ -101,12 +87,7 @@ export class ServerDetailPanel implements vscode.Disposable {
     );
   }
 
-  private async receive(message: unknown): Promise<void> {
-    if (!isServerDetailFromWebview(message)) return;
-    await this.handle(message);
-  }
-
-  private async handle(message: ServerDetailFromWebview): Promise<void> {
+  protected async receive(message: ServerDetailFromWebview): Promise<void> {
     const id = this.serverId;
     switch (message.type) {
       case 'ready':
@@ -150,7 +131,7 @@ export class ServerDetailPanel implements vscode.Disposable {
   private async refresh(): Promise<void> {
     const { kernel, configs } = this.deps;
     const server = await this.configured();
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     if (!server) return this.post({ type: 'gone', serverId: this.serverId });
     const live = kernel.manager.find(this.serverId);
     const detail = serverDetailView({
@@ -174,24 +155,6 @@ export class ServerDetailPanel implements vscode.Disposable {
     });
     this.panel.title = `Server: ${this.serverId}`;
     this.post({ type: 'detail', detail });
-  }
-
-  private scheduleRefresh(): void {
-    if (this.refreshTimer !== undefined || this.disposed) return;
-    this.refreshTimer = setTimeout(() => {
-      this.refreshTimer = undefined;
-      if (!this.disposed) void this.refresh();
-    }, 50);
-  }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    if (ServerDetailPanel.open.get(this.serverId) === this)
-      ServerDetailPanel.open.delete(this.serverId);
-    if (this.refreshTimer !== undefined) clearTimeout(this.refreshTimer);
-    vscode.Disposable.from(...this.disposables).dispose();
-    this.panel.dispose();
   }
 }
 

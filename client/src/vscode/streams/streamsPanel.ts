@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import type { StreamsToWebview } from '@shared/toolPanelMessages';
+import type { StreamsFromWebview, StreamsToWebview } from '@shared/toolPanelMessages';
 import { isStreamsFromWebview } from '@shared/toolPanelMessages';
 import type { StreamEvents } from '../../kernel';
 import type { EditorHost } from '../host/editorHost';
-import { poster, toolPanelHtml, toolPanelOptions } from '../common/panelShell';
+import { OpenPanels, WebviewPanel } from '../common/webviewPanel';
 import { StreamBatcher } from '../common/streamBatcher';
 import { streamView } from '../runTool/toolViews';
 
@@ -15,48 +15,42 @@ export const STREAM_TEXT_KEEP = 200_000;
  * batched per frame (StreamBatcher) before they reach the webview, which appends each batch once per
  * animation frame and keeps only the tail of huge outputs.
  */
-export class StreamsPanel implements vscode.Disposable {
+export class StreamsPanel extends WebviewPanel<StreamsToWebview, StreamsFromWebview> {
   static readonly viewType = 'mgp.streams';
-  private static current: StreamsPanel | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
+  private static readonly open = new OpenPanels<StreamsPanel>();
   private readonly batcher: StreamBatcher;
-  private readonly post: (message: StreamsToWebview) => void;
-  private disposed = false;
 
   static show(extension: vscode.ExtensionContext, host: EditorHost, focus?: string): StreamsPanel {
-    const current = StreamsPanel.current;
-    if (current) {
-      current.panel.reveal(undefined, true);
-      if (focus) current.post({ type: 'focus', id: focus });
-      return current;
-    }
-    const panel = vscode.window.createWebviewPanel(
-      StreamsPanel.viewType,
-      'Streaming Output',
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-      toolPanelOptions(extension.extensionUri),
+    return StreamsPanel.open.show(
+      '',
+      () => new StreamsPanel(extension, host, focus),
+      (current) => {
+        current.reveal(true);
+        if (focus) current.post({ type: 'focus', id: focus });
+      },
     );
-    StreamsPanel.current = new StreamsPanel(panel, extension, host, focus);
-    return StreamsPanel.current;
   }
 
   static disposeCurrent(): void {
-    StreamsPanel.current?.dispose();
+    StreamsPanel.open.disposeAll();
   }
 
   private constructor(
-    private readonly panel: vscode.WebviewPanel,
     extension: vscode.ExtensionContext,
     private readonly host: EditorHost,
     private focus: string | undefined,
   ) {
-    panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'icon.png');
-    panel.webview.html = toolPanelHtml(panel.webview, extension.extensionUri, {
-      title: 'Streaming Output',
-      script: 'dist/streams.js',
-      stylesheet: 'streams.css',
-    });
-    this.post = poster(panel, () => this.disposed);
+    super(
+      extension.extensionUri,
+      {
+        viewType: StreamsPanel.viewType,
+        title: 'Streaming Output',
+        column: { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+        retainContextWhenHidden: true,
+      },
+      { title: 'Streaming Output', script: 'dist/streams.js', stylesheet: 'streams.css' },
+      isStreamsFromWebview,
+    );
     this.batcher = new StreamBatcher((updates) => this.post({ type: 'batch', updates }));
     const streams = host.kernel.streams;
     const handlers = {
@@ -71,22 +65,17 @@ export class StreamsPanel implements vscode.Disposable {
     streams.on('text', handlers.text);
     streams.on('progress', handlers.progress);
     streams.on('ended', handlers.ended);
-    this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)),
-      {
-        dispose: () => {
-          streams.off('started', handlers.started);
-          streams.off('text', handlers.text);
-          streams.off('progress', handlers.progress);
-          streams.off('ended', handlers.ended);
-        },
+    this.disposables.push(this.batcher, {
+      dispose: () => {
+        streams.off('started', handlers.started);
+        streams.off('text', handlers.text);
+        streams.off('progress', handlers.progress);
+        streams.off('ended', handlers.ended);
       },
-    );
+    });
   }
 
-  private async receive(message: unknown): Promise<void> {
-    if (!isStreamsFromWebview(message)) return;
+  protected async receive(message: StreamsFromWebview): Promise<void> {
     const streams = this.host.kernel.streams;
     switch (message.type) {
       case 'ready':
@@ -119,14 +108,5 @@ export class StreamsPanel implements vscode.Disposable {
         return;
       }
     }
-  }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    if (StreamsPanel.current === this) StreamsPanel.current = undefined;
-    this.batcher.dispose();
-    vscode.Disposable.from(...this.disposables).dispose();
-    this.panel.dispose();
   }
 }
