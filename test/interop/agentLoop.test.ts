@@ -7,7 +7,7 @@ import {
   type AgentRunRecord,
 } from '../../client/src/kernel/agent';
 import { toolTokens } from '../../client/src/kernel/discovery';
-import { OpenAiCompatibleProvider } from '../../client/src/kernel/models/openAiCompatible';
+import { OpenAiCompatibleProvider } from '../../client/src/kernel/llm/openAiCompatible';
 import {
   configOf,
   eventually,

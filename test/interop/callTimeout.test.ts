@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { OpenAiCompatibleProvider } from '../../client/src/kernel/models/openAiCompatible';
+import { OpenAiCompatibleProvider } from '../../client/src/kernel/llm/openAiCompatible';
 import {
   everythingServer,
   exampleServer,

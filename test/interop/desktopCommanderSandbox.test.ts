@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { KernelError } from '../../client/src/kernel/model/errors';
+import type { KernelError } from '../../client/src/kernel/domain/errors';
 import { repoRoot } from '../repoRoot';
 import { node, startKernel, textOf, type TestKernel } from './support/kernelHarness';
 

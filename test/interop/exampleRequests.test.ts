@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { exampleRequestSource } from '../../client/src/kernel/discovery/toolDiscovery';
-import { OpenAiCompatibleProvider } from '../../client/src/kernel/models/openAiCompatible';
+import { OpenAiCompatibleProvider } from '../../client/src/kernel/llm/openAiCompatible';
 import {
   eventually,
   exampleServer,

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { OpenAiCompatibleProvider } from '../../client/src/kernel/models/openAiCompatible';
+import { OpenAiCompatibleProvider } from '../../client/src/kernel/llm/openAiCompatible';
 import type { DeliveredEvent } from '../../client/src/kernel/bidirectional/eventHub';
 import {
   eventually,

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { KernelError } from '../../client/src/kernel/model/errors';
+import { KernelError } from '../../client/src/kernel/domain/errors';
 import type { ToolApprovalRequest } from '../../client/src/kernel/host/interaction';
-import { EDITOR_OPERATOR } from '../../client/src/kernel/model/caller';
+import { EDITOR_OPERATOR } from '../../client/src/kernel/domain/caller';
 import {
   configOf,
   everythingServer,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { TaskSnapshot } from '../../client/src/kernel/connection/toolTasks';
 import type { KeptTask } from '../../client/src/kernel/tasks/taskBoard';
 import type { RunToWebview } from '@shared/toolPanelMessages';
-import { KernelError } from '../../client/src/kernel/model/errors';
+import { KernelError } from '../../client/src/kernel/domain/errors';
 import { findTool, ToolRuns, viewOf } from '../../client/src/vscode/runTool/toolRuns';
 import {
   eventually,

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { agentCaller } from '../../client/src/kernel/agent/identity';
 import type { AuditRecord } from '../../client/src/kernel/audit/auditEvent';
-import { KernelError, TOOL_DISABLED } from '../../client/src/kernel/model/errors';
+import { KernelError, TOOL_DISABLED } from '../../client/src/kernel/domain/errors';
 import {
   eventually,
   mcplExampleServer,

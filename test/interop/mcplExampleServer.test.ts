@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { AgentSession, CHAT_AGENT_ID } from '../../client/src/kernel/agent';
 import type { ShownInjection } from '../../client/src/kernel/mcpl';
 import { ChannelAgents } from '../../client/src/kernel/mcpl/channelAgents';
-import { OpenAiCompatibleProvider } from '../../client/src/kernel/models/openAiCompatible';
+import { OpenAiCompatibleProvider } from '../../client/src/kernel/llm/openAiCompatible';
 import {
   eventually,
   mcplExampleServer,

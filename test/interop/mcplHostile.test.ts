@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { AgentSession, CHAT_AGENT_ID } from '../../client/src/kernel/agent';
-import { OpenAiCompatibleProvider } from '../../client/src/kernel/models/openAiCompatible';
+import { OpenAiCompatibleProvider } from '../../client/src/kernel/llm/openAiCompatible';
 import {
   eventually,
   fixtureServer,

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { OpenAiCompatibleProvider } from '../../client/src/kernel/models/openAiCompatible';
-import type { MediaKind } from '../../client/src/kernel/models/chatModel';
+import { OpenAiCompatibleProvider } from '../../client/src/kernel/llm/openAiCompatible';
+import type { MediaKind } from '../../client/src/kernel/llm/chatModel';
 import {
   fixtureServer,
   node,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../client/src/cli/main';
 import { AgentSession, CHAT_AGENT_ID } from '../../client/src/kernel/agent';
-import { OpenAiCompatibleProvider } from '../../client/src/kernel/models/openAiCompatible';
+import { OpenAiCompatibleProvider } from '../../client/src/kernel/llm/openAiCompatible';
 import { repoRoot } from '../repoRoot';
 import {
   eventually,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mergeConfigFiles, parseConfigText } from '../../client/src/kernel/config/load';
 import { ServerManager } from '../../client/src/kernel/lifecycle/serverManager';
-import type { LifecycleTransition } from '../../client/src/kernel/model/serverState';
+import type { LifecycleTransition } from '../../client/src/kernel/domain/serverState';
 import { repoRoot } from '../repoRoot';
 import { HANG_MS } from '../support/patience';
 

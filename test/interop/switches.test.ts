@@ -5,7 +5,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { agentCaller } from '../../client/src/kernel/agent/identity';
 import { stateDirectory } from '../../client/src/kernel/audit/location';
 import { gatewayTools } from '../../client/src/kernel/gateway/toolListing';
-import { KernelError, TOOL_DISABLED } from '../../client/src/kernel/model/errors';
+import { KernelError, TOOL_DISABLED } from '../../client/src/kernel/domain/errors';
 import { GatewayWorkspace, stdioGateway } from './support/gatewayProcess';
 import { exampleServer, node, startKernel, TestKernel, textOf } from './support/kernelHarness';
 

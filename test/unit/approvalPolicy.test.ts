@@ -1,12 +1,12 @@
 import { strict as assert } from 'node:assert';
-import type { ApprovalPolicy } from '../../client/src/kernel/config/model';
+import type { ApprovalPolicy } from '../../client/src/kernel/config/types';
 import {
   configApproves,
   decideApproval,
   HeldApprovals,
   needsApproval,
 } from '../../client/src/kernel/security/approvalPolicy';
-import type { RiskLevel, ToolSecurity } from '../../client/src/kernel/model/security';
+import type { RiskLevel, ToolSecurity } from '../../client/src/kernel/domain/security';
 
 const security = (risk_level: RiskLevel, extra: Partial<ToolSecurity> = {}): ToolSecurity => ({
   risk_level,

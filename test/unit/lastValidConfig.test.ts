@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { LastValidConfig } from '../../client/src/kernel/config/lastValid';
 import { mergeConfigFiles, parseConfigText } from '../../client/src/kernel/config/load';
-import type { KernelConfig } from '../../client/src/kernel/config/model';
+import type { KernelConfig } from '../../client/src/kernel/config/types';
 
 const PATH = '/ws/mgp.toml';
 const OTHER = '/home/u/.config/mgp/servers.toml';

@@ -6,7 +6,7 @@ import { MemoryAuditSink } from '../../client/src/kernel/audit/auditSink';
 import { launchFingerprint } from '../../client/src/kernel/config/launchFingerprint';
 import { launchTarget, shellWord } from '../../client/src/kernel/config/launchText';
 import { loadKernelConfig } from '../../client/src/kernel/config/load';
-import type { ConfiguredServer } from '../../client/src/kernel/config/model';
+import type { ConfiguredServer } from '../../client/src/kernel/config/types';
 import { LaunchApprovals } from '../../client/src/kernel/security/launchApprovals';
 
 /** The record of allowed workspace servers that the editor and `mgp` share (one file, two shells). */

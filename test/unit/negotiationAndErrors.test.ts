@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { KernelError, SERVER_DRAINING } from '../../client/src/kernel/model/errors';
+import { KernelError, SERVER_DRAINING } from '../../client/src/kernel/domain/errors';
 import {
   categoryOf,
   KERNEL_MAX_RETRIES,

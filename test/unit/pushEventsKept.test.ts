@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import type { PushEventsPolicy } from '../../client/src/kernel/config/model';
+import type { PushEventsPolicy } from '../../client/src/kernel/config/types';
 import { FeatureSetTable } from '../../client/src/kernel/mcpl/featureSets';
 import type { McplAudit } from '../../client/src/kernel/mcpl/mcplAudit';
 import { PushEvents } from '../../client/src/kernel/mcpl/pushEvents';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { canTransition } from '../../client/src/kernel/model/serverState';
+import { canTransition } from '../../client/src/kernel/domain/serverState';
 import { DEFAULT_RESTART } from '../../client/src/kernel/config/settings';
 import { RestartTracker } from '../../client/src/kernel/lifecycle/restartPolicy';
 

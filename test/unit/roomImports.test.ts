@@ -32,7 +32,7 @@ describe('lint: imports follow the arrows between rooms', function () {
     ['client/src/cli', 'server/src/features/hover'],
     ['client/src/vscode', 'server/src/server'],
     ['server/src/features', 'client/src/kernel/kernel'],
-    ['shared/src/configCheck', 'client/src/kernel/config/model'],
+    ['shared/src/configCheck', 'client/src/kernel/config/types'],
     ['client/src/kernel', 'client/src/vscode/extension'],
     ['client/src/kernel/pipeline', 'client/src/cli/main'],
     ['client/src/cli', 'client/src/vscode/configFiles/configCommands'],
@@ -71,7 +71,7 @@ describe('lint: imports follow the arrows between rooms', function () {
   // The front ends reach the kernel through its front door only (client/src/kernel/index.ts).
   const pastTheDoor: [string, string][] = [
     ['client/src/cli', 'client/src/kernel/kernel'],
-    ['client/src/vscode', 'client/src/kernel/config/model'],
+    ['client/src/vscode', 'client/src/kernel/config/types'],
     ['client/src/vscode/servers', 'client/src/kernel/audit'],
     ['client/src/vscode/chat', 'client/src/kernel/agent/index'],
   ];
@@ -87,7 +87,7 @@ describe('lint: imports follow the arrows between rooms', function () {
     const filePath = join(root, 'client/src/vscode/probe.ts');
     const text = [
       "import type { Kernel } from '../kernel/kernel';",
-      "export { KernelError } from '../kernel/model/errors';",
+      "export { KernelError } from '../kernel/domain/errors';",
       "export type { Kernel as K } from '../kernel';",
       'export type Probe = Kernel;',
     ].join('\n');

@@ -13,11 +13,11 @@ export { endGroupsOnSignals } from './transport/processGroups';
 export { describeIsolation, type Isolation } from './sandbox/isolation';
 export { foreseeIsolation } from './sandbox/launch';
 export type { KernelBus } from './lifecycle/events';
-export type { LifecycleTransition, ServerState } from './model/serverState';
+export type { LifecycleTransition, ServerState } from './domain/serverState';
 export type { ListedTool } from './connection/toolResults';
-export type { EffectiveSecurity } from './model/security';
+export type { EffectiveSecurity } from './domain/security';
 export type { NegotiatedMgp } from './mgp/negotiation';
-export { KERNEL_SERVER_ID } from './model/kernelTool';
+export { KERNEL_SERVER_ID } from './domain/kernelTool';
 export { RememberedSubscriptions, type SubscriptionKey } from './lifecycle/rememberedSubscriptions';
 export { expandTemplate, templateVariables } from './connection/uriTemplates';
 export type { EventHub, ServerEvent } from './bidirectional/eventHub';
@@ -25,8 +25,8 @@ export type { EventHub, ServerEvent } from './bidirectional/eventHub';
 // Tool calls: their requests and outcomes, errors, streams and tasks.
 export type { ToolCallOutcome, ToolCallRequest } from './pipeline/callContext';
 export { ArgumentChecker } from './pipeline/argumentChecker';
-export { CLI_OPERATOR, EDITOR_OPERATOR } from './model/caller';
-export { KernelError, type KernelErrorCode } from './model/errors';
+export { CLI_OPERATOR, EDITOR_OPERATOR } from './domain/caller';
+export { KernelError, type KernelErrorCode } from './domain/errors';
 export { wireErrorOf } from './mgp/mgpErrors';
 export type { StreamEvents, StreamSnapshot } from './streaming/streamRegistry';
 export { isTerminal, taskSupportOf, type TaskSnapshot } from './connection/toolTasks';
@@ -34,7 +34,7 @@ export type { KeptTask, TaskBoard, TaskRunRequest, TrackedTask } from './tasks/t
 
 // Configuration: loading, the model, summaries for people, and writing server blocks.
 export { loadKernelConfig, mergeConfigFiles, parseConfigText } from './config/load';
-export type { ConfigProblem, ConfiguredServer, KernelConfig } from './config/model';
+export type { ConfigProblem, ConfiguredServer, KernelConfig } from './config/types';
 export { LastValidConfig } from './config/lastValid';
 export {
   displayPath,
@@ -145,24 +145,19 @@ export type {
   ChatTurn,
   MediaKind,
   ModelTool,
-} from './models/chatModel';
+} from './llm/chatModel';
 export type {
   CompletionRequest,
   CompletionResult,
   ModelDescription,
   ModelHints,
   ModelProvider,
-} from './models/modelProvider';
-export type { ModelRouter } from './models/modelRouter';
-export { OpenAiCompatibleProvider } from './models/openAiCompatible';
-export { openAiChat, type OpenAiChatEndpoint } from './models/openAiChat';
-export type { EmbeddingEndpointOptions } from './models/openAiEmbeddings';
-export {
-  endpointOrigin,
-  judgeStoredKey,
-  parseStoredKey,
-  storedKeyText,
-} from './models/endpointKey';
+} from './llm/modelProvider';
+export type { ModelRouter } from './llm/modelRouter';
+export { OpenAiCompatibleProvider } from './llm/openAiCompatible';
+export { openAiChat, type OpenAiChatEndpoint } from './llm/openAiChat';
+export type { EmbeddingEndpointOptions } from './llm/openAiEmbeddings';
+export { endpointOrigin, judgeStoredKey, parseStoredKey, storedKeyText } from './llm/endpointKey';
 
 // Tool discovery (MGP §16).
 export {

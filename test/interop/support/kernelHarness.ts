@@ -14,7 +14,7 @@ import { Redactor } from '../../../client/src/kernel/audit/redact';
 import { AuditTrail } from '../../../client/src/kernel/audit/auditTrail';
 import type { ReportLimits } from '../../../client/src/kernel/audit/serverReports';
 import { mergeConfigFiles, parseConfigText } from '../../../client/src/kernel/config/load';
-import type { ConfiguredServer, KernelConfig } from '../../../client/src/kernel/config/model';
+import type { ConfiguredServer, KernelConfig } from '../../../client/src/kernel/config/types';
 import {
   Interaction,
   NOBODY_TO_ASK,
@@ -23,7 +23,7 @@ import {
 } from '../../../client/src/kernel/host/interaction';
 import { Kernel } from '../../../client/src/kernel/kernel';
 import { withAnswerText } from '../../../client/src/kernel/host/samplingText';
-import { EDITOR_OPERATOR } from '../../../client/src/kernel/model/caller';
+import { EDITOR_OPERATOR } from '../../../client/src/kernel/domain/caller';
 import { repoRoot } from '../../repoRoot';
 
 const root = repoRoot();

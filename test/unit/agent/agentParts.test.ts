@@ -8,7 +8,7 @@ import {
   resultText,
 } from '../../../client/src/kernel/agent';
 import { withInjections } from '../../../client/src/kernel/agent/prompt';
-import { openAiChat } from '../../../client/src/kernel/models/openAiChat';
+import { openAiChat } from '../../../client/src/kernel/llm/openAiChat';
 import { repoRoot } from '../../repoRoot';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

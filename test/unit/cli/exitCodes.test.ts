@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { AgentRunRecord, ToolCallDecision } from '../../../client/src/kernel/agent/transcript';
-import { KernelError, refusedBy } from '../../../client/src/kernel/model/errors';
+import { KernelError, refusedBy } from '../../../client/src/kernel/domain/errors';
 import {
   EXIT,
   exitCodeOfError,

@@ -7,7 +7,7 @@ import {
   semanticSearch,
   type ToolIndex,
 } from '../../../client/src/kernel/discovery';
-import { openAiEmbeddings } from '../../../client/src/kernel/models/openAiEmbeddings';
+import { openAiEmbeddings } from '../../../client/src/kernel/llm/openAiEmbeddings';
 import { repoRoot } from '../../repoRoot';
 import { corpusIndex } from './fixtures';
 

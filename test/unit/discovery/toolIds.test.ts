@@ -8,7 +8,7 @@ import {
   SessionToolCache,
   toEntry,
 } from '../../../client/src/kernel/discovery';
-import { parseToolId, toolIdOf } from '../../../client/src/kernel/model/toolId';
+import { parseToolId, toolIdOf } from '../../../client/src/kernel/domain/toolId';
 import { tool } from './fixtures';
 
 const colliding = () => {

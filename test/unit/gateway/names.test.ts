@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { NameTable, type NamedItem } from '../../../client/src/kernel/gateway/names';
-import { toolIdOf } from '../../../client/src/kernel/model/toolId';
+import { toolIdOf } from '../../../client/src/kernel/domain/toolId';
 
 const item = (serverId: string, name: string): NamedItem => ({
   serverId,

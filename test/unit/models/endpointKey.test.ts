@@ -6,8 +6,8 @@ import {
   parseStoredKey,
   storedKeyText,
   type StoredKey,
-} from '../../../client/src/kernel/models/endpointKey';
-import { OpenAiCompatibleProvider } from '../../../client/src/kernel/models/openAiCompatible';
+} from '../../../client/src/kernel/llm/endpointKey';
+import { OpenAiCompatibleProvider } from '../../../client/src/kernel/llm/openAiCompatible';
 import { repoRoot } from '../../repoRoot';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

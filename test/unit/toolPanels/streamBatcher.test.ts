@@ -1,9 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { StreamUpdate, StreamView } from '@shared/toolPanelMessages';
-import {
-  StreamBatcher,
-  type BatcherClock,
-} from '../../../client/src/vscode/common/streamBatcher';
+import { StreamBatcher, type BatcherClock } from '../../../client/src/vscode/common/streamBatcher';
 
 /** A clock whose timers run only when the test advances time. */
 class FakeClock implements BatcherClock {

@@ -18,7 +18,7 @@ import {
 import { streamIdOf, toolKeyOf } from '../../../client/src/vscode/runTool/commandArgs';
 import { blockOf } from '../../../client/src/vscode/runTool/runOutcome';
 import { SessionToolCache, toEntry } from '../../../client/src/kernel/discovery';
-import { KernelError } from '../../../client/src/kernel/model/errors';
+import { KernelError } from '../../../client/src/kernel/domain/errors';
 import type { KernelToolEntry } from '../../../client/src/kernel/kernel';
 import type { ToolCallOutcome } from '../../../client/src/kernel/pipeline/callContext';
 import { effectiveSecurity } from '../../../client/src/kernel/security/effectiveSecurity';

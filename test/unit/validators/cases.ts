@@ -2,7 +2,7 @@
  * The attack table and the look-alike table for the kernel validators: data only, each case with the
  * reason it must be blocked or must pass. The runner is table.test.ts.
  */
-import type { ToolSecurity, ValidatorName } from '../../../client/src/kernel/model/security';
+import type { ToolSecurity, ValidatorName } from '../../../client/src/kernel/domain/security';
 
 export interface Case {
   validators: ValidatorName[];

@@ -8,7 +8,7 @@ import {
   DEFAULT_BLOCKED_IMPORTS,
   DEFAULT_MAX_CODE_SIZE_BYTES,
 } from '../../../client/src/kernel/security/validators/codeDefaults';
-import type { CodeSafetySpec, ToolSecurity } from '../../../client/src/kernel/model/security';
+import type { CodeSafetySpec, ToolSecurity } from '../../../client/src/kernel/domain/security';
 
 function security(code_safety?: CodeSafetySpec): ToolSecurity {
   return {

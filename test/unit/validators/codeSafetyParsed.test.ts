@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { runValidators } from '../../../client/src/kernel/security/validators';
-import type { CodeSafetySpec, ToolSecurity } from '../../../client/src/kernel/model/security';
+import type { CodeSafetySpec, ToolSecurity } from '../../../client/src/kernel/domain/security';
 
 function security(code_safety: CodeSafetySpec): ToolSecurity {
   return {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { fallbackValidators, runValidators } from '../../../client/src/kernel/security/validators';
-import type { ToolSecurity, ValidatorName } from '../../../client/src/kernel/model/security';
+import type { ToolSecurity, ValidatorName } from '../../../client/src/kernel/domain/security';
 
 /** desktop-commander 0.2.52's `interact_with_process`, as its tools/list describes it. */
 const INTERACT = {

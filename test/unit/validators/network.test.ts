@@ -12,7 +12,7 @@ import {
 } from '../../../client/src/kernel/net/ipAddress';
 import { MAX_LOOKUPS } from '../../../client/src/kernel/security/validators/network';
 import { systemResolve } from '../../../client/src/kernel/net/resolve';
-import type { ToolSecurity } from '../../../client/src/kernel/model/security';
+import type { ToolSecurity } from '../../../client/src/kernel/domain/security';
 
 const SECURITY: ToolSecurity = {
   risk_level: 'moderate',

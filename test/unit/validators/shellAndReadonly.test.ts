@@ -8,7 +8,7 @@ import {
   maskQuoted,
 } from '../../../client/src/kernel/security/validators/shellSyntax';
 import { findSqlWrite } from '../../../client/src/kernel/security/validators/sqlCheck';
-import type { ToolSecurity, ValidatorName } from '../../../client/src/kernel/model/security';
+import type { ToolSecurity, ValidatorName } from '../../../client/src/kernel/domain/security';
 
 const BASE: ToolSecurity = { risk_level: 'moderate', permissions_required: [], side_effects: [] };
 

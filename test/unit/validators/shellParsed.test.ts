@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { runValidators } from '../../../client/src/kernel/security/validators';
 import { parseShell } from '../../../client/src/kernel/security/validators/shellParse';
-import type { ToolSecurity } from '../../../client/src/kernel/model/security';
+import type { ToolSecurity } from '../../../client/src/kernel/domain/security';
 
 const SECURITY: ToolSecurity = {
   risk_level: 'dangerous',

@@ -4,7 +4,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { runValidators } from '../../../client/src/kernel/security/validators';
-import type { ToolSecurity } from '../../../client/src/kernel/model/security';
+import type { ToolSecurity } from '../../../client/src/kernel/domain/security';
 import { SQL_ONLY_WHERE_SQL, SQL_READS, SQL_WRITES } from './sqlCases';
 
 const SECURITY: ToolSecurity = { risk_level: 'safe', permissions_required: [], side_effects: [] };

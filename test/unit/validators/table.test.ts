@@ -3,7 +3,7 @@ import {
   runValidators,
   type ValidationOutcome,
 } from '../../../client/src/kernel/security/validators';
-import type { ToolSecurity } from '../../../client/src/kernel/model/security';
+import type { ToolSecurity } from '../../../client/src/kernel/domain/security';
 import { BLOCKED, PASSING, TABLE_DNS, type Case } from './cases';
 
 const BASE: ToolSecurity = { risk_level: 'dangerous', permissions_required: [], side_effects: [] };

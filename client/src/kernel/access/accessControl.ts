@@ -5,7 +5,7 @@
  * they survive a crash. Expired entries no longer apply. Grants and revocations are audited.
  */
 import { join } from 'node:path';
-import type { AccessPolicy, ConfiguredGrant } from '../config/model';
+import type { AccessPolicy, ConfiguredGrant } from '../config/types';
 import type { AuditSink } from '../audit/auditSink';
 import { JsonStore } from '../store/jsonStore';
 

@@ -6,8 +6,8 @@
  * model answers, at the step limit, when the loop guard trips, or when it is cancelled.
  */
 import { randomUUID } from 'node:crypto';
-import type { ChatMessage, ChatModel, ChatTurn } from '../models/chatModel';
-import type { Caller } from '../model/caller';
+import type { ChatMessage, ChatModel, ChatTurn } from '../llm/chatModel';
+import type { Caller } from '../domain/caller';
 import type {
   AgentHooks,
   AgentObserver,

@@ -5,7 +5,7 @@
  * - events pushed between turns (`AgentSession.push`, §9): delivered before the next inference;
  * - `AgentObserver`: what a front end shows as it happens (streamed text, tool calls, results).
  */
-import type { ChatTurn } from '../models/chatModel';
+import type { ChatTurn } from '../llm/chatModel';
 import type { AgentStep, ToolCallRecord } from './transcript';
 
 export interface InferenceInfo {

@@ -3,7 +3,7 @@
  * grants, approvals and the audit trail tell them apart from each other and from the person at the
  * keyboard. Agents are never operators: the kernel's administrative tools are not theirs.
  */
-import type { Caller } from '../model/caller';
+import type { Caller } from '../domain/caller';
 
 /** The model behind the @mgp chat participant. */
 export const CHAT_AGENT_ID = 'agent.chat';

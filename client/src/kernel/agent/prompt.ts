@@ -3,7 +3,7 @@
  * the last inference, and what the context hooks inject where they ask (MCPL §10.4: into the
  * instructions, before or after the latest user message).
  */
-import type { ChatMessage } from '../models/chatModel';
+import type { ChatMessage } from '../llm/chatModel';
 import type { ContextInjection, PushedEvent } from './hooks';
 
 export const AGENT_INSTRUCTIONS = [

@@ -5,7 +5,7 @@
  * schema, or is refused by the kernel gets one of these as the tool's result, never a crash of the loop.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { KernelError } from '../model/errors';
+import { KernelError } from '../domain/errors';
 import { checkName, checkPhrase } from '../pipeline/checkNames';
 import { wireErrorOf } from '../mgp/mgpErrors';
 

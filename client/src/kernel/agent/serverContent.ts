@@ -6,11 +6,11 @@
  */
 import type { GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { newTraceId } from '../audit/auditEvent';
-import { ACCESS_DENIED, KernelError } from '../model/errors';
+import { ACCESS_DENIED, KernelError } from '../domain/errors';
 import type { AuditSink } from '../audit/auditSink';
 import { errorData } from '../mgp/mgpErrors';
-import type { Caller } from '../model/caller';
-import { actorOf } from '../model/caller';
+import type { Caller } from '../domain/caller';
+import { actorOf } from '../domain/caller';
 
 /** What reading needs of the kernel. */
 export interface ContentKernel {

@@ -6,7 +6,7 @@
  * so they follow the tools offered.
  */
 import { visibleText } from '@shared/untrustedText';
-import type { ChatMessage } from '../models/chatModel';
+import type { ChatMessage } from '../llm/chatModel';
 
 /** The most characters of one server's instructions an agent is given. */
 export const SERVER_INSTRUCTIONS_MAX_CHARS = 4_000;

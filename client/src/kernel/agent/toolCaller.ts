@@ -7,10 +7,10 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { newTraceId } from '../audit/auditEvent';
-import { KernelError } from '../model/errors';
-import { toolIdOf } from '../model/toolId';
-import type { ModelToolCall } from '../models/chatModel';
-import type { Caller } from '../model/caller';
+import { KernelError } from '../domain/errors';
+import { toolIdOf } from '../domain/toolId';
+import type { ModelToolCall } from '../llm/chatModel';
+import type { Caller } from '../domain/caller';
 import type { ToolCallOutcome, ToolCallRequest } from '../pipeline/callContext';
 import type { ActiveStream, StreamProgress } from '../streaming/streamRegistry';
 import type { AgentObserver, StartingToolCall } from './hooks';

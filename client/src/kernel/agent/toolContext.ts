@@ -6,10 +6,10 @@
  * never offered, whatever the index holds.
  */
 import { kernelToolVisibility, toolTokens, type ToolIndexEntry } from '../discovery';
-import type { KernelTool } from '../model/kernelTool';
-import { KERNEL_SERVER_ID } from '../model/kernelTool';
-import { toolIdOf } from '../model/toolId';
-import type { ModelTool } from '../models/chatModel';
+import type { KernelTool } from '../domain/kernelTool';
+import { KERNEL_SERVER_ID } from '../domain/kernelTool';
+import { toolIdOf } from '../domain/toolId';
+import type { ModelTool } from '../llm/chatModel';
 import type { DiscoverySession } from '../discovery/toolDiscovery';
 import { ModelToolNames, type ToolRef } from './toolNames';
 

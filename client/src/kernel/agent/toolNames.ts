@@ -6,7 +6,7 @@
  * `mgp.tools.discover` → `mgp_tools_discover`.
  */
 import { createHash } from 'node:crypto';
-import { KERNEL_SERVER_ID } from '../model/kernelTool';
+import { KERNEL_SERVER_ID } from '../domain/kernelTool';
 
 export interface ToolRef {
   serverId: string;

@@ -8,9 +8,9 @@ import {
   ClientCredentialsProvider,
   PrivateKeyJwtProvider,
 } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
-import type { ConfiguredServer } from '../config/model';
+import type { ConfiguredServer } from '../config/types';
 import { namedDestinationsOf } from '../config/namedHosts';
-import { KernelError } from '../model/errors';
+import { KernelError } from '../domain/errors';
 import { authorizationKey, AuthorizationStore } from './authStore';
 import { ServerAuthorization } from './serverAuthorization';
 import type { UserAgent } from './userAgent';

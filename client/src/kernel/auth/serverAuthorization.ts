@@ -20,8 +20,8 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { MGP_KERNEL_VERSION } from '@shared/version';
-import type { OAuthSettings } from '../config/model';
-import { AUTH_REQUIRED, KernelError } from '../model/errors';
+import type { OAuthSettings } from '../config/types';
+import { AUTH_REQUIRED, KernelError } from '../domain/errors';
 import { checkDestination, type NamedDestinations } from '../net/destinationGuard';
 import { guardedFetch } from '../net/guardedFetch';
 import { AuthorizationStore, StoredAuthorization } from './authStore';

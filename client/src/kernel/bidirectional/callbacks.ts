@@ -9,10 +9,10 @@ import type { AccessAnswer } from '../access/accessControl';
 import type { ServerSession } from '../connection/service';
 import type { AuditSink } from '../audit/auditSink';
 import type { Interaction } from '../host/interaction';
-import { KERNEL_SERVER_ID } from '../model/kernelTool';
+import { KERNEL_SERVER_ID } from '../domain/kernelTool';
 import type { MgpSessions } from '../mgp/mgpSessions';
-import type { CompletionMessage } from '../models/modelProvider';
-import type { ModelRouter } from '../models/modelRouter';
+import type { CompletionMessage } from '../llm/modelProvider';
+import type { ModelRouter } from '../llm/modelRouter';
 
 export interface CallbackDeps {
   mgp: MgpSessions;

@@ -1,4 +1,4 @@
-import type { ConfiguredGrant, KernelConfig } from './model';
+import type { ConfiguredGrant, KernelConfig } from './types';
 
 const grantsOf = new WeakMap<KernelConfig, ConfiguredGrant[]>();
 

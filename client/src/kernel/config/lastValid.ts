@@ -9,7 +9,7 @@
  * The file's problems are always the current ones, so the error shows where it is.
  */
 import { mergeConfigFiles } from './load';
-import type { ConfiguredServer, KernelConfig, LoadedConfigFile } from './model';
+import type { ConfiguredServer, KernelConfig, LoadedConfigFile } from './types';
 
 export class LastValidConfig {
   /** Per file path: the last version applied (itself patched from the one before, when it had errors). */

@@ -3,7 +3,7 @@
  * that leaves the machine (command line, URL, headers and the `${…}` references in them, env, OAuth)
  * or decides what it may do (its policy keys). Any change to it asks again (issue 24, finding 10).
  */
-import type { ConfiguredServer } from './model';
+import type { ConfiguredServer } from './types';
 
 /**
  * A stable text of the approved definition. The source line is left out (a comment added above a

@@ -5,7 +5,7 @@
  * bidi character in it is shown as a visible escape.
  */
 import { oneLine } from '@shared/untrustedText';
-import type { ConfiguredServer } from './model';
+import type { ConfiguredServer } from './types';
 
 const PLAIN_WORD = /^[A-Za-z0-9_./:=@%+,-]+$/;
 

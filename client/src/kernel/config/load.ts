@@ -23,7 +23,7 @@ import {
   LoadedConfigFile,
   ShadowedServer,
   TransportKind,
-} from './model';
+} from './types';
 
 type Table = Record<string, unknown>;
 

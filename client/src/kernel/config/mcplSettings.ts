@@ -2,7 +2,7 @@
  * `[servers.mcpl]` of mgp.toml, read from a table the checker has validated, defaults filled in
  * (shared/src/schemas/mgpMcpl.ts describes each key).
  */
-import type { FeatureSetPolicy, InferencePolicy, McplSettings, PushEventsPolicy } from './model';
+import type { FeatureSetPolicy, InferencePolicy, McplSettings, PushEventsPolicy } from './types';
 
 type Table = Record<string, unknown>;
 

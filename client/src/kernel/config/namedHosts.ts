@@ -7,7 +7,7 @@
  */
 import type { NamedDestinations } from '../net/destinationGuard';
 import type { ConfigOrigin } from './discover';
-import type { ConfiguredServer } from './model';
+import type { ConfiguredServer } from './types';
 
 function urlOf(text: string | undefined): URL | undefined {
   try {

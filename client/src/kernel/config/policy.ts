@@ -2,7 +2,7 @@
  * The security and kernel settings of mgp.toml, read from tables the checker has already validated
  * (`[kernel]`, and each `[[servers]]` table's policy keys), defaults filled in.
  */
-import type { SecurityOverride } from '../model/security';
+import type { SecurityOverride } from '../domain/security';
 import type {
   AccessPolicy,
   ApprovalPolicy,
@@ -10,7 +10,7 @@ import type {
   KernelSettings,
   ServerPolicy,
   TrustLevel,
-} from './model';
+} from './types';
 import { mcplSettings } from './mcplSettings';
 import { mergeSandboxTables, sandboxTable } from './sandboxPolicy';
 

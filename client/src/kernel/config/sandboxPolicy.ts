@@ -4,7 +4,7 @@
  * `trust_level` (§2.3) giving the defaults their meaning: `sandboxed` is confined with no network and
  * never runs unconfined; `trusted`, in your own config, runs unconfined.
  */
-import type { NetworkAccess, SandboxMode, SandboxPolicy, SandboxTable, TrustLevel } from './model';
+import type { NetworkAccess, SandboxMode, SandboxPolicy, SandboxTable, TrustLevel } from './types';
 
 type Table = Record<string, unknown>;
 

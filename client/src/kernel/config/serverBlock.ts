@@ -1,5 +1,5 @@
 import { SERVER_ID } from '@shared/schemas/vocabulary';
-import type { TransportKind } from './model';
+import type { TransportKind } from './types';
 
 /** A server to add to mgp.toml, as the file will say it (references such as `${secret:…}` kept). */
 export interface NewServer {

@@ -6,7 +6,7 @@ import {
 } from '@shared/serverDefaults';
 import type { ConfigLocation } from './discover';
 import { DEFAULT_SANDBOX } from './sandboxPolicy';
-import type { OAuthSettings, RestartPolicyName, RestartSettings, ServerSettings } from './model';
+import type { OAuthSettings, RestartPolicyName, RestartSettings, ServerSettings } from './types';
 
 type Table = Record<string, unknown>;
 

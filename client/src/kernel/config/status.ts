@@ -1,6 +1,6 @@
 import { relative, sep } from 'node:path';
 import type { ConfigFileSummary, ServerSummary } from '@shared/aboutMessages';
-import type { ConfiguredServer, KernelConfig } from './model';
+import type { ConfiguredServer, KernelConfig } from './types';
 
 export interface PathContext {
   workspaceFolders: readonly string[];

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { NewServer } from './serverBlock';
 import { uniqueServerId } from './serverBlock';
-import type { TransportKind } from './model';
+import type { TransportKind } from './types';
 
 /**
  * VS Code's own MCP configuration, `.vscode/mcp.json`, translated into mgp.toml servers: `servers`

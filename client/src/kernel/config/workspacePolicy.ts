@@ -4,7 +4,7 @@
  * dialog, over the user's `deny_all`). Keys that do not guard anything (context budget, pinned
  * tools, rotation size) are taken as written.
  */
-import type { ApprovalPolicy, AuditSettings, KernelSettings } from './model';
+import type { ApprovalPolicy, AuditSettings, KernelSettings } from './types';
 import { applySandbox, DEFAULT_SANDBOX, tightenSandbox } from './sandboxPolicy';
 
 /** Stricter last: a workspace may move a policy right, never left. */

@@ -5,7 +5,7 @@
  * keeps working gets more periods, up to a cap; one that does nothing fails after one, saying so.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { KernelError, TIMEOUT } from '../model/errors';
+import { KernelError, TIMEOUT } from '../domain/errors';
 
 /** Periods with signs of life a server may use to connect before it is given up on. */
 export const CONNECT_PERIODS_CAP = 10;

@@ -1,5 +1,5 @@
 import { interpolate, SecretSource } from '../config/interpolate';
-import type { ConfiguredServer } from '../config/model';
+import type { ConfiguredServer } from '../config/types';
 import { EntryValue, isCredentialName, secretValues } from '../config/secretLike';
 
 export interface ResolvedEnvironment {

@@ -4,7 +4,7 @@
  * otherwise grow the kernel's memory without end. Past a bound the listing fails with an error that
  * names it, and the server is not connected.
  */
-import { KernelError, RESOURCE_EXHAUSTED } from '../model/errors';
+import { KernelError, RESOURCE_EXHAUSTED } from '../domain/errors';
 
 export const MAX_LIST_PAGES = 100;
 export const MAX_LIST_ITEMS = 5000;

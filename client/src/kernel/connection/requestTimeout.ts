@@ -1,5 +1,5 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { KernelError, TIMEOUT } from '../model/errors';
+import { KernelError, TIMEOUT } from '../domain/errors';
 
 /** The SDK's request timeout (-32001) as the kernel's Timeout (MGP §14.3 3003); other errors as they are. */
 export function asKernelTimeout(

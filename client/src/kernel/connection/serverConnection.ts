@@ -17,8 +17,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { MGP_KERNEL_VERSION } from '@shared/version';
-import type { ConfiguredServer } from '../config/model';
-import { KernelError } from '../model/errors';
+import type { ConfiguredServer } from '../config/types';
+import { KernelError } from '../domain/errors';
 import {
   baseClientCapabilities,
   ClientRequestHandlers,

@@ -1,6 +1,6 @@
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { Authorizations } from '../auth/authorizations';
-import type { ConfiguredServer } from '../config/model';
+import type { ConfiguredServer } from '../config/types';
 import type { ClientRequestHandlers } from './clientFeatures';
 import type { CappedResult, ServerConnection } from './serverConnection';
 import type { ListedTool } from './toolResults';

@@ -5,8 +5,8 @@
  * ("MCP error -32000: Connection closed", "fetch failed") say none of that.
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { ConfiguredServer } from '../config/model';
-import { KernelError } from '../model/errors';
+import type { ConfiguredServer } from '../config/types';
+import { KernelError } from '../domain/errors';
 
 const KEPT_LINES = 3;
 const MAX_LINE = 300;

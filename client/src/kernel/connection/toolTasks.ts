@@ -7,7 +7,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CreateTaskResultSchema, type Task } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { KernelError } from '../model/errors';
+import { KernelError } from '../domain/errors';
 
 export type TaskSnapshot = Task;
 

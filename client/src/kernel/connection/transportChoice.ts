@@ -1,7 +1,7 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ConfiguredServer } from '../config/model';
-import { KernelError } from '../model/errors';
+import type { ConfiguredServer } from '../config/types';
+import { KernelError } from '../domain/errors';
 import type { ResolvedEnvironment } from './environment';
 import { SignInRetry, signInRetry } from './signIn';
 import { ConnectDeadline } from './connectDeadline';

@@ -4,8 +4,8 @@
  * A model that fails three times in a row pauses the writing for a while rather than being asked
  * about every tool in turn.
  */
-import { KernelError } from '../model/errors';
-import type { CompletionRequest, CompletionResult } from '../models/modelProvider';
+import { KernelError } from '../domain/errors';
+import type { CompletionRequest, CompletionResult } from '../llm/modelProvider';
 import { exampleRequestKey, exampleRequestPrompt, readExampleRequests } from './exampleRequests';
 import type { ExampleRequestStore } from './exampleRequestStore';
 import type { ServerTool } from './types';

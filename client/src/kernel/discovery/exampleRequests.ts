@@ -11,7 +11,7 @@
  * it no more than that.
  */
 import { createHash } from 'node:crypto';
-import type { CompletionRequest } from '../models/modelProvider';
+import type { CompletionRequest } from '../llm/modelProvider';
 import { parameterText } from './toolText';
 import type { ServerTool } from './types';
 

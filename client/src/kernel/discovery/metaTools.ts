@@ -3,7 +3,7 @@
  * a session cache: `mgp.tools.discover`, `mgp.tools.request`, `mgp.tools.session`,
  * `mgp.tools.session.evict`. They do no I/O; the kernel wires them to `tools/call`.
  */
-import { KernelError } from '../model/errors';
+import { KernelError } from '../domain/errors';
 import { keywordSearch, search, type SearchOptions } from './search';
 import type { SessionSnapshot, SessionToolCache } from './sessionCache';
 import { ToolCreator, type ToolCreationOptions } from './toolCreation';

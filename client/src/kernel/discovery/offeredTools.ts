@@ -2,8 +2,8 @@ import type { ListedTool } from '../connection/toolResults';
 import type { KernelToolRegistry } from '../kernelTools/registry';
 import type { ServerManager } from '../lifecycle/serverManager';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
-import { KERNEL_SERVER_ID } from '../model/kernelTool';
-import type { EffectiveSecurity } from '../model/security';
+import { KERNEL_SERVER_ID } from '../domain/kernelTool';
+import type { EffectiveSecurity } from '../domain/security';
 import { effectiveSecurity } from '../security/effectiveSecurity';
 import type { Switches } from '../security/switches';
 

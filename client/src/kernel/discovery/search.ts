@@ -10,7 +10,7 @@
 import { byScoreIn, type ScoredDoc } from '../search/ranking';
 import { queryOf, type QueryPlanOptions } from '../search/queryPlan';
 import { splitWords, stem } from '../search/text';
-import { RISK_ORDER } from '../model/security';
+import { RISK_ORDER } from '../domain/security';
 import { categoryStems } from './categories';
 import { fuse, type FusionWeights, type SemanticMatches } from '../search/fusion';
 import { FUSION } from './fusionWeights';

@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
-import type { KernelSettings } from '../config/model';
+import type { KernelSettings } from '../config/types';
 import type { SearchOptions, ServerTool } from '.';
 import {
   createDiscoveryTools,
@@ -20,16 +20,16 @@ import {
   ToolIndex,
   ToolIndexEntry,
 } from '.';
-import { openAiEmbeddings, type EmbeddingEndpointOptions } from '../models/openAiEmbeddings';
-import type { CompletionRequest, CompletionResult } from '../models/modelProvider';
-import type { ModelRouter } from '../models/modelRouter';
+import { openAiEmbeddings, type EmbeddingEndpointOptions } from '../llm/openAiEmbeddings';
+import type { CompletionRequest, CompletionResult } from '../llm/modelProvider';
+import type { ModelRouter } from '../llm/modelRouter';
 import { ExampleRequestStore } from './exampleRequestStore';
 import { ExampleRequestWriter } from './exampleRequestWriter';
 import type { KernelToolRegistry } from '../kernelTools/registry';
-import type { KernelTool } from '../model/kernelTool';
+import type { KernelTool } from '../domain/kernelTool';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
-import type { EffectiveSecurity } from '../model/security';
-import { toolIdOf } from '../model/toolId';
+import type { EffectiveSecurity } from '../domain/security';
+import { toolIdOf } from '../domain/toolId';
 import type { ListedTool } from '../connection/toolResults';
 import type { ServerManager } from '../lifecycle/serverManager';
 

@@ -8,7 +8,7 @@ import { Bm25Index } from '../search/bm25';
 import { FuzzyVocabulary } from '../search/fuzzy';
 import { Ranker, type RankableIndex } from '../search/ranking';
 import { analyze } from '../search/text';
-import { toolIdOf } from '../model/toolId';
+import { toolIdOf } from '../domain/toolId';
 import { discoverable } from './visibility';
 import { normalizeSecurity, ToolTexts } from './toolText';
 import type { ServerTool, ToolIndexEntry, ToolStatus } from './types';

@@ -11,7 +11,7 @@
 import { categoriesOf, keywordsOf, toolWords, type ToolWords } from './categories';
 import { splitWords, termsOfWords } from '../search/text';
 import type { ServerTool, ToolIndexEntry, ToolSecurity, ToolStatus } from './types';
-import { toolIdOf } from '../model/toolId';
+import { toolIdOf } from '../domain/toolId';
 
 /** Term ids of a text (see `Bm25Index.intern`); shared between tools, never changed. */
 export type TermIds = readonly number[];

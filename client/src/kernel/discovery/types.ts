@@ -1,7 +1,7 @@
 /**
  * Types of the tool index and the discovery kernel tools (MGP §16).
  */
-import type { RiskLevel, ToolSecurity } from '../model/security';
+import type { RiskLevel, ToolSecurity } from '../domain/security';
 
 export type { RiskLevel, ToolSecurity };
 

@@ -22,10 +22,10 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ACCESS_DENIED } from '../model/errors';
+import { ACCESS_DENIED } from '../domain/errors';
 import type { Kernel } from '../kernel';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
-import type { Caller } from '../model/caller';
+import type { Caller } from '../domain/caller';
 import { qualifiedToolName } from '../lifecycle/serverManager';
 import { NameTable, type NamedItem, type NameWarning } from './names';
 import { onTheWire, WireError } from './wireErrors';

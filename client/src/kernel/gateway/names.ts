@@ -3,14 +3,14 @@
  * its own name, as if it were connected to the server directly, unless that name is not the item's
  * alone: another connected server offers it, it is the kernel's (`mgp.tools.discover`…), or it is
  * another item's kernel name. Then the item is listed under its kernel name (`server.tool` as a tool
- * id writes it, model/toolId.ts, or OpenFang's `mcp_{server}_{tool}`). A call may always use the
+ * id writes it, domain/toolId.ts, or OpenFang's `mcp_{server}_{tool}`). A call may always use the
  * kernel name; an own name resolves only while it is the item's alone.
  *
  * Kernel names are unique: two items whose kernel names are the same string (OpenFang's names fold
  * case and punctuation) or an item whose kernel name is a kernel tool's keep none of them hidden
  * silently: the later one is renamed to its tool id, or refused when that is taken too, with a warning.
  */
-import { toolIdOf } from '../model/toolId';
+import { toolIdOf } from '../domain/toolId';
 
 export interface NamedItem {
   serverId: string;

@@ -9,7 +9,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ListedTool } from '../connection/toolResults';
 import { kernelToolVisibility } from '../discovery';
 import type { Kernel } from '../kernel';
-import { KERNEL_SERVER_ID } from '../model/kernelTool';
+import { KERNEL_SERVER_ID } from '../domain/kernelTool';
 import { qualifiedToolName } from '../lifecycle/serverManager';
 import { NameTable, type NamedItem, type NameWarning } from './names';
 

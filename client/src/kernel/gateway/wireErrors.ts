@@ -4,7 +4,7 @@
  * passed on as it came, so a client sees what it would see connected to the server directly.
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { KernelError } from '../model/errors';
+import { KernelError } from '../domain/errors';
 
 /** An error the SDK sends as it is: `code`, `message`, `data` (an McpError would prefix its message). */
 export class WireError extends Error {

@@ -16,11 +16,11 @@ import {
   Root,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientRequestHandlers } from '../connection/clientFeatures';
-import { KernelError } from '../model/errors';
+import { KernelError } from '../domain/errors';
 import { withElicitationDefaults } from './elicitationDefaults';
 import { guardUrlElicitation } from './elicitationUrl';
-import type { CompletionMessage, CompletionRequest } from '../models/modelProvider';
-import type { ModelRouter } from '../models/modelRouter';
+import type { CompletionMessage, CompletionRequest } from '../llm/modelProvider';
+import type { ModelRouter } from '../llm/modelRouter';
 import type { AuditSink } from '../audit/auditSink';
 import type { Interaction, SampledAnswer } from './interaction';
 import { chatRequestOf, needsChatModel, samplingResultOf } from './samplingMessages';

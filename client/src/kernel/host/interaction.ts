@@ -11,8 +11,8 @@ import type {
   ElicitRequest,
   ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { EffectiveSecurity } from '../model/security';
-import type { RiskLevel } from '../model/security';
+import type { EffectiveSecurity } from '../domain/security';
+import type { RiskLevel } from '../domain/security';
 
 export interface ToolApprovalRequest {
   id: string;

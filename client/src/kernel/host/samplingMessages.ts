@@ -20,7 +20,7 @@ import type {
   MediaKind,
   MediaPart,
   ModelToolCall,
-} from '../models/chatModel';
+} from '../llm/chatModel';
 
 type Params = CreateMessageRequest['params'];
 type Message = Params['messages'][number];

@@ -1,6 +1,6 @@
 /** MGP §5.4 kernel tools: `mgp.access.query`, `mgp.access.grant`, `mgp.access.revoke`, with the spec's schemas. */
 import type { AccessControl, EntryType } from '../access/accessControl';
-import type { KernelTool } from '../model/kernelTool';
+import type { KernelTool } from '../domain/kernelTool';
 
 function text(args: Record<string, unknown>, key: string, required = true): string | undefined {
   const value = args[key];

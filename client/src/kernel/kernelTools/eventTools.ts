@@ -1,6 +1,6 @@
 /** MGP §13.2 kernel tools: `mgp.events.subscribe` and `mgp.events.unsubscribe`, with the spec's schemas. */
 import type { EventHub, Severity } from '../bidirectional/eventHub';
-import type { KernelTool } from '../model/kernelTool';
+import type { KernelTool } from '../domain/kernelTool';
 
 export function eventTools(events: EventHub): KernelTool[] {
   return [

@@ -4,7 +4,7 @@
  */
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
 import type { ServerManager } from '../lifecycle/serverManager';
-import type { KernelTool } from '../model/kernelTool';
+import type { KernelTool } from '../domain/kernelTool';
 
 const PING_TIMEOUT_MS = 5000;
 const SHUTDOWN_REASONS = [

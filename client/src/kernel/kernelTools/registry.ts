@@ -1,6 +1,6 @@
-/** The registry of the kernel's own tools (their shape is model/kernelTool.ts). */
+/** The registry of the kernel's own tools (their shape is domain/kernelTool.ts). */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { KernelTool } from '../model/kernelTool';
+import type { KernelTool } from '../domain/kernelTool';
 
 /** A kernel tool's answer as a tools/call result: JSON text plus structuredContent. */
 export function toolResult(value: unknown): CallToolResult {

@@ -6,7 +6,7 @@
  */
 import { serverSandbox } from '../config/sandboxPolicy';
 import { assertAllowedUrl, assertSafeCommand } from '../connection/transports';
-import type { ConfiguredServer, KernelSettings, TrustLevel } from '../config/model';
+import type { ConfiguredServer, KernelSettings, TrustLevel } from '../config/types';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -18,7 +18,7 @@ import type { Interaction } from '../host/interaction';
 import type { MgpSessions } from '../mgp/mgpSessions';
 import type { ServerManager } from '../lifecycle/serverManager';
 import { SERVER_ID } from '@shared/schemas/vocabulary';
-import type { KernelTool } from '../model/kernelTool';
+import type { KernelTool } from '../domain/kernelTool';
 
 export interface ServerRegistryDeps {
   manager: ServerManager;

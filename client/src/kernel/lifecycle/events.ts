@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ListKind } from '../connection/clientFeatures';
-import type { LifecycleTransition } from '../model/serverState';
+import type { LifecycleTransition } from '../domain/serverState';
 
 /** A server-level kernel event (MGP §6.4 names); the audit service records them. */
 export interface KernelEvent {

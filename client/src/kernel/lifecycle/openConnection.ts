@@ -1,5 +1,5 @@
 import type { SecretSource } from '../config/interpolate';
-import type { ConfiguredServer } from '../config/model';
+import type { ConfiguredServer } from '../config/types';
 import type { ListKind } from '../connection/clientFeatures';
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';

@@ -3,7 +3,7 @@
  * says so; then the next session starts them again (they were approved when registered).
  */
 import { join } from 'node:path';
-import type { ConfiguredServer } from '../config/model';
+import type { ConfiguredServer } from '../config/types';
 import type { ServerManager } from './serverManager';
 import { JsonStore } from '../store/jsonStore';
 

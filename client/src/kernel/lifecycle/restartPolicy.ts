@@ -1,5 +1,5 @@
 /** MGP §11.6 restart policies: when to restart, how long to wait, and when to give up. */
-import type { RestartSettings } from '../config/model';
+import type { RestartSettings } from '../config/types';
 
 export type RestartDecision =
   | { restart: true; delayMs: number; attempt: number }

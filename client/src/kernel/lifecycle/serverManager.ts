@@ -1,10 +1,10 @@
 import type { SecretSource } from '../config/interpolate';
-import type { ConfiguredServer, KernelConfig } from '../config/model';
+import type { ConfiguredServer, KernelConfig } from '../config/types';
 import type { ClientRequestHandlers } from '../connection/clientFeatures';
 import type { CallOptions, CappedResult, ListedTool } from '../connection/serverConnection';
 import type { SessionEnvironment } from '../connection/service';
-import { KernelError, refusedBy, SERVER_NOT_READY, TOOL_NOT_FOUND } from '../model/errors';
-import { toolIdOf } from '../model/toolId';
+import { KernelError, refusedBy, SERVER_NOT_READY, TOOL_NOT_FOUND } from '../domain/errors';
+import { toolIdOf } from '../domain/toolId';
 import type { AddressGuard } from '../sandbox/hostBridges';
 import { KernelBus } from './events';
 import { SupervisedServer } from './supervisedServer';
@@ -51,7 +51,7 @@ export function plainSession(): SessionEnvironment {
 
 /** A tool under the name the kernel exposes: unique across servers. */
 export interface QualifiedTool {
-  /** The tool id (`server.tool`, model/toolId.ts), or OpenFang's `mcp_{server}_{tool}` for servers from its config.toml. */
+  /** The tool id (`server.tool`, domain/toolId.ts), or OpenFang's `mcp_{server}_{tool}` for servers from its config.toml. */
   qualifiedName: string;
   serverId: string;
   tool: ListedTool;

@@ -1,5 +1,5 @@
 import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import type { ConfiguredServer } from '../config/model';
+import type { ConfiguredServer } from '../config/types';
 import type { ListKind } from '../connection/clientFeatures';
 import type {
   CallOptions,
@@ -8,7 +8,7 @@ import type {
   ServerConnection,
 } from '../connection/serverConnection';
 import type { IncomingRequestContext, ServerSession } from '../connection/service';
-import { canTransition, ServerState } from '../model/serverState';
+import { canTransition, ServerState } from '../domain/serverState';
 import type { Isolation } from '../sandbox/isolation';
 import type { KernelEvent } from './events';
 import { InFlightCalls } from './inFlightCalls';

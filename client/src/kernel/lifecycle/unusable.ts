@@ -4,8 +4,8 @@ import {
   SERVER_DRAINING,
   SERVER_NOT_READY,
   SERVER_RESTARTING,
-} from '../model/errors';
-import type { ServerState } from '../model/serverState';
+} from '../domain/errors';
+import type { ServerState } from '../domain/serverState';
 
 /**
  * The MGP §14.3 lifecycle error a caller should see for a server in `state` that has no live

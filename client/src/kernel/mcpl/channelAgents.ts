@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { oneLine } from '@shared/untrustedText';
 import { AgentSession, CHAT_AGENT_ID, type AgentKernel } from '../agent';
-import type { ChatModel } from '../models/chatModel';
+import type { ChatModel } from '../llm/chatModel';
 import type { ChannelMessage } from './channelMessages';
 import type { Channels } from './channels';
 import type { ContextHooks } from './contextHooks';

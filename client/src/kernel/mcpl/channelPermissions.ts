@@ -2,7 +2,7 @@
  * Who may publish into a channel and who sees what the host publishes (MCPL §14.1, §14.5): the
  * server's `channels.publish` and `channels.observe` feature sets and their scope lists (§7.2).
  */
-import type { McplSettings } from '../config/model';
+import type { McplSettings } from '../config/types';
 import type { FeatureSetTable } from './featureSets';
 import type { ChannelDescriptor } from './protocol';
 import { listDecision, listsFor } from './scopes';

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import type { McplSettings } from '../config/model';
+import type { McplSettings } from '../config/types';
 import {
   ChannelMessage,
   ChannelState,

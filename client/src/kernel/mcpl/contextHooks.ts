@@ -12,7 +12,7 @@
  * (it only ever reaches the model's prompt), and reported to listeners so a front end shows it as
  * that server's.
  */
-import type { McplSettings } from '../config/model';
+import type { McplSettings } from '../config/types';
 import type { ServerSession } from '../connection/service';
 import type {
   AfterInferenceInfo,
@@ -23,7 +23,7 @@ import type {
 import type { FeatureUse } from './protocol';
 import type { McplServer } from './mcplServer';
 import type { McplAudit } from './mcplAudit';
-import { KernelError } from '../model/errors';
+import { KernelError } from '../domain/errors';
 import { blockSize, blocksText, contentBlocks, isRecord, McplMethods } from './protocol';
 
 /**

@@ -4,7 +4,7 @@
  * is the user's to answer, once per scope for the session. Every decision is audited.
  */
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import type { McplSettings } from '../config/model';
+import type { McplSettings } from '../config/types';
 import type { ScopeQuestion } from '../host/interaction';
 import type { McplServer } from './mcplServer';
 import type { McplAudit } from './mcplAudit';

@@ -4,7 +4,7 @@
  * server sends when what it declares changes, the sets a user's switch names, and the per-set policy
  * of the config.
  */
-import type { FeatureSetPolicy, McplSettings } from '../config/model';
+import type { FeatureSetPolicy, McplSettings } from '../config/types';
 import type { ServerSession } from '../connection/service';
 import { featureSetDeclaration } from './capabilities';
 import { featureSetMatches } from './featureSets';

@@ -5,7 +5,7 @@
  */
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { featureSetMatches } from '@shared/configCheck/semantic/featureSets';
-import type { McplSettings } from '../config/model';
+import type { McplSettings } from '../config/types';
 import {
   FeatureSetDeclaration,
   FeatureUse,

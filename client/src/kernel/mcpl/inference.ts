@@ -9,10 +9,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { InferencePolicy } from '../config/model';
+import type { InferencePolicy } from '../config/types';
 import type { InferenceQuestion } from '../host/interaction';
-import type { CompletionMessage, CompletionResult } from '../models/modelProvider';
-import type { ModelRouter } from '../models/modelRouter';
+import type { CompletionMessage, CompletionResult } from '../llm/modelProvider';
+import type { ModelRouter } from '../llm/modelRouter';
 import type { FeatureSetTable } from './featureSets';
 import type { McplAudit } from './mcplAudit';
 import {

@@ -3,7 +3,7 @@
  * (MCPL §6.6, §7.7), and the connection's checkpoint fields (§8.4), each over the call's context
  * (toolCalls.ts).
  */
-import type { McplSettings } from '../config/model';
+import type { McplSettings } from '../config/types';
 import type { ToolCallExtension } from '../connection/service';
 import type { ListedTool } from '../connection/toolResults';
 import type { ScopeQuestion } from '../host/interaction';

@@ -6,7 +6,7 @@
  * not advertise MCPL pass through untouched (§3.3).
  */
 import type { AuditSink } from '../audit/auditSink';
-import type { ConfiguredServer, FeatureSetPolicy, McplSettings } from '../config/model';
+import type { ConfiguredServer, FeatureSetPolicy, McplSettings } from '../config/types';
 import type {
   ConnectionService,
   IncomingRequestContext,
@@ -14,7 +14,7 @@ import type {
 } from '../connection/service';
 import type { ListedTool } from '../connection/toolResults';
 import type { Interaction, ScopeQuestion } from '../host/interaction';
-import type { ModelRouter } from '../models/modelRouter';
+import type { ModelRouter } from '../llm/modelRouter';
 import { hostMcplCapability, parseServerMcpl } from './capabilities';
 import { Channels } from './channels';
 import { Checkpoints } from './checkpoints';

@@ -2,7 +2,7 @@
  * The MCPL requests a server sends the host (server → host), each to the part that answers it: push
  * events (§9), scope elevation (§7.4), inference and model info (§11, §12), channels (§14).
  */
-import type { McplSettings } from '../config/model';
+import type { McplSettings } from '../config/types';
 import type { IncomingRequestContext, ServerSession } from '../connection/service';
 import type { ScopeQuestion } from '../host/interaction';
 import type { Channels } from './channels';

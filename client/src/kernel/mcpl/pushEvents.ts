@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import type { PushEventsPolicy } from '../config/model';
+import type { PushEventsPolicy } from '../config/types';
 import type { FeatureSetTable } from './featureSets';
 import type { McplAudit } from './mcplAudit';
 import { blockSize, ContentBlock, contentBlocks, isRecord, wireError } from './protocol';

@@ -6,7 +6,7 @@
  * floods elevation requests is refused past a bound, saying why.
  */
 import picomatch from 'picomatch';
-import type { McplSettings } from '../config/model';
+import type { McplSettings } from '../config/types';
 import type { ScopeQuestion } from '../host/interaction';
 
 /** Elevation questions of one server waiting for the user at once, at most. */

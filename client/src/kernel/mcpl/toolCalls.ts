@@ -11,12 +11,12 @@
  * tool names them in `_meta` (`"mcpl/featureSet"`, `"mcpl/scopeArgument"`); a server with one set
  * that uses `tools` has all its tools in it.
  */
-import type { McplSettings } from '../config/model';
+import type { McplSettings } from '../config/types';
 import type { ToolCallExtension } from '../connection/service';
 import type { ListedTool } from '../connection/toolResults';
 import type { ScopeQuestion } from '../host/interaction';
 import { errorData } from '../mgp/mgpErrors';
-import { KernelError, PERMISSION_DENIED } from '../model/errors';
+import { KernelError, PERMISSION_DENIED } from '../domain/errors';
 import type { ExtensionRefusal, ExtensionVerdict } from '../pipeline/callContext';
 import { Checkpoints, parseStateAnswer } from './checkpoints';
 import type { McplServer } from './mcplServer';

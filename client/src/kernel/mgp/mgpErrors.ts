@@ -3,7 +3,7 @@
  * client retry rules of §14.6. Wire errors from servers and the kernel's own errors read the same way.
  */
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { KernelError } from '../model/errors';
+import { KernelError } from '../domain/errors';
 
 export type ErrorCategory =
   'security' | 'lifecycle' | 'resource' | 'validation' | 'external' | 'protocol';

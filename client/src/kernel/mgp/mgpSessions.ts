@@ -1,4 +1,4 @@
-import type { ConfiguredServer } from '../config/model';
+import type { ConfiguredServer } from '../config/types';
 import { randomUUID } from 'node:crypto';
 import type { ConnectionService, ServerSession } from '../connection/service';
 import { mgpOffer, MgpOffer, negotiate, NegotiatedMgp } from './negotiation';

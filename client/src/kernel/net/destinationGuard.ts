@@ -7,7 +7,7 @@
  * judged; the request then connects to the address that was judged (guardedFetch.ts), so a name
  * cannot resolve publicly for the check and privately for the connection.
  */
-import { KernelError } from '../model/errors';
+import { KernelError } from '../domain/errors';
 import { judgeHost, judgeResolved } from './hosts';
 import type { Restriction } from './ipAddress';
 import { systemResolve, type Resolver } from './resolve';

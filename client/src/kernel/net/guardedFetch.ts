@@ -7,7 +7,7 @@
  * headers a browser would keep (Fetch Standard, HTTP-redirect fetch).
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { KernelError } from '../model/errors';
+import { KernelError } from '../domain/errors';
 import { checkDestination, type Destination, type GuardOptions, whereOf } from './destinationGuard';
 import { requestAt, type PinnedRequest } from './pinnedRequest';
 

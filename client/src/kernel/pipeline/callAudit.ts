@@ -4,8 +4,8 @@
  */
 import { AuditEventInput, newTraceId } from '../audit/auditEvent';
 import type { AuditSink } from '../audit/auditSink';
-import { actorOf } from '../model/caller';
-import type { EffectiveSecurity } from '../model/security';
+import { actorOf } from '../domain/caller';
+import type { EffectiveSecurity } from '../domain/security';
 import type { CappedResult } from '../connection/serverConnection';
 import type { ToolCallRequest } from './callContext';
 

@@ -3,14 +3,14 @@
  * established so far. One object per call; the stages read it and add to it.
  */
 import type { ElicitRequest, ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { KernelSettings } from '../config/model';
+import type { KernelSettings } from '../config/types';
 import type { CappedResult, ListedTool } from '../connection/serverConnection';
 import type { TaskHooks } from '../connection/toolTasks';
 import type { ServerManager } from '../lifecycle/serverManager';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
-import type { Caller } from '../model/caller';
-import type { KernelError } from '../model/errors';
-import type { EffectiveSecurity } from '../model/security';
+import type { Caller } from '../domain/caller';
+import type { KernelError } from '../domain/errors';
+import type { EffectiveSecurity } from '../domain/security';
 import type { AuditSink } from '../audit/auditSink';
 import type { KernelToolRegistry } from '../kernelTools/registry';
 import type { ApprovalOutcome, ToolApprovals } from '../security/toolApprovals';

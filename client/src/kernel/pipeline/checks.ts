@@ -18,8 +18,8 @@ import {
   CODE_SAFETY_VIOLATION,
   TOOL_DISABLED,
   refusedBy,
-} from '../model/errors';
-import type { ApprovalPolicy } from '../config/model';
+} from '../domain/errors';
+import type { ApprovalPolicy } from '../config/types';
 import type { CappedResult } from '../connection/serverConnection';
 import { errorData } from '../mgp/mgpErrors';
 import type { ApprovalOutcome } from '../security/toolApprovals';

@@ -7,7 +7,7 @@
 import { ElicitRequest, ErrorCode, McpError, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { CappedResult } from '../connection/serverConnection';
 import { wireErrorOf } from '../mgp/mgpErrors';
-import { KernelError, PERMISSION_DENIED } from '../model/errors';
+import { KernelError, PERMISSION_DENIED } from '../domain/errors';
 import type { ArgumentChecker } from './argumentChecker';
 import type { CallAudit } from './callAudit';
 import type { CallContext, PipelineDeps, ToolCallOutcome, ToolCallRequest } from './callContext';

@@ -7,9 +7,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toolResult } from '../kernelTools/registry';
 import { errorData } from '../mgp/mgpErrors';
-import { ACCESS_DENIED, KernelError, refusedBy, TOOL_NOT_FOUND } from '../model/errors';
-import { KERNEL_SERVER_ID, type KernelTool } from '../model/kernelTool';
-import type { EffectiveSecurity } from '../model/security';
+import { ACCESS_DENIED, KernelError, refusedBy, TOOL_NOT_FOUND } from '../domain/errors';
+import { KERNEL_SERVER_ID, type KernelTool } from '../domain/kernelTool';
+import type { EffectiveSecurity } from '../domain/security';
 import type { CallAudit } from './callAudit';
 import type { PipelineDeps, ToolCallOutcome, ToolCallRequest } from './callContext';
 

@@ -1,5 +1,5 @@
 import { newTraceId } from '../audit/auditEvent';
-import type { Caller } from '../model/caller';
+import type { Caller } from '../domain/caller';
 import type { ActiveStream, StreamRegistry } from '../streaming/streamRegistry';
 import type { ToolCallOutcome, ToolCallRequest } from './callContext';
 

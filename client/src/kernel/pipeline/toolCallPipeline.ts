@@ -14,8 +14,8 @@
 import { newTraceId } from '../audit/auditEvent';
 import type { CappedResult } from '../connection/serverConnection';
 import { errorData } from '../mgp/mgpErrors';
-import { KernelError, refusedBy, TOOL_NOT_FOUND } from '../model/errors';
-import { KERNEL_SERVER_ID } from '../model/kernelTool';
+import { KernelError, refusedBy, TOOL_NOT_FOUND } from '../domain/errors';
+import { KERNEL_SERVER_ID } from '../domain/kernelTool';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
 import { ArgumentChecker } from './argumentChecker';
 import { CallAudit, EndedTask } from './callAudit';

@@ -9,14 +9,14 @@
  */
 import type { ListedTool } from '../connection/toolResults';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
-import type { EffectiveSecurity } from '../model/security';
+import type { EffectiveSecurity } from '../domain/security';
 import {
   fallbackValidators,
   runValidators,
   ValidationOutcome,
   ValidatorOptions,
 } from '../security/validators';
-import type { CodeSafetySpec, ValidatorName } from '../model/security';
+import type { CodeSafetySpec, ValidatorName } from '../domain/security';
 
 const PASSED: ValidationOutcome = { ok: true, violations: [], applied: [] };
 const STRICTER: Record<string, CodeSafetySpec['level']> = {

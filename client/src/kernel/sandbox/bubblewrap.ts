@@ -8,7 +8,7 @@
  * It dies with the kernel and has no controlling terminal; a seccomp filter (seccomp.ts) refuses the
  * system calls it has no use for.
  */
-import type { NetworkAccess } from '../config/model';
+import type { NetworkAccess } from '../config/types';
 import type { ExistingPath } from './paths';
 
 export interface Confinement {

@@ -1,5 +1,5 @@
 /** How a server runs, as the Servers view, `mgp servers` and the server's log say it. */
-import type { NetworkAccess } from '../config/model';
+import type { NetworkAccess } from '../config/types';
 
 export type SandboxKind = 'bubblewrap' | 'seatbelt';
 

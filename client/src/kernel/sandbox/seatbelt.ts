@@ -3,7 +3,7 @@
  * folders it may write, its own temporary folder and the terminal devices; no read of a denied path;
  * the network as its policy says (for `domains`, only the kernel's proxy on loopback).
  */
-import type { NetworkAccess } from '../config/model';
+import type { NetworkAccess } from '../config/types';
 import type { ExistingPath } from './paths';
 
 export interface SeatbeltConfinement {

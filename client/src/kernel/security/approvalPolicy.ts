@@ -9,8 +9,8 @@
  * - `deny_all`: as interactive, but never asks: what is not already approved is denied.
  * - `config_only`: only `approved_tools` in config count; earlier answers in the UI do not.
  */
-import type { ApprovalPolicy } from '../config/model';
-import type { ToolSecurity } from '../model/security';
+import type { ApprovalPolicy } from '../config/types';
+import type { ToolSecurity } from '../domain/security';
 
 export type ApprovalBasis =
   | 'not_required'

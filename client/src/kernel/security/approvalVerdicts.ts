@@ -1,9 +1,9 @@
-import type { KernelSettings } from '../config/model';
+import type { KernelSettings } from '../config/types';
 import { newTraceId } from '../audit/auditEvent';
 import type { ListedTool } from '../connection/toolResults';
 import type { ServerManager } from '../lifecycle/serverManager';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
-import type { EffectiveSecurity } from '../model/security';
+import type { EffectiveSecurity } from '../domain/security';
 import { ApprovalVerdict, configApproves, decideApproval, needsApproval } from './approvalPolicy';
 import type { Switches } from './switches';
 import type { ToolApprovals } from './toolApprovals';

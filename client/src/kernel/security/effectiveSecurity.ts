@@ -18,7 +18,7 @@ import {
   SideEffect,
   ToolSecurity,
   ValidatorName,
-} from '../model/security';
+} from '../domain/security';
 import { riskFromName } from './nameHeuristics';
 
 const STRENGTH: Record<SecuritySource, number> = {

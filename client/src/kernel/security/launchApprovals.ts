@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AuditSink } from '../audit/auditSink';
 import { launchFingerprint } from '../config/launchFingerprint';
-import type { ConfiguredServer } from '../config/model';
+import type { ConfiguredServer } from '../config/types';
 import { JsonStore } from '../store/jsonStore';
 
 export const LAUNCH_APPROVALS_FILE = 'allowed-servers.json';

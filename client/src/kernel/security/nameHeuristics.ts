@@ -3,7 +3,7 @@
  * Only ever raises a risk: a name with no telling word has no opinion, and "safe-sounding" words are
  * not trusted to lower anything.
  */
-import type { RiskLevel } from '../model/security';
+import type { RiskLevel } from '../domain/security';
 
 const DANGEROUS = new Set([
   'delete',

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { STANDARD_PERMISSIONS } from '@shared/schemas/vocabulary';
-import type { ApprovalPolicy, ConfiguredServer, KernelSettings } from '../config/model';
+import type { ApprovalPolicy, ConfiguredServer, KernelSettings } from '../config/types';
 import type { ConnectionService, ServerSession } from '../connection/service';
 import type { AuditSink } from '../audit/auditSink';
 import type { Interaction } from '../host/interaction';

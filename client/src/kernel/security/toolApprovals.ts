@@ -6,13 +6,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { ApprovalPolicy } from '../config/model';
+import type { ApprovalPolicy } from '../config/types';
 import type { AuditSink } from '../audit/auditSink';
 import type { Interaction, ToolApprovalAnswer, ToolApprovalRequest } from '../host/interaction';
 import type { JsonStore } from '../store/jsonStore';
 import type { ApprovalsDocument, StandingToolApproval } from './approvalStore';
 import { ApprovalBasis, configApproves, decideApproval, needsApproval } from './approvalPolicy';
-import type { EffectiveSecurity } from '../model/security';
+import type { EffectiveSecurity } from '../domain/security';
 
 export interface ApprovalQuestion {
   serverId: string;

@@ -8,7 +8,7 @@
 import { EventEmitter } from 'node:events';
 import type { CappedResult, ServerConnection } from '../connection/serverConnection';
 import { isTerminal, TaskSnapshot } from '../connection/toolTasks';
-import type { Caller } from '../model/caller';
+import type { Caller } from '../domain/caller';
 import type { EndedTask } from '../pipeline/callAudit';
 import type { ToolCallOutcome, ToolCallRequest } from '../pipeline/callContext';
 

@@ -12,7 +12,7 @@ import { DEFAULT_SANDBOX } from '../config/sandboxPolicy';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuditEventInput } from '../audit/auditEvent';
-import type { ConfiguredServer, KernelSettings } from '../config/model';
+import type { ConfiguredServer, KernelSettings } from '../config/types';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -23,7 +23,7 @@ import type { EphemeralTool, GeneratedTool, ToolCreationOptions } from '../disco
 import type { CreationRequest } from '../discovery/toolCreation';
 import type { AuditSink } from '../audit/auditSink';
 import type { Interaction } from '../host/interaction';
-import type { ModelRouter } from '../models/modelRouter';
+import type { ModelRouter } from '../llm/modelRouter';
 import { runValidators } from '../security/validators';
 import type { ServerManager } from '../lifecycle/serverManager';
 import { generatedFunction } from './generatedSource';

@@ -2,7 +2,7 @@
  * The configured OpenAI-compatible endpoint (`mgp.models.openaiCompatible.url` and `.model`, its key
  * in secret storage) as a VS Code language model (`vscode.lm.registerLanguageModelChatProvider`,
  * vendor `mgp-kernel`): it appears in the chat view's model picker, so @mgp (and any chat) can run on
- * it, with tool calling and streamed answers (kernel/models/openAiChat.ts).
+ * it, with tool calling and streamed answers (kernel/llm/openAiChat.ts).
  */
 import * as vscode from 'vscode';
 import {

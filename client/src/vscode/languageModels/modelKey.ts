@@ -1,6 +1,6 @@
 /**
  * The model endpoint's API key in secret storage, bound to the origin it was entered for
- * (kernel/models/endpointKey.ts). A request to another origin does not get it: the person is asked
+ * (kernel/llm/endpointKey.ts). A request to another origin does not get it: the person is asked
  * for a key for the new origin instead. A key stored before binding is sent only after they confirm
  * it belongs to the endpoint now configured.
  */

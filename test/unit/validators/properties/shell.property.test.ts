@@ -7,7 +7,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { runValidators } from '../../../../client/src/kernel/security/validators';
-import type { ToolSecurity } from '../../../../client/src/kernel/model/security';
+import type { ToolSecurity } from '../../../../client/src/kernel/domain/security';
 import { RUNS } from './arbitraries';
 
 const SECURITY: ToolSecurity = {

@@ -2,7 +2,7 @@
  * The checks of one code string in one language (MGP §7.2): imports against the lists, patterns, and at
  * the `readonly` level write operations. Each finding carries the §7.4 violation text.
  */
-import type { CodeSafetyLevel } from '../../model/security';
+import type { CodeSafetyLevel } from '../../domain/security';
 import { bracketsTooDeepAt, PYTHON_MAX_BRACKETS } from './codeDepth';
 import { callArguments, lex, literalAt, type CodeLanguage, type CodeViews } from './codeLexer';
 import { READONLY_FORBIDDEN_IMPORTS, WRITE_OPERATIONS, type CodePattern } from './codeDefaults';

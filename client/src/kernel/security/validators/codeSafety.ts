@@ -29,7 +29,7 @@
  * `readonly` code that does not parse is refused, and code of unknown language is judged in each
  * language it parses in. Either way the check is static: it is not a sandbox.
  */
-import type { CodeSafetyLevel, CodeSafetySpec } from '../../model/security';
+import type { CodeSafetyLevel, CodeSafetySpec } from '../../domain/security';
 import { checkCodeIn, type CodeFinding, type EffectiveLists } from './codeChecks';
 import {
   DEFAULT_ALLOWED_IMPORTS,
@@ -42,7 +42,7 @@ import type { CodeLanguage } from './codeLexer';
 import type { ValidationContext } from './context';
 import { propertyDescription } from './context';
 import { languageFromName } from './fallback';
-import type { CodeRejection, Violation } from './model';
+import type { CodeRejection, Violation } from './types';
 import { compileDeclaredPattern } from './declaredPatterns';
 import { excerpt, nameWords, place } from './text';
 import type { Leaf } from './walk';

@@ -13,7 +13,7 @@
  *   `typedIntoProcess`: `interact_with_process`'s `input`, `run_task`'s `task`).
  * Everything else is prose (`body`, `text`, `title`…).
  */
-import type { ValidationInput } from './model';
+import type { ValidationInput } from './types';
 import { nameSuggestsShell, typedIntoProcess } from './fallback';
 import { boundedSet, nameWords } from './text';
 import { walkArguments, type Walked } from './walk';

@@ -33,7 +33,7 @@
  * `language` for code_safety is not part of the result: the validator guesses it from the tool name
  * (`run_python` → python) when the declaration has none, and from the code after that.
  */
-import type { ValidatorName } from '../../model/security';
+import type { ValidatorName } from '../../domain/security';
 import { nameWords } from './text';
 
 const SHELL_WORDS = new Set([

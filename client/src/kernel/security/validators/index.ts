@@ -6,7 +6,7 @@
  * A blocked call maps to MGP §14.3 1010 VALIDATION_BLOCKED, or 1011 CODE_SAFETY_VIOLATION with the
  * §7.4 `codeRejection` as data.
  */
-import type { ValidatorName } from '../../model/security';
+import type { ValidatorName } from '../../domain/security';
 import { checkCodeSafety } from './codeSafety';
 import { createContext } from './context';
 import type {
@@ -15,7 +15,7 @@ import type {
   ValidationOutcome,
   ValidatorOptions,
   Violation,
-} from './model';
+} from './types';
 import { checkNetwork } from './network';
 import { checkReadonly } from './readonly';
 import { checkSandbox } from './sandbox';
@@ -27,7 +27,7 @@ export type {
   ValidationOutcome,
   ValidatorOptions,
   Violation,
-} from './model';
+} from './types';
 export { fallbackValidators } from './fallback';
 
 const KNOWN: readonly ValidatorName[] = [

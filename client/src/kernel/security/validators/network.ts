@@ -17,7 +17,7 @@ import type { ValidationContext } from './context';
 import { hostsIn, type Found } from './hostExtract';
 import { judgeResolved } from '../../net/hosts';
 import { systemResolve } from '../../net/resolve';
-import type { ValidatorOptions, Violation } from './model';
+import type { ValidatorOptions, Violation } from './types';
 import { excerpt, place } from './text';
 
 export const MAX_LOOKUPS = 16;

@@ -22,7 +22,7 @@
  *     - in command-like arguments (context.ts), a shell command that writes (shellWrites.ts).
  */
 import type { ValidationContext } from './context';
-import type { Violation } from './model';
+import type { Violation } from './types';
 import { shellWrite } from './shellWrites';
 import { findSqlWrite } from './sqlCheck';
 import { boundedSet, excerpt, nameWords, place } from './text';

@@ -20,7 +20,7 @@
  * An array of strings under a command-like key is an argv: its items are the program's words.
  */
 import type { ValidationContext } from './context';
-import type { Violation } from './model';
+import type { Violation } from './types';
 import { readCommands } from './shellCommands';
 import { commandFindings, type Finding } from './shellDetectors';
 import { MAX_PARSED_COMMAND } from './shellParse';

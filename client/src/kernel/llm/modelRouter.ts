@@ -1,4 +1,4 @@
-import { KernelError } from '../model/errors';
+import { KernelError } from '../domain/errors';
 import type { ChatModel } from './chatModel';
 import type {
   CompletionRequest,

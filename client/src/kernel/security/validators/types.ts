@@ -2,7 +2,7 @@
  * The contracts of the kernel-side validators (MGP §4.5, §7.4): what goes in, what comes out.
  * Kept apart from the checks so every check file can import them without importing each other.
  */
-import type { ToolSecurity, ValidatorName } from '../../model/security';
+import type { ToolSecurity, ValidatorName } from '../../domain/security';
 
 /** One tool call, as the kernel sees it before forwarding it to the server. */
 export interface ValidationInput {

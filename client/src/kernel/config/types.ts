@@ -1,4 +1,4 @@
-import type { SecurityOverride } from '../model/security';
+import type { SecurityOverride } from '../domain/security';
 import type { ConfigLocation } from './discover';
 
 /** MGP §11.6 restart policies: when to restart, how long to wait, and when to give up. */
