@@ -23,7 +23,7 @@ export { expandTemplate, templateVariables } from './connection/uriTemplates';
 export type { EventHub, ServerEvent } from './bidirectional/eventHub';
 
 // Tool calls: their requests and outcomes, errors, streams and tasks.
-export type { ToolCallOutcome, ToolCallRequest } from './pipeline/callContext';
+export type { ToolCallOutcome, ToolCallRequest } from './pipeline/types';
 export { ArgumentChecker } from './pipeline/argumentChecker';
 export { CLI_OPERATOR, EDITOR_OPERATOR } from './domain/caller';
 export { KernelError, type KernelErrorCode } from './domain/errors';

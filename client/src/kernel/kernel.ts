@@ -42,7 +42,7 @@ import { MgpSessions } from './mgp/mgpSessions';
 import { McplHost } from './mcpl/mcplHost';
 import { ModelRouter } from './llm/modelRouter';
 import type { Caller } from './domain/caller';
-import type { ToolCallOutcome, ToolCallRequest } from './pipeline/callContext';
+import type { ToolCallOutcome, ToolCallRequest } from './pipeline/types';
 import type { ArgumentCheck } from './pipeline/argumentChecker';
 import { streamedCall, type StreamedCallRequest } from './pipeline/streamedCall';
 import { ToolCallPipeline } from './pipeline/toolCallPipeline';

@@ -20,7 +20,7 @@ import { blockOf } from '../../../client/src/vscode/runTool/runOutcome';
 import { SessionToolCache, toEntry } from '../../../client/src/kernel/discovery';
 import { KernelError } from '../../../client/src/kernel/domain/errors';
 import type { KernelToolEntry } from '../../../client/src/kernel/kernel';
-import type { ToolCallOutcome } from '../../../client/src/kernel/pipeline/callContext';
+import type { ToolCallOutcome } from '../../../client/src/kernel/pipeline/types';
 import { effectiveSecurity } from '../../../client/src/kernel/security/effectiveSecurity';
 import { browserModule } from './browserModule';
 

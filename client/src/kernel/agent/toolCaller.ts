@@ -11,7 +11,7 @@ import { KernelError } from '../domain/errors';
 import { toolIdOf } from '../domain/toolId';
 import type { ModelToolCall } from '../llm/chatModel';
 import type { Caller } from '../domain/caller';
-import type { ToolCallOutcome, ToolCallRequest } from '../pipeline/callContext';
+import type { ToolCallOutcome, ToolCallRequest } from '../pipeline/types';
 import type { ActiveStream, StreamProgress } from '../streaming/streamRegistry';
 import type { AgentObserver, StartingToolCall } from './hooks';
 import { LoopGuard } from './loopGuard';
@@ -41,7 +41,11 @@ export interface ToolCallKernel {
   };
 }
 
-export interface CallContext {
+/**
+ * What the agent carries out one step's tool calls with: the kernel, the session's tools, who calls,
+ * and the run's loop guard, cancellation and observer.
+ */
+export interface AgentStepContext {
   kernel: ToolCallKernel;
   tools: AgentToolContext;
   caller: Caller;
@@ -134,7 +138,7 @@ function decisionOf(error: unknown): ToolCallDecision {
 
 /** A server's tool through `kernel.stream`, cancelled by the run's signal with `mgp/stream/cancel`. */
 async function streamed(
-  ctx: CallContext,
+  ctx: AgentStepContext,
   call: StartingToolCall,
 ): Promise<{ outcome: ToolCallOutcome; cancelled: boolean }> {
   const { stream, outcome } = ctx.kernel.stream({
@@ -166,7 +170,7 @@ async function streamed(
 }
 
 async function throughKernel(
-  ctx: CallContext,
+  ctx: AgentStepContext,
   ref: ToolRef & { meta: boolean },
   call: StartingToolCall,
 ): Promise<{ outcome: ToolCallOutcome; cancelled: boolean }> {
@@ -183,7 +187,7 @@ async function throughKernel(
 }
 
 /** Carries out one call of the model's; never throws. */
-export async function callTool(ctx: CallContext, call: ModelToolCall): Promise<CallDone> {
+export async function callTool(ctx: AgentStepContext, call: ModelToolCall): Promise<CallDone> {
   const started = performance.now();
   const parsed = parseArguments(call.arguments);
   const args = 'args' in parsed ? parsed.args : call.arguments;

@@ -7,7 +7,7 @@ import type { McplSettings } from '../config/types';
 import type { ToolCallExtension } from '../connection/service';
 import type { ListedTool } from '../connection/toolResults';
 import type { ScopeQuestion } from '../host/interaction';
-import type { ExtensionCheck } from '../pipeline/callContext';
+import type { ExtensionCheck } from '../pipeline/types';
 import type { Checkpoints } from './checkpoints';
 import type { McplAudit } from './mcplAudit';
 import type { McplServer } from './mcplServer';

@@ -17,7 +17,7 @@ import type { ListedTool } from '../connection/toolResults';
 import type { ScopeQuestion } from '../host/interaction';
 import { errorData } from '../mgp/mgpErrors';
 import { KernelError, PERMISSION_DENIED } from '../domain/errors';
-import type { ExtensionRefusal, ExtensionVerdict } from '../pipeline/callContext';
+import type { ExtensionRefusal, ExtensionVerdict } from '../pipeline/types';
 import { Checkpoints, parseStateAnswer } from './checkpoints';
 import type { McplServer } from './mcplServer';
 import type { McplAudit } from './mcplAudit';

@@ -7,7 +7,7 @@ import type { AuditSink } from '../audit/auditSink';
 import { actorOf } from '../domain/caller';
 import type { EffectiveSecurity } from '../domain/security';
 import type { CappedResult } from '../connection/serverConnection';
-import type { ToolCallRequest } from './callContext';
+import type { ToolCallRequest } from './types';
 
 /** A task that ended outside a call the kernel was making, and its checked result. */
 export interface EndedTask {

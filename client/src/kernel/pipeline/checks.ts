@@ -27,14 +27,14 @@ import type { TurnedOff } from '../security/switches';
 import type { ArgumentChecker } from './argumentChecker';
 import type { CallAudit } from './callAudit';
 import type {
-  CallContext,
+  ResolvedCall,
   ExtensionCheck,
   ExtensionRefusal,
   ExtensionVerdict,
   PipelineDeps,
   Stage,
   ToolCallRequest,
-} from './callContext';
+} from './types';
 
 export class CallChecks {
   /** The stages in the order every call takes them. */
@@ -83,7 +83,7 @@ export class CallChecks {
     );
   }
 
-  access(call: CallContext): Promise<void> | undefined {
+  access(call: ResolvedCall): Promise<void> | undefined {
     const { request } = call;
     const access = this.deps.access.query(
       request.caller.agentId,
@@ -93,7 +93,7 @@ export class CallChecks {
     return access.permission === 'allow' ? undefined : this.refuseAccess(call, access.source);
   }
 
-  private async refuseAccess(call: CallContext, source: string): Promise<void> {
+  private async refuseAccess(call: ResolvedCall, source: string): Promise<void> {
     const { request } = call;
     await this.audit.blocked(request, call.traceId, 'TOOL_BLOCKED', 'DENIED', {
       reason: 'access_denied',
@@ -111,7 +111,7 @@ export class CallChecks {
     );
   }
 
-  argumentsMatch(call: CallContext): undefined {
+  argumentsMatch(call: ResolvedCall): undefined {
     const { request } = call;
     const schema = call.tool.inputSchema as Record<string, unknown> | undefined;
     const problem = this.argumentChecker.problem(schema, request.args);
@@ -134,7 +134,7 @@ export class CallChecks {
 
   /** A protocol extension's check (MCPL §6.6, §7.7): a refusal is audited as a block naming it. */
   private extension(
-    call: CallContext,
+    call: ResolvedCall,
     check: ExtensionCheck | undefined,
   ): Promise<void> | undefined {
     if (!check) return undefined;
@@ -146,7 +146,7 @@ export class CallChecks {
   }
 
   private extensionVerdict(
-    call: CallContext,
+    call: ResolvedCall,
     verdict: ExtensionVerdict,
   ): Promise<void> | undefined {
     if ('refusal' in verdict) return this.refuseExtension(call, verdict.refusal);
@@ -154,7 +154,7 @@ export class CallChecks {
     return undefined;
   }
 
-  private async refuseExtension(call: CallContext, refusal: ExtensionRefusal): Promise<void> {
+  private async refuseExtension(call: ResolvedCall, refusal: ExtensionRefusal): Promise<void> {
     await this.audit.blocked(call.request, call.traceId, 'TOOL_BLOCKED', refusal.result, {
       reason: 'extension_check',
       check: refusal.check,
@@ -165,7 +165,7 @@ export class CallChecks {
   }
 
   /** A tool whose required permission the operator denied does not run (MGP §3, §4.3). */
-  permissions(call: CallContext): Promise<void> | undefined {
+  permissions(call: ResolvedCall): Promise<void> | undefined {
     const required = call.security.permissions_required;
     if (required.length === 0) return undefined;
     const denied = required.filter(
@@ -174,7 +174,7 @@ export class CallChecks {
     return denied.length === 0 ? undefined : this.refusePermissions(call, denied);
   }
 
-  private async refusePermissions(call: CallContext, denied: string[]): Promise<void> {
+  private async refusePermissions(call: ResolvedCall, denied: string[]): Promise<void> {
     const { request } = call;
     await this.audit.blocked(request, call.traceId, 'TOOL_BLOCKED', 'DENIED', {
       reason: 'permission_denied',
@@ -193,7 +193,7 @@ export class CallChecks {
   }
 
   /** Allowed at once by policy, config or an approval held; otherwise the operator is asked. */
-  approval(call: CallContext): Promise<void> | undefined {
+  approval(call: ResolvedCall): Promise<void> | undefined {
     call.approval = this.allowedWithoutAsking(call);
     if (call.approval) return undefined;
     return this.askApproval(call).then((outcome) => {
@@ -201,7 +201,7 @@ export class CallChecks {
     });
   }
 
-  private allowedWithoutAsking(call: CallContext): ApprovalOutcome | undefined {
+  private allowedWithoutAsking(call: ResolvedCall): ApprovalOutcome | undefined {
     const settings = this.deps.settings();
     const policy = call.server.config.policy;
     return this.deps.approvals.allowedWithoutAsking({
@@ -218,7 +218,7 @@ export class CallChecks {
    * Puts the call to the operator when the policy says so; a refusal is audited and thrown. Also asked
    * before each retry of a call that is not safe (MGP §14.6: a retry is a new execution).
    */
-  async askApproval(call: CallContext): Promise<ApprovalOutcome> {
+  async askApproval(call: ResolvedCall): Promise<ApprovalOutcome> {
     const { request, server, security } = call;
     const settings = this.deps.settings();
     const policy: ApprovalPolicy = server.config.policy.approvalPolicy ?? settings.approvalPolicy;
@@ -261,13 +261,13 @@ export class CallChecks {
   }
 
   /** Kernel-side validators (MGP §4.5, §7): a block throws 1010; a code rejection answers §7.4 as a tool error. */
-  validators(call: CallContext): Promise<void> | undefined {
+  validators(call: ResolvedCall): Promise<void> | undefined {
     const { server, tool, security } = call;
     if (this.deps.validation.validatorsFor(server, tool, security).length === 0) return undefined;
     return this.runValidators(call);
   }
 
-  private async runValidators(call: CallContext): Promise<void> {
+  private async runValidators(call: ResolvedCall): Promise<void> {
     const { request, server, tool, security, traceId } = call;
     const outcome = await this.deps.validation.validate(server, tool, request.args, security);
     if (outcome.ok) return;

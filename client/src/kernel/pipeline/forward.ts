@@ -10,7 +10,7 @@ import { wireErrorOf } from '../mgp/mgpErrors';
 import { KernelError, PERMISSION_DENIED } from '../domain/errors';
 import type { ArgumentChecker } from './argumentChecker';
 import type { CallAudit } from './callAudit';
-import type { CallContext, PipelineDeps, ToolCallOutcome, ToolCallRequest } from './callContext';
+import type { ResolvedCall, PipelineDeps, ToolCallOutcome, ToolCallRequest } from './types';
 import type { CallChecks } from './checks';
 import { checkOutput } from './outputCheck';
 import { RetriesExhausted, retryAfterFirst } from './retry';
@@ -32,7 +32,7 @@ export class Forwarding {
     private readonly outputChecker: ArgumentChecker,
   ) {}
 
-  forward(call: CallContext): Promise<ToolCallOutcome> {
+  forward(call: ResolvedCall): Promise<ToolCallOutcome> {
     const { request, server, tool, traceId } = call;
     const streaming =
       Boolean(request.stream) && this.deps.negotiated(request.serverId, 'streaming');
@@ -57,12 +57,12 @@ export class Forwarding {
   }
 
   /** The answer of a call that a stage answered itself, without forwarding it (MGP §7.4). */
-  answered(call: CallContext, result: CappedResult): ToolCallOutcome {
+  answered(call: ResolvedCall, result: CappedResult): ToolCallOutcome {
     return this.outcome(call, result, 0);
   }
 
   private succeeded(
-    call: CallContext,
+    call: ResolvedCall,
     value: CappedResult,
     attempts: number,
     streamed: boolean,
@@ -90,7 +90,7 @@ export class Forwarding {
     return outcome;
   }
 
-  private outcome(call: CallContext, result: CappedResult, attempts: number): ToolCallOutcome {
+  private outcome(call: ResolvedCall, result: CappedResult, attempts: number): ToolCallOutcome {
     return {
       result,
       traceId: call.traceId,
@@ -105,7 +105,7 @@ export class Forwarding {
   }
 
   private async afterFirstFailure(
-    call: CallContext,
+    call: ResolvedCall,
     error: unknown,
     sendOnce: () => Promise<CappedResult>,
     streamed: boolean,
@@ -134,7 +134,7 @@ export class Forwarding {
     }
   }
 
-  private async afterFailure(call: CallContext, error: unknown): Promise<ToolCallOutcome> {
+  private async afterFailure(call: ResolvedCall, error: unknown): Promise<ToolCallOutcome> {
     const { request, traceId, security } = call;
     if (
       error instanceof RetriesExhausted &&
@@ -193,7 +193,7 @@ export class Forwarding {
    * A retry is a new execution: a call that is not safe takes the approval step again, so an "Allow
    * once" covers one execution and a refusal ends the retries (the last error stands).
    */
-  private async approveRetry(call: CallContext): Promise<boolean> {
+  private async approveRetry(call: ResolvedCall): Promise<boolean> {
     try {
       await this.checks.askApproval(call);
       return true;

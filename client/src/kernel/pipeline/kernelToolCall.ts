@@ -11,7 +11,7 @@ import { ACCESS_DENIED, KernelError, refusedBy, TOOL_NOT_FOUND } from '../domain
 import { KERNEL_SERVER_ID, type KernelTool } from '../domain/kernelTool';
 import type { EffectiveSecurity } from '../domain/security';
 import type { CallAudit } from './callAudit';
-import type { PipelineDeps, ToolCallOutcome, ToolCallRequest } from './callContext';
+import type { PipelineDeps, ToolCallOutcome, ToolCallRequest } from './types';
 
 export class KernelToolCalls {
   constructor(

@@ -1,7 +1,7 @@
 import { newTraceId } from '../audit/auditEvent';
 import type { Caller } from '../domain/caller';
 import type { ActiveStream, StreamRegistry } from '../streaming/streamRegistry';
-import type { ToolCallOutcome, ToolCallRequest } from './callContext';
+import type { ToolCallOutcome, ToolCallRequest } from './types';
 
 export type StreamedCallRequest = Omit<ToolCallRequest, 'caller' | 'stream'> & { caller?: Caller };
 

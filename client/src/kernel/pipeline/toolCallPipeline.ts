@@ -19,19 +19,13 @@ import { KERNEL_SERVER_ID } from '../domain/kernelTool';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
 import { ArgumentChecker } from './argumentChecker';
 import { CallAudit, EndedTask } from './callAudit';
-import type {
-  CallContext,
-  PipelineDeps,
-  Stage,
-  ToolCallOutcome,
-  ToolCallRequest,
-} from './callContext';
+import type { ResolvedCall, PipelineDeps, Stage, ToolCallOutcome, ToolCallRequest } from './types';
 import { CallChecks } from './checks';
 import { Forwarding } from './forward';
 import { KernelToolCalls } from './kernelToolCall';
 import { checkOutput } from './outputCheck';
 
-export type { StreamHooks, ToolCallOutcome, ToolCallRequest } from './callContext';
+export type { StreamHooks, ToolCallOutcome, ToolCallRequest } from './types';
 
 export class ToolCallPipeline {
   private readonly audit: CallAudit;
@@ -81,7 +75,7 @@ export class ToolCallPipeline {
     const server = this.deps.manager.find(request.serverId);
     const tool = server?.tools.find((t) => t.name === request.toolName);
     if (!server || !tool) return this.unresolved(request, traceId, server);
-    const call: CallContext = {
+    const call: ResolvedCall = {
       request,
       traceId,
       started,
@@ -101,7 +95,7 @@ export class ToolCallPipeline {
   }
 
   /** Runs the stages from `from` on, then forwards; waits only where a stage has to. */
-  private proceed(call: CallContext, from: number): Promise<ToolCallOutcome> {
+  private proceed(call: ResolvedCall, from: number): Promise<ToolCallOutcome> {
     for (let i = from; i < this.stages.length; i++) {
       const waiting = this.stages[i](call);
       if (waiting) return waiting.then(() => this.afterWaiting(call, i + 1));
@@ -110,7 +104,7 @@ export class ToolCallPipeline {
   }
 
   private afterWaiting(
-    call: CallContext,
+    call: ResolvedCall,
     next: number,
   ): Promise<ToolCallOutcome> | ToolCallOutcome {
     return call.answer ? this.forwarding.answered(call, call.answer) : this.proceed(call, next);

@@ -10,7 +10,7 @@ import type { CappedResult, ServerConnection } from '../connection/serverConnect
 import { isTerminal, TaskSnapshot } from '../connection/toolTasks';
 import type { Caller } from '../domain/caller';
 import type { EndedTask } from '../pipeline/callAudit';
-import type { ToolCallOutcome, ToolCallRequest } from '../pipeline/callContext';
+import type { ToolCallOutcome, ToolCallRequest } from '../pipeline/types';
 
 /** A task a host keeps across a restart: its id, and the tool it runs (tasks/get does not say). */
 export interface KeptTask {

@@ -51,7 +51,7 @@ export interface ToolCallOutcome {
 }
 
 /** A call to a server's tool, once resolved: the stages check it in turn, then it is forwarded. */
-export interface CallContext {
+export interface ResolvedCall {
   readonly request: ToolCallRequest;
   readonly traceId: string;
   /** performance.now() when the call came in. */
@@ -95,7 +95,7 @@ export type ExtensionCheck = (call: {
 }) => ExtensionVerdict | Promise<ExtensionVerdict> | undefined;
 
 /** A check of the call: done at once (undefined), or a promise when it must wait; a refusal throws. */
-export type Stage = (call: CallContext) => Promise<void> | undefined;
+export type Stage = (call: ResolvedCall) => Promise<void> | undefined;
 
 export interface PipelineDeps {
   manager: ServerManager;
