@@ -7,6 +7,7 @@
  * - Streaming Output (media/src/streams): every stream (MGP §12) live, batched per frame.
  * The run sub-protocol (validate, run, cancel and their answers) is shared by Run Tool and "Try it".
  */
+import { RISK_LEVEL_NAMES, type RiskLevel } from './schemas/vocabulary';
 
 // ── What the panels show ─────────────────────────────────────────────────────────────────────────
 
@@ -187,10 +188,9 @@ export type RunToolFromWebview =
 
 export const SEARCH_STRATEGIES = ['keyword', 'category', 'semantic'] as const;
 export type SearchStrategyName = (typeof SEARCH_STRATEGIES)[number];
-export const RISK_LEVELS = ['safe', 'moderate', 'dangerous'] as const;
 
 export interface SearchFilterView {
-  risk_level_max?: (typeof RISK_LEVELS)[number];
+  risk_level_max?: RiskLevel;
   categories?: string[];
   status?: 'connected' | 'all';
 }
@@ -362,7 +362,7 @@ export function isRunToolFromWebview(value: unknown): value is RunToolFromWebvie
 function isSearchFilter(value: unknown): value is SearchFilterView {
   if (!isObject(value)) return false;
   const { risk_level_max: risk, categories, status } = value;
-  if (risk !== undefined && !RISK_LEVELS.includes(risk as never)) return false;
+  if (risk !== undefined && !RISK_LEVEL_NAMES.includes(risk as string)) return false;
   if (
     categories !== undefined &&
     !(Array.isArray(categories) && categories.length <= 100 && categories.every(isText))

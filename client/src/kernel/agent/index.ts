@@ -24,7 +24,7 @@ export {
   GATEWAY_AGENT_PREFIX,
   gatewayAgentId,
 } from './identity';
-export { canonicalJson, LoopGuard } from './loopGuard';
+export { LoopGuard } from './loopGuard';
 export { AGENT_INSTRUCTIONS } from './prompt';
 export { errorRejection, parseArguments, type Rejection } from './rejections';
 export { AgentToolContext, type OfferedTools, type ToolContextOptions } from './toolContext';

@@ -4,19 +4,7 @@
  * are compared as values (key order does not matter), or as the text the model wrote when it does
  * not parse.
  */
-
-/** JSON with object keys sorted: equal values, equal text. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null)
-    return `{${Object.keys(value)
-      .sort()
-      .map(
-        (key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`,
-      )
-      .join(',')}}`;
-  return JSON.stringify(value) ?? 'undefined';
-}
+import { canonicalJson } from '../audit/canonical';
 
 export class LoopGuard {
   private last: string | undefined;

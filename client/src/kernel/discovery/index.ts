@@ -2,7 +2,8 @@
  * Dynamic tool discovery (MGP §16): the tool index, its search strategies, the session tool cache
  * with its context budget, and the discovery kernel tools.
  */
-import { KERNEL_SERVER_ID, discoveryKernelTools } from './schemas';
+import { KERNEL_SERVER_ID } from '../domain/kernelTool';
+import { discoveryKernelTools } from './schemas';
 import { kernelToolVisibility } from './visibility';
 import { ToolIndex, type ToolIndexOptions } from './toolIndex';
 import type { ServerTool, ToolIndexEntry } from './types';
@@ -64,7 +65,7 @@ export {
   type TokenizerSource,
 } from './tokens';
 export { SessionToolCache, type SessionCacheOptions, type SessionSnapshot } from './sessionCache';
-export { KERNEL_DISCOVERY_TOOL_SCHEMAS, KERNEL_SERVER_ID, discoveryKernelTools } from './schemas';
+export { KERNEL_DISCOVERY_TOOL_SCHEMAS, discoveryKernelTools } from './schemas';
 export {
   createDiscoveryTools,
   discover,

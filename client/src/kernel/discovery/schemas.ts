@@ -74,6 +74,3 @@ export function discoveryKernelTools(): ServerTool[] {
     security: { risk_level: 'safe', permissions_required: [], side_effects: [] },
   }));
 }
-
-/** Server id under which kernel tools are indexed. */
-export const KERNEL_SERVER_ID = 'mgp';
