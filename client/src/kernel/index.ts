@@ -32,7 +32,7 @@ export type { StreamEvents, StreamSnapshot } from './streaming/streamRegistry';
 export { isTerminal, taskSupportOf, type TaskSnapshot } from './connection/toolTasks';
 export type { KeptTask, TaskBoard, TaskRunRequest, TrackedTask } from './tasks/taskBoard';
 
-// Configuration: loading, the model, summaries for people, and writing server blocks.
+// Configuration: loading, its types, summaries for people, and writing server blocks.
 export { loadKernelConfig, mergeConfigFiles, parseConfigText } from './config/load';
 export type { ConfigProblem, ConfiguredServer, KernelConfig } from './config/types';
 export { LastValidConfig } from './config/lastValid';
