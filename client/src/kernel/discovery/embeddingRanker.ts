@@ -1,6 +1,6 @@
 /**
  * The semantic strategy's ranker (MGP §16.4): cosine similarity between sentence embeddings of the
- * query and of each tool, from an embedding endpoint (models/openAiEmbeddings.ts). A tool is embedded
+ * query and of each tool, from an embedding endpoint (llm/openAiEmbeddings.ts). A tool is embedded
  * as its name's words, its server and its description's lead sentence, once per distinct text; a
  * query then costs one embedding call. After a failed call the ranker reports itself unavailable for
  * a while, so discovery answers by keywords (with `fallback_strategy: "keyword"`) instead of waiting
