@@ -6,32 +6,80 @@ import { z } from 'zod';
 import type { CallbackOutcome, Callbacks } from '../callbacks';
 import type { Events } from '../events';
 import type { Session } from '../session';
-import { defineTool, security, textResult, type ToolContext, type ToolDef, toolError, type ToolResult } from '../tooling';
+import {
+  defineTool,
+  security,
+  textResult,
+  type ToolContext,
+  type ToolDef,
+  toolError,
+  type ToolResult,
+} from '../tooling';
 import { Notifications } from '../wire';
 
-const CALLBACK_TYPES = ['confirmation', 'input', 'selection', 'notification', 'llm_completion'] as const;
+const CALLBACK_TYPES = [
+  'confirmation',
+  'input',
+  'selection',
+  'notification',
+  'llm_completion',
+] as const;
 
 const askUserInput = z.object({
   type: z.enum(CALLBACK_TYPES),
   message: z.string().min(1).default('Please answer'),
-  options: z.array(z.string()).min(1).optional().describe('Choices for confirmation (default confirm/cancel) and selection (required)'),
-  timeout_ms: z.number().int().min(1).max(600_000).optional().describe('How long to wait: 60 s by default, 120 s for llm_completion'),
-  model_hints: z.record(z.string(), z.unknown()).optional().describe('llm_completion only: hints for the host to pick a model'),
+  options: z
+    .array(z.string())
+    .min(1)
+    .optional()
+    .describe('Choices for confirmation (default confirm/cancel) and selection (required)'),
+  timeout_ms: z
+    .number()
+    .int()
+    .min(1)
+    .max(600_000)
+    .optional()
+    .describe('How long to wait: 60 s by default, 120 s for llm_completion'),
+  model_hints: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('llm_completion only: hints for the host to pick a model'),
 });
 type AskUserArgs = z.output<typeof askUserInput>;
 
 /** The `notifications/mgp.callback.request` params for one question. */
-export function callbackRequest(args: AskUserArgs, callbackId: string, requestId: string | number, timeoutMs: number): Record<string, unknown> {
+export function callbackRequest(
+  args: AskUserArgs,
+  callbackId: string,
+  requestId: string | number,
+  timeoutMs: number,
+): Record<string, unknown> {
   const base = { callback_id: callbackId, request_id: requestId, type: args.type };
   switch (args.type) {
     case 'notification':
       return { ...base, message: args.message };
     case 'llm_completion':
-      return { ...base, messages: [{ role: 'user', content: args.message }], model_hints: args.model_hints ?? {}, tools: [], timeout_ms: timeoutMs };
+      return {
+        ...base,
+        messages: [{ role: 'user', content: args.message }],
+        model_hints: args.model_hints ?? {},
+        tools: [],
+        timeout_ms: timeoutMs,
+      };
     case 'confirmation':
-      return { ...base, message: args.message, options: args.options ?? ['confirm', 'cancel'], timeout_ms: timeoutMs };
+      return {
+        ...base,
+        message: args.message,
+        options: args.options ?? ['confirm', 'cancel'],
+        timeout_ms: timeoutMs,
+      };
     default:
-      return { ...base, message: args.message, ...(args.options && { options: args.options }), timeout_ms: timeoutMs };
+      return {
+        ...base,
+        message: args.message,
+        ...(args.options && { options: args.options }),
+        timeout_ms: timeoutMs,
+      };
   }
 }
 
@@ -40,34 +88,56 @@ function outcomeResult(outcome: CallbackOutcome, timeoutMs: number): ToolResult 
     case 'timeout':
       return textResult(`No answer from the client within ${timeoutMs} ms`, { timed_out: true });
     case 'cancelled':
-      return { ...textResult('Cancelled while waiting for the client', { cancelled: true }), _mgp: { cancelled: true } };
+      return {
+        ...textResult('Cancelled while waiting for the client', { cancelled: true }),
+        _mgp: { cancelled: true },
+      };
     case 'response': {
       const { response } = outcome;
       const content = (response as { content?: unknown } | null)?.content;
-      const text = typeof response === 'string' ? response : typeof content === 'string' ? content : JSON.stringify(response);
+      const text =
+        typeof response === 'string'
+          ? response
+          : typeof content === 'string'
+            ? content
+            : JSON.stringify(response);
       return textResult(text ?? 'null', { response });
     }
   }
 }
 
 /** An llm_completion answer with `usage` becomes a `model.token_usage` event (MGP §13.5). */
-async function reportTokenUsage(response: unknown, callbackId: string, events: Events): Promise<void> {
+async function reportTokenUsage(
+  response: unknown,
+  callbackId: string,
+  events: Events,
+): Promise<void> {
   const { usage, model } = (response ?? {}) as { usage?: unknown; model?: unknown };
-  if (usage && typeof usage === 'object') await events.emit('model.token_usage', 'info', { ...usage, model, callback_id: callbackId });
+  if (usage && typeof usage === 'object')
+    await events.emit('model.token_usage', 'info', { ...usage, model, callback_id: callbackId });
 }
 
-async function ask(args: AskUserArgs, ctx: ToolContext, callbacks: Callbacks, events: Events): Promise<ToolResult> {
+async function ask(
+  args: AskUserArgs,
+  ctx: ToolContext,
+  callbacks: Callbacks,
+  events: Events,
+): Promise<ToolResult> {
   const callbackId = callbacks.newId();
   const timeoutMs = args.timeout_ms ?? (args.type === 'llm_completion' ? 120_000 : 60_000);
   const request = callbackRequest(args, callbackId, ctx.requestId, timeoutMs);
   if (args.type === 'notification') {
     await ctx.notify(Notifications.callbackRequest, request);
-    return textResult(`Notified the client: ${args.message}`, { notified: true, callback_id: callbackId });
+    return textResult(`Notified the client: ${args.message}`, {
+      notified: true,
+      callback_id: callbackId,
+    });
   }
   const answered = callbacks.wait(callbackId, timeoutMs, ctx.signal);
   await ctx.notify(Notifications.callbackRequest, request);
   const outcome = await answered;
-  if (args.type === 'llm_completion' && outcome.kind === 'response') await reportTokenUsage(outcome.response, callbackId, events);
+  if (args.type === 'llm_completion' && outcome.kind === 'response')
+    await reportTokenUsage(outcome.response, callbackId, events);
   return outcomeResult(outcome, timeoutMs);
 }
 
@@ -80,12 +150,19 @@ export function askUserTool(session: Session, callbacks: Callbacks, events: Even
       '(no answer), or an LLM completion. Needs a client that supports MGP callbacks (bidirectional).',
     input: askUserInput,
     annotations: { readOnlyHint: true, openWorldHint: true },
-    security: security('safe', { side_effects: ['notification'], reversible: true, confirmation_required: false }),
+    security: security('safe', {
+      side_effects: ['notification'],
+      reversible: true,
+      confirmation_required: false,
+    }),
     run: async (args, ctx) => {
       if (!session.has('bidirectional')) {
-        return toolError('The client did not negotiate the MGP "bidirectional" extension, so this server cannot send it callback requests (MGP §13.4).');
+        return toolError(
+          'The client did not negotiate the MGP "bidirectional" extension, so this server cannot send it callback requests (MGP §13.4).',
+        );
       }
-      if (args.type === 'selection' && !args.options) return toolError('A selection needs options to choose from.');
+      if (args.type === 'selection' && !args.options)
+        return toolError('A selection needs options to choose from.');
       return ask(args, ctx, callbacks, events);
     },
   });

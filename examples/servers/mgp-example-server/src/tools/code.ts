@@ -53,19 +53,31 @@ function isTimeout(error: unknown): boolean {
 
 /** Runs `code`; throws only for what happens on the server side (a syntax error, the time limit). */
 export function runInSandbox(code: string, timeoutMs: number): SandboxRun {
-  const keys = { show: `__show_${randomUUID().replace(/-/g, '')}`, output: `__output_${randomUUID().replace(/-/g, '')}`, value: `__value_${randomUUID().replace(/-/g, '')}` };
+  const keys = {
+    show: `__show_${randomUUID().replace(/-/g, '')}`,
+    output: `__output_${randomUUID().replace(/-/g, '')}`,
+    value: `__value_${randomUUID().replace(/-/g, '')}`,
+  };
   // A null-prototype sandbox: `this.constructor` inside leads to the context's own Object, not the server's.
-  const context = createContext(Object.create(null), { codeGeneration: { strings: false, wasm: false }, microtaskMode: 'afterEvaluate' });
+  const context = createContext(Object.create(null), {
+    codeGeneration: { strings: false, wasm: false },
+    microtaskMode: 'afterEvaluate',
+  });
   const options = { timeout: timeoutMs };
   new Script(bootstrap(keys)).runInContext(context, options);
   const script = new Script(code, { filename: 'run_code.js' });
   const asText = (value: unknown): string => {
     (context as Record<string, unknown>)[keys.value] = value;
-    const text: unknown = new Script(`globalThis[${JSON.stringify(keys.show)}](globalThis[${JSON.stringify(keys.value)}])`).runInContext(context, options);
+    const text: unknown = new Script(
+      `globalThis[${JSON.stringify(keys.show)}](globalThis[${JSON.stringify(keys.value)}])`,
+    ).runInContext(context, options);
     return typeof text === 'string' ? text : '[unavailable]';
   };
   const readOutput = (): string => {
-    const text: unknown = new Script(`globalThis[${JSON.stringify(keys.output)}]()`).runInContext(context, options);
+    const text: unknown = new Script(`globalThis[${JSON.stringify(keys.output)}]()`).runInContext(
+      context,
+      options,
+    );
     return typeof text === 'string' ? text : '';
   };
   try {
@@ -84,10 +96,24 @@ export const runCode = defineTool({
     'Runs JavaScript in an isolated context (no modules, no process, no timers) and returns what it logged with console.log and ' +
     'the value of its last expression. Synchronous code only; a time limit applies.',
   input: z.object({
-    code: z.string().min(1).describe('JavaScript source; the value of the last expression is the result'),
-    timeout_ms: z.number().int().min(1).max(5000).default(1000).describe('Time limit in milliseconds'),
+    code: z
+      .string()
+      .min(1)
+      .describe('JavaScript source; the value of the last expression is the result'),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(1)
+      .max(5000)
+      .default(1000)
+      .describe('Time limit in milliseconds'),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   security: security('dangerous', {
     permissions_required: ['code_execution'],
     side_effects: ['process'],
@@ -98,16 +124,29 @@ export const runCode = defineTool({
   }),
   run: async ({ code, timeout_ms }) => {
     const rejection = checkCode(code);
-    if (rejection) return toolError(`Code rejected:\n${rejection.violations.join('\n')}`, { ...rejection });
+    if (rejection)
+      return toolError(`Code rejected:\n${rejection.violations.join('\n')}`, { ...rejection });
     let run: SandboxRun;
     try {
       run = runInSandbox(code, timeout_ms);
     } catch (error) {
-      const message = isTimeout(error) ? `Timed out after ${timeout_ms} ms` : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      const message = isTimeout(error)
+        ? `Timed out after ${timeout_ms} ms`
+        : error instanceof Error
+          ? `${error.name}: ${error.message}`
+          : String(error);
       return toolError(message, { error: message, output: '' });
     }
-    const text = [run.output, run.error === undefined ? `=> ${run.result}` : `Uncaught ${run.error}`].filter(Boolean).join('\n');
-    const structured = { output: run.output, ...(run.error === undefined ? { result: run.result } : { error: run.error }) };
+    const text = [
+      run.output,
+      run.error === undefined ? `=> ${run.result}` : `Uncaught ${run.error}`,
+    ]
+      .filter(Boolean)
+      .join('\n');
+    const structured = {
+      output: run.output,
+      ...(run.error === undefined ? { result: run.result } : { error: run.error }),
+    };
     return run.error === undefined ? textResult(text, structured) : toolError(text, structured);
   },
 });

@@ -11,7 +11,11 @@ const RETRY_STRATEGIES = ['immediate', 'fixed_delay', 'exponential_backoff'] as 
 const flakyInput = z.object({
   key: z.string().min(1).describe('Calls with the same key share one attempt counter'),
   fail_times: z.number().int().min(0).max(100),
-  code: z.number().int().default(ErrorCodes.RateLimited).describe('MGP error code to fail with (default 3000 RATE_LIMITED)'),
+  code: z
+    .number()
+    .int()
+    .default(ErrorCodes.RateLimited)
+    .describe('MGP error code to fail with (default 3000 RATE_LIMITED)'),
   retry_strategy: z.enum(RETRY_STRATEGIES).default('exponential_backoff'),
   retry_after_ms: z.number().int().min(0).max(600_000).default(50),
   max_retries: z.number().int().min(0).max(100).default(3),
@@ -23,23 +27,29 @@ function flaky(): ToolDef {
   return defineTool({
     name: 'flaky',
     title: 'Flaky service',
-    description: 'Fails with a retryable MGP error for the first fail_times calls with the same key, then succeeds and tells how many attempts it took.',
+    description:
+      'Fails with a retryable MGP error for the first fail_times calls with the same key, then succeeds and tells how many attempts it took.',
     input: flakyInput,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     security: security('safe', { reversible: true, confirmation_required: false }),
     run: async (args) => {
       const attempt = (attempts.get(args.key) ?? 0) + 1;
       attempts.set(args.key, attempt);
-      if (attempt > args.fail_times) return textResult(`Succeeded on attempt ${attempt}`, { key: args.key, attempts: attempt });
-      throw new MgpError(args.code, `${codeName(args.code)}: attempt ${attempt} of key "${args.key}" failed (fails ${args.fail_times} times)`, {
-        category: categoryOf(args.code),
-        retryable: true,
-        retry_after_ms: args.retry_after_ms,
-        retry_strategy: args.retry_strategy,
-        max_retries: args.max_retries,
-        ...(args.fallback_tool && { fallback_tool: args.fallback_tool }),
-        details: { key: args.key, attempt, fail_times: args.fail_times },
-      });
+      if (attempt > args.fail_times)
+        return textResult(`Succeeded on attempt ${attempt}`, { key: args.key, attempts: attempt });
+      throw new MgpError(
+        args.code,
+        `${codeName(args.code)}: attempt ${attempt} of key "${args.key}" failed (fails ${args.fail_times} times)`,
+        {
+          category: categoryOf(args.code),
+          retryable: true,
+          retry_after_ms: args.retry_after_ms,
+          retry_strategy: args.retry_strategy,
+          max_retries: args.max_retries,
+          ...(args.fallback_tool && { fallback_tool: args.fallback_tool }),
+          details: { key: args.key, attempt, fail_times: args.fail_times },
+        },
+      );
     },
   });
 }
@@ -53,11 +63,15 @@ const broken = defineTool({
   // It only pretends to call an upstream service: no request leaves the process.
   security: security('safe', { reversible: true, confirmation_required: false }),
   run: async () => {
-    throw new MgpError(ErrorCodes.UpstreamError, 'UPSTREAM_ERROR: the upstream service answered 502 Bad Gateway', {
-      category: 'external',
-      retryable: false,
-      details: { upstream: 'https://upstream.example.invalid', status: 502 },
-    });
+    throw new MgpError(
+      ErrorCodes.UpstreamError,
+      'UPSTREAM_ERROR: the upstream service answered 502 Bad Gateway',
+      {
+        category: 'external',
+        retryable: false,
+        details: { upstream: 'https://upstream.example.invalid', status: 502 },
+      },
+    );
   },
 });
 

@@ -14,18 +14,32 @@ function emitEvent(events: Events): ToolDef {
   return defineTool({
     name: 'emit_event',
     title: 'Emit an event',
-    description: 'Emits one MGP event on a channel, with a severity and data (needs the bidirectional extension).',
+    description:
+      'Emits one MGP event on a channel, with a severity and data (needs the bidirectional extension).',
     input: z.object({
       channel: z.string().min(1).describe('e.g. security.alert, model.token_usage'),
       severity: z.enum(SEVERITIES).default('info'),
       data: z.record(z.string(), z.unknown()).default({}),
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
-    security: security('safe', { side_effects: ['notification'], reversible: true, confirmation_required: false }),
+    security: security('safe', {
+      side_effects: ['notification'],
+      reversible: true,
+      confirmation_required: false,
+    }),
     run: async ({ channel, severity, data }) => {
-      if (!events.enabled) return toolError('The client did not negotiate the MGP "bidirectional" extension: no events can be sent (MGP §13.3).');
+      if (!events.enabled)
+        return toolError(
+          'The client did not negotiate the MGP "bidirectional" extension: no events can be sent (MGP §13.3).',
+        );
       const sent = await events.emit(channel, severity, data);
-      return sent ? textResult(`Emitted ${severity} event on ${channel}`, { emitted: true, channel, severity }) : toolError(`Could not send the event on ${channel}`);
+      return sent
+        ? textResult(`Emitted ${severity} event on ${channel}`, {
+            emitted: true,
+            channel,
+            severity,
+          })
+        : toolError(`Could not send the event on ${channel}`);
     },
   });
 }
@@ -41,14 +55,35 @@ function maintenance(session: Session): ToolDef {
       new_state: z.enum(LIFECYCLE_STATES).default('draining'),
       reason: z.string().min(1).default('operator_request'),
     }),
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    security: security('moderate', { side_effects: ['notification'], reversible: true, confirmation_required: false }),
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
+    security: security('moderate', {
+      side_effects: ['notification'],
+      reversible: true,
+      confirmation_required: false,
+    }),
     run: async ({ new_state, reason }, ctx) => {
-      if (!session.has('lifecycle')) return toolError('The client did not negotiate the MGP "lifecycle" extension: no lifecycle notification sent (MGP §11.5).');
-      const transition = { server_id: SERVER_ID, previous_state: session.lifecycleState, new_state, reason, timestamp: nowIso() };
+      if (!session.has('lifecycle'))
+        return toolError(
+          'The client did not negotiate the MGP "lifecycle" extension: no lifecycle notification sent (MGP §11.5).',
+        );
+      const transition = {
+        server_id: SERVER_ID,
+        previous_state: session.lifecycleState,
+        new_state,
+        reason,
+        timestamp: nowIso(),
+      };
       await ctx.notify(Notifications.lifecycle, transition);
       session.lifecycleState = new_state;
-      return textResult(`State ${transition.previous_state} → ${new_state} (${reason})`, transition);
+      return textResult(
+        `State ${transition.previous_state} → ${new_state} (${reason})`,
+        transition,
+      );
     },
   });
 }
@@ -57,14 +92,31 @@ function auditReceived(session: Session, audit: AuditLog): ToolDef {
   return defineTool({
     name: 'audit_received',
     title: 'Audit events received',
-    description: 'Tells how many MGP audit events the client has sent to this server, and shows the last ones.',
-    input: z.object({ last: z.number().int().min(0).max(1000).default(10).describe('How many of the latest events to return') }),
+    description:
+      'Tells how many MGP audit events the client has sent to this server, and shows the last ones.',
+    input: z.object({
+      last: z
+        .number()
+        .int()
+        .min(0)
+        .max(1000)
+        .default(10)
+        .describe('How many of the latest events to return'),
+    }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     security: security('safe', { reversible: true, confirmation_required: false }),
     run: async ({ last }) => {
       const events = audit.last(last);
-      const summary = { received: audit.received, kept: audit.keptCount, audit_negotiated: session.has('audit'), events };
-      return textResult(`${audit.received} audit event${audit.received === 1 ? '' : 's'} received`, summary);
+      const summary = {
+        received: audit.received,
+        kept: audit.keptCount,
+        audit_negotiated: session.has('audit'),
+        events,
+      };
+      return textResult(
+        `${audit.received} audit event${audit.received === 1 ? '' : 's'} received`,
+        summary,
+      );
     },
   });
 }
