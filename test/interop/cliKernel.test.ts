@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -391,5 +391,20 @@ describe('mgp CLI on the same kernel (real servers)', function () {
       timeout: 30000,
     });
     assert.match(refused.stdout, /1000 PERMISSION_DENIED/);
+  });
+});
+
+describe('mgp CLI as bundled', function () {
+  it('runs as the bundled dist/cli.js with a shebang', function () {
+    const cli = join(root, 'dist/cli.js');
+    const result = spawnSync(process.execPath, [cli, '--version'], { encoding: 'utf8' });
+    if (result.error) throw result.error;
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout.trim(), /^\d+\.\d+\.\d+$/);
+    assert.ok(
+      execFileSync('head', ['-c', '19', cli], { encoding: 'utf8' }).startsWith(
+        '#!/usr/bin/env node',
+      ),
+    );
   });
 });

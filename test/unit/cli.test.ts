@@ -1,5 +1,4 @@
 import { strict as assert } from 'node:assert';
-import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,18 +104,5 @@ describe('mgp CLI', () => {
     const { code, err } = await run(['frobnicate']);
     assert.equal(code, 2);
     assert.match(err, /unknown command "frobnicate"/);
-  });
-
-  it('runs as the bundled dist/cli.js with a shebang', function () {
-    const cli = join(__dirname, '../../../dist/cli.js');
-    const result = spawnSync(process.execPath, [cli, '--version'], { encoding: 'utf8' });
-    if (result.error) throw result.error;
-    assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stdout.trim(), /^\d+\.\d+\.\d+$/);
-    assert.ok(
-      execFileSync('head', ['-c', '19', cli], { encoding: 'utf8' }).startsWith(
-        '#!/usr/bin/env node',
-      ),
-    );
   });
 });
