@@ -10,7 +10,7 @@ import {
   type ToolIndexEntry,
 } from '../../../client/src/kernel/discovery';
 import { normalizeQuery } from '../../../client/src/kernel/search';
-import { corpusIndex, studiedQueries, tool } from './fixtures';
+import { corpusIndex, tool } from './fixtures';
 
 const top = (index: ToolIndex, query: string, n = 5, filter = {}) =>
   keywordSearch(index, query, filter)
@@ -216,21 +216,6 @@ describe('discovery: search strategies and filters', () => {
     assert.equal(top(index, 'create an issue on gitlab')[0], 'gitlab.create_issue');
     assert.equal(top(index, 'create an issue on github')[0], 'github.create_issue');
     assert.equal(top(index, 'list the members of the notion workspace')[0], 'notion.API-get-users');
-  });
-
-  it('keyword: a limit keeps exactly the best of the full ranking', () => {
-    for (const q of studiedQueries()) {
-      const all = keywordSearch(index, q.query).results;
-      for (const limit of [1, 5, 20]) {
-        const some = keywordSearch(index, q.query, {}, { limit });
-        assert.deepEqual(
-          some.results.map((r) => r.entry.tool_id),
-          all.slice(0, limit).map((r) => r.entry.tool_id),
-          `${q.id} limit ${limit}`,
-        );
-        assert.equal(some.matched, all.length, q.id);
-      }
-    }
   });
 
   it('category: lists the tools of the categories the query names, with parents covering children', () => {

@@ -9,7 +9,7 @@ import {
 } from '../../../client/src/kernel/discovery';
 import { openAiEmbeddings } from '../../../client/src/kernel/llm/openAiEmbeddings';
 import { repoRoot } from '../../repoRoot';
-import { corpusIndex } from './fixtures';
+import { corpusIndex } from '../../unit/discovery/fixtures';
 
 interface EmbeddingModel {
   url: string;

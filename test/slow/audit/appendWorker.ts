@@ -9,7 +9,7 @@
  * The last argument says where the log writes: its writer thread (the default) or this thread.
  */
 import { AuditLog } from '../../../client/src/kernel/audit/auditLog';
-import { faultyOpener } from './faults';
+import { faultyOpener } from '../../unit/audit/faults';
 
 async function main(): Promise<void> {
   const [dir, producers = '32', rotateBytes = '65536', mode, writer = 'thread'] =

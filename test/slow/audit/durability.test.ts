@@ -5,7 +5,7 @@ import { AuditLog } from '../../../client/src/kernel/audit/auditLog';
 import type { AuditRecord } from '../../../client/src/kernel/audit/auditEvent';
 import { readRecords } from '../../../client/src/kernel/audit/reader';
 import { verifyAuditLog } from '../../../client/src/kernel/audit/verify';
-import { tempDir } from './support';
+import { tempDir } from '../../unit/audit/support';
 
 const worker = join(__dirname, 'appendWorker.js');
 
