@@ -173,16 +173,14 @@ describe('discovery: search strategies and filters', () => {
     assert.ok(top(index, 'news about the election', 4).includes('brave-search.brave_web_search'));
   });
 
+  // What that costs is bench/long-query.mjs's to measure.
   it('keyword: reads the first 1,000 characters of a query, so that a document-sized one stays quick', () => {
     for (const long of ['a.'.repeat(10_000), 'aB'.repeat(10_000), 'put '.repeat(5_000)]) {
-      const started = performance.now();
       const text = normalizeQuery(long);
-      keywordSearch(index, long);
       assert.ok(text.length <= 1_100, `${text.length} characters kept`);
-      assert.ok(
-        performance.now() - started < 500,
-        `${(performance.now() - started).toFixed(0)} ms`,
-      );
+      const ids = (query: string) =>
+        keywordSearch(index, query).results.map((r) => r.entry.tool_id);
+      assert.deepEqual(ids(long), ids(text), 'the search reads only what is kept');
     }
     assert.ok(
       !normalizeQuery(`${'x '.repeat(600)}mkdir -p a/b/c`).includes('directory path'),
