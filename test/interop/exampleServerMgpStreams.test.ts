@@ -428,7 +428,9 @@ describe('interop: example server, events (§13.3) and audit intake (§6.3)', ()
     try {
       await call(quiet, 'echo', { text: 'x' });
       assert.equal((await call(quiet, 'emit_event', { channel: 'tool.completed' })).isError, true);
-      await new Promise((resolve) => setTimeout(resolve, 80));
+      // A task that waits 80 ms on the server's own timer: the 20 ms heartbeat timer, due earlier,
+      // runs first, so any beat it sent arrives before this answer.
+      await call(quiet, 'long_task', { steps: 1, delay_ms: 80 });
       assert.equal(of(quiet, 'event').length, 0);
     } finally {
       await quiet.client.close();

@@ -13,6 +13,7 @@ import type { AuditRecord } from '../../client/src/kernel/audit/auditEvent';
 import { readRecords } from '../../client/src/kernel/audit/reader';
 import { REPORT_BURST, REPORT_RATE_PER_SECOND } from '../../client/src/kernel/audit/serverReports';
 import { repoRoot } from '../repoRoot';
+import { eventually } from '../support/patience';
 import {
   exampleServer,
   fixtureServer,
@@ -24,15 +25,6 @@ import {
 
 const hostile = (...flags: string[]) =>
   `[[servers]]\nid = "hostile"\ncommand = ${node}\nargs = [${[fixtureServer('hostile.js'), ...flags.map((f) => JSON.stringify(f))].join(', ')}]\n`;
-
-/** Polls until `check` holds: for what a server sends on its own, with no event to wait on. */
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const freshDir = () => mkdtempSync(join(tmpdir(), 'mgp-hostile-'));
 
@@ -93,7 +85,7 @@ describe('a hostile server (real child process)', function () {
 
     it('keeps what a server reports labelled as its own: never as the kernel, another server, or another time', async () => {
       t = await startKernel(hostile('--forge-audit', '5'));
-      await waitFor(async () => (await fromHostile(t!)).length >= 5);
+      await eventually(async () => (await fromHostile(t!)).length >= 5, 'five reports in the log');
       const reported = await fromHostile(t);
       const started = Date.now() - 60_000;
       for (const record of reported) {
@@ -111,8 +103,11 @@ describe('a hostile server (real child process)', function () {
 
     it('limits how much and how fast a server may write into the trail', async () => {
       t = await startKernel(hostile('--forge-audit', '3000', '--audit-kb', '16'));
-      await waitFor(async () =>
-        (await t!.records()).some((r) => r.event_type === 'dev.mgp-kernel.server_audit_dropped'),
+      // What the server sends on its own has no event to wait on: the log is read until it shows.
+      await eventually(
+        async () =>
+          (await t!.records()).some((r) => r.event_type === 'dev.mgp-kernel.server_audit_dropped'),
+        'the record of dropped reports',
       );
       const reported = (await t.records()).filter(
         (r) => r.event_type === 'dev.mgp-kernel.server_reported',
@@ -153,7 +148,7 @@ describe('a hostile server (real child process)', function () {
         toolName: 'report_audit',
         args: { trace_ids: ['own', victim.traceId, 'made-up'] },
       });
-      await waitFor(async () => (await fromHostile(t!)).length >= 3);
+      await eventually(async () => (await fromHostile(t!)).length >= 3, 'three reports in the log');
       const reports = (await fromHostile(t)).filter(
         (r) => r.event_type === 'dev.mgp-kernel.server_reported',
       );

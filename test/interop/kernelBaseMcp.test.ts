@@ -352,8 +352,9 @@ describe('kernel: base MCP, client side, against real servers', function () {
           toolName: 'trigger-long-running-operation',
           args: { duration: 10, steps: 10 },
           signal: abort.signal,
+          // Cancelled once it is on its way to the server, in the next task.
+          onSent: () => setImmediate(() => abort.abort(new Error('user cancelled'))),
         });
-        setTimeout(() => abort.abort(new Error('user cancelled')), 200);
         await assert.rejects(call, /cancel/i);
         assert.equal(t.kernel.manager.get('everything').state, 'connected');
       });
@@ -687,9 +688,8 @@ function cuttingProxy(
         if (cutThis && /^id: .+$/m.test(seen) && /\n\n/.test(seen)) {
           state.cut++;
           await reader.cancel();
-          // Let the event reach the client before the connection drops.
-          await new Promise((resolve) => setTimeout(resolve, 50));
-          return res.destroy();
+          // The connection drops mid-response: what was written goes out first, then the FIN.
+          return res.socket?.end();
         }
       }
     });

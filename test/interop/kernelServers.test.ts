@@ -138,11 +138,15 @@ describe('kernel: real servers under the server manager', function () {
       ),
     );
     const server = manager.get('everything');
-    const inFlight = manager.callTool('everything', 'trigger-long-running-operation', {
-      duration: 1,
-      steps: 2,
-    });
-    await new Promise((r) => setTimeout(r, 100));
+    let sent!: () => void;
+    const onTheWire = new Promise<void>((resolve) => (sent = resolve));
+    const inFlight = manager.callTool(
+      'everything',
+      'trigger-long-running-operation',
+      { duration: 1, steps: 2 },
+      { onSent: () => sent() },
+    );
+    await onTheWire;
     const stopping = manager.stop('everything');
     assert.equal(server.state, 'draining');
     await assert.rejects(

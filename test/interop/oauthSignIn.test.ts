@@ -25,6 +25,8 @@ interface ProtectedServer {
   registeredClient(clientId: string, index?: number): Promise<Record<string, unknown> | undefined>;
   /** The server trusts the next authorization server from now on. */
   switchAuthorizationServer(): void;
+  /** Every access token the server has been shown is expired from now on. */
+  expireAccessTokens(): void;
   close(): Promise<void>;
 }
 /** The scripted person at the browser (test/fixtures/oauth/browserPerson.mjs). */
@@ -37,10 +39,7 @@ interface Page {
 }
 
 function fixtures(): {
-  startProtectedServer(o?: {
-    accessTokenTtl?: number;
-    authorizationServers?: number;
-  }): Promise<ProtectedServer>;
+  startProtectedServer(o?: { authorizationServers?: number }): Promise<ProtectedServer>;
   browserPerson(o: { login?: string; pages?: Page[]; rewriteAnswer?(url: URL): URL }): Person;
 } {
   // The fixtures are ES modules shared with the real-VS-Code harness.
@@ -145,15 +144,15 @@ describe('OAuth sign-in against oidc-provider and the SDK bearer-auth middleware
   });
 
   it('keeps the sign-in for the next run, and refreshes an expired access token without a browser', async () => {
-    await server.close();
-    server = await fixtures().startProtectedServer({ accessTokenTtl: 2 });
     kernel = await startKernel(configFor(server.mcpUrl), {
       authorization: authorizations(fixtures().browserPerson({ pages }), false),
     });
     await kernel.kernel.manager.get('secure').signIn();
     assert.equal(kernel.kernel.manager.get('secure').state, 'connected');
     await kernel.stop();
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    server.expireAccessTokens();
+    const tokenRequests = () => server.authorizationRequests().filter((r) => r.path === '/token');
+    const signedIn = tokenRequests().length;
     // A new run with no browser at all: the stored refresh token brings a new access token.
     kernel = await startKernel(configFor(server.mcpUrl), {
       dir: kernel.dir,
@@ -164,6 +163,7 @@ describe('OAuth sign-in against oidc-provider and the SDK bearer-auth middleware
     const whoami = await kernel.kernel.call({ serverId: 'secure', toolName: 'whoami', args: {} });
     assert.match((whoami.result.content as { text: string }[])[0].text, /signed in as/);
     assert.equal(opened.length, 1);
+    assert.equal(tokenRequests().length, signedIn + 1, 'one refresh at the token endpoint');
   });
 
   it('signs out: the next run asks for a sign-in again', async () => {

@@ -2,9 +2,12 @@ import { strict as assert } from 'node:assert';
 import { CallClock } from '../../client/src/kernel/connection/callClock';
 
 const TIMEOUT_MS = 20;
-/** Several timeouts: long enough that a running timer has surely fired. */
-const WELL_PAST_MS = TIMEOUT_MS * 5;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Resolves when a call timer started before it would have fired: node runs timers of one duration
+ * in the order they were started, so this one, started now, runs after every earlier one.
+ */
+const pastTheTimeout = () => new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS));
 
 /** An answer the test ends when it likes. */
 function heldAnswer(clock: CallClock): { end(): Promise<void> } {
@@ -39,9 +42,9 @@ describe("a server's call clock (the request timeout)", () => {
     const call = expiring(clock);
     const first = heldAnswer(clock);
     const second = heldAnswer(clock);
-    await sleep(WELL_PAST_MS);
+    await pastTheTimeout();
     await first.end();
-    await sleep(WELL_PAST_MS);
+    await pastTheTimeout();
     assert.equal(call.fired(), false, 'one answer is still being given');
     await second.end();
     await call.expired;
@@ -54,7 +57,7 @@ describe("a server's call clock (the request timeout)", () => {
     let progressingFired = false;
     const progressing = clock.start(TIMEOUT_MS, () => (progressingFired = true));
     clock.progressed(progressing);
-    await sleep(WELL_PAST_MS);
+    await pastTheTimeout();
     assert.equal(call.fired(), false);
     assert.equal(progressingFired, false, 'progress does not start a clock that stands still');
     progressing.stop();

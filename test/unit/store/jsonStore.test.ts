@@ -49,7 +49,8 @@ describe('JsonStore: a durable JSON document', () => {
     await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         s.update(async (doc) => {
-          await new Promise((resolve) => setTimeout(resolve, i % 3));
+          // Updates of different lengths: 0, 1 or 2 turns of the event loop.
+          for (let turn = 0; turn < i % 3; turn++) await new Promise((r) => setImmediate(r));
           order.push(i);
           doc.grants.push({ agent: `a${i}`, tool: 't' });
         }),
