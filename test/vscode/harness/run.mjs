@@ -1,6 +1,8 @@
 // Runs the real-VS-Code suites against the freshly packaged .vsix:
 // (a) mocha inside the extension host, (b) UI scenarios driven by playwright with screenshots.
-// Usage: node test/vscode/harness/run.mjs [--no-package] [--only host|ui] [--scenario NAME]
+// Usage: node test/vscode/harness/run.mjs [--no-package] [--no-transpile] [--only host|ui] [--scenario NAME]
+// (--no-package: the .vsix is already built; --no-transpile: out/ already holds the tests, as in npm test,
+// where other suites read out/ while this one runs.)
 import { execFileSync } from 'node:child_process';
 import { assertToolsInstalled, repo } from './paths.mjs';
 import { runHostSuite } from './hostSuite.mjs';
@@ -15,7 +17,8 @@ async function main() {
   if (!args.includes('--no-package')) {
     execFileSync(process.execPath, ['scripts/package.mjs'], { cwd: repo, stdio: 'inherit' });
   }
-  execFileSync(process.execPath, ['esbuild.mjs', '--tests'], { cwd: repo, stdio: 'inherit' });
+  if (!args.includes('--no-transpile'))
+    execFileSync(process.execPath, ['esbuild.mjs', '--tests'], { cwd: repo, stdio: 'inherit' });
   const suites = [
     ['host', 'extension-host suite (real vscode API)', runHostSuite],
     ['ui', 'UI scenarios (workbench in chromium)', () => runUiScenarios({ only: scenario })],
