@@ -182,7 +182,7 @@ export async function closeModalEditor(page) {
       .first()
       .click({ timeout: 2000 })
       .catch(() => page.keyboard.press('Escape'));
-    await page.waitForTimeout(200);
+    await modal.waitFor({ state: 'hidden', timeout: 2000 }).catch(() => undefined);
   }
 }
 
