@@ -4,8 +4,10 @@
 // the files given, or the whole tier when none is. A file is given as its source
 // (test/unit/cli.test.ts) or as what it is transpiled to (out/test/unit/cli.test.js); a folder runs
 // every test file under it. Anything else goes to mocha as it is: `--grep X`, `--reporter json`, `--bail`.
+// The whole fast tier runs its files on every core at once (mocha --parallel; `--no-parallel` not).
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -72,8 +74,13 @@ function main() {
     process.exit(2);
   }
   const spec = files.length ? files : [`out/test/${tier}/**/*.test.js`];
+  const parallel =
+    tier === 'unit' && !files.length && !options.includes('--no-parallel')
+      ? ['--parallel', '--jobs', String(availableParallelism())]
+      : [];
   const mocha = join(root, 'node_modules/mocha/bin/mocha.js');
-  process.exit(node([mocha, '--config', `test/${tier}/.mocharc.json`, ...options, ...spec]));
+  const config = ['--config', `test/${tier}/.mocharc.json`];
+  process.exit(node([mocha, ...config, ...parallel, ...options, ...spec]));
 }
 
 main();
