@@ -9,6 +9,7 @@ import type { JsonSchema } from '@shared/schemas/schemaTypes';
 import * as vocabulary from '@shared/schemas/vocabulary';
 import type { VocabularyEntry } from '@shared/schemas/vocabulary';
 import { repoRoot } from '../repoRoot';
+import { walk } from './support/schemaNodes';
 
 const fixtures = join(repoRoot(), 'test/fixtures/config');
 const SCHEMAS = { mgp: mgpConfigSchema, openfang: openfangConfigSchema } as const;
@@ -22,34 +23,6 @@ function errorsFor(file: string): ErrorObject[] {
   const validate = createConfigValidator(SCHEMAS[formatOf(file)]);
   const value = parse(readFileSync(join(fixtures, file), 'utf8'));
   return validate(value) ? [] : [...(validate.errors ?? [])];
-}
-
-interface Node {
-  /** Where the node is in the schema, e.g. `#/properties/servers/items`. */
-  path: string;
-  /** The TOML key path it describes, e.g. `servers[].env.*` (`*` for any key of a map or pattern table). */
-  keys: string;
-  node: JsonSchema;
-  isProperty: boolean;
-}
-
-/** Every schema node reachable from the root. */
-function walk(
-  schema: JsonSchema,
-  path = '#',
-  keys = '',
-  into: Node[] = [],
-  isProperty = false,
-): Node[] {
-  into.push({ path, keys, node: schema, isProperty });
-  for (const [key, sub] of Object.entries(schema.properties ?? {}))
-    walk(sub, `${path}/properties/${key}`, keys ? `${keys}.${key}` : key, into, true);
-  for (const [key, sub] of Object.entries(schema.patternProperties ?? {}))
-    walk(sub, `${path}/patternProperties/${key}`, `${keys}.*`, into, true);
-  if (typeof schema.additionalProperties === 'object')
-    walk(schema.additionalProperties, `${path}/additionalProperties`, `${keys}.*`, into, true);
-  if (schema.items) walk(schema.items, `${path}/items`, `${keys}[]`, into, false);
-  return into;
 }
 
 /** The key paths (named as `walk` names them) that a parsed document uses. */
@@ -331,26 +304,6 @@ describe('config schemas', () => {
             problems.push(`${path}: additionalProperties not decided`);
         }
         assert.deepEqual(problems, []);
-      });
-
-      it(`has ${format} defaults and examples that its own schema accepts`, () => {
-        for (const { path, node } of walk(SCHEMAS[format])) {
-          const values = [
-            ...(node.default !== undefined ? [node.default] : []),
-            ...(node.examples ?? []),
-          ];
-          if (!values.length) continue;
-          const validate = createConfigValidator({
-            ...node,
-            default: undefined,
-            examples: undefined,
-          });
-          for (const value of values)
-            assert.ok(
-              validate(value),
-              `${path}: ${JSON.stringify(value)} ${JSON.stringify(validate.errors)}`,
-            );
-        }
       });
     }
   });

@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { runValidators } from '../../../../client/src/kernel/security/validators';
 import type { ToolSecurity } from '../../../../client/src/kernel/domain/security';
-import { mixedCase, RUNS } from './arbitraries';
+import { mixedCase, RUNS } from '../../../unit/validators/properties/arbitraries';
 
 const SECURITY: ToolSecurity = { risk_level: 'safe', permissions_required: [], side_effects: [] };
 

@@ -15,7 +15,7 @@ import {
   unseenCorpus,
   unseenQueries,
   type Query,
-} from './fixtures';
+} from '../../unit/discovery/fixtures';
 
 interface Quality {
   hit1: number;

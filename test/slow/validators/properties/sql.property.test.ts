@@ -7,8 +7,8 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { runValidators } from '../../../../client/src/kernel/security/validators';
 import type { ToolSecurity } from '../../../../client/src/kernel/domain/security';
-import { SQL_ONLY_WHERE_SQL, SQL_WRITES } from '../sqlCases';
-import { RUNS, mixedCase } from './arbitraries';
+import { SQL_ONLY_WHERE_SQL, SQL_WRITES } from '../../../unit/validators/sqlCases';
+import { RUNS, mixedCase } from '../../../unit/validators/properties/arbitraries';
 
 const SECURITY: ToolSecurity = { risk_level: 'safe', permissions_required: [], side_effects: [] };
 
