@@ -79,8 +79,7 @@ const steps = [
     name: 'unit (slow)',
     deadlineMinutes: 20,
     kind: 'mocha',
-    needs: ['transpile tests', 'package'],
-    after: CHECKS,
+    needs: ['transpile tests'],
     command: mocha('slow'),
   },
   {
