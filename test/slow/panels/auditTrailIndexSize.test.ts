@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { AuditIndex } from '../../../client/src/vscode/panels/auditIndex';
-import { buildDisplay, displayItems } from '../../../client/src/vscode/panels/auditView';
+import { AuditIndex } from '../../../client/src/vscode/auditTrail/auditIndex';
+import { buildDisplay, displayItems } from '../../../client/src/vscode/auditTrail/auditView';
 
 // 100,000 records indexed as they are read: about 2 s.
 describe('Audit Trail index size at 100,000 records', function () {
