@@ -1,6 +1,6 @@
 // Benchmark: the Audit Trail panel's index and views at 100,000 records.
 //
-// Measures, in process, what the panel's host does with a large log (client/src/vscode/panels:
+// Measures, in process, what the panel's host does with a large log (client/src/vscode/auditTrail:
 // AuditIndex, buildDisplay, displayItems): indexing 100,000 realistic records as they are read
 // (JSON.parse included), then the three views a person switches between (all records, a filter on
 // one server and event type, grouped by trace) and a window of 100 grouped rows. Baseline: only
@@ -17,8 +17,8 @@ const RECORDS = 100_000;
 
 const work = scratchFolder('mgp-bench-audit-trail-');
 const panel = await bundleExports(work, 'panel', [
-  "export { AuditIndex } from './client/src/vscode/panels/auditIndex';",
-  "export { buildDisplay, displayItems } from './client/src/vscode/panels/auditView';",
+  "export { AuditIndex } from './client/src/vscode/auditTrail/auditIndex';",
+  "export { buildDisplay, displayItems } from './client/src/vscode/auditTrail/auditView';",
 ]);
 
 /** The records of a busy log: three per trace, six servers, eight tools, twelve agents. */
