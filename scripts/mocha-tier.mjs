@@ -4,7 +4,7 @@
 // the files given, or the whole tier when none is. A file is given as its source
 // (test/unit/cli.test.ts) or as what it is transpiled to (out/test/unit/cli.test.js); a folder runs
 // every test file under it. Anything else goes to mocha as it is: `--grep X`, `--reporter json`, `--bail`.
-// The whole fast tier runs its files on every core at once (mocha --parallel; `--no-parallel` not).
+// The whole fast tier runs its files on every core at once (mocha --parallel), unless --no-parallel.
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
