@@ -84,7 +84,7 @@ describe('validators in the bundled CLI (real server)', function () {
 
   it('readonly: parses SQL with the SQL grammars bundle, refusing a write and passing a read', () => {
     const write = call({ code: 'x', sql: "ALTER SYSTEM SET archive_command = 'x'" });
-    assert.equal(write.status, 1, write.stdout + write.stderr);
+    assert.equal(write.status, 3, write.stdout + write.stderr);
     assert.match(write.stderr, /1010/);
     const unparsable = call({ code: 'x', sql: 'SELEC * FORM t' });
     assert.match(unparsable.stderr, /no dialect can parse/);
@@ -96,7 +96,7 @@ describe('validators in the bundled CLI (real server)', function () {
   it('sandbox: parses command lines with the shell grammar bundle (bash -c "{rm,-rf,DIR}" refused)', () => {
     for (const command of ['bash -c "{rm,-rf,/tmp/project}"', 'rm$IFS-rf$IFS/tmp/project']) {
       const refused = call({ code: command }, 'shell');
-      assert.equal(refused.status, 1, refused.stdout + refused.stderr);
+      assert.equal(refused.status, 3, refused.stdout + refused.stderr);
       assert.match(refused.stderr, /1010/);
     }
     const fine = call({ code: 'git log --oneline -n 5' }, 'shell');
@@ -105,7 +105,7 @@ describe('validators in the bundled CLI (real server)', function () {
 
   it('code_safety strict: parses JavaScript with the code parser bundle (getBuiltinModule refused)', () => {
     const refused = call({ code: "process.getBuiltinModule('child_process')" }, 'code');
-    assert.equal(refused.status, 1, refused.stdout + refused.stderr);
+    assert.equal(refused.status, 3, refused.stdout + refused.stderr);
     assert.match(refused.stdout + refused.stderr, /Name not allowed: 'process'/);
     const fine = call({ code: 'const xs = [1, 2];\nconsole.log(JSON.stringify(xs))' }, 'code');
     assert.equal(fine.status, 0, fine.stdout + fine.stderr);
@@ -119,20 +119,20 @@ describe('validators in the bundled CLI (real server)', function () {
       `SELECT U&"set_confi!0067" UESCAPE '!'('log_statement', 'none', false)`,
     ]) {
       const refused = call({ code: 'x', sql });
-      assert.equal(refused.status, 1, `${sql}: ${refused.stdout}${refused.stderr}`);
+      assert.equal(refused.status, 3, `${sql}: ${refused.stdout}${refused.stderr}`);
       assert.match(refused.stderr, /1010/, sql);
     }
     const python = call(
       { code: 'import ｓｕｂｐｒｏｃｅｓｓ\nｓｕｂｐｒｏｃｅｓｓ.run(["id"])' },
       'py',
     );
-    assert.equal(python.status, 1, python.stdout + python.stderr);
+    assert.equal(python.status, 3, python.stdout + python.stderr);
     for (const js of [
       "\\u0072equire('child_process').execSync('id')",
       "(()=>{})['constr'+'uctor']('return process')().exit()",
     ]) {
       const refused = call({ code: js }, 'js');
-      assert.equal(refused.status, 1, `${js}: ${refused.stdout}${refused.stderr}`);
+      assert.equal(refused.status, 3, `${js}: ${refused.stdout}${refused.stderr}`);
     }
     const fine = call({ code: 'print(sum([1, 2]))' }, 'py');
     assert.equal(fine.status, 0, fine.stdout + fine.stderr);

@@ -90,7 +90,7 @@ describe('mgp call --task (the built CLI, the task example server)', function ()
     assert.equal((await taskOnServer(server.url, taskId)).status, 'completed');
   });
 
-  it('Ctrl+C sends tasks/cancel: the task is cancelled on the server, the CLI exits 1', async () => {
+  it('Ctrl+C sends tasks/cancel: the task is cancelled on the server, the CLI exits 130', async () => {
     running = countSlowlyAsTask('{"to":1000,"step_ms":50}');
     const cli = running;
     // Long enough for many polls: none of them leaves a listener behind (no MaxListeners warning).
@@ -98,7 +98,7 @@ describe('mgp call --task (the built CLI, the task example server)', function ()
     const taskId = /task (\S+): working/.exec(cli.err())![1];
     cli.child.kill('SIGINT');
     const code = await cli.ended;
-    assert.equal(code, 1, cli.err());
+    assert.equal(code, 130, cli.err());
     assert.match(cli.err(), /cancelling the task/);
     assert.match(cli.err(), /mgp call: .*was cancelled/);
     assert.equal(cli.out(), '');

@@ -1,12 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { agentCaller } from '../../client/src/kernel/agent/identity';
 import { stateDirectory } from '../../client/src/kernel/audit/location';
 import { gatewayTools } from '../../client/src/kernel/gateway/toolListing';
 import { KernelError, TOOL_DISABLED } from '../../client/src/kernel/domain/errors';
 import { GatewayWorkspace, stdioGateway } from './support/gatewayProcess';
+import { refusalResult } from './support/refusals';
 import { exampleServer, node, startKernel, TestKernel, textOf } from './support/kernelHarness';
 
 const toml = `[[servers]]
@@ -143,14 +143,11 @@ describe('turning tools and servers off (switches)', function () {
       assert.ok(names.includes('add'), names.join(', '));
       assert.ok(!names.includes('echo') && !names.includes('example.echo'), names.join(', '));
       assert.ok(!names.some((name) => name.startsWith('second.')), names.join(', '));
-      const error = await gateway.client
-        .callTool({ name: 'example.echo', arguments: { text: 'hi' } })
-        .then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-      assert.ok(error instanceof McpError, String(error));
-      assert.match(error.message, /turned off/);
+      const refused = await refusalResult(
+        gateway.client.callTool({ name: 'example.echo', arguments: { text: 'hi' } }),
+      );
+      assert.equal(refused.code, 4002);
+      assert.match(refused.violations[0], /turned off/);
     } finally {
       await gateway.close();
     }

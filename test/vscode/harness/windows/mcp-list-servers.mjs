@@ -41,10 +41,10 @@ export async function run(kit) {
     }
     await quickRow(page, 'MGP Kernel').click();
     await quickRow(page, 'Show Output').click();
-    // VS Code's MCP client logs to the server's own output channel: the four meta-tools of the
+    // VS Code's MCP client logs to the server's own output channel: the five meta-tools of the
     // default listing (MGP §16.3 L2). Monaco draws spaces as no-break spaces: \s matches both.
     const output = page.locator('.part.panel .view-lines');
-    await output.filter({ hasText: /Discovered\s4\stools/ }).waitFor();
+    await output.filter({ hasText: /Discovered\s5\stools/ }).waitFor();
     await output.filter({ hasText: /attached\sto\sthe\seditor's\skernel/ }).waitFor();
     await shot('mcp-server-tools');
   });

@@ -111,6 +111,8 @@ export async function run({ page, server, workspace, step, shot }) {
         assert.deepEqual(userEndpoint.received, [], 'no model is contacted before a search');
         await palette(page, 'MGP: Show Tool Discovery');
         const frame = await findWebviewFrame(page, 'Tool Discovery');
+        // Keyword search is the default; semantic ranking is what uses the embedding endpoint.
+        await frame.locator('#strategy').selectOption('semantic');
         await frame.locator('#query').click();
         await frame.locator('#query').pressSequentially('add numbers', { delay: 40 });
         await waitFor(
