@@ -383,6 +383,30 @@ describe('interop: the agent loop with a scripted model and real servers', funct
     );
     assert.equal(record.answer, 'The key is [REDACTED].');
   });
+
+  it('gives the model the events of its own subscription before its next inference (MGP §13.3)', async () => {
+    session = new AgentSession(k.kernel, { agentId: CHAT_AGENT_ID });
+    const subscribed = await k.kernel.call({
+      serverId: 'mgp',
+      toolName: 'mgp.events.subscribe',
+      args: { channels: ['security.*'] },
+      caller: session.caller,
+    });
+    const id = (subscribed.result.structuredContent as { subscription_id: string }).subscription_id;
+    let delivered = false;
+    k.kernel.events.listen(id, () => (delivered = true));
+    await k.kernel.call({
+      serverId: 'example',
+      toolName: 'emit_event',
+      args: { channel: 'security.alert', severity: 'error', data: { door: 'open' } },
+    });
+    await eventually(() => delivered, 'the event');
+    assertAnswered(await run([{ content: 'Noted.' }]));
+    const said = model!.requests[0].messages.map((m) => String(m.content)).join('\n');
+    assert.match(said, /\[event from example.*not from the user\].*security\.alert.*"door":"open"/);
+    session.close();
+    assert.equal(k.kernel.events.unsubscribe(id), false, 'closing the session ended it');
+  });
 });
 
 describe('interop: resources, prompts and approvals for agents', function () {

@@ -8,6 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage, ChatModel, ChatTurn } from '../llm/chatModel';
 import type { Caller } from '../domain/caller';
+import type { DeliveredEvent, EventHub } from '../bidirectional/eventHub';
+import { SubscriberEvents } from '../bidirectional/subscriberEvents';
 import type {
   AgentHooks,
   AgentObserver,
@@ -27,7 +29,12 @@ import { callTool, CallDone, ToolCallKernel } from './toolCaller';
 import { AgentToolContext, ToolContextKernel, ToolContextOptions } from './toolContext';
 import type { AgentRunRecord, AgentStep, StopReason, ToolCallRecord } from './transcript';
 
-export type AgentKernel = ToolCallKernel & ToolContextKernel & InstructionsSource;
+export type AgentKernel = ToolCallKernel &
+  ToolContextKernel &
+  InstructionsSource & {
+    /** Where the agent's `mgp.events.subscribe` subscriptions are kept (MGP §13.2). */
+    events?: EventHub;
+  };
 
 export interface AgentSessionOptions extends ToolContextOptions {
   /** The agent's identity (`agent.chat`, `agent.cli`…, identity.ts). */
@@ -74,6 +81,7 @@ export class AgentSession {
   private readonly hooks: AgentHooks[];
   private readonly inbox: PushedEvent[] = [];
   private readonly seenEvents = new Set<string>();
+  private readonly subscriptions: SubscriberEvents | undefined;
   private turnIndex = 0;
 
   constructor(
@@ -81,7 +89,14 @@ export class AgentSession {
     options: AgentSessionOptions,
   ) {
     this.tools = new AgentToolContext(kernel, options);
-    this.caller = { ...agentCaller(options.agentId), toolSession: this.tools.session.tools };
+    // Events of the agent's own subscriptions reach its model before the next inference (MGP §13.3).
+    this.subscriptions =
+      kernel.events && new SubscriberEvents(kernel.events, (event) => this.push(pushed(event)));
+    this.caller = {
+      ...agentCaller(options.agentId),
+      toolSession: this.tools.session.tools,
+      ...(this.subscriptions ? { events: this.subscriptions } : {}),
+    };
     this.hooks = options.hooks ?? [];
   }
 
@@ -105,6 +120,7 @@ export class AgentSession {
 
   /** Ends the session: its cache is dropped (its approvals and audit records stay). */
   close(): void {
+    this.subscriptions?.close();
     this.tools.close();
   }
 
@@ -264,6 +280,15 @@ export class AgentSession {
     }
     return text === turn.text ? turn : { ...turn, text };
   }
+}
+
+function pushed(event: DeliveredEvent): PushedEvent {
+  return {
+    eventId: randomUUID(),
+    source: event.server_id,
+    timestamp: event.timestamp,
+    text: `notifications/mgp.event on ${event.channel} (${event.severity}, subscription ${event.subscription_id}): ${JSON.stringify(event.data)}`,
+  };
 }
 
 function notRun(id: string, name: string, why: string): CallDone {

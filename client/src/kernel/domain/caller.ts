@@ -11,6 +11,13 @@ export interface Caller {
    * an agent's conversation has one; without it the kernel's shared session answers.
    */
   toolSession?: CallerToolSession;
+  /** Where the events of the caller's subscriptions go (MGP §13.3); without it nobody hears them. */
+  events?: CallerEvents;
+}
+
+/** Takes the events of a subscription the caller made with `mgp.events.subscribe` (MGP §13.2). */
+export interface CallerEvents {
+  subscribed(subscriptionId: string): void;
 }
 
 /** What the kernel needs of a caller's tool session: it answers the `mgp.tools.*` calls made in it. */

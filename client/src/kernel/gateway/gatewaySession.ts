@@ -16,6 +16,7 @@ import {
   LoggingLevelSchema,
   RequestId,
   RootsListChangedNotificationSchema,
+  ServerNotification,
   SetLevelRequestSchema,
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -39,6 +40,7 @@ import {
   visibleKernelTool,
 } from './toolListing';
 import { onTheWire } from './wireErrors';
+import { eventNotificationParams, SubscriberEvents } from '../bidirectional/subscriberEvents';
 import { CALL_META_TOOL, callMetaToolDefinition, metaCallTarget } from './callMetaTool';
 
 const LEVELS = LoggingLevelSchema.options;
@@ -69,6 +71,8 @@ export class GatewaySession {
   private readonly inFlight = new Map<string, RequestId[]>();
   /** The client's own discovery session (MGP §16.7): what it found, pinned and used. */
   private readonly discovery: DiscoverySession;
+  /** The client's event subscriptions (MGP §13.2), sent to it and ended when it goes. */
+  private readonly events: SubscriberEvents;
   /** Tool ids (`server.tool`) of the session's last discovery answer (meta mode). */
   private discovered: string[] = [];
   private listed: Record<'tools' | 'resources' | 'prompts', string | undefined> = {
@@ -79,6 +83,9 @@ export class GatewaySession {
 
   constructor(private readonly host: SessionHost) {
     this.discovery = host.kernel.discovery.openSession();
+    this.events = new SubscriberEvents(host.kernel.events, (event) =>
+      this.notify({ method: 'notifications/mgp.event', params: eventNotificationParams(event) }),
+    );
     this.server = new Server(
       { name: 'mgp-kernel', title: 'MGP Kernel', version: MGP_KERNEL_VERSION },
       {
@@ -114,6 +121,7 @@ export class GatewaySession {
     };
     registerCatalog(this, host);
     this.server.onclose = () => {
+      this.events.close();
       this.discovery.tools.endSession();
       host.closed(this);
     };
@@ -139,7 +147,11 @@ export class GatewaySession {
   }
 
   private callerNamed(name: string | undefined): Caller {
-    return { ...agentCaller(gatewayAgentId(name)), toolSession: this.discovery.tools };
+    return {
+      ...agentCaller(gatewayAgentId(name)),
+      toolSession: this.discovery.tools,
+      events: this.events,
+    };
   }
 
   get hasRoots(): boolean {
@@ -268,6 +280,12 @@ export class GatewaySession {
   /** The newest call of this session in flight to the server, if any. */
   callTo(serverId: string): RequestId | undefined {
     return this.inFlight.get(serverId)?.at(-1);
+  }
+
+  /** An MGP notification to the client (the SDK's types know only MCP's). */
+  private notify(notification: { method: string; params: Record<string, unknown> }): void {
+    if (!this.initialized) return;
+    void this.server.notification(notification as ServerNotification).catch(() => undefined);
   }
 
   /** A server's log line, at the level the client set, on the stream of the call that caused it. */

@@ -38,6 +38,7 @@ export function eventTools(events: EventHub): KernelTool[] {
           minSeverity,
           context.caller.agentId,
         );
+        context.caller.events?.subscribed(subscription.id);
         return { subscribed, unsupported, subscription_id: subscription.id };
       },
     },

@@ -1,0 +1,91 @@
+import { strict as assert } from 'node:assert';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult, JSONRPCNotification } from '@modelcontextprotocol/sdk/types.js';
+import { repoRoot } from '../repoRoot';
+import { GatewayWorkspace, httpGateway, type HttpGateway } from './support/gatewayProcess';
+import { eventually } from '../support/patience';
+
+const node = JSON.stringify(process.execPath);
+const example = JSON.stringify(join(repoRoot(), 'examples/servers/dist/mgp-example-server.js'));
+
+/** The MGP rows a gateway client meets through `mgp serve` (MGP §12.6, §13.2–13.3). */
+describe('mgp serve: MGP events and progress reach the client that asked', function () {
+  let workspace: GatewayWorkspace;
+  let gateway: HttpGateway;
+
+  before(async () => {
+    workspace = new GatewayWorkspace(
+      `[[servers]]\nid = "example"\ncommand = ${node}\nargs = [${example}]\n`,
+    );
+    gateway = await httpGateway(workspace, []);
+  });
+  after(async () => {
+    await gateway?.stop();
+    workspace?.remove();
+  });
+
+  /** An SDK client of the gateway, keeping the MGP notifications it gets. */
+  async function connect(name: string): Promise<{ client: Client; seen: JSONRPCNotification[] }> {
+    const client = new Client({ name, version: '1.0.0' });
+    const seen: JSONRPCNotification[] = [];
+    client.fallbackNotificationHandler = async (notification) => {
+      seen.push(notification as JSONRPCNotification);
+    };
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(gateway.url), {
+        requestInit: { headers: { authorization: `Bearer ${gateway.token}` } },
+      }),
+    );
+    return { client, seen };
+  }
+
+  const structured = (result: unknown) =>
+    (result as CallToolResult).structuredContent as Record<string, unknown>;
+
+  it('sends a subscribed event to the session that subscribed, and ends it when that session closes (§13.2)', async () => {
+    const subscriber = await connect('Subscriber');
+    const other = await connect('Other');
+    try {
+      const answer = structured(
+        await subscriber.client.callTool({
+          name: 'mgp.events.subscribe',
+          arguments: { channels: ['security.*'] },
+        }),
+      );
+      const id = answer.subscription_id as string;
+      assert.match(id, /^sub-/);
+      await other.client.callTool({
+        name: 'emit_event',
+        arguments: { channel: 'security.alert', severity: 'warning', data: { n: 1 } },
+      });
+      await eventually(
+        () => subscriber.seen.some((n) => n.method === 'notifications/mgp.event'),
+        'the event at the subscriber',
+      );
+      const event = subscriber.seen.find((n) => n.method === 'notifications/mgp.event')!;
+      assert.deepEqual(
+        [event.params?.subscription_id, event.params?.channel, event.params?.data],
+        [id, 'security.alert', { n: 1 }],
+      );
+      assert.ok(typeof event.params?.timestamp === 'string');
+      assert.deepEqual(
+        other.seen.filter((n) => n.method === 'notifications/mgp.event'),
+        [],
+      );
+
+      await (subscriber.client.transport as StreamableHTTPClientTransport).terminateSession();
+      await subscriber.client.close();
+      // The session is closed when its DELETE is answered: its subscription is gone by then.
+      const late = await other.client.callTool({
+        name: 'mgp.events.unsubscribe',
+        arguments: { subscription_id: id },
+      });
+      assert.equal(structured(late).unsubscribed, false);
+    } finally {
+      await subscriber.client.close();
+      await other.client.close();
+    }
+  });
+});
