@@ -9,6 +9,7 @@ import { eventually } from '../support/patience';
 
 const node = JSON.stringify(process.execPath);
 const example = JSON.stringify(join(repoRoot(), 'examples/servers/dist/mgp-example-server.js'));
+const mgpProgress = JSON.stringify(join(repoRoot(), 'test/fixtures/servers/mgp-progress.js'));
 
 /** The MGP rows a gateway client meets through `mgp serve` (MGP §12.6, §13.2–13.3). */
 describe('mgp serve: MGP events and progress reach the client that asked', function () {
@@ -17,7 +18,8 @@ describe('mgp serve: MGP events and progress reach the client that asked', funct
 
   before(async () => {
     workspace = new GatewayWorkspace(
-      `[[servers]]\nid = "example"\ncommand = ${node}\nargs = [${example}]\n`,
+      `[[servers]]\nid = "example"\ncommand = ${node}\nargs = [${example}]\n` +
+        `[[servers]]\nid = "progress"\ncommand = ${node}\nargs = [${mgpProgress}]\n`,
     );
     gateway = await httpGateway(workspace, []);
   });
@@ -86,6 +88,24 @@ describe('mgp serve: MGP events and progress reach the client that asked', funct
     } finally {
       await subscriber.client.close();
       await other.client.close();
+    }
+  });
+
+  it('passes a plain call’s MGP progress on as MCP progress to a client that gave a progressToken (§12.6)', async () => {
+    const { client } = await connect('Progress');
+    try {
+      const heard: { progress: number; total?: number; message?: string }[] = [];
+      const result = await client.callTool({ name: 'work', arguments: { steps: 3 } }, undefined, {
+        onprogress: (progress) => heard.push(progress),
+      });
+      assert.equal((result as CallToolResult).isError, undefined);
+      assert.deepEqual(heard, [
+        { progress: 1 / 3, total: 1, message: 'step 1 of 3' },
+        { progress: 2 / 3, total: 1, message: 'step 2 of 3' },
+        { progress: 1, total: 1, message: 'step 3 of 3' },
+      ]);
+    } finally {
+      await client.close();
     }
   });
 });

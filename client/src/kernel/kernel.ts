@@ -288,6 +288,8 @@ export class Kernel {
       validation: new CallValidation(options.validatorOptions),
       speaksMgp: (serverId) => this.mgp.of(serverId) !== undefined,
       negotiated: (serverId, extension) => this.mgp.active(serverId, extension),
+      watchProgress: (serverId, requestId, listener) =>
+        this.streams.watchProgress(serverId, requestId, listener),
       featureSetCheck: this.mcpl.calls.featureSetCheck,
       scopeCheck: this.mcpl.calls.scopeCheck,
       elicit: guardUrlElicitation((serverId, params, signal) =>

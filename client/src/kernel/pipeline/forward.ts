@@ -39,7 +39,10 @@ export class Forwarding {
     let mgp: Record<string, unknown> | undefined;
     if (this.deps.speaksMgp(request.serverId))
       mgp = streaming ? { trace_id: traceId, stream: true } : { trace_id: traceId };
-    const onRequestId = streaming ? (id: RequestId) => request.stream?.requestId(id) : undefined;
+    const progress = streaming ? undefined : this.plainProgress(request);
+    const onRequestId = streaming
+      ? (id: RequestId) => request.stream?.requestId(id)
+      : progress?.onRequestId;
     const sendOnce = () =>
       server.callTool(tool, request.args, {
         signal: request.signal,
@@ -50,10 +53,32 @@ export class Forwarding {
         task: request.task,
         params: call.params,
       });
-    return sendOnce().then(
-      (value) => this.succeeded(call, value, 1, streaming),
-      (error: unknown) => this.afterFirstFailure(call, error, sendOnce, streaming),
-    );
+    return sendOnce()
+      .then(
+        (value) => this.succeeded(call, value, 1, streaming),
+        (error: unknown) => this.afterFirstFailure(call, error, sendOnce, streaming),
+      )
+      .finally(() => progress?.release());
+  }
+
+  /**
+   * MGP §12.6: a server may report a plain call's progress by its request id; the caller that asked
+   * for progress hears it as MCP progress, from each attempt's id until the call ends.
+   */
+  private plainProgress(
+    request: ToolCallRequest,
+  ): { onRequestId: (id: RequestId) => void; release: () => void } | undefined {
+    const { onProgress } = request;
+    const watch = this.deps.watchProgress;
+    if (!onProgress || !watch) return undefined;
+    let release: (() => void) | undefined;
+    return {
+      onRequestId: (id) => {
+        release?.();
+        release = watch(request.serverId, id, onProgress);
+      },
+      release: () => release?.(),
+    };
   }
 
   /** The answer of a call that a stage answered itself, without forwarding it (MGP §7.4). */

@@ -118,6 +118,12 @@ export interface PipelineDeps {
   /** Whether the server negotiated MGP at all (§2), and an MGP extension. */
   speaksMgp(serverId: string): boolean;
   negotiated(serverId: string, extension: string): boolean;
+  /** MGP §12.6: hands a plain call's `mgp.stream.progress` to a listener until released. */
+  watchProgress?(
+    serverId: string,
+    requestId: RequestId,
+    listener: NonNullable<ToolCallRequest['onProgress']>,
+  ): () => void;
   /** Whether the tool's feature set is switched on (MCPL §6.6): decided at once, nobody asked. */
   featureSetCheck?: ExtensionCheck;
   /** Whether a scoped call may act on its scope (MCPL §7.7): by the lists, or the user is asked. */

@@ -2,6 +2,7 @@
  * MGP streaming (§12), client side: a call made with `_mgp.stream: true` is tracked by the JSON-RPC id
  * it went out with; `notifications/mgp.stream.chunk` are assembled by index, `…stream.progress` and
  * MCP progress update its progress, and `mgp/stream/cancel` stops it and keeps the partial result.
+ * `…stream.progress` of a call not started as a stream (§12.6) goes to that call's progress listener.
  * Views follow the registry's events; they never see connections.
  */
 import { randomUUID } from 'node:crypto';
@@ -89,8 +90,20 @@ export class ActiveStream {
 
 const RETAINED = 50;
 
+/** MCP progress, as a caller of a plain call hears it. */
+export type ProgressListener = (progress: {
+  progress: number;
+  total?: number;
+  message?: string;
+}) => void;
+
+const requestKey = (serverId: string, requestId: unknown) =>
+  `${serverId}\u0000${String(requestId)}`;
+
 export class StreamRegistry extends EventEmitter<StreamEvents> {
   private readonly byRequest = new Map<string, ActiveStream>();
+  /** Progress listeners of plain (not streamed) calls in flight, by server and request id. */
+  private readonly plainCalls = new Map<string, ProgressListener>();
   private readonly streams = new Map<string, ActiveStream>();
 
   constructor(
@@ -113,7 +126,16 @@ export class StreamRegistry extends EventEmitter<StreamEvents> {
   /** Called as the tools/call is sent: chunks name this id as their request_id. */
   bind(stream: ActiveStream, requestId: RequestId): void {
     stream.requestId = requestId;
-    this.byRequest.set(`${stream.serverId}\u0000${String(requestId)}`, stream);
+    this.byRequest.set(requestKey(stream.serverId, requestId), stream);
+  }
+
+  /** MGP §12.6: a plain call's progress, reported by request id, reaches its caller until released. */
+  watchProgress(serverId: string, requestId: RequestId, listener: ProgressListener): () => void {
+    const key = requestKey(serverId, requestId);
+    this.plainCalls.set(key, listener);
+    return () => {
+      if (this.plainCalls.get(key) === listener) this.plainCalls.delete(key);
+    };
   }
 
   get(id: string): ActiveStream | undefined {
@@ -125,7 +147,7 @@ export class StreamRegistry extends EventEmitter<StreamEvents> {
   }
 
   private find(serverId: string, requestId: unknown): ActiveStream | undefined {
-    return this.byRequest.get(`${serverId}\u0000${String(requestId)}`);
+    return this.byRequest.get(requestKey(serverId, requestId));
   }
 
   private onChunk(serverId: string, params: Record<string, unknown>): void {
@@ -153,12 +175,22 @@ export class StreamRegistry extends EventEmitter<StreamEvents> {
   }
 
   private onProgress(serverId: string, params: Record<string, unknown>): void {
+    const fraction =
+      typeof params.progress === 'number' && Number.isFinite(params.progress)
+        ? Math.max(0, Math.min(1, params.progress))
+        : undefined;
+    const message = typeof params.message === 'string' ? params.message : undefined;
     const stream = this.find(serverId, params.request_id);
-    if (!stream || stream.state !== 'running') return;
+    if (!stream) {
+      const listener = this.plainCalls.get(requestKey(serverId, params.request_id));
+      if (listener && fraction !== undefined)
+        listener({ progress: fraction, total: 1, ...(message ? { message } : {}) });
+      return;
+    }
+    if (stream.state !== 'running') return;
     this.setProgress(stream, {
-      fraction:
-        typeof params.progress === 'number' ? Math.max(0, Math.min(1, params.progress)) : undefined,
-      message: typeof params.message === 'string' ? params.message : undefined,
+      fraction,
+      message,
       estimatedRemainingMs:
         typeof params.estimated_remaining_ms === 'number'
           ? params.estimated_remaining_ms
