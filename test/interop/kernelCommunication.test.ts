@@ -148,6 +148,51 @@ describe('kernel communication with real servers (MGP §12, §13, §15.4, §16)'
       }
     });
 
+    it('llm_completion offers the request’s tools to the model and answers its tool calls (§13.4)', async () => {
+      const model = await startScriptedModel({
+        turns: [{ tool_calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }],
+      });
+      try {
+        t = await startKernel(example(), {
+          configure: (kernel) =>
+            kernel.models.setProviders([
+              new OpenAiCompatibleProvider({ baseUrl: model.url, model: 'scripted' }),
+            ]),
+        });
+        const result = await t.kernel.call({
+          serverId: 'example',
+          toolName: 'ask_user',
+          args: {
+            type: 'llm_completion',
+            message: 'What is the weather in Paris?',
+            tools: [
+              {
+                name: 'get_weather',
+                description: 'The weather in a city',
+                input_schema: { type: 'object', properties: { city: { type: 'string' } } },
+              },
+            ],
+          },
+        });
+        assert.deepEqual(
+          model.requests[0].tools?.map((tool) => [tool.function.name, tool.function.parameters]),
+          [['get_weather', { type: 'object', properties: { city: { type: 'string' } } }]],
+        );
+        const response = (
+          result.result.structuredContent as {
+            response: { tool_calls: { name: string; arguments: unknown; id: string }[] };
+          }
+        ).response;
+        assert.deepEqual(
+          response.tool_calls.map((call) => [call.name, call.arguments, typeof call.id]),
+          [['get_weather', { city: 'Paris' }, 'string']],
+        );
+        assert.equal((await t.ofType('dev.mgp-kernel.llm_completion'))[0].result, 'SUCCESS');
+      } finally {
+        await model.close();
+      }
+    });
+
     it('llm_completion is refused when access control denies the server', async () => {
       t = await startKernel(example());
       await t.kernel.access.grant(

@@ -11,7 +11,9 @@ import type { AuditSink } from '../audit/auditSink';
 import type { Interaction } from '../host/interaction';
 import { KERNEL_SERVER_ID } from '../domain/kernelTool';
 import type { MgpSessions } from '../mgp/mgpSessions';
-import type { CompletionMessage } from '../llm/modelProvider';
+import type { ModelTool } from '../llm/chatModel';
+import type { CompletionMessage, CompletionRequest, CompletionResult } from '../llm/modelProvider';
+import { completionToolCall, completionTools } from './completionTools';
 import type { ModelRouter } from '../llm/modelRouter';
 
 export interface CallbackDeps {
@@ -137,6 +139,7 @@ export class Callbacks {
       await record('DENIED', { reason: 'access_denied', source: access.source });
       throw new Error(`${agentId} has no access to llm_completion (${access.source})`);
     }
+    const tools = completionTools(params.tools);
     const messages = messagesOf(params.messages);
     const system = messages.find((m) => m.role === 'system')?.content;
     const hints = (params.model_hints ?? {}) as {
@@ -167,7 +170,7 @@ export class Callbacks {
       role: m.role,
       content: !Array.isArray(m.content) && m.content.type === 'text' ? m.content.text : '',
     }));
-    const completion = await this.deps.models.complete(
+    const answer = await this.answer(
       {
         messages: [
           ...(review.params.systemPrompt
@@ -183,14 +186,49 @@ export class Callbacks {
           costPriority: hints.cost_priority,
         },
       },
+      tools,
       expired,
     );
-    await record('SUCCESS', { model: completion.model, usage: completion.usage });
+    await record('SUCCESS', {
+      model: answer.model,
+      usage: answer.usage,
+      ...(tools.length ? { tools: tools.map((t) => t.name) } : {}),
+    });
+    return { ...answer, usage: answer.usage ?? {} };
+  }
+
+  /**
+   * The model's answer. With tools (MGP §13.4 `tools`), a chat model is offered them and its tool
+   * calls come back as `tool_calls`, for the server to run.
+   */
+  private async answer(
+    request: CompletionRequest,
+    tools: ModelTool[],
+    expired: AbortSignal,
+  ): Promise<Omit<CompletionResult, 'stopReason'> & { tool_calls: unknown[] }> {
+    if (tools.length === 0) {
+      const completion = await this.deps.models.complete(request, expired);
+      return {
+        content: completion.content,
+        model: completion.model,
+        usage: completion.usage,
+        tool_calls: [],
+      };
+    }
+    const turn = await this.deps.models
+      .chooseChat(request.hints)
+      .chat(
+        { messages: request.messages, tools, maxTokens: request.maxTokens, toolChoice: 'auto' },
+        expired,
+      );
     return {
-      content: completion.content,
-      model: completion.model,
-      usage: completion.usage ?? {},
-      tool_calls: [],
+      content: turn.text,
+      model: turn.model,
+      usage: turn.usage && {
+        prompt_tokens: turn.usage.promptTokens,
+        completion_tokens: turn.usage.completionTokens,
+      },
+      tool_calls: turn.toolCalls.map(completionToolCall),
     };
   }
 }

@@ -44,6 +44,16 @@ const askUserInput = z.object({
     .record(z.string(), z.unknown())
     .optional()
     .describe('llm_completion only: hints for the host to pick a model'),
+  tools: z
+    .array(
+      z.object({
+        name: z.string().min(1),
+        description: z.string().default(''),
+        input_schema: z.record(z.string(), z.unknown()).default({ type: 'object' }),
+      }),
+    )
+    .optional()
+    .describe('llm_completion only: tools the model may call (its tool_calls come back)'),
 });
 type AskUserArgs = z.output<typeof askUserInput>;
 
@@ -63,7 +73,7 @@ export function callbackRequest(
         ...base,
         messages: [{ role: 'user', content: args.message }],
         model_hints: args.model_hints ?? {},
-        tools: [],
+        tools: args.tools ?? [],
         timeout_ms: timeoutMs,
       };
     case 'confirmation':
