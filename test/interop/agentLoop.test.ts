@@ -386,6 +386,17 @@ describe('interop: the agent loop with a scripted model and real servers', funct
 
   it('gives the model the events of its own subscription before its next inference (MGP §13.3)', async () => {
     session = new AgentSession(k.kernel, { agentId: CHAT_AGENT_ID });
+    // mgp.events.* are administrative (MGP §16.8): an agent subscribes with a grant.
+    await k.kernel.access.grant(
+      {
+        entry_type: 'tool_grant',
+        agent_id: CHAT_AGENT_ID,
+        server_id: 'mgp',
+        tool_name: 'mgp.events.subscribe',
+        permission: 'allow',
+      },
+      'test',
+    );
     const subscribed = await k.kernel.call({
       serverId: 'mgp',
       toolName: 'mgp.events.subscribe',

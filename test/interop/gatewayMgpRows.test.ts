@@ -5,11 +5,16 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult, JSONRPCNotification } from '@modelcontextprotocol/sdk/types.js';
 import { repoRoot } from '../repoRoot';
 import { GatewayWorkspace, httpGateway, type HttpGateway } from './support/gatewayProcess';
+import { refusalResult } from './support/refusals';
 import { eventually } from '../support/patience';
 
 const node = JSON.stringify(process.execPath);
 const example = JSON.stringify(join(repoRoot(), 'examples/servers/dist/mgp-example-server.js'));
 const mgpProgress = JSON.stringify(join(repoRoot(), 'test/fixtures/servers/mgp-progress.js'));
+
+/** An access grant on one kernel tool: §16.8's administrative tools answer an agent only with one. */
+const grant = (agent: string, tool: string) =>
+  `[[kernel.access_grants]]\nagent_id = "${agent}"\nserver_id = "mgp"\ntool_name = "${tool}"\npermission = "allow"\n`;
 
 /** The MGP rows a gateway client meets through `mgp serve` (MGP §12.6, §13.2–13.3). */
 describe('mgp serve: MGP events and progress reach the client that asked', function () {
@@ -19,7 +24,9 @@ describe('mgp serve: MGP events and progress reach the client that asked', funct
   before(async () => {
     workspace = new GatewayWorkspace(
       `[[servers]]\nid = "example"\ncommand = ${node}\nargs = [${example}]\n` +
-        `[[servers]]\nid = "progress"\ncommand = ${node}\nargs = [${mgpProgress}]\n`,
+        `[[servers]]\nid = "progress"\ncommand = ${node}\nargs = [${mgpProgress}]\n` +
+        grant('agent.gateway.subscriber', 'mgp.events.subscribe') +
+        grant('agent.gateway.other', 'mgp.events.unsubscribe'),
     );
     gateway = await httpGateway(workspace, []);
   });
@@ -106,6 +113,32 @@ describe('mgp serve: MGP events and progress reach the client that asked', funct
       ]);
     } finally {
       await client.close();
+    }
+  });
+
+  it('answers an agent the administrative kernel tools only with a grant, under opt-out too (§16.8)', async () => {
+    const plain = await connect('Plain');
+    const subscriber = await connect('Subscriber');
+    try {
+      for (const name of ['mgp.access.query', 'mgp.discovery.list', 'mgp.events.subscribe']) {
+        const refusal = await refusalResult(
+          plain.client.callTool({
+            name,
+            arguments: name === 'mgp.events.subscribe' ? { channels: ['*'] } : {},
+          }),
+        );
+        assert.match(refusal.text, /administrative \(MGP §16\.8\)/, name);
+      }
+      const listed = (client: Client) =>
+        client.listTools().then(({ tools }) => tools.map((tool) => tool.name));
+      assert.ok(!(await listed(plain.client)).some((name) => name.startsWith('mgp.events.')));
+      const granted = await listed(subscriber.client);
+      assert.ok(granted.includes('mgp.events.subscribe'), JSON.stringify(granted));
+      assert.ok(!granted.includes('mgp.events.unsubscribe'), JSON.stringify(granted));
+      assert.ok(granted.includes('mgp.tools.discover'));
+    } finally {
+      await plain.client.close();
+      await subscriber.client.close();
     }
   });
 });

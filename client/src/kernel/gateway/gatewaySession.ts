@@ -166,15 +166,15 @@ export class GatewaySession {
   listTools(): Tool[] {
     const { kernel } = this.host;
     const loaded = this.host.expose === 'meta' ? this.loadedToolIds() : undefined;
-    const agent = this.identity.agentId;
+    const caller = this.identity;
     return this.host
       .tools()
       .entries()
       .filter(({ item }) =>
         item.kernel
-          ? visibleKernelTool(kernel, item.name)
+          ? visibleKernelTool(kernel, caller, item.name)
           : (!loaded || loaded.has(toolIdOf(item.serverId, item.name))) &&
-            kernel.access.query(agent, item.serverId, item.name).permission === 'allow',
+            kernel.access.query(caller.agentId, item.serverId, item.name).permission === 'allow',
       )
       .map(({ item, name }) => toolDefinition(name, item.tool))
       .concat(this.host.expose === 'meta' ? [callMetaToolDefinition] : []);

@@ -2,12 +2,13 @@
  * The tools the gateway offers its clients. `all`: every connected server's tools. `meta` (the
  * default, MGP §16.3 L2 growing into L3): the meta-tools first; the tools a session discovers, pins
  * or uses join its list as they load. Either way the kernel's own tools follow their §16.8
- * visibility: the meta-tools and the session tools are listed, administrative ones never (an agent
- * may still call one by name, and the pipeline refuses it without an access grant).
+ * visibility: the meta-tools and the session tools are listed, administrative ones only to a client
+ * with an access grant for them (the pipeline refuses them otherwise).
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ListedTool } from '../connection/toolResults';
-import { kernelToolVisibility } from '../discovery';
+import type { Caller } from '../domain/caller';
+import { kernelToolAccess } from '../kernelTools/kernelToolAccess';
 import type { Kernel } from '../kernel';
 import { KERNEL_SERVER_ID } from '../domain/kernelTool';
 import { qualifiedToolName } from '../lifecycle/serverManager';
@@ -20,10 +21,13 @@ export interface GatewayTool extends NamedItem {
   kernel: boolean;
 }
 
-/** The kernel's tools an agent sees (§16.8): the meta-tools and the session tools. */
-export function visibleKernelTool(kernel: Kernel, name: string): boolean {
+/**
+ * The kernel's tools a client is listed (§16.8): the ones it may call, by the pipeline's own rule:
+ * the meta-tools and the session tools, and an administrative one only with an access grant.
+ */
+export function visibleKernelTool(kernel: Kernel, caller: Caller, name: string): boolean {
   const tool = kernel.kernelTools.get(name);
-  return Boolean(tool && !tool.operatorOnly && kernelToolVisibility(name) !== 'admin');
+  return Boolean(tool && kernelToolAccess(kernel.access, caller, tool).allowed);
 }
 
 /** Every tool a gateway client may name: the connected servers' (less those turned off) and the kernel's own. */

@@ -1,11 +1,11 @@
 /**
  * A call of one of the kernel's own tools (server `mgp`, MGP §1.6 Layer 4): resolved in the registry,
- * checked for access, run in process, audited. An explicit access entry on the `mgp` server decides;
- * otherwise operators may use every kernel tool and agents the ones that are not operator-only
- * (MGP §5.4, §16.8).
+ * checked for access (kernelToolAccess.ts: MGP §5.4, §16.8), run in process, audited.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toolResult } from '../kernelTools/registry';
+import { kernelToolAccess } from '../kernelTools/kernelToolAccess';
+import { kernelToolVisibility } from '../discovery/visibility';
 import { errorData } from '../mgp/mgpErrors';
 import { ACCESS_DENIED, KernelError, refusedBy, TOOL_NOT_FOUND } from '../domain/errors';
 import { KERNEL_SERVER_ID, type KernelTool } from '../domain/kernelTool';
@@ -22,12 +22,8 @@ export class KernelToolCalls {
   async call(request: ToolCallRequest, traceId: string, started: number): Promise<ToolCallOutcome> {
     const tool = this.deps.kernelTools.get(request.toolName);
     if (!tool) return this.refuseUnknown(request, traceId);
-    const access = this.deps.access.query(request.caller.agentId, KERNEL_SERVER_ID, tool.name);
-    const allowed =
-      access.source === 'default_policy'
-        ? !tool.operatorOnly || request.caller.kind === 'operator'
-        : access.permission === 'allow';
-    if (!allowed) return this.refuseAccess(request, traceId, tool, access.source);
+    const access = kernelToolAccess(this.deps.access, request.caller, tool);
+    if (!access.allowed) return this.refuseAccess(request, traceId, tool, access.source);
     const security: EffectiveSecurity = {
       risk_level: tool.risk,
       permissions_required: [],
@@ -85,17 +81,28 @@ export class KernelToolCalls {
     source: string,
   ): Promise<never> {
     await this.audit.blocked(request, traceId, 'TOOL_BLOCKED', 'DENIED', {
-      reason: tool.operatorOnly ? 'operator_only' : 'access_denied',
+      reason: tool.operatorOnly
+        ? 'operator_only'
+        : kernelToolVisibility(tool.name) === 'admin'
+          ? 'administrative'
+          : 'access_denied',
       access_source: source,
     });
     throw refusedBy(
       'access',
       new KernelError(
         'AccessDenied',
-        `${request.caller.agentId} may not use ${tool.name}${tool.operatorOnly ? ': it is for operators' : ''}`,
+        `${request.caller.agentId} may not use ${tool.name}${refusalNote(tool)}`,
         ACCESS_DENIED,
         errorData(ACCESS_DENIED),
       ),
     );
   }
+}
+
+function refusalNote(tool: KernelTool): string {
+  if (tool.operatorOnly) return ': it is for operators';
+  if (kernelToolVisibility(tool.name) === 'admin')
+    return ': it is administrative (MGP §16.8), for an agent only with an access grant on server mgp';
+  return '';
 }
