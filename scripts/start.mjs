@@ -3,18 +3,14 @@
 // PORT picks the port (default 8080, or a free one if that is taken).
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import {
-  freePort,
-  installVsix,
-  prepareProfile,
-  startCodeServer,
-} from '../test/vscode/harness/codeServer.mjs';
+import { freePort, installVsix, prepareProfile } from '../test/vscode/harness/codeServer.mjs';
 import {
   assertToolsInstalled,
   repo,
   scratchRoot,
   vsixPath,
 } from '../test/vscode/harness/paths.mjs';
+import { DEMO_SETTINGS, startDemoServer } from './demoServer.mjs';
 
 async function choosePort() {
   const wanted = Number(process.env.PORT ?? 8080);
@@ -28,11 +24,10 @@ async function choosePort() {
 async function main() {
   assertToolsInstalled();
   execFileSync(process.execPath, ['scripts/package.mjs'], { cwd: repo, stdio: 'inherit' });
-  // Chat stays on (the test profile turns it off): the @mgp participant and the kernel's tools show there.
-  const dirs = prepareProfile(join(scratchRoot, 'start'), { 'chat.disableAIFeatures': false });
+  const dirs = prepareProfile(join(scratchRoot, 'start'), DEMO_SETTINGS);
   installVsix(dirs, vsixPath);
   const workspace = join(repo, 'examples/workspace');
-  const server = await startCodeServer({ dirs, workspace, trust: false, port: await choosePort() });
+  const server = await startDemoServer({ dirs, workspace, port: await choosePort() });
   console.log(`
 MGP Kernel is running in VS Code (code-server) on the example workspace:
 

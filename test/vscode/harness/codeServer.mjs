@@ -106,9 +106,19 @@ async function waitHealthy(url, child, deadlineMs) {
 }
 
 /**
- * @param {{dirs: ReturnType<typeof prepareProfile>, workspace: string, trust?: boolean, env?: Record<string,string>, port?: number}} options
+ * `smokeTestDriver` (the suites' default) lets playwright and the host suite drive the workbench, at a
+ * price: the workbench then shows no notification toasts and refuses dialogs (the Workspace Trust
+ * question among them). The demo (`npm start`, `scripts/demoServer.mjs`) starts without it.
+ * @param {{dirs: ReturnType<typeof prepareProfile>, workspace: string, trust?: boolean, env?: Record<string,string>, port?: number, smokeTestDriver?: boolean}} options
  */
-export async function startCodeServer({ dirs, workspace, trust = true, env = {}, port }) {
+export async function startCodeServer({
+  dirs,
+  workspace,
+  trust = true,
+  env = {},
+  port,
+  smokeTestDriver = true,
+}) {
   port ??= await freePort();
   const url = `http://127.0.0.1:${port}`;
   const args = [
@@ -125,8 +135,7 @@ export async function startCodeServer({ dirs, workspace, trust = true, env = {},
     '--disable-update-check',
     '--disable-getting-started-override',
     ...(trust ? ['--disable-workspace-trust'] : []),
-    '--vscode-option',
-    'enable-smoke-test-driver',
+    ...(smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
     workspace,
   ];
   const logFd = openSync(join(dirs.scratch, 'code-server.log'), 'a');

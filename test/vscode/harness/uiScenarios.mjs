@@ -8,6 +8,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser, openPage } from './browser.mjs';
+import { DEMO_SETTINGS, startDemoServer } from '../../../scripts/demoServer.mjs';
 import { installVsix, prepareProfile, startCodeServer } from './codeServer.mjs';
 import { resultsDir, vsixPath } from './paths.mjs';
 import { createUiKit } from './uiKit.mjs';
@@ -27,20 +28,22 @@ function modules(dir, only) {
 /**
  * One code-server window: a scratch profile, the example workspace copied (then `prepare` may change
  * it), the modules run in order against one page. `window` options: `trust` (false: the workspace
- * opens untrusted and VS Code asks), `settings` (user settings), `env` (code-server's environment).
+ * opens untrusted and VS Code asks), `settings` (user settings), `env` (code-server's environment),
+ * `demo` (started as `npm start` starts it, with its settings: no smoke-test driver, so toasts and
+ * dialogs show, and the trust question at first open).
  */
 async function runWindow(name, files, results, window = {}) {
   const scratch = freshScratch(`ui-${name}`);
-  const dirs = prepareProfile(scratch, window.settings);
+  const dirs = prepareProfile(
+    scratch,
+    window.demo ? { ...DEMO_SETTINGS, ...window.settings } : window.settings,
+  );
   installVsix(dirs, vsixPath);
   const workspace = copyExampleWorkspace(scratch);
   await window.prepare?.(workspace);
-  const server = await startCodeServer({
-    dirs,
-    workspace,
-    trust: window.trust ?? true,
-    env: window.env,
-  });
+  const server = window.demo
+    ? await startDemoServer({ dirs, workspace, env: window.env })
+    : await startCodeServer({ dirs, workspace, trust: window.trust ?? true, env: window.env });
   const browser = await launchBrowser();
   const { page } = await openPage(browser);
   try {
