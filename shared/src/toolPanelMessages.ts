@@ -172,8 +172,11 @@ export interface HistoryEntryView {
 export type RunToolToWebview =
   | { type: 'tools'; tools: ToolChoiceView[]; selected: ToolKey }
   | { type: 'tool'; tool: ToolView }
-  /** The server went away or no longer lists the tool. */
-  | { type: 'toolGone'; key: ToolKey; reason: string }
+  /**
+   * The tool cannot run now: the server went away or no longer lists it, or the person turned the
+   * tool (or its whole server) off, which `turnedOff` says.
+   */
+  | { type: 'toolGone'; key: ToolKey; reason: string; turnedOff?: 'tool' | 'server' }
   /** The tool's past runs, newest first. */
   | (ToolKey & { type: 'history'; entries: HistoryEntryView[] })
   | RunToWebview;
@@ -182,6 +185,8 @@ export type RunToolFromWebview =
   | { type: 'ready' }
   | (ToolKey & { type: 'select' })
   | (ToolKey & { type: 'clearHistory' })
+  /** Turn On for a tool the person turned off (its server, when the whole server is off). */
+  | (ToolKey & { type: 'turnOn' })
   | RunFromWebview;
 
 // ── Tool Discovery ───────────────────────────────────────────────────────────────────────────────
@@ -355,7 +360,8 @@ export function isRunFromWebview(value: unknown): value is RunFromWebview {
 export function isRunToolFromWebview(value: unknown): value is RunToolFromWebview {
   if (!isObject(value)) return false;
   if (value.type === 'ready') return true;
-  if (value.type === 'select' || value.type === 'clearHistory') return isToolKey(value);
+  if (value.type === 'select' || value.type === 'clearHistory' || value.type === 'turnOn')
+    return isToolKey(value);
   return isRunFromWebview(value);
 }
 

@@ -103,6 +103,21 @@ describe('Run Tool outcomes with a real server', function () {
     assert.equal(end.error.block?.check, 'Your approval');
   });
 
+  it("a tool the person turned off runs into the kernel's TOOL_DISABLED block, audited", async () => {
+    await start();
+    await t.kernel.switchboard.setTool('example', 'add', false);
+    const { end, record } = await run('add', { a: 2, b: 3 });
+    assert.equal(end.type, 'runError');
+    if (end.type !== 'runError') return;
+    assert.equal(end.error.code, 4002, 'TOOL_DISABLED (MGP §14.3)');
+    assert.equal(end.error.block?.check, 'Turned off');
+    assert.match(end.error.block?.why ?? '', /example\.add is turned off/);
+    assert.equal(end.exchange?.request, undefined, 'nothing reached the server');
+    assert.equal(record.error?.block?.check, 'Turned off');
+    const blocked = (await t.ofType('TOOL_BLOCKED')).at(-1);
+    assert.equal(blocked?.trace_id, end.traceId, 'the refusal is in the audit trail');
+  });
+
   it("a code-safety rejection the kernel answers itself is a block, with the rejection's violations", async () => {
     await start(`approved_tools = ["run_code"]\n`);
     const { end } = await run('run_code', { code: "require('child_process').execSync('id')" });

@@ -10,7 +10,7 @@ import type {
   ToolKey,
   ToolView,
 } from '@shared/toolPanelMessages';
-import { el } from '../shared/dom';
+import { button, el } from '../shared/dom';
 import { ToolRun } from '../shared/toolRun';
 import { securityFacts, untrustedDescription } from '../shared/toolParts';
 import { HistoryView } from './history';
@@ -149,6 +149,7 @@ function paneOf(tool: ToolView): Pane {
 function showTool(tool: ToolView): void {
   selected = { serverId: tool.serverId, toolName: tool.toolName };
   const pane = paneOf(tool);
+  pane.run.setAvailable(true);
   gone.hidden = true;
   if (paneSlot.firstElementChild !== pane.element) paneSlot.replaceChildren(pane.element);
   document.title = `Run ${tool.serverId} · ${tool.toolName}`;
@@ -156,11 +157,27 @@ function showTool(tool: ToolView): void {
   app.dataset.state = 'ready';
 }
 
-function showGone(key: ToolKey, reason: string): void {
+/** What the notice says and offers: a switch the person turned off is theirs to turn on again. */
+function goneNotice(message: RunToolToWebview & { type: 'toolGone' }): (Node | string)[] {
+  const { key, reason, turnedOff } = message;
+  if (!turnedOff)
+    return [`This tool is not available now: ${reason}. It can run again when the server is back.`];
+  const what = turnedOff === 'server' ? 'its server is' : 'it is';
+  return [
+    `This tool is turned off: ${reason}, so ${what} not offered to you or to agents, and a call of it is refused. `,
+    button(turnedOff === 'server' ? 'Turn Server On' : 'Turn On', () =>
+      post({ type: 'turnOn', ...key }),
+    ),
+  ];
+}
+
+function showGone(message: RunToolToWebview & { type: 'toolGone' }): void {
+  const { key } = message;
   selected = key;
-  gone.textContent = `This tool is not available now: ${reason}. It can run again when the server is back.`;
+  gone.replaceChildren(...goneNotice(message));
   gone.hidden = false;
   const pane = panes.get(idOf(key));
+  pane?.run.setAvailable(false);
   paneSlot.replaceChildren(...(pane ? [pane.element] : []));
   document.title = `Run ${key.serverId} · ${key.toolName}`;
   app.dataset.tool = `${key.serverId}.${key.toolName}`;
@@ -176,7 +193,7 @@ window.addEventListener('message', (event: MessageEvent<RunToolToWebview>) => {
       showTool(message.tool);
       return;
     case 'toolGone':
-      showGone(message.key, message.reason);
+      showGone(message);
       return;
     case 'history':
       if (selected && idOf(message) === idOf(selected)) history.show(message, message.entries);

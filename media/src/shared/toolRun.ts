@@ -39,6 +39,7 @@ export class ToolRun {
   private localProblems: FieldError[] = [];
   private hostErrors: FieldError[] = [];
   private runId: number | undefined;
+  private unavailable = false;
   private streamId: string | undefined;
   private readonly runButton: HTMLButtonElement;
   private readonly cancelButton: HTMLButtonElement;
@@ -208,7 +209,7 @@ export class ToolRun {
   }
 
   private run(): void {
-    if (this.runId !== undefined) return;
+    if (this.runId !== undefined || this.unavailable) return;
     const { value, problems } = this.form.value();
     this.form.revealAll();
     if (problems.length || !value) {
@@ -247,8 +248,14 @@ export class ToolRun {
     this.options.post({ type: 'cancelRun', runId: this.runId });
   }
 
+  /** A tool that cannot run now (turned off, its server gone): Run is disabled until it can. */
+  setAvailable(available: boolean): void {
+    this.unavailable = !available;
+    this.runButton.disabled = this.runId !== undefined || this.unavailable;
+  }
+
   private setRunning(running: boolean): void {
-    this.runButton.disabled = running;
+    this.runButton.disabled = running || this.unavailable;
     this.cancelButton.hidden = !running;
     this.cancelButton.disabled = false;
     this.element.dataset.running = String(running);

@@ -86,9 +86,11 @@ export class RunToolPanel extends WebviewPanel<RunToolToWebview, RunToolFromWebv
     const follow = () => this.schedule();
     bus.on('transition', follow);
     bus.on('listChanged', follow);
+    const unfollowSwitches = host.kernel.switches.onChange(follow);
     this.disposables.push(this.runs, {
       dispose: () => (bus.off('transition', follow), bus.off('listChanged', follow)),
     });
+    this.disposables.push({ dispose: unfollowSwitches });
   }
 
   protected receive(message: RunToolFromWebview): void {
@@ -101,6 +103,9 @@ export class RunToolPanel extends WebviewPanel<RunToolToWebview, RunToolFromWebv
         return;
       case 'clearHistory':
         void this.history.clear(message).then(() => this.postHistory(message));
+        return;
+      case 'turnOn':
+        void this.turnOn(message);
         return;
       default:
         this.runs.handle(message);
@@ -122,6 +127,15 @@ export class RunToolPanel extends WebviewPanel<RunToolToWebview, RunToolFromWebv
     this.post({ type: 'tools', tools: this.choices(), selected: this.key });
     this.postTool();
     this.postHistory(this.key);
+  }
+
+  /** Turn On from the panel: the tool's switch, or its server's when the whole server is off. */
+  private async turnOn(key: ToolKey): Promise<void> {
+    const { switches, switchboard } = this.host.kernel;
+    const off = switches.turnedOff(key.serverId, key.toolName);
+    if (off === 'server') await switchboard.setServer(key.serverId, true);
+    if (switches.toolOff(key.serverId, key.toolName))
+      await switchboard.setTool(key.serverId, key.toolName, true);
   }
 
   private postHistory(key: ToolKey): void {
@@ -146,6 +160,15 @@ export class RunToolPanel extends WebviewPanel<RunToolToWebview, RunToolFromWebv
       return;
     }
     const { serverId, toolName } = this.key;
+    const turnedOff = kernel.switches.turnedOff(serverId, toolName);
+    if (turnedOff) {
+      const reason =
+        turnedOff === 'server'
+          ? `you turned the server "${serverId}" off`
+          : `you turned ${toolName} off`;
+      this.post({ type: 'toolGone', key: this.key, reason, turnedOff });
+      return;
+    }
     const server = kernel.manager.find(serverId);
     const reason = !server
       ? `no server "${serverId}" is configured`

@@ -164,7 +164,10 @@ export class ToolRuns {
     const { kernel, post } = this.options;
     const { runId, serverId, toolName, args } = message;
     const entry = findTool(kernel, message);
-    if (!entry) {
+    // A tool the person turned off is not listed, but its call goes to the kernel all the same: the
+    // pipeline's first check refuses it (TOOL_DISABLED, audited), and the panel shows that block.
+    const turnedOff = kernel.switches.turnedOff(serverId, toolName) !== undefined;
+    if (!entry && !turnedOff) {
       post({
         type: 'runError',
         runId,
@@ -175,7 +178,7 @@ export class ToolRuns {
       });
       return;
     }
-    const check = kernel.checkArguments(schemaOf(entry), args);
+    const check = entry ? kernel.checkArguments(schemaOf(entry), args) : { errors: [] };
     if (check.errors.length) {
       post({ type: 'runRejected', runId, serverId, toolName, errors: check.errors });
       return;

@@ -1,11 +1,13 @@
 // Turning a tool off from the Servers view: its row greys and says so, its Tools group counts the
 // tools on, and the tool is no longer offered (Run Tool's picker lists every other tool of the
-// server, not it). Turning it on again brings it back. Screenshots in dark and light.
+// server, not it). A Run Tool panel open on it says the person turned it off (not that the server
+// lost it), disables Run and offers Turn On, which brings it back. Screenshots in dark and light.
 import { strict as assert } from 'node:assert';
 import {
   approvePermissions,
   expandTools,
   openWorkbench,
+  findWebviewFrame,
   palette,
   serverRow,
   startWorkspaceServers,
@@ -27,6 +29,7 @@ export async function run(kit) {
   const dark = THEMES.find((t) => t.file === 'dark');
   const light = THEMES.find((t) => t.file === 'light');
   let tools;
+  const echoPanel = () => findWebviewFrame(page, 'Run everything · echo');
 
   await step('the example workspace runs its servers', async () => {
     await openWorkbench(page, server, workspace);
@@ -34,6 +37,9 @@ export async function run(kit) {
     await approvePermissions(page, 'example');
     tools = await expandTools(await serverRow(page, 'everything', 'connected'));
     await toolRow(page, 'echo').waitFor();
+    await palette(page, 'MGP: Run Tool', 'everything.echo');
+    const frame = await echoPanel();
+    await frame.locator('button.run:not([disabled])').waitFor();
   });
 
   await step('"Turn Tool Off" on echo greys its row and counts the tools still on', async () => {
@@ -49,6 +55,24 @@ export async function run(kit) {
     await shot('switches-tool-off-light');
     await setTheme(dark);
   });
+
+  await step(
+    'the Run Tool panel on echo says it is turned off, disables Run, offers Turn On',
+    async () => {
+      const frame = await echoPanel();
+      const notice = frame.locator('.notice', {
+        hasText: 'This tool is turned off: you turned echo off',
+      });
+      await notice.waitFor();
+      assert.doesNotMatch(await notice.textContent(), /no longer lists/);
+      await notice.locator('button', { hasText: /^Turn On$/ }).waitFor();
+      await frame.locator('button.run[disabled]').waitFor();
+      await shot('switches-run-tool-off-dark');
+      await setTheme(light, frame);
+      await shot('switches-run-tool-off-light');
+      await setTheme(dark, frame);
+    },
+  );
 
   await step("Run Tool's picker does not offer echo", async () => {
     await palette(page, 'MGP: Run Tool');
@@ -78,8 +102,11 @@ export async function run(kit) {
     await page.keyboard.press('Escape');
   });
 
-  await step('"Turn Tool On" brings echo back', async () => {
-    await inlineAction(toolRow(page, 'echo'), 'Turn Tool On');
+  await step("Run Tool's Turn On brings echo back, in the tree and in the panel", async () => {
+    const frame = await echoPanel();
+    await frame.locator('.notice button', { hasText: /^Turn On$/ }).click();
+    await frame.locator('.notice').waitFor({ state: 'hidden' });
+    await frame.locator('button.run:not([disabled])').waitFor();
     await page
       .locator('.monaco-list-row[aria-label^="Tool echo,"]:not([aria-label$="turned off"])')
       .waitFor();
