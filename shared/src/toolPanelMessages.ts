@@ -79,8 +79,10 @@ export interface ResultView {
 
 /** A call the kernel refused before (or instead of) sending it: which check, and why (MGP §14.3). */
 export interface BlockView {
-  /** The check in plain words: "Access rules", "Validators", "Your approval"… */
+  /** The check in plain words: "Access control", "Kernel validators", "Approval"… */
   check: string;
+  /** The section of the specification behind the check, for a tooltip. */
+  section?: string;
   why: string;
 }
 

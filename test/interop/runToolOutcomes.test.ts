@@ -83,24 +83,24 @@ describe('Run Tool outcomes with a real server', function () {
     assert.equal(end.type, 'runError');
     if (end.type !== 'runError') return;
     assert.equal(end.error.code, 1010);
-    assert.equal(end.error.block?.check, 'Validators');
+    assert.equal(end.error.block?.check, 'Kernel validators');
     assert.match(end.error.block?.why ?? '', /validators blocked/);
     assert.equal(end.exchange?.request, undefined, 'nothing reached the server');
     assert.equal(JSON.parse(end.exchange?.response ?? 'null').error.code, 1010);
     assert.ok(end.traceId);
-    assert.equal(record.error?.block?.check, 'Validators');
+    assert.equal(record.error?.block?.check, 'Kernel validators');
     const blocked = (await t.ofType('TOOL_BLOCKED')).at(-1);
     assert.equal(blocked?.trace_id, end.traceId, 'the trace link finds the block');
   });
 
-  it('a denied approval is a block by "Your approval"', async () => {
+  it('a denied approval is a block by "Approval"', async () => {
     await start();
     t.operator.toolAnswers = ['deny'];
     const { end } = await run('delete_notes', {});
     assert.equal(end.type, 'runError');
     if (end.type !== 'runError') return;
     assert.equal(end.error.code, 1000);
-    assert.equal(end.error.block?.check, 'Your approval');
+    assert.equal(end.error.block?.check, 'Approval');
   });
 
   it("a tool the person turned off runs into the kernel's TOOL_DISABLED block, audited", async () => {
@@ -110,10 +110,10 @@ describe('Run Tool outcomes with a real server', function () {
     assert.equal(end.type, 'runError');
     if (end.type !== 'runError') return;
     assert.equal(end.error.code, 4002, 'TOOL_DISABLED (MGP §14.3)');
-    assert.equal(end.error.block?.check, 'Turned off');
+    assert.equal(end.error.block?.check, 'Your switch for this tool');
     assert.match(end.error.block?.why ?? '', /example\.add is turned off/);
     assert.equal(end.exchange?.request, undefined, 'nothing reached the server');
-    assert.equal(record.error?.block?.check, 'Turned off');
+    assert.equal(record.error?.block?.check, 'Your switch for this tool');
     const blocked = (await t.ofType('TOOL_BLOCKED')).at(-1);
     assert.equal(blocked?.trace_id, end.traceId, 'the refusal is in the audit trail');
   });

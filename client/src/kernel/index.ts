@@ -25,6 +25,7 @@ export type { EventHub, ServerEvent } from './bidirectional/eventHub';
 // Tool calls: their requests and outcomes, errors, streams and tasks.
 export type { ToolCallOutcome, ToolCallRequest } from './pipeline/types';
 export { ArgumentChecker } from './pipeline/argumentChecker';
+export { checkName, checkPhrase, type CheckName } from './pipeline/checkNames';
 export { CLI_OPERATOR, EDITOR_OPERATOR } from './domain/caller';
 export { KernelError, type KernelErrorCode } from './domain/errors';
 export { wireErrorOf } from './mgp/mgpErrors';

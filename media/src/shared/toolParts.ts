@@ -259,7 +259,14 @@ export function blockNode(block: BlockView, code?: HTMLElement): HTMLElement {
       'dl',
       { class: 'facts block-facts' },
       el('dt', {}, 'Check'),
-      el('dd', { class: 'block-check' }, block.check),
+      el(
+        'dd',
+        {
+          class: 'block-check',
+          ...(block.section ? { title: `Specified in ${block.section}` } : {}),
+        },
+        block.check,
+      ),
       el('dt', {}, 'Why'),
       el('dd', { class: 'block-why' }, block.why),
       ...(code ? [el('dt', {}, 'Code'), el('dd', { class: 'mgp-error' }, code)] : []),

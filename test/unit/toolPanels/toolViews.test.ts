@@ -18,7 +18,7 @@ import {
 import { streamIdOf, toolKeyOf } from '../../../client/src/vscode/runTool/commandArgs';
 import { blockOf } from '../../../client/src/vscode/runTool/runOutcome';
 import { SessionToolCache, toEntry } from '../../../client/src/kernel/discovery';
-import { KernelError } from '../../../client/src/kernel/domain/errors';
+import { KernelError, refusedBy } from '../../../client/src/kernel/domain/errors';
 import type { KernelToolEntry } from '../../../client/src/kernel/kernel';
 import type { ToolCallOutcome } from '../../../client/src/kernel/pipeline/types';
 import { effectiveSecurity } from '../../../client/src/kernel/security/effectiveSecurity';
@@ -147,7 +147,7 @@ describe('tool panels: what the panels are shown', () => {
         code: 1000,
         name: 'PERMISSION_DENIED',
         message: 'the operator denied it',
-        block: { check: 'Your approval', why: 'the operator denied it' },
+        block: { check: 'Approval', section: 'MGP §3, §4.3', why: 'the operator denied it' },
       },
     );
     assert.deepEqual(errorView(new McpError(4000, 'bad args')), {
@@ -166,16 +166,37 @@ describe('tool panels: what the panels are shown', () => {
     const denied = new KernelError('PermissionDenied', 'needs memory.write', 1000, {
       _mgp: { details: { permissions: ['memory.write'] } },
     });
-    assert.deepEqual(blockOf(denied), { check: 'Server permissions', why: 'needs memory.write' });
+    assert.deepEqual(blockOf(denied), {
+      check: 'Permissions',
+      section: 'MGP §3',
+      why: 'needs memory.write',
+    });
     assert.equal(
       blockOf(new KernelError('AccessDenied', 'no access', 1001))?.check,
-      'Access rules',
+      'Access control',
     );
-    assert.equal(blockOf(new KernelError('ToolDisabled', 'off', 4002))?.check, 'Turned off');
     assert.equal(blockOf(new McpError(1000, 'the server says no')), undefined);
     assert.equal(blockOf(new McpError(1010, 'the server validated')), undefined);
     assert.equal(blockOf(new KernelError('Timeout', 'too slow')), undefined);
     assert.equal(blockOf(new KernelError('UnknownTool', 'gone', 4001)), undefined);
+  });
+
+  it('names the check the refusal itself names, its section kept for the tooltip', () => {
+    // MCPL §6.6's refusal is a PermissionDenied with MCPL's own code: by its code alone it would
+    // read as an approval the person refused.
+    const featureSetOff = refusedBy(
+      'mcpl.feature_set',
+      new KernelError('PermissionDenied', 'files.annotate is switched off', -32001),
+    );
+    assert.deepEqual(blockOf(featureSetOff), {
+      check: 'Feature set switch',
+      section: 'MCPL §6.6',
+      why: 'files.annotate is switched off',
+    });
+    const turnedOff = refusedBy('turned_off', new KernelError('ToolDisabled', 'off', 4002));
+    assert.equal(blockOf(turnedOff)?.check, 'Your switch for this tool');
+    const approval = refusedBy('approval', new KernelError('PermissionDenied', 'denied', 1000));
+    assert.equal(blockOf(approval)?.check, 'Approval');
   });
 
   it("sends a stream's tail and its whole length", () => {

@@ -4,15 +4,18 @@
  */
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { BlockView, ExchangeView } from '@shared/toolPanelMessages';
-import { KernelError, type KernelErrorCode } from '../../kernel';
+import { checkName, KernelError, type KernelErrorCode } from '../../kernel';
 
-/** The pipeline's refusals (checks.ts, toolCallPipeline.ts), each named as the person knows the check. */
-const BLOCKING_CHECKS: Partial<Record<KernelErrorCode, string>> = {
-  AccessDenied: 'Access rules',
-  InvalidArguments: 'Argument check',
-  ValidationBlocked: 'Validators',
-  CodeSafetyViolation: 'Code safety',
-  ToolDisabled: 'Turned off',
+/**
+ * Refusals that name no check (older records kept in a run history, say), named by their code. A
+ * refusal the pipeline made names its check (`KernelError.check`), and that is what the panel shows.
+ */
+const BLOCKING_CODES: Partial<Record<KernelErrorCode, string>> = {
+  AccessDenied: 'access',
+  InvalidArguments: 'input_schema',
+  ValidationBlocked: 'validators',
+  CodeSafetyViolation: 'code_safety',
+  ToolDisabled: 'turned_off',
 };
 
 /** The most raw JSON a panel is sent per side of an exchange. */
@@ -26,21 +29,31 @@ function detailsOf(error: KernelError): Record<string, unknown> {
     : {};
 }
 
+/** The check as the panel shows it: its words first, its section for the tooltip (checkNames.ts). */
+function blockBy(check: string, why: string): BlockView {
+  const { label, section } = checkName(check);
+  return {
+    check: label.charAt(0).toUpperCase() + label.slice(1),
+    why,
+    ...(section ? { section } : {}),
+  };
+}
+
 /**
  * The check that refused the call, when the kernel refused it; undefined for anything else: the
  * server's own error (a JSON-RPC error, even with an MGP code), a timeout, a lost connection.
  */
 export function blockOf(error: unknown): BlockView | undefined {
   if (!(error instanceof KernelError) || error.wireCode === undefined) return undefined;
-  if (error.code === 'PermissionDenied') {
+  if (error.check) return blockBy(error.check, error.message);
+  if (error.code === 'PermissionDenied')
     // MGP §3 (a permission the operator denied) and §4 (the approval asked for) share 1000.
-    const check = Array.isArray(detailsOf(error).permissions)
-      ? 'Server permissions'
-      : 'Your approval';
-    return { check, why: error.message };
-  }
-  const check = BLOCKING_CHECKS[error.code];
-  return check ? { check, why: error.message } : undefined;
+    return blockBy(
+      Array.isArray(detailsOf(error).permissions) ? 'permissions' : 'approval',
+      error.message,
+    );
+  const check = BLOCKING_CODES[error.code];
+  return check ? blockBy(check, error.message) : undefined;
 }
 
 /** A result the kernel answered itself instead of the server (MGP §7.4: a code-safety rejection). */
@@ -53,7 +66,7 @@ export function blockOfResult(result: {
   const content = Array.isArray(result.content) ? (result.content as { text?: unknown }[]) : [];
   const text = content.find((c) => typeof c.text === 'string')?.text as string | undefined;
   const reason = text ? summaryOf(text) : 'the code-safety validator rejected the code';
-  return { check: 'Code safety', why: reason };
+  return blockBy('code_safety', reason);
 }
 
 function summaryOf(text: string): string {

@@ -278,7 +278,7 @@ export async function run(kit) {
       await frame.locator('button.run').click();
       const block = frame.locator('.outcome .result[data-state="blocked"]');
       await block.waitFor();
-      assert.equal(await block.locator('.block-check').textContent(), 'Validators');
+      assert.equal(await block.locator('.block-check').textContent(), 'Kernel validators');
       assert.match(await block.locator('.block-why').textContent(), /validators blocked/);
       const code = await block.locator('.error-code').textContent();
       assert.match(code, /^1010 VALIDATION_BLOCKED$/, `an MGP code and name: ${code}`);

@@ -84,7 +84,7 @@ export async function run(kit) {
       const frame = await webviewFrame(run);
       // Denied: a block by the kernel (your approval), not an error of the server.
       await frame
-        .locator('.outcome .result[data-state="blocked"]', { hasText: 'Your approval' })
+        .locator('.outcome .result[data-state="blocked"]', { hasText: 'Approval' })
         .waitFor();
     },
   );
