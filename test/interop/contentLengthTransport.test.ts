@@ -171,6 +171,30 @@ describe('FramedStdioClientTransport lifecycle', () => {
     assert.equal(seen.closes, 1);
   });
 
+  it('blames a missing command, not its working directory, when the folder exists', async () => {
+    const { transport } = nodeScript('', {
+      command: 'mgp-no-such-server-4711',
+      cwd: repoRoot(),
+    });
+    const error = await transport.start().then(
+      () => assert.fail('started'),
+      (e: Error) => e,
+    );
+    assert.match(error.message, /command not found \(ENOENT\)/);
+    assert.doesNotMatch(error.message, /working directory/);
+    await transport.close();
+  });
+
+  it('names a working directory that does not exist', async () => {
+    const missing = join(repoRoot(), 'no-such-folder-4711');
+    const { transport } = nodeScript('', { cwd: missing });
+    await assert.rejects(
+      transport.start(),
+      new RegExp(`its working directory ${missing} does not exist \\(ENOENT\\)`),
+    );
+    await transport.close();
+  });
+
   it('fires onclose once when the server exits by itself, and refuses to send afterwards', async () => {
     const { transport, seen } = nodeScript('process.exit(3)');
     await transport.start();

@@ -2,6 +2,7 @@
 // (the MCP specification) and LSP-style Content-Length headers (OpenFang's `openfang mcp`), configured or
 // detected from the server's first bytes. The contract follows the SDK's StdioClientTransport.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -254,10 +255,13 @@ export class FramedStdioClientTransport implements Transport {
   private spawnError(error: NodeJS.ErrnoException): Error {
     const { command, cwd } = this.options;
     let reason = error.message;
+    // spawn says ENOENT for a missing command and for a missing working directory alike: the folder
+    // is looked at to say which.
     if (error.code === 'ENOENT') {
-      reason = cwd
-        ? `not found (ENOENT), or its working directory ${cwd} does not exist`
-        : 'command not found (ENOENT)';
+      reason =
+        cwd && !isDirectory(cwd)
+          ? `its working directory ${cwd} does not exist (ENOENT)`
+          : 'command not found (ENOENT)';
     }
     return new Error(`cannot start MCP server "${command}": ${reason}`, { cause: error });
   }
@@ -291,4 +295,8 @@ export class FramedStdioClientTransport implements Transport {
     this.stderrLines.flush();
     this.onclose?.();
   }
+}
+
+function isDirectory(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
