@@ -105,7 +105,9 @@ export async function run(kit) {
   await step("Run Tool's Turn On brings echo back, in the tree and in the panel", async () => {
     const frame = await echoPanel();
     await frame.locator('.notice button', { hasText: /^Turn On$/ }).click();
-    await frame.locator('.notice').waitFor({ state: 'hidden' });
+    await frame
+      .locator('.notice', { hasText: 'This tool is turned off' })
+      .waitFor({ state: 'hidden' });
     await frame.locator('button.run:not([disabled])').waitFor();
     await page
       .locator('.monaco-list-row[aria-label^="Tool echo,"]:not([aria-label$="turned off"])')
