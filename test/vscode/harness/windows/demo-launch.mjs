@@ -27,15 +27,20 @@ export async function run(kit) {
       const row = await serverRow(page, 'example', 'registered');
       await row.hover();
       await row.locator('.action-label[aria-label="Start Server"]').click();
-      // fade-in-done: the toast has finished sliding in (the screenshot shows it, not its animation).
-      const toast = page.locator(
-        '.notifications-toasts .notification-toast.notification-fade-in-done',
-        {
-          hasText: '"example" may not start: the workspace is not trusted',
-        },
-      );
+      const toast = page.locator('.notifications-toasts .notification-toast', {
+        hasText: '"example" may not start: the workspace is not trusted',
+      });
       await toast.waitFor();
       await toast.locator('.monaco-button', { hasText: 'Trust Workspace…' }).waitFor();
+      // The toast slides and fades in: the screenshot waits until it is fully shown.
+      await toast.evaluate(
+        (node) =>
+          new Promise((resolve) => {
+            const settled = () =>
+              getComputedStyle(node).opacity === '1' ? resolve() : requestAnimationFrame(settled);
+            settled();
+          }),
+      );
       await page.mouse.move(700, 300);
       await shot('demo-notification-toast');
     },
