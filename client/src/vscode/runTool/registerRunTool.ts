@@ -3,18 +3,17 @@ import type { ToolKey } from '@shared/toolPanelMessages';
 import type { EditorHost } from '../host/editorHost';
 import { toolKeyOf } from './commandArgs';
 import { RunToolPanel } from './runToolPanel';
+import { toolPickGroups } from './toolPicks';
 
 async function pickTool(host: EditorHost): Promise<ToolKey | undefined> {
-  const items = host.kernel.tools().map((t) => ({
-    label: `${t.serverId}.${t.name}`,
-    description: t.tool.description?.split('\n')[0],
-    detail: `${t.security.risk_level} · from ${t.security.sources.risk_level ?? 'default'}`,
-    key: { serverId: t.serverId, toolName: t.name },
-  }));
-  const picked = await vscode.window.showQuickPick(items, {
-    placeHolder: 'Tool to run',
-    matchOnDescription: true,
-  });
+  const items = toolPickGroups(host.kernel.tools()).flatMap(({ title, picks }) => [
+    { label: title, kind: vscode.QuickPickItemKind.Separator },
+    ...picks,
+  ]);
+  const picked = await vscode.window.showQuickPick<vscode.QuickPickItem & { key?: ToolKey }>(
+    items,
+    { placeHolder: 'Tool to run', matchOnDescription: true },
+  );
   return picked?.key;
 }
 
