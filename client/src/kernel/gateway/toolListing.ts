@@ -8,7 +8,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ListedTool } from '../connection/toolResults';
 import type { Caller } from '../domain/caller';
-import { kernelToolAccess } from '../kernelTools/kernelToolAccess';
+import { kernelToolAccess } from '../discovery/kernelToolAccess';
 import type { Kernel } from '../kernel';
 import { KERNEL_SERVER_ID } from '../domain/kernelTool';
 import { qualifiedToolName } from '../lifecycle/serverManager';

@@ -4,7 +4,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toolResult } from '../kernelTools/registry';
-import { kernelToolAccess } from '../kernelTools/kernelToolAccess';
+import { kernelToolAccess } from '../discovery/kernelToolAccess';
 import { kernelToolVisibility } from '../discovery/visibility';
 import { errorData } from '../mgp/mgpErrors';
 import { ACCESS_DENIED, KernelError, refusedBy, TOOL_NOT_FOUND } from '../domain/errors';

@@ -7,7 +7,7 @@
  */
 import type { Caller } from '../domain/caller';
 import { KERNEL_SERVER_ID, type KernelTool } from '../domain/kernelTool';
-import { kernelToolVisibility } from '../discovery/visibility';
+import { kernelToolVisibility } from './visibility';
 
 export interface KernelToolAccessQuery {
   query(
