@@ -1,14 +1,10 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CompleteRequest,
   CompleteResult,
-  ErrorCode,
   GetPromptResult,
-  JSONRPCMessage,
   LoggingLevel,
-  McpError,
   Prompt,
   ReadResourceResult,
   RequestId,
@@ -16,29 +12,15 @@ import {
   ResourceTemplate,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { MGP_KERNEL_VERSION } from '@shared/version';
 import type { ConfiguredServer } from '../config/types';
 import { KernelError } from '../domain/errors';
-import {
-  baseClientCapabilities,
-  ClientRequestHandlers,
-  ConnectionHooks,
-  registerClientFeatures,
-} from './clientFeatures';
+import type { ConnectionHooks } from './clientFeatures';
 import { endHttpSession } from './httpSession';
 import type { SignInRetry } from './signIn';
 import type { ResolvedEnvironment } from './environment';
-import { ClientTaskStore } from './clientTasks';
 import { pagedList } from './pagedList';
-import {
-  FollowOptions,
-  callToolAsTask,
-  followTask,
-  runsAsTask,
-  TaskHooks,
-  TaskSnapshot,
-} from './toolTasks';
-import { ObservedTransport } from './observedTransport';
+import { FollowOptions, followTask, TaskSnapshot } from './toolTasks';
+import type { ObservedTransport } from './observedTransport';
 import {
   CappedResult,
   capResult,
@@ -47,50 +29,18 @@ import {
   ListedTool,
 } from './toolResults';
 import { asKernelTimeout } from './requestTimeout';
-import { CallClock } from './callClock';
+import type { CallClock } from './callClock';
 import type { ConnectDeadline } from './connectDeadline';
+import { handshake, OpenOptions } from './handshake';
 import { openOverTransport } from './transportChoice';
-import type { ProcessLaunch } from './transports';
+import { CallOptions, sendToolCall } from './toolCall';
 
 export type { ListedTool, CappedResult } from './toolResults';
 export { capResult, LooseToolSchema } from './toolResults';
+export type { OpenOptions } from './handshake';
+export type { CallOptions } from './toolCall';
 
-export interface OpenOptions {
-  hooks: ConnectionHooks;
-  handlers: ClientRequestHandlers;
-  /** Capabilities the kernel's extensions add at initialize (e.g. `mgp`, MGP §2.2). */
-  extraCapabilities?: Record<string, unknown>;
-  /** Each request the kernel sends after initialize, before it leaves: extensions add their fields. */
-  outgoingRequest?(method: string, params: Record<string, unknown>): void;
-  /** Each message both ways, for the protocol trace. */
-  trace?(direction: 'send' | 'receive', message: JSONRPCMessage): void;
-  /** OAuth for http and sse servers (MCP 2025-11-25, Authorization); none: a 401 is an error. */
-  authorization?: OAuthClientProvider;
-  /** How a stdio server's process is started, when not as configured (inside its sandbox). */
-  launch?: ProcessLaunch;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-  /** MGP fields sent in `params._mgp` (trace_id, stream…). */
-  mgp?: Record<string, unknown>;
-  /** Learns the JSON-RPC id of the tools/call as it is sent (MGP stream chunks name it, §12.4). */
-  onRequestId?: (id: RequestId) => void;
-  /** Overrides the server's request timeout. */
-  timeoutMs?: number;
-  /** Fields kernel services add to the params (MCPL `scope`, `state`, `checkpoint`: §7.7, §8.4). */
-  params?: Record<string, unknown>;
-  /** Learns the tools/call params as they are sent. */
-  onSent?: (params: Record<string, unknown>) => void;
-  /** Run the tool as an MCP task (one whose `execution.taskSupport` allows it). */
-  task?: TaskHooks & { ttl?: number };
-}
-
-const LooseInitializeResult = z.looseObject({ capabilities: z.looseObject({}).optional() });
 const LooseResult = z.looseObject({});
-/** The SDK's own timer stays out of the way of the call clock's (setTimeout's largest delay). */
-const NO_SDK_TIMEOUT = 2 ** 31 - 1;
 
 /** One live MCP session with a server: base MCP, client side, over the SDK. */
 export class ServerConnection {
@@ -140,63 +90,19 @@ export class ServerConnection {
     options: OpenOptions,
     deadline?: ConnectDeadline,
   ): Promise<ServerConnection> {
-    let initializeId: RequestId | undefined;
-    let rawCapabilities: Record<string, unknown> = {};
-    const transport = new ObservedTransport(inner, {
-      outgoing: (message) => {
-        if ('method' in message && 'id' in message) {
-          if (message.method === 'initialize') initializeId = message.id;
-          else if (options.outgoingRequest)
-            options.outgoingRequest(message.method, (message.params ??= {}));
-        }
-        options.trace?.('send', message);
-        if ('method' in message && 'id' in message) {
-          const mgp = (message.params as { _mgp?: object } | undefined)?._mgp;
-          if (mgp) connection.awaitingIds.get(mgp)?.(message.id);
-        }
-      },
-      incoming: (message) => {
-        options.trace?.('receive', message);
-        if ('result' in message && message.id === initializeId && initializeId !== undefined) {
-          const parsed = LooseInitializeResult.safeParse(message.result);
-          if (parsed.success)
-            rawCapabilities = (parsed.data.capabilities ?? {}) as Record<string, unknown>;
-        }
-      },
-      lateProgress: (message) =>
-        options.hooks.onLog(
-          'debug',
-          `a progress notification came after its request had finished: ignored (${JSON.stringify(message).slice(0, 200)})`,
-        ),
+    let connection: ServerConnection | undefined;
+    const session = await handshake(server, inner, options, deadline, {
+      requestSent: (mgp, id) => connection?.awaitingIds.get(mgp)?.(id),
+      closed: () => options.hooks.onClosed(connection?.closing ?? false),
     });
-    const capabilities = { ...baseClientCapabilities(), ...options.extraCapabilities };
-    const taskStore = new ClientTaskStore();
-    const client = new Client(
-      { name: 'mgp-kernel', title: 'MGP Kernel', version: MGP_KERNEL_VERSION },
-      { capabilities, taskStore },
+    connection = new ServerConnection(
+      server,
+      session.client,
+      session.transport,
+      options.hooks.onLog,
+      session.clock,
     );
-    const clock = new CallClock();
-    registerClientFeatures(client, options.handlers, options.hooks, { tasks: taskStore, clock });
-    const connection = new ServerConnection(server, client, transport, options.hooks.onLog, clock);
-    const previousClose = transport.onclose;
-    await client
-      .connect(
-        transport,
-        deadline
-          ? { signal: deadline.signal, timeout: deadline.capMs }
-          : { timeout: server.settings.connectTimeoutMs },
-      )
-      .catch((error: unknown) => {
-        // The SDK wraps an abort's reason in a timeout error of its own; the deadline's says why.
-        throw deadline?.signal.aborted ? deadline.signal.reason : error;
-      });
-    connection.rawServerCapabilities = rawCapabilities;
-    const closeHandler = transport.onclose ?? previousClose;
-    transport.onclose = () => {
-      taskStore.close();
-      closeHandler?.();
-      options.hooks.onClosed(connection.closing);
-    };
+    connection.rawServerCapabilities = session.rawCapabilities;
     return connection;
   }
 
@@ -340,43 +246,18 @@ export class ServerConnection {
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<CappedResult> {
-    const name = typeof tool === 'string' ? tool : tool.name;
-    const params: Record<string, unknown> = options.params
-      ? { ...options.params, name, arguments: args }
-      : { name, arguments: args };
-    if (options.mgp) {
-      params._mgp = options.mgp;
-      if (options.onRequestId) this.awaitingIds.set(options.mgp, options.onRequestId);
-    }
-    const requestOptions = {
-      timeout: options.timeoutMs ?? this.timeout,
-      resetTimeoutOnProgress: true,
-      signal: options.signal,
-      onprogress: options.onProgress,
-    };
-    let asTask: boolean;
-    try {
-      asTask = runsAsTask(this.client, this.server.id, tool, options);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    // Promise chains rather than async layers: tools/call is the kernel's hottest path.
-    const send = () =>
-      asTask
-        ? callToolAsTask(this.client, this.server.id, params, requestOptions, options).then(
-            (result) => LooseCallResultSchema.parse(result),
-          )
-        : this.timedCall(params, requestOptions.timeout, options);
-    options.onSent?.(params);
-    const sent = this.signIn ? this.signIn.run(send) : send();
-    return sent.then(
-      (result) => capResult(result, this.server.settings.toolResultMaxChars),
-      (error: unknown) => {
-        // The SDK rejects an aborted request as a timeout (-32001): it was the caller who stopped it.
-        if (options.signal?.aborted)
-          throw new KernelError('Cancelled', `${this.server.id}: tools/call ${name} was cancelled`);
-        throw asKernelTimeout(this.server.id, `tools/call ${name}`, error, requestOptions.timeout);
+    return sendToolCall(
+      {
+        client: this.client,
+        server: this.server,
+        clock: this.clock,
+        signIn: this.signIn,
+        timeoutMs: this.timeout,
+        awaitId: (mgp, onRequestId) => this.awaitingIds.set(mgp, onRequestId),
       },
+      tool,
+      args,
+      options,
     );
   }
 
@@ -386,37 +267,6 @@ export class ServerConnection {
    */
   whileAnswering<T>(answer: () => Promise<T>): Promise<T> {
     return this.clock.whileAnswering(answer);
-  }
-
-  /** tools/call on the server's clock (callClock.ts): cancelled when the server's time runs out. */
-  private timedCall(
-    params: Record<string, unknown>,
-    timeoutMs: number,
-    options: CallOptions,
-  ): Promise<z.infer<typeof LooseCallResultSchema>> {
-    const expired = new AbortController();
-    const timer = this.clock.start(timeoutMs, () =>
-      expired.abort(
-        new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs }),
-      ),
-    );
-    const { onProgress } = options;
-    const onprogress =
-      onProgress &&
-      ((progress: Parameters<typeof onProgress>[0]) => {
-        this.clock.progressed(timer);
-        onProgress(progress);
-      });
-    const signal = options.signal
-      ? AbortSignal.any([options.signal, expired.signal])
-      : expired.signal;
-    return this.client
-      .request(
-        { method: 'tools/call', params: params as { name: string } },
-        LooseCallResultSchema,
-        { timeout: NO_SDK_TIMEOUT, signal, onprogress },
-      )
-      .finally(() => timer.stop());
   }
 
   /** tasks/list, when the server offers it (`capabilities.tasks.list`); one page. */
