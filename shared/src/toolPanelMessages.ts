@@ -1,13 +1,10 @@
 /**
- * Messages between the tool panels and their hosts (client/src/vscode/runTool/, discovery/, streams/):
- * - Run Tool (media/src/runTool): one tool, its effective security, a form from its inputSchema, the run
- *   and its result;
- * - Tool Discovery (media/src/discovery): search as you type (MGP §16.5), pin and unpin, the session
- *   cache and its token budget (§16.7–16.8), and a "Try it" form per result;
- * - Streaming Output (media/src/streams): every stream (MGP §12) live, batched per frame.
- * The run sub-protocol (validate, run, cancel and their answers) is shared by Run Tool and "Try it".
+ * Messages between the tool panels and their hosts: what a tool, its result and its progress look
+ * like in a panel, the run sub-protocol (validate, run, cancel and their answers) shared by Run Tool
+ * and Tool Discovery's "Try it" (discoveryMessages.ts), and Run Tool's own
+ * (client/src/vscode/runTool/, media/src/runTool): the picker, the form, the history.
  */
-import { RISK_LEVEL_NAMES, type RiskLevel } from './schemas/vocabulary';
+import { isCount, isObject, isText, isToolKey } from './messageGuards';
 
 // ── What the panels show ─────────────────────────────────────────────────────────────────────────
 
@@ -191,140 +188,7 @@ export type RunToolFromWebview =
   | (ToolKey & { type: 'turnOn' })
   | RunFromWebview;
 
-// ── Tool Discovery ───────────────────────────────────────────────────────────────────────────────
-
-export const SEARCH_STRATEGIES = ['keyword', 'category', 'semantic'] as const;
-export type SearchStrategyName = (typeof SEARCH_STRATEGIES)[number];
-
-export interface SearchFilterView {
-  risk_level_max?: RiskLevel;
-  categories?: string[];
-  status?: 'connected' | 'all';
-}
-
-export interface SearchRequest {
-  seq: number;
-  query: string;
-  strategy: SearchStrategyName;
-  maxResults: number;
-  filter: SearchFilterView;
-}
-
-export interface DiscoveredToolView {
-  toolId: string;
-  tool: ToolView;
-  relevance: number;
-  categories: string[];
-  /** Tokens the definition takes in a model's context (cl100k). */
-  tokens: number;
-  pinned: boolean;
-  cached: boolean;
-  connected: boolean;
-}
-
-export interface DiscoveryResultView {
-  tools: DiscoveredToolView[];
-  totalAvailable: number;
-  strategy: string;
-  /** Present when the requested strategy could not run (semantic without embeddings, §16.4). */
-  fallbackStrategy?: string;
-  queryTimeMs: number;
-  /** The discovery reserve cut the answer to fewer tools. */
-  truncated?: { returned: number; matched: number };
-}
-
-export interface SessionToolView {
-  toolId: string;
-  serverId: string;
-  toolName: string;
-  tokens: number;
-}
-
-/** The session tool cache against the context budget (MGP §16.7–16.8). */
-export interface SessionView {
-  pinned: SessionToolView[];
-  /** Most recently used first. */
-  cached: SessionToolView[];
-  pinnedTokens: number;
-  cachedTokens: number;
-  maxTokens: number;
-  pinnedReserve: number;
-  discoveryReserve: number;
-  /** What the cache may hold now (cache_limit, shrunk by pinned tools over their reserve). */
-  cacheLimit: number;
-}
-
-export interface CategoryView {
-  name: string;
-  parent?: string;
-  description: string;
-}
-
-export type DiscoveryToWebview =
-  | { type: 'init'; categories: CategoryView[] }
-  | { type: 'results'; seq: number; result: DiscoveryResultView }
-  | { type: 'searchError'; seq: number; message: string }
-  | { type: 'session'; session: SessionView }
-  | RunToWebview;
-
-export type DiscoveryFromWebview =
-  | { type: 'ready' }
-  | ({ type: 'search' } & SearchRequest)
-  | { type: 'pin'; toolId: string }
-  | { type: 'unpin'; toolId: string }
-  | (ToolKey & { type: 'openRunTool' })
-  | RunFromWebview;
-
-// ── Streaming Output ─────────────────────────────────────────────────────────────────────────────
-
-export type StreamStateName = 'running' | 'done' | 'cancelled' | 'error';
-
-export interface StreamView {
-  id: string;
-  serverId: string;
-  toolName: string;
-  traceId: string;
-  state: StreamStateName;
-  startedAt: number;
-  endedAt?: number;
-  chunks: number;
-  /** The last part of the text (at most what the panel keeps); `textLength` is the whole length. */
-  text: string;
-  textLength: number;
-  progress?: ProgressView;
-  error?: string;
-}
-
-/** One change to one stream; text and progress are merged per stream within a batch. */
-export type StreamUpdate =
-  | { kind: 'started'; stream: StreamView }
-  | { kind: 'text'; id: string; appended: string; chunks: number }
-  | { kind: 'progress'; id: string; progress: ProgressView }
-  | { kind: 'ended'; stream: StreamView };
-
-export type StreamsToWebview =
-  | { type: 'streams'; streams: StreamView[]; focus?: string }
-  /** Everything that happened since the last batch. */
-  | { type: 'batch'; updates: StreamUpdate[] }
-  | { type: 'focus'; id: string };
-
-export type StreamsFromWebview =
-  | { type: 'ready' }
-  | { type: 'cancel'; id: string }
-  /** Opens the whole text of a stream in an editor (the panel keeps only its tail). */
-  | { type: 'openText'; id: string };
-
 // ── Type guards ──────────────────────────────────────────────────────────────────────────────────
-
-type Loose = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Loose =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const isText = (value: unknown): value is string =>
-  typeof value === 'string' && value.length > 0 && value.length <= 1000;
-const isCount = (value: unknown): value is number =>
-  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-const isToolKey = (m: Loose) => isText(m.serverId) && isText(m.toolName);
 
 export function isRunFromWebview(value: unknown): value is RunFromWebview {
   if (!isObject(value)) return false;
@@ -365,56 +229,4 @@ export function isRunToolFromWebview(value: unknown): value is RunToolFromWebvie
   if (value.type === 'select' || value.type === 'clearHistory' || value.type === 'turnOn')
     return isToolKey(value);
   return isRunFromWebview(value);
-}
-
-function isSearchFilter(value: unknown): value is SearchFilterView {
-  if (!isObject(value)) return false;
-  const { risk_level_max: risk, categories, status } = value;
-  if (risk !== undefined && !RISK_LEVEL_NAMES.includes(risk as string)) return false;
-  if (
-    categories !== undefined &&
-    !(Array.isArray(categories) && categories.length <= 100 && categories.every(isText))
-  )
-    return false;
-  return status === undefined || status === 'connected' || status === 'all';
-}
-
-export function isDiscoveryFromWebview(value: unknown): value is DiscoveryFromWebview {
-  if (!isObject(value)) return false;
-  switch (value.type) {
-    case 'ready':
-      return true;
-    case 'search':
-      return (
-        isCount(value.seq) &&
-        typeof value.query === 'string' &&
-        value.query.length <= 1000 &&
-        SEARCH_STRATEGIES.includes(value.strategy as never) &&
-        typeof value.maxResults === 'number' &&
-        Number.isInteger(value.maxResults) &&
-        value.maxResults >= 1 &&
-        value.maxResults <= 50 &&
-        isSearchFilter(value.filter)
-      );
-    case 'pin':
-    case 'unpin':
-      return isText(value.toolId);
-    case 'openRunTool':
-      return isToolKey(value);
-    default:
-      return isRunFromWebview(value);
-  }
-}
-
-export function isStreamsFromWebview(value: unknown): value is StreamsFromWebview {
-  if (!isObject(value)) return false;
-  switch (value.type) {
-    case 'ready':
-      return true;
-    case 'cancel':
-    case 'openText':
-      return isText(value.id);
-    default:
-      return false;
-  }
 }

@@ -7,21 +7,17 @@ import type {
   CompleteRequest,
   CompleteResult,
   GetPromptResult,
-  LoggingLevel,
   ReadResourceResult,
-  Root,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AccessControl, accessStore } from './access/accessControl';
 import { AuditTrail } from './audit/auditTrail';
-import type { SecretSource } from './config/interpolate';
-import type { ConfiguredServer, KernelConfig, KernelSettings } from './config/types';
+import type { KernelConfig, KernelSettings } from './config/types';
+import type { KernelOptions } from './kernelOptions';
 import { configGrants } from './config/accessGrants';
-import { DEFAULT_KERNEL_SETTINGS } from './config/policy';
+import { EMPTY_CONFIG } from './config/policy';
 import type { ListedTool } from './connection/toolResults';
-import type { AuditSink } from './audit/auditSink';
 import { clientHandlers } from './host/clientHandlers';
 import { guardUrlElicitation } from './host/elicitationUrl';
-import type { Interaction } from './host/interaction';
 import { UpstreamClients } from './host/upstreamClients';
 import { accessTools } from './kernelTools/accessTools';
 import { Callbacks } from './bidirectional/callbacks';
@@ -55,47 +51,16 @@ import { ServerPermissions } from './security/serverPermissions';
 import { Switchboard, TURNED_OFF_REASON } from './security/switchboard';
 import { Switches } from './security/switches';
 import { ToolApprovals } from './security/toolApprovals';
-import type { ValidatorOptions } from './security/validators';
 import { ServerManager } from './lifecycle/serverManager';
 import { ActiveStream, StreamRegistry } from './streaming/streamRegistry';
 import { recordServerEvents } from './audit/serverEvents';
 import { announceLifecycle } from './lifecycle/announceLifecycle';
 import { TaskBoard } from './tasks/taskBoard';
 import type { ServerSession } from './connection/service';
-import type { Authorizations } from './auth/authorizations';
 
-export interface KernelOptions {
-  hostEnv: Readonly<Record<string, string | undefined>>;
-  secrets: SecretSource;
-  interaction: Interaction;
-  audit: AuditSink;
-  /** Where grants and approvals are kept (per workspace). */
-  stateDir: string;
-  /** Who is at the keyboard: decisions are made in their name. */
-  operator: Caller;
-  roots?: () => Root[];
-  mayStart?: (server: ConfiguredServer) => true | string;
-  logLevel?: LoggingLevel;
-  /** Whether a server's protocol trace is wanted now (e.g. its log channel is at the Trace level). */
-  trace?: (serverId: string) => boolean;
-  validatorOptions?: ValidatorOptions;
-  /** Where servers registered at run time run (the workspace folder); the state folder when left out. */
-  workingFolder?: string;
-  /** Told the secrets among resolved env and header values (config/secretLike.ts), so the audit trail can redact them. */
-  onSecrets?(values: string[]): void;
-  /** OAuth sign-in for http and sse servers (MCP 2025-11-25, Authorization). */
-  authorization?: Authorizations;
-}
+export type { KernelOptions } from './kernelOptions';
 
 export type { KernelToolEntry } from './discovery/offeredTools';
-
-const EMPTY_CONFIG: KernelConfig = {
-  files: [],
-  servers: [],
-  shadowed: [],
-  problems: [],
-  kernel: DEFAULT_KERNEL_SETTINGS,
-};
 
 export class Kernel {
   readonly manager: ServerManager;

@@ -3,7 +3,7 @@
  * split into the pinned area (its reserve, or more when pinned tools take more), the cache's limit, the
  * discovery reserve, and what is left unused; the pinned and cached tokens fill their areas.
  */
-import type { SessionToolView, SessionView } from '@shared/toolPanelMessages';
+import type { SessionToolView, SessionView } from '@shared/discoveryMessages';
 import { button, el, formatCount } from '../shared/dom';
 
 export interface BudgetSegment {

@@ -10,7 +10,7 @@ import type {
   SearchFilterView,
   SearchStrategyName,
   SessionView,
-} from '@shared/toolPanelMessages';
+} from '@shared/discoveryMessages';
 import { debounce, el, focusedHere, formatCount } from '../shared/dom';
 import { sessionNode } from './budget';
 import { ResultCard } from './resultCard';

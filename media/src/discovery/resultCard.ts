@@ -3,7 +3,7 @@
  * shows the security facts, the input schema and a "Try it" form. A card lives as long as its tool stays
  * in the answers, so a search refreshed after a pin or a use keeps what was typed and what runs.
  */
-import type { DiscoveredToolView, DiscoveryFromWebview } from '@shared/toolPanelMessages';
+import type { DiscoveredToolView, DiscoveryFromWebview } from '@shared/discoveryMessages';
 import { button, el, formatCount, uniqueId } from '../shared/dom';
 import { ToolRun } from '../shared/toolRun';
 import { riskBadge, securityFacts } from '../shared/toolParts';

@@ -7,7 +7,7 @@ import type {
   StreamsToWebview,
   StreamUpdate,
   StreamView,
-} from '@shared/toolPanelMessages';
+} from '@shared/streamMessages';
 import { el } from '../shared/dom';
 import { StreamTab } from './streamTab';
 

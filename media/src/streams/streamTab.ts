@@ -1,5 +1,6 @@
 /** One stream of the Streaming Output panel: its tab, live text, rate, progress, Cancel and final state. */
-import type { ProgressView, StreamView } from '@shared/toolPanelMessages';
+import type { ProgressView } from '@shared/toolPanelMessages';
+import type { StreamView } from '@shared/streamMessages';
 import { button, el, formatBytes, formatCount, formatDuration } from '../shared/dom';
 import { progressBar, type ProgressBar } from '../shared/toolParts';
 import { RateMeter, TailOutput } from './output';

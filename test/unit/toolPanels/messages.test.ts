@@ -1,10 +1,7 @@
 import { strict as assert } from 'node:assert';
-import {
-  isDiscoveryFromWebview,
-  isRunFromWebview,
-  isRunToolFromWebview,
-  isStreamsFromWebview,
-} from '@shared/toolPanelMessages';
+import { isRunFromWebview, isRunToolFromWebview } from '@shared/toolPanelMessages';
+import { isDiscoveryFromWebview } from '@shared/discoveryMessages';
+import { isStreamsFromWebview } from '@shared/streamMessages';
 
 describe('tool panel message contracts', () => {
   it('accepts the run sub-protocol and nothing malformed', () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import type { StreamUpdate, StreamView } from '@shared/toolPanelMessages';
+import type { StreamUpdate, StreamView } from '@shared/streamMessages';
 import { StreamBatcher, type BatcherClock } from '../../../client/src/vscode/common/streamBatcher';
 
 /** A clock whose timers run only when the test advances time. */

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type * as Budget from '../../../media/src/discovery/budget';
 import type * as Output from '../../../media/src/streams/output';
-import type { SessionView } from '@shared/toolPanelMessages';
+import type { SessionView } from '@shared/discoveryMessages';
 import {
   categoryViews,
   discoveryResultView,

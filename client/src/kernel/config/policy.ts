@@ -7,6 +7,7 @@ import type {
   AccessPolicy,
   ApprovalPolicy,
   ConfiguredGrant,
+  KernelConfig,
   KernelSettings,
   ServerPolicy,
   TrustLevel,
@@ -33,6 +34,15 @@ export const DEFAULT_KERNEL_SETTINGS: KernelSettings = {
   privateHosts: [],
   audit: { retention: { policy: 'keep_all' }, rotateBytes: 10 * 1024 * 1024 },
   sandbox: {},
+};
+
+/** The config of a kernel before the first one is applied: no files, no servers, the defaults. */
+export const EMPTY_CONFIG: KernelConfig = {
+  files: [],
+  servers: [],
+  shadowed: [],
+  problems: [],
+  kernel: DEFAULT_KERNEL_SETTINGS,
 };
 
 function isTable(value: unknown): value is Table {

@@ -17,13 +17,8 @@ export {
   type EmbeddingRankerOptions,
   type EmbedTexts,
 } from './embeddingRanker';
-export {
-  DEFAULT_ANALYSIS,
-  PLAIN_ANALYSIS,
-  ToolIndex,
-  type AnalysisOptions,
-  type ToolIndexOptions,
-} from './toolIndex';
+export { DEFAULT_ANALYSIS, PLAIN_ANALYSIS, type AnalysisOptions } from './analysis';
+export { ToolIndex, type ToolIndexOptions } from './toolIndex';
 export { toEntry } from './toolText';
 export {
   ACTION_MISMATCH,

@@ -28,4 +28,12 @@ export class SubscriptionHolders {
     this.holders.delete(uri);
     if (holders === 1) await unsubscribe(uri);
   }
+
+  /** After a reconnect: every URI subscribed again, one by one; a failure is told, not thrown. */
+  async renew(
+    subscribe: (uri: string) => Promise<unknown>,
+    failed: (uri: string, error: unknown) => void,
+  ): Promise<void> {
+    for (const uri of this.uris) await subscribe(uri).catch((error: unknown) => failed(uri, error));
+  }
 }

@@ -12,6 +12,7 @@ import { canTransition, ServerState } from '../domain/serverState';
 import type { Isolation } from '../sandbox/isolation';
 import type { KernelEvent } from './events';
 import { InFlightCalls } from './inFlightCalls';
+import { listAgain, listEverything } from './listings';
 import { openConnection, SupervisorDeps } from './openConnection';
 import { RestartTracker } from './restartPolicy';
 import { SubscriptionHolders } from './subscriptionHolders';
@@ -129,8 +130,11 @@ export class SupervisedServer {
       this.connection = connection;
       const session = this.sessionOf(connection);
       for (const service of this.deps.session.services) await service.connected?.(session);
-      await this.refreshAll(connection);
-      await this.restoreSubscriptions(connection);
+      Object.assign(this, await listEverything(connection));
+      await this.subscriptions.renew(
+        (uri) => connection.subscribe(uri),
+        (uri, error) => this.log('warning', `re-subscribing ${uri} failed: ${String(error)}`),
+      );
       await connection
         .setLoggingLevel(this.deps.session.logLevel)
         .catch((error: unknown) =>
@@ -245,27 +249,12 @@ export class SupervisedServer {
     }
   }
 
-  private async refreshAll(connection: ServerConnection): Promise<void> {
-    [this.tools, this.resources, this.resourceTemplates, this.prompts] = await Promise.all([
-      connection.listTools(),
-      connection.listResources(),
-      connection.listResourceTemplates().catch(() => []),
-      connection.listPrompts(),
-    ]);
-  }
-
   /** list_changed → list again; the views and the tool index follow the bus. */
   private async refresh(kind: ListKind): Promise<void> {
     const connection = this.connection;
     if (!connection) return;
     try {
-      if (kind === 'tools') this.tools = await connection.listTools();
-      else if (kind === 'prompts') this.prompts = await connection.listPrompts();
-      else
-        [this.resources, this.resourceTemplates] = await Promise.all([
-          connection.listResources(),
-          connection.listResourceTemplates().catch(() => []),
-        ]);
+      Object.assign(this, await listAgain(connection, kind));
       this.deps.bus.emit('listChanged', { server_id: this.id, kind });
     } catch (error) {
       this.log(
@@ -285,15 +274,6 @@ export class SupervisedServer {
     await this.subscriptions.remove(uri, async (u) => {
       await this.connection?.unsubscribe(u);
     });
-  }
-
-  private async restoreSubscriptions(connection: ServerConnection): Promise<void> {
-    for (const uri of this.subscriptions.uris)
-      await connection
-        .subscribe(uri)
-        .catch((error: unknown) =>
-          this.log('warning', `re-subscribing ${uri} failed: ${String(error)}`),
-        );
   }
 
   private onClosed(connection: ServerConnection | undefined, expected: boolean): void {

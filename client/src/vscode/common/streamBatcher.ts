@@ -5,7 +5,8 @@
  * of the event loop, so a slow stream is not delayed; a stream's start and end go out at once, after
  * what came before them. Pure: no `vscode`, timers injectable (tests, the benchmark's browser worker).
  */
-import type { ProgressView, StreamUpdate, StreamView } from '@shared/toolPanelMessages';
+import type { ProgressView } from '@shared/toolPanelMessages';
+import type { StreamUpdate, StreamView } from '@shared/streamMessages';
 
 export interface BatcherClock {
   now(): number;

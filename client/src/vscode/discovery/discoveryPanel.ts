@@ -4,8 +4,8 @@ import type {
   DiscoveryFromWebview,
   DiscoveryToWebview,
   SearchRequest,
-} from '@shared/toolPanelMessages';
-import { isDiscoveryFromWebview } from '@shared/toolPanelMessages';
+} from '@shared/discoveryMessages';
+import { isDiscoveryFromWebview } from '@shared/discoveryMessages';
 import type { EditorHost } from '../host/editorHost';
 import {
   categoryViews,

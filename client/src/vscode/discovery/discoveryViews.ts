@@ -3,14 +3,14 @@
  * each tool's effective security, token cost and place in the session cache, the session cache against
  * its token budget, and the category tree for the filter. Pure (no `vscode`): tested in node.
  */
+import type { SecurityView } from '@shared/toolPanelMessages';
 import type {
   CategoryView,
   DiscoveredToolView,
   DiscoveryResultView,
-  SecurityView,
   SessionToolView,
   SessionView,
-} from '@shared/toolPanelMessages';
+} from '@shared/discoveryMessages';
 import {
   CATEGORY_TREE,
   discoverable,

@@ -8,9 +8,9 @@ import type {
   ResultItemView,
   ResultView,
   SecurityView,
-  StreamView,
   ToolView,
 } from '@shared/toolPanelMessages';
+import type { StreamView } from '@shared/streamMessages';
 import {
   type EffectiveSecurity,
   KernelError,

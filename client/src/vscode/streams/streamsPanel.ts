@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { StreamsFromWebview, StreamsToWebview } from '@shared/toolPanelMessages';
-import { isStreamsFromWebview } from '@shared/toolPanelMessages';
+import type { StreamsFromWebview, StreamsToWebview } from '@shared/streamMessages';
+import { isStreamsFromWebview } from '@shared/streamMessages';
 import type { StreamEvents } from '../../kernel';
 import type { EditorHost } from '../host/editorHost';
 import { OpenPanels, WebviewPanel } from '../common/webviewPanel';
