@@ -19,32 +19,10 @@ const work = scratchFolder('mgp-bench-audit-trail-');
 const panel = await bundleExports(work, 'panel', [
   "export { AuditIndex } from './client/src/vscode/auditTrail/auditIndex';",
   "export { buildDisplay, displayItems } from './client/src/vscode/auditTrail/auditView';",
+  "export { busyAuditLine } from './test/support/busyAuditLog';",
 ]);
 
-/** The records of a busy log: three per trace, six servers, eight tools, twelve agents. */
-function lines() {
-  const servers = ['example', 'everything', 'files', 'git', 'browser', 'tickets'];
-  const tools = ['delete_notes', 'write_note', 'list_notes', 'echo', 'read_file', 'commit'];
-  return Array.from({ length: RECORDS }, (_, i) => {
-    const seq = i + 1;
-    const trace = Math.floor(i / 3);
-    return JSON.stringify({
-      seq,
-      timestamp: new Date(Date.UTC(2026, 0, 1) + seq * 250).toISOString(),
-      trace_id: `${trace.toString(16).padStart(8, '0')}-7d3c-4f1e-9a6b-${(trace * 7919).toString(16).padStart(12, '0')}`,
-      event_type: seq % 3 === 1 ? 'PERMISSION_GRANTED' : 'TOOL_EXECUTED',
-      actor: { type: 'agent', id: `agent.worker-${seq % 12}` },
-      target: {
-        server_id: servers[trace % servers.length],
-        tool_name: tools[trace % tools.length],
-      },
-      result: seq % 3 === 1 ? 'GRANTED' : seq % 17 === 0 ? 'FAILURE' : 'SUCCESS',
-      details: { duration_ms: seq % 500, arguments: { path: `/srv/project/file-${seq}.txt` } },
-      prev_hash: 'f'.repeat(64),
-      hash: 'e'.repeat(64),
-    });
-  });
-}
+const lines = () => Array.from({ length: RECORDS }, (_, i) => panel.busyAuditLine(i + 1));
 
 const time = (body) => {
   const started = performance.now();
