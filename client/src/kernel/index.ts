@@ -101,9 +101,12 @@ export { EXPORT_FORMATS, exportRecords, type ExportFormat } from './audit/export
 export { compileFilter, type AuditFilter } from './audit/filter';
 export { followRecords, readRecords, tailRecords } from './audit/reader';
 export { verifyAuditLog, type VerifyReport } from './audit/verify';
-export { readLines } from './audit/lines';
-export { listSegments, segmentAt } from './audit/segments';
-export { isCode } from './store/atomicFile';
+export {
+  linesFrom,
+  readRecordAt,
+  type LogPosition,
+  type PositionedLine,
+} from './audit/logPositions';
 
 // Signing in to servers (OAuth) and where secrets are kept.
 export { AuthorizationStore, type SecretKeyValue } from './auth/authStore';

@@ -6,6 +6,7 @@
  * each distinct string is kept once and rows hold numbers in typed arrays. About 60 bytes per record
  * plus the distinct strings; no record object is kept.
  */
+import type { LogPosition } from '../../kernel';
 import type { AuditFacets, AuditRowItem } from '@shared/auditMessages';
 import { auditPermission, auditSentence } from '@shared/auditSentence';
 
@@ -52,12 +53,8 @@ export interface IndexedFields {
   details?: Record<string, unknown>;
 }
 
-export interface RecordPosition {
-  /** The log file's number (audit-000007.jsonl → 7). */
-  segment: number;
-  /** Byte offset of the record's line in that file. */
-  offset: number;
-}
+/** Where a record's line is in the log. */
+export type RecordPosition = LogPosition;
 
 type Column = 'type' | 'server' | 'tool' | 'result' | 'actor' | 'trace' | 'sentence' | 'permission';
 const COLUMNS: Column[] = [

@@ -4,9 +4,9 @@
  */
 import type { AuditItem, AuditViewOptions, AuditViewState } from '@shared/auditMessages';
 import { PAGE_SIZE } from '@shared/auditMessages';
-import type { AuditRecord } from '../../kernel';
+import { readRecordAt, type AuditRecord } from '../../kernel';
 import { AuditIndex } from './auditIndex';
-import { AuditScanner, readRecordAt } from './auditScanner';
+import { AuditScanner } from './auditScanner';
 import type { AuditSource } from './auditSource';
 import {
   appendToFlat,

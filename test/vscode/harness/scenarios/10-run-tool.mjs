@@ -24,7 +24,8 @@ export async function switchTheme({ page, setTheme }, theme, frame) {
       .locator('.quick-input-widget')
       .waitFor({ state: 'hidden' })
       .catch(() => undefined);
-    await page.waitForTimeout(300);
+    // The click's effect: the focus is in the workbench, no longer in a webview or an input.
+    await page.waitForFunction(() => document.activeElement?.closest('.part.sidebar') !== null);
     try {
       await setTheme(theme, frame);
       return;
