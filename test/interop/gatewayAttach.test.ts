@@ -112,7 +112,7 @@ describe('mgp serve attached to the editor open on the folder', function () {
     const descriptor = await findEditor(dirname(endpoint.descriptorFile));
     assert.ok(descriptor);
     await assert.rejects(
-      openEditorSession({ ...descriptor, token: 'not-the-token' }, 'meta'),
+      openEditorSession({ ...descriptor, token: 'not-the-token' }, { expose: 'meta' }),
       /refused/,
     );
   });
@@ -123,7 +123,7 @@ describe('mgp serve attached to the editor open on the folder', function () {
     try {
       assert.doesNotMatch(stderr(), /attached/);
       const names = (await client.listTools()).tools.map((t) => t.name);
-      assert.ok(names.includes('mgp.tools.discover'), names.join(', '));
+      assert.ok(names.includes('mgp_tools_discover'), names.join(', '));
       await refusalResult(client.callTool({ name: 'plain.echo', arguments: { text: 'x' } }));
       assert.equal(editor.operator.count('tool'), asked);
     } finally {

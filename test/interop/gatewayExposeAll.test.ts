@@ -114,19 +114,21 @@ describe('mgp serve --expose all: every server through the kernel', function () 
     workspace.remove();
   });
 
-  it("lists every server's tools under their own names, and clashing ones under kernel names", async () => {
+  it("lists every server's tools named by their server, in names a model API accepts", async () => {
     const names = (await gateway.client.listTools()).tools.map((t) => t.name);
     for (const name of [
-      'add',
-      'test_simple_text',
-      'list_allowed_directories',
-      'example.echo',
-      'plain.echo',
-      'fragile.echo',
+      'example__add',
+      'conformance__test_simple_text',
+      'files__list_allowed_directories',
+      'example__echo',
+      'plain__echo',
+      'fragile__echo',
+      'mgp_tools_discover',
     ])
       assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
+    for (const name of names) assert.match(name, /^[A-Za-z0-9_-]{1,64}$/);
     assert.ok(!names.includes('echo'));
-    assert.ok(!names.some((n) => n.startsWith('mgp.access') || n.startsWith('mgp.lifecycle')));
+    assert.ok(!names.some((n) => n.startsWith('mgp_access') || n.startsWith('mgp_lifecycle')));
     const clash = await refusalResult(
       gateway.client.callTool({ name: 'echo', arguments: { text: 'x' } }),
     );
@@ -135,11 +137,24 @@ describe('mgp serve --expose all: every server through the kernel', function () 
       clash.violations[0],
       /example\.echo, plain\.echo, fragile\.echo|example\.echo.*plain\.echo/,
     );
-    const byKernelName = await gateway.client.callTool({
-      name: 'example.add',
-      arguments: { a: 1, b: 2 },
+    for (const name of ['example__add', 'example.add', 'add']) {
+      const called = await gateway.client.callTool({ name, arguments: { a: 1, b: 2 } });
+      assert.deepEqual(called.structuredContent, { sum: 3 }, `called as ${name}`);
+    }
+  });
+
+  it('gives a client that speaks MGP the names as MGP writes them', async () => {
+    const mgpClient = await stdioGateway(workspace, ['--expose', 'all'], {
+      name: 'MGP Client',
+      capabilities: { mgp: { version: '0.5.2', extensions: ['security'] } } as never,
     });
-    assert.deepEqual(byKernelName.structuredContent, { sum: 3 });
+    try {
+      const names = (await mgpClient.client.listTools()).tools.map((t) => t.name);
+      for (const name of ['mgp.tools.discover', 'example.add', 'plain.echo'])
+        assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
+    } finally {
+      await mgpClient.close();
+    }
   });
 
   it('passes resources, templates, prompts and completions through, URIs unchanged', async () => {
@@ -237,7 +252,7 @@ describe('mgp serve --expose all: every server through the kernel', function () 
       gateway.client.setNotificationHandler(ToolListChangedNotificationSchema, () => done()),
     );
     const crashed = await gateway.client
-      .callTool({ name: 'fragile.echo', arguments: { text: 'bye' } })
+      .callTool({ name: 'fragile__echo', arguments: { text: 'bye' } })
       .catch((error: unknown) => error);
     assert.ok(
       crashed instanceof McpError || (crashed as CallToolResult).isError,
@@ -245,15 +260,15 @@ describe('mgp serve --expose all: every server through the kernel', function () 
     );
     await changed;
     const names = (await gateway.client.listTools()).tools.map((t) => t.name);
-    assert.ok(!names.includes('fragile.echo'), names.join(', '));
-    assert.ok(names.includes('example.echo') && names.includes('plain.echo'));
+    assert.ok(!names.includes('fragile__echo'), names.join(', '));
+    assert.ok(names.includes('example__echo') && names.includes('plain__echo'));
   });
 
   it('hides a server the client has no access to, and refuses its tools (MGP 1001)', async () => {
     const denied = await stdioGateway(workspace, ['--expose', 'all'], { name: 'Denied Client' });
     try {
       const names = (await denied.client.listTools()).tools.map((t) => t.name);
-      assert.ok(!names.some((n) => n.startsWith('plain.')), names.join(', '));
+      assert.ok(!names.some((n) => n.startsWith('plain__')), names.join(', '));
       const error = await refusalResult(
         denied.client.callTool({ name: 'plain.echo', arguments: { text: 'x' } }),
       );

@@ -78,7 +78,7 @@ describe('mgp serve --http: Streamable HTTP on loopback, with a token', function
     );
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
-      assert.ok(names.includes('add') && names.includes('mgp.tools.discover'), names.join(', '));
+      assert.ok(names.includes('add') && names.includes('mgp_tools_discover'), names.join(', '));
       const sum = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
       assert.deepEqual(sum.structuredContent, { sum: 5 });
       const about = await client.readResource({ uri: 'mgp-example://about' });

@@ -131,11 +131,11 @@ describe('mgp serve: MGP events and progress reach the client that asked', funct
       }
       const listed = (client: Client) =>
         client.listTools().then(({ tools }) => tools.map((tool) => tool.name));
-      assert.ok(!(await listed(plain.client)).some((name) => name.startsWith('mgp.events.')));
+      assert.ok(!(await listed(plain.client)).some((name) => name.startsWith('mgp_events_')));
       const granted = await listed(subscriber.client);
-      assert.ok(granted.includes('mgp.events.subscribe'), JSON.stringify(granted));
-      assert.ok(!granted.includes('mgp.events.unsubscribe'), JSON.stringify(granted));
-      assert.ok(granted.includes('mgp.tools.discover'));
+      assert.ok(granted.includes('mgp_events_subscribe'), JSON.stringify(granted));
+      assert.ok(!granted.includes('mgp_events_unsubscribe'), JSON.stringify(granted));
+      assert.ok(granted.includes('mgp_tools_discover'));
     } finally {
       await plain.client.close();
       await subscriber.client.close();

@@ -52,11 +52,11 @@ describe('mgp serve over stdio: the kernel as an MCP server', function () {
       assert.ok(capabilities?.logging && capabilities.resources && capabilities.prompts);
       const names = (await gateway.client.listTools()).tools.map((t) => t.name);
       assert.deepEqual(names.sort(), [
-        'mgp.tools.call',
-        'mgp.tools.discover',
-        'mgp.tools.request',
-        'mgp.tools.session',
-        'mgp.tools.session.evict',
+        'mgp_tools_call',
+        'mgp_tools_discover',
+        'mgp_tools_request',
+        'mgp_tools_session',
+        'mgp_tools_session_evict',
       ]);
       const admin = await refusalResult(
         gateway.client.callTool({
@@ -96,9 +96,9 @@ describe('mgp serve over stdio: the kernel as an MCP server', function () {
       assert.ok(ids.includes('example.write_note'), ids.join(', '));
       await changed;
       const names = (await gateway.client.listTools()).tools.map((t) => t.name);
-      assert.ok(names.includes('write_note'), names.join(', '));
+      assert.ok(names.includes('example__write_note'), names.join(', '));
       const written = await gateway.client.callTool({
-        name: 'write_note',
+        name: 'example__write_note',
         arguments: { title: 'gateway', body: 'through the kernel' },
       });
       assert.notEqual(written.isError, true, JSON.stringify(written));
@@ -117,7 +117,7 @@ describe('mgp serve over stdio: the kernel as an MCP server', function () {
     const gateway = await stdioGateway(workspace, [], { name: 'fixed-list' });
     try {
       const listed = (await gateway.client.listTools()).tools.map((t) => t.name);
-      assert.ok(!listed.includes('write_note') && listed.includes('mgp.tools.call'));
+      assert.ok(!listed.includes('example__write_note') && listed.includes('mgp_tools_call'));
       const found = await gateway.client.callTool({
         name: 'mgp.tools.discover',
         arguments: { query: 'write a note' },

@@ -12,6 +12,7 @@ import {
   elicitedApprovals,
   EndedSession,
   type ExposeMode,
+  type NameStyle,
   findEditor,
   Gateway,
   HttpFront,
@@ -31,7 +32,7 @@ import {
   workspaceFolderOf,
 } from './options';
 
-export const SERVE_USAGE = `mgp serve [--http PORT [--idle-timeout SECONDS]] [--expose meta|all] [--config FILE | --cwd DIR] [--standalone] [--trust]
+export const SERVE_USAGE = `mgp serve [--http PORT [--idle-timeout SECONDS]] [--expose meta|all] [--names spec|safe] [--config FILE | --cwd DIR] [--standalone] [--trust]
   Serves the kernel as an MCP server: every call an MCP client makes goes through the kernel's
   access control, approvals, validators and audit trail, as agent.gateway.<client name>.
   On stdio by default. --http PORT serves Streamable HTTP on 127.0.0.1:PORT/mcp (0: a free port)
@@ -41,6 +42,11 @@ export const SERVE_USAGE = `mgp serve [--http PORT [--idle-timeout SECONDS]] [--
   to a new client.
   --expose meta (default) lists the discovery meta-tools (MGP §16), and each tool as it is found;
   --expose all lists every connected server's tools. Resources and prompts are listed either way.
+  Names: one server's tools keep their names; with several, each is named by its server
+  (server.tool), the same whichever servers are up. A client that speaks MGP gets the names as MGP
+  writes them (mgp.tools.discover); any other gets names a model API accepts ([A-Za-z0-9_-], at
+  most 64 characters: mgp_tools_discover, server__tool). --names spec|safe gives every client one
+  style. A call may use any of a tool's names.
   On stdio, when VS Code with MGP Kernel is open on the folder (--cwd, else the current one), it
   attaches to that editor's kernel over a local socket: approvals are asked in the editor and the
   calls are in its audit log. --standalone (or --config, or --http) runs a kernel of its own:
@@ -54,6 +60,7 @@ export const SERVE_FLAGS = {
   http: { type: 'string', value: 'PORT' },
   'idle-timeout': { type: 'string', value: 'SECONDS' },
   expose: { type: 'string', value: 'meta|all' },
+  names: { type: 'string', value: 'spec|safe' },
   standalone: { type: 'boolean' },
   ...TRUST_FLAG,
   ...CONFIG_FLAGS,
@@ -61,6 +68,8 @@ export const SERVE_FLAGS = {
 
 export interface ServeOptions extends ConfigOptions {
   expose: ExposeMode;
+  /** The style of names every client is given; left out, chosen per client. */
+  names?: NameStyle;
   /** The HTTP port, when serving Streamable HTTP instead of stdio. */
   httpPort?: number;
   /** How long an HTTP session may stay idle before it ends. */
@@ -79,6 +88,7 @@ export function serveOptions({
   const options = {
     ...configOptions(values),
     expose: oneOf('expose', values.expose, ['meta', 'all'] as const) ?? 'meta',
+    names: oneOf('names', values.names, ['spec', 'safe'] as const),
     standalone: values.standalone === true,
     trust: values.trust === true,
   };
@@ -123,7 +133,10 @@ async function editorSession(options: ServeOptions, io: Io): Promise<Transport |
   );
   if (!editor) return undefined;
   try {
-    const session = await openEditorSession(editor, options.expose);
+    const session = await openEditorSession(editor, {
+      expose: options.expose,
+      names: options.names,
+    });
     io.err(`mgp serve: attached to the editor's kernel on ${folder}: approvals are asked there`);
     return session;
   } catch (error) {
@@ -178,7 +191,11 @@ export async function runServe(options: ServeOptions, io: Io): Promise<number> {
     interaction,
     background: true,
   });
-  const served = new Gateway(cli.kernel, { expose: options.expose, ready: cli.started });
+  const served = new Gateway(cli.kernel, {
+    expose: options.expose,
+    names: options.names,
+    ready: cli.started,
+  });
   late.gateway = served;
   try {
     if (options.httpPort === undefined) {

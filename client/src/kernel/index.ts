@@ -192,7 +192,8 @@ export { blocksText } from './mcpl/protocol';
 
 // The gateway: the kernel served to other MCP clients (`mgp serve`, the editor's endpoint).
 export { Gateway } from './gateway/gateway';
-export type { ExposeMode } from './gateway/toolListing';
+export type { ExposeMode, GatewayMode } from './gateway/toolListing';
+export type { NameStyle } from './gateway/names';
 export { elicitedApprovals } from './gateway/elicitedApprovals';
 export { DEFAULT_IDLE_TIMEOUT_MS, HttpFront, type EndedSession } from './gateway/http/httpFront';
 export { findEditor, openEditorSession, relay } from './gateway/local/attach';

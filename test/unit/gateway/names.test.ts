@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { NameTable, type NamedItem } from '../../../client/src/kernel/gateway/names';
+import { safeName, safeQualifiedName } from '../../../client/src/kernel/gateway/safeNames';
 import { toolIdOf } from '../../../client/src/kernel/domain/toolId';
 
 const item = (serverId: string, name: string): NamedItem => ({
@@ -8,63 +9,93 @@ const item = (serverId: string, name: string): NamedItem => ({
   kernelName: toolIdOf(serverId, name),
 });
 
+const kernelTool = (name: string): NamedItem => ({ serverId: 'mgp', name, kernelName: name });
+const names = (table: NameTable<NamedItem>, style: 'spec' | 'safe' = 'spec') =>
+  table.entries(style).map((e) => e.name);
+const SAFE = /^[A-Za-z0-9_-]{1,64}$/;
+
 describe('gateway names', () => {
-  it('lists a tool under its own name while one server offers it', () => {
-    const table = new NameTable([item('a', 'search'), item('b', 'fetch')]);
-    assert.deepEqual(
-      table.entries().map((e) => e.name),
-      ['search', 'fetch'],
-    );
-    assert.equal(table.resolve('search')?.serverId, 'a');
-    assert.equal(table.resolve('b.fetch')?.name, 'fetch', 'the kernel name always resolves');
+  it('a gateway for one server lists its tools under their own names', () => {
+    const table = new NameTable([item('a', 'search'), item('a', 'fetch')], { qualify: false });
+    assert.deepEqual(names(table), ['search', 'fetch']);
+    assert.deepEqual(names(table, 'safe'), ['search', 'fetch']);
+    assert.equal(table.resolve('search')?.name, 'search');
+    assert.equal(table.resolve('a.fetch')?.name, 'fetch', 'the kernel name always resolves');
   });
 
-  it('lists every holder of a shared name under its kernel name, and names them when asked', () => {
-    const table = new NameTable([item('a', 'echo'), item('b', 'echo'), item('b', 'add')]);
-    assert.deepEqual(
-      table.entries().map((e) => e.name),
-      ['a.echo', 'b.echo', 'add'],
-    );
-    assert.equal(table.resolve('echo'), undefined);
-    assert.deepEqual(table.alternatives('echo'), ['a.echo', 'b.echo']);
-    assert.equal(table.resolve('b.echo')?.serverId, 'b');
+  it('a gateway for several names every tool by its server, whoever else is up', () => {
+    const alone = new NameTable([item('a', 'echo')], { qualify: true });
+    const crowded = new NameTable([item('a', 'echo'), item('b', 'echo'), item('b', 'add')], {
+      qualify: true,
+    });
+    assert.deepEqual(names(alone), ['a.echo']);
+    assert.deepEqual(names(crowded), ['a.echo', 'b.echo', 'b.add']);
+    assert.deepEqual(names(alone, 'safe'), ['a__echo']);
+    assert.deepEqual(names(crowded, 'safe'), ['a__echo', 'b__echo', 'b__add']);
+    // An own name resolves while one server offers it; a shared one names its holders.
+    assert.equal(alone.resolve('echo')?.serverId, 'a');
+    assert.equal(crowded.resolve('add')?.serverId, 'b');
+    assert.equal(crowded.resolve('echo'), undefined);
+    assert.deepEqual(crowded.alternatives('echo'), ['a.echo', 'b.echo']);
+    assert.equal(crowded.resolve('b__echo')?.serverId, 'b', 'either style resolves');
   });
 
-  it('never lets a server tool pass for a kernel tool', () => {
-    const kernel = {
-      serverId: 'mgp',
-      name: 'mgp.tools.discover',
-      kernelName: 'mgp.tools.discover',
-    };
-    const table = new NameTable([item('evil', 'mgp.tools.discover')], [kernel]);
-    assert.equal(table.resolve('mgp.tools.discover'), kernel);
-    assert.deepEqual(
-      table.entries().map((e) => e.name),
-      ['mgp.tools.discover', 'evil.mgp%2Etools%2Ediscover'],
-    );
+  it('kernel tools keep their names: dotted in the spec style, underscored in the safe one', () => {
+    const discover = kernelTool('mgp.tools.discover');
+    const table = new NameTable([item('a', 'echo')], { fixed: [discover], qualify: true });
+    assert.deepEqual(names(table), ['mgp.tools.discover', 'a.echo']);
+    assert.deepEqual(names(table, 'safe'), ['mgp_tools_discover', 'a__echo']);
+    assert.equal(table.resolve('mgp_tools_discover'), discover);
+    assert.equal(table.resolve('mgp.tools.discover'), discover);
   });
 
-  it('lists and resolves every tool when server and tool names join to the same dotted string', () => {
-    // Issue 24 (19): files + "cleanup.temp" and files.cleanup + "temp", beside x offering
-    // "files.cleanup.temp" as its own name and y offering "temp" too.
-    const items = [
+  it('never lets a server tool pass for a kernel tool, in either style', () => {
+    const discover = kernelTool('mgp.tools.discover');
+    const dotted = item('evil', 'mgp.tools.discover');
+    const underscored = item('evil', 'mgp_tools_discover');
+    const table = new NameTable([dotted, underscored], { fixed: [discover], qualify: false });
+    assert.equal(table.resolve('mgp.tools.discover'), discover);
+    assert.equal(table.resolve('mgp_tools_discover'), discover);
+    assert.deepEqual(names(table), [
+      'mgp.tools.discover',
+      'evil.mgp%2Etools%2Ediscover',
+      'evil.mgp_tools_discover',
+    ]);
+    for (const name of names(table, 'safe')) assert.match(name, SAFE);
+  });
+
+  it('safe names keep to the alphabet and 64 characters, and stay apart', () => {
+    const tricky = [
       item('files', 'cleanup.temp'),
       item('files.cleanup', 'temp'),
-      item('x', 'files.cleanup.temp'),
-      item('y', 'temp'),
+      item('a', 'b__c'),
+      item('a__b', 'c'),
+      item('x', 'ünïcode tool'),
+      item('server-with-a-rather-long-name', 'and_a_tool_whose_name_goes_on_and_on_forever'),
     ];
-    const table = new NameTable(items);
-    assert.deepEqual(
-      table.entries().map((e) => e.name),
-      ['cleanup.temp', 'files.cleanup.temp', 'x.files%2Ecleanup%2Etemp', 'y.temp'],
-    );
-    for (const listed of table.entries()) assert.equal(table.resolve(listed.name), listed.item);
-    assert.equal(table.resolve('files.cleanup.temp'), items[1], 'a kernel name beats an own name');
-    assert.equal(table.resolve('files.cleanup%2Etemp'), items[0]);
-    assert.deepEqual(table.alternatives('temp'), ['files.cleanup.temp', 'y.temp']);
+    const table = new NameTable(tricky, { qualify: true });
+    const safe = names(table, 'safe');
+    assert.equal(new Set(safe).size, tricky.length, safe.join(' '));
+    for (const name of safe) assert.match(name, SAFE);
+    for (const listed of table.entries('safe'))
+      assert.equal(table.resolve(listed.name), listed.item);
+    assert.equal(safeQualifiedName('a', 'b'), 'a__b');
+    assert.equal(safeName('read_file'), 'read_file');
+    assert.match(safeName('read.file'), /^read_file_[0-9a-f]{6}$/);
   });
 
-  it('renames a tool whose kernel name another holds (OpenFang folds names), with a warning', () => {
+  it('names depend only on the item: the same tool, the same names, in any company', () => {
+    const alone = new NameTable([item('git', 'status')], { qualify: true });
+    const later = new NameTable([item('files', 'status'), item('git', 'status')], {
+      qualify: true,
+    });
+    const named = (table: NameTable<NamedItem>, style: 'spec' | 'safe') =>
+      table.entries(style).find((e) => e.item.serverId === 'git')?.name;
+    assert.equal(named(alone, 'spec'), named(later, 'spec'));
+    assert.equal(named(alone, 'safe'), named(later, 'safe'));
+  });
+
+  it('leaves out, with a warning, an item whose name another holds (OpenFang folds names)', () => {
     const openFang = (serverId: string, name: string): NamedItem => ({
       serverId,
       name,
@@ -72,32 +103,15 @@ describe('gateway names', () => {
     });
     const warnings: string[] = [];
     const [first, second] = [openFang('a', 'b-c'), openFang('a', 'B_C')];
-    const table = new NameTable([first, second], [], (_, message) => warnings.push(message));
+    const table = new NameTable([first, second], {
+      qualify: true,
+      warn: (_, message) => warnings.push(message),
+    });
     assert.equal(table.resolve('mcp_a_b_c'), first);
-    assert.equal(table.resolve('a.B_C'), second);
-    assert.deepEqual(warnings, [
-      '"B_C" of server "a" has the kernel name "mcp_a_b_c", which "b-c" of "a" holds: it is listed as "a.B_C"',
-    ]);
-  });
-
-  it('refuses, with a warning, a tool that could only pass for a kernel tool', () => {
-    const kernel = {
-      serverId: 'mgp',
-      name: 'mgp.tools.discover',
-      kernelName: 'mgp.tools.discover',
-    };
-    const impostor = {
-      serverId: 'mgp',
-      name: 'mgp.tools.discover',
-      kernelName: 'mgp.tools.discover',
-    };
-    const warnings: string[] = [];
-    const table = new NameTable([impostor], [kernel], (_, message) => warnings.push(message));
-    assert.equal(table.resolve('mgp.tools.discover'), kernel);
     assert.deepEqual(
       table.entries().map((e) => e.item),
-      [kernel],
+      [first],
     );
-    assert.match(warnings[0], /is taken too: it is not offered$/);
+    assert.match(warnings[0], /"B_C" of server "a" .* it is not offered$/);
   });
 });

@@ -36,8 +36,9 @@ describe('mgp serve attached to this window (the editor gateway)', () => {
     try {
       assert.match(stderr, /attached to the editor's kernel/);
       const names = (await client.listTools()).tools.map((t) => t.name);
-      assert.ok(names.includes('add'), names.join(', '));
-      const result = await client.callTool({ name: 'add', arguments: { a: 2, b: 40 } });
+      // Several servers: each tool named by its server, in names a model API accepts.
+      assert.ok(names.includes('example__add'), names.join(', '));
+      const result = await client.callTool({ name: 'example__add', arguments: { a: 2, b: 40 } });
       assert.deepEqual(result.structuredContent, { sum: 42 });
     } finally {
       await client.close();

@@ -6,10 +6,12 @@
  * Clients that re-list on `tools/list_changed` can call what they found directly as well.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { NameStyle } from './names';
+import { safeKernelName } from './safeNames';
 
 export const CALL_META_TOOL = 'mgp.tools.call';
 
-export const callMetaToolDefinition: Tool = {
+const definition: Tool = {
   name: CALL_META_TOOL,
   title: 'Call a discovered tool',
   description:
@@ -24,6 +26,15 @@ export const callMetaToolDefinition: Tool = {
   },
 };
 
+/** The meta-tool as a client of that style of names is given it (names.ts). */
+export function callMetaTool(style: NameStyle): Tool {
+  return style === 'safe' ? { ...definition, name: safeKernelName(CALL_META_TOOL) } : definition;
+}
+
+/** Whether a call names the meta-tool, in either style. */
+export const isCallMetaTool = (name: string): boolean =>
+  name === CALL_META_TOOL || name === safeKernelName(CALL_META_TOOL);
+
 /** The call the meta-tool stands for; a problem in words when its arguments do not say one. */
 export function metaCallTarget(
   args: Record<string, unknown> | undefined,
@@ -31,7 +42,7 @@ export function metaCallTarget(
   const toolId = args?.tool_id;
   if (typeof toolId !== 'string' || toolId === '')
     return { problem: 'tool_id must be the tool_id of a discovered tool, as a string' };
-  if (toolId === CALL_META_TOOL) return { problem: `${CALL_META_TOOL} does not call itself` };
+  if (isCallMetaTool(toolId)) return { problem: `${CALL_META_TOOL} does not call itself` };
   const inner = args?.arguments ?? {};
   if (typeof inner !== 'object' || inner === null || Array.isArray(inner))
     return { problem: 'arguments must be a JSON object' };

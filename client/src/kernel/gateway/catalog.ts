@@ -27,7 +27,8 @@ import type { Kernel } from '../kernel';
 import type { SupervisedServer } from '../lifecycle/supervisedServer';
 import type { Caller } from '../domain/caller';
 import { qualifiedToolName } from '../lifecycle/serverManager';
-import { NameTable, type NamedItem, type NameWarning } from './names';
+import { NameTable, type NamedItem, type NameStyle, type NameWarning } from './names';
+import { servesSeveral } from './toolListing';
 import { onTheWire, WireError } from './wireErrors';
 
 /** MCP: a resource that does not exist. */
@@ -41,6 +42,8 @@ export interface GatewayPrompt extends NamedItem {
 export interface CatalogSession {
   readonly server: Server;
   readonly identity: Caller;
+  /** The style of names its client is given (names.ts). */
+  readonly nameStyle: NameStyle;
   remember(kind: 'resources' | 'prompts', signature: string): void;
 }
 
@@ -82,8 +85,7 @@ export function gatewayPrompts(
           prompt,
         })),
       ),
-    [],
-    warn,
+    { qualify: servesSeveral(kernel), warn },
   );
 }
 
@@ -95,11 +97,11 @@ export function listTemplates(kernel: Kernel, caller: Caller): ResourceTemplate[
   return reachableServers(kernel, caller).flatMap((server) => server.resourceTemplates);
 }
 
-export function listPrompts(host: CatalogHost, caller: Caller): Prompt[] {
+export function listPrompts(host: CatalogHost, caller: Caller, style: NameStyle): Prompt[] {
   const reachable = new Set(reachableServers(host.kernel, caller).map((server) => server.id));
   return host
     .prompts()
-    .entries()
+    .entries(style)
     .filter(({ item }) => reachable.has(item.serverId))
     .map(({ item, name }) => ({ ...item.prompt, name }));
 }
@@ -238,7 +240,7 @@ export function registerCatalog(session: CatalogSession, host: CatalogHost): voi
   server.setRequestHandler(ListPromptsRequestSchema, async () => {
     await host.ready;
     session.remember('prompts', host.catalogSignature(session, 'prompts'));
-    return { prompts: listPrompts(host, session.identity) };
+    return { prompts: listPrompts(host, session.identity, session.nameStyle) };
   });
   server.setRequestHandler(GetPromptRequestSchema, (request) =>
     onTheWire(async () => {

@@ -18,7 +18,7 @@ import {
   listTemplates,
 } from './catalog';
 import { GatewaySession, type SessionHost } from './gatewaySession';
-import type { NamedItem, NameTable } from './names';
+import type { NamedItem, NameStyle, NameTable } from './names';
 import { ResourceSubscriptions } from './subscriptions';
 import { type ExposeMode, gatewayTools, type GatewayTool } from './toolListing';
 import { gatewayUpstreamRoute } from './upstreamRoute';
@@ -26,6 +26,8 @@ import { gatewayUpstreamRoute } from './upstreamRoute';
 export interface GatewayOptions {
   /** `meta` (default): the meta-tools, and what each session loads; `all`: every server's tools. */
   expose?: ExposeMode;
+  /** The style of names every client is given (names.ts); left out, chosen per client. */
+  names?: NameStyle;
   /** Lists and calls wait for it (the servers' first start), so a client's first list is complete. */
   ready?: Promise<void>;
 }
@@ -37,6 +39,7 @@ export interface TracedCall {
 
 export class Gateway implements SessionHost {
   readonly expose: ExposeMode;
+  readonly names: NameStyle | undefined;
   readonly ready: Promise<void>;
   private readonly sessions = new Set<GatewaySession>();
   private readonly calls = new Map<string, TracedCall>();
@@ -53,6 +56,7 @@ export class Gateway implements SessionHost {
     options: GatewayOptions = {},
   ) {
     this.expose = options.expose ?? 'meta';
+    this.names = options.names;
     this.ready = (options.ready ?? Promise.resolve()).catch(() => undefined);
     this.subscriptions = new ResourceSubscriptions(kernel);
     const bus = kernel.manager.bus;
@@ -132,7 +136,7 @@ export class Gateway implements SessionHost {
           listResources(this.kernel, session.identity),
           listTemplates(this.kernel, session.identity),
         ])
-      : JSON.stringify(listPrompts(this, session.identity));
+      : JSON.stringify(listPrompts(this, session.identity, session.nameStyle));
   }
 
   subscribe(session: CatalogSession, server: SupervisedServer, uri: string): Promise<void> {

@@ -30,7 +30,8 @@ import { agentCaller, gatewayAgentId } from '../agent/identity';
 import { errorRejection, rejectionResult } from '../agent/rejections';
 import { INVALID_TOOL_ARGS, KernelError, TOOL_NOT_FOUND } from '../domain/errors';
 import type { DiscoverySession } from '../discovery/toolDiscovery';
-import type { NameTable } from './names';
+import type { NameStyle, NameTable } from './names';
+import { ObservedTransport } from '../connection/observedTransport';
 import { registerCatalog, type CatalogHost } from './catalog';
 import {
   type ExposeMode,
@@ -41,7 +42,7 @@ import {
 } from './toolListing';
 import { onTheWire } from './wireErrors';
 import { eventNotificationParams, SubscriberEvents } from '../bidirectional/subscriberEvents';
-import { CALL_META_TOOL, callMetaToolDefinition, metaCallTarget } from './callMetaTool';
+import { CALL_META_TOOL, callMetaTool, isCallMetaTool, metaCallTarget } from './callMetaTool';
 
 const LEVELS = LoggingLevelSchema.options;
 
@@ -49,6 +50,8 @@ const LEVELS = LoggingLevelSchema.options;
 export interface SessionHost extends CatalogHost {
   kernel: Kernel;
   expose: ExposeMode;
+  /** The style of names every client is given; undefined: chosen per client. */
+  names: NameStyle | undefined;
   tools(): NameTable<GatewayTool>;
   /** The roots servers get changed (a client that has roots came or went, or changed them). */
   rootsChanged(): void;
@@ -64,6 +67,8 @@ const INSTRUCTIONS =
   'them by its tool_id if your list cannot change.';
 
 export class GatewaySession {
+  /** Its client's initialize carried `capabilities.mgp` (MGP §2.2). */
+  private speaksMgp = false;
   readonly server: Server;
   private caller: Caller | undefined;
   private level: LoggingLevel | undefined;
@@ -127,8 +132,17 @@ export class GatewaySession {
     };
   }
 
+  /** Serves the client; its initialize is read as sent, since the SDK drops `capabilities.mgp`. */
   connect(transport: Transport): Promise<void> {
-    return this.server.connect(transport);
+    const observed = new ObservedTransport(transport, {
+      incoming: (message) => {
+        if ('method' in message && message.method === 'initialize')
+          this.speaksMgp = Boolean(
+            (message.params?.capabilities as Record<string, unknown> | undefined)?.mgp,
+          );
+      },
+    });
+    return this.server.connect(observed);
   }
 
   close(): Promise<void> {
@@ -154,6 +168,15 @@ export class GatewaySession {
     };
   }
 
+  /**
+   * The names its client is given: the gateway's choice when it made one, else the spec's for a
+   * client that speaks MGP (its initialize carried `capabilities.mgp`, MGP §2.2) and the safe
+   * alphabet for every other, whose names may go to a model API as they are.
+   */
+  get nameStyle(): NameStyle {
+    return this.host.names ?? (this.speaksMgp ? 'spec' : 'safe');
+  }
+
   get hasRoots(): boolean {
     return Boolean(this.server.getClientCapabilities()?.roots);
   }
@@ -169,7 +192,7 @@ export class GatewaySession {
     const caller = this.identity;
     return this.host
       .tools()
-      .entries()
+      .entries(this.nameStyle)
       .filter(({ item }) =>
         item.kernel
           ? visibleKernelTool(kernel, caller, item.name)
@@ -177,7 +200,7 @@ export class GatewaySession {
             kernel.access.query(caller.agentId, item.serverId, item.name).permission === 'allow',
       )
       .map(({ item, name }) => toolDefinition(name, item.tool))
-      .concat(this.host.expose === 'meta' ? [callMetaToolDefinition] : []);
+      .concat(this.host.expose === 'meta' ? [callMetaTool(this.nameStyle)] : []);
   }
 
   /** Meta mode: the session's pinned and cached tools and its last discovery answer (MGP §16.7). */
@@ -203,7 +226,7 @@ export class GatewaySession {
     },
   ): Promise<CallToolResult> {
     await this.host.ready;
-    if (this.host.expose === 'meta' && params.name === CALL_META_TOOL) {
+    if (this.host.expose === 'meta' && isCallMetaTool(params.name)) {
       const target = metaCallTarget(params.arguments);
       if ('problem' in target) return invalidMetaCall(target.problem);
       return this.callTool({ name: target.toolId, arguments: target.args }, extra);

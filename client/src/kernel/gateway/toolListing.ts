@@ -12,9 +12,15 @@ import { kernelToolAccess } from '../discovery/kernelToolAccess';
 import type { Kernel } from '../kernel';
 import { KERNEL_SERVER_ID } from '../domain/kernelTool';
 import { qualifiedToolName } from '../lifecycle/serverManager';
-import { NameTable, type NamedItem, type NameWarning } from './names';
+import { NameTable, type NamedItem, type NameStyle, type NameWarning } from './names';
 
 export type ExposeMode = 'meta' | 'all';
+
+/** How a gateway lists: which tools, and in which style of names (undefined: per client). */
+export interface GatewayMode {
+  expose: ExposeMode;
+  names?: NameStyle;
+}
 
 export interface GatewayTool extends NamedItem {
   tool: ListedTool;
@@ -28,6 +34,14 @@ export interface GatewayTool extends NamedItem {
 export function visibleKernelTool(kernel: Kernel, caller: Caller, name: string): boolean {
   const tool = kernel.kernelTools.get(name);
   return Boolean(tool && kernelToolAccess(kernel.access, caller, tool).allowed);
+}
+
+/**
+ * Whether the gateway serves several servers, and so names their items by server (names.ts): a
+ * fact of the config, not of which servers are up.
+ */
+export function servesSeveral(kernel: Kernel): boolean {
+  return kernel.manager.list().length > 1;
 }
 
 /** Every tool a gateway client may name: the connected servers' (less those turned off) and the kernel's own. */
@@ -58,7 +72,7 @@ export function gatewayTools(
         tool,
       })),
     );
-  return new NameTable(serverTools, kernelTools, warn);
+  return new NameTable(serverTools, { fixed: kernelTools, qualify: servesSeveral(kernel), warn });
 }
 
 /**

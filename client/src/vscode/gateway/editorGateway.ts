@@ -5,7 +5,7 @@
  * Trust: a restricted workspace serves nothing.
  */
 import * as vscode from 'vscode';
-import { EditorEndpoint, type ExposeMode, Gateway } from '../../kernel';
+import { EditorEndpoint, Gateway, type GatewayMode } from '../../kernel';
 import { workspaceFolderPaths } from '../host/configService';
 import type { EditorHost } from '../host/editorHost';
 
@@ -21,7 +21,7 @@ export function registerGateway(
 }
 
 export class EditorGateway implements vscode.Disposable {
-  private readonly gateways = new Map<ExposeMode, Gateway>();
+  private readonly gateways = new Map<string, Gateway>();
   private endpoint: Promise<EditorEndpoint | undefined> | undefined;
   private readonly definitionsChanged = new vscode.EventEmitter<void>();
   private readonly disposables: vscode.Disposable[] = [this.definitionsChanged];
@@ -57,7 +57,7 @@ export class EditorGateway implements vscode.Disposable {
       stateDir: this.host.stateDir,
       folder: this.folder,
       env: process.env,
-      connect: async (transport, expose) => void (await this.gateway(expose).connect(transport)),
+      connect: async (transport, mode) => void (await this.gateway(mode).connect(transport)),
       onProblem: (message) => this.log.warn(`gateway: ${message}`),
     }).then(
       (endpoint) => {
@@ -73,11 +73,12 @@ export class EditorGateway implements vscode.Disposable {
     );
   }
 
-  private gateway(expose: ExposeMode): Gateway {
-    let gateway = this.gateways.get(expose);
+  private gateway(mode: GatewayMode): Gateway {
+    const key = `${mode.expose}/${mode.names ?? 'per client'}`;
+    let gateway = this.gateways.get(key);
     if (!gateway) {
-      gateway = new Gateway(this.host.kernel, { expose, ready: this.settled() });
-      this.gateways.set(expose, gateway);
+      gateway = new Gateway(this.host.kernel, { ...mode, ready: this.settled() });
+      this.gateways.set(key, gateway);
     }
     return gateway;
   }

@@ -5,7 +5,7 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ExposeMode } from '../toolListing';
+import type { GatewayMode } from '../toolListing';
 import { descriptorPath, type EditorDescriptor, readHandshake, writeLine } from './attachProtocol';
 import { SocketTransport } from './socketTransport';
 
@@ -29,7 +29,7 @@ export async function findEditor(stateDir: string): Promise<EditorDescriptor | u
 /** Opens one MCP session on the editor's kernel; rejects when it is gone or refuses. */
 export function openEditorSession(
   editor: EditorDescriptor,
-  expose: ExposeMode,
+  mode: GatewayMode,
 ): Promise<SocketTransport> {
   return new Promise((resolve, reject) => {
     const socket = connect(editor.socket);
@@ -39,7 +39,7 @@ export function openEditorSession(
     };
     socket.once('error', fail);
     socket.once('connect', () => {
-      writeLine(socket, { token: editor.token, expose });
+      writeLine(socket, { token: editor.token, ...mode });
       readHandshake(socket, ATTACH_MS).then(({ line, rest }) => {
         const answer = line as { attached?: boolean; error?: string };
         if (answer?.attached !== true) return fail(new Error(answer?.error ?? 'refused'));

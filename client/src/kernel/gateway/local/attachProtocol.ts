@@ -4,13 +4,13 @@
  * The editor listens on a local socket (a Unix socket in a directory only its user can enter, or a
  * named pipe on Windows) and writes `editor.json` (user-only) into the workspace's state directory:
  * the socket's path and a random token. `mgp serve` reads it, connects, and sends one line,
- * `{"token": …, "expose": "meta" | "all"}`; the editor answers `{"attached": true}` (or `{"error": …}`
+ * `{"token": …, "expose": "meta" | "all", "names"?: "spec" | "safe"}`; the editor answers `{"attached": true}` (or `{"error": …}`
  * and closes). From then on the socket carries MCP messages, one JSON-RPC message a line.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
-import type { ExposeMode } from '../toolListing';
+import type { GatewayMode } from '../toolListing';
 
 export const DESCRIPTOR_FILE = 'editor.json';
 /** The handshake line's limit: anything longer is not a handshake. */
@@ -25,7 +25,7 @@ export interface EditorDescriptor {
 
 export interface AttachRequest {
   token: string;
-  expose: ExposeMode;
+  mode: GatewayMode;
 }
 
 export function descriptorPath(stateDir: string): string {

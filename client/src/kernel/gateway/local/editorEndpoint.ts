@@ -7,7 +7,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ExposeMode } from '../toolListing';
+import type { GatewayMode } from '../toolListing';
 import {
   type AttachRequest,
   descriptorPath,
@@ -27,8 +27,8 @@ export interface EditorEndpointOptions {
   stateDir: string;
   folder: string;
   env: Record<string, string | undefined>;
-  /** Serves one attached client: a gateway session in `expose` mode over the transport. */
-  connect(transport: Transport, expose: ExposeMode): Promise<void>;
+  /** Serves one attached client: a gateway session in that mode over the transport. */
+  connect(transport: Transport, mode: GatewayMode): Promise<void>;
   onProblem?(message: string): void;
 }
 
@@ -39,9 +39,10 @@ function sameSecret(a: string, b: string): boolean {
 
 function attachRequest(line: unknown): AttachRequest | undefined {
   if (typeof line !== 'object' || line === null) return undefined;
-  const { token, expose } = line as Record<string, unknown>;
+  const { token, expose, names } = line as Record<string, unknown>;
   if (typeof token !== 'string' || (expose !== 'meta' && expose !== 'all')) return undefined;
-  return { token, expose };
+  if (names !== undefined && names !== 'spec' && names !== 'safe') return undefined;
+  return { token, mode: { expose, ...(names ? { names } : {}) } };
 }
 
 function listen(server: Server, path: string): Promise<void> {
@@ -109,7 +110,7 @@ export class EditorEndpoint {
         return;
       }
       writeLine(socket, { attached: true });
-      await this.options.connect(new SocketTransport(socket, rest), request.expose);
+      await this.options.connect(new SocketTransport(socket, rest), request.mode);
     } catch (error) {
       this.options.onProblem?.(
         `a local client could not attach: ${error instanceof Error ? error.message : String(error)}`,
