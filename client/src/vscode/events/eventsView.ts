@@ -2,6 +2,9 @@ import * as vscode from 'vscode';
 import { oneLine, visibleText } from '@shared/untrustedText';
 import type { EventHub, PushEvent, ServerEvent } from '../../kernel';
 import { EventDetails } from './eventDetail';
+import { type EventRow, keepRows, restoredRows, type RowStore } from './recentEvents';
+
+export type { EventRow } from './recentEvents';
 
 const KEPT = 500;
 const ICONS: Record<ServerEvent['severity'], [string, string]> = {
@@ -17,8 +20,6 @@ const PUSH_STATUS: Record<PushEvent['status'], [string, string, string]> = {
   rejected: ['rejected', 'bell-slash', 'notificationsErrorIcon.foreground'],
 };
 
-export type EventRow = { kind: 'mgp'; event: ServerEvent } | { kind: 'push'; event: PushEvent };
-
 interface PushEventSource {
   onEvent(listener: (event: PushEvent) => void): () => void;
   recent(): readonly PushEvent[];
@@ -30,7 +31,7 @@ function timeOf(timestamp: string): string {
 }
 
 /**
- * The Events view, newest first, the last 500 kept: what servers publish on their MGP event channels
+ * The Events view, newest first, the last 500 kept (the newest 200 across reloads, recentEvents.ts): what servers publish on their MGP event channels
  * (`notifications/mgp.event`, MGP §13.3) and the MCPL push events they send (MCPL §9) with their
  * feature set and whether the kernel accepted them. A click opens the event: a line in plain words,
  * then the event as JSON. The view starts collapsed (package.json); its header counts the events.
@@ -46,12 +47,21 @@ export class EventsView implements vscode.TreeDataProvider<EventRow>, vscode.Dis
   private unseen = 0;
   readonly details = new EventDetails();
 
-  constructor(hub: EventHub, pushEvents?: PushEventSource) {
+  constructor(
+    hub: EventHub,
+    pushEvents?: PushEventSource,
+    private readonly store?: RowStore,
+  ) {
     this.stops.push(hub.onAny((event) => this.add({ kind: 'mgp', event })));
-    if (pushEvents) {
-      this.rows = pushEvents.recent().map((event) => ({ kind: 'push', event }));
+    const kept = store ? restoredRows(store) : [];
+    const live = (pushEvents?.recent() ?? []).map((event): EventRow => ({ kind: 'push', event }));
+    const keptPush = new Set(kept.flatMap((row) => (row.kind === 'push' ? [row.event.id] : [])));
+    this.rows = [
+      ...live.filter((row) => row.kind === 'push' && !keptPush.has(row.event.id)),
+      ...kept,
+    ];
+    if (pushEvents)
       this.stops.push(pushEvents.onEvent((event) => this.add({ kind: 'push', event })));
-    }
   }
 
   /**
@@ -96,6 +106,7 @@ export class EventsView implements vscode.TreeDataProvider<EventRow>, vscode.Dis
       this.pending = undefined;
       this.describe();
       this.changed.fire();
+      if (this.store) void keepRows(this.store, this.rows);
     }, 100);
   }
 
@@ -142,6 +153,7 @@ export class EventsView implements vscode.TreeDataProvider<EventRow>, vscode.Dis
 
   clear(): void {
     this.rows = [];
+    if (this.store) void keepRows(this.store, []);
     this.describe();
     this.changed.fire();
   }

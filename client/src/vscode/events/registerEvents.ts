@@ -4,10 +4,14 @@ import { type EventRow, EventsView } from './eventsView';
 
 /** The Events view: MGP events (§13) and MCPL push events (§9), each opened as a document. */
 export function registerEvents(
-  _context: vscode.ExtensionContext,
+  context: vscode.ExtensionContext,
   host: EditorHost,
 ): vscode.Disposable[] {
-  const view = new EventsView(host.kernel.events, host.kernel.mcpl.pushEvents);
+  const view = new EventsView(
+    host.kernel.events,
+    host.kernel.mcpl.pushEvents,
+    context.workspaceState,
+  );
   return [
     view,
     view.createView(),
