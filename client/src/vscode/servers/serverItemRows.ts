@@ -91,11 +91,12 @@ export function leafItem(
     : node.security
       ? RISK_ICONS[node.security.risk_level]
       : [{ tools: 'symbol-method', resources: 'file', prompts: 'comment' }[node.group], undefined];
-  // A subscribed resource says so by its icon too: the description is cut in a narrow view.
+  // A subscribed resource says so by its icon too: the description is cut in a narrow view. The
+  // server's own picture stands for its safe items only: a risk keeps the kernel's mark.
   item.iconPath =
     node.subscription === 'subscribed'
       ? new vscode.ThemeIcon('bell-dot')
-      : serverIcon && !node.off && node.security?.risk_level !== 'dangerous'
+      : serverIcon && !node.off && (!node.security || node.security.risk_level === 'safe')
         ? serverIcon
         : new vscode.ThemeIcon(icon, colour ? new vscode.ThemeColor(colour) : undefined);
   item.accessibilityInformation = {

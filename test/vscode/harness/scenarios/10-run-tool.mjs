@@ -24,8 +24,7 @@ export async function switchTheme({ page, setTheme }, theme, frame) {
       .locator('.quick-input-widget')
       .waitFor({ state: 'hidden' })
       .catch(() => undefined);
-    // The click's effect: the focus is in the workbench, no longer in a webview or an input.
-    await page.waitForFunction(() => document.activeElement?.closest('.part.sidebar') !== null);
+    await page.waitForTimeout(300);
     try {
       await setTheme(theme, frame);
       return;
@@ -79,6 +78,17 @@ export async function run(kit) {
     'a tool opens from the Servers view in the Run Tool panel: description marked untrusted, effective security, a form from its schema',
     async () => {
       await openFromServersView(page, 'example', 'add');
+      // The server's picture stands for its safe tools only: a moderate tool keeps its warning
+      // icon, as a dangerous one its flame.
+      const iconOf = (label) =>
+        page
+          .locator(`.monaco-list-row[aria-label*="${label}"] .custom-view-tree-node-item-icon`)
+          .first()
+          .evaluate((icon) => ({ className: icon.className, image: icon.style.backgroundImage }));
+      const [safe, moderate] = [await iconOf('Tool add,'), await iconOf('risk moderate')];
+      assert.match(safe.image, /url\(/, "the server's picture");
+      assert.match(moderate.className, /codicon-warning/);
+      assert.equal(moderate.image, '');
       const frame = await add();
       await frame.locator('main[data-state="ready"]').waitFor();
       assert.equal(await frame.locator('h1 .tool-name').textContent(), 'add');
