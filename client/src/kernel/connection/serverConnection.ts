@@ -90,12 +90,13 @@ export class ServerConnection {
     options: OpenOptions,
     deadline?: ConnectDeadline,
   ): Promise<ServerConnection> {
-    let connection: ServerConnection | undefined;
+    // The session reports to the connection, which exists once the handshake is done.
+    const built: { connection?: ServerConnection } = {};
     const session = await handshake(server, inner, options, deadline, {
-      requestSent: (mgp, id) => connection?.awaitingIds.get(mgp)?.(id),
-      closed: () => options.hooks.onClosed(connection?.closing ?? false),
+      requestSent: (mgp, id) => built.connection?.awaitingIds.get(mgp)?.(id),
+      closed: () => options.hooks.onClosed(built.connection?.closing ?? false),
     });
-    connection = new ServerConnection(
+    const connection = new ServerConnection(
       server,
       session.client,
       session.transport,
@@ -103,6 +104,7 @@ export class ServerConnection {
       session.clock,
     );
     connection.rawServerCapabilities = session.rawCapabilities;
+    built.connection = connection;
     return connection;
   }
 
