@@ -107,6 +107,15 @@ export {
   type LogPosition,
   type PositionedLine,
 } from './audit/logPositions';
+export {
+  parseEncryptedTrace,
+  TRACE_ALGORITHM,
+  traceAlgorithmRefusal,
+  TraceError,
+  traceKey,
+  type EncryptedTrace,
+  type TraceKey,
+} from './audit/traceEncryption';
 
 // Signing in to servers (OAuth) and where secrets are kept.
 export { AuthorizationStore, type SecretKeyValue } from './auth/authStore';
@@ -189,6 +198,24 @@ export type { McplHost } from './mcpl/mcplHost';
 export type { Channels } from './mcpl/channels';
 export { ChannelAgents } from './mcpl/channelAgents';
 export { blocksText } from './mcpl/protocol';
+
+// The MCP draft extensions (Nov 2025): seeds, job events by phase, client resource hints.
+export {
+  declares,
+  declaredDraftFields,
+  PRNGS,
+  seedRefusal,
+  withSeed,
+  type Prng,
+} from './drafts/fields';
+export { determinismOf, type Determinism, type DeterminismLevel } from './drafts/determinism';
+export { PHASES, payloadSummary, type JobEvent, type Phase } from './drafts/jobEvents';
+export {
+  clientHintsFromEnv,
+  machineHints,
+  type ClientHintsChoice,
+  type ClientResourceHints,
+} from './drafts/resourceHints';
 
 // The gateway: the kernel served to other MCP clients (`mgp serve`, the editor's endpoint).
 export { Gateway } from './gateway/gateway';

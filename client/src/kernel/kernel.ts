@@ -57,6 +57,7 @@ import { recordServerEvents } from './audit/serverEvents';
 import { announceLifecycle } from './lifecycle/announceLifecycle';
 import { TaskBoard } from './tasks/taskBoard';
 import type { ServerSession } from './connection/service';
+import { clientHintsService } from './drafts/resourceHints';
 
 export type { KernelOptions } from './kernelOptions';
 
@@ -150,7 +151,13 @@ export class Kernel {
           ? TURNED_OFF_REASON
           : (options.mayStart?.(server) ?? true),
       session: {
-        services: [this.mgp, this.permissions, this.mcpl],
+        services: [
+          this.mgp,
+          this.permissions,
+          this.mcpl,
+          this.streams.jobEventService,
+          clientHintsService(options.clientHints ?? (() => ({ enabled: false }))),
+        ],
         clientHandlers: (server) =>
           clientHandlers(server.id, {
             interaction: options.interaction,

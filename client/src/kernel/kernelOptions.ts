@@ -4,6 +4,7 @@ import type { Authorizations } from './auth/authorizations';
 import type { SecretSource } from './config/interpolate';
 import type { ConfiguredServer } from './config/types';
 import type { Caller } from './domain/caller';
+import type { ClientHintsChoice } from './drafts/resourceHints';
 import type { Interaction } from './host/interaction';
 import type { ValidatorOptions } from './security/validators';
 
@@ -29,4 +30,6 @@ export interface KernelOptions {
   onSecrets?(values: string[]): void;
   /** OAuth sign-in for http and sse servers (MCP 2025-11-25, Authorization). */
   authorization?: Authorizations;
+  /** MCP draft §5: whether the user turned client resource hints on (their own settings only). */
+  clientHints?: () => ClientHintsChoice;
 }

@@ -14,6 +14,7 @@ import type { ResolvedCall, PipelineDeps, ToolCallOutcome, ToolCallRequest } fro
 import type { CallChecks } from './checks';
 import { checkOutput } from './outputCheck';
 import { RetriesExhausted, retryAfterFirst } from './retry';
+import { determinismDetails } from '../drafts/determinism';
 
 const MAX_FALLBACK_DEPTH = 2;
 
@@ -40,9 +41,15 @@ export class Forwarding {
     if (this.deps.speaksMgp(request.serverId))
       mgp = streaming ? { trace_id: traceId, stream: true } : { trace_id: traceId };
     const progress = streaming ? undefined : this.plainProgress(request);
-    const onRequestId = streaming
-      ? (id: RequestId) => request.stream?.requestId(id)
-      : progress?.onRequestId;
+    // A streamed call learns its request id whether or not the server streams chunks: the job
+    // events of the MCP draft (§4) name it too.
+    const onRequestId =
+      request.stream || progress
+        ? (id: RequestId) => {
+            request.stream?.requestId(id);
+            progress?.onRequestId(id);
+          }
+        : undefined;
     const sendOnce = () =>
       server.callTool(tool, request.args, {
         signal: request.signal,
@@ -110,6 +117,7 @@ export class Forwarding {
         streamed,
         // The server stopped on a cancellation and answered with what it had (MGP §12.7).
         ...(cancelledByServer(value) && { cancelled: true }),
+        ...draftDetails(call, value),
       },
     );
     return outcome;
@@ -227,6 +235,16 @@ export class Forwarding {
       throw error;
     }
   }
+}
+
+/** MCP draft §2: the seed asked for, the one the server says it used; §1-§2 fields left out. */
+function draftDetails(call: ResolvedCall, value: CappedResult): Record<string, unknown> {
+  const seed = call.request.args.seed;
+  return {
+    ...(typeof seed === 'number' ? { seed } : {}),
+    ...determinismDetails(value),
+    ...(call.draftFieldsDropped ? { draft_fields_dropped: call.draftFieldsDropped } : {}),
+  };
 }
 
 function cancelledByServer(result: CappedResult): boolean {

@@ -2,6 +2,7 @@ import { newTraceId } from '../audit/auditEvent';
 import type { Caller } from '../domain/caller';
 import type { ActiveStream, StreamRegistry } from '../streaming/streamRegistry';
 import type { ToolCallOutcome, ToolCallRequest } from './types';
+import { determinismOf } from '../drafts/determinism';
 
 export type StreamedCallRequest = Omit<ToolCallRequest, 'caller' | 'stream'> & { caller?: Caller };
 
@@ -56,6 +57,7 @@ function ended(
   if (!stream.assembler.text && finalText)
     streams.emit('text', { id: stream.id, appended: finalText, chunks: 0 });
   const mgp = (result.result as { _mgp?: { streamed?: boolean; cancelled?: boolean } })._mgp;
+  stream.resultDeterminism = determinismOf(result.result);
   streams.end(stream, mgp?.cancelled ? 'cancelled' : 'done', undefined, mgp?.streamed === true);
   return result;
 }

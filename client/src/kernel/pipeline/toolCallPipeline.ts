@@ -24,6 +24,7 @@ import { CallChecks } from './checks';
 import { Forwarding } from './forward';
 import { KernelToolCalls } from './kernelToolCall';
 import { checkOutput } from './outputCheck';
+import { keepDeclaredDraftFields } from '../drafts/fields';
 
 export type { StreamHooks, ToolCallOutcome, ToolCallRequest } from './types';
 
@@ -75,8 +76,10 @@ export class ToolCallPipeline {
     const server = this.deps.manager.find(request.serverId);
     const tool = server?.tools.find((t) => t.name === request.toolName);
     if (!server || !tool) return this.unresolved(request, traceId, server);
+    // MCP draft §1-§2: a draft field goes only to a tool whose schema declares it (no-op otherwise).
+    const drafted = keepDeclaredDraftFields(tool.inputSchema, request.args);
     const call: ResolvedCall = {
-      request,
+      request: drafted.dropped.length ? { ...request, args: drafted.args } : request,
       traceId,
       started,
       fallbackDepth,
@@ -86,6 +89,7 @@ export class ToolCallPipeline {
       approval: undefined,
       operatorMs: 0,
       answer: undefined,
+      ...(drafted.dropped.length ? { draftFieldsDropped: drafted.dropped } : {}),
     };
     try {
       return this.proceed(call, 0);

@@ -69,6 +69,8 @@ export interface ResolvedCall {
   answer: CappedResult | undefined;
   /** Fields the extension checks add to the tools/call's params (MCPL `scope`, §7.7). */
   params?: Record<string, unknown>;
+  /** MCP draft fields the caller gave that the tool's schema does not declare: left out. */
+  readonly draftFieldsDropped?: string[];
 }
 
 /** An extension check's refusal: the error the caller gets, and what its audited block names. */

@@ -3,12 +3,22 @@
  * it went out with; `notifications/mgp.stream.chunk` are assembled by index, `…stream.progress` and
  * MCP progress update its progress, and `mgp/stream/cancel` stops it and keeps the partial result.
  * `…stream.progress` of a call not started as a stream (§12.6) goes to that call's progress listener.
+ * The job events of the MCP draft (§4) a streamed call hears are kept with it, each id once.
  * Views follow the registry's events; they never see connections.
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerSession } from '../connection/service';
+import type { ConnectionService, ServerSession } from '../connection/service';
+import type { Determinism } from '../drafts/determinism';
+import {
+  JOB_EVENT_METHOD,
+  type JobEvent,
+  JobEventLog,
+  jobEventRequest,
+  parseJobEvent,
+  type Phase,
+} from '../drafts/jobEvents';
 import type { MgpSessions } from '../mgp/mgpSessions';
 import { ChunkAssembler, ChunkContent } from './chunkAssembler';
 
@@ -38,6 +48,14 @@ export interface StreamSnapshot {
   error?: string;
   /** The server marked its final response `_mgp.streamed` (MGP §12.5). */
   confirmedStreamed?: boolean;
+  /** MCP draft §4: the job events heard (the newest kept), counted by phase; replays dropped. */
+  jobs?: {
+    events: JobEvent[];
+    phases: Record<Phase | 'none', number>;
+    duplicates: number;
+  };
+  /** MCP draft §2: what the result (or else the newest event) says of its seed. */
+  determinism?: Determinism;
 }
 
 export interface StreamEvents {
@@ -45,10 +63,14 @@ export interface StreamEvents {
   text: [{ id: string; appended: string; chunks: number }];
   progress: [{ id: string; progress: StreamProgress }];
   ended: [StreamSnapshot];
+  jobEvent: [{ id: string; event: JobEvent }];
 }
 
 export class ActiveStream {
   readonly assembler = new ChunkAssembler();
+  readonly jobs = new JobEventLog();
+  /** The result's §2 metadata, once it came. */
+  resultDeterminism?: Determinism;
   requestId?: RequestId;
   state: StreamState = 'running';
   progress?: StreamProgress;
@@ -84,7 +106,21 @@ export class ActiveStream {
       progress: this.progress,
       error: this.error,
       confirmedStreamed: this.confirmedStreamed,
+      ...(this.jobs.accepted || this.jobs.duplicates
+        ? {
+            jobs: {
+              events: [...this.jobs.events],
+              phases: { ...this.jobs.byPhase },
+              duplicates: this.jobs.duplicates,
+            },
+          }
+        : {}),
+      ...(this.determinism ? { determinism: this.determinism } : {}),
     };
+  }
+
+  get determinism(): Determinism | undefined {
+    return this.resultDeterminism ?? this.jobs.determinism;
   }
 }
 
@@ -105,6 +141,15 @@ export class StreamRegistry extends EventEmitter<StreamEvents> {
   /** Progress listeners of plain (not streamed) calls in flight, by server and request id. */
   private readonly plainCalls = new Map<string, ProgressListener>();
   private readonly streams = new Map<string, ActiveStream>();
+
+  /** Takes the job events of the MCP draft (§4) off each connection. */
+  readonly jobEventService: ConnectionService = {
+    notification: (session, method, params) => {
+      if (method !== JOB_EVENT_METHOD) return false;
+      this.onJobEvent(session, params);
+      return true;
+    },
+  };
 
   constructor(
     private readonly mgp: MgpSessions,
@@ -172,6 +217,18 @@ export class StreamRegistry extends EventEmitter<StreamEvents> {
         `ignored a stream chunk: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
+  }
+
+  /** An event of a streamed call; one of a call that is not streamed, or has ended, is let go. */
+  private onJobEvent(session: ServerSession, params: Record<string, unknown>): void {
+    const stream = this.find(session.id, jobEventRequest(params));
+    if (!stream || stream.state !== 'running') return;
+    const event = parseJobEvent(params);
+    if (typeof event === 'string') {
+      session.log('warning', `ignored a job event: ${event}`);
+      return;
+    }
+    if (stream.jobs.accept(event)) this.emit('jobEvent', { id: stream.id, event });
   }
 
   private onProgress(serverId: string, params: Record<string, unknown>): void {
