@@ -92,7 +92,7 @@ Usage:
                                      start the servers and list their tools under kernel names,
                                      with each tool's effective risk level
   mgp call SERVER TOOL [--args JSON] [--approve once|session] [--elicit accept-defaults|decline]
-           [--stream | --task] [--json]
+           [--stream | --task] [--json] [--seed N] [--prng lcg|xoroshiro] [--repeat N]
                                      call one tool through the kernel's checks (access, approval,
                                      validators, audit). On a terminal it asks when the approval
                                      policy says so; without one it refuses unless --approve is given.
@@ -102,7 +102,9 @@ Usage:
                                      --task runs a tool that allows it as an MCP task: its status on
                                      stderr, then its result; Ctrl-C cancels the task (tasks/cancel);
                                      without a terminal, --elicit answers a server's form with its
-                                     defaults (SEP-1034) or declines it (the default)
+                                     defaults (SEP-1034) or declines it (the default);
+                                     --seed/--prng go to a tool whose schema declares them (MCP draft
+                                     §2), --repeat N says how many of N results were identical
   mgp discover "QUERY" [--strategy keyword|semantic|category] [--max N] [--json]
                                      find tools by what you need (MGP §16)
   ${AGENT_USAGE}

@@ -34,8 +34,8 @@ export interface OpenOptions {
 
 /** What the session tells the connection built on it, once that exists. */
 export interface SessionEvents {
-  /** A request carrying these `_mgp` fields left with this JSON-RPC id. */
-  requestSent(mgp: object, id: RequestId): void;
+  /** A request (initialize excepted) left with these params and this JSON-RPC id. */
+  requestSent(params: unknown, id: RequestId): void;
   /** The transport closed, after the session's own clean-up. */
   closed(): void;
 }
@@ -71,10 +71,7 @@ export async function handshake(
           options.outgoingRequest(message.method, (message.params ??= {}));
       }
       options.trace?.('send', message);
-      if ('method' in message && 'id' in message) {
-        const mgp = (message.params as { _mgp?: object } | undefined)?._mgp;
-        if (mgp) events.requestSent(mgp, message.id);
-      }
+      if ('method' in message && 'id' in message) events.requestSent(message.params, message.id);
     },
     incoming: (message) => {
       options.trace?.('receive', message);

@@ -60,6 +60,15 @@ export class ServerConnection {
     private readonly clock: CallClock,
   ) {}
 
+  /** Tells a tools/call's caller the JSON-RPC id it went out with, found by its `_mgp` or its arguments. */
+  private learnId(sent: unknown, id: RequestId): void {
+    const params = sent as { _mgp?: object; arguments?: object } | undefined;
+    const listener =
+      (params?._mgp && this.awaitingIds.get(params._mgp)) ||
+      (params?.arguments && this.awaitingIds.get(params.arguments));
+    if (listener) listener(id);
+  }
+
   /** Opens the connection over the server's transport (MCP 2025-11-25, Transports), signing in when asked. */
   static open(
     server: ConfiguredServer,
@@ -93,7 +102,7 @@ export class ServerConnection {
     // The session reports to the connection, which exists once the handshake is done.
     const built: { connection?: ServerConnection } = {};
     const session = await handshake(server, inner, options, deadline, {
-      requestSent: (mgp, id) => built.connection?.awaitingIds.get(mgp)?.(id),
+      requestSent: (params, id) => built.connection?.learnId(params, id),
       closed: () => options.hooks.onClosed(built.connection?.closing ?? false),
     });
     const connection = new ServerConnection(

@@ -33,8 +33,8 @@ export interface CallLine {
   clock: CallClock;
   signIn: SignInRetry | undefined;
   timeoutMs: number;
-  /** Tells `onRequestId` the id of the request that carries these `_mgp` fields. */
-  awaitId(mgp: object, onRequestId: (id: RequestId) => void): void;
+  /** Tells `onRequestId` the id of the request that carries this object (its `_mgp` or arguments). */
+  awaitId(key: object, onRequestId: (id: RequestId) => void): void;
 }
 
 /** The SDK's own timer stays out of the way of the call clock's (setTimeout's largest delay). */
@@ -52,13 +52,15 @@ export function sendToolCall(
 ): Promise<CappedResult> {
   const { client, server } = line;
   const name = typeof tool === 'string' ? tool : tool.name;
+  // Without `_mgp` the call is told by its arguments: a copy of its own, so no other call shares it.
+  const sentArgs = !options.mgp && options.onRequestId ? { ...args } : args;
   const params: Record<string, unknown> = options.params
-    ? { ...options.params, name, arguments: args }
-    : { name, arguments: args };
+    ? { ...options.params, name, arguments: sentArgs }
+    : { name, arguments: sentArgs };
   if (options.mgp) {
     params._mgp = options.mgp;
     if (options.onRequestId) line.awaitId(options.mgp, options.onRequestId);
-  }
+  } else if (options.onRequestId) line.awaitId(sentArgs, options.onRequestId);
   const requestOptions = {
     timeout: options.timeoutMs ?? line.timeoutMs,
     resetTimeoutOnProgress: true,
