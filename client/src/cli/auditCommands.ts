@@ -2,7 +2,8 @@
  * `mgp audit`: read, export and verify a workspace's durable audit log (client/src/kernel/audit).
  *
  *     mgp audit tail [-n N] [--follow] [--json] [filters]
- *     mgp audit export --format jsonl|csv [--out FILE] [filters]
+ *     mgp audit export --format jsonl|csv [--out FILE] [--encrypt] [filters]
+ *     mgp audit decrypt FILE [--out FILE]
  *     mgp audit verify [--expect-head HASH] [--json]
  *     mgp audit head [--json]
  *
@@ -34,6 +35,7 @@
  *   `seal_unverifiable`, `pinned_head_missing`).
  * - `head --json` prints `{"directory": string, "seq": number, "hash": string}`.
  *
+ * `--encrypt` and `decrypt`: the MCP draft's encrypted traces (auditEncryption.ts).
  * Exit status: 0 on success; 1 when `verify` finds the chain broken, or there is no log; 2 on bad usage.
  */
 import { existsSync } from 'node:fs';
@@ -64,10 +66,12 @@ import { cliAnchorKeys } from './cliSecrets';
 import type { Io } from './io';
 import { CommandLine, Flags, oneOf, parseCommandLine, UsageError, wholeNumber } from './flags';
 import { JSON_FLAG } from './options';
+import { encryptOption, exportEncrypted, runDecrypt } from './auditEncryption';
 
 export const AUDIT_USAGE = `Usage:
   mgp audit tail [-n N] [--follow] [--json] [filters]   the last N records (default 20); --follow waits for more
-  mgp audit export --format jsonl|csv [--out FILE] [filters]
+  mgp audit export --format jsonl|csv [--out FILE] [--encrypt] [filters]   --encrypt: MCP draft §3
+  mgp audit decrypt FILE [--out FILE]                  an export made with --encrypt, back as it was
   mgp audit verify [--expect-head HASH] [--json]       check the hash chain, chain.json's seal and a
                                                        pinned head; exit 1 when it is broken
   mgp audit head [--json]                              the head hash to pin, somewhere else
@@ -113,6 +117,8 @@ const ACTIONS = {
   export: {
     format: { type: 'string', value: 'jsonl|csv' },
     out: { type: 'string', value: 'FILE' },
+    encrypt: { type: 'boolean' },
+    algo: { type: 'string', value: 'aes-256-gcm' },
     ...FILTER_FLAGS,
     ...LOCATION_FLAGS,
   },
@@ -132,6 +138,7 @@ interface AuditOptions {
   json: boolean;
   format: ExportFormat;
   out?: string;
+  encrypt: boolean; // MCP draft §3
   /** A pinned head hash (lower-case hex). */
   expectHead?: string;
 }
@@ -191,6 +198,7 @@ function auditOptions(
     json: all.json === true,
     format: oneOf('format', all.format, EXPORT_FORMATS) ?? 'jsonl',
     out: all.out,
+    encrypt: encryptOption(all),
     expectHead: pinnedHead(all['expect-head']),
   };
 }
@@ -235,8 +243,10 @@ async function tail(
   return 0;
 }
 
-async function exportLog({ dir, filter, format, out }: AuditOptions, io: Io): Promise<number> {
+async function exportLog(parsed: AuditOptions, io: Io, options: AuditCommandOptions) {
+  const { dir, filter, format, out } = parsed;
   const records = readRecords(dir, filter);
+  if (parsed.encrypt) return exportEncrypted(records, format, out, io, options);
   if (!out) {
     const data = io.data ?? ((chunk: string) => io.out(chunk.slice(0, -1)));
     await exportRecords(records, format, data);
@@ -360,6 +370,7 @@ export async function runAudit(
     io.out(AUDIT_USAGE);
     return command === undefined ? 2 : 0;
   }
+  if (command === 'decrypt') return runDecrypt(rest, io, options);
   if (!(command in ACTIONS)) {
     io.err(`mgp audit: unknown command "${command}"\n\n${AUDIT_USAGE}`);
     return 2;
@@ -377,7 +388,7 @@ export async function runAudit(
       return 1;
     }
     if (action === 'tail') return await tail(parsed, io, options);
-    if (action === 'export') return await exportLog(parsed, io);
+    if (action === 'export') return await exportLog(parsed, io, options);
     if (action === 'head') return await head(parsed, io, options);
     return await verify(parsed, io, options);
   } catch (error) {

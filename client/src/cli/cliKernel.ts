@@ -22,7 +22,9 @@ import {
   Redactor,
   stateDirectory,
   type ToolApprovalRequest,
+  clientHintsFromEnv,
 } from '../kernel';
+import { UsageError } from './flags';
 import { cliAuthorizations, signInFlow } from './cliAuthorization';
 import { cliAnchorKeys } from './cliSecrets';
 import type { Io } from './io';
@@ -74,6 +76,7 @@ export async function startCliKernel(
   if (only && only !== 'mgp' && chosen.servers.length === 0)
     throw new Error(`no server "${only}" is configured`);
   const env = environment.env ?? process.env;
+  const clientHints = hintsChoice(env);
   const location = {
     workspaceFolder: workspaceFolderOf(options),
     env,
@@ -153,6 +156,7 @@ export async function startCliKernel(
     roots: () => [{ uri: `file://${location.workspaceFolder}`, name: location.workspaceFolder }],
     mayStart,
     onSecrets: (values) => values.forEach((value) => redactor.addSecret(value)),
+    clientHints: () => clientHints,
   });
   const modelUrl = env.MGP_MODEL_URL;
   if (modelUrl)
@@ -205,4 +209,13 @@ export async function startCliKernel(
       await trail.close();
     },
   };
+}
+
+/** MCP draft §5: the client resource hints, off unless the user's environment turns them on. */
+function hintsChoice(env: Record<string, string | undefined>) {
+  try {
+    return clientHintsFromEnv(env.MGP_CLIENT_RESOURCE_HINTS);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
 }
