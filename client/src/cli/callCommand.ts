@@ -36,8 +36,8 @@ export const CALL_FLAGS = {
   args: { type: 'string', value: 'JSON' },
   stream: { type: 'boolean' },
   task: { type: 'boolean' },
-  ...DRAFT_CALL_FLAGS,
   ...JSON_FLAG,
+  ...DRAFT_CALL_FLAGS,
   ...KERNEL_FLAGS,
 } as const;
 
