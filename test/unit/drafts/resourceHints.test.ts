@@ -5,6 +5,7 @@ import {
   clientHintsService,
 } from '../../../client/src/kernel/drafts/resourceHints';
 import type { ConfiguredServer } from '../../../client/src/kernel/config/types';
+import { clientHintsSetting } from '../../../client/src/vscode/host/clientHints';
 
 const server = {} as ConfiguredServer;
 
@@ -32,5 +33,19 @@ describe('MCP draft client resource hints (§5)', () => {
     assert.deepEqual(clientHintsFromEnv('1'), { enabled: true, gpu: false });
     assert.deepEqual(clientHintsFromEnv('GPU'), { enabled: true, gpu: true });
     assert.throws(() => clientHintsFromEnv('yes please'), /use 1 .*gpu.* or 0/);
+  });
+
+  it('in the editor, only the user’s own setting counts: a workspace’s value never turns them on', () => {
+    assert.deepEqual(clientHintsSetting(undefined), { enabled: false });
+    assert.deepEqual(
+      clientHintsSetting({ workspaceValue: 'onWithGpu', workspaceFolderValue: 'on' } as never),
+      { enabled: false },
+    );
+    assert.deepEqual(clientHintsSetting({ globalValue: 'on' }), { enabled: true, gpu: false });
+    assert.deepEqual(clientHintsSetting({ globalValue: 'onWithGpu' }), {
+      enabled: true,
+      gpu: true,
+    });
+    assert.deepEqual(clientHintsSetting({ globalValue: 'off' }), { enabled: false });
   });
 });

@@ -20,6 +20,7 @@ import { editorAnchorKeys, type SecretStore } from './secrets';
 import { editorAuthorizations } from './editorAuthorizations';
 import type { ServerLogs } from './serverLogs';
 import { StartGate } from './startGate';
+import { CLIENT_HINTS_KEY, CLIENT_HINTS_SECTION, clientHintsSetting } from './clientHints';
 
 /** The kernel inside VS Code, with what it was built with. */
 export interface EditorKernel {
@@ -86,6 +87,10 @@ export async function openEditorKernel(
     logLevel: vscode.workspace.getConfiguration('mgp').get<LoggingLevel>('serverLogLevel', 'info'),
     onSecrets: (values) => values.forEach((value) => redactor.addSecret(value)),
     authorization: editorAuthorizations(extension.secrets, log),
+    clientHints: () =>
+      clientHintsSetting(
+        vscode.workspace.getConfiguration(CLIENT_HINTS_SECTION).inspect(CLIENT_HINTS_KEY),
+      ),
   });
   gate.follow(() => kernel.manager.startHeld());
   log.info(`state and audit log in ${join(stateDir)}`);
