@@ -1,5 +1,6 @@
 /** Messages between Streaming Output (media/src/streams) and its host: every MGP §12 stream live, batched per frame. */
 import { isObject, isText } from './messageGuards';
+import type { DeterminismView, JobEventView, JobsView } from './draftViews';
 import type { ProgressView } from './toolPanelMessages';
 
 export type StreamStateName = 'running' | 'done' | 'cancelled' | 'error';
@@ -18,6 +19,9 @@ export interface StreamView {
   textLength: number;
   progress?: ProgressView;
   error?: string;
+  /** MCP draft §4: its job events by phase; §2: what it says of its seed. */
+  jobs?: JobsView;
+  determinism?: DeterminismView;
 }
 
 /** One change to one stream; text and progress are merged per stream within a batch. */
@@ -25,6 +29,7 @@ export type StreamUpdate =
   | { kind: 'started'; stream: StreamView }
   | { kind: 'text'; id: string; appended: string; chunks: number }
   | { kind: 'progress'; id: string; progress: ProgressView }
+  | { kind: 'jobEvent'; id: string; event: JobEventView }
   | { kind: 'ended'; stream: StreamView };
 
 export type StreamsToWebview =

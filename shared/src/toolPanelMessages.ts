@@ -4,6 +4,7 @@
  * and Tool Discovery's "Try it" (discoveryMessages.ts), and Run Tool's own
  * (client/src/vscode/runTool/, media/src/runTool): the picker, the form, the history.
  */
+import type { DeterminismView, SeedFieldName } from './draftViews';
 import { isCount, isObject, isText, isToolKey } from './messageGuards';
 
 // ── What the panels show ─────────────────────────────────────────────────────────────────────────
@@ -40,6 +41,8 @@ export interface ToolView {
    * chooses) or `required` (always one). Absent for a tool that cannot.
    */
   taskSupport?: 'optional' | 'required';
+  /** MCP draft §2: `seed` and `prng`, when the tool's schema declares them (advanced options). */
+  seedFields?: SeedFieldName[];
 }
 
 /** A problem with an argument, at the JSON pointer of the value it concerns ('' for the whole). */
@@ -72,6 +75,8 @@ export interface ResultView {
   traceId: string;
   /** The kernel answered the call itself, refusing it (MGP §7.4 code safety): never sent to the server. */
   block?: BlockView;
+  /** MCP draft §2: what the result says of its seed. */
+  determinism?: DeterminismView;
 }
 
 /** A call the kernel refused before (or instead of) sending it: which check, and why (MGP §14.3). */

@@ -12,6 +12,10 @@ export interface HistoryActions {
   load(args: Record<string, unknown>): void;
   /** Fills the form with the arguments and runs. */
   rerun(args: Record<string, unknown>): void;
+  /** Runs with the arguments and a seed, when the tool takes one (MCP draft §2). */
+  rerunWithSeed(args: Record<string, unknown>, seed: number): void;
+  /** Whether the shown tool takes a seed. */
+  takesSeed(): boolean;
 }
 
 const MARK: Record<string, string> = {
@@ -146,6 +150,9 @@ export class HistoryView {
       outcomeNode(entry, {
         post: this.actions.post,
         rerun: () => this.actions.rerun(entry.args),
+        ...(this.actions.takesSeed()
+          ? { rerunWithSeed: (seed: number) => this.actions.rerunWithSeed(entry.args, seed) }
+          : {}),
         openLink: (link) =>
           this.key &&
           this.actions.post({

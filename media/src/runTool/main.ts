@@ -51,6 +51,8 @@ const history = new HistoryView({
   post,
   load: (args) => current()?.run.load(args),
   rerun: (args) => current()?.run.rerun(args),
+  rerunWithSeed: (args, seed) => current()?.run.rerunWithSeed(args, seed),
+  takesSeed: () => current()?.run.takesSeed === true,
 });
 
 function current(): Pane | undefined {

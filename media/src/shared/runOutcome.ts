@@ -23,6 +23,8 @@ export interface OutcomeActions {
   post(message: RunFromWebview): void;
   /** Runs the tool again with the same arguments. */
   rerun(): void;
+  /** Runs it again with the seed the server said it used (MCP draft §2); absent: the tool takes none. */
+  rerunWithSeed?(seed: number): void;
   /** Opens a resource_link of the result. */
   openLink?: OpenLink;
 }
@@ -86,6 +88,15 @@ export function outcomeNode(ended: EndedView, actions: OutcomeActions): HTMLElem
     class: 'secondary small rerun',
     title: 'Run the tool again with these arguments',
   });
+  const seedUsed = ended.result?.determinism?.seedUsed;
+  const sameSeed =
+    typeof seedUsed === 'number' && actions.rerunWithSeed
+      ? button('Run again with the same seed', () => actions.rerunWithSeed?.(seedUsed), {
+          class: 'secondary small rerun-seed',
+          title: `Run the tool again with these arguments and seed ${seedUsed}, the one the server said it used`,
+          'data-seed': String(seedUsed),
+        })
+      : '';
   const traceId = ended.traceId ?? ended.result?.traceId;
   const trace = traceId
     ? el(
@@ -103,7 +114,7 @@ export function outcomeNode(ended: EndedView, actions: OutcomeActions): HTMLElem
     'div',
     { class: 'run-outcome' },
     mainNode(ended, actions.openLink),
-    el('div', { class: 'outcome-actions' }, copy, rerun, trace),
+    el('div', { class: 'outcome-actions' }, copy, rerun, sameSeed, trace),
     ...(ended.exchange ? [rawNode(ended.exchange)] : []),
   );
 }

@@ -21,6 +21,8 @@ export interface SchemaFormOptions {
   onChange(): void;
   /** Values to start from instead of the schema's defaults. */
   initial?: Record<string, unknown>;
+  /** No "Edit as JSON" (a few fields set apart from the main form). */
+  noJson?: boolean;
 }
 
 export interface FormValue {
@@ -134,7 +136,7 @@ export class SchemaForm {
     });
     const noArguments = this.model.kind === 'object' && this.model.fields.length === 0;
     this.element.append(
-      ...(noArguments ? [] : [el('div', { class: 'form-tools' }, this.toggle)]),
+      ...(noArguments || options.noJson ? [] : [el('div', { class: 'form-tools' }, this.toggle)]),
       this.notice,
       this.body,
     );

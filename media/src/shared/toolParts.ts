@@ -12,6 +12,7 @@ import type {
   SecurityView,
 } from '@shared/toolPanelMessages';
 import { button, el, formatBytes, formatCount, formatDuration, type Child } from './dom';
+import { determinismNode } from './draftParts';
 
 const RISK_MARK: Record<string, string> = { safe: '●', moderate: '◆', dangerous: '▲' };
 
@@ -186,6 +187,7 @@ export function resultNode(result: ResultView, openLink?: OpenLink): HTMLElement
       ),
       el('code', {}, result.traceId),
     ),
+    ...(result.determinism ? [determinismNode(result.determinism)] : []),
     ...(items.length ? items : [el('div', { class: 'muted' }, 'No content.')]),
     ...(result.structured !== undefined
       ? [

@@ -5,7 +5,8 @@
  */
 import type { FieldError, RunFromWebview, RunToWebview, ToolView } from '@shared/toolPanelMessages';
 import { button, debounce, el, formatCount, uniqueId } from './dom';
-import { SchemaForm } from './schemaForm';
+import { SchemaForm, type FormValue } from './schemaForm';
+import { SeedOptions, splitSchema } from './seedOptions';
 import { outcomeNode, type EndedView } from './runOutcome';
 import {
   errorNode,
@@ -35,6 +36,8 @@ let nextRunId = 1;
 export class ToolRun {
   readonly element: HTMLElement;
   private readonly form: SchemaForm;
+  /** MCP draft §2: the seed and PRNG, under the advanced options (when the tool declares them). */
+  private readonly seedOptions: SeedOptions | undefined;
   private seq = 0;
   private localProblems: FieldError[] = [];
   private hostErrors: FieldError[] = [];
@@ -64,7 +67,11 @@ export class ToolRun {
     private readonly options: ToolRunOptions,
   ) {
     this.scheduleHostCheck = debounce(() => this.askHost(), 200);
-    this.form = new SchemaForm(tool.inputSchema, { onChange: () => this.check() });
+    const split = splitSchema(tool.inputSchema, tool.seedFields);
+    this.form = new SchemaForm(split.main, { onChange: () => this.check() });
+    this.seedOptions = split.apart
+      ? new SeedOptions(split.apart, split.fields, () => this.check())
+      : undefined;
     this.runButton = button(options.runLabel, () => this.run(), { class: 'run' });
     this.cancelButton = button('Cancel', () => this.cancel(), {
       class: 'secondary',
@@ -119,6 +126,7 @@ export class ToolRun {
       'div',
       { class: 'tool-run' },
       this.form.element,
+      ...(this.seedOptions ? [this.seedOptions.element] : []),
       el('div', { class: 'run-controls' }, ...controls),
       this.status,
       this.progress.element,
@@ -168,7 +176,28 @@ export class ToolRun {
 
   /** Fills the form with `args` (a run from the history); Run then sends them. */
   load(args: Record<string, unknown>): void {
-    this.form.setValue(args);
+    this.form.setValue(this.seedOptions ? this.seedOptions.setValue(args) : args);
+  }
+
+  /** Whether the tool takes a seed from the advanced options (MCP draft §2). */
+  get takesSeed(): boolean {
+    return this.seedOptions?.has('seed') === true;
+  }
+
+  /** "Run again with the same seed": the arguments, with the seed the server said it used. */
+  rerunWithSeed(args: Record<string, unknown>, seed: number): void {
+    if (this.takesSeed) this.rerun({ ...args, seed });
+  }
+
+  /** The arguments of the form and of its advanced options, as one value. */
+  private collect(): FormValue {
+    const main = this.form.value();
+    const apart = this.seedOptions?.value();
+    if (!apart) return main;
+    const problems = [...main.problems, ...apart.problems];
+    return main.value && apart.value
+      ? { value: { ...main.value, ...apart.value }, problems }
+      : { problems };
   }
 
   /** Runs again with `args`, filling the form with them first. */
@@ -179,7 +208,8 @@ export class ToolRun {
   }
 
   private showProblems(): void {
-    this.form.showErrors([...this.localProblems, ...this.hostErrors]);
+    const all = [...this.localProblems, ...this.hostErrors];
+    this.form.showErrors(this.seedOptions ? this.seedOptions.showErrors(all) : all);
   }
 
   /**
@@ -187,7 +217,7 @@ export class ToolRun {
    * while it is being typed), the schema check is asked of the host once typing pauses.
    */
   private check(): void {
-    const { value, problems } = this.form.value();
+    const { value, problems } = this.collect();
     this.localProblems = problems;
     this.hostErrors = [];
     this.seq += 1; // the host's answer about an earlier value no longer applies
@@ -196,7 +226,7 @@ export class ToolRun {
   }
 
   private askHost(): void {
-    const { value, problems } = this.form.value();
+    const { value, problems } = this.collect();
     if (problems.length === 0 && value) {
       this.options.post({
         type: 'validate',
@@ -210,15 +240,16 @@ export class ToolRun {
 
   private run(): void {
     if (this.runId !== undefined || this.unavailable) return;
-    const { value, problems } = this.form.value();
+    const { value, problems } = this.collect();
     this.form.revealAll();
+    this.seedOptions?.revealAll();
     if (problems.length || !value) {
       this.localProblems = problems;
       this.showProblems();
       this.setStatus(
         `Not run: ${problems.length === 1 ? 'a problem' : `${problems.length} problems`} to fix first.`,
       );
-      this.form.focusFirstError();
+      this.focusFirstError();
       return;
     }
     const task = this.taskBox?.checked === true;
@@ -239,6 +270,11 @@ export class ToolRun {
       stream,
       ...(task && { task }),
     });
+  }
+
+  private focusFirstError(): void {
+    if (this.form.element.querySelector('[aria-invalid="true"]')) this.form.focusFirstError();
+    else this.seedOptions?.focusFirstError();
   }
 
   private cancel(): void {
@@ -283,6 +319,9 @@ export class ToolRun {
     return outcomeNode(ended, {
       post: this.options.post,
       rerun: () => this.rerun(args),
+      ...(this.takesSeed
+        ? { rerunWithSeed: (seed: number) => this.rerunWithSeed(args, seed) }
+        : {}),
       openLink: this.openLink,
     });
   }
@@ -325,7 +364,8 @@ export class ToolRun {
         this.hostErrors = message.errors;
         this.showProblems();
         this.setStatus("Not run: the arguments do not fit the tool's input schema.");
-        this.form.focusFirstError();
+        this.seedOptions?.revealAll();
+        this.focusFirstError();
         return true;
       case 'runStarted':
         if (message.runId !== this.runId) return true;

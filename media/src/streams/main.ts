@@ -93,6 +93,9 @@ function apply(update: StreamUpdate, at: number): void {
     case 'progress':
       tabs.get(update.id)?.setProgress(update.progress);
       return;
+    case 'jobEvent':
+      tabs.get(update.id)?.addJobEvent(update.event);
+      return;
     case 'ended':
       tabs.get(update.stream.id)?.end(update.stream);
       return;

@@ -4,6 +4,8 @@ import type { StreamView } from '@shared/streamMessages';
 import { button, el, formatBytes, formatCount, formatDuration } from '../shared/dom';
 import { progressBar, type ProgressBar } from '../shared/toolParts';
 import { RateMeter, TailOutput } from './output';
+import type { JobEventView } from '@shared/draftViews';
+import { determinismNode, PhaseLanes } from '../shared/draftParts';
 
 const MARKS: Record<string, string> = { running: '◌', done: '✓', cancelled: '⊘', error: '✗' };
 
@@ -24,6 +26,9 @@ export class StreamTab {
   private readonly stateLine = el('div', { class: 'final', role: 'status' });
   private readonly note = el('div', { class: 'notice tail-note', hidden: 'true' });
   private readonly bar: ProgressBar = progressBar('Progress of the stream');
+  /** MCP draft §4 and §2: the job's events by phase, the seed it says it used. */
+  private readonly lanes: PhaseLanes;
+  private readonly determinism = el('div', { class: 'stream-determinism' });
   private readonly cancelButton: HTMLButtonElement;
   private readonly closeButton: HTMLButtonElement;
   private readonly scroller: HTMLElement;
@@ -42,6 +47,7 @@ export class StreamTab {
   ) {
     this.view = view;
     this.totalChars = view.textLength;
+    this.lanes = new PhaseLanes(view.jobs);
     const tabId = `tab-${view.id}`;
     const panelId = `panel-${view.id}`;
     this.tab = el(
@@ -120,6 +126,8 @@ export class StreamTab {
       ),
       this.bar.element,
       this.stateLine,
+      this.determinism,
+      this.lanes.element,
       this.note,
       this.scroller,
     );
@@ -162,6 +170,12 @@ export class StreamTab {
 
   end(view: StreamView): void {
     this.view = { ...view, text: '', chunks: Math.max(view.chunks, this.view.chunks) };
+    if (view.jobs) this.lanes.setDuplicates(view.jobs.duplicates);
+    this.dirty = true;
+  }
+
+  addJobEvent(event: JobEventView): void {
+    this.lanes.add(event);
     this.dirty = true;
   }
 
@@ -204,6 +218,8 @@ export class StreamTab {
     this.closeButton.hidden = this.running;
     this.stateLine.textContent = this.finalWords();
     this.stateLine.dataset.state = v.state;
+    this.lanes.render();
+    this.determinism.replaceChildren(...(v.determinism ? [determinismNode(v.determinism)] : []));
     const dropped = this.output.dropped;
     this.note.hidden = dropped === 0;
     if (dropped)

@@ -6,6 +6,7 @@
  * what came before them. Pure: no `vscode`, timers injectable (tests, the benchmark's browser worker).
  */
 import type { ProgressView } from '@shared/toolPanelMessages';
+import type { JobEventView } from '@shared/draftViews';
 import type { StreamUpdate, StreamView } from '@shared/streamMessages';
 
 export interface BatcherClock {
@@ -80,6 +81,13 @@ export class StreamBatcher {
       this.progress.set(id, created);
       this.pending.push(created);
     }
+    this.schedule();
+  }
+
+  /** A job event of the MCP draft (§4): each goes out, in order, with the next batch. */
+  jobEvent(id: string, event: JobEventView): void {
+    this.stats.events += 1;
+    this.pending.push({ kind: 'jobEvent', id, event });
     this.schedule();
   }
 

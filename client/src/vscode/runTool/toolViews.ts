@@ -21,6 +21,7 @@ import {
   wireErrorOf,
 } from '../../kernel';
 import { blockOf, blockOfResult } from './runOutcome';
+import { resultDeterminism, seedFieldsOf, streamDrafts } from './draftViews';
 
 /** Images a panel shows inline; anything else is described. */
 const IMAGE_TYPES = /^image\/(png|jpeg|gif|webp|bmp|svg\+xml)$/;
@@ -48,6 +49,7 @@ export function securityView(security: EffectiveSecurity): SecurityView {
 
 export function toolView(entry: KernelToolEntry, streaming: boolean): ToolView {
   const schema = entry.tool.inputSchema as Record<string, unknown> | undefined;
+  const seedFields = entry.kernel ? [] : seedFieldsOf(schema);
   return {
     serverId: entry.serverId,
     toolName: entry.name,
@@ -58,6 +60,7 @@ export function toolView(entry: KernelToolEntry, streaming: boolean): ToolView {
     kernel: entry.kernel,
     streaming: streaming && !entry.kernel,
     ...taskSupportView(entry),
+    ...(seedFields.length ? { seedFields } : {}),
   };
 }
 
@@ -143,6 +146,7 @@ export function resultView(outcome: ToolCallOutcome, options: { images: boolean 
     durationMs: outcome.durationMs,
     traceId: outcome.traceId,
     ...(block ? { block } : {}),
+    ...resultDeterminism(result),
   };
 }
 
@@ -179,5 +183,6 @@ export function streamView(snapshot: StreamSnapshot, keep: number): StreamView {
     textLength: snapshot.text.length,
     ...(snapshot.progress ? { progress: snapshot.progress } : {}),
     ...(snapshot.error ? { error: snapshot.error } : {}),
+    ...streamDrafts(snapshot),
   };
 }

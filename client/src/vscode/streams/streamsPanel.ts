@@ -6,6 +6,7 @@ import type { EditorHost } from '../host/editorHost';
 import { OpenPanels, WebviewPanel } from '../common/webviewPanel';
 import { StreamBatcher } from '../common/streamBatcher';
 import { streamView } from '../runTool/toolViews';
+import { jobEventView } from '../runTool/draftViews';
 
 /** Characters of a stream's text the panel holds (its tail); "Open the whole text" shows the rest. */
 export const STREAM_TEXT_KEEP = 200_000;
@@ -58,18 +59,22 @@ export class StreamsPanel extends WebviewPanel<StreamsToWebview, StreamsFromWebv
         this.batcher.started(streamView(s, STREAM_TEXT_KEEP)),
       text: (e: StreamEvents['text'][0]) => this.batcher.text(e.id, e.appended, e.chunks),
       progress: (e: StreamEvents['progress'][0]) => this.batcher.setProgress(e.id, e.progress),
+      jobEvent: (e: StreamEvents['jobEvent'][0]) =>
+        this.batcher.jobEvent(e.id, jobEventView(e.event)),
       // The text is in the webview already: the end carries the state, not the text again.
       ended: (s: StreamEvents['ended'][0]) => this.batcher.ended(streamView(s, 0)),
     };
     streams.on('started', handlers.started);
     streams.on('text', handlers.text);
     streams.on('progress', handlers.progress);
+    streams.on('jobEvent', handlers.jobEvent);
     streams.on('ended', handlers.ended);
     this.disposables.push(this.batcher, {
       dispose: () => {
         streams.off('started', handlers.started);
         streams.off('text', handlers.text);
         streams.off('progress', handlers.progress);
+        streams.off('jobEvent', handlers.jobEvent);
         streams.off('ended', handlers.ended);
       },
     });
