@@ -151,7 +151,8 @@ export type AuditFromWebview =
   | { type: 'toggleGroup'; trace: string }
   | { type: 'expandAll'; expanded: boolean }
   | { type: 'verify' }
-  | { type: 'export'; format: ExportFormatName };
+  /** `encrypt`: JSON Lines, encrypted (MCP draft §3). */
+  | { type: 'export'; format: ExportFormatName; encrypt?: boolean };
 
 /** The most items one `rows` answer carries. */
 export const PAGE_SIZE = 100;
@@ -207,7 +208,10 @@ export function isAuditFromWebview(value: unknown): value is AuditFromWebview {
     case 'expandAll':
       return typeof m.expanded === 'boolean';
     case 'export':
-      return m.format === 'jsonl' || m.format === 'csv';
+      return (
+        (m.format === 'jsonl' || m.format === 'csv') &&
+        (m.encrypt === undefined || typeof m.encrypt === 'boolean')
+      );
     default:
       return false;
   }

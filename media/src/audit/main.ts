@@ -55,7 +55,7 @@ const toolbar = new Toolbar({
     if (follow) table.scrollToLive();
     save();
   },
-  export: (format) => post({ type: 'export', format }),
+  export: (format, encrypt) => post({ type: 'export', format, ...(encrypt ? { encrypt } : {}) }),
   verify: () => post({ type: 'verify' }),
 });
 

@@ -19,7 +19,7 @@ export interface ToolbarEvents {
   optionsChanged(options: AuditViewOptions, seq: number): void;
   expandAll(expanded: boolean): void;
   followChanged(follow: boolean): void;
-  export(format: ExportFormatName): void;
+  export(format: ExportFormatName, encrypt?: boolean): void;
   verify(): void;
 }
 
@@ -147,6 +147,15 @@ export class Toolbar {
             title: 'Export the records that pass the filter, as the log stores them',
           },
           () => events.export('jsonl'),
+        ),
+        button(
+          'Export encrypted',
+          {
+            'data-action': 'export-encrypted',
+            title:
+              "Export the records that pass the filter as JSON Lines, encrypted with AES-256-GCM (MCP draft §3); the key stays in VS Code's secret storage",
+          },
+          () => events.export('jsonl', true),
         ),
       ),
       el(

@@ -25,6 +25,8 @@ export interface AuditSource {
   /** Called when new records may be on disk; returns an unsubscribe function. */
   onChange(listener: () => void): () => void;
   verify(): Promise<VerifyReport>;
+  /** Where this host keeps its keys: the seal's, and those of encrypted exports (MCP draft §3). */
+  readonly keys?: AnchorKeyStore;
   export(
     format: ExportFormat,
     write: (chunk: string) => void | Promise<void>,
@@ -32,9 +34,10 @@ export interface AuditSource {
   ): Promise<number>;
 }
 
-export function trailSource(trail: AuditTrail): AuditSource {
+export function trailSource(trail: AuditTrail, keys?: AnchorKeyStore): AuditSource {
   const log = trail.log;
   return {
+    keys,
     info: {
       name: 'workspace',
       label: 'Workspace audit trail',
@@ -55,6 +58,7 @@ const POLL_MS = 2000;
 export function directorySource(directory: string, keys?: AnchorKeyStore): AuditSource {
   const name = basename(directory) === 'audit' ? basename(dirname(directory)) : basename(directory);
   return {
+    keys,
     info: { name, label: `Audit log ${name} (read-only)`, directory, live: false },
     directory,
     maxSeq: () => Infinity,

@@ -12,6 +12,7 @@ import { OpenPanels, WebviewPanel } from '../common/webviewPanel';
 import type { AuditSource } from './auditSource';
 import { AuditTrailModel } from './auditTrailModel';
 import { toAuditFilter } from './auditView';
+import { encryptedExport } from './traceFiles';
 
 const REFRESH_DELAY_MS = 100;
 
@@ -192,7 +193,7 @@ export class AuditTrailPanel extends WebviewPanel<AuditToWebview, AuditFromWebvi
       case 'verify':
         return this.verify();
       case 'export':
-        return this.export(message.format);
+        return message.encrypt ? this.exportEncrypted() : this.export(message.format);
     }
   }
 
@@ -243,6 +244,36 @@ export class AuditTrailPanel extends WebviewPanel<AuditToWebview, AuditFromWebvi
       this.notice(
         'error',
         `The export failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+
+  /** MCP draft §3: the filtered records as JSON Lines, encrypted with the key in secret storage. */
+  private async exportEncrypted(): Promise<void> {
+    const keys = this.source.keys;
+    if (!keys) return this.notice('error', 'There is no secret storage to keep the key in.');
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const name = `audit-trail-${new Date().toISOString().slice(0, 10)}.encrypted.json`;
+    const target = await vscode.window.showSaveDialog({
+      title:
+        'Export the audit trail encrypted (AES-256-GCM, MCP draft §3), with the current filter',
+      defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
+      filters: { 'Encrypted audit export': ['json'] },
+      saveLabel: 'Export encrypted',
+    });
+    if (!target) return;
+    try {
+      const filter = toAuditFilter(this.model.currentOptions.filter);
+      const { text, count, madeKey } = await encryptedExport(this.source, keys, filter);
+      await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
+      this.notice(
+        'info',
+        `Exported ${count.toLocaleString('en-US')} record${count === 1 ? '' : 's'}, encrypted, to ${vscode.workspace.asRelativePath(target)}${madeKey ? "; its key was made and kept in VS Code's secret storage" : ''}. MGP: Decrypt Audit Export… reads it back.`,
+      );
+    } catch (error) {
+      this.notice(
+        'error',
+        `The encrypted export failed: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
   }

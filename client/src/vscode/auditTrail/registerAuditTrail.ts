@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { EditorHost } from '../host/editorHost';
 import { directorySource, trailSource } from './auditSource';
 import { AuditTrailPanel } from './auditTrailPanel';
+import { DECRYPT_COMMAND, decryptExport } from './encryptedExport';
 
 /**
  * What `mgp.showAuditTrail` accepts besides nothing (the palette and menus pass nothing):
@@ -46,7 +47,7 @@ function showAuditTrail(
     AuditTrailPanel.show(extension, directorySource(args.directory, host.anchorKeys), args.traceId);
     return;
   }
-  AuditTrailPanel.show(extension, trailSource(host.trail), args.traceId);
+  AuditTrailPanel.show(extension, trailSource(host.trail, host.anchorKeys), args.traceId);
 }
 
 /** The Audit Trail panels (one per log folder) and their command. */
@@ -58,6 +59,7 @@ export function registerAuditTrail(
     vscode.commands.registerCommand('mgp.showAuditTrail', (args?: unknown) =>
       showAuditTrail(host, extension, args),
     ),
+    vscode.commands.registerCommand(DECRYPT_COMMAND, () => decryptExport(host.anchorKeys)),
     new vscode.Disposable(() => AuditTrailPanel.disposeAll()),
   ];
 }
