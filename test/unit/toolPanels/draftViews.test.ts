@@ -5,7 +5,7 @@ import { resultView, streamView, toolView } from '../../../client/src/vscode/run
 import { parseJobEvent, type JobEvent } from '../../../client/src/kernel/drafts/jobEvents';
 import { ActiveStream } from '../../../client/src/kernel/streaming/streamRegistry';
 import type { KernelToolEntry } from '../../../client/src/kernel/kernel';
-import type { StreamUpdate } from '@shared/toolPanelMessages';
+import type { StreamUpdate } from '@shared/streamMessages';
 import { browserModule } from './browserModule';
 
 const { splitSchema } = browserModule<typeof SeedOptions>('media/src/shared/seedOptions.ts');
