@@ -190,6 +190,11 @@ export async function startCliKernel(
   const started = kernel.apply(chosen).then(() => {
     for (const server of kernel.manager.list()) {
       if (server.state === 'connected') continue;
+      // The organisation's policy at work, not a failure of the server.
+      if (server.blockedByPolicy !== undefined) {
+        io.err(`${server.id}: blocked by policy: ${server.blockedByPolicy}`);
+        continue;
+      }
       failed.push(server.id);
       io.err(`${server.id}: ${server.state}${server.lastError ? `: ${server.lastError}` : ''}`);
     }

@@ -213,6 +213,7 @@ async function listServers(options: ConfigOptions & { json: boolean }, io: Io): 
         enabled: !switches.serverOff(server.id),
         approval: approval(server),
         isolation: await isolationOf(server, workspaceFolderOf(options)),
+        ...(server.blockedByPolicy ? { blocked_by_policy: server.blockedByPolicy } : {}),
       })),
     );
     io.out(JSON.stringify(servers, null, 2));
@@ -221,12 +222,17 @@ async function listServers(options: ConfigOptions & { json: boolean }, io: Io): 
   } else {
     for (const server of config.servers) {
       const isolation = await isolationOf(server, workspaceFolderOf(options));
-      const waiting = WAITING[approval(server)];
+      const blocked = server.blockedByPolicy;
+      const waiting = blocked
+        ? `blocked by policy: ${blocked.reason} (${blocked.file}:${blocked.line})`
+        : WAITING[approval(server)];
       io.out(
         `${server.id}\t${server.transport}\t${serverTarget(server)}\t(${server.source.file}:${server.source.line})${switches.serverOff(server.id) ? '\toff' : ''}${waiting ? `\t${waiting}` : ''}${isolation ? `\t${describeIsolation(isolation)}` : ''}`,
       );
     }
-    const waiting = config.servers.filter((server) => WAITING[approval(server)]);
+    const waiting = config.servers.filter(
+      (server) => !server.blockedByPolicy && WAITING[approval(server)],
+    );
     if (waiting.length)
       io.err(
         `To let the servers of this folder that wait for your yes start: ${allowCommand(

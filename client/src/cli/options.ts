@@ -7,8 +7,14 @@ import { homedir } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { formatOfConfigFile } from '@shared/configFiles';
-import { type KernelConfig, loadKernelConfig, mergeConfigFiles, parseConfigText } from '../kernel';
-import { FlagValues, oneOf } from './flags';
+import {
+  type KernelConfig,
+  loadKernelConfig,
+  mergeConfigFiles,
+  parseConfigText,
+  readManagedPolicy,
+} from '../kernel';
+import { FlagValues, oneOf, UsageError } from './flags';
 import type { ApproveFlag, ElicitFlag } from './terminalInteraction';
 
 export const CONFIG_FLAGS = {
@@ -55,12 +61,21 @@ export function kernelOptions(values: FlagValues<typeof KERNEL_FLAGS>): KernelOp
   };
 }
 
-/** `--config FILE` reads that file only; otherwise the lookup order from `--cwd` (or the current folder). */
+/**
+ * `--config FILE` reads that file only; otherwise the lookup order from `--cwd` (or the current
+ * folder). Either way the machine's managed policy applies over it.
+ */
 export async function loadCliConfig(options: ConfigOptions): Promise<KernelConfig> {
   if (options.config) {
     const path = resolve(options.config);
-    const location = { path, format: formatOfConfigFile(basename(path)), origin: 'env' as const };
-    return mergeConfigFiles([parseConfigText(await readFile(path, 'utf8'), location)]);
+    const format = formatOfConfigFile(basename(path));
+    if (format === 'policy')
+      throw new UsageError(
+        `${path} is a managed policy, not a server config: check it with mgp check`,
+      );
+    const location = { path, format, origin: 'env' as const };
+    const managed = await readManagedPolicy({ env: process.env });
+    return mergeConfigFiles([parseConfigText(await readFile(path, 'utf8'), location)], managed);
   }
   const folder = resolve(options.cwd ?? process.cwd());
   return loadKernelConfig({ workspaceFolders: [folder], home: homedir(), env: process.env });

@@ -35,7 +35,14 @@ export type { KeptTask, TaskBoard, TaskRunRequest, TrackedTask } from './tasks/t
 
 // Configuration: loading, its types, summaries for people, and writing server blocks.
 export { loadKernelConfig, mergeConfigFiles, parseConfigText } from './config/load';
-export type { ConfigProblem, ConfiguredServer, KernelConfig } from './config/types';
+export { readManagedPolicy } from './config/managedPolicy';
+export type {
+  ConfigProblem,
+  ConfiguredServer,
+  KernelConfig,
+  ManagedPolicy,
+  PolicyBlock,
+} from './config/types';
 export { LastValidConfig } from './config/lastValid';
 export {
   displayPath,

@@ -282,6 +282,7 @@ export class Kernel {
   /** Applies a (re)loaded config: settings at once, then servers started, stopped or restarted. */
   async apply(config: KernelConfig, autoStart = true): Promise<void> {
     this.config = config;
+    this.models.allowModels(config.kernel.allowedModels);
     this.discovery.reconfigure();
     await Promise.all([this.access.load(), this.approvals.load(), this.switches.load()]);
     await this.manager.reconcile(config, autoStart);

@@ -1,5 +1,10 @@
 import { dirname } from 'node:path';
-import { ConfigFormat, formatOfConfigFile, looksLikeOpenFangConfig } from '../configFiles';
+import {
+  ConfigFormat,
+  formatOfConfigFile,
+  looksLikeManagedPolicy,
+  looksLikeOpenFangConfig,
+} from '../configFiles';
 import { CheckDiagnostic } from './diagnostic';
 import { ParsedToml, parseTomlDocument } from './parse';
 import type { PointerMap } from './pointers';
@@ -14,10 +19,14 @@ export interface CheckOptions {
   environment?: RuleEnvironment;
 }
 
-/** Which format a file is checked as, or undefined for a `config.toml` that is not OpenFang's. */
+/**
+ * Which format a file is checked as, or undefined for a `config.toml` that is not OpenFang's or a
+ * `policy.toml` that is not MGP's managed policy.
+ */
 export function formatToCheck(baseName: string, text: string): ConfigFormat | undefined {
   const format = formatOfConfigFile(baseName);
   if (format === 'openfang' && !looksLikeOpenFangConfig(text)) return undefined;
+  if (format === 'policy' && !looksLikeManagedPolicy(text)) return undefined;
   return format;
 }
 

@@ -1,6 +1,7 @@
 /**
  * `[kernel]` of mgp.toml, and the policy and access-grant fields that `[[servers]]` shares with it.
  */
+import { postgresAuditSchema } from './mgpPostgres';
 import { sandboxSchema } from './mgpSandbox';
 import { described, enumOf, JsonSchema, patternOf } from './schemaTypes';
 import {
@@ -234,6 +235,7 @@ const auditSchema: JsonSchema = {
       ),
       examples: [10],
     },
+    postgres: postgresAuditSchema('config'),
   },
   ...described(
     'The local audit log: append-only, hash-chained JSONL per workspace, with rotation and retention (MGP §6, §19.4).',

@@ -1,7 +1,10 @@
 import type { KernelBus } from '../lifecycle/events';
 import type { AuditSink } from './auditSink';
 
-/** SERVER_CONNECTED / SERVER_DISCONNECTED into the audit trail (MGP §6.4, §11.6). */
+/**
+ * SERVER_CONNECTED / SERVER_DISCONNECTED into the audit trail (MGP §6.4, §11.6), and dev.mgp-kernel.server_blocked:
+ * a start the managed policy refused.
+ */
 export function recordServerEvents(bus: KernelBus, audit: AuditSink): void {
   bus.on('event', (event) => {
     void audit.record({
@@ -11,7 +14,9 @@ export function recordServerEvents(bus: KernelBus, audit: AuditSink): void {
       result:
         event.type === 'SERVER_CONNECTED'
           ? 'SUCCESS'
-          : String(event.detail?.reason ?? 'DISCONNECTED').toUpperCase(),
+          : event.type === 'dev.mgp-kernel.server_blocked'
+            ? 'BLOCKED'
+            : String(event.detail?.reason ?? 'DISCONNECTED').toUpperCase(),
       details: event.detail ?? {},
       timestamp: event.timestamp,
     });

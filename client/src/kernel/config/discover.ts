@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   CONFIG_PATH_ENV,
-  ConfigFormat,
+  ServerConfigFormat,
   USER_MGP_CONFIG,
   USER_OPENFANG_CONFIG,
   WORKSPACE_MGP_CONFIG_NAMES,
@@ -13,7 +13,7 @@ export type ConfigOrigin = 'workspace' | 'user' | 'env';
 
 export interface ConfigLocation {
   path: string;
-  format: ConfigFormat;
+  format: ServerConfigFormat;
   origin: ConfigOrigin;
 }
 

@@ -24,7 +24,7 @@ export class LastValidConfig {
       if (!applied.ignored) this.files.set(file.location.path, applied);
       return applied;
     });
-    return files.some((file) => file.kept) ? mergeConfigFiles(files) : config;
+    return files.some((file) => file.kept) ? mergeConfigFiles(files, config.managed) : config;
   }
 
   /** Forgets every file (e.g. when the workspace folders change). */

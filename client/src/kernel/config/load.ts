@@ -12,6 +12,8 @@ import { namedHostsOf } from './namedHosts';
 import { kernelTable, mergeKernelSettings, serverPolicy } from './policy';
 import { serverSandbox } from './sandboxPolicy';
 import { tightenKernel } from './workspacePolicy';
+import { applyManagedPolicy } from './applyManagedPolicy';
+import { readManagedPolicy } from './managedPolicy';
 
 const WORKSPACE_LOOSENS = 'semantic/workspace-loosens';
 import { serverSettings } from './settings';
@@ -21,6 +23,7 @@ import {
   KernelConfig,
   KernelSettings,
   LoadedConfigFile,
+  ManagedPolicy,
   ShadowedServer,
   TransportKind,
 } from './types';
@@ -163,6 +166,7 @@ const GUARDING_KERNEL_KEYS = [
   'keep_registered_servers',
   'private_hosts',
   'audit.retention',
+  'audit.postgres',
   'sandbox.mode',
   'sandbox.write',
   'sandbox.allow_read',
@@ -207,8 +211,11 @@ function headerLine(pointers: PointerMap, pointer: string): number {
   return (locate(pointers, pointer, ['header', 'key'])?.start.line ?? 0) + 1;
 }
 
-/** Merges files given nearest first: the same id in two files resolves to the nearer one. */
-export function mergeConfigFiles(files: LoadedConfigFile[]): KernelConfig {
+/**
+ * Merges files given nearest first: the same id in two files resolves to the nearer one. The
+ * machine's managed policy, when given, applies over the result (applyManagedPolicy.ts).
+ */
+export function mergeConfigFiles(files: LoadedConfigFile[], managed?: ManagedPolicy): KernelConfig {
   const winners = new Map<string, ConfiguredServer>();
   const shadowed: ShadowedServer[] = [];
   const problems: ConfigProblem[] = files.flatMap((file) => file.problems);
@@ -240,7 +247,7 @@ export function mergeConfigFiles(files: LoadedConfigFile[]): KernelConfig {
     const sandboxed = withSandbox(server, kernel, problems);
     return namedHosts.length ? { ...sandboxed, namedHosts } : sandboxed;
   });
-  return { files, servers, shadowed, problems, kernel };
+  return applyManagedPolicy({ files, servers, shadowed, problems, kernel }, managed);
 }
 
 /** The server's effective sandbox; what a workspace file would have loosened is named in a warning. */
@@ -267,8 +274,12 @@ function withSandbox(
   return { ...server, settings: { ...server.settings, sandbox: decided.policy } };
 }
 
-export async function loadKernelConfig(inputs: DiscoveryInputs): Promise<KernelConfig> {
+/** Every config file that exists, merged, under the machine's managed policy. */
+export async function loadKernelConfig(
+  inputs: DiscoveryInputs & { platform?: string },
+): Promise<KernelConfig> {
   const locations = discoverConfigFiles(inputs);
+  const managed = readManagedPolicy(inputs);
   const files = await Promise.all(
     locations.map(async (location) => {
       try {
@@ -291,5 +302,5 @@ export async function loadKernelConfig(inputs: DiscoveryInputs): Promise<KernelC
       }
     }),
   );
-  return mergeConfigFiles(files);
+  return mergeConfigFiles(files, await managed);
 }

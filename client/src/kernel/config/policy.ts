@@ -132,6 +132,8 @@ function auditSettings(value: unknown): Partial<KernelSettings['audit']> | undef
       maxBytes: (typeof value.retention_mb === 'number' ? value.retention_mb : 500) * 1024 * 1024,
     };
   else if (value.retention === 'keep_all') settings.retention = { policy: 'keep_all' };
+  const postgres = isTable(value.postgres) ? value.postgres.url : undefined;
+  if (typeof postgres === 'string') settings.postgres = { url: postgres };
   return settings;
 }
 

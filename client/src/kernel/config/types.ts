@@ -160,6 +160,38 @@ export interface ConfiguredServer {
    * requests made on its word, beyond its own origin (namedHosts.ts, net/destinationGuard.ts).
    */
   namedHosts?: string[];
+  /** Why the managed policy keeps this server from starting, whoever asks; undefined: it may. */
+  blockedByPolicy?: PolicyBlock;
+}
+
+/** The managed policy's refusal of one server: what blocked it, in words, and where that is written. */
+export interface PolicyBlock {
+  reason: string;
+  /** The policy file and the line of the entry (or list) that blocked it. */
+  file: string;
+  line: number;
+  /** The key in the policy: `servers.deny`, `servers.allow`, `kernel.audit.postgres.required`… */
+  key: string;
+}
+
+/**
+ * The machine-wide policy (policy.toml), as read: lists and floors nothing below may loosen. A policy
+ * that cannot be read or checked is `broken`, and then no server starts (it fails closed).
+ */
+export interface ManagedPolicy {
+  path: string;
+  allow?: string[];
+  deny: string[];
+  approvalFloor?: ApprovalPolicy;
+  moderateToolsRequireApproval?: boolean;
+  sandbox?: SandboxTable;
+  postgres?: { url?: string; required: boolean };
+  models?: string[];
+  /** 1-based line of each key written (`servers.deny`, `kernel.approval_policy`…). */
+  lines: Record<string, number>;
+  /** Why the file cannot be applied (unreadable, not TOML, schema errors). */
+  broken?: string;
+  problems: ConfigProblem[];
 }
 
 export interface AuditSettings {
@@ -168,6 +200,8 @@ export interface AuditSettings {
     | { policy: 'time_based'; days: number }
     | { policy: 'size_based'; maxBytes: number };
   rotateBytes: number;
+  /** `[kernel.audit.postgres]`: ship every record to this database too (`${secret:…}` unresolved). */
+  postgres?: { url: string };
 }
 
 export interface ContextBudget {
@@ -192,6 +226,8 @@ export interface KernelSettings {
   audit: AuditSettings;
   /** `[kernel.sandbox]`: the default for every stdio server. */
   sandbox: SandboxTable;
+  /** The managed policy's `[models] allow`: the model name patterns that may be used; any when unset. */
+  allowedModels?: string[];
 }
 
 export interface ConfigProblem {
@@ -235,4 +271,6 @@ export interface KernelConfig {
   shadowed: ShadowedServer[];
   problems: ConfigProblem[];
   kernel: KernelSettings;
+  /** The machine's managed policy, when there is one: already applied to `servers` and `kernel`. */
+  managed?: ManagedPolicy;
 }

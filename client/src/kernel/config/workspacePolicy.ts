@@ -61,8 +61,11 @@ export function tightenKernel(base: KernelSettings, table: Partial<KernelSetting
     settings.audit = {
       rotateBytes: table.audit.rotateBytes,
       retention: keeps ? table.audit.retention : base.audit.retention,
+      // A repository must not send your audit records to a database of its choosing.
+      ...(base.audit.postgres ? { postgres: base.audit.postgres } : {}),
     };
     if (!keeps) ignored.push('audit.retention');
+    if (table.audit.postgres) ignored.push('audit.postgres');
   }
   if (table.sandbox) {
     const tightened = tightenSandbox(applySandbox(DEFAULT_SANDBOX, base.sandbox), table.sandbox);

@@ -191,6 +191,8 @@ function registerTool(deps: ServerRegistryDeps, changed: () => void): KernelTool
     inModelContext: false,
     async run(args, context) {
       const server = registeredServer(args, deps.workingFolder);
+      // Nobody is asked about a server the managed policy would not let start anyway.
+      await deps.manager.admitByPolicy(server);
       const policy = deps.settings().approvalPolicy;
       const request = {
         id: server.id,

@@ -3,9 +3,12 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ListKind } from '../connection/clientFeatures';
 import type { LifecycleTransition } from '../domain/serverState';
 
-/** A server-level kernel event (MGP §6.4 names); the audit service records them. */
+/**
+ * A server-level kernel event (MGP §6.4 names, and the kernel's own `dev.mgp-kernel.server_blocked`: a start the
+ * managed policy refused); the audit service records them.
+ */
 export interface KernelEvent {
-  type: 'SERVER_CONNECTED' | 'SERVER_DISCONNECTED';
+  type: 'SERVER_CONNECTED' | 'SERVER_DISCONNECTED' | 'dev.mgp-kernel.server_blocked';
   server_id: string;
   timestamp: string;
   detail?: Record<string, unknown>;

@@ -1,5 +1,6 @@
 import type { SecretSource } from '../config/interpolate';
-import type { ConfiguredServer, KernelConfig } from '../config/types';
+import { policyBlock } from '../config/managedPolicy';
+import type { ConfiguredServer, KernelConfig, ManagedPolicy } from '../config/types';
 import type { ClientRequestHandlers } from '../connection/clientFeatures';
 import type { CallOptions, CappedResult, ListedTool } from '../connection/serverConnection';
 import type { SessionEnvironment } from '../connection/service';
@@ -70,13 +71,18 @@ export function qualifiedToolName(server: ConfiguredServer, tool: string): strin
 /** What decides whether a running server must restart after a config change. */
 function fingerprint(server: ConfiguredServer): string {
   const { id, transport, command, args, url, settings } = server;
-  return JSON.stringify({ id, transport, command, args, url, settings });
+  // A server the policy comes to block stops; one it lets go again starts.
+  const blocked = server.blockedByPolicy?.reason;
+  return JSON.stringify({ id, transport, command, args, url, settings, blocked });
 }
 
 /** All configured servers: started, stopped and reconciled with the config as it changes. */
 export class ServerManager {
   readonly bus = new KernelBus();
   private readonly servers = new Map<string, SupervisedServer>();
+  /** The machine's managed policy, from the last config applied: it judges servers registered at run time too. */
+  private managed: ManagedPolicy | undefined;
+  private auditShipped = false;
 
   private readonly session: SessionEnvironment;
 
@@ -130,6 +136,8 @@ export class ServerManager {
    * new settings, unchanged ones are left alone.
    */
   async reconcile(config: KernelConfig, autoStart = true): Promise<void> {
+    this.managed = config.managed;
+    this.auditShipped = config.kernel.audit.postgres !== undefined;
     const wanted = new Map(config.servers.map((server) => [server.id, server]));
     const work: Promise<void>[] = [];
     for (const [id, running] of this.servers) {
@@ -183,6 +191,7 @@ export class ServerManager {
   }
 
   private async startServer(server: SupervisedServer, reason: string): Promise<void> {
+    if (server.blockedByPolicy !== undefined) return server.start(reason);
     const allowed = this.options.mayStart?.(server.config) ?? true;
     if (allowed !== true) {
       const changed = server.heldBack !== allowed;
@@ -202,10 +211,31 @@ export class ServerManager {
   async register(server: ConfiguredServer): Promise<SupervisedServer> {
     if (this.servers.has(server.id))
       throw new KernelError('StartFailed', `a server "${server.id}" already exists`);
+    await this.admitByPolicy(server);
     const supervised = this.supervise({ ...server, origin: 'runtime' });
     this.servers.set(server.id, supervised);
     await supervised.start('operator_request');
     return supervised;
+  }
+
+  /**
+   * Throws when the managed policy would keep `server` from starting (a server registered at run
+   * time is judged like a configured one); the refusal is audited like any refused start.
+   */
+  async admitByPolicy(server: ConfiguredServer): Promise<void> {
+    const blocked = policyBlock(this.managed, server, this.auditShipped);
+    if (!blocked) return;
+    await this.supervise({ ...server, origin: 'runtime', blockedByPolicy: blocked }).start(
+      'operator_request',
+    );
+    throw refusedBy(
+      'managed_policy',
+      new KernelError(
+        'StartRefused',
+        `"${server.id}" may not start: ${blocked.reason}`,
+        SERVER_NOT_READY,
+      ),
+    );
   }
 
   /** Stops and removes a server registered at run time; configured servers are removed by editing the config. */
@@ -247,6 +277,14 @@ export class ServerManager {
   /** The server, once the start gate lets it start; a StartRefused error with the gate's reason otherwise. */
   private gated(id: string): SupervisedServer {
     const server = this.get(id);
+    const blocked = server.blockedByPolicy;
+    if (blocked !== undefined) {
+      void server.start('operator_request');
+      throw refusedBy(
+        'managed_policy',
+        new KernelError('StartRefused', `"${id}" may not start: ${blocked}`, SERVER_NOT_READY),
+      );
+    }
     const allowed = this.options.mayStart?.(server.config) ?? true;
     if (allowed === true) return server;
     server.holdBack(allowed);

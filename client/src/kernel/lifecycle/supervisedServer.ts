@@ -106,6 +106,26 @@ export class SupervisedServer {
     this.deps.bus.emit('log', { server_id: this.id, level, message });
   }
 
+  /** Why the managed policy keeps this server from starting; undefined when it may start. */
+  get blockedByPolicy(): string | undefined {
+    return this.current.blockedByPolicy?.reason;
+  }
+
+  /** A start the managed policy refuses: never started, and each refusal audited (dev.mgp-kernel.server_blocked). */
+  private refuseByPolicy(requestedBy: string): void {
+    const block = this.current.blockedByPolicy;
+    if (!block) return;
+    const changed = this.lastError !== block.reason;
+    this.lastError = block.reason;
+    this.emitEvent('dev.mgp-kernel.server_blocked', {
+      reason: block.reason,
+      policy: block.file,
+      policy_key: block.key,
+      requested_by: requestedBy,
+    });
+    if (changed) this.deps.bus.emit('servers', { server_ids: [this.id] });
+  }
+
   /** The start gate refused to start the server: it waits, with the reason shown as its error. */
   holdBack(reason: string): void {
     const changed = this.heldBack !== reason;
@@ -117,6 +137,7 @@ export class SupervisedServer {
   /** Starts (or restarts after a failure); resolves when connected or failed, never throws. */
   async start(reason = 'operator_request'): Promise<void> {
     clearTimeout(this.restartTimer);
+    if (this.current.blockedByPolicy) return this.refuseByPolicy(reason);
     if (this.heldBack !== undefined) {
       this.heldBack = undefined;
       this.lastError = undefined;
@@ -364,6 +385,7 @@ export class SupervisedServer {
       !!this.connection,
       this.lastError,
       this.heldBack,
+      this.blockedByPolicy,
     );
     if (error || !this.connection) throw error;
     return this.connection;

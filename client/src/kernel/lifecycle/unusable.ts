@@ -10,7 +10,7 @@ import type { ServerState } from '../domain/serverState';
 /**
  * The MGP §14.3 lifecycle error a caller should see for a server in `state` that has no live
  * connection to take the request; undefined when it can take it. A server held back by the start
- * gate is a refusal, not a fault.
+ * gate, or blocked by the managed policy, is a refusal, not a fault.
  */
 export function unusableError(
   id: string,
@@ -18,7 +18,13 @@ export function unusableError(
   connected: boolean,
   lastError: string | undefined,
   heldBack?: string,
+  blockedByPolicy?: string,
 ): KernelError | undefined {
+  if (blockedByPolicy !== undefined)
+    return refusedBy(
+      'managed_policy',
+      new KernelError('StartRefused', `${id} is not started: ${blockedByPolicy}`, SERVER_NOT_READY),
+    );
   if (heldBack !== undefined && state !== 'connected')
     return refusedBy(
       'launch_approval',

@@ -45,6 +45,8 @@ export interface ModelProvider {
   readonly id: string;
   /** A person-readable name, e.g. "OpenAI-compatible endpoint at http://localhost:1234/v1". */
   readonly label: string;
+  /** The model every request goes to, when the provider knows it before asking (the managed policy's `[models] allow` judges it). */
+  readonly modelId?: string;
   /** How well the provider fits the hints; higher wins, undefined: cannot serve them. */
   match(hints: ModelHints | undefined): number | undefined;
   /** `onText`, when given, receives the answer's text as it streams (MCPL §11.4 inference/chunk). */

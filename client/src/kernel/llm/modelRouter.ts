@@ -1,3 +1,4 @@
+import { globPattern } from '../config/policyPatterns';
 import { KernelError } from '../domain/errors';
 import type { ChatModel } from './chatModel';
 import type {
@@ -11,8 +12,27 @@ import type {
 export class ModelRouter {
   private providers: ModelProvider[] = [];
 
+  private configured: ModelProvider[] = [];
+  private allowed: RegExp[] | undefined;
+
   setProviders(providers: ModelProvider[]): void {
-    this.providers = [...providers];
+    this.configured = [...providers];
+    this.providers = this.configured.filter((provider) => this.permits(provider));
+  }
+
+  /**
+   * The managed policy's `[models] allow`: only providers whose model matches a pattern are used; one
+   * that cannot name its model before it is asked is not. Undefined: every model may be used.
+   */
+  allowModels(patterns: readonly string[] | undefined): void {
+    this.allowed = patterns?.map(globPattern);
+    this.setProviders(this.configured);
+  }
+
+  private permits(provider: ModelProvider): boolean {
+    if (!this.allowed) return true;
+    const model = provider.modelId;
+    return model !== undefined && this.allowed.some((pattern) => pattern.test(model));
   }
 
   get available(): readonly ModelProvider[] {
@@ -46,9 +66,11 @@ export class ModelRouter {
     if (!best) {
       throw new KernelError(
         'NoModel',
-        this.providers.length === 0
-          ? 'no model is configured: set mgp.models.openaiCompatible.url (and its key), or allow MGP Kernel to use a VS Code language model'
-          : `no configured model fits the request's hints (${JSON.stringify(hints ?? {})})`,
+        this.providers.length === 0 && this.configured.length > 0
+          ? "no configured model is one the managed policy's [models] allow lets the kernel use"
+          : this.providers.length === 0
+            ? 'no model is configured: set mgp.models.openaiCompatible.url (and its key), or allow MGP Kernel to use a VS Code language model'
+            : `no configured model fits the request's hints (${JSON.stringify(hints ?? {})})`,
       );
     }
     return best.provider;

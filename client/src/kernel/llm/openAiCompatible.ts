@@ -45,6 +45,10 @@ export class OpenAiCompatibleProvider implements ModelProvider, ChatModel {
     return `${this.options.model} at ${this.options.baseUrl}`;
   }
 
+  get modelId(): string {
+    return this.options.model;
+  }
+
   get inputs(): readonly MediaKind[] {
     return this.options.inputs ?? [];
   }

@@ -23,6 +23,11 @@ const CHECKS: Readonly<Record<string, CheckName>> = {
     remedy:
       'the user has not allowed this server to start; they can allow it in the editor or with mgp servers allow',
   },
+  managed_policy: {
+    label: "your organisation's managed policy",
+    remedy:
+      'the machine-wide policy does not let this server start; nobody below it can change that, use another server',
+  },
   turned_off: {
     label: 'your switch for this tool',
     remedy: 'the user turned it off; ask them to turn it on, or use another tool',

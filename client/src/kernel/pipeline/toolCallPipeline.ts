@@ -123,6 +123,13 @@ export class ToolCallPipeline {
     traceId: string,
     server: SupervisedServer | undefined,
   ): Promise<never> {
+    if (server?.blockedByPolicy !== undefined) {
+      await this.audit.blocked(request, traceId, 'TOOL_BLOCKED', 'BLOCKED', {
+        check: 'managed_policy',
+        reason: server.blockedByPolicy,
+      });
+      server.session();
+    }
     if (server && server.state !== 'connected') server.session();
     await this.audit.blocked(request, traceId, 'TOOL_BLOCKED', 'NOT_FOUND', {
       reason: 'unknown_tool',

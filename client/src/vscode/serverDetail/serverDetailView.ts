@@ -86,6 +86,12 @@ function featureSets(
 /** The state in words, and why it is not running when it is not. */
 function stateOf(deps: ServerDetailDeps): Pick<ServerDetailView, 'state' | 'stateNote'> {
   const live = deps.live;
+  const blocked = deps.config.blockedByPolicy;
+  if (blocked)
+    return {
+      state: 'blocked by policy',
+      stateNote: `Blocked by the managed policy: ${oneLine(blocked.reason)} (${blocked.file}:${blocked.line}). It does not start, whoever asks.`,
+    };
   if (deps.serverOff)
     return {
       state: 'turned off',

@@ -293,6 +293,13 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
       item.description = 'turned off';
       item.contextValue = 'mgp.server.off';
     }
+    // The organisation's policy, not the person, decides: no switch or restart here can start it.
+    const blocked = shadowedBy ? undefined : server.blockedByPolicy;
+    if (blocked) {
+      item.iconPath = new vscode.ThemeIcon('shield', new vscode.ThemeColor('errorForeground'));
+      item.description = `blocked by policy · ${oneLine(blocked.reason)}`;
+      item.contextValue = 'mgp.server.blocked';
+    }
     // The server asks for a sign-in (MCP Authorization): that, not a restart, is what mends it.
     if (live?.needsSignIn && !shadowedBy) {
       item.iconPath = new vscode.ThemeIcon(
@@ -303,13 +310,17 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
       item.contextValue = 'mgp.server.signin';
     }
     const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendMarkdown(`**${server.id}** — ${state}\n\n`);
+    tooltip.appendMarkdown(`**${server.id}** — ${blocked ? 'blocked by policy' : state}\n\n`);
+    if (blocked)
+      tooltip.appendMarkdown(
+        `$(shield) **Blocked by the managed policy:** ${markdownInline(blocked.reason)}, in \`${blocked.file}:${blocked.line}\`. It does not start, whoever asks.\n\n`,
+      );
     tooltip.appendCodeblock(serverTarget(server), 'shell');
     if (live?.isolation)
       tooltip.appendMarkdown(
         `\n**Isolation:** ${markdownInline(describeIsolation(live.isolation))}\n`,
       );
-    if (live?.lastError)
+    if (live?.lastError && !blocked)
       tooltip.appendMarkdown(`\n**Last error:** ${markdownInline(live.lastError)}\n`);
     if (kept)
       tooltip.appendMarkdown(
@@ -320,7 +331,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     tooltip.appendMarkdown(`\nDeclared in \`${where}\``);
     item.tooltip = tooltip;
     item.accessibilityInformation = {
-      label: `Server ${server.id}, ${state}, declared in ${where}`,
+      label: `Server ${server.id}, ${blocked ? 'blocked by policy' : state}, declared in ${where}`,
     };
     return item;
   }

@@ -7,6 +7,7 @@ import { checkFeatureSets } from './featureSets';
 import { checkPermissions } from './permissions';
 import { checkBackoff } from './restarts';
 import { checkDuplicateIds, checkTransportNeeds, mgpServers, openFangServers } from './servers';
+import { checkPolicyServers, checkPostgresUrl } from './teamRules';
 import { checkUrls } from './urls';
 import { checkLiteralSecrets, checkUnsetVariables } from './values';
 import { checkWorkspaceKernel } from './workspaceKernel';
@@ -21,6 +22,12 @@ export function runSemanticRules(
   path?: string,
 ): CheckDiagnostic[] {
   const ctx = new RuleContext(value, map, environment, text);
+  if (format === 'policy') {
+    checkPolicyServers(ctx);
+    checkPostgresUrl(ctx);
+    checkUnsetVariables(ctx);
+    return ctx.diagnostics;
+  }
   const servers = format === 'openfang' ? openFangServers(value) : mgpServers(value);
   checkDuplicateIds(ctx, servers);
   checkTransportNeeds(ctx, servers);
@@ -33,6 +40,7 @@ export function runSemanticRules(
     checkPermissions(ctx, servers);
     checkFeatureSets(ctx, servers);
     checkWorkspaceKernel(ctx, path);
+    checkPostgresUrl(ctx);
   }
   return ctx.diagnostics;
 }
