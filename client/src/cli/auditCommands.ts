@@ -67,6 +67,7 @@ import type { Io } from './io';
 import { CommandLine, Flags, oneOf, parseCommandLine, UsageError, wholeNumber } from './flags';
 import { JSON_FLAG } from './options';
 import { encryptOption, exportEncrypted, runDecrypt } from './auditEncryption';
+import { isTeamAuditLine, runTeamAudit, TEAM_AUDIT_USAGE } from './teamAuditCommands';
 
 export const AUDIT_USAGE = `Usage:
   mgp audit tail [-n N] [--follow] [--json] [filters]   the last N records (default 20); --follow waits for more
@@ -366,8 +367,10 @@ export async function runAudit(
   options: AuditCommandOptions = {},
 ): Promise<number> {
   const [command, ...rest] = args;
+  if (isTeamAuditLine(command, rest))
+    return runTeamAudit(command as 'verify' | 'query', rest, io, options.env ?? process.env);
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    io.out(AUDIT_USAGE);
+    io.out(`${AUDIT_USAGE}\n\n${TEAM_AUDIT_USAGE}`);
     return command === undefined ? 2 : 0;
   }
   if (command === 'decrypt') return runDecrypt(rest, io, options);

@@ -18,6 +18,7 @@ import {
   type MediaKind,
   OpenAiCompatibleProvider,
   openAuditTrail,
+  shipAuditTrail,
   type PermissionRequest,
   Redactor,
   stateDirectory,
@@ -97,6 +98,14 @@ export async function startCliKernel(
     redactor,
     anchorKeys: cliAnchorKeys(dirname(stateDir), env),
     onProblem: (message: string) => io.err(`mgp: audit: ${message}`),
+  });
+  // [kernel.audit.postgres]: every record to the team's database too; the log is its spool.
+  const shipper = await shipAuditTrail(trail, {
+    settings: config.kernel,
+    secrets: environmentSecrets(env),
+    env,
+    stateRoot: dirname(stateDir),
+    onProblem: (message) => io.err(`mgp: audit: ${message}`),
   });
   const flag = options.approve;
   const elicit = options.elicit;
@@ -211,6 +220,9 @@ export async function startCliKernel(
       await started.catch(() => undefined);
       reader?.close();
       await kernel.dispose();
+      await trail.flush().catch(() => undefined);
+      // What the database does not take in time waits in the log for the next run.
+      await shipper?.close();
       await trail.close();
     },
   };

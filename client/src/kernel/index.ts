@@ -104,7 +104,7 @@ export { auditDirectory, stateDirectory, stateRoot } from './audit/location';
 export { anchorKey, type AnchorKeyStore } from './audit/anchorSeal';
 export { canonicalJson } from './audit/canonical';
 export { recordLine } from './audit/chain';
-export { EXPORT_FORMATS, exportRecords, type ExportFormat } from './audit/export';
+export { csvField, EXPORT_FORMATS, exportRecords, type ExportFormat } from './audit/export';
 export { compileFilter, type AuditFilter } from './audit/filter';
 export { followRecords, readRecords, tailRecords } from './audit/reader';
 export { verifyAuditLog, type VerifyReport } from './audit/verify';
@@ -123,6 +123,13 @@ export {
   type EncryptedTrace,
   type TraceKey,
 } from './audit/traceEncryption';
+
+// The team's audit trail in PostgreSQL: shipping a log, and verifying and querying the table.
+export { shipAuditTrail } from './teamAudit/shipTrail';
+export type { AuditShipper, ShipperStatus } from './teamAudit/auditShipper';
+export { openTeamDatabase, ensureSchema, databaseProblem } from './teamAudit/database';
+export { verifyTeamAudit, type TeamVerifyReport } from './teamAudit/teamVerify';
+export { queryTeamAudit, type TeamQuery, type TeamRecord } from './teamAudit/teamQuery';
 
 // Signing in to servers (OAuth) and where secrets are kept.
 export { AuthorizationStore, type SecretKeyValue } from './auth/authStore';

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type {
   AnchorKeyStore,
+  AuditShipper,
   AuditTrail,
   Kernel,
   KernelConfig,
@@ -34,6 +35,8 @@ export class EditorHost implements vscode.Disposable {
   readonly stateDir: string;
   readonly anchorKeys: AnchorKeyStore;
   readonly gate: StartGate;
+  /** Ships the audit trail to the team's database, when one is configured. */
+  readonly shipper: AuditShipper | undefined;
   private readonly disposables: vscode.Disposable[];
   private applying: Promise<void> = Promise.resolve();
 
@@ -52,6 +55,7 @@ export class EditorHost implements vscode.Disposable {
     this.stateDir = opened.stateDir;
     this.anchorKeys = opened.anchorKeys;
     this.gate = opened.gate;
+    this.shipper = opened.shipper;
     this.disposables = [log, configs, serverLogs, followServers(this.kernel, serverLogs)];
   }
 
@@ -121,7 +125,10 @@ export class EditorHost implements vscode.Disposable {
 
   dispose(): void {
     vscode.Disposable.from(...this.disposables, this.gate).dispose();
-    void this.kernel.dispose().then(() => this.trail.close());
+    void this.kernel
+      .dispose()
+      .then(() => this.shipper?.close())
+      .then(() => this.trail.close());
     this.languageServer.dispose();
     this.icons.dispose();
   }

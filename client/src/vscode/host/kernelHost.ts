@@ -1,8 +1,10 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import * as vscode from 'vscode';
 import {
+  type AuditShipper,
+  shipAuditTrail,
   type AnchorKeyStore,
   auditDirectory,
   type AuditTrail,
@@ -33,6 +35,8 @@ export interface EditorKernel {
   anchorKeys: AnchorKeyStore;
   /** The person's yes to workspace servers, shared with `mgp` in the same folder. */
   gate: StartGate;
+  /** Ships the trail to the team's database (`[kernel.audit.postgres]`, read when the window opens). */
+  shipper?: AuditShipper;
 }
 
 /**
@@ -94,7 +98,16 @@ export async function openEditorKernel(
   });
   gate.follow(() => kernel.manager.startHeld());
   log.info(`state and audit log in ${join(stateDir)}`);
-  return { kernel, trail, interaction, stateDir, anchorKeys, gate };
+  const shipper = config
+    ? await shipAuditTrail(trail, {
+        settings: config.kernel,
+        secrets,
+        env: process.env,
+        stateRoot: dirname(stateDir),
+        onProblem: (message) => log.warn(`audit: ${message}`),
+      })
+    : undefined;
+  return { kernel, trail, interaction, stateDir, anchorKeys, gate, shipper };
 }
 
 /** Each server's log lines, traces and transitions in its output channel; roots follow the folders. */
