@@ -3,7 +3,8 @@
 # Debian's chromium (the browser the real-VS-Code suites drive), libkrb5-dev (code-server's native
 # modules compile against it), and a Secret Service the CLI's keyring tests start on a private bus
 # (gnome-keyring, dbus-daemon, gdbus, secret-tool), bubblewrap (the Linux sandbox around stdio
-# servers), then each npm folder from its lockfile. Safe to run again.
+# servers), PostgreSQL and openssl (the team audit tests start a throwaway cluster, with TLS), then
+# each npm folder from its lockfile. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,6 +16,9 @@ command -v dbus-daemon >/dev/null 2>&1 || need_apt+=(dbus-daemon)
 command -v secret-tool >/dev/null 2>&1 || need_apt+=(libsecret-tools)
 command -v gdbus >/dev/null 2>&1 || need_apt+=(libglib2.0-bin)
 command -v bwrap >/dev/null 2>&1 || need_apt+=(bubblewrap)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need_apt+=(postgresql)
+command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
+command -v pgrep >/dev/null 2>&1 || need_apt+=(procps)
 if ((${#need_apt[@]})); then
   echo "installing Debian packages: ${need_apt[*]}"
   sudo_cmd=()
