@@ -86,6 +86,8 @@ export async function settleWorkspaceServers(options: WorkspaceTrustOptions): Pr
   await approvals.refresh();
   const approval = startApprovals(options.config, approvals);
   const waitsFor = (server: ConfiguredServer) => {
+    // The managed policy keeps it from starting: asking, or --trust, would change nothing.
+    if (server.blockedByPolicy) return undefined;
     const standing = approval(server);
     return standing === 'new' || standing === 'changed' ? standing : undefined;
   };

@@ -77,7 +77,8 @@ export class StartGate implements vscode.Disposable {
   }
 
   private waitsFor(server: ConfiguredServer): 'new' | 'changed' | undefined {
-    if (!isWorkspaceServer(server)) return undefined;
+    // Nobody is asked about a server the managed policy would not let start anyway.
+    if (!isWorkspaceServer(server) || server.blockedByPolicy) return undefined;
     const standing = this.launches.standing(server);
     return standing === 'new' || standing === 'changed' ? standing : undefined;
   }

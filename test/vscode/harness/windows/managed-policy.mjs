@@ -1,0 +1,64 @@
+// The machine's managed policy (MGP_MANAGED_POLICY here, /etc/mgp/policy.toml on a fleet) denies the
+// example workspace's `everything` server: the Servers view shows it blocked by policy, says why and
+// where, nobody is asked to start it, and it never starts; the other servers run. Screenshots in
+// dark and light.
+import { strict as assert } from 'node:assert';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { approvePermissions, openWorkbench, serverRow, startWorkspaceServers } from '../uiKit.mjs';
+
+export const title = 'managed policy: a denied server is shown blocked by policy';
+
+const policy = join(tmpdir(), `mgp-ui-managed-policy-${process.pid}.toml`);
+
+export const window = {
+  env: { MGP_MANAGED_POLICY: policy },
+  prepare() {
+    writeFileSync(policy, '[servers]\ndeny = ["command:npx *server-everything*"]\n');
+  },
+};
+
+export async function run(kit) {
+  const { page, server, workspace, step, shot, setTheme, THEMES } = kit;
+
+  await step(
+    'the servers the policy allows are asked about and run; the denied one is not asked about',
+    async () => {
+      await openWorkbench(page, server, workspace);
+      await startWorkspaceServers(page, ['example', 'live']);
+      await approvePermissions(page, 'example');
+      await serverRow(page, 'example', 'connected');
+    },
+  );
+
+  await step(
+    'the Servers view shows "everything" blocked by policy, with the reason and the file',
+    async () => {
+      const row = await serverRow(page, 'everything', 'blocked by policy');
+      const text = await row.textContent();
+      assert.match(text, /blocked by policy · denied by the managed policy/);
+      assert.match(text, /servers\.deny "command:npx \*server-everything\*"/);
+      await row.hover();
+      const hover = page.locator('.monaco-hover', { hasText: 'Blocked by the managed policy' });
+      await hover.waitFor();
+      assert.match(
+        await hover.textContent(),
+        new RegExp(policy.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+      );
+      for (const theme of THEMES.filter((t) => t.file !== 'high-contrast')) {
+        await setTheme(theme);
+        await row.hover();
+        await hover.waitFor();
+        await shot(`managed-policy-${theme.file}`);
+      }
+      assert.equal(
+        await page
+          .locator('.monaco-dialog-box', { hasText: 'Start MCP server "everything"' })
+          .count(),
+        0,
+        'nobody is asked to start a server the policy denies',
+      );
+    },
+  );
+}
