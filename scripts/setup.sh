@@ -3,7 +3,8 @@
 # Debian's chromium (the browser the real-VS-Code suites drive), libkrb5-dev (code-server's native
 # modules compile against it), and a Secret Service the CLI's keyring tests start on a private bus
 # (gnome-keyring, dbus-daemon, gdbus, secret-tool), bubblewrap (the Linux sandbox around stdio
-# servers), PostgreSQL and openssl (the team audit tests start a throwaway cluster, with TLS), then
+# servers), PostgreSQL and openssl (the team audit tests start a throwaway cluster, with TLS),
+# Prometheus (it scrapes the team gateway's /metrics in a test), then
 # each npm folder from its lockfile. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +20,7 @@ command -v bwrap >/dev/null 2>&1 || need_apt+=(bubblewrap)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need_apt+=(postgresql)
 command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
 command -v pgrep >/dev/null 2>&1 || need_apt+=(procps)
+command -v prometheus >/dev/null 2>&1 || need_apt+=(prometheus)
 if ((${#need_apt[@]})); then
   echo "installing Debian packages: ${need_apt[*]}"
   sudo_cmd=()

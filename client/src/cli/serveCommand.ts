@@ -16,6 +16,8 @@ import {
   findEditor,
   Gateway,
   HttpFront,
+  KernelMetrics,
+  oauthAuth,
   openEditorSession,
   relay,
   stateDirectory,
@@ -25,6 +27,13 @@ import { startCliKernel } from './cliKernel';
 import { CommandLine, oneOf, UsageError, wholeNumber } from './flags';
 import type { Io } from './io';
 import {
+  TEAM_FLAGS,
+  TEAM_USAGE,
+  teamOptions,
+  teamResourceServer,
+  type TeamOptions,
+} from './teamGateway';
+import {
   CONFIG_FLAGS,
   ConfigOptions,
   configOptions,
@@ -32,7 +41,7 @@ import {
   workspaceFolderOf,
 } from './options';
 
-export const SERVE_USAGE = `mgp serve [--http PORT [--idle-timeout SECONDS]] [--expose meta|all] [--names spec|safe] [--config FILE | --cwd DIR] [--standalone] [--trust]
+export const SERVE_USAGE = `mgp serve [--http PORT [--idle-timeout SECONDS] [--bind ADDRESS] [--oauth-issuer URL …] [--metrics]] [--expose meta|all] [--names spec|safe] [--config FILE | --cwd DIR] [--standalone] [--trust]
   Serves the kernel as an MCP server: every call an MCP client makes goes through the kernel's
   access control, approvals, validators and audit trail, as agent.gateway.<client name>.
   On stdio by default. --http PORT serves Streamable HTTP on 127.0.0.1:PORT/mcp (0: a free port)
@@ -54,7 +63,8 @@ export const SERVE_USAGE = `mgp serve [--http PORT [--idle-timeout SECONDS]] [--
   what the approval policy allows without asking.
   A server declared in the folder's own config files starts only once you allowed it (mgp servers
   allow SERVER, or in the editor): mgp serve cannot ask you, and its MCP client cannot allow it.
-  --trust starts them for this run.`;
+  --trust starts them for this run.
+${TEAM_USAGE}`;
 
 export const SERVE_FLAGS = {
   http: { type: 'string', value: 'PORT' },
@@ -62,6 +72,7 @@ export const SERVE_FLAGS = {
   expose: { type: 'string', value: 'meta|all' },
   names: { type: 'string', value: 'spec|safe' },
   standalone: { type: 'boolean' },
+  ...TEAM_FLAGS,
   ...TRUST_FLAG,
   ...CONFIG_FLAGS,
 } as const;
@@ -78,6 +89,8 @@ export interface ServeOptions extends ConfigOptions {
   standalone: boolean;
   /** Start the folder's servers without the person's recorded yes (workspaceTrust.ts). */
   trust: boolean;
+  /** A team's gateway: where it listens, OAuth, limits per person, metrics (teamGateway.ts). */
+  team?: TeamOptions;
 }
 
 export function serveOptions({
@@ -94,6 +107,7 @@ export function serveOptions({
   };
   const http = values.http;
   const idle = values['idle-timeout'];
+  const team = teamOptions(values, http !== undefined);
   if (http === undefined) {
     if (idle !== undefined) throw new UsageError('--idle-timeout is for --http sessions');
     return options;
@@ -102,7 +116,7 @@ export function serveOptions({
   if (!/^\d+$/.test(http) || port > 65535)
     throw new UsageError('--http takes a port number (0 for any free port)');
   const seconds = wholeNumber('idle-timeout', idle, DEFAULT_IDLE_TIMEOUT_MS / 1000, 1);
-  return { ...options, httpPort: port, idleTimeoutMs: seconds * 1000 };
+  return { ...options, httpPort: port, idleTimeoutMs: seconds * 1000, team };
 }
 
 function stopSignal(): Promise<void> {
@@ -204,17 +218,37 @@ export async function runServe(options: ServeOptions, io: Io): Promise<number> {
       await served.connect(transport);
       await done;
     } else {
-      const front = await HttpFront.listen({
+      const team = options.team ?? { metrics: false };
+      const resourceServer = await teamResourceServer(team);
+      let front: HttpFront | undefined;
+      const metrics = team.metrics
+        ? new KernelMetrics({
+            onRecord: (listener) => cli.trail.onRecord(listener),
+            manager: cli.kernel.manager,
+            sessions: () => front?.sessionCount ?? 0,
+          })
+        : undefined;
+      front = await HttpFront.listen({
         port: options.httpPort,
-        connect: async (transport) => void (await served.connect(transport)),
+        bind: team.bind,
+        auth: resourceServer && ((token) => oauthAuth(resourceServer, token)),
+        perUser: team.perUser,
+        metrics: metrics && (() => metrics.text()),
+        connect: async (transport, user) => void (await served.connect(transport, user)),
         idleTimeoutMs: options.idleTimeoutMs,
         onSessionEnded: (ended) => {
           if (ended.why !== 'closed') io.err(sessionEndedLine(ended, options.idleTimeoutMs));
         },
       });
+      resourceServer?.listening(front.url);
       io.out(`MCP endpoint: ${front.url}`);
-      io.out(`Bearer token: ${front.token}`);
+      if (resourceServer) {
+        io.out(`OAuth resource: ${resourceServer.resource} (issuer ${team.oauth?.issuer})`);
+        if (metrics) io.out(`Metrics token: ${front.token}`);
+      } else io.out(`Bearer token: ${front.token}`);
+      if (metrics) io.out(`Metrics: ${front.url.replace(/\/mcp$/, '/metrics')}`);
       await stopSignal();
+      metrics?.dispose();
       await front.close();
     }
   } finally {

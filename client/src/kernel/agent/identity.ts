@@ -21,13 +21,28 @@ export function agentCaller(agentId: string): Caller {
 
 /**
  * The id of a gateway client, from the name it gave at `initialize` (untrusted: reduced to letters,
- * digits, `-` and `_`, lower case, at most 48 characters; `unknown` when nothing is left).
+ * digits, `-` and `_`, lower case, at most 48 characters; `unknown` when nothing is left), and, on
+ * a team gateway, `@<user>`: the person its token names (`agent.gateway.<client>@<user>`).
  */
-export function gatewayAgentId(clientName: string | undefined): string {
+export function gatewayAgentId(clientName: string | undefined, user?: string): string {
   const slug = (clientName ?? '')
     .toLowerCase()
     .replace(/[^a-z0-9_-]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 48);
-  return `${GATEWAY_AGENT_PREFIX}${slug || 'unknown'}`;
+  const id = `${GATEWAY_AGENT_PREFIX}${slug || 'unknown'}`;
+  return user === undefined ? id : `${id}@${gatewayUser(user)}`;
+}
+
+/**
+ * A team gateway caller's person, from the token the authorization server signed: letters, digits,
+ * `.`, `_`, `+` and `-`, lower case, at most 64 characters (`@` and anything else become `-`).
+ */
+export function gatewayUser(user: string): string {
+  const slug = user
+    .toLowerCase()
+    .replace(/[^a-z0-9._+-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64);
+  return slug || 'unknown';
 }

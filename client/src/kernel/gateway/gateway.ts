@@ -79,9 +79,12 @@ export class Gateway implements SessionHost {
     );
   }
 
-  /** Serves one client over its transport until either side closes. */
-  async connect(transport: Transport): Promise<GatewaySession> {
-    const session = new GatewaySession(this);
+  /**
+   * Serves one client over its transport until either side closes; `user`, on a team gateway, is
+   * the person its token names: its calls are theirs (`agent.gateway.<client>@<user>`).
+   */
+  async connect(transport: Transport, user?: string): Promise<GatewaySession> {
+    const session = new GatewaySession(this, user);
     this.sessions.add(session);
     await session.connect(transport);
     return session;

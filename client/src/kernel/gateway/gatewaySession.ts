@@ -86,7 +86,11 @@ export class GatewaySession {
     prompts: undefined,
   };
 
-  constructor(private readonly host: SessionHost) {
+  constructor(
+    private readonly host: SessionHost,
+    /** The person a team gateway's token names (the HTTP front checked it); undefined elsewhere. */
+    readonly user?: string,
+  ) {
     this.discovery = host.kernel.discovery.openSession();
     this.events = new SubscriberEvents(host.kernel.events, (event) =>
       this.notify({ method: 'notifications/mgp.event', params: eventNotificationParams(event) }),
@@ -162,7 +166,7 @@ export class GatewaySession {
 
   private callerNamed(name: string | undefined): Caller {
     return {
-      ...agentCaller(gatewayAgentId(name)),
+      ...agentCaller(gatewayAgentId(name, this.user)),
       toolSession: this.discovery.tools,
       events: this.events,
     };

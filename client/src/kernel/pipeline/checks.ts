@@ -211,6 +211,7 @@ export class CallChecks {
       policy: policy.approvalPolicy ?? settings.approvalPolicy,
       approvedTools: policy.approvedTools,
       moderateRequiresApproval: settings.moderateToolsRequireApproval,
+      agentId: call.request.caller.agentId,
     });
   }
 

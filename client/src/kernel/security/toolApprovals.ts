@@ -51,9 +51,28 @@ export interface ApprovalsSnapshot {
 const HISTORY_LIMIT = 500;
 const key = (serverId: string, toolName: string) => `${serverId}\u0000${toolName}`;
 
+/**
+ * The person a team gateway's caller acts for (`agent.gateway.<client>@<user>`): their answers "for
+ * this session" hold for their own calls only, never for another person's.
+ */
+function teamUser(agentId: string | undefined): string | undefined {
+  const at = agentId?.startsWith('agent.gateway.') ? agentId.lastIndexOf('@') : -1;
+  return agentId && at > 0 ? agentId.slice(at + 1) : undefined;
+}
+
 export class ToolApprovals {
   private readonly sessionTools = new Set<string>();
   private readonly sessionServers = new Set<string>();
+  /** Each team gateway user's own session answers (teamUser). */
+  private readonly userSessions = new Map<string, { tools: Set<string>; servers: Set<string> }>();
+
+  private sessionsOf(agentId: string | undefined): { tools: Set<string>; servers: Set<string> } {
+    const user = teamUser(agentId);
+    if (user === undefined) return { tools: this.sessionTools, servers: this.sessionServers };
+    let own = this.userSessions.get(user);
+    if (!own) this.userSessions.set(user, (own = { tools: new Set(), servers: new Set() }));
+    return own;
+  }
   private readonly pending = new Map<string, ToolApprovalRequest>();
   private readonly history: DecisionRecord[] = [];
   private readonly changes = new EventEmitter<{ change: [] }>();
@@ -79,7 +98,9 @@ export class ToolApprovals {
    * operator must be asked, the call refused, or the standing decisions are not loaded yet.
    */
   allowedWithoutAsking(
-    question: Omit<ApprovalQuestion, 'description' | 'args' | 'agentId' | 'traceId'>,
+    question: Omit<ApprovalQuestion, 'description' | 'args' | 'agentId' | 'traceId'> & {
+      agentId?: string;
+    },
   ): ApprovalOutcome | undefined {
     if (!this.loaded) return undefined;
     const verdict = decideApproval(
@@ -87,7 +108,7 @@ export class ToolApprovals {
       needsApproval(question.security, question.moderateRequiresApproval),
       {
         configRule: configApproves(question.approvedTools, question.toolName, question.security),
-        ...this.held(question.serverId, question.toolName),
+        ...this.held(question.serverId, question.toolName, question.agentId),
       },
     );
     return verdict.kind === 'allow' ? { allowed: true, basis: verdict.basis } : undefined;
@@ -111,7 +132,7 @@ export class ToolApprovals {
       needsApproval(security, question.moderateRequiresApproval),
       {
         configRule: configApproves(question.approvedTools, toolName, security),
-        ...this.held(serverId, toolName),
+        ...this.held(serverId, toolName, question.agentId),
       },
     );
     if (verdict.kind === 'allow') return { allowed: true, basis: verdict.basis };
@@ -166,8 +187,9 @@ export class ToolApprovals {
 
   private async remember(question: ApprovalQuestion, answer: ToolApprovalAnswer): Promise<void> {
     const { serverId, toolName } = question;
-    if (answer === 'session') this.sessionTools.add(key(serverId, toolName));
-    if (answer === 'server_session') this.sessionServers.add(serverId);
+    const sessions = this.sessionsOf(question.agentId);
+    if (answer === 'session') sessions.tools.add(key(serverId, toolName));
+    if (answer === 'server_session') sessions.servers.add(serverId);
     if (answer === 'always') {
       await this.store.update((doc) => {
         if (!doc.tools.some((t) => t.server_id === serverId && t.tool_name === toolName)) {
@@ -256,13 +278,15 @@ export class ToolApprovals {
   held(
     serverId: string,
     toolName: string,
+    agentId?: string,
   ): { persistent: boolean; session: boolean; serverSession: boolean } {
+    const sessions = this.sessionsOf(agentId);
     return {
       persistent: this.store.value.tools.some(
         (t) => t.server_id === serverId && t.tool_name === toolName,
       ),
-      session: this.sessionTools.has(key(serverId, toolName)),
-      serverSession: this.sessionServers.has(serverId),
+      session: sessions.tools.has(key(serverId, toolName)),
+      serverSession: sessions.servers.has(serverId),
     };
   }
 

@@ -12,7 +12,7 @@ const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 export type Refusal = { status: 401 | 403; message: string };
 
 /** The host name of a Host header that is `name[:port]` and nothing more. */
-function hostnameOf(host: string): string | undefined {
+export function hostnameOf(host: string): string | undefined {
   try {
     const url = new URL(`http://${host}`);
     const bare = url.pathname === '/' && !url.username && !url.password && !url.search && !url.hash;
@@ -44,7 +44,7 @@ export function loopbackOrigin(origin: string | undefined): boolean {
   );
 }
 
-function tokenMatches(header: string | undefined, token: string): boolean {
+export function tokenMatches(header: string | undefined, token: string): boolean {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');
   if (!match) return false;
   const given = Buffer.from(match[1]);
