@@ -220,15 +220,16 @@ export async function runServe(options: ServeOptions, io: Io): Promise<number> {
     } else {
       const team = options.team ?? { metrics: false };
       const resourceServer = await teamResourceServer(team);
-      let front: HttpFront | undefined;
+      // The sessions gauge reads the front, which listens only after the metrics exist.
+      const listening: { front?: HttpFront } = {};
       const metrics = team.metrics
         ? new KernelMetrics({
             onRecord: (listener) => cli.trail.onRecord(listener),
             manager: cli.kernel.manager,
-            sessions: () => front?.sessionCount ?? 0,
+            sessions: () => listening.front?.sessionCount ?? 0,
           })
         : undefined;
-      front = await HttpFront.listen({
+      const front = await HttpFront.listen({
         port: options.httpPort,
         bind: team.bind,
         auth: resourceServer && ((token) => oauthAuth(resourceServer, token)),
@@ -240,6 +241,7 @@ export async function runServe(options: ServeOptions, io: Io): Promise<number> {
           if (ended.why !== 'closed') io.err(sessionEndedLine(ended, options.idleTimeoutMs));
         },
       });
+      listening.front = front;
       resourceServer?.listening(front.url);
       io.out(`MCP endpoint: ${front.url}`);
       if (resourceServer) {

@@ -20,6 +20,13 @@ const CONFIG =
   `[[servers]]\nid = "everything"\ncommand = ${node}\nargs = [${everything}]\n`;
 const POLICY = '[servers]\ndeny = ["command:*server-everything*"]\n';
 
+interface AuditLine {
+  event_type: string;
+  result: string;
+  target: { server_id?: string };
+  details: Record<string, unknown>;
+}
+
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
@@ -89,7 +96,7 @@ describe('the managed policy: a denied server starts nowhere (real processes)', 
     const records = trail.out
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, any>);
+      .map((line) => JSON.parse(line) as AuditLine);
     const blocked = records.filter(
       (r) =>
         r.event_type === 'dev.mgp-kernel.server_blocked' && r.target.server_id === 'everything',
