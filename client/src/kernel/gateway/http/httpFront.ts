@@ -147,7 +147,8 @@ export class HttpFront {
       return;
     }
     const purpose: Purpose = path === '/metrics' && this.options.metrics ? 'metrics' : 'mcp';
-    const admitted = await this.auth.admit(req.headers, purpose);
+    const admission = this.auth.admit(req.headers, purpose);
+    const admitted = admission instanceof Promise ? await admission : admission;
     if (!admitted.ok) {
       jsonError(
         res,

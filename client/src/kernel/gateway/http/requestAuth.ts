@@ -16,7 +16,8 @@ export type Admission =
   | { ok: false; status: 401 | 403; message: string; challenge?: string };
 
 export interface RequestAuth {
-  admit(headers: IncomingHttpHeaders, purpose: Purpose): Promise<Admission>;
+  /** At once for the loopback token; a promise while a token's signature is checked. */
+  admit(headers: IncomingHttpHeaders, purpose: Purpose): Admission | Promise<Admission>;
   /** Documents served to anyone, by path (RFC 9728 metadata); undefined for any other path. */
   wellKnown(path: string): Record<string, unknown> | undefined;
   /** Whether it may listen beyond loopback. */
@@ -27,7 +28,7 @@ export interface RequestAuth {
 export function tokenAuth(token: string): RequestAuth {
   return {
     team: false,
-    admit: async (headers) => {
+    admit: (headers) => {
       const refused = refusal(headers, token);
       return refused
         ? { ok: false, ...refused, ...(refused.status === 401 ? { challenge: 'Bearer' } : {}) }
