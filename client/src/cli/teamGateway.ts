@@ -54,9 +54,11 @@ function httpUrl(name: string, value: string): string {
 }
 
 export function teamOptions(values: TeamValues, http: boolean): TeamOptions {
-  const given = Object.entries(values).filter(([, v]) => v !== undefined);
+  const given = Object.keys(TEAM_FLAGS).filter(
+    (name) => values[name as keyof TeamValues] !== undefined,
+  );
   if (!http && given.length)
-    throw new UsageError(`--${given[0][0]} is for --http: the gateway on stdio has one user`);
+    throw new UsageError(`--${given[0]} is for --http: the gateway on stdio has one user`);
   const issuer = values['oauth-issuer'];
   if (!issuer)
     for (const name of [

@@ -23,6 +23,11 @@ describe('the team gateway: flags, identities, limits', () => {
       /--resource is for --oauth-issuer/,
     );
     assert.throws(() => serve('--bind', '127.0.0.1'), /--bind is for --http/);
+    assert.equal(
+      serve('--config', 'mgp.toml', '--expose', 'all').team,
+      undefined,
+      'stdio as before',
+    );
     const team = serve(
       '--http',
       '8080',
