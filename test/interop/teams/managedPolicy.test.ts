@@ -122,8 +122,8 @@ describe('the managed policy: a denied server starts nowhere (real processes)', 
       const gateway = await stdioGateway(workspace, ['--expose', 'all'], { name: 'policy-test' });
       try {
         const names = (await gateway.client.listTools()).tools.map((t) => t.name);
-        assert.ok(names.includes('write_note'), names.join(', '));
-        assert.ok(!names.includes('get-sum'), names.join(', '));
+        assert.ok(names.includes('example__write_note'), names.join(', '));
+        assert.ok(!names.some((name) => name.includes('get-sum')), names.join(', '));
         const refused = await gateway.client.callTool({
           name: 'get-sum',
           arguments: { a: 1, b: 2 },
