@@ -34,6 +34,8 @@ export class StartGate implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** Command lines the person declined in this window: not asked again until they change. */
   private readonly declined = new Map<string, string>();
+  /** While the person answers the start questions, their own yeses start nothing yet (see follow). */
+  private asking = 0;
 
   private constructor(
     private readonly launches: LaunchApprovals,
@@ -106,7 +108,9 @@ export class StartGate implements vscode.Disposable {
     );
     const reread = async () => {
       await this.launches.refresh();
-      if (vscode.workspace.isTrusted) await startHeld();
+      // The editor's own yes writes the record too: a server started then would ask for its
+      // permissions between the start questions still to come. The apply after the questions starts it.
+      if (vscode.workspace.isTrusted && this.asking === 0) await startHeld();
     };
     this.disposables.push(watcher, watcher.onDidCreate(reread), watcher.onDidChange(reread));
   }
@@ -119,12 +123,17 @@ export class StartGate implements vscode.Disposable {
   /** Asks once for each workspace server that is new or changed (launchFingerprint.ts says what counts). */
   async askApprovals(config: KernelConfig): Promise<void> {
     if (!vscode.workspace.isTrusted) return;
-    await this.launches.refresh();
-    for (const server of this.unapproved(config.servers)) {
-      const fingerprint = launchFingerprint(server);
-      if (this.declined.get(server.id) === fingerprint) continue;
-      if (await this.askOne(server)) await this.approve([server]);
-      else this.declined.set(server.id, fingerprint);
+    this.asking++;
+    try {
+      await this.launches.refresh();
+      for (const server of this.unapproved(config.servers)) {
+        const fingerprint = launchFingerprint(server);
+        if (this.declined.get(server.id) === fingerprint) continue;
+        if (await this.askOne(server)) await this.approve([server]);
+        else this.declined.set(server.id, fingerprint);
+      }
+    } finally {
+      this.asking--;
     }
   }
 
