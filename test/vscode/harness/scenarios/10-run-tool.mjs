@@ -24,7 +24,10 @@ export async function switchTheme({ page, setTheme }, theme, frame) {
       .locator('.quick-input-widget')
       .waitFor({ state: 'hidden' })
       .catch(() => undefined);
-    await page.waitForTimeout(300);
+    // The click takes the focus out of the webview: the palette opens in the workbench, not in it.
+    await page
+      .waitForFunction(() => document.activeElement?.tagName !== 'IFRAME', null, { timeout: 5000 })
+      .catch(() => undefined);
     try {
       await setTheme(theme, frame);
       return;
