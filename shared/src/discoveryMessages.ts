@@ -48,6 +48,11 @@ export interface DiscoveryResultView {
   strategy: string;
   /** Present when the requested strategy could not run (semantic without embeddings, §16.4). */
   fallbackStrategy?: string;
+  /**
+   * The query asked for something and no tool fits it well: the best answer's relevance is under
+   * the calibrated threshold. The tools shown are the closest, not matches.
+   */
+  noMatch?: boolean;
   queryTimeMs: number;
   /** The discovery reserve cut the answer to fewer tools. */
   truncated?: { returned: number; matched: number };
@@ -93,6 +98,7 @@ export type DiscoveryFromWebview =
   | { type: 'pin'; toolId: string }
   | { type: 'unpin'; toolId: string }
   | (ToolKey & { type: 'openRunTool' })
+  | { type: 'addServer' }
   | RunFromWebview;
 
 function isSearchFilter(value: unknown): value is SearchFilterView {
@@ -129,6 +135,8 @@ export function isDiscoveryFromWebview(value: unknown): value is DiscoveryFromWe
       return isText(value.toolId);
     case 'openRunTool':
       return isToolKey(value);
+    case 'addServer':
+      return true;
     default:
       return isRunFromWebview(value);
   }

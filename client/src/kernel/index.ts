@@ -190,6 +190,7 @@ export { endpointOrigin, judgeStoredKey, parseStoredKey, storedKeyText } from '.
 export {
   CATEGORY_TREE,
   discoverable,
+  NO_MATCH_BELOW,
   type DiscoverResult,
   type DiscoveredTool,
   type SessionToolCache,

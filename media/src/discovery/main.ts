@@ -11,7 +11,7 @@ import type {
   SearchStrategyName,
   SessionView,
 } from '@shared/discoveryMessages';
-import { debounce, el, focusedHere, formatCount } from '../shared/dom';
+import { button, debounce, el, focusedHere, formatCount } from '../shared/dom';
 import { sessionNode } from './budget';
 import { ResultCard } from './resultCard';
 
@@ -73,6 +73,15 @@ const categorySummary = el('summary', {}, 'Categories: any');
 const meta = el('div', { class: 'search-meta', 'aria-live': 'polite' });
 const fallback = el('div', { class: 'notice', role: 'status', hidden: 'true' });
 const list = el('ol', { class: 'results', 'aria-label': 'Matching tools' });
+const noMatchText = el('span', {}, '');
+const noMatch = el(
+  'div',
+  { class: 'notice no-match', role: 'status', hidden: 'true' },
+  el('strong', {}, 'No tool matches. '),
+  noMatchText,
+  ' ',
+  button('Add Server…', () => post({ type: 'addServer' })),
+);
 const session = el('div', { id: 'session' });
 const sessionState = el('span', { class: 'muted session-state' }, '');
 const sessionBox = el(
@@ -188,7 +197,7 @@ function showResults(result: DiscoveryResultView): void {
   if (focused && focused !== document.activeElement && focused.isConnected) focused.focus();
   const shown = result.tools.length;
   meta.textContent = query.value.trim()
-    ? `${shown} of ${formatCount(result.totalAvailable)} matching tools · ${result.strategy} · ${result.queryTimeMs.toFixed(2)} ms${result.truncated ? ` · cut to ${result.truncated.returned} by the discovery reserve` : ''}`
+    ? `${shown} of ${formatCount(result.totalAvailable)} ${result.noMatch ? 'tools sharing a word' : 'matching tools'} · ${result.strategy} · ${result.queryTimeMs.toFixed(2)} ms${result.truncated ? ` · cut to ${result.truncated.returned} by the discovery reserve` : ''}`
     : `Type what you need. ${shown ? `${shown} tools shown` : ''}`;
   meta.dataset.queryTimeMs = String(result.queryTimeMs);
   fallback.hidden = !result.fallbackStrategy;
@@ -197,13 +206,16 @@ function showResults(result: DiscoveryResultView): void {
     : '';
   fallback.title = result.fallbackStrategy ? 'fallback_strategy, MGP §16.4' : '';
   app.dataset.results = String(shown);
+  app.dataset.noMatch = String(Boolean(result.noMatch));
+  noMatch.hidden = !result.noMatch;
+  noMatchText.textContent = shown
+    ? 'None of the connected servers fits this well; the closest tools are below.'
+    : 'None of the connected servers has a tool for this.';
+  list.setAttribute('aria-label', result.noMatch ? 'Closest tools' : 'Matching tools');
+  list.classList.toggle('closest', Boolean(result.noMatch));
   if (!shown && query.value.trim())
     list.replaceChildren(
-      el(
-        'li',
-        { class: 'empty' },
-        'No tool matches. Try other words, another strategy, or fewer filters.',
-      ),
+      el('li', { class: 'empty' }, 'Try other words, another strategy, or fewer filters.'),
     );
 }
 
@@ -288,6 +300,7 @@ app.replaceChildren(
       ),
       meta,
       fallback,
+      noMatch,
       list,
     ),
     el('aside', { class: 'side-column', 'aria-labelledby': 'session-heading' }, sessionBox),

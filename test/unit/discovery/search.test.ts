@@ -3,6 +3,7 @@ import {
   categorySearch,
   effectiveRisk,
   keywordSearch,
+  NO_MATCH_BELOW,
   planQuery,
   semanticSearch,
   ToolIndex,
@@ -38,6 +39,21 @@ describe('discovery: search strategies and filters', () => {
       assert.ok(r.relevance >= 0 && r.relevance <= 1, `${r.entry.tool_id} ${r.relevance}`);
     for (let i = 1; i < results.length; i++) assert.ok(results[i - 1].score >= results[i].score);
     assert.equal(results[0].entry.tool_id, 'github.create_pull_request');
+  });
+
+  it('keyword: relevance is one scale for every query; a request no server serves is under the bar', () => {
+    // No travel or food server in the corpus: something still ranks first, and says it does not fit.
+    for (const query of ['book a flight to Rome', 'order a pizza for tonight']) {
+      const best = keywordSearch(index, query).results[0];
+      assert.ok(
+        best.relevance < NO_MATCH_BELOW,
+        `${query}: ${best.entry.tool_id} ${best.relevance}`,
+      );
+    }
+    for (const query of ['create a pull request', 'search the web for news']) {
+      const best = keywordSearch(index, query).results[0];
+      assert.ok(best.relevance > 0.5, `${query}: ${best.entry.tool_id} ${best.relevance}`);
+    }
   });
 
   it('keyword: stems inflections and expands domain synonyms', () => {

@@ -12,6 +12,13 @@ export * from './types';
 export { CATEGORY_TREE, deriveCategories, deriveKeywords, withAncestors } from './categories';
 export { FUSION } from './fusionWeights';
 export {
+  MATCH_MODEL,
+  matchProbability,
+  NO_MATCH_BELOW,
+  queryEvidence,
+  type QueryEvidence,
+} from './matchCalibration';
+export {
   EmbeddingRanker,
   embeddingText,
   type EmbeddingRankerOptions,
@@ -30,6 +37,7 @@ export {
   effectiveRisk,
   filterPredicate,
   kernelToolVisibility,
+  keywordEvidence,
   keywordSearch,
   KEYWORD_POOL,
   matchesOf,

@@ -14,6 +14,7 @@ import { RISK_ORDER } from '../domain/security';
 import { categoryStems } from './categories';
 import { fuse, type FusionWeights, type SemanticMatches } from '../search/fusion';
 import { FUSION } from './fusionWeights';
+import { matchProbability, queryEvidence, type QueryEvidence } from './matchCalibration';
 import type { ToolIndex } from './toolIndex';
 import type { DiscoverFilter, RiskLevel, SearchStrategy, ToolIndexEntry } from './types';
 import { discoverable } from './visibility';
@@ -32,7 +33,7 @@ export { planQuery, THESAURUS_WEIGHT, type QueryPlanOptions } from '../search/qu
 export interface ScoredEntry {
   entry: ToolIndexEntry;
   score: number;
-  /** 0..1 */
+  /** The probability (0..1) that it is the tool asked for, on one scale for every query (matchCalibration.ts). */
   relevance: number;
 }
 
@@ -155,11 +156,15 @@ function planOptions(options: SearchOptions): SearchOptions {
   return { categories: categoryStems(), ...options };
 }
 
-function entries(index: ToolIndex, ranked: readonly ScoredDoc[]): ScoredEntry[] {
+function entries(
+  index: ToolIndex,
+  ranked: readonly ScoredDoc[],
+  evidence: QueryEvidence,
+): ScoredEntry[] {
   return ranked.map((s) => ({
     entry: index.entryAt(s.doc) as ToolIndexEntry,
     score: s.score,
-    relevance: s.relevance,
+    relevance: matchProbability(s.relevance, evidence),
   }));
 }
 
@@ -181,9 +186,29 @@ function rankKeywords(
   filter: DiscoverFilter,
   options: SearchOptions,
   limit: number | undefined,
-): { results: ScoredDoc[]; matched: number } {
+): { results: ScoredDoc[]; matched: number; evidence: QueryEvidence } {
   const keep = keepOf(index, filter);
-  return index.ranker.rank(queryOf(index, query, planOptions(options)), keep, options, limit);
+  const planned = queryOf(index, query, planOptions(options));
+  const ranked = index.ranker.rank(planned, keep, options, limit);
+  return { ...ranked, evidence: queryEvidence(index.scorer, planned.plan) };
+}
+
+/**
+ * What the calibration of relevance reads of a query (matchCalibration.ts): the keyword ranking's
+ * best tools with their scores over the query's ceiling, and what the query itself tells.
+ */
+export function keywordEvidence(
+  index: ToolIndex,
+  query: string,
+  limit = 1,
+  options: SearchOptions = {},
+): { best: Array<{ entry: ToolIndexEntry; relevance: number }>; query: QueryEvidence } {
+  const ranked = rankKeywords(index, query, {}, options, limit);
+  const best = ranked.results.map((s) => ({
+    entry: index.entryAt(s.doc) as ToolIndexEntry,
+    relevance: s.relevance,
+  }));
+  return { best, query: ranked.evidence };
 }
 
 /** Keyword strategy: BM25F over the planned query terms. A query that is exactly a tool's name or id asks for that tool. */
@@ -194,7 +219,7 @@ export function keywordSearch(
   options: SearchOptions = {},
 ): SearchOutcome {
   const ranked = rankKeywords(index, query, filter, options, options.limit);
-  const results = entries(index, ranked.results);
+  const results = entries(index, ranked.results, ranked.evidence);
   const keep = (e: ToolIndexEntry) => filterPredicate(filter)(e) && discoverable(e);
   const exact = index.findByName(query.trim()).find(keep);
   if (exact) {
@@ -237,12 +262,10 @@ export function categorySearch(
   const inNamed = (e: ToolIndexEntry) =>
     !named.length || named.every((c) => e.categories.includes(c));
   const members = index.list().filter((e) => keep(e) && discoverable(e) && inNamed(e));
-  const ranked = index.ranker.rank(
-    queryOf(index, query, planOptions(options)),
-    () => true,
-    options,
-  );
-  const scored = new Map(entries(index, ranked.results).map((s) => [s.entry.tool_id, s]));
+  const planned = queryOf(index, query, planOptions(options));
+  const ranked = index.ranker.rank(planned, () => true, options);
+  const evidence = queryEvidence(index.scorer, planned.plan);
+  const scored = new Map(entries(index, ranked.results, evidence).map((s) => [s.entry.tool_id, s]));
   const results = members
     .map((entry) => scored.get(entry.tool_id) ?? { entry, score: 0, relevance: 0 })
     .map((s) => ({ ...s, relevance: Math.max(s.relevance, 0.5) }))
@@ -292,11 +315,15 @@ export async function semanticSearch(
   const byKey = (a: number, b: number) => (index.keyAt(a) < index.keyAt(b) ? -1 : 1);
   const fused = fuse(hits, semantic, options.fusion ?? FUSION, byKey);
   const kept = options.limit === undefined ? fused : fused.slice(0, options.limit);
+  // On the keyword strategy's scale: how well anything matches the query is the best keyword
+  // evidence; which tool matches best is the fused order's, each tool by its share of the best score.
+  const evidence = Math.max(0, ...hits.map((h) => h.relevance));
+  const best = fused[0]?.score || 1;
   return {
     results: kept.map((f) => ({
       entry: index.entryAt(f.doc) as ToolIndexEntry,
       score: f.score,
-      relevance: f.relevance,
+      relevance: matchProbability((evidence * Math.max(0, f.score)) / best, keyword.evidence),
     })),
     matched: fused.length + Math.max(0, keyword.matched - hits.length),
     strategy: 'semantic',

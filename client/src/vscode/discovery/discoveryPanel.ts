@@ -7,6 +7,7 @@ import type {
 } from '@shared/discoveryMessages';
 import { isDiscoveryFromWebview } from '@shared/discoveryMessages';
 import type { EditorHost } from '../host/editorHost';
+import { NO_MATCH_BELOW } from '../../kernel';
 import {
   categoryViews,
   discoveryResultView,
@@ -108,6 +109,9 @@ export class ToolDiscoveryPanel extends WebviewPanel<DiscoveryToWebview, Discove
           toolName: message.toolName,
         });
         return;
+      case 'addServer':
+        await vscode.commands.executeCommand('mgp.addServer');
+        return;
       default:
         this.runs.handle(message);
     }
@@ -131,6 +135,8 @@ export class ToolDiscoveryPanel extends WebviewPanel<DiscoveryToWebview, Discove
         entry: (id) => discovery.index.get(id),
         streaming: (serverId) => kernel.mgp.active(serverId, 'streaming'),
       });
+      const best = Math.max(0, ...view.tools.map((t) => t.relevance));
+      if (request.query.trim() && best < NO_MATCH_BELOW) view.noMatch = true;
       this.post({ type: 'results', seq: request.seq, result: view });
     } catch (error) {
       this.post({

@@ -165,6 +165,30 @@ export async function run(kit) {
   }
 
   await step(
+    'a request no connected server serves says "No tool matches", shows the closest apart, and offers Add Server',
+    async () => {
+      await page.locator('.tab', { hasText: 'Tool Discovery' }).click();
+      await frame.locator('#query').fill('book a flight to Rome');
+      await frame.locator('#app[data-no-match="true"]').waitFor();
+      const notice = frame.locator('.no-match');
+      assert.match(await notice.textContent(), /^No tool matches\. None of the connected servers/);
+      assert.equal(await frame.locator('.results').getAttribute('aria-label'), 'Closest tools');
+      for (const text of await frame.locator('.results .relevance').allTextContents())
+        assert.ok(Number.parseInt(text, 10) < 15, `a closest tool shows ${text}`);
+      await assertReadable(frame, ['.no-match', '.no-match button']);
+      await shot('discovery-no-match');
+      await notice.locator('button', { hasText: 'Add Server…' }).click();
+      await page.locator('.quick-input-widget input').waitFor();
+      await page.keyboard.press('Escape');
+      // A request a server serves is a match again.
+      await page.locator('.tab', { hasText: 'Tool Discovery' }).click();
+      await frame.locator('#query').fill('add numbers');
+      await frame.locator('#app[data-no-match="false"]').waitFor();
+      assert.equal(await frame.locator('.no-match').isVisible(), false);
+    },
+  );
+
+  await step(
     "a person's search lists no kernel tool (mgp.*), and the kernel category is not offered",
     async () => {
       await frame.locator('#strategy').selectOption('keyword');
