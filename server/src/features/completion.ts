@@ -72,7 +72,7 @@ function valueItems(
     return STANDARD_PERMISSIONS.map((p) => ({
       label: p.name,
       kind: CompletionItemKind.EnumMember,
-      detail: `risk: ${p.risk ?? 'n/a'}`,
+      detail: `risk: ${p.risk ?? 'n/a'} (MGP §3.2)`,
       documentation: p.description,
     }));
   }

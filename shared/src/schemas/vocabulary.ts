@@ -25,39 +25,39 @@ function namesOf(entries: readonly VocabularyEntry[]): readonly string[] {
 export const STANDARD_PERMISSIONS = vocabulary([
   {
     name: 'filesystem.read',
-    description: 'Read files from the host filesystem (MGP §3.2)',
+    description: 'Read files from the host filesystem',
     risk: 'moderate',
   },
   {
     name: 'filesystem.write',
-    description: 'Write/create/delete files (MGP §3.2)',
+    description: 'Write/create/delete files',
     risk: 'dangerous',
   },
   {
     name: 'network.outbound',
-    description: 'Make outbound network requests (MGP §3.2)',
+    description: 'Make outbound network requests',
     risk: 'moderate',
   },
-  { name: 'network.listen', description: 'Bind to a network port (MGP §3.2)', risk: 'dangerous' },
-  { name: 'shell.execute', description: 'Execute shell commands (MGP §3.2)', risk: 'dangerous' },
-  { name: 'code_execution', description: 'Execute arbitrary code (MGP §3.2)', risk: 'dangerous' },
+  { name: 'network.listen', description: 'Bind to a network port', risk: 'dangerous' },
+  { name: 'shell.execute', description: 'Execute shell commands', risk: 'dangerous' },
+  { name: 'code_execution', description: 'Execute arbitrary code', risk: 'dangerous' },
   {
     name: 'memory.read',
-    description: 'Read from memory/knowledge stores (MGP §3.2)',
+    description: 'Read from memory/knowledge stores',
     risk: 'safe',
   },
   {
     name: 'memory.write',
-    description: 'Write to memory/knowledge stores (MGP §3.2)',
+    description: 'Write to memory/knowledge stores',
     risk: 'moderate',
   },
   {
     name: 'system.info',
-    description: 'Read system information (OS, CPU, etc.) (MGP §3.2)',
+    description: 'Read system information (OS, CPU, etc.)',
     risk: 'safe',
   },
-  { name: 'camera', description: 'Access camera/vision devices (MGP §3.2)', risk: 'dangerous' },
-  { name: 'notification', description: 'Send notifications to the user (MGP §3.2)', risk: 'safe' },
+  { name: 'camera', description: 'Access camera/vision devices', risk: 'dangerous' },
+  { name: 'notification', description: 'Send notifications to the user', risk: 'safe' },
 ]);
 export const STANDARD_PERMISSION_NAMES = namesOf(STANDARD_PERMISSIONS);
 

@@ -27,15 +27,19 @@ export async function askPermissions(request: PermissionRequest): Promise<Permis
         `• ${oneLine(p.name)} (risk ${oneLine(p.risk ?? 'unknown')})${p.description ? ` — ${oneLine(p.description)}` : ''}`,
     )
     .join('\n');
+  // The first button is the one Enter takes: with a dangerous permission asked, it is the choice
+  // that approves only the others (each can still be checked), never Approve All.
+  const dangerous = request.permissions.some((p) => p.risk === 'dangerous');
+  const buttons = dangerous
+    ? ['Choose…', 'Deny All', 'Approve All']
+    : ['Approve All', 'Choose…', 'Deny All'];
   const choice = await vscode.window.showWarningMessage(
     `MCP server "${request.serverId}" asks for ${request.permissions.length} permission${request.permissions.length === 1 ? '' : 's'}`,
     {
       modal: true,
-      detail: `${list}\n\nThe server waits until you decide. If you deny some, it keeps working without them.`,
+      detail: `${list}\n\nThe server waits until you decide. If you deny some, it keeps working without them.${dangerous ? '\n\nChoose… leaves the dangerous ones unchecked.' : ''}`,
     },
-    'Approve All',
-    'Choose…',
-    'Deny All',
+    ...buttons,
   );
   const deny = (names: string[]) => Object.fromEntries(names.map((n) => [n, 'denied' as const]));
   if (!choice || choice === 'Deny All')

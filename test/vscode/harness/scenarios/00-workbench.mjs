@@ -1,5 +1,8 @@
 // The example workspace opens, its servers are approved, and the Servers view shows them connected,
 // each in its sandbox.
+import { strict as assert } from 'node:assert';
+import { waitFor } from '../patience.mjs';
+
 export const title = 'workbench and servers';
 
 export async function run({ page, server, workspace, step, shot }) {
@@ -30,6 +33,12 @@ export async function run({ page, server, workspace, step, shot }) {
         hasText: 'MCP server "example" asks for',
       });
       await dialog.waitFor();
+      // It asks for dangerous permissions: Enter takes Choose… (the dangerous ones unchecked), not
+      // Approve All.
+      assert.match(await dialog.textContent(), /risk dangerous/);
+      const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim());
+      await waitFor(async () => (await focused()) === 'Choose…', 'Choose… has the focus');
+      await shot('permissions-dangerous-default');
       await dialog.getByRole('button', { name: 'Approve All', exact: true }).click();
       await page.locator('.quick-input-widget input').waitFor();
       await page
