@@ -40,10 +40,24 @@ export function allowScopeChoice(scope: AllowScope): AllowScopeChoice {
   return ALLOW_SCOPES.find((choice) => choice.scope === scope) ?? ALLOW_SCOPES[0];
 }
 
+/**
+ * Where a tool's risk level came from, in plain words (MGP §4: the sources the kernel merges).
+ */
+export const RISK_SOURCE_WORDS: Readonly<Record<string, string>> = {
+  config: 'set in your config',
+  server: 'as the server declares it',
+  annotations: "from the server's hints",
+  heuristic: "the kernel's judgement from the tool's name and description",
+  default: 'the default for a tool that says nothing',
+};
+
 /** Who asked, in plain words; the agent's id stays available for a hover. */
 export function requesterName(agentId: string): string {
   if (agentId === 'agent.vscode' || agentId === 'operator') return 'you, in the editor';
   if (agentId === 'agent.copilot') return 'Copilot';
   if (agentId === 'agent.cli') return 'you, with the mgp command';
+  if (agentId === 'agent.chat') return 'the @mgp chat';
+  const gatewayClient = /^agent\.gateway\.(.+)$/.exec(agentId)?.[1];
+  if (gatewayClient) return `${gatewayClient} through mgp serve`;
   return agentId;
 }

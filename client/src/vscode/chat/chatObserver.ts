@@ -5,7 +5,12 @@
  * each result names its server and tool with its trace link (chatRendering.ts).
  */
 import * as vscode from 'vscode';
-import type { AgentObserver, StartingToolCall, ToolApprovalAnswer } from '../../kernel';
+import type {
+  AgentObserver,
+  StartingToolCall,
+  ToolApprovalAnswer,
+  ToolApprovalRequest,
+} from '../../kernel';
 import type { EditorInteraction } from '../interaction/editorInteraction';
 import type { CallSummary } from './chatCommands';
 import { renderApprovalQuestion, renderToolHeading, renderToolResult } from './chatRendering';
@@ -16,7 +21,10 @@ const PROGRESS_EVERY_MS = 1000;
 const STREAMED_CHARS = 8_000;
 
 /** Answers of the inline approval buttons, by approval request id. */
-export const waitingAnswers = new Map<string, (answer: ToolApprovalAnswer) => void>();
+export const waitingAnswers = new Map<
+  string,
+  { request: ToolApprovalRequest; settle: (answer: ToolApprovalAnswer) => void }
+>();
 
 /** A tool's streamed output as a live code block: every line indented, so no text breaks out. */
 class LiveOutput {
@@ -75,7 +83,7 @@ function askInline(
         waitingAnswers.delete(request.id);
         resolve(answer);
       };
-      waitingAnswers.set(request.id, settle);
+      waitingAnswers.set(request.id, { request, settle });
       signal?.addEventListener('abort', () => settle('deny'), { once: true });
       token.onCancellationRequested(() => settle('deny'));
     });

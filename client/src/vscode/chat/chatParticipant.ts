@@ -8,17 +8,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import {
-  AgentSession,
-  CHAT_AGENT_ID,
-  type ChatMessage,
-  type Kernel,
-  type ToolApprovalAnswer,
-} from '../../kernel';
+import { AgentSession, CHAT_AGENT_ID, type ChatMessage, type Kernel } from '../../kernel';
 import type { EditorInteraction } from '../interaction/editorInteraction';
 import { CallSummary, showAudit, showServers, showTools } from './chatCommands';
 import { chatObserver, waitingAnswers } from './chatObserver';
-import { ANSWER_COMMAND } from './chatRendering';
+import { ANSWER_COMMAND, type ChatApprovalAnswer } from './chatRendering';
+import { pickScope } from '../interaction/toolApprovalPrompt';
 import { ChatPushEvents, showingInjections, withoutShownLines } from './mcplInChat';
 import { VscodeChatModel } from '../languageModels/lmChatModel';
 import type { EditorHost } from '../host/editorHost';
@@ -169,14 +164,17 @@ export function registerChat(
     participant,
     vscode.commands.registerCommand(
       ANSWER_COMMAND,
-      (requestId?: string, answer?: ToolApprovalAnswer) => {
-        const settle = requestId ? waitingAnswers.get(requestId) : undefined;
-        if (!settle || !answer) {
+      async (requestId?: string, answer?: ChatApprovalAnswer) => {
+        const waiting = requestId ? waitingAnswers.get(requestId) : undefined;
+        if (!waiting || !answer) {
           void vscode.window.showInformationMessage('That approval was already answered.');
           return;
         }
+        // "Allow For…" asks for the scope as the dialog does; Escape there denies.
+        const given = answer === 'pick_scope' ? await pickScope(waiting.request) : answer;
+        if (waitingAnswers.get(requestId!) !== waiting) return; // answered meanwhile
         waitingAnswers.delete(requestId!);
-        settle(answer);
+        waiting.settle(given);
       },
     ),
     { dispose: () => sessions.dispose() },

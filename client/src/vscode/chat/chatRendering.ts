@@ -12,6 +12,10 @@ import type {
   ToolCallRecord,
 } from '../../kernel';
 import { code, fenced } from '../common/untrustedMarkdown';
+import { requesterName, RISK_SOURCE_WORDS } from '@shared/approvalScopes';
+
+/** An answer a chat button gives: the kernel's, or "Allow For…", which asks for the scope first. */
+export type ChatApprovalAnswer = ToolApprovalAnswer | 'pick_scope';
 
 export const ANSWER_COMMAND = 'mgp.chat.answerApproval';
 export const AUDIT_COMMAND = 'mgp.showAuditTrail';
@@ -74,9 +78,41 @@ export function renderToolResult(
     trusted(
       shownAbove
         ? `\n\n↳ ${facts.join(' · ')}\n\n`
-        : `\n\n**${title}** — ${facts.join(' · ')}\n\n${fenced(excerptOf(record.result))}\n\n`,
+        : `\n\n**${title}** — ${facts.join(' · ')}\n\n${discoveredList(record) ?? fenced(excerptOf(record.result))}\n\n`,
     ),
   );
+}
+
+/** The most found tools a discovery's summary lists. */
+const LISTED_TOOLS = 8;
+
+/**
+ * What `mgp.tools.discover` found, as a short list of tools with their servers and relevance: the
+ * model still gets the whole answer, the person reads what it found. Undefined for any other result,
+ * or one that is not the discovery answer it claims to be.
+ */
+function discoveredList(record: ToolCallRecord): string | undefined {
+  if (record.server_id !== 'mgp' || record.tool_name !== 'mgp.tools.discover') return undefined;
+  let tools: unknown;
+  try {
+    tools = (JSON.parse(record.result) as { tools?: unknown }).tools;
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(tools)) return undefined;
+  if (!tools.length) return '*No tool found.*';
+  const found = tools as { server_id?: unknown; name?: unknown; relevance_score?: unknown }[];
+  const lines = found.slice(0, LISTED_TOOLS).map((tool) => {
+    const server = typeof tool.server_id === 'string' ? tool.server_id : undefined;
+    const name = typeof tool.name === 'string' ? tool.name : '?';
+    const relevance =
+      typeof tool.relevance_score === 'number'
+        ? ` — ${Math.round(tool.relevance_score * 100)}%`
+        : '';
+    return `- ${toolTitle(server, name, name)}${relevance}`;
+  });
+  if (found.length > LISTED_TOOLS) lines.push(`- … and ${found.length - LISTED_TOOLS} more`);
+  return `Found:\n\n${lines.join('\n')}`;
 }
 
 /** The first lines of a result, cut to a size a chat reads. */
@@ -85,12 +121,15 @@ function excerptOf(result: string): string {
   return shown.length < result.length ? `${shown}\n…` : shown;
 }
 
-const ANSWERS: { answer: ToolApprovalAnswer; title: string }[] = [
-  { answer: 'once', title: 'Allow once' },
-  { answer: 'session', title: 'Allow for this session' },
-  { answer: 'always', title: 'Always allow in this workspace' },
-  { answer: 'deny', title: 'Deny' },
-];
+/** The dialog's answers (toolApprovalPrompt.ts): Allow, Allow For… (its scopes), Deny first when dangerous. */
+function answers(request: ToolApprovalRequest): { answer: ChatApprovalAnswer; title: string }[] {
+  const allow = [
+    { answer: 'once' as const, title: 'Allow' },
+    { answer: 'pick_scope' as const, title: 'Allow For…' },
+  ];
+  const deny = { answer: 'deny' as const, title: 'Deny' };
+  return request.security.risk_level === 'dangerous' ? [deny, ...allow] : [...allow, deny];
+}
 
 /** The kernel's approval question inline, its answers as buttons running ANSWER_COMMAND. */
 export function renderApprovalQuestion(
@@ -102,9 +141,9 @@ export function renderApprovalQuestion(
   stream.markdown(
     [
       '',
-      `**${s.risk_level === 'dangerous' ? '⚠ ' : ''}Allow ${code(request.serverId)} to run ${code(request.toolName)}?** (requested by ${code(request.agentId)})`,
+      `**${s.risk_level === 'dangerous' ? '⚠ ' : ''}Allow ${code(request.serverId)} to run ${code(request.toolName)}?** (asked by ${code(requesterName(request.agentId))})`,
       '',
-      `Risk **${s.risk_level}** (from ${s.sources.risk_level ?? 'default'})${s.serverClaim ? ` — the server claims ${code(String(s.serverClaim))}` : ''} · side effects: ${s.side_effects.length ? s.side_effects.map(code).join(', ') : 'none declared'}${s.reversible === false ? ' · not reversible' : ''}${s.permissions_required.length ? ` · permissions: ${s.permissions_required.map(code).join(', ')}` : ''}`,
+      `Risk **${s.risk_level}** (${RISK_SOURCE_WORDS[s.sources.risk_level ?? 'default'] ?? s.sources.risk_level})${s.serverClaim ? ` — the server claims ${code(String(s.serverClaim))}` : ''} · side effects: ${s.side_effects.length ? s.side_effects.map(code).join(', ') : 'none declared'}${s.reversible === false ? ' · not reversible' : ''}${s.permissions_required.length ? ` · permissions: ${s.permissions_required.map(code).join(', ')}` : ''}`,
       '',
       fenced(args.length > 3000 ? `${args.slice(0, 3000)}\n…` : args, 'json'),
       request.description
@@ -113,6 +152,6 @@ export function renderApprovalQuestion(
       '',
     ].join('\n'),
   );
-  for (const { answer, title } of ANSWERS)
+  for (const { answer, title } of answers(request))
     stream.button({ command: ANSWER_COMMAND, title, arguments: [request.id, answer] });
 }

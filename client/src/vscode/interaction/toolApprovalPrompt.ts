@@ -57,7 +57,7 @@ export function approvalButtons(request: ToolApprovalRequest): Button[] {
 }
 
 /** The wider scopes of one Allow, each saying what it covers; Escape denies. */
-async function pickScope(request: ToolApprovalRequest): Promise<ToolApprovalAnswer> {
+export async function pickScope(request: ToolApprovalRequest): Promise<ToolApprovalAnswer> {
   const picked = await vscode.window.showQuickPick(
     ALLOW_SCOPES.map((choice) => ({
       label: choice.label(oneLine(request.serverId)),
@@ -92,7 +92,8 @@ async function askInDialog(
   request: ToolApprovalRequest,
   signal: AbortSignal | undefined,
 ): Promise<ToolApprovalAnswer> {
-  const title = `${request.security.risk_level === 'dangerous' ? '⚠ ' : ''}Allow "${oneLine(request.serverId)}" to run ${oneLine(request.toolName)}?`;
+  // The dialog's own warning icon marks it: no second ⚠ in the title.
+  const title = `Allow "${oneLine(request.serverId)}" to run ${oneLine(request.toolName)}?`;
   const withdrawn = new Promise<undefined>((resolve) =>
     signal?.addEventListener('abort', () => resolve(undefined), { once: true }),
   );

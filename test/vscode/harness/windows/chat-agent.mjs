@@ -24,6 +24,7 @@ import {
   approvePermissions,
   findWebviewFrame,
   openWorkbench,
+  pickInQuickInput,
   serverRow,
   startWorkspaceServers,
 } from '../uiKit.mjs';
@@ -155,21 +156,27 @@ export async function run(kit) {
         });
         await question.waitFor();
         const text = await question.textContent();
-        assert.match(text, /Allow example to run delete_notes\? \(requested by agent\.chat\)/);
-        assert.match(text, /Risk dangerous/);
+        assert.match(text, /Allow example to run delete_notes\? \(asked by the @mgp chat\)/);
+        assert.match(text, /Risk dangerous \(/);
+        assert.doesNotMatch(text, /heuristic\)|agent\.chat/);
         assert.match(text, /"title":\s*"groceries"/);
         assert.match(text, /Description \(from the server — untrusted\)/);
         assert.deepEqual(seen.offered[0], ['mgp_tools_discover', 'mgp_tools_request']);
         assert.ok(seen.offered[1].includes('example_delete_notes'), 'the found tool is offered');
-        await lastResponse(page).getByRole('button', { name: 'Allow once' }).waitFor();
+        // The dialog's answers, Deny first for a dangerous tool.
+        await lastResponse(page).getByRole('button', { name: 'Allow For…' }).waitFor();
+        const answers = (await lastResponse(page).getByRole('button').allTextContents())
+          .map((text) => text.trim())
+          .filter((text) => ['Deny', 'Allow', 'Allow For…'].includes(text));
+        assert.deepEqual(answers, ['Deny', 'Allow', 'Allow For…']);
         await shot('chat-agent-approval-dark');
       },
     );
 
     await step(
-      'Allow once runs it: the result names server and tool, with its trace, audited under agent.chat',
+      'Allow runs it once: the result names server and tool, with its trace, audited under agent.chat',
       async () => {
-        await lastResponse(page).getByRole('button', { name: 'Allow once' }).click();
+        await lastResponse(page).getByRole('button', { name: 'Allow', exact: true }).click();
         await responseDone(page, DELETE_ANSWER);
         // The tool's name, its output, then what the kernel decided with the trace link.
         assert.match(
@@ -223,11 +230,15 @@ export async function run(kit) {
           await lastResponse(page).textContent(),
           /mgp\.tools\.discover — ran\s*·\s*trace [0-9a-f]{8}[\s\S]*example\s*·\s*stream_text[\s\S]*lorem\sipsum[\s\S]*↳ ran\s*·\s*trace/,
         );
+        // What discovery found reads as a list of tools with their servers, not as its JSON.
+        const found = lastResponse(page).locator('.rendered-markdown', { hasText: 'Found:' });
+        assert.match(await found.first().textContent(), /example\s*·\s*stream_text\s*—\s*\d+%/);
+        assert.doesNotMatch(await lastResponse(page).textContent(), /"tool_id"/);
       },
     );
 
     await step(
-      '"Allow for this session": the second call of the same tool asks nothing; both are audited',
+      '"Allow For…" this session: the second call of the same tool asks nothing; both are audited',
       async () => {
         // This turn and the next are shown in the light theme: an approval, then a streamed result.
         await switchWorkbenchTheme(
@@ -242,7 +253,8 @@ export async function run(kit) {
         assert.match(await questions.first().textContent(), /"title":\s*"milk"/);
         await lastResponse(page).getByRole('button', { name: 'Deny' }).waitFor();
         await shot('chat-agent-approval-light');
-        await lastResponse(page).getByRole('button', { name: 'Allow for this session' }).click();
+        await lastResponse(page).getByRole('button', { name: 'Allow For…' }).click();
+        await pickInQuickInput(page, 'This session');
         await responseDone(page, SESSION_ANSWER);
         assert.equal(await questions.count(), 1, 'asked once, for the first call only');
         assert.match(
