@@ -211,3 +211,102 @@ describe('A2A delegation through the pipeline (SDK agents, both protocol version
     assert.match(textOf(outcome.result), /"rows": 3/);
   });
 });
+
+interface OpenFangAgent {
+  url: string;
+  requests: { method: string; path: string; headers: Record<string, string>; body?: unknown }[];
+  cancelled: string[];
+  close(): Promise<void>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startOpenFangAgent } = require(join(repoRoot(), 'test/fixtures/a2a/openfangAgent.js')) as {
+  startOpenFangAgent(options: { behaviour?: 'echo' | 'slow' | 'forever' }): Promise<OpenFangAgent>;
+};
+
+describe("A2A delegation to an agent that speaks OpenFang's dialect", function () {
+  let agent: OpenFangAgent | undefined;
+  let kernel: TestKernel | undefined;
+
+  afterEach(async () => {
+    await kernel?.dispose();
+    await agent?.close();
+    kernel = undefined;
+    agent = undefined;
+  });
+
+  const start = async (behaviour: 'echo' | 'slow' | 'forever', extra = '') => {
+    agent = await startOpenFangAgent({ behaviour });
+    kernel = await startKernel(agentToml('reviewer', agent.url, `risk_level = "safe"\n${extra}`));
+    await eventually(
+      () => kernel?.kernel.manager.find('a2a.reviewer')?.state === 'connected',
+      'the agent connected',
+    );
+    return { agent, kernel };
+  };
+
+  it('reads agent.json, sends tasks/send with a sessionId, and returns the reply', async () => {
+    const { agent, kernel } = await start('echo');
+    assert.equal(kernel.kernel.a2a.cardOf('a2a.reviewer')?.dialect, 'openfang');
+    const outcome = await kernel.kernel.call({
+      serverId: 'a2a.reviewer',
+      toolName: 'delegate',
+      args: { message: 'check this diff' },
+    });
+    assert.equal(outcome.result.isError, false, textOf(outcome.result));
+    assert.match(textOf(outcome.result), /reviewed: check this diff/);
+    const sent = agent.requests.find((r) => r.path === '/a2a/tasks/send');
+    const body = sent?.body as { method: string; params: { sessionId?: string; message: unknown } };
+    assert.equal(body.method, 'tasks/send');
+    assert.equal(typeof body.params.sessionId, 'string');
+    assert.deepEqual(body.params.message, {
+      role: 'user',
+      parts: [{ type: 'text', text: 'check this diff' }],
+    });
+    const [executed] = await kernel.ofType('TOOL_EXECUTED');
+    const a2a = (executed.details as { a2a?: Record<string, unknown> }).a2a;
+    assert.equal(a2a?.dialect, 'openfang');
+    assert.equal(a2a?.state, 'completed');
+    assert.equal(typeof a2a?.task_id, 'string');
+  });
+
+  it('polls GET /a2a/tasks/{id} until the task completes, artifacts included', async () => {
+    const { agent, kernel } = await start('slow');
+    const outcome = await kernel.kernel.call({
+      serverId: 'a2a.reviewer',
+      toolName: 'delegate',
+      args: { message: 'take your time' },
+    });
+    assert.match(textOf(outcome.result), /slowly reviewed/);
+    assert.match(textOf(outcome.result), /"issues": 2/);
+    assert.ok(
+      agent.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/a2a/tasks/')).length >=
+        2,
+    );
+  });
+
+  it('cancels with POST /a2a/tasks/{id}/cancel, and reads a task with get_task', async () => {
+    const { agent, kernel } = await start('forever', 'timeout_secs = 1\n');
+    const outcome = await kernel.kernel.call({
+      serverId: 'a2a.reviewer',
+      toolName: 'delegate',
+      args: { message: 'forever' },
+    });
+    assert.equal(outcome.result.isError, true);
+    assert.equal(agent.cancelled.length, 1);
+    const read = await kernel.kernel.call({
+      serverId: 'a2a.reviewer',
+      toolName: 'get_task',
+      args: { task_id: agent.cancelled[0] },
+    });
+    assert.match(textOf(read.result), /ended canceled/);
+    await assert.rejects(
+      kernel.kernel.call({
+        serverId: 'a2a.reviewer',
+        toolName: 'get_task',
+        args: { task_id: 'no-such-task' },
+      }),
+      /does not know this task \(404\)/,
+    );
+  });
+});

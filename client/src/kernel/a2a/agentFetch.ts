@@ -12,6 +12,7 @@ import type { ConfiguredServer } from '../config/types';
 import { sizeLimitedFetch } from '../connection/limitedFetch';
 import { guardedFetch, type GuardedFetchOptions } from '../net/guardedFetch';
 import type { NamedDestinations } from '../net/destinationGuard';
+import { fetchAgentCard, type FetchedCard } from './card';
 
 export const A2A_USER_AGENT = `MGP-Kernel/${MGP_KERNEL_VERSION} A2A`;
 /** Largest card accepted: a card is a page of JSON, not a download. */
@@ -36,7 +37,10 @@ export function agentDestinations(server: ConfiguredServer): NamedDestinations {
 }
 
 export interface AgentFetchOptions {
-  server: ConfiguredServer;
+  /** The URL the config (or the person) gives for the agent: its origin gets the bearer key. */
+  url: string;
+  /** Where else the agent may have the kernel go (agentDestinations). */
+  named: NamedDestinations;
   /** The resolved headers of the agent's config (its `Authorization` among them). */
   headers: Record<string, string>;
   maxBytes: number;
@@ -46,10 +50,9 @@ export interface AgentFetchOptions {
 }
 
 export function agentFetch(options: AgentFetchOptions): FetchLike {
-  const { server } = options;
-  const configured = server.url ? new URL(server.url).origin : undefined;
+  const configured = new URL(options.url).origin;
   const guarded = guardedFetch({
-    named: agentDestinations(server),
+    named: options.named,
     onRefused: options.onRefused,
     ...options.guard,
   });
@@ -63,4 +66,15 @@ export function agentFetch(options: AgentFetchOptions): FetchLike {
         headers.set(name, value);
     return limited(url, { ...init, headers });
   };
+}
+
+/** Reads the card at a URL the person gave (`mgp a2a card URL`): theirs to name, so reached. */
+export function cardAt(url: string): Promise<FetchedCard> {
+  const fetch = agentFetch({
+    url,
+    named: { origins: [new URL(url).origin] },
+    headers: {},
+    maxBytes: MAX_CARD_BYTES,
+  });
+  return fetchAgentCard(url, fetch);
 }

@@ -21,7 +21,12 @@ import { oneLine } from '@shared/untrustedText';
 import { A2A_TOOLS } from '../config/a2aAgents';
 import type { ConfiguredServer } from '../config/types';
 import { MGP_KERNEL_VERSION } from '@shared/version';
-import { agentFetch, MAX_AGENT_MESSAGE_BYTES, MAX_CARD_BYTES } from './agentFetch';
+import {
+  agentDestinations,
+  agentFetch,
+  MAX_AGENT_MESSAGE_BYTES,
+  MAX_CARD_BYTES,
+} from './agentFetch';
 import { fetchAgentCard } from './card';
 import { delegationResult } from './content';
 import { delegate } from './delegation';
@@ -128,7 +133,8 @@ export async function openAgentServer(options: AgentServerOptions): Promise<Tran
   const name = server.a2a?.name ?? server.id;
   const fetchWith = (maxBytes: number) =>
     agentFetch({
-      server,
+      url: server.url ?? '',
+      named: agentDestinations(server),
       headers: options.headers,
       maxBytes,
       onRefused: (message) => options.log('warning', message),
