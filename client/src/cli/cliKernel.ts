@@ -9,6 +9,7 @@ import {
   auditDirectory,
   type AuditTrail,
   CLI_OPERATOR,
+  type ConfiguredServer,
   environmentSecrets,
   exampleRequestSource,
   type Interaction,
@@ -59,11 +60,11 @@ export interface CliEnvironment {
   background?: boolean;
 }
 
-/** Starts the servers a command needs (`only`, else all) in a kernel with an audit trail. */
+/** Starts the servers a command needs (`only`: one id or a test; else all) in a kernel with an audit trail. */
 export async function startCliKernel(
   options: KernelOptions,
   io: Io,
-  only: string | undefined,
+  only: string | ((server: ConfiguredServer) => boolean) | undefined,
   environment: CliEnvironment = {},
 ): Promise<CliKernel> {
   const config = await loadCliConfig(options);
@@ -71,10 +72,16 @@ export async function startCliKernel(
     io.err(
       `${problem.file}:${problem.line}:${problem.column}: error: ${problem.message}${problem.key ? ` [${problem.key}]` : ''}`,
     );
-  const chosen = only
-    ? { ...config, servers: config.servers.filter((s) => s.id === only) }
-    : config;
-  if (only && only !== 'mgp' && chosen.servers.length === 0)
+  const chosen =
+    only === undefined
+      ? config
+      : {
+          ...config,
+          servers: config.servers.filter(
+            typeof only === 'string' ? (server) => server.id === only : only,
+          ),
+        };
+  if (typeof only === 'string' && only !== 'mgp' && chosen.servers.length === 0)
     throw new Error(`no server "${only}" is configured`);
   const env = environment.env ?? process.env;
   const clientHints = hintsChoice(env);

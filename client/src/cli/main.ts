@@ -16,6 +16,7 @@ import {
 import { EXIT_CODES_HELP } from './exitCodes';
 import { isolationOf } from './serverIsolation';
 import { AGENT_FLAGS, AGENT_USAGE, agentOptions, runAgent } from './agentCommand';
+import { A2A_USAGE, runA2a } from './a2aCommands';
 import { runAudit } from './auditCommands';
 import { runAuth } from './authCommands';
 import { CALL_FLAGS, callOptions, runCall } from './callCommand';
@@ -136,6 +137,7 @@ Usage:
                                      OAuth sign-in to http and sse servers: the browser, with a
                                      loopback redirect; MGP_OAUTH_FLOW=browser|headless|none chooses
                                      how any command signs in (on a terminal: browser; else none)
+${A2A_USAGE.replace(/^/gm, '  ').trimStart()}
   mgp serve [--expose meta|all]      the kernel as an MCP server on stdio, for other MCP clients:
                                      their calls take the kernel's checks (mgp serve --help)
   Every command that reads config takes --config FILE (that file only) or --cwd DIR.
@@ -317,6 +319,7 @@ export async function runCli(argv: string[], output: Io): Promise<number> {
   }
   try {
     if (name === 'auth') return await runAuth(rest, io);
+    if (name === 'a2a') return await runA2a(rest, io);
     const known = isSwitchLine(name, rest)
       ? switchCommand(name)
       : isTrustLine(name, rest)

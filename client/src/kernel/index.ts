@@ -198,6 +198,22 @@ export {
 } from './discovery';
 export { exampleRequestSource, type ToolDiscovery } from './discovery/toolDiscovery';
 
+// A2A: external agents (each the in-process server `a2a.<name>`), their cards and tasks.
+export { A2A_SERVER_PREFIX, A2A_TOOLS, a2aServerId } from './config/a2aAgents';
+export { cardAt } from './a2a/agentFetch';
+export type { FetchedCard } from './a2a/card';
+export type { A2aDirectory, A2aTaskRecord } from './a2a/directory';
+export type {
+  A2aArtifact,
+  A2aDialect,
+  A2aMessage,
+  A2aPart,
+  A2aTask,
+  A2aTaskState,
+  AgentCardSummary,
+} from './a2a/types';
+export { A2A_META, type A2aCallFacts } from './domain/a2aFacts';
+
 // MCPL: feature sets, checkpoints, push events, context hooks, channels.
 export type {
   CheckpointNode,

@@ -58,6 +58,8 @@ import { announceLifecycle } from './lifecycle/announceLifecycle';
 import { TaskBoard } from './tasks/taskBoard';
 import type { ServerSession } from './connection/service';
 import { clientHintsService } from './drafts/resourceHints';
+import { A2aDirectory } from './a2a/directory';
+import { openAgentServer } from './a2a/agentServer';
 
 export type { KernelOptions } from './kernelOptions';
 
@@ -84,6 +86,8 @@ export class Kernel {
   readonly discovery: ToolDiscovery;
   /** Clients above the kernel (the gateway's) that answer servers' roots, sampling and elicitation. */
   readonly upstream = new UpstreamClients();
+  /** The external A2A agents' cards and the tasks delegated to them. */
+  readonly a2a = new A2aDirectory();
   private readonly generated: GeneratedTools;
   private readonly registered: RegisteredServers;
   private readonly verdicts: ApprovalVerdicts;
@@ -170,6 +174,8 @@ export class Kernel {
         trace: options.trace ?? (() => false),
         onSecrets: options.onSecrets,
         authorization: options.authorization,
+        inProcess: (server, headers, log) =>
+          server.a2a ? openAgentServer({ server, headers, directory: this.a2a, log }) : undefined,
       },
     });
     this.events = new EventHub(this.mgp, () =>

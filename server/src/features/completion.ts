@@ -121,6 +121,8 @@ export function completions(
             'servers.mcpl',
             'kernel',
             'kernel.tool_context_budget',
+            'a2a',
+            'a2a.external_agents',
           ];
     return tables.map((label) => ({ label, kind: CompletionItemKind.Module }));
   }

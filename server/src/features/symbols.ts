@@ -56,7 +56,7 @@ export function documentSymbols(analysis: Analysis): DocumentSymbol[] {
       children,
     });
   });
-  for (const key of openfang ? ['a2a'] : ['kernel']) {
+  for (const key of openfang ? ['a2a'] : ['kernel', 'a2a']) {
     const range = locate(pointers, pointerOf([key]), ['value']);
     const selection = locate(pointers, pointerOf([key]), ['header', 'key']);
     if (range && selection && isTable(value[key]))

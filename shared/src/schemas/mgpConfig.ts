@@ -4,6 +4,7 @@
  * Cross-field rules (a stdio server needs a command, custom permissions are reverse-domain names, ids
  * are unique…) are semantic checks, not schema.
  */
+import { a2aSchema } from './a2a';
 import { kernelSchema } from './mgpKernel';
 import { serverSchema } from './mgpServer';
 import { described, JsonSchema } from './schemaTypes';
@@ -24,9 +25,10 @@ export const mgpConfigSchema: JsonSchema = {
       ),
     },
     kernel: kernelSchema,
+    a2a: a2aSchema,
   },
   ...described(
     'An MGP server configuration: [[servers]] tables and an optional [kernel] table (MGP §15.2).',
-    'An MGP server configuration (MGP §15.2): `[[servers]]` tables, backward compatible with MCP configuration files, and an optional `[kernel]` table of global settings.',
+    'An MGP server configuration (MGP §15.2): `[[servers]]` tables, backward compatible with MCP configuration files, an optional `[kernel]` table of global settings and an optional `[a2a]` table of external agents.',
   ),
 };

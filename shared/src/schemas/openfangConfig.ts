@@ -4,6 +4,7 @@
  * The file has many other top-level tables (agents, models, channels…) that are OpenFang's business,
  * so the top level is open while the tables defined here are closed.
  */
+import { a2aSchema } from './a2a';
 import { described, enumOf, JsonSchema, patternOf } from './schemaTypes';
 import { ENV_VAR_NAME, OPENFANG_TRANSPORTS } from './vocabulary';
 
@@ -121,73 +122,6 @@ const mcpServerSchema: JsonSchema = {
   ...described(
     'One external MCP server OpenFang connects to, a McpServerConfigEntry (OpenFang, Configuration).',
     'One external MCP server OpenFang connects to at boot, a `McpServerConfigEntry` (OpenFang, Configuration).',
-  ),
-};
-
-const externalAgentSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name', 'url'],
-  properties: {
-    name: {
-      type: 'string',
-      minLength: 1,
-      ...described(
-        'Display name for this external agent (OpenFang, A2A Configuration).',
-        'Display name for this external agent (OpenFang, A2A Configuration).',
-      ),
-      examples: ['research-agent'],
-    },
-    url: {
-      type: 'string',
-      format: 'uri',
-      ...described(
-        "Base URL where the agent's card is published (OpenFang, A2A Configuration).",
-        "Base URL where the agent's card is published; the card is read from `{url}/.well-known/agent.json` at boot (OpenFang, A2A Configuration; Auto-Discovery at Boot).",
-      ),
-      examples: ['https://research.example.com'],
-    },
-  },
-  ...described(
-    'An external A2A agent discovered at boot, an ExternalAgent (OpenFang, A2A Configuration).',
-    'An external A2A agent to discover at boot, an `ExternalAgent` (OpenFang, A2A Configuration).',
-  ),
-};
-
-const a2aSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    enabled: {
-      type: 'boolean',
-      default: false,
-      ...described(
-        'Whether A2A endpoints are active (OpenFang, A2A Configuration).',
-        'Whether A2A endpoints are active; discovery and the task store need `true` (OpenFang, A2A Configuration). Default: `false`.',
-      ),
-    },
-    listen_path: {
-      type: 'string',
-      pattern: '^/',
-      default: '/a2a',
-      ...described(
-        'Base path for A2A endpoints, starting with "/" (OpenFang, A2A Configuration).',
-        'Base path for A2A endpoints, starting with `/` (OpenFang, A2A Configuration). Default: `"/a2a"`.',
-      ),
-    },
-    external_agents: {
-      type: 'array',
-      default: [],
-      items: externalAgentSchema,
-      ...described(
-        'External agents to discover at boot, one [[a2a.external_agents]] table each (OpenFang, A2A Configuration).',
-        'External agents to discover at boot, one `[[a2a.external_agents]]` table each (OpenFang, A2A Configuration). Default: `[]`.',
-      ),
-    },
-  },
-  ...described(
-    'Agent-to-Agent protocol settings, an A2aConfig; without it A2A is off (OpenFang, A2A Configuration).',
-    'Agent-to-Agent protocol settings, the `A2aConfig` (OpenFang, A2A Configuration). Without this table all A2A features are disabled.',
   ),
 };
 

@@ -14,8 +14,9 @@ export function shellWord(word: string): string {
   return oneLine(PLAIN_WORD.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 }
 
-/** `stdio: sh -c 'touch x'`, or `http: https://…`. */
+/** `stdio: sh -c 'touch x'`, `http: https://…`, or `A2A agent: https://…`. */
 export function launchTarget(server: ConfiguredServer): string {
+  if (server.a2a) return `A2A agent: ${oneLine(server.url ?? '')}`;
   const what =
     server.transport === 'stdio'
       ? [server.command ?? '', ...server.args].map(shellWord).join(' ')

@@ -8,6 +8,7 @@ import { locate, PointerMap, pointerOf } from '@shared/configCheck/pointers';
 import type { RuleEnvironment } from '@shared/configCheck/semantic/context';
 import { defaultEnvironment } from '@shared/configCheck/semantic/environment';
 import { ConfigLocation, discoverConfigFiles, DiscoveryInputs } from './discover';
+import { agentServer } from './a2aAgents';
 import { namedHostsOf } from './namedHosts';
 import { kernelTable, mergeKernelSettings, serverPolicy } from './policy';
 import { serverSandbox } from './sandboxPolicy';
@@ -129,6 +130,7 @@ export function parseConfigText(
   }
   const listKey = location.format === 'openfang' ? 'mcp_servers' : 'servers';
   const tables = parsed.value[listKey];
+  addExternalAgents(loaded, parsed.value, diagnostics, pointers);
   if (!Array.isArray(tables)) return loaded;
   tables.forEach((table, index) => {
     if (!isTable(table)) return void loaded.rejected?.push({ index });
@@ -155,6 +157,30 @@ export function parseConfigText(
     });
   });
   return loaded;
+}
+
+/** `[[a2a.external_agents]]`: each agent without an error is a server `a2a.<name>` (a2aAgents.ts). */
+function addExternalAgents(
+  loaded: LoadedConfigFile,
+  value: Table,
+  diagnostics: CheckDiagnostic[],
+  pointers: PointerMap,
+): void {
+  const agents = isTable(value.a2a) ? value.a2a.external_agents : undefined;
+  if (!Array.isArray(agents)) return;
+  agents.forEach((table, index) => {
+    const prefix = pointerOf(['a2a', 'external_agents', index]);
+    const broken = diagnostics.some(
+      (d) =>
+        d.severity === 'error' &&
+        d.path !== undefined &&
+        (d.path === prefix || d.path.startsWith(`${prefix}/`)),
+    );
+    const server = isTable(table)
+      ? agentServer(table, loaded.location, headerLine(pointers, prefix))
+      : undefined;
+    if (server && !broken) loaded.servers.push(server);
+  });
 }
 
 const GUARDING_KERNEL_KEYS = [

@@ -162,6 +162,16 @@ export interface ConfiguredServer {
   namedHosts?: string[];
   /** Why the managed policy keeps this server from starting, whoever asks; undefined: it may. */
   blockedByPolicy?: PolicyBlock;
+  /** An external A2A agent (`[[a2a.external_agents]]`), served in process (config/a2aAgents.ts). */
+  a2a?: ExternalAgentSettings;
+}
+
+/** What the kernel knows of an external agent before its card is read. */
+export interface ExternalAgentSettings {
+  /** The name the config gives it. */
+  name: string;
+  /** How long one delegation may take, card to final state. */
+  timeoutMs: number;
 }
 
 /** The managed policy's refusal of one server: what blocked it, in words, and where that is written. */

@@ -30,6 +30,8 @@ export interface OpenOptions {
   authorization?: OAuthClientProvider;
   /** How a stdio server's process is started, when not as configured (inside its sandbox). */
   launch?: ProcessLaunch;
+  /** A server the kernel serves itself (an external A2A agent): connected to over this, not its transport. */
+  inProcess?: Transport;
 }
 
 /** What the session tells the connection built on it, once that exists. */

@@ -81,6 +81,7 @@ export class ServerConnection {
       {
         authorization: options.authorization,
         launch: options.launch,
+        inProcess: options.inProcess,
         onLog: (level, message) => options.hooks.onLog(level, message),
       },
       {

@@ -1,3 +1,4 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { Authorizations } from '../auth/authorizations';
 import type { ConfiguredServer } from '../config/types';
@@ -81,4 +82,13 @@ export interface SessionEnvironment {
   onSecrets?(values: string[]): void;
   /** OAuth for http and sse servers; none: a server that asks for a sign-in fails to start. */
   authorization?: Authorizations;
+  /**
+   * A server the kernel serves in its own process (an external A2A agent): the transport to connect
+   * over, opened with its resolved headers; undefined for a server reached over its own transport.
+   */
+  inProcess?(
+    server: ConfiguredServer,
+    headers: Record<string, string>,
+    log: (level: string, message: string) => void,
+  ): Promise<Transport> | undefined;
 }

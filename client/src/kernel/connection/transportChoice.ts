@@ -19,6 +19,8 @@ export interface TransportChoiceOptions {
   authorization?: OAuthClientProvider;
   /** How a stdio server's process is started (inside its sandbox). */
   launch?: ProcessLaunch;
+  /** A server served in the kernel's own process: connected to over this transport. */
+  inProcess?: Transport;
   onLog(level: string, message: string): void;
 }
 
@@ -40,6 +42,10 @@ export async function openOverTransport<C>(
   options: TransportChoiceOptions,
   connector: Connector<C>,
 ): Promise<C> {
+  if (options.inProcess)
+    return connector.connect(options.inProcess).catch((error: unknown) => {
+      throw explainStartFailure(error, server);
+    });
   if (server.transport === 'stdio') {
     const stderr = new StderrTail();
     const deadline = new ConnectDeadline(

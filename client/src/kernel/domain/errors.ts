@@ -27,7 +27,9 @@ export type KernelErrorCode =
   | 'CodeSafetyViolation'
   | 'NoModel'
   | 'Cancelled'
-  | 'AuthRequired';
+  | 'AuthRequired'
+  /** An external agent's card or answer could not be used (a2a/). */
+  | 'A2a';
 
 export class KernelError extends Error {
   /** For a refusal: the check of the call pipeline that made it (see pipeline/checkNames.ts). */

@@ -53,12 +53,16 @@ export async function openConnection(
   for (const reference of resolved.missing)
     listener.log('warning', `${reference} has no value; it resolves to an empty string`);
   deps.session.onSecrets?.(resolved.secrets);
-  const authorization = await deps.session.authorization?.providerFor({
-    server: config,
-    secrets: resolved.oauth,
-    signInRequested: () => listener.signInRequested(),
-    log: (level, message) => listener.log(level, message),
-  });
+  const log = (level: string, message: string) => listener.log(level, message);
+  const inProcess = await deps.session.inProcess?.(config, resolved.headers, log);
+  const authorization = inProcess
+    ? undefined
+    : await deps.session.authorization?.providerFor({
+        server: config,
+        secrets: resolved.oauth,
+        signInRequested: () => listener.signInRequested(),
+        log: (level, message) => listener.log(level, message),
+      });
   const folders = deps.workspaceFolders();
   const launch =
     config.transport === 'stdio' ? await sandboxed(config, resolved, deps, folders) : undefined;
@@ -74,6 +78,7 @@ export async function openConnection(
   const opened: ServerConnection = await ServerConnection.open(config, resolved, {
     authorization,
     launch,
+    inProcess,
     extraCapabilities,
     handlers: deps.session.clientHandlers(config),
     outgoingRequest: (method, params) => {

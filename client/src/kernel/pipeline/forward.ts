@@ -15,6 +15,7 @@ import type { CallChecks } from './checks';
 import { checkOutput } from './outputCheck';
 import { RetriesExhausted, retryAfterFirst } from './retry';
 import { determinismDetails } from '../drafts/determinism';
+import { a2aAuditDetails } from '../domain/a2aFacts';
 
 const MAX_FALLBACK_DEPTH = 2;
 
@@ -118,6 +119,8 @@ export class Forwarding {
         // The server stopped on a cancellation and answered with what it had (MGP §12.7).
         ...(cancelledByServer(value) && { cancelled: true }),
         ...draftDetails(call, value),
+        // A delegation to an external agent: which agent, its task id and the state it ended in.
+        ...a2aAuditDetails(value),
       },
     );
     return outcome;

@@ -93,6 +93,8 @@ export class StartGate implements vscode.Disposable {
   }
 
   holdOf(server: ConfiguredServer): HoldReason {
+    // Restricted Mode contacts no external agent, whichever config names it.
+    if (server.a2a && !vscode.workspace.isTrusted) return 'untrusted';
     if (!isWorkspaceServer(server)) return undefined;
     if (!vscode.workspace.isTrusted) return 'untrusted';
     return this.waitsFor(server) ? 'unapproved' : undefined;
@@ -153,9 +155,13 @@ export class StartGate implements vscode.Disposable {
     const lines = [launchTarget(server), ...launchDetails(server)].join('\n');
     const choice = await Promise.resolve(
       vscode.window.showWarningMessage(
-        changed
-          ? `MCP server "${name}" changed since you allowed it. Start it now?`
-          : `Start MCP server "${name}" from this workspace?`,
+        server.a2a
+          ? changed
+            ? `External agent "${name}" changed since you allowed it. Contact it now?`
+            : `Contact external agent "${name}" from this workspace? Your messages to it leave this machine.`
+          : changed
+            ? `MCP server "${name}" changed since you allowed it. Start it now?`
+            : `Start MCP server "${name}" from this workspace?`,
         {
           modal: true,
           detail: `${lines}\n\nDeclared in ${oneLine(vscode.workspace.asRelativePath(server.source.file))}:${server.source.line}. Only start servers you trust: they run with your permissions.`,

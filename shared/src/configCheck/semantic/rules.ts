@@ -1,6 +1,7 @@
 import type { ConfigFormat } from '../../configFiles';
 import type { CheckDiagnostic } from '../diagnostic';
 import type { PointerMap } from '../pointers';
+import { checkExternalAgents } from './a2aAgents';
 import { checkCommands } from './commands';
 import { RuleContext, RuleEnvironment } from './context';
 import { checkFeatureSets } from './featureSets';
@@ -35,6 +36,7 @@ export function runSemanticRules(
   checkUrls(ctx, servers);
   checkUnsetVariables(ctx);
   checkLiteralSecrets(ctx);
+  checkExternalAgents(ctx);
   if (format === 'mgp') {
     checkBackoff(ctx, servers);
     checkPermissions(ctx, servers);
