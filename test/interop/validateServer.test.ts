@@ -37,21 +37,27 @@ async function cli(args: string[]): Promise<{ code: number; out: string; err: st
 }
 
 describe('mgp validate server', function () {
-  it('finds the example MGP server Tier 2 compliant, every check citing its section', async () => {
+  it('finds the example MGP server Tier 3 compliant, every check citing its section', async () => {
     const report = await validate([node, example]);
     assert.deepEqual(failed(report), []);
-    assert.equal(report.tier, 2);
+    assert.equal(report.tier, 3);
     assert.equal(report.mcpCompliant, true);
     assert.equal(report.mgpVersion, '0.5.2');
+    // §16 is the kernel's; the example server does not list tool_discovery.
+    assert.equal(statusOf(report, 'mgp.tool-discovery'), 'missing');
+    assert.match(
+      report.checks.find((c) => c.id === 'mgp.streaming')!.detail,
+      /streamed \d+ chunks; a cancel mid-stream ended the call/,
+    );
     assert.equal(statusOf(report, 'mgp.permission-flow'), 'pass');
     for (const check of report.checks) assert.match(check.section, /^(MCP|MGP §\d)/, check.id);
     assert.ok(report.extensions.passed.includes('§3 Permission Approval'));
   });
 
-  it('finds a well-behaved Tier 2 fixture compliant, and the permission flow exercised', async () => {
+  it('finds a well-behaved Tier 3 fixture compliant, and the permission flow exercised', async () => {
     const report = await validate([node, fixture('mgp-claims.js')]);
     assert.deepEqual(failed(report), []);
-    assert.equal(report.tier, 2);
+    assert.equal(report.tier, 3);
     const flow = report.checks.find((check) => check.id === 'mgp.permission-flow');
     assert.match(
       flow?.detail ?? '',
@@ -74,6 +80,8 @@ describe('mgp validate server', function () {
     ['--mgp-unasked', 'mgp.no-mgp-unasked', 'capabilities.mgp ='],
     ['--runs-without-grant', 'mgp.permission-flow', 'stored'],
     ['--unstructured-errors', 'mgp.structured-errors', 'has no data._mgp'],
+    ['--never-streams', 'mgp.streaming', 'no chunk from'],
+    ['--hangs-on-health', 'mgp.lifecycle', 'no answer'],
   ];
   for (const [flag, check, received] of broken)
     it(`FAILs exactly ${check} on a server that breaks it (${flag}), with what came`, async () => {
@@ -83,7 +91,7 @@ describe('mgp validate server', function () {
       assert.ok(result.expected, 'a FAIL says what was expected');
       assert.ok(result.received?.includes(received), result.received);
       assert.ok(result.exchange?.sent, 'a FAIL shows what was sent');
-      assert.ok(report.tier < 2);
+      assert.ok(report.tier < 3);
     });
 
   it('FAILs the check a hanging server does not answer, and goes on with the next', async () => {
@@ -126,12 +134,12 @@ describe('mgp validate server', function () {
       ]);
       assert.equal(code, 0);
       assert.match(out, /^✓ Tier 1: Capability negotiation \(MGP §2\) \.\.\. PASS$/m);
-      assert.match(out, /^Result: Tier 2 compliant \(6\/11 extensions\)$/m);
-      assert.match(out, /Badge: !\[MGP Tier 2\]\(.*mgp\.svg\)/);
+      assert.match(out, /^Result: Tier 3 compliant \(10\/11 extensions\)$/m);
+      assert.match(out, /Badge: !\[MGP Tier 3\]\(.*mgp\.svg\)/);
       const xml = readFileSync(junit, 'utf8');
       assert.equal((xml.match(/<testcase /g) ?? []).length, ALL_SERVER_CHECKS.length);
       assert.match(xml, /failures="0"/);
-      assert.match(readFileSync(badge, 'utf8'), /<svg[^>]*aria-label="MGP: Tier 2"/);
+      assert.match(readFileSync(badge, 'utf8'), /<svg[^>]*aria-label="MGP: Tier 3"/);
     });
 
     it('exits 1 below --require-tier and 0 at it; --json is the report', async () => {
@@ -140,21 +148,21 @@ describe('mgp validate server', function () {
         'server',
         '--json',
         '--require-tier',
-        '3',
+        '4',
         '--',
         node,
         example,
       ]);
       assert.equal(above.code, 1);
       const report = JSON.parse(above.out) as ValidationReport;
-      assert.equal(report.tier, 2);
+      assert.equal(report.tier, 3);
       assert.equal(report.checks.length, ALL_SERVER_CHECKS.length);
       const at = await cli([
         'validate',
         'server',
         '--json',
         '--require-tier',
-        '2',
+        '3',
         '--',
         node,
         example,

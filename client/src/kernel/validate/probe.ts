@@ -116,9 +116,31 @@ export class Probe {
 
   private received(notice: Notice): void {
     this.notices.push(notice);
+    if (notice.method === 'notifications/mgp.callback.request') this.answerCallback(notice.params);
     const ready = this.waiters.filter((waiter) => waiter.test(notice));
     this.waiters = this.waiters.filter((waiter) => !ready.includes(waiter));
     for (const waiter of ready) waiter.resolve(notice);
+  }
+
+  /**
+   * Answers an MGP callback (§13.4) as a cautious operator would: no to a confirmation, the first of
+   * a selection, nothing typed for input. A notification needs no answer; the validator has no model
+   * for an llm_completion, so that one goes unanswered and the server's timeout applies.
+   */
+  private answerCallback(params: Record<string, unknown>): void {
+    const options = Array.isArray(params.options) ? (params.options as unknown[]) : [];
+    const answers: Record<string, unknown> = {
+      confirmation: options.includes('cancel') ? 'cancel' : false,
+      selection: options[0] ?? null,
+      input: '',
+    };
+    const type = String(params.type);
+    if (typeof params.callback_id !== 'string' || !(type in answers)) return;
+    this.connection
+      .request('mgp/callback/respond', { callback_id: params.callback_id, response: answers[type] })
+      .catch((error: unknown) =>
+        this.options.log?.('warning', `mgp/callback/respond: ${String(error)}`),
+      );
   }
 
   /** The server's capabilities as sent, extension fields kept. */

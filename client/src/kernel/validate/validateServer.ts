@@ -10,6 +10,7 @@ import { mgpOffer } from '../mgp/negotiation';
 import { BASE_MCP_CHECKS } from './checks/baseMcp';
 import { TIER1_CHECKS } from './checks/tier1';
 import { TIER2_CHECKS } from './checks/tier2';
+import { TIER3_CHECKS, TIER4_CHECKS } from './checks/tier3';
 import {
   type Check,
   type CheckContext,
@@ -29,6 +30,8 @@ export const ALL_SERVER_CHECKS: readonly Check[] = [
   ...BASE_MCP_CHECKS,
   ...TIER1_CHECKS,
   ...TIER2_CHECKS,
+  ...TIER3_CHECKS,
+  ...TIER4_CHECKS,
 ];
 
 export interface ValidateServerOptions extends Partial<ValidateRunOptions> {

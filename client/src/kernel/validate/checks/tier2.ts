@@ -203,7 +203,8 @@ const audit: Check = {
       details: { risk_level: 'safe', duration_ms: 1 },
     };
     await mgp.connection.notify('notifications/mgp.audit', event);
-    const after = await request(mgp, 'ping', {}, context.options.checkTimeoutMs);
+    // tools/list, not ping: the health check is §11's, judged on its own.
+    const after = await request(mgp, 'tools/list', {}, context.options.checkTimeoutMs);
     if (after.kind !== 'result' || mgp.closedUnexpectedly)
       return fail({
         detail: 'after a notifications/mgp.audit the server no longer answers',
