@@ -94,6 +94,33 @@ describe('mgp validate server', function () {
       assert.ok(report.tier < 3);
     });
 
+  it('finds the example MCPL server MCPL compliant with --allow-dangerous, hooks and rollback driven', async () => {
+    const mcplServer = join(root, 'examples/servers/dist/mcpl-example-server.js');
+    const report = await validateServer({
+      target: { kind: 'command', command: node, args: [mcplServer], cwd: root },
+      allowDangerous: true,
+    });
+    assert.deepEqual(failed(report), []);
+    assert.deepEqual(report.mcpl, { version: '0.4', compliant: true });
+    for (const check of report.checks.filter((c) => c.tier === 'mcpl'))
+      assert.equal(check.status, 'pass', `${check.id}: ${check.detail}`);
+    assert.match(
+      report.checks.find((c) => c.id === 'mcpl.checkpoints')!.detail,
+      /rollback to it answered success: true; an unknown one refused with -32005/,
+    );
+    // Without --allow-dangerous its unmarked tools are not called: what needs them is SKIPPED, not FAILed.
+    const careful = await validate([node, mcplServer]);
+    assert.deepEqual(failed(careful), []);
+    assert.equal(statusOf(careful, 'mcpl.checkpoints'), 'skipped');
+    assert.equal(careful.mcpl?.compliant, false);
+  });
+
+  it('FAILs the MCPL context hooks of a server whose beforeInference never answers', async () => {
+    const report = await validate([node, fixture('mcpl-hostile.js'), '--hook', 'never'], 1500);
+    assert.equal(statusOf(report, 'mcpl.context-hooks'), 'fail');
+    assert.equal(statusOf(report, 'mcpl.negotiation'), 'pass');
+  });
+
   it('FAILs the check a hanging server does not answer, and goes on with the next', async () => {
     // hang.js answers initialize and tools/list, never tools/call.
     const report = await validate([node, fixture('hang.js')], 1500);

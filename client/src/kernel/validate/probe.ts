@@ -14,10 +14,12 @@ import { resolveEnvironment } from '../connection/environment';
 import { ServerConnection } from '../connection/serverConnection';
 import type { ListedTool } from '../connection/toolResults';
 
+/** A notification the server sent, or a request of its own (`request: true`: push/event…). */
 export interface Notice {
   method: string;
   params: Record<string, unknown>;
   at: number;
+  request?: true;
 }
 
 /** How the validator answers a request the server sends it (an MGP callback, say). */
@@ -101,7 +103,10 @@ export class Probe {
         onResourceUpdated: (uri) =>
           record({ method: 'notifications/resources/updated', params: { uri }, at: Date.now() }),
         onNotification: (method, params) => record({ method, params, at: Date.now() }),
-        onRequest: (method, params) => options.answer?.(method, params),
+        onRequest: (method, params) => {
+          record({ method, params, at: Date.now(), request: true });
+          return options.answer?.(method, params);
+        },
         onClosed: (expected) => {
           if (!expected && built.probe) built.probe.closedUnexpectedly = true;
         },

@@ -31,11 +31,11 @@ export function checkDetails(check: CheckResult): string[] {
 /** "Result: Tier 2 compliant (6/11 extensions)", or why there is no tier. */
 export function resultLine(report: ValidationReport): string {
   const extensions = `${report.extensions.passed.length}/${report.extensions.total} extensions`;
-  if (!report.mcpCompliant) return `Result: not MCP compliant (${extensions})`;
-  if (report.tier === 0) return `Result: MCP compliant, no MGP tier (${extensions})`;
   const mcpl = report.mcpl
     ? `; MCPL ${report.mcpl.version} ${report.mcpl.compliant ? 'compliant' : 'not compliant'}`
     : '';
+  if (!report.mcpCompliant) return `Result: not MCP compliant (${extensions})${mcpl}`;
+  if (report.tier === 0) return `Result: MCP compliant, no MGP tier (${extensions})${mcpl}`;
   return `Result: Tier ${report.tier} compliant (${extensions})${mcpl}`;
 }
 

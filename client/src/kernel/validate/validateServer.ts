@@ -11,6 +11,10 @@ import { BASE_MCP_CHECKS } from './checks/baseMcp';
 import { TIER1_CHECKS } from './checks/tier1';
 import { TIER2_CHECKS } from './checks/tier2';
 import { TIER3_CHECKS, TIER4_CHECKS } from './checks/tier3';
+import { MCPL_CHECKS } from './checks/mcpl';
+import { hostMcplCapability, parseServerMcpl } from '../mcpl/capabilities';
+import { McplMethods } from '../mcpl/protocol';
+import { mcplHostAnswers } from './hostAnswers';
 import {
   type Check,
   type CheckContext,
@@ -32,6 +36,9 @@ export const ALL_SERVER_CHECKS: readonly Check[] = [
   ...TIER2_CHECKS,
   ...TIER3_CHECKS,
   ...TIER4_CHECKS,
+  // The feature-set check comes after the others so the tags of everything the server sent are judged.
+  ...MCPL_CHECKS.filter((check) => check.id !== 'mcpl.feature-sets'),
+  ...MCPL_CHECKS.filter((check) => check.id === 'mcpl.feature-sets'),
 ];
 
 export interface ValidateServerOptions extends Partial<ValidateRunOptions> {
@@ -140,7 +147,19 @@ export async function validateServer(options: ValidateServerOptions): Promise<Va
   let mgp: Probe | undefined;
   try {
     try {
-      mgp = await Probe.open({ ...common, offer: { mgp: offer } });
+      // As the kernel does: MGP (§2.2) and MCPL (MCPL §5.2) offered together.
+      mgp = await Probe.open({
+        ...common,
+        offer: { mgp: offer, experimental: { mcpl: hostMcplCapability() } },
+        answer: mcplHostAnswers,
+      });
+      // MCPL §5.3: the host says which feature sets are on; the validator turns them all on.
+      const mcpl = parseServerMcpl(mgp.capabilities).mcpl;
+      if (mcpl?.featureSets.size)
+        await mgp.connection.notify(McplMethods.featureSetsUpdate, {
+          enabled: [...mcpl.featureSets.keys()],
+          disabled: [],
+        });
     } catch (error) {
       options.log?.('warning', `the MGP session could not be opened: ${String(error)}`);
     }
@@ -154,7 +173,7 @@ export async function validateServer(options: ValidateServerOptions): Promise<Va
       plain,
       mgp,
       plainTools: await listOr(plain),
-      mgpTools: serverMgp ? await listOr(mgp) : undefined,
+      mgpTools: await listOr(mgp),
       mgpOffer: offer,
       serverMgp,
       negotiated: new Set(theirs.filter((name) => offer.extensions.includes(name))),
@@ -169,6 +188,7 @@ export async function validateServer(options: ValidateServerOptions): Promise<Va
       report(result);
     }
     const info = plain.connection.serverInfo;
+    const mcpl = mgp && parseServerMcpl(mgp.capabilities).mcpl;
     return summarize(
       describeTarget(options.target),
       results,
@@ -176,6 +196,14 @@ export async function validateServer(options: ValidateServerOptions): Promise<Va
         server: info && { name: String(info.name), version: String(info.version) },
         protocolVersion: plain.connection.protocolVersion,
         mgpVersion: typeof serverMgp?.version === 'string' ? serverMgp.version : undefined,
+        mcpl: mcpl
+          ? {
+              version: mcpl.version,
+              compliant: results
+                .filter((result) => result.tier === 'mcpl')
+                .every((result) => result.status === 'pass' || result.status === 'missing'),
+            }
+          : undefined,
       },
       started,
     );
