@@ -1,10 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../client/src/cli/main';
 import { ALL_SERVER_CHECKS, type ValidationReport, validateServer } from '../../client/src/kernel';
 import { repoRoot } from '../repoRoot';
+import { within } from '../support/patience';
 
 // `mgp validate server` (MGP §17.8) against servers whose tier is known: ours, plain MCP servers
 // from npm, and servers that break one claim each, which must FAIL exactly that check.
@@ -212,6 +214,52 @@ describe('mgp validate server', function () {
         /✗ Tier 2: Permission flow .* \.\.\. FAIL\n {4}write_note ran while memory\.write awaited/,
       );
       assert.match(out, /\n {4}expected: .*\n {4}received: a result: stored/);
+    });
+
+    it('validates a Streamable HTTP server by --url, and one of a config by --config --server', async () => {
+      const child = spawn(node, [fixture('spec-features.js'), '--http', '0', '--mgp'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      try {
+        const url = await within(
+          new Promise<string>((resolve) => {
+            let text = '';
+            child.stderr.on('data', (chunk: Buffer) => {
+              text += chunk.toString();
+              const found = /listening on (\S+)/.exec(text);
+              if (found) resolve(found[1]);
+            });
+          }),
+          'spec-features listening',
+        );
+        const http = await cli(['validate', 'server', '--json', '--url', url]);
+        const report = JSON.parse(http.out) as ValidationReport;
+        assert.equal(report.target, url);
+        assert.equal(statusOf(report, 'mcp.initialize'), 'pass');
+        // spec-features --mgp answers mgp whoever asks: a finding, over HTTP as over stdio.
+        assert.deepEqual(failed(report), ['mgp.no-mgp-unasked']);
+        assert.equal(http.code, 1);
+      } finally {
+        child.kill();
+      }
+      const config = join(dir, 'mgp.toml');
+      writeFileSync(
+        config,
+        `[[servers]]\nid = "example"\ncommand = ${JSON.stringify(node)}\nargs = [${JSON.stringify(example)}]\n`,
+      );
+      const configured = await cli([
+        'validate',
+        'server',
+        '--config',
+        config,
+        '--server',
+        'example',
+      ]);
+      assert.equal(configured.code, 0);
+      assert.match(configured.out, /Result: Tier 3 compliant/);
+      const unknown = await cli(['validate', 'server', '--config', config, '--server', 'nope']);
+      assert.equal(unknown.code, 2);
+      assert.match(unknown.err, /has no server "nope" \(it has example\)/);
     });
 
     it('refuses bad usage with exit 2', async () => {

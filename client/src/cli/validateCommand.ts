@@ -161,6 +161,11 @@ export async function runValidateServer(
   let target = options.target;
   if (options.configFile) {
     const config = await loadCliConfig({ config: options.configFile });
+    const ids = config.servers.map((server) => server.id);
+    if (!ids.includes(options.serverId ?? ''))
+      throw new UsageError(
+        `${options.configFile} has no server "${options.serverId}"${ids.length ? ` (it has ${ids.join(', ')})` : ''}`,
+      );
     target = { kind: 'config', config, serverId: options.serverId ?? '' };
   }
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
