@@ -68,6 +68,7 @@ import {
 import { Io, processIo, visibleIo } from './io';
 import { isTrustLine, runTrust, TRUST_FLAGS, TRUST_USAGE, trustOptions } from './trustCommands';
 import { allowCommand, StartApproval, startApprovals } from './workspaceTrust';
+import { runValidate } from './validateCommand';
 import { runServe, SERVE_FLAGS, SERVE_USAGE, serveOptions } from './serveCommand';
 import {
   isSwitchLine,
@@ -138,6 +139,10 @@ Usage:
                                      loopback redirect; MGP_OAUTH_FLOW=browser|headless|none chooses
                                      how any command signs in (on a terminal: browser; else none)
 ${A2A_USAGE.replace(/^/gm, '  ').trimStart()}
+  mgp validate server -- CMD ARGS... | --url URL | --config FILE --server ID
+           [--json] [--junit FILE] [--badge FILE] [--require-tier N] [--allow-dangerous]
+                                     which MGP tier a server reaches (MGP §17.8): one line per check
+                                     with its spec section, PASS, MISSING or FAIL (mgp validate --help)
   mgp serve [--expose meta|all]      the kernel as an MCP server on stdio, for other MCP clients:
                                      their calls take the kernel's checks (mgp serve --help)
   Every command that reads config takes --config FILE (that file only) or --cwd DIR.
@@ -320,6 +325,7 @@ export async function runCli(argv: string[], output: Io): Promise<number> {
   try {
     if (name === 'auth') return await runAuth(rest, io);
     if (name === 'a2a') return await runA2a(rest, io);
+    if (name === 'validate') return await runValidate(rest, io);
     const known = isSwitchLine(name, rest)
       ? switchCommand(name)
       : isTrustLine(name, rest)

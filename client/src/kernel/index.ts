@@ -260,3 +260,22 @@ export { isLoopbackAddress } from './gateway/http/listenAddress';
 export { KernelMetrics } from './metrics/kernelMetrics';
 export { findEditor, openEditorSession, relay } from './gateway/local/attach';
 export { EditorEndpoint } from './gateway/local/editorEndpoint';
+
+// `mgp validate` (MGP §17.8): a server's compliance by tier, over the kernel's connection code.
+export {
+  ALL_SERVER_CHECKS,
+  DEFAULT_CHECK_TIMEOUT_MS,
+  validateServer,
+  type ValidateServerOptions,
+} from './validate/validateServer';
+export { describeTarget, type ValidationTarget } from './validate/target';
+export {
+  badgeMarkdown,
+  badgeSvg,
+  checkDetails,
+  checkLine,
+  junitXml,
+  resultLine,
+  tierLabel,
+} from './validate/report';
+export type { CheckResult, CheckStatus, CheckTier, ValidationReport } from './validate/types';

@@ -320,8 +320,10 @@ export class ServerConnection {
     params: Record<string, unknown>,
     timeoutMs = this.timeout,
   ): Promise<Record<string, unknown>> {
-    return this.withTimeoutError(method, () =>
-      this.client.request({ method, params } as never, LooseResult, { timeout: timeoutMs }),
+    return this.withTimeoutError(
+      method,
+      () => this.client.request({ method, params } as never, LooseResult, { timeout: timeoutMs }),
+      timeoutMs,
     );
   }
 
