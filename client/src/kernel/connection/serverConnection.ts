@@ -82,6 +82,7 @@ export class ServerConnection {
         authorization: options.authorization,
         launch: options.launch,
         onLog: (level, message) => options.hooks.onLog(level, message),
+        onStarting: (progress) => options.hooks.onStarting?.(progress),
       },
       {
         connect: (transport, deadline) =>

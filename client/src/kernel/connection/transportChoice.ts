@@ -4,7 +4,7 @@ import type { ConfiguredServer } from '../config/types';
 import { KernelError } from '../domain/errors';
 import type { ResolvedEnvironment } from './environment';
 import { SignInRetry, signInRetry } from './signIn';
-import { ConnectDeadline } from './connectDeadline';
+import { ConnectDeadline, type StartProgress } from './connectDeadline';
 import { explainStartFailure, StderrTail } from './startFailure';
 import {
   type ProcessLaunch,
@@ -20,6 +20,8 @@ export interface TransportChoiceOptions {
   /** How a stdio server's process is started (inside its sandbox). */
   launch?: ProcessLaunch;
   onLog(level: string, message: string): void;
+  /** A stdio server still starting worked through a period of connect_timeout_secs: it gets another. */
+  onStarting?(progress: StartProgress): void;
 }
 
 /** How a connection is made over a transport, and given the sign-in that later requests retry with. */
@@ -45,6 +47,7 @@ export async function openOverTransport<C>(
     const deadline = new ConnectDeadline(
       server.settings.connectTimeoutMs,
       () => transport.pid ?? undefined,
+      (progress) => options.onStarting?.(progress),
     );
     const transport = stdioTransport(
       server,
