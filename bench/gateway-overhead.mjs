@@ -10,7 +10,7 @@
 // A second stdio hop alone costs about as much as the first: the floor is near 2×. Goal (issue 37):
 // gateway median ≤ 2.2 × direct median.
 //
-// Run: node bench/gateway-overhead.mjs [--calls N] [--block B] [--rounds R] [--warmup W] [--cpu-prof DIR]
+// Run: node bench/gateway-overhead.mjs [--calls N] [--block B] [--rounds R] [--warmup W] [--cpu-prof DIR] [--baseline-cli PATH]
 // (needs `npm run build`: it runs dist/cli.js.)
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -27,6 +27,11 @@ const ROUNDS = arg('--rounds', 5);
 const WARMUP = arg('--warmup', 1000);
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const cli = join(root, 'dist/cli.js');
+// --baseline-cli PATH: a second gateway from another build (its dist/cli.js) timed in the same
+// rounds, so that two versions of the code compare in one run.
+const BASELINE = process.argv.includes('--baseline-cli')
+  ? process.argv[process.argv.indexOf('--baseline-cli') + 1]
+  : undefined;
 // --cpu-prof DIR: the gateway's process writes a V8 CPU profile there when it ends.
 const PROFILE = process.argv.includes('--cpu-prof')
   ? ['--cpu-prof', '--cpu-prof-dir', process.argv[process.argv.indexOf('--cpu-prof') + 1]]
@@ -46,7 +51,7 @@ async function connect(command, args, env, cwd) {
   return { client, pid: transport.pid };
 }
 
-async function gatewayCaller(dir) {
+async function gatewayCaller(dir, cliPath = cli) {
   const config = join(dir, 'mgp.toml');
   writeFileSync(
     config,
@@ -55,7 +60,7 @@ async function gatewayCaller(dir) {
   const env = { PATH: process.env.PATH, HOME: dir, XDG_STATE_HOME: join(dir, 'state') };
   const { client, pid } = await connect(
     process.execPath,
-    [...PROFILE, cli, 'serve', '--expose', 'all', '--config', config],
+    [...PROFILE, cliPath, 'serve', '--expose', 'all', '--config', config],
     env,
     dir,
   );
@@ -85,7 +90,7 @@ const percentile = (values, p) =>
     Math.min(values.length - 1, Math.floor((p / 100) * values.length))
   ];
 
-const cpu = { gateway: 0, gatewayClient: 0, direct: 0 };
+const cpu = { gateway: 0, gatewayClient: 0, direct: 0, baseline: 0 };
 
 async function timeBlock(name, caller, from, count, into) {
   const before = process.cpuUsage();
@@ -97,7 +102,8 @@ async function timeBlock(name, caller, from, count, into) {
     if (result.isError) throw new Error(`${name}: ${JSON.stringify(result.content)}`);
   }
   const used = process.cpuUsage(before);
-  if (caller.cpu) {
+  if (name === 'baseline') cpu.baseline += caller.cpu() - gatewayBefore;
+  else if (caller.cpu) {
     cpu.gateway += caller.cpu() - gatewayBefore;
     cpu.gatewayClient += (used.user + used.system) / 1e6;
   } else cpu.direct += (used.user + used.system) / 1e6;
@@ -105,35 +111,45 @@ async function timeBlock(name, caller, from, count, into) {
 
 async function round(index) {
   const dir = mkdtempSync(join(tmpdir(), 'mgp-bench-gateway-'));
-  const gateway = await gatewayCaller(dir);
-  const direct = await directCaller();
+  const callers = { gateway: await gatewayCaller(dir), direct: await directCaller() };
+  if (BASELINE) {
+    const other = mkdtempSync(join(tmpdir(), 'mgp-bench-gateway-'));
+    callers.baseline = await gatewayCaller(other, BASELINE);
+    callers.baseline.dir = other;
+  }
+  const names = Object.keys(callers);
   try {
-    for (let i = 0; i < WARMUP; i++) {
-      await gateway.call(i);
-      await direct.call(i);
-    }
-    const times = { gateway: [], direct: [] };
-    const callers = { gateway, direct };
+    for (let i = 0; i < WARMUP; i++) for (const name of names) await callers[name].call(i);
+    const times = Object.fromEntries(names.map((name) => [name, []]));
     for (let done = 0; done < CALLS; done += BLOCK) {
       const size = Math.min(BLOCK, CALLS - done);
-      const order = (done / BLOCK + index) % 2 ? ['direct', 'gateway'] : ['gateway', 'direct'];
+      // Each side goes first in turn.
+      const turn = (done / BLOCK + index) % names.length;
+      const order = [...names.slice(turn), ...names.slice(0, turn)];
       for (const name of order) await timeBlock(name, callers[name], done, size, times[name]);
     }
     return times;
   } finally {
-    await gateway.close();
-    await direct.close();
+    for (const caller of Object.values(callers)) {
+      await caller.close();
+      if (caller.dir) rmSync(caller.dir, { recursive: true, force: true });
+    }
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-const all = { gateway: [], direct: [] };
+const all = { gateway: [], direct: [], baseline: [] };
 const ratios = [];
+const baselineRatios = [];
 for (let r = 0; r < ROUNDS; r++) {
   const times = await round(r);
   all.gateway.push(...times.gateway);
   all.direct.push(...times.direct);
   ratios.push(median(times.gateway) / median(times.direct));
+  if (BASELINE) {
+    all.baseline.push(...times.baseline);
+    baselineRatios.push(median(times.baseline) / median(times.direct));
+  }
   process.stderr.write(`round ${r + 1}: ${ratios.at(-1).toFixed(2)}×\n`);
 }
 
@@ -148,6 +164,7 @@ console.log('                                median     p90        p99');
 for (const [label, times] of [
   ['through mgp serve --expose all', all.gateway],
   ['direct SDK Client', all.direct],
+  ...(BASELINE ? [["baseline build's gateway", all.baseline]] : []),
 ])
   console.log(
     `${label.padEnd(32)}${us(median(times)).padEnd(11)}${us(percentile(times, 90)).padEnd(11)}${us(percentile(times, 99))}`,
@@ -160,3 +177,10 @@ console.log(`per-round median ratios: ${ratios.map((r) => r.toFixed(2)).join(', 
 console.log(
   `gateway / direct: ${(median(all.gateway) / median(all.direct)).toFixed(3)}× (pooled medians), ${median(ratios).toFixed(3)}× (median of rounds)   goal ≤ 2.2×`,
 );
+if (BASELINE) {
+  console.log('');
+  console.log(`baseline build: ${BASELINE}`);
+  console.log(
+    `baseline gateway: CPU per call ${us((cpu.baseline / calls) * 1e6)}; per-round median ratios ${baselineRatios.map((r) => r.toFixed(2)).join(', ')}; baseline / direct ${median(baselineRatios).toFixed(3)}× (median of rounds)`,
+  );
+}

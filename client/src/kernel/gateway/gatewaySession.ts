@@ -153,7 +153,7 @@ export class GatewaySession {
           );
       },
     });
-    return this.server.connect(observed);
+    return this.server.connect(observed.dispatchTo(this.server));
   }
 
   close(): Promise<void> {
