@@ -131,7 +131,7 @@ function trial(server, variant) {
     const listed = mgp(['tools', '--server', server.name, '--json'], ws, config);
     let tools = 0;
     try {
-      tools = JSON.parse(listed.stdout).length;
+      tools = JSON.parse(listed.stdout).tools.length;
     } catch {
       return { tools: 0, job: `no tools: ${firstLine(listed.out)}` };
     }

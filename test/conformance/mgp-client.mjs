@@ -66,7 +66,7 @@ function commandFor() {
 function listedSchema(mgp, tool) {
   const { status, stdout } = mgp(['tools', '--server', 'conformance', '--json'], 'pipe');
   if (status !== 0) throw new Error(`mgp tools --json exited ${status}`);
-  const entry = JSON.parse(stdout).find((listed) => listed.tool === tool);
+  const entry = JSON.parse(stdout).tools.find((listed) => listed.tool === tool);
   if (!entry) throw new Error(`mgp tools --json lists no tool ${tool}`);
   return entry.inputSchema;
 }

@@ -47,16 +47,25 @@ describe('mgp CLI on the same kernel (real servers)', function () {
   it('lists tools as stable JSON with their effective security, and exits 1 because one server failed', async () => {
     const { code, out, err } = await run(['tools', '--config', config, '--json']);
     assert.equal(code, 1);
-    const tools = JSON.parse(out) as {
-      name: string;
-      security: { risk_level: string };
-      security_sources: { risk_level: string };
-    }[];
-    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    const listing = JSON.parse(out) as {
+      tools: {
+        name: string;
+        security: { risk_level: string };
+        security_sources: { risk_level: string };
+      }[];
+      not_ready: { server: string; state: string; starting: boolean; reason: string }[];
+    };
+    const byName = Object.fromEntries(listing.tools.map((t) => [t.name, t]));
     assert.equal(byName['example.echo'].security.risk_level, 'safe');
     assert.equal(byName['example.delete_notes'].security.risk_level, 'dangerous');
     assert.equal(byName['example.delete_notes'].security_sources.risk_level, 'heuristic');
     assert.match(err, /broken: error/);
+    // The listing says which server it lacks, and why.
+    assert.deepEqual(
+      listing.not_ready.map(({ server, state, starting }) => ({ server, state, starting })),
+      [{ server: 'broken', state: 'error', starting: false }],
+    );
+    assert.ok(listing.not_ready[0].reason.length > 0);
   });
 
   it('names the tools of an OpenFang config.toml mcp_{server}_{tool}, and calls them', async () => {
@@ -69,7 +78,7 @@ describe('mgp CLI on the same kernel (real servers)', function () {
     );
     const tools = await run(['tools', '--config', openfang, '--json']);
     assert.equal(tools.code, 0, tools.err);
-    const names = (JSON.parse(tools.out) as { name: string }[]).map((t) => t.name);
+    const names = (JSON.parse(tools.out) as { tools: { name: string }[] }).tools.map((t) => t.name);
     assert.ok(names.includes('mcp_example_notes_echo'), names.join(', '));
     const call = await run([
       'call',

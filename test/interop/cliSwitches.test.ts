@@ -38,7 +38,7 @@ describe('mgp CLI: turning servers and tools off and on (real example server)', 
   const toolNames = async () => {
     const listed = await at('tools', '--json');
     assert.equal(listed.code, 0, listed.err);
-    return (JSON.parse(listed.out) as { name: string }[]).map((tool) => tool.name);
+    return (JSON.parse(listed.out) as { tools: { name: string }[] }).tools.map((tool) => tool.name);
   };
 
   before(async () => {
@@ -102,7 +102,16 @@ describe('mgp CLI: turning servers and tools off and on (real example server)', 
     const tools = await at('tools', '--json');
     assert.equal(tools.code, 1, 'a run whose server is held back fails');
     assert.match(tools.err, /example: .*turned off by you/);
-    assert.deepEqual(JSON.parse(tools.out), []);
+    const listing = JSON.parse(tools.out) as { tools: unknown[]; not_ready: unknown[] };
+    assert.deepEqual(listing.tools, []);
+    assert.deepEqual(listing.not_ready, [
+      {
+        server: 'example',
+        state: 'registered',
+        starting: false,
+        reason: 'not started: turned off by you',
+      },
+    ]);
 
     assert.equal((await at('servers', 'on', 'example')).code, 0);
     assert.deepEqual(switchesFile().servers, []);

@@ -166,7 +166,8 @@ describe('mgp in a cloned repository: its servers start only once you allowed th
     const trusted = await mgp(['tools', '--trust', '--json']);
     assert.equal(trusted.code, 0, trusted.err);
     assert.ok(existsSync(marker));
-    assert.ok(JSON.parse(trusted.out).some((t: { name: string }) => t.name === 'evil.add'));
+    const listed = (JSON.parse(trusted.out) as { tools: { name: string }[] }).tools;
+    assert.ok(listed.some((t) => t.name === 'evil.add'));
     rmSync(marker);
     assertRefused(await mgp(['tools']));
     const preapproved = await mgp(['tools'], { MGP_PREAPPROVED_SERVERS: 'other, evil' });

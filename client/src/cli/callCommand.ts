@@ -117,7 +117,8 @@ export async function runCall(
   const { serverId, toolName } = options;
   // Kernel tools (server "mgp") may be about any server: start them all.
   const only = serverId === 'mgp' ? undefined : serverId;
-  const cli = await startCliKernel(options, io, only, environment);
+  // The call needs its server: one still starting (downloading) is waited for to the end.
+  const cli = await startCliKernel(options, io, only, { ...environment, untilConnected: true });
   const task = options.task ? followedTask(io) : undefined;
   try {
     const args = seededArguments(cli.kernel, options, options.args, options.drafts);
@@ -209,7 +210,10 @@ async function runStreamingCall(
   environment: CliEnvironment | undefined,
 ): Promise<number> {
   const { serverId, toolName } = options;
-  const cli = await startCliKernel(options, io, serverId, environment);
+  const cli = await startCliKernel(options, io, serverId, {
+    ...environment,
+    untilConnected: true,
+  });
   const write = io.write ?? ((text: string) => process.stdout.write(text));
   try {
     const args = seededArguments(cli.kernel, options, options.args, options.drafts);

@@ -15,6 +15,9 @@ import {
   type Interaction,
   Kernel,
   type KernelConfig,
+  notReadyServers,
+  type NotReadyServer,
+  connectingEnds,
   LaunchApprovals,
   type MediaKind,
   OpenAiCompatibleProvider,
@@ -44,6 +47,8 @@ export interface CliKernel {
   launches: LaunchApprovals;
   /** Servers that did not connect (empty until `started` resolves when they start in the background). */
   failed: string[];
+  /** The servers not connected, with their state and why: those failed, stragglers, blocked ones. */
+  notReady: NotReadyServer[];
   /** Resolves when the servers have started (or failed to). */
   started: Promise<void>;
   close(): Promise<void>;
@@ -58,6 +63,11 @@ export interface CliEnvironment {
   interaction?: Interaction;
   /** Start the servers without waiting for them: `started` says when they are up. */
   background?: boolean;
+  /**
+   * Wait for a straggler (a server still starting after its connect timeout, e.g. downloading) until
+   * it connects or fails, rather than naming it and going on: for a command that needs its server.
+   */
+  untilConnected?: boolean;
 }
 
 /** Starts the servers a command needs (`only`: one id or a test; else all) in a kernel with an audit trail. */
@@ -203,16 +213,24 @@ export async function startCliKernel(
       io.err(`[${line.server_id}] ${line.message}`);
   });
   const failed: string[] = [];
-  const started = kernel.apply(chosen).then(() => {
-    for (const server of kernel.manager.list()) {
-      if (server.state === 'connected') continue;
+  const notReady: NotReadyServer[] = [];
+  // Each server connected, failed, or still starting after its connect timeout (a straggler, which
+  // goes on connecting): those not ready are named, with why (a listing is complete or says so).
+  const started = kernel.apply(chosen).then(async () => {
+    if (environment.untilConnected)
+      await Promise.all(
+        kernel.manager.list().map((server) => connectingEnds(kernel.manager.bus, server)),
+      );
+    for (const entry of notReadyServers(kernel.manager.list())) {
+      notReady.push(entry);
       // The organisation's policy at work, not a failure of the server.
-      if (server.blockedByPolicy !== undefined) {
-        io.err(`${server.id}: blocked by policy: ${server.blockedByPolicy}`);
+      if (kernel.manager.find(entry.server)?.blockedByPolicy !== undefined) {
+        io.err(`${entry.server}: ${entry.reason}`);
         continue;
       }
-      failed.push(server.id);
-      io.err(`${server.id}: ${server.state}${server.lastError ? `: ${server.lastError}` : ''}`);
+      failed.push(entry.server);
+      const why = entry.starting ? entry.reason : kernel.manager.find(entry.server)?.lastError;
+      io.err(`${entry.server}: ${entry.state}${why ? `: ${why}` : ''}`);
     }
   });
   if (!environment.background) await started;
@@ -222,6 +240,7 @@ export async function startCliKernel(
     trail,
     launches,
     failed,
+    notReady,
     started,
     close: async () => {
       await started.catch(() => undefined);

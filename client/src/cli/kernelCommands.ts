@@ -47,7 +47,10 @@ export function toolsOptions({
   };
 }
 
-/** `mgp tools [--server ID] [--json]`: every tool under its kernel name, with its effective risk. */
+/**
+ * `mgp tools [--server ID] [--json]`: every tool under its kernel name, with its effective risk, and
+ * the servers not ready (each waited for up to its connect timeout), named on stderr and in `--json`.
+ */
 export async function runTools(
   options: ToolsOptions,
   io: Io,
@@ -64,18 +67,22 @@ export async function runTools(
     if (options.json) {
       io.out(
         JSON.stringify(
-          entries.map(({ serverId, name, tool, security, kernel }) => ({
-            name: nameOf(serverId, name, kernel),
-            server: serverId,
-            tool: name,
-            description: tool.description,
-            inputSchema: tool.inputSchema,
-            annotations: tool.annotations,
-            security: { ...security, sources: undefined },
-            security_sources: security.sources,
-            declared_security: (tool as { security?: unknown }).security,
-            _mgp: (tool as { _mgp?: unknown })._mgp,
-          })),
+          {
+            tools: entries.map(({ serverId, name, tool, security, kernel }) => ({
+              name: nameOf(serverId, name, kernel),
+              server: serverId,
+              tool: name,
+              description: tool.description,
+              inputSchema: tool.inputSchema,
+              annotations: tool.annotations,
+              security: { ...security, sources: undefined },
+              security_sources: security.sources,
+              declared_security: (tool as { security?: unknown }).security,
+              _mgp: (tool as { _mgp?: unknown })._mgp,
+            })),
+            // The servers whose tools the listing lacks, and why (a straggler still starting among them).
+            not_ready: cli.notReady,
+          },
           null,
           2,
         ),

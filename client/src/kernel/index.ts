@@ -9,6 +9,7 @@ export { Kernel, type KernelToolEntry } from './kernel';
 export type { ServerManager } from './lifecycle/serverManager';
 export { qualifiedToolName } from './lifecycle/serverManager';
 export type { SupervisedServer } from './lifecycle/supervisedServer';
+export { connectingEnds, notReadyServers, type NotReadyServer } from './lifecycle/readiness';
 export { endGroupsOnSignals } from './transport/processGroups';
 export { describeIsolation, type Isolation } from './sandbox/isolation';
 export { foreseeIsolation } from './sandbox/launch';

@@ -83,7 +83,7 @@ describe('the managed policy: a denied server starts nowhere (real processes)', 
   it('the terminal: its tools are not listed, a call is refused naming the policy, and both are audited', async () => {
     const tools = await at('tools', '--json');
     assert.equal(tools.code, 0, tools.err);
-    const names = (JSON.parse(tools.out) as { name: string }[]).map((t) => t.name);
+    const names = (JSON.parse(tools.out) as { tools: { name: string }[] }).tools.map((t) => t.name);
     assert.ok(names.includes('example.echo'));
     assert.ok(!names.some((n) => n.startsWith('everything.')), names.join(', '));
 

@@ -25,6 +25,7 @@ import {
 import { ClientTaskStore, clientTasksCapability } from './clientTasks';
 import { answering } from './wireError';
 import type { CallClock } from './callClock';
+import type { StartProgress } from './connectDeadline';
 
 /** What the kernel answers when a server asks the client something (MCP client features). */
 export interface ClientRequestHandlers {
@@ -55,6 +56,8 @@ export interface ConnectionHooks {
   ): Promise<Record<string, unknown>> | undefined;
   /** The transport closed: by us (`expected`) or not. */
   onClosed(expected: boolean): void;
+  /** Still starting after a period of connect_timeout_secs, and working (connectDeadline.ts). */
+  onStarting?(progress: StartProgress): void;
 }
 
 /** The capabilities a client with these handlers declares at initialize (MCP 2025-11-25 §client features). */

@@ -12,6 +12,24 @@ export const CONNECT_PERIODS_CAP = 10;
 /** CPU time in a period (in clock ticks, 1/100 s on Linux) that counts as working. */
 const WORKING_TICKS = 10;
 
+/** What a stdio server still starting showed in its last period: it works, so it waits longer. */
+export interface StartProgress {
+  /** Since the deadline began. */
+  elapsedMs: number;
+  /** The signs of life it gave in the last period. */
+  signs: ('stderr' | 'cpu')[];
+  /** The longest it may take: CONNECT_PERIODS_CAP periods. */
+  capMs: number;
+}
+
+/** A straggler's state in words: still starting, working, and how long it may take. */
+export function describeProgress(progress: StartProgress): string {
+  const signs = progress.signs
+    .map((sign) => (sign === 'stderr' ? 'writing to stderr' : 'using CPU time'))
+    .join(' and ');
+  return `still starting after ${Math.round(progress.elapsedMs / 1000)} s, ${signs} (a first download?); it may take up to ${progress.capMs / 1000} s`;
+}
+
 export class ConnectDeadline {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
@@ -23,6 +41,8 @@ export class ConnectDeadline {
     private readonly periodMs: number,
     /** The server's process, whose CPU time (and its descendants') counts, once it runs. */
     private readonly process: () => number | undefined = () => undefined,
+    /** Told at the end of each period in which the server worked, as it gets another. */
+    private readonly onProgress: (progress: StartProgress) => void = () => undefined,
   ) {
     this.timer = setTimeout(() => this.check(), periodMs);
   }
@@ -48,11 +68,15 @@ export class ConnectDeadline {
 
   private check(): void {
     this.periods++;
-    const working = this.stderrLines > 0 || this.spentCpu();
+    const signs: StartProgress['signs'] = [];
+    if (this.stderrLines > 0) signs.push('stderr');
+    if (this.spentCpu()) signs.push('cpu');
+    const working = signs.length > 0;
     this.stderrLines = 0;
     const seconds = (this.periodMs * this.periods) / 1000;
     if (working && this.periods < CONNECT_PERIODS_CAP) {
       this.timer = setTimeout(() => this.check(), this.periodMs);
+      this.onProgress({ elapsedMs: this.periodMs * this.periods, signs, capMs: this.capMs });
       return;
     }
     const why = working

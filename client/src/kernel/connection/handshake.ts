@@ -97,6 +97,7 @@ export async function handshake(
   );
   const clock = new CallClock();
   registerClientFeatures(client, options.handlers, options.hooks, { tasks: taskStore, clock });
+  transport.dispatchTo(client);
   const previousClose = transport.onclose;
   await client
     .connect(

@@ -83,6 +83,7 @@ export class ServerConnection {
         launch: options.launch,
         inProcess: options.inProcess,
         onLog: (level, message) => options.hooks.onLog(level, message),
+        onStarting: (progress) => options.hooks.onStarting?.(progress),
       },
       {
         connect: (transport, deadline) =>

@@ -4,7 +4,7 @@ import type { ConfiguredServer } from '../config/types';
 import { KernelError } from '../domain/errors';
 import type { ResolvedEnvironment } from './environment';
 import { SignInRetry, signInRetry } from './signIn';
-import { ConnectDeadline } from './connectDeadline';
+import { ConnectDeadline, type StartProgress } from './connectDeadline';
 import { explainStartFailure, StderrTail } from './startFailure';
 import {
   type ProcessLaunch,
@@ -22,6 +22,8 @@ export interface TransportChoiceOptions {
   /** A server served in the kernel's own process: connected to over this transport. */
   inProcess?: Transport;
   onLog(level: string, message: string): void;
+  /** A stdio server still starting worked through a period of connect_timeout_secs: it gets another. */
+  onStarting?(progress: StartProgress): void;
 }
 
 /** How a connection is made over a transport, and given the sign-in that later requests retry with. */
@@ -51,6 +53,7 @@ export async function openOverTransport<C>(
     const deadline = new ConnectDeadline(
       server.settings.connectTimeoutMs,
       () => transport.pid ?? undefined,
+      (progress) => options.onStarting?.(progress),
     );
     const transport = stdioTransport(
       server,

@@ -23,6 +23,7 @@ import {
 import { MGP_KERNEL_VERSION } from '@shared/version';
 import { newTraceId } from '../audit/auditEvent';
 import type { ServerLogLine } from '../lifecycle/events';
+import { notReadyServers } from '../lifecycle/readiness';
 import type { Kernel } from '../kernel';
 import type { Caller } from '../domain/caller';
 import { toolIdOf } from '../domain/toolId';
@@ -45,6 +46,9 @@ import { eventNotificationParams, SubscriberEvents } from '../bidirectional/subs
 import { CALL_META_TOOL, callMetaTool, isCallMetaTool, metaCallTarget } from './callMetaTool';
 
 const LEVELS = LoggingLevelSchema.options;
+
+/** The `_meta` key of a tools/list result that names the servers whose tools it lacks, and why. */
+export const NOT_READY_META = 'dev.mgp-kernel/not_ready';
 
 /** What a session needs of the gateway that holds it. */
 export interface SessionHost extends CatalogHost {
@@ -112,7 +116,10 @@ export class GatewaySession {
       await host.ready;
       const tools = this.listTools();
       this.listed.tools = JSON.stringify(tools);
-      return { tools };
+      // A listing is complete or says which servers it lacks and why; a straggler's tools follow
+      // with tools/list_changed once it connects.
+      const notReady = notReadyServers(host.kernel.manager.list());
+      return notReady.length ? { tools, _meta: { [NOT_READY_META]: notReady } } : { tools };
     });
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
       onTheWire(() => this.callTool(request.params, extra)),
@@ -146,7 +153,7 @@ export class GatewaySession {
           );
       },
     });
-    return this.server.connect(observed);
+    return this.server.connect(observed.dispatchTo(this.server));
   }
 
   close(): Promise<void> {

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ListKind } from '../connection/clientFeatures';
+import type { StartProgress } from '../connection/connectDeadline';
 import type { LifecycleTransition } from '../domain/serverState';
 
 /**
@@ -33,6 +34,8 @@ export interface KernelEventMap {
   trace: [TraceLine];
   listChanged: [{ server_id: string; kind: ListKind }];
   resourceUpdated: [{ server_id: string; uri: string }];
+  /** A server still connecting worked through a period of connect_timeout_secs: it waits longer. */
+  starting: [{ server_id: string; progress: StartProgress }];
   /** Servers were added or removed, or held back by the start gate: `server_ids` are those concerned. */
   servers: [{ server_ids: string[] }];
 }

@@ -1,6 +1,7 @@
 import type { SecretSource } from '../config/interpolate';
 import type { ConfiguredServer } from '../config/types';
 import type { ListKind } from '../connection/clientFeatures';
+import type { StartProgress } from '../connection/connectDeadline';
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import { ResolvedEnvironment, resolveEnvironment } from '../connection/environment';
@@ -37,6 +38,8 @@ export interface ConnectionListener {
   closed(connection: ServerConnection, expected: boolean): void;
   /** How the server's process runs: in which sandbox (made for these folders), or why in none. */
   isolated(isolation: Isolation, workspaceFolders: readonly string[]): void;
+  /** Still starting after a period of connect_timeout_secs, and working: it gets another. */
+  starting(progress: StartProgress): void;
 }
 
 /**
@@ -90,6 +93,7 @@ export async function openConnection(
     hooks: {
       onLog: (level, message) => listener.log(level, message),
       onListChanged: (kind) => listener.refresh(kind),
+      onStarting: (progress) => listener.starting(progress),
       onResourceUpdated: (uri) => deps.bus.emit('resourceUpdated', { server_id: id, uri }),
       onNotification: (method, params) => listener.notification(method, params),
       onRequest: (method, params, context) =>

@@ -133,7 +133,9 @@ export class ServerManager {
 
   /**
    * Applies a (re)loaded config: new servers start, removed ones stop, changed ones restart with the
-   * new settings, unchanged ones are left alone.
+   * new settings, unchanged ones are left alone. Servers start in parallel; it resolves once each has
+   * connected, failed, or (a straggler) worked through a period of its connect timeout without
+   * connecting yet: a straggler goes on connecting (notReadyServers names it meanwhile).
    */
   async reconcile(config: KernelConfig, autoStart = true): Promise<void> {
     this.managed = config.managed;
@@ -154,7 +156,7 @@ export class ServerManager {
           running
             .stop('configuration_change')
             .then(() =>
-              autoStart ? this.startServer(replacement, 'configuration_change') : undefined,
+              autoStart ? this.startOrStraggle(replacement, 'configuration_change') : undefined,
             ),
         );
       } else {
@@ -163,14 +165,14 @@ export class ServerManager {
         // may have opened since (the workspace trusted, its command line approved).
         running.useConfig(next);
         if (autoStart && running.heldBack !== undefined)
-          work.push(this.startServer(running, 'configuration_change'));
+          work.push(this.startOrStraggle(running, 'configuration_change'));
       }
     }
     for (const [id, server] of wanted) {
       if (this.servers.has(id)) continue;
       const supervised = this.supervise(server);
       this.servers.set(id, supervised);
-      if (autoStart) work.push(this.startServer(supervised, 'configuration_change'));
+      if (autoStart) work.push(this.startOrStraggle(supervised, 'configuration_change'));
     }
     this.bus.emit('servers', { server_ids: [...this.servers.keys()] });
     await Promise.all(work);
@@ -181,8 +183,25 @@ export class ServerManager {
     await Promise.all(
       this.list()
         .filter((server) => server.heldBack !== undefined)
-        .map((server) => this.startServer(server, reason)),
+        .map((server) => this.startOrStraggle(server, reason)),
     );
+  }
+
+  /**
+   * A start that resolves when the server has connected or failed, or when it has worked through a
+   * period of its connect timeout without connecting (connectDeadline.ts): the start goes on.
+   */
+  private startOrStraggle(server: SupervisedServer, reason: string): Promise<void> {
+    let stop = () => undefined as void;
+    const straggling = new Promise<void>((resolve) => {
+      const onStarting = ({ server_id }: { server_id: string }) => {
+        if (server_id === server.id) resolve();
+      };
+      this.bus.on('starting', onStarting);
+      stop = () => void this.bus.off('starting', onStarting);
+    });
+    const started = this.startServer(server, reason).finally(stop);
+    return Promise.race([started, straggling]).finally(stop);
   }
 
   /** Whether the start gate lets the server start now; the reason when not. */

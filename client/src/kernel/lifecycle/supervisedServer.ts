@@ -1,6 +1,7 @@
 import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { ConfiguredServer } from '../config/types';
 import type { ListKind } from '../connection/clientFeatures';
+import { describeProgress, type StartProgress } from '../connection/connectDeadline';
 import type {
   CallOptions,
   CappedResult,
@@ -33,6 +34,8 @@ export class SupervisedServer {
   resourceTemplates: ResourceTemplate[] = [];
   prompts: Prompt[] = [];
   connectedAt: number | undefined;
+  /** While connecting: when it began, and what the server showed if a period passed with it working. */
+  connecting: { since: number; progress?: StartProgress } | undefined;
   /** How its process runs (stdio servers, once started): in which sandbox, or why in none. */
   isolation: Isolation | undefined;
   /** The workspace folders its sandbox was given when it started. */
@@ -82,6 +85,7 @@ export class SupervisedServer {
     if (this.state === to || !canTransition(this.state, to)) return;
     const previous = this.state;
     this.state = to;
+    this.connecting = to === 'connecting' ? { since: Date.now() } : undefined;
     if (error !== undefined) this.lastError = error;
     if (to === 'connected') {
       this.lastError = undefined;
@@ -214,6 +218,12 @@ export class SupervisedServer {
       isolated: (isolation, folders) => {
         this.isolation = isolation;
         this.sandboxFolders = folders;
+      },
+      starting: (progress) => {
+        if (!this.connecting) return;
+        this.connecting.progress = progress;
+        this.log('info', describeProgress(progress));
+        this.deps.bus.emit('starting', { server_id: this.id, progress });
       },
     });
   }

@@ -14,6 +14,7 @@ import {
   type SendFraming,
 } from './framing';
 import { forgetGroup, OWN_PROCESS_GROUP, rememberGroup, signalGroup } from './processGroups';
+import { plainKind } from './jsonRpcShape';
 
 export interface FramedStdioOptions {
   command: string;
@@ -214,7 +215,10 @@ export class FramedStdioClientTransport implements Transport {
           this.failRequest(result.error.requestId, result.error.message);
         continue;
       }
-      const parsed = JSONRPCMessageSchema.safeParse(result.message);
+      // A plain message is taken as it is; any other is judged by the SDK's schema (jsonRpcShape.ts).
+      const parsed = plainKind(result.message)
+        ? { success: true as const, data: result.message as JSONRPCMessage }
+        : JSONRPCMessageSchema.safeParse(result.message);
       if (!parsed.success) {
         const issues = parsed.error.issues.map(
           (issue) => `${issue.path.join('.') || '(message)'}: ${issue.message}`,
