@@ -286,9 +286,16 @@ const KERNEL_EVENTS: Record<string, (r: SentenceRecord, d: Record<string, unknow
   },
 };
 
-/** An event type as the log stores it (TOOL_EXECUTED) in words (Tool executed), for menus. */
+/**
+ * An event type or result as the log stores it in words, for the table and its menus:
+ * TOOL_EXECUTED is "Tool executed"; a custom type in reverse-domain notation
+ * (dev.mgp-kernel.switched, MGP §6.4) is its last part in words with its namespace after it.
+ */
 export function auditTypeWords(type: string): string {
-  const words = type.toLowerCase().replace(/_+/g, ' ').trim();
+  const dot = type.lastIndexOf('.');
+  if (dot > 0 && dot < type.length - 1)
+    return `${auditTypeWords(type.slice(dot + 1))} (${type.slice(0, dot)})`;
+  const words = type.toLowerCase().replace(/[_-]+/g, ' ').trim();
   return words ? words.charAt(0).toUpperCase() + words.slice(1) : type;
 }
 

@@ -2,7 +2,13 @@
  * The detail pane: first what happened in plain words (who, what, the decision, when), then the whole
  * record as the log holds it, its hash and the hash it chains to.
  */
-import { actorName, auditPermission, auditSentence, SentenceRecord } from '@shared/auditSentence';
+import {
+  actorName,
+  auditPermission,
+  auditSentence,
+  auditTypeWords,
+  SentenceRecord,
+} from '@shared/auditSentence';
 import { el, isProblemResult, localTime } from './dom';
 
 export interface DetailEvents {
@@ -79,7 +85,7 @@ export class DetailPane {
       el('dt', {}, name),
       el('dd', {}, el('code', { 'data-field': name }, String(value ?? '—'))),
     ];
-    this.heading.textContent = `Record ${seq} · ${String(record.event_type ?? '')}`;
+    this.heading.textContent = `Record ${seq} · ${auditTypeWords(String(record.event_type ?? ''))}`;
     this.body.replaceChildren(
       summary(record),
       el('h3', {}, 'The record as the log keeps it'),
@@ -136,7 +142,8 @@ function summary(record: Record<string, unknown>): HTMLElement {
       ...row('What', tool ? `${server}.${tool}` : server || '—'),
       ...row(
         'Decision',
-        `${isProblemResult(fields.result) ? '✗ ' : ''}${fields.result}${permission ? ` · ${permission}` : ''}`,
+        `${isProblemResult(fields.result) ? '✗ ' : ''}${auditTypeWords(fields.result)}${permission ? ` · ${permission}` : ''}`,
+        fields.result,
       ),
       ...row('When', Number.isNaN(time) ? '—' : localTime(time)),
     ),

@@ -7,6 +7,7 @@
  */
 import type { AuditItem, AuditViewState } from '@shared/auditMessages';
 import { PAGE_SIZE, pagesCovering, rowWindow, scrollTopFor } from '@shared/auditMessages';
+import { auditTypeWords } from '@shared/auditSentence';
 import { el, isProblemResult, localTime } from './dom';
 
 const OVERSCAN = 10;
@@ -341,10 +342,10 @@ export class VirtualTable {
         seq: `${item.expanded ? '▾' : '▸'} ${item.count}`,
         time: localTime(item.first),
         sentence: `${item.count} event${item.count === 1 ? '' : 's'} of one request`,
-        type: item.types.join(' → '),
+        type: item.types.map(auditTypeWords).join(' → '),
         server: item.server,
         tool: item.tool,
-        result: `${item.problem ? '✗ ' : ''}${item.result}`,
+        result: `${item.problem ? '✗ ' : ''}${auditTypeWords(item.result)}`,
         trace: item.trace,
       };
       kind = `row group${item.problem ? ' problem' : ''}`;
@@ -357,10 +358,10 @@ export class VirtualTable {
         time: localTime(item.time),
         sentence: item.sentence,
         permission: item.permission,
-        type: item.type,
+        type: auditTypeWords(item.type),
         server: item.server,
         tool: item.tool,
-        result: `${problem ? '✗ ' : ''}${item.result}`,
+        result: `${problem ? '✗ ' : ''}${auditTypeWords(item.result)}`,
         trace: item.trace,
       };
       actor = item.actor;
@@ -380,7 +381,10 @@ export class VirtualTable {
     // The cells most often cut short say all of it on hover; the sentence also names the actor's id.
     const sentence = values.sentence ?? '';
     cells[col('sentence')].title = actor ? `${sentence}\nActor: ${actor}` : sentence;
-    cells[col('type')].title = item?.kind === 'group' ? (values.type ?? '') : '';
+    // The words on show; the names as the log stores them on hover (what a filter or query takes).
+    cells[col('type')].title =
+      item?.kind === 'group' ? item.types.join(' → ') : item?.kind === 'row' ? item.type : '';
+    cells[col('result')].title = item?.kind === 'group' || item?.kind === 'row' ? item.result : '';
     cells[col('trace')].title = values.trace ?? '';
   }
 

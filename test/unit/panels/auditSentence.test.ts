@@ -521,6 +521,8 @@ describe('Audit records in plain words', () => {
   it('names every event type the kernel writes in words, for the filter', () => {
     assert.equal(auditTypeWords('TOOL_EXECUTED'), 'Tool executed');
     assert.equal(auditTypeWords('PERMISSION_GRANTED'), 'Permission granted');
+    assert.equal(auditTypeWords('OPERATOR_REQUEST'), 'Operator request');
+    assert.equal(auditTypeWords('dev.mgp-kernel.switched'), 'Switched (dev.mgp-kernel)');
     for (const type of STANDARD_EVENT_TYPES) {
       const words = auditTypeWords(type);
       assert.doesNotMatch(words, /_|^[a-z]|[A-Z]{2}/, `${type} → ${words}`);

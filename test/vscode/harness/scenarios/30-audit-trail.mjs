@@ -126,7 +126,9 @@ function drawnRows(frame) {
         return {
           index: Number(r.id.slice(4)),
           seq: Number(r.dataset.seq),
-          type: cell('type'),
+          // The type as the log stores it is the cell's hover; the cell shows it in words.
+          type: r.querySelector('[data-col="type"]').title,
+          typeShown: cell('type'),
           server: cell('server'),
           tool: cell('tool'),
           result: cell('result'),
@@ -218,6 +220,10 @@ export async function run(kit) {
       await frame.locator('.window .row[data-seq]', { hasText: 'delete_notes' }).first().waitFor();
       const rows = await drawnRows(frame);
       const types = new Set(rows.map((r) => r.type));
+      // In words on the screen: no SCREAMING_CASE in the Event and Result columns.
+      for (const r of rows)
+        assert.doesNotMatch(`${r.typeShown} ${r.result}`, /[A-Z]{2,}_|^[A-Z]{3,}/);
+      assert.ok(rows.some((r) => r.typeShown === 'Tool executed'));
       for (const type of ['PERMISSION_GRANTED', 'SERVER_CONNECTED', 'TOOL_EXECUTED'])
         assert.ok(types.has(type), `a ${type} row among ${[...types]}`);
       const executed = rows.filter((r) => r.type === 'TOOL_EXECUTED').map((r) => r.tool);
@@ -284,7 +290,7 @@ export async function run(kit) {
       assert.match(await detail.locator('[data-summary="who"]').textContent(), /^you/);
       assert.equal(
         await detail.locator('[data-summary="decision"]').textContent(),
-        'SUCCESS · Allowed once',
+        'Success · Allowed once',
       );
       // The summary comes before the hashes and the JSON.
       assert.ok(
@@ -367,7 +373,9 @@ export async function run(kit) {
         frame.waitForFunction(
           (after) => {
             const row = [...document.querySelectorAll('.window .row[data-seq]')].find(
-              (r) => Number(r.dataset.seq) > after && r.textContent.includes('SERVER_DISCONNECTED'),
+              (r) =>
+                Number(r.dataset.seq) > after &&
+                r.querySelector('[data-col="type"]').title === 'SERVER_DISCONNECTED',
             );
             return row && Number(row.dataset.seq);
           },
@@ -393,7 +401,7 @@ export async function run(kit) {
           return (
             first &&
             Number(first.dataset.seq) > after &&
-            first.querySelector('[data-col="type"]').textContent === 'SERVER_CONNECTED' &&
+            first.querySelector('[data-col="type"]').title === 'SERVER_CONNECTED' &&
             first.querySelector('[data-col="sentence"]').textContent ===
               'example started and connected' &&
             document.querySelector('.viewport').scrollTop === 0 &&
@@ -621,9 +629,7 @@ export async function run(kit) {
             rows.length &&
             document.querySelector('.table').dataset.complete === 'true' &&
             rows.every(
-              (r) =>
-                r.dataset.seq &&
-                r.querySelector('[data-col="type"]').textContent === 'TOOL_BLOCKED',
+              (r) => r.dataset.seq && r.querySelector('[data-col="type"]').title === 'TOOL_BLOCKED',
             )
           )
             return Math.round(performance.now() - started);
@@ -633,7 +639,7 @@ export async function run(kit) {
       }, HANG_MS);
     await rowsWhen(
       frame,
-      (all) => all.every((r) => r.type === 'TOOL_BLOCKED' && r.result === '✗ BLOCKED'),
+      (all) => all.every((r) => r.type === 'TOOL_BLOCKED' && r.result === '✗ Blocked'),
       'only TOOL_BLOCKED',
     );
     await frame.locator('#group-by-trace').check();

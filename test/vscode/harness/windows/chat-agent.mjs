@@ -376,7 +376,7 @@ export async function run(kit) {
           );
         assert.ok(rows.length > 0 && rows.every((r) => r.endsWith(deleteTrace)), rows.join('\n'));
         assert.ok(
-          rows.some((r) => r.startsWith('TOOL_EXECUTED delete_notes')),
+          rows.some((r) => r.startsWith('Tool executed delete_notes')),
           rows.join('\n'),
         );
         await shot('chat-agent-audit-trail');
