@@ -23,6 +23,7 @@ import {
   stateDirectory,
 } from '../kernel';
 import { oneLine } from '@shared/untrustedText';
+import { runA2aServe } from './a2aServe';
 import { startCliKernel } from './cliKernel';
 import { CommandLine, oneOf, UsageError, wholeNumber } from './flags';
 import type { Io } from './io';
@@ -64,10 +65,18 @@ export const SERVE_USAGE = `mgp serve [--http PORT [--idle-timeout SECONDS] [--b
   A server declared in the folder's own config files starts only once you allowed it (mgp servers
   allow SERVER, or in the editor): mgp serve cannot ask you, and its MCP client cannot allow it.
   --trust starts them for this run.
+  --a2a PORT serves the kernel as an A2A agent instead, on 127.0.0.1:PORT (--a2a-host ADDRESS to
+  bind elsewhere): its card at /.well-known/agent-card.json (A2A 1.0 and 0.3) and agent.json
+  (OpenFang), JSON-RPC (1.0 and 0.3, streaming over SSE) and OpenFang's endpoints under /a2a, a
+  bearer token (MGP_A2A_TOKEN, else a new one, printed) on all but the cards. A task runs the agent
+  loop on MGP_MODEL_URL's model as agent.a2a.peer; what needs an approval is refused. MGP_A2A_NAME
+  names the agent.
 ${TEAM_USAGE}`;
 
 export const SERVE_FLAGS = {
   http: { type: 'string', value: 'PORT' },
+  a2a: { type: 'string', value: 'PORT' },
+  'a2a-host': { type: 'string', value: 'ADDRESS' },
   'idle-timeout': { type: 'string', value: 'SECONDS' },
   expose: { type: 'string', value: 'meta|all' },
   names: { type: 'string', value: 'spec|safe' },
@@ -91,6 +100,9 @@ export interface ServeOptions extends ConfigOptions {
   trust: boolean;
   /** A team's gateway: where it listens, OAuth, limits per person, metrics (teamGateway.ts). */
   team?: TeamOptions;
+  /** `--a2a PORT`: serve the kernel as an A2A agent instead (a2aServe.ts). */
+  a2aPort?: number;
+  a2aHost?: string;
 }
 
 export function serveOptions({
@@ -105,6 +117,14 @@ export function serveOptions({
     standalone: values.standalone === true,
     trust: values.trust === true,
   };
+  if (values.a2a !== undefined) {
+    const port = Number(values.a2a);
+    if (!/^\d+$/.test(values.a2a) || port > 65535)
+      throw new UsageError('--a2a takes a port number (0 for any free port)');
+    if (values.http !== undefined) throw new UsageError('--a2a and --http do not go together');
+    return { ...options, a2aPort: port, a2aHost: values['a2a-host'] };
+  }
+  if (values['a2a-host'] !== undefined) throw new UsageError('--a2a-host goes with --a2a PORT');
   const http = values.http;
   const idle = values['idle-timeout'];
   const team = teamOptions(values, http !== undefined);
@@ -189,6 +209,8 @@ function sessionEndedLine({ id, client, why }: EndedSession, idleMs = DEFAULT_ID
 }
 
 export async function runServe(options: ServeOptions, io: Io): Promise<number> {
+  if (options.a2aPort !== undefined)
+    return runA2aServe({ ...options, a2aPort: options.a2aPort }, io);
   const attached = await editorSession(options, io);
   if (attached) return serveAttached(attached);
   // The kernel asks its approvals of the gateway's clients: the gateway comes after the kernel.

@@ -214,6 +214,8 @@ export type {
   AgentCardSummary,
 } from './a2a/types';
 export { A2A_META, type A2aCallFacts } from './domain/a2aFacts';
+export { A2aFront, type A2aSkillSummary } from './gateway/a2a/a2aFront';
+export { a2aAgentId } from './gateway/a2a/kernelExecutor';
 
 // MCPL: feature sets, checkpoints, push events, context hooks, channels.
 export type {

@@ -79,7 +79,7 @@ export const a2aSchema: JsonSchema = {
       default: false,
       ...described(
         'Whether A2A endpoints are active (OpenFang, A2A Configuration).',
-        'Whether A2A endpoints are active (OpenFang, A2A Configuration). Default: `false`. External agents are contacted whatever it says; it only decides whether the kernel serves A2A.',
+        "Whether OpenFang's A2A endpoints are active (OpenFang, A2A Configuration). Default: `false`. MGP Kernel contacts the external agents whatever it says, and serves A2A only when asked to: `mgp serve --a2a PORT`.",
       ),
     },
     listen_path: {
@@ -88,7 +88,7 @@ export const a2aSchema: JsonSchema = {
       default: '/a2a',
       ...described(
         'Base path for A2A endpoints, starting with "/" (OpenFang, A2A Configuration).',
-        'Base path for A2A endpoints, starting with `/` (OpenFang, A2A Configuration). Default: `"/a2a"`.',
+        'Base path for A2A endpoints, starting with `/` (OpenFang, A2A Configuration). Default: `"/a2a"`, the path `mgp serve --a2a PORT` serves them under.',
       ),
     },
     external_agents: {

@@ -1,0 +1,73 @@
+/**
+ * `mgp serve --a2a PORT [--a2a-host HOST]`: the kernel as an A2A server (gateway/a2a/a2aFront.ts).
+ * Its card names the agent and summarises what the connected servers offer; a task runs the kernel's
+ * agent loop on the model of MGP_MODEL_URL under `agent.a2a.peer`, with nobody to ask: a call that
+ * needs an approval is refused by policy. The token is MGP_A2A_TOKEN, or a new one, printed.
+ */
+import { oneLine } from '@shared/untrustedText';
+import { A2aFront, type A2aSkillSummary, type ChatModel, type Kernel } from '../kernel';
+import { startCliKernel } from './cliKernel';
+import type { Io } from './io';
+import type { KernelOptions } from './options';
+
+function isChatModel<T>(value: T): value is T & ChatModel {
+  return typeof (value as Partial<ChatModel>).chat === 'function';
+}
+
+/** One skill per connected server: its tools, named, bounded. */
+export function serverSkills(kernel: Kernel): A2aSkillSummary[] {
+  return kernel.manager
+    .list()
+    .filter((server) => server.state === 'connected' && !server.config.a2a)
+    .map((server) => {
+      const names = kernel.offeredTools(server).map((tool) => oneLine(tool.name));
+      const listed = names.slice(0, 12).join(', ') + (names.length > 12 ? ', …' : '');
+      return {
+        id: server.id,
+        name: server.id,
+        description: `${names.length} tool(s) of the server ${oneLine(server.id)}: ${listed}`.slice(
+          0,
+          500,
+        ),
+      };
+    });
+}
+
+function stopSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGTERM', () => resolve());
+    process.once('SIGINT', () => resolve());
+  });
+}
+
+export async function runA2aServe(
+  options: KernelOptions & { a2aPort: number; a2aHost?: string },
+  io: Io,
+): Promise<number> {
+  const cli = await startCliKernel(options, io, undefined, { interactive: false });
+  const env = process.env;
+  try {
+    const front = await A2aFront.listen({
+      kernel: cli.kernel,
+      model: () => cli.kernel.models.available.find(isChatModel),
+      port: options.a2aPort,
+      host: options.a2aHost,
+      token: env.MGP_A2A_TOKEN || undefined,
+      name: env.MGP_A2A_NAME || 'MGP Kernel',
+      description:
+        'An agent on MGP Kernel: its tools are MCP servers, every call goes through the kernel’s access control, approvals and audit trail.',
+      skills: () => serverSkills(cli.kernel),
+      onLog: (message) => io.err(`mgp serve: a2a: ${message}`),
+    });
+    io.out(`A2A agent card: ${front.url}/.well-known/agent-card.json`);
+    io.out(`A2A endpoint: ${front.endpoint}`);
+    if (!env.MGP_A2A_TOKEN) io.out(`Bearer token: ${front.token}`);
+    if (!cli.kernel.models.available.some(isChatModel))
+      io.err('mgp serve: no model (MGP_MODEL_URL): every task sent here fails saying so');
+    await stopSignal();
+    await front.close();
+  } finally {
+    await cli.close();
+  }
+  return 0;
+}
