@@ -109,6 +109,19 @@ function bundles() {
       outdir: 'dist',
     },
     { ...nodeBundle, entryPoints: exampleServerEntries(), outdir: 'examples/servers/dist' },
+    // The server kit as its package ships it, and the minimal server built on it (MGP §17.7–17.8).
+    {
+      ...nodeBundle,
+      entryPoints: { index: 'packages/mgp-server-kit/src/index.ts' },
+      outdir: 'packages/mgp-server-kit/dist',
+      external: [...nodeBundle.external, '@modelcontextprotocol/sdk', 'zod'],
+    },
+    {
+      ...nodeBundle,
+      entryPoints: { server: 'examples/minimal-server/src/server.ts' },
+      outdir: 'examples/minimal-server/dist',
+      alias: { ...nodeBundle.alias, 'mgp-server-kit': './packages/mgp-server-kit/src/index.ts' },
+    },
     {
       bundle: true,
       platform: 'browser',

@@ -50,6 +50,8 @@ export default tseslint.config(
       'out/',
       'media/dist/',
       'examples/servers/dist/',
+      'examples/minimal-server/dist/',
+      'packages/*/dist/',
       'tools/*',
       '!tools/discovery-lab/',
       'test-results/',

@@ -56,6 +56,19 @@ describe('mgp validate server', function () {
     assert.ok(report.extensions.passed.includes('§3 Permission Approval'));
   });
 
+  it('finds the minimal server (the server kit on the SDK) Tier 2 compliant', async () => {
+    const report = await validate([node, join(root, 'examples/minimal-server/dist/server.js')]);
+    assert.deepEqual(failed(report), []);
+    assert.equal(report.tier, 2);
+    assert.match(
+      report.checks.find((c) => c.id === 'mgp.permission-flow')!.detail,
+      /add_note waited while memory\.write awaited a decision, was refused while denied, and ran once approved/,
+    );
+    // The kit keeps a tool's MGP error a JSON-RPC error with its _mgp, and refuses unknown tools with 4001.
+    assert.match(report.checks.find((c) => c.id === 'mgp.structured-errors')!.detail, /1000, 4001/);
+    assert.equal(statusOf(report, 'mgp.no-mgp-unasked'), 'pass');
+  });
+
   it('finds a well-behaved Tier 3 fixture compliant, and the permission flow exercised', async () => {
     const report = await validate([node, fixture('mgp-claims.js')]);
     assert.deepEqual(failed(report), []);

@@ -69,6 +69,7 @@ import { Io, processIo, visibleIo } from './io';
 import { isTrustLine, runTrust, TRUST_FLAGS, TRUST_USAGE, trustOptions } from './trustCommands';
 import { allowCommand, StartApproval, startApprovals } from './workspaceTrust';
 import { runValidate } from './validateCommand';
+import { runInit } from './initCommand';
 import { runServe, SERVE_FLAGS, SERVE_USAGE, serveOptions } from './serveCommand';
 import {
   isSwitchLine,
@@ -143,6 +144,8 @@ ${A2A_USAGE.replace(/^/gm, '  ').trimStart()}
            [--json] [--junit FILE] [--badge FILE] [--require-tier N] [--allow-dangerous]
                                      which MGP tier a server reaches (MGP §17.8): one line per check
                                      with its spec section, PASS, MISSING or FAIL (mgp validate --help)
+  mgp init server [DIR]              write a minimal MGP server (TypeScript, the SDK and the server
+                                     kit, a validate script) into DIR; never over a file that is there
   mgp serve [--expose meta|all]      the kernel as an MCP server on stdio, for other MCP clients:
                                      their calls take the kernel's checks (mgp serve --help)
   Every command that reads config takes --config FILE (that file only) or --cwd DIR.
@@ -326,6 +329,7 @@ export async function runCli(argv: string[], output: Io): Promise<number> {
     if (name === 'auth') return await runAuth(rest, io);
     if (name === 'a2a') return await runA2a(rest, io);
     if (name === 'validate') return await runValidate(rest, io);
+    if (name === 'init') return await runInit(rest, io);
     const known = isSwitchLine(name, rest)
       ? switchCommand(name)
       : isTrustLine(name, rest)
