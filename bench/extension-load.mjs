@@ -8,7 +8,7 @@
 // activate() in the second case), measured inside the process. The two sides alternate.
 // Goal (issue 37): the extension's own activation ≤ 50 ms until a server starts.
 //
-// Run: node bench/extension-load.mjs [--runs N] [--extension PATH]   (needs `npm run build`)
+// Run: node bench/extension-load.mjs [--runs N] [--extension PATH] [--baseline PATH]   (needs `npm run build`)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -19,6 +19,8 @@ const arg = (name, fallback) =>
   process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback;
 const RUNS = Number(arg('--runs', 15));
 const EXTENSION = resolve(arg('--extension', join(root, 'dist/extension.js')));
+// --baseline PATH: another build's dist/extension.js, loaded as a third side of the same run.
+const BASELINE = process.argv.includes('--baseline') ? resolve(arg('--baseline')) : undefined;
 
 const work = mkdtempSync(join(tmpdir(), 'mgp-bench-load-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
@@ -78,11 +80,16 @@ const run = (file, mode) =>
   JSON.parse(execFileSync(process.execPath, [sample, file, mode], { encoding: 'utf8', env }));
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const times = { extension: [], empty: [], extensionActivate: [], emptyActivate: [] };
+const times = { extension: [], empty: [], baseline: [], extensionActivate: [], emptyActivate: [] };
 let activation;
 for (let i = 0; i < RUNS; i++) {
-  const order = i % 2 ? ['empty', 'extension'] : ['extension', 'empty'];
+  const sides = BASELINE ? ['extension', 'empty', 'baseline'] : ['extension', 'empty'];
+  const order = [...sides.slice(i % sides.length), ...sides.slice(0, i % sides.length)];
   for (const side of order) {
+    if (side === 'baseline') {
+      times.baseline.push(run(BASELINE, 'load').loaded);
+      continue;
+    }
     const file = side === 'empty' ? empty : EXTENSION;
     times[side].push(run(file, 'load').loaded);
     const activated = run(file, 'activate');
@@ -102,6 +109,10 @@ console.log('');
 console.log('                                          median');
 console.log(`require(dist/extension.js)                ${ms(median(times.extension))}`);
 console.log(`require(an empty extension)               ${ms(median(times.empty))}`);
+if (BASELINE)
+  console.log(
+    `require(the baseline build's entry)       ${ms(median(times.baseline))} (${BASELINE})`,
+  );
 const activatedAtOnce = times.extensionActivate.length === RUNS;
 console.log(
   activatedAtOnce
