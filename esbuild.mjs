@@ -69,7 +69,19 @@ function webviewEntries() {
 /** @returns {esbuild.BuildOptions[]} */
 function bundles() {
   return [
-    { ...nodeBundle, entryPoints: { extension: 'client/src/vscode/extension.ts' }, outdir: 'dist' },
+    // The extension's entry stays small (the editor reads and compiles it before activate() runs);
+    // what it activates, the kernel and the MCP SDK with it, is a bundle of its own, required then.
+    {
+      ...nodeBundle,
+      entryPoints: { extension: 'client/src/vscode/extension.ts' },
+      outdir: 'dist',
+      external: [...nodeBundle.external, './activation'],
+    },
+    {
+      ...nodeBundle,
+      entryPoints: { activation: 'client/src/vscode/activation.ts' },
+      outdir: 'dist',
+    },
     { ...nodeBundle, entryPoints: { server: 'server/src/server.ts' }, outdir: 'dist' },
     {
       ...nodeBundle,

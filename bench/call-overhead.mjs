@@ -12,12 +12,15 @@
 // kernel's checks and audit add, without the difference between two server processes.
 // Goal (from the issues): kernel median ≤ 1.05 × bare median, with every check on.
 //
-// Run: node bench/call-overhead.mjs [--calls N] [--block B] [--rounds R (15)] [--warmup W] [--audit-in-memory | --audit-inline]
+// Run: node bench/call-overhead.mjs [--calls N] [--block B] [--rounds R (15)] [--warmup W] [--audit-in-memory | --audit-inline] [--baseline-root DIR]
+// (--baseline-root DIR: a kernel built from another checkout's sources, e.g. the code before a change,
+// timed as a third caller beside the kernel and the bare client, on its own copy of the server.)
 // (--audit-in-memory keeps events in memory instead of the durable log: to see the log's share;
 // --audit-inline makes the durable log redact, hash and write on the calling thread, not its writer thread.)
 // (builds the kernel itself with esbuild; needs node_modules installed.)
 import { availableParallelism, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { bundleAuditWorker, bundleExports, root, scratchFolder } from './lib/bundle.mjs';
 
 const arg = (name, fallback) =>
@@ -30,26 +33,40 @@ const BLOCK = arg('--block', 100);
 const WARMUP = arg('--warmup', 2000);
 const IN_MEMORY = process.argv.includes('--audit-in-memory');
 const INLINE = process.argv.includes('--audit-inline');
+const BASELINE_ROOT = process.argv.includes('--baseline-root')
+  ? resolve(process.argv[process.argv.indexOf('--baseline-root') + 1])
+  : undefined;
 const work = scratchFolder('mgp-bench-calls-');
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
+const KERNEL_EXPORTS = [
+  "export { Kernel } from './client/src/kernel/kernel';",
+  "export { AuditLog } from './client/src/kernel/audit/auditLog';",
+  "export { AuditTrail, KERNEL_AUDIT_COMMIT_DELAY_MS } from './client/src/kernel/audit/auditTrail';",
+  "export { mergeConfigFiles, parseConfigText } from './client/src/kernel/config/load';",
+  "export { NOBODY_TO_ASK } from './client/src/kernel/host/interaction';",
+  "export { MemoryAuditSink } from './client/src/kernel/audit/auditSink';",
+  "export { Client } from '@modelcontextprotocol/sdk/client/index.js';",
+  "export { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';",
+];
+
 async function build() {
-  const kernel = await bundleExports(work, 'kernel', [
-    "export { Kernel } from './client/src/kernel/kernel';",
-    "export { AuditLog } from './client/src/kernel/audit/auditLog';",
-    "export { AuditTrail, KERNEL_AUDIT_COMMIT_DELAY_MS } from './client/src/kernel/audit/auditTrail';",
-    "export { mergeConfigFiles, parseConfigText } from './client/src/kernel/config/load';",
-    "export { NOBODY_TO_ASK } from './client/src/kernel/host/interaction';",
-    "export { MemoryAuditSink } from './client/src/kernel/audit/auditSink';",
-    "export { Client } from '@modelcontextprotocol/sdk/client/index.js';",
-    "export { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';",
-  ]);
+  const kernel = await bundleExports(work, 'kernel', KERNEL_EXPORTS);
   await bundleAuditWorker(work);
   return kernel;
 }
 
-async function kernelCaller(m) {
-  const path = join(work, 'mgp.toml');
+/** The same exports from another checkout, in a folder of their own (with its audit writer). */
+async function buildBaseline() {
+  const folder = join(work, 'baseline');
+  mkdirSync(folder);
+  const kernel = await bundleExports(folder, 'kernel', KERNEL_EXPORTS, BASELINE_ROOT);
+  await bundleAuditWorker(folder, BASELINE_ROOT);
+  return kernel;
+}
+
+async function kernelCaller(m, folder = work) {
+  const path = join(folder, 'mgp.toml');
   const toml = `[[servers]]\nid = "everything"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(everything)}, "stdio"]\n`;
   const config = m.mergeConfigFiles([
     m.parseConfigText(toml, { path, format: 'mgp', origin: 'workspace' }),
@@ -59,7 +76,7 @@ async function kernelCaller(m) {
     ? undefined
     : new m.AuditTrail(
         await m.AuditLog.open({
-          directory: join(work, 'audit'),
+          directory: join(folder, 'audit'),
           commitDelayMs: m.KERNEL_AUDIT_COMMIT_DELAY_MS,
           writer: INLINE ? 'inline' : undefined,
         }),
@@ -70,7 +87,7 @@ async function kernelCaller(m) {
     secrets: { get: async () => undefined },
     interaction: m.NOBODY_TO_ASK,
     audit: trail ?? memory,
-    stateDir: join(work, 'state'),
+    stateDir: join(folder, 'state'),
     operator: { agentId: 'agent.bench', kind: 'operator' },
   });
   await kernel.apply(config);
@@ -136,7 +153,7 @@ function percentile(values, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-const cpu = { kernel: 0, bare: 0, kernelSame: 0, sameBare: 0 };
+const cpu = { kernel: 0, bare: 0, kernelSame: 0, sameBare: 0, baseline: 0 };
 /** The warm-up calls' times, all rounds. */
 const warm = { kernel: [], bare: [] };
 
@@ -154,21 +171,26 @@ async function timeBlock(name, caller, from, count, into) {
 
 const ROUNDS = arg('--rounds', 15);
 
-/** CALLS calls of each of the two callers, in blocks of BLOCK, taking turns (who goes first alternates). */
+/** CALLS calls of each caller, in blocks of BLOCK, taking turns (who goes first rotates). */
 async function alternate(callers, index, times) {
-  const [a, b] = Object.keys(callers);
+  const names = Object.keys(callers);
   for (let done = 0; done < CALLS; done += BLOCK) {
     const size = Math.min(BLOCK, CALLS - done);
-    const [first, second] = (done / BLOCK + index) % 2 === 0 ? [a, b] : [b, a];
-    await timeBlock(first, callers[first], done, size, times[first]);
-    await timeBlock(second, callers[second], done, size, times[second]);
+    const turn = (done / BLOCK + index) % names.length;
+    for (const name of [...names.slice(turn), ...names.slice(0, turn)])
+      await timeBlock(name, callers[name], done, size, times[name]);
   }
 }
 
 /** One round: a fresh kernel (with its own server process) and a fresh bare client (with its own). */
-async function round(m, index) {
+async function round(m, index, mBaseline) {
   const kernel = await kernelCaller(m);
   const bare = await bareCaller(m);
+  const baseline =
+    mBaseline &&
+    (await kernelCaller(mBaseline, join(work, 'baseline', `round-${index}`)).catch((error) => {
+      throw new Error(`the baseline kernel: ${error.message}`);
+    }));
   for (let i = 0; i < WARMUP; i++) {
     for (const [name, caller] of [
       ['kernel', kernel],
@@ -179,28 +201,33 @@ async function round(m, index) {
       warm[name].push(Number(process.hrtime.bigint() - started) / 1000);
     }
     await kernel.bareOnSameServer.call(i);
+    await baseline?.call(i);
   }
-  const times = { kernel: [], bare: [], kernelSame: [], sameBare: [] };
+  const times = { kernel: [], bare: [], kernelSame: [], sameBare: [], baseline: [] };
   // The two comparisons take turns going first, round by round.
   const phases = [
-    () => alternate({ kernel, bare }, index, times),
+    () => alternate(baseline ? { kernel, bare, baseline } : { kernel, bare }, index, times),
     () => alternate({ kernelSame: kernel, sameBare: kernel.bareOnSameServer }, index, times),
   ];
   for (const phase of index % 2 === 0 ? phases : phases.reverse()) await phase();
   const audit = await kernel.close();
+  await baseline?.close();
   await bare.close();
   return { times, audit };
 }
 
 const m = await build();
-const all = { kernel: [], bare: [], kernelSame: [], sameBare: [] };
+const mBaseline = BASELINE_ROOT ? await buildBaseline() : undefined;
+const all = { kernel: [], bare: [], kernelSame: [], sameBare: [], baseline: [] };
 const ratios = [];
+const baselineRatios = [];
 const sameRatios = [];
 let audit;
 for (let r = 0; r < ROUNDS; r++) {
-  const result = await round(m, r);
+  const result = await round(m, r, mBaseline);
   for (const name of Object.keys(all)) all[name].push(...result.times[name]);
   ratios.push(median(result.times.kernel) / median(result.times.bare));
+  if (mBaseline) baselineRatios.push(median(result.times.baseline) / median(result.times.bare));
   sameRatios.push(median(result.times.kernelSame) / median(result.times.sameBare));
   audit = result.audit;
 }
@@ -255,3 +282,16 @@ console.log(
 console.log(
   `kernel ${fmt(median(warm.kernel))}, bare SDK Client ${fmt(median(warm.bare))} (medians): ${(median(warm.kernel) / median(warm.bare)).toFixed(3)}×`,
 );
+if (mBaseline) {
+  console.log('');
+  console.log(
+    `baseline kernel built from ${BASELINE_ROOT}, timed in the same blocks as the kernel and bare:`,
+  );
+  console.log(row('baseline kernel', all.baseline));
+  console.log(
+    `CPU of this process per call: baseline kernel ${fmt(cpu.baseline / (CALLS * ROUNDS))}; per-round median ratios ${baselineRatios.map((r) => r.toFixed(2)).join(', ')}`,
+  );
+  console.log(
+    `baseline / bare: ${median(baselineRatios).toFixed(3)}× (median of rounds); kernel / bare: ${median(ratios).toFixed(3)}×`,
+  );
+}

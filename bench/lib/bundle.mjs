@@ -29,13 +29,13 @@ const forNode = {
  * Bundles `exports` (lines such as `export { X } from './client/src/…'`, relative to the repository)
  * into `folder/name.cjs` and loads it.
  */
-export async function bundleExports(folder, name, exports) {
+export async function bundleExports(folder, name, exports, from = root) {
   const outfile = join(folder, `${name}.cjs`);
   await esbuild.build({
     ...forNode,
     stdin: {
       contents: exports.join('\n'),
-      resolveDir: root,
+      resolveDir: from,
       sourcefile: `bench-${name}-entry.ts`,
       loader: 'ts',
     },
@@ -46,10 +46,10 @@ export async function bundleExports(folder, name, exports) {
 }
 
 /** The audit log's writer thread, next to the bundles that start it (as dist/auditWorker.js is). */
-export async function bundleAuditWorker(folder) {
+export async function bundleAuditWorker(folder, from = root) {
   await esbuild.build({
     ...forNode,
-    entryPoints: { auditWorker: join(root, 'client/src/kernel/audit/auditWorker.ts') },
+    entryPoints: { auditWorker: join(from, 'client/src/kernel/audit/auditWorker.ts') },
     outdir: folder,
   });
 }

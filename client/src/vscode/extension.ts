@@ -1,40 +1,52 @@
+/**
+ * The extension's entry: as little as can be loaded before activate() decides there is something
+ * to do. The kernel, the MCP SDK and every view come with activation.ts, loaded on demand: the
+ * editor pays for them only in a window where MGP Kernel works.
+ */
 import * as vscode from 'vscode';
-import type { AuditTrail, Kernel, KernelConfig, ServerManager } from '../kernel';
-import { EditorHost } from './host/editorHost';
-import type { LanguageServerState } from './host/languageClient';
-import { REGISTRATIONS } from './registrations';
+import type { MgpKernelApi } from './activation';
+import { nothingToDo } from './activationGate';
 
-/** What activate() returns: for other extensions and for the extension-host test suite. */
-export interface MgpKernelApi {
-  readonly version: string;
-  config(): Promise<KernelConfig>;
-  readonly onDidChangeConfig: vscode.Event<KernelConfig>;
-  languageServerState(): LanguageServerState;
-  /** The running kernel's servers (read their state, tools, resources, prompts). */
-  readonly servers: Pick<ServerManager, 'list' | 'get' | 'tools' | 'bus'>;
-  /** The kernel itself: calls through its pipeline, approvals, access, audit. */
-  readonly kernel: Kernel;
-  readonly auditTrail: AuditTrail;
-  /** Resolves when the current config has been applied (servers started or failed). */
-  settled(): Promise<void>;
+export type { MgpKernelApi } from './activation';
+
+export async function activate(
+  extension: vscode.ExtensionContext,
+): Promise<MgpKernelApi | undefined> {
+  const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+  if (nothingToDo(folders)) return standIn(extension);
+  return loadActivation().activateKernel(extension);
 }
 
-export async function activate(extension: vscode.ExtensionContext): Promise<MgpKernelApi> {
-  const host = await EditorHost.open(extension);
-  extension.subscriptions.push(host);
-  for (const register of REGISTRATIONS) extension.subscriptions.push(...register(extension, host));
-  host.start();
-  host.log.info('MGP Kernel activated');
-  return {
-    version: extension.extension.packageJSON.version as string,
-    config: () => host.configs.config,
-    onDidChangeConfig: host.configs.onDidChange,
-    languageServerState: () => host.languageServer.state,
-    servers: host.kernel.manager,
-    kernel: host.kernel,
-    auditTrail: host.trail,
-    settled: () => host.settled(),
+/** activation.ts: a bundle of its own next to this one (esbuild.mjs), loaded when it is needed. */
+function loadActivation(): typeof import('./activation') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a file apart, on purpose
+  return require('./activation') as typeof import('./activation');
+}
+
+/**
+ * A window the manifest's `workspaceContains:config.toml` activated for a config.toml that is not
+ * OpenFang's (a Hugo or Netlify site), with no other config of ours: each command is a stand-in
+ * that activates the extension for real, then runs. The Servers view shows its welcome meanwhile.
+ */
+function standIn(extension: vscode.ExtensionContext): undefined {
+  const contributed = (
+    extension.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }
+  ).contributes?.commands;
+  const standIns: vscode.Disposable[] = [];
+  let activated: Promise<unknown> | undefined;
+  const activateForReal = () => {
+    for (const standIn of standIns.splice(0)) standIn.dispose();
+    return (activated ??= loadActivation().activateKernel(extension));
   };
+  for (const { command } of contributed ?? [])
+    standIns.push(
+      vscode.commands.registerCommand(command, async (...args: unknown[]) => {
+        await activateForReal();
+        return vscode.commands.executeCommand(command, ...args);
+      }),
+    );
+  extension.subscriptions.push(...standIns);
+  return undefined;
 }
 
 export function deactivate(): void {
