@@ -5,14 +5,12 @@
  * called, a rollback is asked for, a tool of a feature set is called to make it push or infer.
  */
 import { randomUUID } from 'node:crypto';
-import type { ListedTool } from '../../connection/toolResults';
-import { parseServerMcpl, type ServerMcpl } from '../../mcpl/capabilities';
-import { contentBlocks, isRecord, McplMethods } from '../../mcpl/protocol';
+import { parseServerMcpl } from '../../mcpl/capabilities';
+import { isRecord, McplMethods } from '../../mcpl/protocol';
 import {
   callableTools,
   callTool,
   type Check,
-  type CheckContext,
   describeOutcome,
   exchangeOf,
   fail,
@@ -23,45 +21,8 @@ import {
   skipped,
   type Verdict,
 } from '../context';
-import type { Notice } from '../probe';
-
-const NOT_MCPL = 'the server does not advertise experimental.mcpl';
-
-function serverMcpl(context: CheckContext): ServerMcpl | undefined {
-  return context.mgp ? parseServerMcpl(context.mgp.capabilities).mcpl : undefined;
-}
-
-function featureSetOf(tool: ListedTool): string | undefined {
-  const meta = (tool as { _meta?: Record<string, unknown> })._meta;
-  const set = meta?.['mcpl/featureSet'];
-  return typeof set === 'string' ? set : undefined;
-}
-
-function requestsOf(context: CheckContext, method: string): Notice[] {
-  return (context.mgp?.notices ?? []).filter((notice) => notice.method === method);
-}
-
-/** Calls callable tools of the feature sets that use `use` until the server sends `method`. */
-async function provoke(
-  context: CheckContext,
-  mcpl: ServerMcpl,
-  use: string,
-  method: string,
-): Promise<{ seen: Notice[]; left: string[] }> {
-  let seen = requestsOf(context, method);
-  if (seen.length) return { seen, left: [] };
-  const sets = [...mcpl.featureSets.values()].filter((set) => set.uses.includes(use as never));
-  const tools = (context.mgpTools ?? []).filter((tool) =>
-    sets.some((set) => set.name === featureSetOf(tool)),
-  );
-  const { callable, left } = callableTools(context, tools);
-  for (const { tool, args } of callable.slice(0, 3)) {
-    await callTool(context.mgp!, tool, args, { timeoutMs: context.options.checkTimeoutMs });
-    seen = requestsOf(context, method);
-    if (seen.length) break;
-  }
-  return { seen, left };
-}
+import { featureSetOf, NOT_MCPL, requestsOf, serverMcpl } from './mcplCommon';
+import { contextHooks, inference, pushEvents } from './mcplServerFlows';
 
 const negotiation: Check = {
   id: 'mcpl.negotiation',
@@ -236,173 +197,6 @@ const checkpoints: Check = {
           `no tool of ${sets.map((s) => s.name).join(', ')} could be called: ${left.slice(0, 2).join('; ')}`,
           'mark the tools safe or read-only, or run with --allow-dangerous',
         );
-  },
-};
-
-const pushEvents: Check = {
-  id: 'mcpl.push-events',
-  tier: 'mcpl',
-  title: 'Push events',
-  section: 'MCPL §9.1–9.2',
-  async run(context) {
-    const mcpl = serverMcpl(context);
-    if (!mcpl) return missing(NOT_MCPL);
-    if (!mcpl.pushEvents) return missing('pushEvents is not advertised');
-    const { seen, left } = await provoke(context, mcpl, 'pushEvents', McplMethods.pushEvent);
-    const problems: string[] = [];
-    for (const { params } of seen) {
-      if (typeof params.eventId !== 'string')
-        problems.push(`eventId ${shown(params.eventId)} is not a string`);
-      if (typeof params.timestamp !== 'string' || Number.isNaN(Date.parse(params.timestamp)))
-        problems.push(`timestamp ${shown(params.timestamp)} is not ISO 8601`);
-      const payload = params.payload;
-      if (!isRecord(payload) || !contentBlocks(payload.content))
-        problems.push(`payload ${shown(payload)} has no content blocks`);
-    }
-    if (problems.length)
-      return fail({
-        detail: 'a push/event is malformed',
-        expected:
-          '{ featureSet, eventId, timestamp, origin?, payload: { content: ContentBlock[] } } (§9.2)',
-        received: problems.slice(0, 4).join('; '),
-      });
-    if (!seen.length)
-      return skipped(
-        `no push/event came${left.length ? `; not called: ${left.slice(0, 2).join('; ')}` : ''}`,
-        left.length ? 'run with --allow-dangerous to let the validator call the tools' : undefined,
-      );
-    return pass(`${seen.length} push event${seen.length === 1 ? '' : 's'} well formed`);
-  },
-};
-
-const POSITIONS = ['system', 'beforeUser', 'afterUser'];
-
-const contextHooks: Check = {
-  id: 'mcpl.context-hooks',
-  tier: 'mcpl',
-  title: 'Context hooks',
-  section: 'MCPL §10.1–10.5',
-  async run(context) {
-    const mcpl = serverMcpl(context);
-    if (!mcpl) return missing(NOT_MCPL);
-    if (!mcpl.beforeInference && !mcpl.afterInference.enabled)
-      return missing('no context hook is advertised');
-    const mgp = context.mgp!;
-    const timeoutMs = context.options.checkTimeoutMs;
-    const turn = {
-      inferenceId: `inf_${randomUUID()}`,
-      conversationId: 'conv_mgp_validate',
-      turnIndex: 0,
-      model: { id: 'mgp-validate', vendor: 'mgp-validate', capabilities: ['tools'] },
-    };
-    const done: string[] = [];
-    if (mcpl.beforeInference) {
-      const before = await request(
-        mgp,
-        McplMethods.beforeInference,
-        { ...turn, userMessage: 'What do you remember?' },
-        timeoutMs,
-      );
-      const result =
-        before.kind === 'result' ? (before.result as Record<string, unknown>) : undefined;
-      const injections = result?.contextInjections;
-      const problems: string[] = [];
-      if (!result) problems.push(describeOutcome(before));
-      else if (injections !== undefined && !Array.isArray(injections))
-        problems.push(`contextInjections ${shown(injections)} is not a list`);
-      for (const injection of Array.isArray(injections) ? injections : []) {
-        if (!isRecord(injection) || typeof injection.namespace !== 'string')
-          problems.push(`injection ${shown(injection)} has no namespace`);
-        else if (!POSITIONS.includes(injection.position as string))
-          problems.push(
-            `injection position ${shown(injection.position)} is not ${POSITIONS.join(', ')}`,
-          );
-        else if (!contentBlocks(injection.content))
-          problems.push(`injection content ${shown(injection.content)} is not content`);
-      }
-      if (
-        result &&
-        Array.isArray(injections) &&
-        injections.length &&
-        !mcpl.featureSets.has(result.featureSet as string)
-      )
-        problems.push(`the answer's featureSet ${shown(result.featureSet)} is not declared (§6.5)`);
-      if (problems.length)
-        return fail({
-          detail: 'context/beforeInference was not answered as §10.2 says',
-          expected: '{ featureSet, contextInjections: [{ namespace, position, content }] }',
-          received: problems.slice(0, 4).join('; '),
-          exchange: exchangeOf(mgp, before.id),
-        });
-      done.push(
-        `beforeInference answered ${Array.isArray(injections) ? injections.length : 0} injections`,
-      );
-    }
-    if (mcpl.afterInference.enabled) {
-      const params = {
-        ...turn,
-        userMessage: 'What do you remember?',
-        assistantMessage: 'Nothing yet.',
-      };
-      if (mcpl.afterInference.blocking) {
-        const after = await request(mgp, McplMethods.afterInference, params, timeoutMs);
-        if (after.kind !== 'result')
-          return fail({
-            detail: 'a blocking context/afterInference was not answered',
-            expected: 'a result (§10.5)',
-            received: describeOutcome(after),
-            exchange: exchangeOf(mgp, after.id),
-          });
-        done.push('afterInference (blocking) answered');
-      } else {
-        await mgp.connection.notify(McplMethods.afterInference, params);
-        const alive = await request(mgp, 'tools/list', {}, timeoutMs);
-        if (alive.kind !== 'result' || mgp.closedUnexpectedly)
-          return fail({
-            detail: 'after a context/afterInference notification the server no longer answers',
-            expected: 'the notification taken (§10.5)',
-            received: describeOutcome(alive),
-          });
-        done.push('afterInference taken as a notification');
-      }
-    }
-    return pass(done.join('; '));
-  },
-};
-
-const inference: Check = {
-  id: 'mcpl.inference',
-  tier: 'mcpl',
-  title: 'Server-initiated inference',
-  section: 'MCPL §11.1–11.2',
-  async run(context) {
-    const mcpl = serverMcpl(context);
-    if (!mcpl) return missing(NOT_MCPL);
-    if (!mcpl.inferenceRequest.enabled) return missing('inferenceRequest is not advertised');
-    const { seen, left } = await provoke(
-      context,
-      mcpl,
-      'inferenceRequest',
-      McplMethods.inferenceRequest,
-    );
-    const problems: string[] = [];
-    for (const { params } of seen)
-      if (!Array.isArray(params.messages) || !params.messages.length)
-        problems.push(`messages ${shown(params.messages)} is not a list of messages`);
-    if (problems.length)
-      return fail({
-        detail: 'an inference/request is malformed',
-        expected: '{ featureSet, messages: [...], preferences?, stream? } (§11.2)',
-        received: problems.slice(0, 4).join('; '),
-      });
-    if (!seen.length)
-      return skipped(
-        `no inference/request came${left.length ? `; not called: ${left.slice(0, 2).join('; ')}` : ''}`,
-        left.length ? 'run with --allow-dangerous to let the validator call the tools' : undefined,
-      );
-    return pass(
-      `${seen.length} inference request${seen.length === 1 ? '' : 's'} well formed (the validator has no model, and said so)`,
-    );
   },
 };
 
