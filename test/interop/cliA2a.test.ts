@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../repoRoot';
+import { runProcess } from './support/childRun';
 import { startScriptedModel, type ScriptedModel } from './support/kernelHarness';
 
 // `mgp a2a …` and `mgp agent` delegating, as a person runs them: the built CLI as a child process,
@@ -11,30 +11,6 @@ import { startScriptedModel, type ScriptedModel } from './support/kernelHarness'
 
 const root = repoRoot();
 const cli = join(root, 'dist/cli.js');
-
-interface Ran {
-  code: number | null;
-  out: string;
-  err: string;
-}
-
-function run(
-  command: string,
-  args: string[],
-  env: Record<string, string | undefined>,
-  input = '',
-): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.stderr.on('data', (chunk) => (err += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out, err }));
-    child.stdin.end(input);
-  });
-}
 
 interface SdkAgent {
   url: string;
@@ -93,7 +69,7 @@ describe('mgp a2a and mgp agent (the built CLI, real agents)', function () {
   });
 
   const mgp = (args: string[], input = '') =>
-    run(process.execPath, [cli, ...args, '--config', config], env, input);
+    runProcess(process.execPath, [cli, ...args, '--config', config], env, input);
 
   it('mgp a2a agents lists each agent with its dialect and skills, the card as its words', async () => {
     const json = await mgp(['a2a', 'agents', '--json']);
@@ -121,7 +97,11 @@ describe('mgp a2a and mgp agent (the built CLI, real agents)', function () {
   });
 
   it('mgp a2a card URL reads a card with no config', async () => {
-    const ran = await run(process.execPath, [cli, 'a2a', 'card', openfang.url, '--json'], env);
+    const ran = await runProcess(
+      process.execPath,
+      [cli, 'a2a', 'card', openfang.url, '--json'],
+      env,
+    );
     assert.equal(ran.code, 0, ran.err);
     const { summary, card } = JSON.parse(ran.out) as {
       summary: { dialect: string; cardUrl: string };
@@ -190,7 +170,7 @@ describe('mgp a2a and mgp agent (the built CLI, real agents)', function () {
     const command = [process.execPath, cli, 'agent', 'Have my patch reviewed', '--config', config]
       .map((part) => JSON.stringify(part))
       .join(' ');
-    const ran = await run(
+    const ran = await runProcess(
       'script',
       ['-qfec', command, '/dev/null'],
       { ...env, MGP_MODEL_URL: model.url, MGP_MODEL: 'scripted' },
@@ -200,7 +180,11 @@ describe('mgp a2a and mgp agent (the built CLI, real agents)', function () {
     assert.match(ran.out, /a2a\.reviewer wants to run delegate \(requested by agent\.cli\)/);
     assert.match(ran.out, /ran · approval once/);
     assert.match(ran.out, /The reviewer is done\./);
-    const tail = await run(process.execPath, [cli, 'audit', 'tail', '--json', '--cwd', dir], env);
+    const tail = await runProcess(
+      process.execPath,
+      [cli, 'audit', 'tail', '--json', '--cwd', dir],
+      env,
+    );
     const executed = tail.out
       .trim()
       .split('\n')

@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentRunRecord } from '../../client/src/kernel/agent';
 import { repoRoot } from '../repoRoot';
+import { type Ran, runProcess } from './support/childRun';
 import { startScriptedModel, type ScriptedModel, type ScriptedTurn } from './support/kernelHarness';
 
 // `mgp agent` as a person runs it: the built CLI as a child process, the example server as its child,
@@ -12,34 +12,6 @@ import { startScriptedModel, type ScriptedModel, type ScriptedTurn } from './sup
 
 const root = repoRoot();
 const cli = join(root, 'dist/cli.js');
-
-interface Ran {
-  code: number | null;
-  out: string;
-  err: string;
-}
-
-function runProcess(
-  command: string,
-  args: string[],
-  env: Record<string, string | undefined>,
-  input = '',
-): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.stderr.on('data', (chunk) => (err += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 45000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out, err });
-    });
-    child.stdin.end(input);
-  });
-}
 
 const DELETE_TURNS: ScriptedTurn[] = [
   { tool_calls: [{ name: 'mgp_tools_discover', arguments: { query: 'delete notes' } }] },
