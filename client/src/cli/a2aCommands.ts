@@ -13,6 +13,7 @@ import {
   type AgentCardSummary,
   cardAt,
   type ConfiguredServer,
+  DIALECT_NAMES,
 } from '../kernel';
 import { describeError } from './callCommand';
 import { startCliKernel } from './cliKernel';
@@ -53,8 +54,6 @@ const ACTIONS = {
 
 type Action = keyof typeof ACTIONS;
 
-const DIALECTS = { 'a2a-1.0': 'A2A 1.0', 'a2a-0.3': 'A2A 0.3', openfang: "OpenFang's A2A" };
-
 function isAction(name: string | undefined): name is Action {
   return name !== undefined && Object.hasOwn(ACTIONS, name);
 }
@@ -62,7 +61,7 @@ function isAction(name: string | undefined): name is Action {
 /** The card in words, each of the agent's own escaped and marked as its words. */
 export function describeCard(card: AgentCardSummary): string[] {
   const lines = [
-    `  speaks ${DIALECTS[card.dialect]}${card.protocolVersion ? ` (${oneLine(card.protocolVersion)})` : ''} at ${oneLine(card.endpoint)}, ${card.streaming ? 'streams' : 'polled'}`,
+    `  speaks ${DIALECT_NAMES[card.dialect]}${card.protocolVersion ? ` (${oneLine(card.protocolVersion)})` : ''} at ${oneLine(card.endpoint)}, ${card.streaming ? 'streams' : 'polled'}`,
     `  its card says (the agent's words): "${oneLine(card.name)}": ${oneLine(card.description) || '(no description)'}`,
   ];
   for (const skill of card.skills)

@@ -3,6 +3,7 @@
  * commands, views and panels) against the window's host. ARCHITECTURE.md has the table.
  */
 import { registerAbout } from './about/registerAbout';
+import { registerAgents } from './agents/registerAgents';
 import { registerApprovals } from './approvals/registerApprovals';
 import { registerAuditTrail } from './auditTrail/registerAuditTrail';
 import { registerChannels } from './channels/registerChannels';
@@ -30,6 +31,7 @@ export const REGISTRATIONS: readonly Registration[] = [
   registerDiscovery,
   registerStreams,
   registerTasks,
+  registerAgents,
   registerApprovals,
   registerAuditTrail,
   registerEvents,

@@ -33,12 +33,11 @@ import { delegate } from './delegation';
 import type { A2aDirectory } from './directory';
 import { OpenFangPeer } from './openfangPeer';
 import { sdkPeer } from './sdkPeer';
-import type { A2aPeer, AgentCardSummary } from './types';
+import { type A2aPeer, type AgentCardSummary, DIALECT_NAMES } from './types';
 import type { GuardedFetchOptions } from '../net/guardedFetch';
 
 /** Longest tool description made from a card. */
 const MAX_DESCRIPTION = 4000;
-const DIALECT_NAMES = { 'a2a-1.0': 'A2A 1.0', 'a2a-0.3': 'A2A 0.3', openfang: "OpenFang's A2A" };
 
 export interface AgentServerOptions {
   server: ConfiguredServer;

@@ -15,6 +15,8 @@ export interface A2aTaskRecord {
   message: string;
   startedAt: string;
   updatedAt: string;
+  /** Each state the kernel saw the task in, oldest first, with when it saw it. */
+  states: { state: A2aTask['state']; at: string }[];
 }
 
 export class A2aDirectory {
@@ -48,7 +50,12 @@ export class A2aDirectory {
     const at = list.findIndex((record) => record.task.id === task.id);
     if (at >= 0) {
       const [record] = list.splice(at, 1);
-      list.unshift({ ...record, task, updatedAt: now });
+      const last = record.states[record.states.length - 1];
+      const states =
+        last?.state === task.state
+          ? record.states
+          : [...record.states, { state: task.state, at: now }];
+      list.unshift({ ...record, task, updatedAt: now, states });
     } else
       list.unshift({
         serverId,
@@ -56,6 +63,7 @@ export class A2aDirectory {
         message: (message ?? '').slice(0, 200),
         startedAt: now,
         updatedAt: now,
+        states: [{ state: task.state, at: now }],
       });
     list.length = Math.min(list.length, TASKS_KEPT);
     this.tasks.set(serverId, list);

@@ -7,6 +7,12 @@
 /** Which protocol a peer speaks, as its card says (never chosen by the user). */
 export type A2aDialect = 'a2a-1.0' | 'a2a-0.3' | 'openfang';
 
+export const DIALECT_NAMES: Record<A2aDialect, string> = {
+  'a2a-1.0': 'A2A 1.0',
+  'a2a-0.3': 'A2A 0.3',
+  openfang: "OpenFang's A2A",
+};
+
 /** A2A task states, with A2A 0.3's spelling (OpenFang, Task States; A2A 1.0 TaskState). */
 export type A2aTaskState =
   | 'submitted'
