@@ -1,11 +1,19 @@
 /**
  * `mgp serve --a2a PORT [--a2a-host HOST]`: the kernel as an A2A server (gateway/a2a/a2aFront.ts).
  * Its card names the agent and summarises what the connected servers offer; a task runs the kernel's
- * agent loop on the model of MGP_MODEL_URL under `agent.a2a.peer`, with nobody to ask: a call that
+ * agent loop on the model of MGP_MODEL_URL under `agent.a2a.peer` (a `[[a2a.peers]]` token: that peer's
+ * own `agent.a2a.<name>`), with nobody to ask: a call that
  * needs an approval is refused by policy. The token is MGP_A2A_TOKEN, or a new one, printed.
  */
 import { oneLine } from '@shared/untrustedText';
-import { A2aFront, type A2aSkillSummary, type ChatModel, type Kernel } from '../kernel';
+import {
+  A2aFront,
+  type A2aSkillSummary,
+  type ChatModel,
+  environmentSecrets,
+  type Kernel,
+  resolvedPeers,
+} from '../kernel';
 import { startCliKernel } from './cliKernel';
 import type { Io } from './io';
 import type { KernelOptions } from './options';
@@ -47,12 +55,21 @@ export async function runA2aServe(
   const cli = await startCliKernel(options, io, undefined, { interactive: false });
   const env = process.env;
   try {
+    const { peers, missing } = await resolvedPeers(
+      cli.config.a2aServe.peers,
+      env,
+      environmentSecrets(env),
+    );
+    for (const peer of missing)
+      io.err(`mgp serve: a2a: peer left out, its token is missing: ${peer}`);
     const front = await A2aFront.listen({
       kernel: cli.kernel,
       model: () => cli.kernel.models.available.find(isChatModel),
       port: options.a2aPort,
       host: options.a2aHost,
       token: env.MGP_A2A_TOKEN || undefined,
+      peers,
+      listenPath: cli.config.a2aServe.listenPath,
       name: env.MGP_A2A_NAME || 'MGP Kernel',
       description:
         'An agent on MGP Kernel: its tools are MCP servers, every call goes through the kernel’s access control, approvals and audit trail.',

@@ -215,6 +215,8 @@ export type {
 } from './a2a/types';
 export { DIALECT_NAMES, INTERRUPTED_STATES, TERMINAL_STATES } from './a2a/types';
 export { A2A_META, type A2aCallFacts } from './domain/a2aFacts';
+export { resolvedPeers } from './config/a2aServe';
+export type { A2aServeSettings } from './config/types';
 export { A2aFront, type A2aSkillSummary } from './gateway/a2a/a2aFront';
 export { a2aAgentId } from './gateway/a2a/kernelExecutor';
 

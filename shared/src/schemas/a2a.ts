@@ -70,6 +70,37 @@ const externalAgentSchema: JsonSchema = {
   ),
 };
 
+const peerSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'token'],
+  properties: {
+    name: {
+      type: 'string',
+      minLength: 1,
+      pattern: '^[A-Za-z0-9_-]+$',
+      ...described(
+        'Who holds this token: its tasks run as the agent agent.a2a.<name>, so [kernel] access rules can name it (MGP §5).',
+        'Who holds this token. A task it sends runs as the agent `agent.a2a.<name>`, so `[kernel]` access rules and grants can name it (MGP §5), and its tasks are its own: another peer cannot read or cancel them.',
+      ),
+      examples: ['research-team'],
+    },
+    token: {
+      type: 'string',
+      minLength: 1,
+      ...described(
+        'The bearer token this peer sends to the kernel as an A2A server; write it as ${secret:NAME}.',
+        'The bearer token this peer sends (`Authorization: Bearer …`) to the kernel as an A2A server. Keep it out of the file: `${secret:NAME}` (secret storage) or `${VAR}` (environment).',
+      ),
+      examples: ['${secret:RESEARCH_TEAM_A2A_TOKEN}'],
+    },
+  },
+  ...described(
+    'A peer allowed to send tasks to the kernel as an A2A server, with its own identity (your own config only).',
+    "A peer allowed to send tasks to the kernel as an A2A server (`mgp serve --a2a`, `[a2a] enabled`), with its own identity. Read from your own config only: a workspace file's peers are ignored.",
+  ),
+};
+
 export const a2aSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
@@ -79,7 +110,7 @@ export const a2aSchema: JsonSchema = {
       default: false,
       ...described(
         'Whether A2A endpoints are active (OpenFang, A2A Configuration).',
-        "Whether OpenFang's A2A endpoints are active (OpenFang, A2A Configuration). Default: `false`. MGP Kernel contacts the external agents whatever it says, and serves A2A only when asked to: `mgp serve --a2a PORT`.",
+        "Whether OpenFang's A2A endpoints are active (OpenFang, A2A Configuration). Default: `false`. In your own config (not a workspace's), `true` makes the editor's kernel an A2A agent on 127.0.0.1 at `listen_port`; `mgp serve --a2a PORT` does the same from the terminal. The external agents are contacted whatever it says.",
       ),
     },
     listen_path: {
@@ -89,6 +120,25 @@ export const a2aSchema: JsonSchema = {
       ...described(
         'Base path for A2A endpoints, starting with "/" (OpenFang, A2A Configuration).',
         'Base path for A2A endpoints, starting with `/` (OpenFang, A2A Configuration). Default: `"/a2a"`, the path `mgp serve --a2a PORT` serves them under.',
+      ),
+    },
+    listen_port: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 65535,
+      default: 0,
+      ...described(
+        "The loopback port the editor's kernel serves A2A on when enabled; 0 picks a free one (MGP: Show A2A Agent says which).",
+        "The port on 127.0.0.1 the editor's kernel serves A2A on when `enabled = true` (your own config only). Default: `0`, a free port picked at start: **MGP: Show A2A Agent** says which, with the card's URL and the token.",
+      ),
+    },
+    peers: {
+      type: 'array',
+      default: [],
+      items: peerSchema,
+      ...described(
+        'Peers that may send the kernel tasks, each with its own token and identity; one [[a2a.peers]] table each.',
+        "Peers that may send the kernel tasks as an A2A server, one `[[a2a.peers]]` table each, each with its own token and the identity `agent.a2a.<name>`. Besides them, the kernel's own token (printed by `mgp serve --a2a`, shown by **MGP: Show A2A Agent**) is `agent.a2a.peer`.",
       ),
     },
     external_agents: {

@@ -9,6 +9,7 @@ import type { RuleEnvironment } from '@shared/configCheck/semantic/context';
 import { defaultEnvironment } from '@shared/configCheck/semantic/environment';
 import { ConfigLocation, discoverConfigFiles, DiscoveryInputs } from './discover';
 import { agentServer } from './a2aAgents';
+import { a2aServeTable, mergedA2aServe } from './a2aServe';
 import { namedHostsOf } from './namedHosts';
 import { kernelTable, mergeKernelSettings, serverPolicy } from './policy';
 import { serverSandbox } from './sandboxPolicy';
@@ -131,6 +132,14 @@ export function parseConfigText(
   const listKey = location.format === 'openfang' ? 'mcp_servers' : 'servers';
   const tables = parsed.value[listKey];
   addExternalAgents(loaded, parsed.value, diagnostics, pointers);
+  loaded.a2aServe = a2aServeTable(parsed.value, location.path, pointers, (pointer) =>
+    diagnostics.some(
+      (d) =>
+        d.severity === 'error' &&
+        d.path !== undefined &&
+        (d.path === pointer || d.path.startsWith(`${pointer}/`)),
+    ),
+  );
   if (!Array.isArray(tables)) return loaded;
   tables.forEach((table, index) => {
     if (!isTable(table)) return void loaded.rejected?.push({ index });
@@ -266,6 +275,7 @@ export function mergeConfigFiles(files: LoadedConfigFile[], managed?: ManagedPol
     }
   }
   const kernel = mergedKernel(files, problems);
+  const a2aServe = mergedA2aServe(files, problems);
   const originOf = new Map(files.map((file) => [file.location.path, file.location.origin]));
   const servers = [...winners.values()].map((server) => {
     const origin = originOf.get(server.source.file) ?? 'workspace';
@@ -273,7 +283,7 @@ export function mergeConfigFiles(files: LoadedConfigFile[], managed?: ManagedPol
     const sandboxed = withSandbox(server, kernel, problems);
     return namedHosts.length ? { ...sandboxed, namedHosts } : sandboxed;
   });
-  return applyManagedPolicy({ files, servers, shadowed, problems, kernel }, managed);
+  return applyManagedPolicy({ files, servers, shadowed, problems, kernel, a2aServe }, managed);
 }
 
 /** The server's effective sandbox; what a workspace file would have loosened is named in a warning. */

@@ -14,6 +14,7 @@ import type {
 } from './types';
 import { mcplSettings } from './mcplSettings';
 import { mergeSandboxTables, sandboxTable } from './sandboxPolicy';
+import { DEFAULT_A2A_SERVE } from './a2aServe';
 
 type Table = Record<string, unknown>;
 
@@ -43,6 +44,7 @@ export const EMPTY_CONFIG: KernelConfig = {
   shadowed: [],
   problems: [],
   kernel: DEFAULT_KERNEL_SETTINGS,
+  a2aServe: DEFAULT_A2A_SERVE,
 };
 
 function isTable(value: unknown): value is Table {

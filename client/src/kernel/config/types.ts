@@ -265,6 +265,8 @@ export interface LoadedConfigFile {
   rejected?: { index: number; id?: string }[];
   /** The `[kernel]` table was left out for its errors. */
   kernelRejected?: boolean;
+  /** The file's `[a2a]` keys for serving A2A (a2aServe.ts). */
+  a2aServe?: A2aServeTable;
   /** What the last valid version of the file supplies while this one has errors (see lastValid.ts). */
   kept?: { servers: string[]; kernel: boolean; wholeFile: boolean };
 }
@@ -281,6 +283,34 @@ export interface KernelConfig {
   shadowed: ShadowedServer[];
   problems: ConfigProblem[];
   kernel: KernelSettings;
+  /** Whether and how the kernel serves A2A, from the user's own files only (a2aServe.ts). */
+  a2aServe: A2aServeSettings;
   /** The machine's managed policy, when there is one: already applied to `servers` and `kernel`. */
   managed?: ManagedPolicy;
+}
+
+/** `[a2a]` as the kernel serves it (a2aServe.ts). */
+export interface A2aPeerSettings {
+  name: string;
+  /** As written: `${secret:NAME}` or `${VAR}` is resolved when the server starts. */
+  token: string;
+  file: string;
+  line: number;
+}
+
+export interface A2aServeSettings {
+  enabled: boolean;
+  listenPath: string;
+  /** 0: a free port picked at start. */
+  listenPort: number;
+  peers: A2aPeerSettings[];
+}
+
+/** What one file says, with the line of each key it sets. */
+export interface A2aServeTable {
+  enabled?: boolean;
+  listenPath?: string;
+  listenPort?: number;
+  peers: A2aPeerSettings[];
+  lines: Record<string, number>;
 }

@@ -22,6 +22,7 @@ import {
   DefaultRequestHandler,
   JsonRpcTransportHandler,
   ServerCallContext,
+  type User,
 } from '@a2a-js/sdk/server';
 import { isLegacyJsonRpcMethod } from '@a2a-js/sdk/compat/v0_3';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
@@ -46,8 +47,10 @@ export interface A2aFrontOptions {
   port: number;
   /** Where to listen (default 127.0.0.1). */
   host?: string;
-  /** The bearer token peers send; a new random one when left out. */
+  /** The server's own bearer token (its holder is `agent.a2a.peer`); a new random one when left out. */
   token?: string;
+  /** Peers with tokens of their own (`[[a2a.peers]]`), each its own identity `agent.a2a.<name>`. */
+  peers?: readonly { name: string; token: string }[];
   /** The agent's name and description on its card. */
   name: string;
   description: string;
@@ -126,6 +129,15 @@ function sameToken(given: string, token: string): boolean {
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
+/** The peer a request came from, as the SDK's handler and the task store see it. */
+class PeerUser implements User {
+  constructor(readonly userName: string) {}
+
+  get isAuthenticated(): boolean {
+    return true;
+  }
+}
+
 export class A2aFront {
   readonly store: BoundedTaskStore;
   readonly token: string;
@@ -146,7 +158,6 @@ export class A2aFront {
     const executor = new KernelExecutor({
       kernel: options.kernel,
       model: options.model,
-      caller: 'peer',
       onLog: options.onLog,
     });
     this.handler = new DefaultRequestHandler(this.card(), this.store, executor);
@@ -231,10 +242,17 @@ export class A2aFront {
       throw new HttpError(429, 'too many requests; try again in a minute');
   }
 
-  private authorized(req: IncomingMessage): boolean {
+  /** The peer whose token the request carries: a `[[a2a.peers]]` name, or `peer` for the server's own. */
+  private callerOf(req: IncomingMessage): string | undefined {
     const header = req.headers.authorization ?? '';
     const match = /^Bearer (.+)$/i.exec(header);
-    return match !== null && sameToken(match[1], this.token);
+    if (!match) return undefined;
+    // Every token is compared, so the time taken does not say which one nearly matched.
+    let caller: string | undefined;
+    for (const peer of this.options.peers ?? [])
+      if (sameToken(match[1], peer.token)) caller ??= peer.name;
+    if (sameToken(match[1], this.token)) caller ??= 'peer';
+    return caller;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -250,29 +268,32 @@ export class A2aFront {
     }
     if (req.method === 'GET' && path === '/.well-known/agent.json')
       return sendJson(res, 200, this.legacyCard());
-    if (!this.authorized(req)) {
+    const caller = this.callerOf(req);
+    if (caller === undefined) {
       res.setHeader('www-authenticate', 'Bearer');
       return sendJson(res, 401, { error: 'a bearer token is required' });
     }
+    const user = new PeerUser(caller);
     const p = this.listenPath;
     if (req.method === 'GET' && path === `${p}/agents`)
       return sendJson(res, 200, { agents: [this.legacyCard()], total: 1 });
-    if (req.method === 'POST' && path === p) return this.jsonRpc(req, res);
-    if (req.method === 'POST' && path === `${p}/tasks/send`) return this.openFangSend(req, res);
+    if (req.method === 'POST' && path === p) return this.jsonRpc(req, res, user);
+    if (req.method === 'POST' && path === `${p}/tasks/send`)
+      return this.openFangSend(req, res, user);
     const task = new RegExp(
       `^${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/tasks/([^/]+)(/cancel)?$`,
     ).exec(path);
     if (task && req.method === 'GET' && !task[2])
-      return this.openFangTask(res, decodeURIComponent(task[1]), false);
+      return this.openFangTask(res, decodeURIComponent(task[1]), false, user);
     if (task && req.method === 'POST' && task[2])
-      return this.openFangTask(res, decodeURIComponent(task[1]), true);
+      return this.openFangTask(res, decodeURIComponent(task[1]), true, user);
     sendJson(res, 404, { error: 'not found' });
   }
 
-  private async jsonRpc(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async jsonRpc(req: IncomingMessage, res: ServerResponse, user: PeerUser): Promise<void> {
     const body = parseJson(await readBody(req));
     const legacy = isLegacyJsonRpcMethod(body.method);
-    const context = new ServerCallContext({ requestedVersion: legacy ? '0.3' : '1.0' });
+    const context = new ServerCallContext({ requestedVersion: legacy ? '0.3' : '1.0', user });
     const answer = legacy
       ? await this.legacy.handle(body, context)
       : await this.v1.handle(body, context);
@@ -289,7 +310,11 @@ export class A2aFront {
   }
 
   /** OpenFang's `tasks/send`: the task runs to its end, and comes back bare. */
-  private async openFangSend(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async openFangSend(
+    req: IncomingMessage,
+    res: ServerResponse,
+    user: PeerUser,
+  ): Promise<void> {
     const body = parseJson(await readBody(req));
     const params = (body.params ?? {}) as { message?: { parts?: unknown[] }; sessionId?: unknown };
     const text = (params.message?.parts ?? [])
@@ -309,22 +334,29 @@ export class A2aFront {
         ...(sessionId ? { contextId: sessionId } : {}),
       },
     });
-    const result = await this.handler.sendMessage(request, new ServerCallContext());
+    const context = new ServerCallContext({ user });
+    const result = await this.handler.sendMessage(request, context);
     if (!('status' in result)) throw new HttpError(500, 'the agent answered without a task');
-    sendJson(res, 200, this.openFangView(result));
+    sendJson(res, 200, this.openFangView(result, context));
   }
 
-  private async openFangTask(res: ServerResponse, id: string, cancel: boolean): Promise<void> {
-    if (!(await this.store.load(id))) return sendJson(res, 404, { error: 'Task not found' });
-    const context = new ServerCallContext();
+  private async openFangTask(
+    res: ServerResponse,
+    id: string,
+    cancel: boolean,
+    user: PeerUser,
+  ): Promise<void> {
+    const context = new ServerCallContext({ user });
+    if (!(await this.store.load(id, context)))
+      return sendJson(res, 404, { error: 'Task not found' });
     const task = cancel
       ? await this.handler.cancelTask(CancelTaskRequest.fromJSON({ id }), context)
       : await this.handler.getTask(GetTaskRequest.fromJSON({ id }), context);
-    sendJson(res, 200, this.openFangView(task));
+    sendJson(res, 200, this.openFangView(task, context));
   }
 
   /** A task as OpenFang writes it (OpenFang, Task Lifecycle), with its state history. */
-  private openFangView(task: Task): Record<string, unknown> {
+  private openFangView(task: Task, context: ServerCallContext): Record<string, unknown> {
     const part = (p: Task['history'][number]['parts'][number]) => {
       switch (p.content?.$case) {
         case 'text':
@@ -355,7 +387,7 @@ export class A2aFront {
       status: OPENFANG_STATES[task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED] ?? 'working',
       messages,
       artifacts: task.artifacts.map((a) => ({ name: a.name, parts: a.parts.map(part) })),
-      history: (this.store.historyOf(task.id) ?? []).map((change) => ({
+      history: (this.store.historyOf(task.id, context) ?? []).map((change) => ({
         status: OPENFANG_STATES[change.state] ?? 'working',
         at: change.at,
       })),

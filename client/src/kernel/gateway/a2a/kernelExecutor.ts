@@ -17,7 +17,7 @@ import { AgentSession } from '../../agent';
 import type { ChatModel } from '../../llm/chatModel';
 import type { Kernel } from '../../kernel';
 
-/** The identity of the peers that hold the server's token: `agent.a2a.peer` (MGP §5). */
+/** A peer's identity: `agent.a2a.<name>` for a `[[a2a.peers]]` entry, `agent.a2a.peer` for the server's own token (MGP §5). */
 export const A2A_AGENT_PREFIX = 'agent.a2a.';
 
 export function a2aAgentId(caller: string): string {
@@ -66,8 +66,6 @@ export interface KernelExecutorOptions {
   kernel: Kernel;
   /** The model the loop runs on; none: every task fails saying so. */
   model: () => ChatModel | undefined;
-  /** Who the caller is (the holder of the server's token). */
-  caller: string;
   onLog?(message: string): void;
 }
 
@@ -103,7 +101,7 @@ export class KernelExecutor implements AgentExecutor {
     const controller = new AbortController();
     this.running.set(taskId, controller);
     const session = new AgentSession(this.options.kernel, {
-      agentId: a2aAgentId(this.options.caller),
+      agentId: a2aAgentId(context.context.user?.userName ?? 'peer'),
     });
     try {
       const record = await session.run({
