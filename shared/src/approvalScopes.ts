@@ -59,5 +59,7 @@ export function requesterName(agentId: string): string {
   if (agentId === 'agent.chat') return 'the @mgp chat';
   const gatewayClient = /^agent\.gateway\.(.+)$/.exec(agentId)?.[1];
   if (gatewayClient) return `${gatewayClient} through mgp serve`;
+  const a2aPeer = /^agent\.a2a\.(.+)$/.exec(agentId)?.[1];
+  if (a2aPeer) return `the A2A agent ${a2aPeer === 'peer' ? 'holding your token' : `"${a2aPeer}"`}`;
   return agentId;
 }

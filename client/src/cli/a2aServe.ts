@@ -5,14 +5,12 @@
  * own `agent.a2a.<name>`), with nobody to ask: a call that
  * needs an approval is refused by policy. The token is MGP_A2A_TOKEN, or a new one, printed.
  */
-import { oneLine } from '@shared/untrustedText';
 import {
   A2aFront,
-  type A2aSkillSummary,
   type ChatModel,
   environmentSecrets,
-  type Kernel,
   resolvedPeers,
+  serverSkills,
 } from '../kernel';
 import { startCliKernel } from './cliKernel';
 import type { Io } from './io';
@@ -20,25 +18,6 @@ import type { KernelOptions } from './options';
 
 function isChatModel<T>(value: T): value is T & ChatModel {
   return typeof (value as Partial<ChatModel>).chat === 'function';
-}
-
-/** One skill per connected server: its tools, named, bounded. */
-export function serverSkills(kernel: Kernel): A2aSkillSummary[] {
-  return kernel.manager
-    .list()
-    .filter((server) => server.state === 'connected' && !server.config.a2a)
-    .map((server) => {
-      const names = kernel.offeredTools(server).map((tool) => oneLine(tool.name));
-      const listed = names.slice(0, 12).join(', ') + (names.length > 12 ? ', …' : '');
-      return {
-        id: server.id,
-        name: server.id,
-        description: `${names.length} tool(s) of the server ${oneLine(server.id)}: ${listed}`.slice(
-          0,
-          500,
-        ),
-      };
-    });
 }
 
 function stopSignal(): Promise<void> {

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { isAgentTaskFromWebview } from '../../../shared/src/agentTaskMessages';
+import { requesterName } from '../../../shared/src/approvalScopes';
 import { A2aDirectory } from '../../../client/src/kernel/a2a/directory';
 import type { A2aTask, AgentCardSummary } from '../../../client/src/kernel/a2a/types';
 import { agentDescription, taskDescription } from '../../../client/src/vscode/agents/agentRows';
@@ -115,5 +116,12 @@ describe('The Agents view and the A2A task page', () => {
     assert.equal(isAgentTaskFromWebview({ type: 'answer', text: '   ' }), false);
     assert.equal(isAgentTaskFromWebview({ type: 'answer', text: 'x'.repeat(20_001) }), false);
     assert.equal(isAgentTaskFromWebview({ type: 'delegate', text: 'x' }), false);
+  });
+});
+
+describe('who asks, in an approval question', () => {
+  it('names an A2A peer by the name of your config, or as the holder of your token', () => {
+    assert.equal(requesterName('agent.a2a.tester'), 'the A2A agent "tester"');
+    assert.equal(requesterName('agent.a2a.peer'), 'the A2A agent holding your token');
   });
 });

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { EditorEndpoint, Gateway, type GatewayMode } from '../../kernel';
 import { workspaceFolderPaths } from '../host/configService';
 import type { EditorHost } from '../host/editorHost';
+import { EditorA2a } from './editorA2a';
 
 export const MCP_PROVIDER_ID = 'mgp.gateway';
 
@@ -17,7 +18,10 @@ export function registerGateway(
   host: EditorHost,
 ): vscode.Disposable[] {
   const folder = workspaceFolderPaths()[0];
-  return [new EditorGateway(extension, host, folder, () => host.settled(), host.log)];
+  return [
+    new EditorGateway(extension, host, folder, () => host.settled(), host.log),
+    new EditorA2a(host),
+  ];
 }
 
 export class EditorGateway implements vscode.Disposable {
