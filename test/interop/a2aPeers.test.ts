@@ -3,9 +3,17 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Role, TaskState } from '@a2a-js/sdk';
+import {
+  ClientFactory,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from '@a2a-js/sdk/client';
 import { repoRoot } from '../repoRoot';
 import {
+  eventually,
   exampleServer,
+  fixtureServer,
   node,
   startScriptedModel,
   type ScriptedModel,
@@ -18,12 +26,13 @@ import {
 const cli = join(repoRoot(), 'dist/cli.js');
 const ALICE = 'alice-token-0123456789abcdef';
 const BOB = 'bob-token-0123456789abcdef';
+const CAROL = 'carol-token-0123456789abcdef';
 
 interface Audited {
   event_type: string;
   actor: { id: string };
   result: string;
-  target: { tool_name?: string };
+  target: { server_id?: string; tool_name?: string };
 }
 
 function auditRecords(dir: string): Audited[] {
@@ -59,7 +68,15 @@ describe('mgp serve --a2a with [[a2a.peers]]: one identity and one set of tasks 
         'agent_id = "agent.a2a.alice"',
         'server_id = "example"',
         'permission = "allow"',
+        '[[kernel.access_grants]]',
+        'agent_id = "agent.a2a.carol"',
+        'server_id = "example"',
+        'permission = "allow"',
         '',
+        '[[a2a.peers]]',
+        'name = "carol"',
+        'token = "${CAROL_TOKEN}"',
+        'approves = true',
         '[[a2a.peers]]',
         'name = "alice"',
         'token = "${ALICE_TOKEN}"',
@@ -74,6 +91,22 @@ describe('mgp serve --a2a with [[a2a.peers]]: one identity and one set of tasks 
         'id = "example"',
         `command = ${node}`,
         `args = [${exampleServer}]`,
+        '',
+        '# Its echo is dangerous by your config: every call needs an approval.',
+        '[[servers]]',
+        'id = "plain"',
+        `command = ${node}`,
+        `args = [${fixtureServer('params-echo.js')}]`,
+        '[servers.tools.echo]',
+        'risk_level = "dangerous"',
+        '[[kernel.access_grants]]',
+        'agent_id = "agent.a2a.alice"',
+        'server_id = "plain"',
+        'permission = "allow"',
+        '[[kernel.access_grants]]',
+        'agent_id = "agent.a2a.carol"',
+        'server_id = "plain"',
+        'permission = "allow"',
       ].join('\n'),
     );
     // Each task: find the echo tool, call it, answer. Alice may; Bob is refused by access control.
@@ -82,7 +115,23 @@ describe('mgp serve --a2a with [[a2a.peers]]: one identity and one set of tasks 
       { tool_calls: [{ name: 'example_echo', arguments: { text: 'hello' } }] },
       { content: 'Done.' },
     ];
-    model = await startScriptedModel({ turns: [...task, ...task, ...task] });
+    // Then a dangerous call: refused for alice (nobody to ask), asked of carol, who may approve.
+    const dangerous = [
+      { tool_calls: [{ name: 'mgp_tools_discover', arguments: { query: 'echo' } }] },
+      { tool_calls: [{ name: 'plain_echo', arguments: { text: 'groceries' } }] },
+      { content: 'Done.' },
+    ];
+    model = await startScriptedModel({
+      // Last, a task the model takes long over: the peer cancels it.
+      turns: [
+        ...task,
+        ...task,
+        ...task,
+        ...dangerous,
+        ...dangerous,
+        { content: 'Too late.', delayMs: 30_000 },
+      ],
+    });
     child = spawn(
       process.execPath,
       [cli, 'serve', '--a2a', '0', '--config', join(dir, 'mgp.toml')],
@@ -94,6 +143,7 @@ describe('mgp serve --a2a with [[a2a.peers]]: one identity and one set of tasks 
           MGP_MODEL: 'scripted',
           ALICE_TOKEN: ALICE,
           BOB_TOKEN: BOB,
+          CAROL_TOKEN: CAROL,
           MGP_A2A_TOKEN: '',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -147,7 +197,9 @@ describe('mgp serve --a2a with [[a2a.peers]]: one identity and one set of tasks 
     assert.equal(alice.status, 'completed');
     const bob = await send(BOB, 'Echo hello');
     assert.equal(bob.status, 'completed');
-    const calls = auditRecords(join(dir, 'state')).filter((r) => r.target.tool_name === 'echo');
+    const calls = auditRecords(join(dir, 'state')).filter(
+      (r) => r.target.server_id === 'example' && r.target.tool_name === 'echo',
+    );
     assert.deepEqual(
       calls.map((r) => [r.actor.id, r.event_type]),
       [
@@ -164,4 +216,96 @@ describe('mgp serve --a2a with [[a2a.peers]]: one identity and one set of tasks 
     assert.equal((await as(BOB, `/tasks/${alice.id}`)).status, 404);
     assert.equal((await as(BOB, `/tasks/${alice.id}/cancel`, {})).status, 404);
   });
+
+  it('a call that needs approval is refused for a peer that may not approve, asked of one that may', async () => {
+    const alice = await send(ALICE, 'Echo groceries');
+    assert.equal(alice.status, 'completed');
+    const client = async (token: string) => {
+      const authorized: typeof fetch = (input, init = {}) => {
+        const headers = new Headers(init.headers);
+        headers.set('Authorization', `Bearer ${token}`);
+        return fetch(input, { ...init, headers });
+      };
+      return new ClientFactory({
+        transports: [new JsonRpcTransportFactory({ fetchImpl: authorized })],
+        cardResolver: new DefaultAgentCardResolver({ fetchImpl: authorized }),
+      }).createFromUrl(endpoint.replace(/\/a2a$/, ''));
+    };
+    const carol = await client(CAROL);
+    const asked = await carol.sendMessage(message('Echo groceries'));
+    assert.ok('status' in asked);
+    assert.equal(asked.status?.state, TaskState.TASK_STATE_INPUT_REQUIRED);
+    const question = (asked.status?.message?.parts ?? [])
+      .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+      .join('');
+    assert.match(question, /plain wants to run its tool "echo" for agent\.a2a\.carol/);
+    assert.match(question, /Answer "allow" to run it once, or "deny"/);
+    const done = await carol.sendMessage(message('allow', asked.id, asked.contextId));
+    assert.ok('status' in done);
+    assert.equal(done.status?.state, TaskState.TASK_STATE_COMPLETED);
+    // The approved call's record is written as its result returns: wait for it.
+    const echoes = () =>
+      auditRecords(join(dir, 'state')).filter(
+        (r) => r.target.server_id === 'plain' && /^TOOL_/.test(r.event_type),
+      );
+    await eventually(() => echoes().length === 2, "carol's call is in the audit trail");
+    assert.deepEqual(
+      echoes().map((r) => [r.actor.id, r.event_type]),
+      [
+        ['agent.a2a.alice', 'TOOL_BLOCKED'],
+        ['agent.a2a.carol', 'TOOL_EXECUTED'],
+      ],
+    );
+  });
+
+  it("the SDK client cancels a running task: it ends canceled, and the agent's loop stops", async () => {
+    const authorized: typeof fetch = (input, init = {}) => {
+      const headers = new Headers(init.headers);
+      headers.set('Authorization', `Bearer ${CAROL}`);
+      return fetch(input, { ...init, headers });
+    };
+    const carol = await new ClientFactory({
+      transports: [new JsonRpcTransportFactory({ fetchImpl: authorized })],
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl: authorized }),
+    }).createFromUrl(endpoint.replace(/\/a2a$/, ''));
+    const started = await carol.sendMessage({
+      ...message('Think about it for a long time'),
+      configuration: {
+        acceptedOutputModes: [],
+        taskPushNotificationConfig: undefined,
+        returnImmediately: true,
+      },
+    });
+    assert.ok('status' in started);
+    assert.notEqual(started.status?.state, TaskState.TASK_STATE_COMPLETED);
+    const cancelled = await carol.cancelTask({ tenant: '', id: started.id, metadata: undefined });
+    assert.equal(cancelled.status?.state, TaskState.TASK_STATE_CANCELED);
+    const read = await carol.getTask({ tenant: '', id: started.id });
+    assert.equal(read.status?.state, TaskState.TASK_STATE_CANCELED);
+  });
 });
+
+function message(text: string, taskId = '', contextId = '') {
+  return {
+    tenant: '',
+    message: {
+      messageId: `m-${Math.random()}`,
+      contextId,
+      taskId,
+      role: Role.ROLE_USER,
+      parts: [
+        {
+          content: { $case: 'text' as const, value: text },
+          metadata: undefined,
+          filename: '',
+          mediaType: 'text/plain',
+        },
+      ],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
+    configuration: undefined,
+    metadata: undefined,
+  };
+}

@@ -59,7 +59,15 @@ describe('[a2a] serving keys: enabled, listen_port, listen_path, [[a2a.peers]]',
       enabled: true,
       listenPath: '/a2a',
       listenPort: 8765,
-      peers: [{ name: 'alice', token: '${secret:ALICE}', file: '/home/u/mgp.toml', line: 5 }],
+      peers: [
+        {
+          name: 'alice',
+          token: '${secret:ALICE}',
+          approves: false,
+          file: '/home/u/mgp.toml',
+          line: 5,
+        },
+      ],
     });
     assert.deepEqual(problems, []);
   });

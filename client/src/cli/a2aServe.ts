@@ -9,6 +9,7 @@ import {
   A2aFront,
   type ChatModel,
   environmentSecrets,
+  PeerQuestions,
   resolvedPeers,
   serverSkills,
 } from '../kernel';
@@ -31,7 +32,14 @@ export async function runA2aServe(
   options: KernelOptions & { a2aPort: number; a2aHost?: string },
   io: Io,
 ): Promise<number> {
-  const cli = await startCliKernel(options, io, undefined, { interactive: false });
+  // A call that needs approval asks its task's peer when that peer `approves`; else it is refused.
+  const questions = new PeerQuestions();
+  const cli = await startCliKernel(options, io, undefined, {
+    interactive: false,
+    interaction: questions.interaction((request, why) =>
+      io.err(`mgp serve: a2a: ${request.serverId}/${request.toolName} refused: ${why}`),
+    ),
+  });
   const env = process.env;
   try {
     const { peers, missing } = await resolvedPeers(
@@ -48,6 +56,7 @@ export async function runA2aServe(
       host: options.a2aHost,
       token: env.MGP_A2A_TOKEN || undefined,
       peers,
+      questions,
       listenPath: cli.config.a2aServe.listenPath,
       name: env.MGP_A2A_NAME || 'MGP Kernel',
       description:

@@ -219,6 +219,7 @@ export { resolvedPeers } from './config/a2aServe';
 export type { A2aServeSettings } from './config/types';
 export { A2aFront, type A2aSkillSummary } from './gateway/a2a/a2aFront';
 export { serverSkills } from './gateway/a2a/serverSkills';
+export { PeerQuestions } from './gateway/a2a/peerQuestions';
 export { a2aAgentId } from './gateway/a2a/kernelExecutor';
 
 // MCPL: feature sets, checkpoints, push events, context hooks, channels.

@@ -89,15 +89,23 @@ const peerSchema: JsonSchema = {
       type: 'string',
       minLength: 1,
       ...described(
-        'The bearer token this peer sends to the kernel as an A2A server; write it as ${secret:NAME}.',
-        'The bearer token this peer sends (`Authorization: Bearer …`) to the kernel as an A2A server. Keep it out of the file: `${secret:NAME}` (secret storage) or `${VAR}` (environment).',
+        'The bearer token this peer sends to the kernel as an A2A server; write it as ${secret:NAME} (OpenFang, A2A Security).',
+        'The bearer token this peer sends (`Authorization: Bearer …`) to the kernel as an A2A server (OpenFang, A2A Security: API Authentication). Keep it out of the file: `${secret:NAME}` (secret storage) or `${VAR}` (environment).',
       ),
       examples: ['${secret:RESEARCH_TEAM_A2A_TOKEN}'],
     },
+    approves: {
+      type: 'boolean',
+      default: false,
+      ...described(
+        "Whether this peer's answer approves a call of its task that needs approval (MGP §3.2): the task waits in input-required. Default: false, such a call is refused.",
+        "Whether this peer may approve, for its own tasks, a call that needs approval (MGP §3.2): the task then waits in `input-required` with the question, and the peer's answer `allow` runs the call once. Default: `false`, such a call is refused, nobody being there to ask. Only for a peer whose answers come from a person you trust to decide.",
+      ),
+    },
   },
   ...described(
-    'A peer allowed to send tasks to the kernel as an A2A server, with its own identity (your own config only).',
-    "A peer allowed to send tasks to the kernel as an A2A server (`mgp serve --a2a`, `[a2a] enabled`), with its own identity. Read from your own config only: a workspace file's peers are ignored.",
+    'A peer allowed to send tasks to the kernel as an A2A server, with its own identity (OpenFang, A2A Security; MGP §5); your own config only.',
+    "A peer allowed to send tasks to the kernel as an A2A server (`mgp serve --a2a`, `[a2a] enabled`), with its own identity (OpenFang, A2A Security; MGP §5). Read from your own config only: a workspace file's peers are ignored.",
   ),
 };
 
@@ -128,8 +136,8 @@ export const a2aSchema: JsonSchema = {
       maximum: 65535,
       default: 0,
       ...described(
-        "The loopback port the editor's kernel serves A2A on when enabled; 0 picks a free one (MGP: Show A2A Agent says which).",
-        "The port on 127.0.0.1 the editor's kernel serves A2A on when `enabled = true` (your own config only). Default: `0`, a free port picked at start: **MGP: Show A2A Agent** says which, with the card's URL and the token.",
+        "The loopback port the editor's kernel serves A2A on when enabled; 0 picks a free one (OpenFang, A2A Configuration).",
+        "The port on 127.0.0.1 the editor's kernel serves A2A on when `enabled = true` (OpenFang, A2A Configuration; your own config only). Default: `0`, a free port picked at start: **MGP: Show A2A Agent** says which, with the card's URL and the token.",
       ),
     },
     peers: {
@@ -137,8 +145,8 @@ export const a2aSchema: JsonSchema = {
       default: [],
       items: peerSchema,
       ...described(
-        'Peers that may send the kernel tasks, each with its own token and identity; one [[a2a.peers]] table each.',
-        "Peers that may send the kernel tasks as an A2A server, one `[[a2a.peers]]` table each, each with its own token and the identity `agent.a2a.<name>`. Besides them, the kernel's own token (printed by `mgp serve --a2a`, shown by **MGP: Show A2A Agent**) is `agent.a2a.peer`.",
+        'Peers that may send the kernel tasks, each with its own token and identity (OpenFang, A2A Security); one [[a2a.peers]] table each.',
+        "Peers that may send the kernel tasks as an A2A server (OpenFang, A2A Security), one `[[a2a.peers]]` table each, each with its own token and the identity `agent.a2a.<name>`. Besides them, the kernel's own token (printed by `mgp serve --a2a`, shown by **MGP: Show A2A Agent**) is `agent.a2a.peer`.",
       ),
     },
     external_agents: {

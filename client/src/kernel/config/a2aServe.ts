@@ -51,7 +51,8 @@ export function a2aServeTable(
         if (!isTable(peer) || broken(pointerOf(['a2a', 'peers', index]))) return [];
         const { name, token } = peer;
         if (typeof name !== 'string' || typeof token !== 'string' || !name || !token) return [];
-        return [{ name, token, file, line: lineOf(pointers, ['a2a', 'peers', index]) }];
+        const approves = peer.approves === true;
+        return [{ name, token, approves, file, line: lineOf(pointers, ['a2a', 'peers', index]) }];
       })
     : [];
   return {
@@ -107,6 +108,13 @@ export function mergedA2aServe(
   return settings;
 }
 
+/** A peer as the server checks it: its resolved token. */
+export interface A2aPeer {
+  name: string;
+  token: string;
+  approves: boolean;
+}
+
 /**
  * The peers with their tokens resolved (`${secret:…}`, `${VAR}`); a peer whose token is missing or
  * empty is left out and named, so it can never be let in by an empty token.
@@ -115,8 +123,8 @@ export async function resolvedPeers(
   peers: readonly A2aPeerSettings[],
   env: Readonly<Record<string, string | undefined>>,
   secrets: SecretSource,
-): Promise<{ peers: { name: string; token: string }[]; missing: string[] }> {
-  const resolved: { name: string; token: string }[] = [];
+): Promise<{ peers: A2aPeer[]; missing: string[] }> {
+  const resolved: A2aPeer[] = [];
   const missing: string[] = [];
   for (const peer of peers) {
     const { value, missing: absent } = await interpolate(peer.token, env, secrets);
@@ -124,7 +132,7 @@ export async function resolvedPeers(
       missing.push(
         `${peer.name} (${peer.file}:${peer.line}: ${absent.join(', ') || 'empty token'})`,
       );
-    else resolved.push({ name: peer.name, token: value });
+    else resolved.push({ name: peer.name, token: value, approves: peer.approves });
   }
   return { peers: resolved, missing };
 }

@@ -294,6 +294,8 @@ export interface A2aPeerSettings {
   name: string;
   /** As written: `${secret:NAME}` or `${VAR}` is resolved when the server starts. */
   token: string;
+  /** Its answer to an approval question of its own task counts (`approves = true`). */
+  approves: boolean;
   file: string;
   line: number;
 }

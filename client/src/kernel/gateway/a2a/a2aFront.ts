@@ -30,6 +30,7 @@ import { MGP_KERNEL_VERSION } from '@shared/version';
 import type { ChatModel } from '../../llm/chatModel';
 import type { Kernel } from '../../kernel';
 import { KernelExecutor } from './kernelExecutor';
+import type { PeerQuestions } from './peerQuestions';
 import { BoundedTaskStore, DEFAULT_MAX_TASKS } from './taskStore';
 
 export const MAX_A2A_BODY_BYTES = 1024 * 1024;
@@ -50,7 +51,9 @@ export interface A2aFrontOptions {
   /** The server's own bearer token (its holder is `agent.a2a.peer`); a new random one when left out. */
   token?: string;
   /** Peers with tokens of their own (`[[a2a.peers]]`), each its own identity `agent.a2a.<name>`. */
-  peers?: readonly { name: string; token: string }[];
+  peers?: readonly { name: string; token: string; approves?: boolean }[];
+  /** Where a task's call that needs approval asks a peer that `approves` (peerQuestions.ts). */
+  questions?: PeerQuestions;
   /** The agent's name and description on its card. */
   name: string;
   description: string;
@@ -158,6 +161,8 @@ export class A2aFront {
     const executor = new KernelExecutor({
       kernel: options.kernel,
       model: options.model,
+      questions: options.questions,
+      mayApprove: (peer) => options.peers?.some((p) => p.name === peer && p.approves) ?? false,
       onLog: options.onLog,
     });
     this.handler = new DefaultRequestHandler(this.card(), this.store, executor);
