@@ -126,6 +126,20 @@ export async function findWebviewFrame(page, title, timeout = HANG_MS) {
   throw new Error(`no webview titled "${title}" within ${timeout} ms`);
 }
 
+/**
+ * Hovers `target` until `hover` shows. A tree row is drawn again whenever its view refreshes (a
+ * server connecting elsewhere), which takes a hover away: the mouse leaves and comes back until the
+ * hover stays, up to the hang deadline.
+ */
+export async function hoverUntil(page, target, hover) {
+  for (const until = Date.now() + HANG_MS; !(await hover.isVisible());) {
+    if (Date.now() > until) throw new Error(`no ${hover} on hovering ${target}`);
+    await page.mouse.move(700, 600);
+    await target.hover();
+    await hover.waitFor({ timeout: 3000 }).catch(() => undefined);
+  }
+}
+
 /** Answers "Start" in the dialog each workspace server's first start asks, in the order given. */
 export async function startWorkspaceServers(page, ids, shot) {
   for (const id of ids) {

@@ -2,6 +2,7 @@
 // each in its sandbox.
 import { strict as assert } from 'node:assert';
 import { waitFor } from '../patience.mjs';
+import { hoverUntil } from '../uiKit.mjs';
 
 export const title = 'workbench and servers';
 
@@ -70,10 +71,11 @@ export async function run({ page, server, workspace, step, shot }) {
   await step('each stdio server says it runs in the OS sandbox, and with what', async () => {
     const row = page.locator('.monaco-list-row[aria-label^="Server example, connected"]');
     await row.locator('.label-description', { hasText: 'stdio · sandboxed' }).waitFor();
-    await row.hover();
-    await page
-      .locator('.monaco-hover', { hasText: 'Isolation: sandboxed (bubblewrap): writes' })
-      .waitFor();
+    await hoverUntil(
+      page,
+      row,
+      page.locator('.monaco-hover', { hasText: 'Isolation: sandboxed (bubblewrap): writes' }),
+    );
     await shot('server-isolation');
     await page.keyboard.press('Escape');
   });

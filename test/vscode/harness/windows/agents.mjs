@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { HANG_MS } from '../patience.mjs';
 import { switchTheme } from '../scenarios/10-run-tool.mjs';
-import { expand, openWorkbench } from '../uiKit.mjs';
+import { expand, hoverUntil, openWorkbench } from '../uiKit.mjs';
 
 export const title = 'Agents view: delegation, approval, task page, cancel, answer';
 
@@ -168,15 +168,8 @@ export async function run({ page, server, workspace, step, shot, setTheme, webvi
         await openAgentsView(page);
         const refused = row(page, /^intranet.*unreachable/);
         await refused.waitFor();
-        // The row is drawn again as the other agents connect, which takes a hover away: hover
-        // again until it stays.
         const reason = page.locator('.monaco-hover', { hasText: 'your own config does not name' });
-        for (const until = Date.now() + HANG_MS; !(await reason.isVisible());) {
-          if (Date.now() > until) throw new Error('no hover with the reason');
-          await page.mouse.move(700, 600);
-          await refused.hover();
-          await reason.waitFor({ timeout: 3000 }).catch(() => undefined);
-        }
+        await hoverUntil(page, refused, reason);
         await shot('agents-workspace-refused');
         await page.keyboard.press('Escape');
         assert.equal(agents.probe.headers.length, 0, 'the loopback probe heard nothing');

@@ -6,7 +6,13 @@ import { strict as assert } from 'node:assert';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { approvePermissions, openWorkbench, serverRow, startWorkspaceServers } from '../uiKit.mjs';
+import {
+  approvePermissions,
+  hoverUntil,
+  openWorkbench,
+  serverRow,
+  startWorkspaceServers,
+} from '../uiKit.mjs';
 
 export const title = 'managed policy: a denied server is shown blocked by policy';
 
@@ -39,17 +45,15 @@ export async function run(kit) {
       const text = await row.textContent();
       assert.match(text, /blocked by policy · denied by the managed policy/);
       assert.match(text, /servers\.deny "command:npx \*server-everything\*"/);
-      await row.hover();
       const hover = page.locator('.monaco-hover', { hasText: 'Blocked by the managed policy' });
-      await hover.waitFor();
+      await hoverUntil(page, row, hover);
       assert.match(
         await hover.textContent(),
         new RegExp(policy.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
       );
       for (const theme of THEMES.filter((t) => t.file !== 'high-contrast')) {
         await setTheme(theme);
-        await row.hover();
-        await hover.waitFor();
+        await hoverUntil(page, row, hover);
         await shot(`managed-policy-${theme.file}`);
       }
       assert.equal(
