@@ -88,6 +88,13 @@ export async function run(kit) {
           .locator(`.monaco-list-row[aria-label*="${label}"] .custom-view-tree-node-item-icon`)
           .first()
           .evaluate((icon) => ({ className: icon.className, image: icon.style.backgroundImage }));
+      // The picture comes once the kernel has checked and re-encoded the server's icon: wait for it.
+      await page.waitForFunction(() => {
+        const icon = document.querySelector(
+          '.monaco-list-row[aria-label*="Tool add,"] .custom-view-tree-node-item-icon',
+        );
+        return icon instanceof HTMLElement && /url\(/.test(icon.style.backgroundImage);
+      });
       const [safe, moderate] = [await iconOf('Tool add,'), await iconOf('risk moderate')];
       assert.match(safe.image, /url\(/, "the server's picture");
       assert.match(moderate.className, /codicon-warning/);
