@@ -3,13 +3,14 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Role, TaskState } from '@a2a-js/sdk';
+import { TaskState } from '@a2a-js/sdk';
 import {
   ClientFactory,
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
 import { repoRoot } from '../repoRoot';
+import { userMessage } from './support/a2aMessages';
 import {
   eventually,
   exampleServer,
@@ -232,7 +233,7 @@ describe('mgp serve --a2a with [[a2a.peers]]: one identity and one set of tasks 
       }).createFromUrl(endpoint.replace(/\/a2a$/, ''));
     };
     const carol = await client(CAROL);
-    const asked = await carol.sendMessage(message('Echo groceries'));
+    const asked = await carol.sendMessage(userMessage('Echo groceries'));
     assert.ok('status' in asked);
     assert.equal(asked.status?.state, TaskState.TASK_STATE_INPUT_REQUIRED);
     const question = (asked.status?.message?.parts ?? [])
@@ -240,7 +241,7 @@ describe('mgp serve --a2a with [[a2a.peers]]: one identity and one set of tasks 
       .join('');
     assert.match(question, /plain wants to run its tool "echo" for agent\.a2a\.carol/);
     assert.match(question, /Answer "allow" to run it once, or "deny"/);
-    const done = await carol.sendMessage(message('allow', asked.id, asked.contextId));
+    const done = await carol.sendMessage(userMessage('allow', asked.id, asked.contextId));
     assert.ok('status' in done);
     assert.equal(done.status?.state, TaskState.TASK_STATE_COMPLETED);
     // The approved call's record is written as its result returns: wait for it.
@@ -269,7 +270,7 @@ describe('mgp serve --a2a with [[a2a.peers]]: one identity and one set of tasks 
       cardResolver: new DefaultAgentCardResolver({ fetchImpl: authorized }),
     }).createFromUrl(endpoint.replace(/\/a2a$/, ''));
     const started = await carol.sendMessage({
-      ...message('Think about it for a long time'),
+      ...userMessage('Think about it for a long time'),
       configuration: {
         acceptedOutputModes: [],
         taskPushNotificationConfig: undefined,
@@ -284,28 +285,3 @@ describe('mgp serve --a2a with [[a2a.peers]]: one identity and one set of tasks 
     assert.equal(read.status?.state, TaskState.TASK_STATE_CANCELED);
   });
 });
-
-function message(text: string, taskId = '', contextId = '') {
-  return {
-    tenant: '',
-    message: {
-      messageId: `m-${Math.random()}`,
-      contextId,
-      taskId,
-      role: Role.ROLE_USER,
-      parts: [
-        {
-          content: { $case: 'text' as const, value: text },
-          metadata: undefined,
-          filename: '',
-          mediaType: 'text/plain',
-        },
-      ],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: undefined,
-    metadata: undefined,
-  };
-}

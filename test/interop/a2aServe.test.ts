@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Role, TaskState, type Task } from '@a2a-js/sdk';
+import { TaskState, type Task } from '@a2a-js/sdk';
 import {
   ClientFactory,
   DefaultAgentCardResolver,
@@ -11,6 +11,7 @@ import {
   type Client,
 } from '@a2a-js/sdk/client';
 import { repoRoot } from '../repoRoot';
+import { userMessage } from './support/a2aMessages';
 import {
   eventually,
   startKernel,
@@ -76,31 +77,6 @@ const authorized: typeof fetch = (input, init = {}) => {
   headers.set('Authorization', `Bearer ${TOKEN}`);
   return fetch(input, { ...init, headers });
 };
-
-function userMessage(text: string) {
-  return {
-    tenant: '',
-    message: {
-      messageId: `m-${Math.random()}`,
-      contextId: '',
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [
-        {
-          content: { $case: 'text' as const, value: text },
-          metadata: undefined,
-          filename: '',
-          mediaType: 'text/plain',
-        },
-      ],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: undefined,
-    metadata: undefined,
-  };
-}
 
 const statusText = (task: Task) =>
   (task.status?.message?.parts ?? [])
