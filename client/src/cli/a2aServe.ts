@@ -7,7 +7,7 @@
  */
 import {
   A2aFront,
-  type ChatModel,
+  isChatModel,
   environmentSecrets,
   PeerQuestions,
   resolvedPeers,
@@ -16,10 +16,6 @@ import {
 import { startCliKernel } from './cliKernel';
 import type { Io } from './io';
 import type { KernelOptions } from './options';
-
-function isChatModel<T>(value: T): value is T & ChatModel {
-  return typeof (value as Partial<ChatModel>).chat === 'function';
-}
 
 function stopSignal(): Promise<void> {
   return new Promise((resolve) => {

@@ -10,6 +10,7 @@ import {
   type AgentRunRecord,
   AgentSession,
   type ChatModel,
+  isChatModel,
   CLI_AGENT_ID,
   DEFAULT_LOOP_GUARD,
   DEFAULT_MAX_STEPS,
@@ -57,10 +58,6 @@ export function agentOptions({
     loopGuard: wholeNumber('loop-guard', values['loop-guard'], DEFAULT_LOOP_GUARD, 2),
     json: values.json === true,
   };
-}
-
-function isChatModel<T>(value: T): value is T & ChatModel {
-  return typeof (value as Partial<ChatModel>).chat === 'function';
 }
 
 function shortJson(value: unknown, max = 160): string {

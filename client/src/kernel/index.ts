@@ -182,6 +182,7 @@ export type {
   ModelProvider,
 } from './llm/modelProvider';
 export type { ModelRouter } from './llm/modelRouter';
+export { isChatModel } from './llm/modelRouter';
 export { OpenAiCompatibleProvider } from './llm/openAiCompatible';
 export { openAiChat, type OpenAiChatEndpoint } from './llm/openAiChat';
 export type { EmbeddingEndpointOptions } from './llm/openAiEmbeddings';

@@ -12,6 +12,7 @@ import {
   A2aFront,
   type A2aServeSettings,
   type ChatModel,
+  isChatModel,
   type Kernel,
   resolvedPeers,
   serverSkills,
@@ -20,10 +21,6 @@ import type { EditorHost } from '../host/editorHost';
 import { VscodeChatModel } from '../languageModels/lmChatModel';
 
 const TOKEN_KEY = 'mgp.a2a.serverToken';
-
-function isChatModel<T>(value: T): value is T & ChatModel {
-  return typeof (value as Partial<ChatModel>).chat === 'function';
-}
 
 /** The settings' endpoint when it is configured, else the first VS Code language model. */
 async function editorModel(kernel: Kernel): Promise<ChatModel | undefined> {
