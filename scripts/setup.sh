@@ -37,7 +37,7 @@ npm ci
 echo "npm ci (tools/servers: real MCP servers from npm for the interop tests, without install scripts)"
 (cd tools/servers && npm ci --ignore-scripts)
 
-echo "npm ci (tools/clients: the AI SDK's and the OpenAI Agents SDK's MCP clients for the interop tests)"
+echo "npm ci (tools/clients: the MCP Inspector CLI and the AI SDK's and the OpenAI Agents SDK's MCP clients for the interop tests)"
 (cd tools/clients && npm ci --ignore-scripts)
 
 echo "npm ci (tools/discovery-lab: the sentence encoder the tests of a user's embedding endpoint run)"
