@@ -193,6 +193,69 @@ describe('kernel communication with real servers (MGP §12, §13, §15.4, §16)'
       }
     });
 
+    it('llm_completion streams the answer as chunks, and stops when the server cancels (§13.4, §12)', async () => {
+      const words = 'Paris is the capital of France and has been for a long time.';
+      const model = await startScriptedModel({
+        turns: [
+          { content: words, chunkDelayMs: 5 },
+          { content: words, chunkDelayMs: 200 },
+        ],
+      });
+      try {
+        t = await startKernel(example(), {
+          configure: (kernel) =>
+            kernel.models.setProviders([
+              new OpenAiCompatibleProvider({ baseUrl: model.url, model: 'scripted' }),
+            ]),
+        });
+        const streamed = await t.kernel.call({
+          serverId: 'example',
+          toolName: 'ask_user',
+          args: { type: 'llm_completion', message: 'Where is Paris?', stream: true },
+        });
+        const whole = streamed.result.structuredContent as {
+          chunks: string[];
+          response: { content: string; _mgp: { streamed: boolean; chunks_sent: number } };
+        };
+        assert.ok(whole.chunks.length > 5, `chunks: ${JSON.stringify(whole.chunks)}`);
+        assert.equal(whole.chunks.join(''), words, 'the chunks join into the answer');
+        assert.equal(whole.response.content, words);
+        assert.deepEqual(
+          [whole.response._mgp.streamed, whole.response._mgp.chunks_sent],
+          [true, whole.chunks.length],
+        );
+
+        const cancelled = await t.kernel.call({
+          serverId: 'example',
+          toolName: 'ask_user',
+          args: {
+            type: 'llm_completion',
+            message: 'Where is Paris?',
+            stream: true,
+            cancel_after_chunks: 2,
+          },
+        });
+        const partial = cancelled.result.structuredContent as {
+          chunks: string[];
+          cancel: { cancelled: boolean; partial_result: { content: { text: string }[] } };
+        };
+        assert.equal(partial.cancel.cancelled, true);
+        assert.equal(partial.chunks.length, 2, 'no chunk after the cancel reached the server');
+        assert.equal(partial.cancel.partial_result.content[0].text, partial.chunks.join(''));
+        await eventually(() => model.aborted === 1, 'the model request was stopped');
+        const audited = await t.ofType('dev.mgp-kernel.llm_completion');
+        assert.deepEqual(
+          audited.map((r) => [r.result, (r.details as { streamed?: boolean }).streamed]),
+          [
+            ['SUCCESS', true],
+            ['CANCELLED', true],
+          ],
+        );
+      } finally {
+        await model.close();
+      }
+    });
+
     it('llm_completion is refused when access control denies the server', async () => {
       t = await startKernel(example());
       await t.kernel.access.grant(

@@ -14,6 +14,7 @@ import type { MgpSessions } from '../mgp/mgpSessions';
 import type { ModelTool } from '../llm/chatModel';
 import type { CompletionMessage, CompletionRequest, CompletionResult } from '../llm/modelProvider';
 import { completionToolCall, completionTools } from './completionTools';
+import { CompletionStreams } from './completionStream';
 import type { ModelRouter } from '../llm/modelRouter';
 
 export interface CallbackDeps {
@@ -51,7 +52,10 @@ function messagesOf(value: unknown): CompletionMessage[] {
 }
 
 export class Callbacks {
+  private readonly streams: CompletionStreams;
+
   constructor(private readonly deps: CallbackDeps) {
+    this.streams = new CompletionStreams(deps.mgp);
     deps.mgp.on(
       'notifications/mgp.callback.request',
       (session, params) => void this.handle(session, params),
@@ -74,7 +78,7 @@ export class Callbacks {
       // The server's tool call waits for this answer: its timer stands still meanwhile.
       const response = await session.connection.whileAnswering<unknown>(() =>
         type === 'llm_completion'
-          ? this.complete(session, params, expired)
+          ? this.complete(session, callbackId, params, expired)
           : this.askPerson(session, callbackId, type, params, expired),
       );
       if (type === 'notification' || expired.aborted || response === undefined) return;
@@ -122,9 +126,10 @@ export class Callbacks {
 
   private async complete(
     session: ServerSession,
+    callbackId: string,
     params: Record<string, unknown>,
     expired: AbortSignal,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<Record<string, unknown> | undefined> {
     const agentId = serverAgentId(session.id);
     const access = this.deps.access.query(agentId, KERNEL_SERVER_ID, 'llm_completion');
     const record = (result: string, details: Record<string, unknown>) =>
@@ -170,31 +175,42 @@ export class Callbacks {
       role: m.role,
       content: !Array.isArray(m.content) && m.content.type === 'text' ? m.content.text : '',
     }));
-    const answer = await this.answer(
-      {
-        messages: [
-          ...(review.params.systemPrompt
-            ? [{ role: 'system' as const, content: review.params.systemPrompt }]
-            : []),
-          ...reviewed,
-        ],
-        maxTokens: review.params.maxTokens,
-        hints: {
-          provider: hints.provider,
-          speedPriority: hints.speed_priority,
-          intelligencePriority: hints.intelligence_priority,
-          costPriority: hints.cost_priority,
-        },
+    const request: CompletionRequest = {
+      messages: [
+        ...(review.params.systemPrompt
+          ? [{ role: 'system' as const, content: review.params.systemPrompt }]
+          : []),
+        ...reviewed,
+      ],
+      maxTokens: review.params.maxTokens,
+      hints: {
+        provider: hints.provider,
+        speedPriority: hints.speed_priority,
+        intelligencePriority: hints.intelligence_priority,
+        costPriority: hints.cost_priority,
       },
-      tools,
-      expired,
-    );
-    await record('SUCCESS', {
-      model: answer.model,
-      usage: answer.usage,
-      ...(tools.length ? { tools: tools.map((t) => t.name) } : {}),
-    });
-    return { ...answer, usage: answer.usage ?? {} };
+    };
+    const toolNames = tools.length ? { tools: tools.map((t) => t.name) } : {};
+    const stream =
+      params.stream === true ? this.streams.open(session, callbackId, expired) : undefined;
+    try {
+      const answer = await this.answer(request, tools, stream?.signal ?? expired, stream?.onText);
+      await stream?.flushed();
+      const streamed = stream?.summary();
+      await record('SUCCESS', {
+        model: answer.model,
+        usage: answer.usage,
+        ...toolNames,
+        ...streamed,
+      });
+      return { ...answer, usage: answer.usage ?? {}, ...(streamed && { _mgp: streamed }) };
+    } catch (error) {
+      if (!stream?.cancelled) throw error;
+      await record('CANCELLED', { reason: 'cancelled by the server', ...stream.summary() });
+      return undefined;
+    } finally {
+      if (stream) this.streams.close(session, stream);
+    }
   }
 
   /**
@@ -205,9 +221,10 @@ export class Callbacks {
     request: CompletionRequest,
     tools: ModelTool[],
     expired: AbortSignal,
+    onText?: (delta: string) => void,
   ): Promise<Omit<CompletionResult, 'stopReason'> & { tool_calls: unknown[] }> {
     if (tools.length === 0) {
-      const completion = await this.deps.models.complete(request, expired);
+      const completion = await this.deps.models.complete(request, expired, onText);
       return {
         content: completion.content,
         model: completion.model,
@@ -220,6 +237,7 @@ export class Callbacks {
       .chat(
         { messages: request.messages, tools, maxTokens: request.maxTokens, toolChoice: 'auto' },
         expired,
+        onText,
       );
     return {
       content: turn.text,

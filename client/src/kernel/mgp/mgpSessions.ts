@@ -9,6 +9,11 @@ export type MgpNotificationHandler = (
   params: Record<string, unknown>,
 ) => void;
 
+export type MgpRequestHandler = (
+  session: ServerSession,
+  params: Record<string, unknown>,
+) => Promise<Record<string, unknown>>;
+
 /**
  * The MGP side of each connection: offers `mgp` at initialize (MGP §2.2), records what was negotiated,
  * and routes `notifications/mgp.*` to the services that handle them (stream chunks, callbacks, events,
@@ -17,6 +22,7 @@ export type MgpNotificationHandler = (
 export class MgpSessions implements ConnectionService {
   private readonly negotiated = new Map<string, NegotiatedMgp>();
   private readonly handlers = new Map<string, MgpNotificationHandler>();
+  private readonly requestHandlers = new Map<string, MgpRequestHandler>();
   private readonly traceIds = new TraceIdsGiven();
 
   constructor(private readonly toolCreation: () => boolean = () => false) {}
@@ -87,6 +93,19 @@ export class MgpSessions implements ConnectionService {
     if (!handler) return false;
     handler(session, params);
     return true;
+  }
+
+  /** Registers the handler of one `mgp/*` request a server sends the kernel. */
+  onRequest(method: string, handler: MgpRequestHandler): void {
+    this.requestHandlers.set(method, handler);
+  }
+
+  request(
+    session: ServerSession,
+    method: string,
+    params: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> | undefined {
+    return this.requestHandlers.get(method)?.(session, params);
   }
 
   of(serverId: string): NegotiatedMgp | undefined {

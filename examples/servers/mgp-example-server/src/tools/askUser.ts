@@ -54,6 +54,16 @@ const askUserInput = z.object({
     )
     .optional()
     .describe('llm_completion only: tools the model may call (its tool_calls come back)'),
+  stream: z
+    .boolean()
+    .optional()
+    .describe('llm_completion only: ask for the answer as it is written, in chunks (MGP §12)'),
+  cancel_after_chunks: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('llm_completion with stream only: cancel the completion after this many chunks'),
 });
 type AskUserArgs = z.output<typeof askUserInput>;
 
@@ -74,6 +84,7 @@ export function callbackRequest(
         messages: [{ role: 'user', content: args.message }],
         model_hints: args.model_hints ?? {},
         tools: args.tools ?? [],
+        ...(args.stream && { stream: true }),
         timeout_ms: timeoutMs,
       };
     case 'confirmation':
@@ -143,12 +154,51 @@ async function ask(
       callback_id: callbackId,
     });
   }
+  if (args.type === 'llm_completion' && args.stream)
+    return askStreamed(args, ctx, callbacks, { callbackId, request, timeoutMs });
   const answered = callbacks.wait(callbackId, timeoutMs, ctx.signal);
   await ctx.notify(Notifications.callbackRequest, request);
   const outcome = await answered;
   if (args.type === 'llm_completion' && outcome.kind === 'response')
     await reportTokenUsage(outcome.response, callbackId, events);
   return outcomeResult(outcome, timeoutMs);
+}
+
+/**
+ * A streamed llm_completion: the chunks as they came, and either the answer or, with
+ * `cancel_after_chunks`, the partial text the client returned when the server cancelled.
+ */
+async function askStreamed(
+  args: AskUserArgs,
+  ctx: ToolContext,
+  callbacks: Callbacks,
+  question: { callbackId: string; request: Record<string, unknown>; timeoutMs: number },
+): Promise<ToolResult> {
+  const { callbackId, request, timeoutMs } = question;
+  const chunks: string[] = [];
+  let cancelAt: (cancel: Promise<Record<string, unknown>>) => void = () => undefined;
+  const cancelled = new Promise<Promise<Record<string, unknown>>>(
+    (resolve) => (cancelAt = resolve),
+  );
+  const reading = callbacks.readChunks(callbackId, (text) => {
+    chunks.push(text);
+    if (chunks.length === args.cancel_after_chunks)
+      cancelAt(callbacks.cancelStream(callbackId, 'enough'));
+  });
+  try {
+    const answered = callbacks.wait(callbackId, timeoutMs, ctx.signal);
+    await ctx.notify(Notifications.callbackRequest, request);
+    const outcome = await Promise.race([
+      answered,
+      cancelled.then(async (cancel) => ({ kind: 'cancel' as const, cancel: await cancel })),
+    ]);
+    if (outcome.kind === 'cancel')
+      return textResult(JSON.stringify(outcome.cancel), { chunks, cancel: outcome.cancel });
+    const result = outcomeResult(outcome, timeoutMs);
+    return { ...result, structuredContent: { ...result.structuredContent, chunks } };
+  } finally {
+    reading.stopReading();
+  }
 }
 
 export function askUserTool(session: Session, callbacks: Callbacks, events: Events): ToolDef {
