@@ -10,6 +10,7 @@ export type { ServerManager } from './lifecycle/serverManager';
 export { qualifiedToolName } from './lifecycle/serverManager';
 export type { SupervisedServer } from './lifecycle/supervisedServer';
 export { connectingEnds, notReadyServers, type NotReadyServer } from './lifecycle/readiness';
+export { describeProgress } from './connection/connectDeadline';
 export { endGroupsOnSignals } from './transport/processGroups';
 export { describeIsolation, type Isolation } from './sandbox/isolation';
 export { foreseeIsolation } from './sandbox/launch';

@@ -2,6 +2,7 @@ import {
   type ConfigProblem,
   type ConfiguredServer,
   describeIsolation,
+  describeProgress,
   displayPath,
   type EffectiveSecurity,
   type Isolation,
@@ -29,6 +30,7 @@ import {
 import type { HoldReason } from '../host/startGate';
 import { TemplateNode, templateItem } from './content/resourceTemplates';
 import { type ItemNode, leafItem } from './serverItemRows';
+import { groupItem, noticeItem, type NoticeNode, problemItem } from './serverViewRows';
 import type { ServerIcons } from '../host/serverIcons';
 
 type Group = 'tools' | 'resources' | 'prompts';
@@ -46,7 +48,7 @@ export type ServerNode =
   | FeatureSetNode
   | TemplateNode
   | { kind: 'problem'; problem: ConfigProblem }
-  | { kind: 'notice'; id: string; label: string; tooltip: string; icon: string; command: string };
+  | NoticeNode;
 
 /** Why a server waits, in a few words (the notice above the servers says what to do). */
 const HOLD_WORDS: Record<string, string | undefined> = {
@@ -96,9 +98,14 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     manager.bus.on('transition', refresh);
     manager.bus.on('listChanged', refresh);
     manager.bus.on('servers', refresh);
+    manager.bus.on('starting', refresh);
     this.subscriptions.push({
       dispose: () =>
-        manager.bus.off('transition', refresh).off('listChanged', refresh).off('servers', refresh),
+        manager.bus
+          .off('transition', refresh)
+          .off('listChanged', refresh)
+          .off('servers', refresh)
+          .off('starting', refresh),
     });
   }
 
@@ -263,6 +270,9 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     const live = this.live(server.id);
     const state: ServerState = shadowedBy ? 'disconnected' : (live?.state ?? 'registered');
     const connected = state === 'connected' && !shadowedBy;
+    // A server that worked through a period of its connect timeout (a first `npx -y` downloading).
+    const progress = state === 'connecting' ? live?.connecting?.progress : undefined;
+    const stateWords = progress ? 'still starting' : state;
     const item = new vscode.TreeItem(
       server.id,
       connected ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
@@ -274,10 +284,12 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     item.description = shadowedBy
       ? `overridden by ${displayPath(shadowedBy.source.file, paths)}`
       : connected
-        ? `${live?.tools.length ?? 0} tools · ${server.transport}${isolationMark(live?.isolation)}`
+        ? `${toolCount(live?.tools.length ?? 0)} · ${server.transport}${isolationMark(live?.isolation)}`
         : live?.heldBack !== undefined && state === 'registered'
           ? `not started · ${HOLD_WORDS[this.holdOf?.(server) ?? 'other'] ?? live.heldBack}`
-          : `${state}${live?.lastError ? `: ${oneLine(live.lastError)}` : ''}`;
+          : progress
+            ? `still starting · ${Math.round(progress.elapsedMs / 1000)} s`
+            : `${state}${live?.lastError ? `: ${oneLine(live.lastError)}` : ''}`;
     if (kept) item.description = `${item.description} · config has errors`;
     // The server's own icon (MCP 2025-11-25 serverInfo.icons) while connected; a state icon otherwise.
     const serverIcon = connected
@@ -310,12 +322,16 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
       item.contextValue = 'mgp.server.signin';
     }
     const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendMarkdown(`**${server.id}** — ${blocked ? 'blocked by policy' : state}\n\n`);
+    tooltip.appendMarkdown(`**${server.id}** — ${blocked ? 'blocked by policy' : stateWords}\n\n`);
     if (blocked)
       tooltip.appendMarkdown(
         `$(shield) **Blocked by the managed policy:** ${markdownInline(blocked.reason)}, in \`${blocked.file}:${blocked.line}\`. It does not start, whoever asks.\n\n`,
       );
     tooltip.appendCodeblock(serverTarget(server), 'shell');
+    if (progress)
+      tooltip.appendMarkdown(
+        `\n$(loading~spin) ${markdownInline(capitalised(describeProgress(progress)))}.\n`,
+      );
     if (live?.isolation)
       tooltip.appendMarkdown(
         `\n**Isolation:** ${markdownInline(describeIsolation(live.isolation))}\n`,
@@ -331,7 +347,7 @@ export class ServersView implements vscode.TreeDataProvider<ServerNode>, vscode.
     tooltip.appendMarkdown(`\nDeclared in \`${where}\``);
     item.tooltip = tooltip;
     item.accessibilityInformation = {
-      label: `Server ${server.id}, ${blocked ? 'blocked by policy' : state}, declared in ${where}`,
+      label: `Server ${server.id}, ${blocked ? 'blocked by policy' : stateWords}, declared in ${where}`,
     };
     return item;
   }
@@ -342,61 +358,12 @@ function keptFrom(config: KernelConfig, server: ConfiguredServer): boolean {
   return file?.kept?.servers.includes(server.id) ?? false;
 }
 
-function groupItem(
-  node: Extract<ServerNode, { kind: 'group' }>,
-  live: SupervisedServer | undefined,
-  switches: Pick<Switches, 'toolOff'> | undefined,
-): vscode.TreeItem {
-  const count = live
-    ? live[node.group].length + (node.group === 'resources' ? live.resourceTemplates.length : 0)
-    : 0;
-  const off =
-    node.group === 'tools' && live && switches
-      ? live.tools.filter((t) => switches.toolOff(live.id, t.name)).length
-      : 0;
-  const label = { tools: 'Tools', resources: 'Resources', prompts: 'Prompts' }[node.group];
-  const item = new vscode.TreeItem(
-    label,
-    count ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
-  );
-  item.id = `group:${node.serverId}:${node.group}`;
-  item.description = off ? `${count - off} of ${count} on` : String(count);
-  item.iconPath = new vscode.ThemeIcon(
-    { tools: 'tools', resources: 'file-text', prompts: 'comment-discussion' }[node.group],
-  );
-  return item;
+function toolCount(count: number): string {
+  return count === 1 ? '1 tool' : `${count} tools`;
 }
 
-function noticeItem(node: Extract<ServerNode, { kind: 'notice' }>): vscode.TreeItem {
-  const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
-  item.id = `notice:${node.id}`;
-  item.iconPath = new vscode.ThemeIcon(
-    node.icon,
-    new vscode.ThemeColor('editorWarning.foreground'),
-  );
-  item.tooltip = node.tooltip;
-  item.contextValue = `mgp.notice.${node.id}`;
-  item.command = { command: node.command, title: node.label };
-  return item;
-}
-
-function problemItem(problem: ConfigProblem, paths: PathContext): vscode.TreeItem {
-  const where = `${displayPath(problem.file, paths)}:${problem.line}`;
-  const item = new vscode.TreeItem(problem.message, vscode.TreeItemCollapsibleState.None);
-  item.id = `problem:${where}:${problem.column}:${problem.message}`;
-  item.description = where;
-  item.iconPath = new vscode.ThemeIcon(
-    'error',
-    new vscode.ThemeColor('problemsErrorIcon.foreground'),
-  );
-  item.contextValue = 'mgp.configProblem';
-  item.tooltip = `${where}:${problem.column}${problem.key ? ` (${problem.key})` : ''}: ${problem.message}`;
-  item.command = {
-    command: 'mgp.openConfig',
-    title: 'Open Configuration',
-    arguments: [vscode.Uri.file(problem.file), problem.line],
-  };
-  return item;
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** " · sandboxed" or " · not sandboxed" after a stdio server's tool count. */
