@@ -15,6 +15,8 @@ import { machineIdentity, MachineIdentity } from './machineIdentity';
 import { ShipCursor } from './shipCursor';
 
 const BATCH = 500;
+/** How long a record made alone waits for others to share its INSERT (one per tool call costs). */
+const LINGER_MS = 50;
 const FIRST_RETRY_MS = 500;
 const LAST_RETRY_MS = 30_000;
 
@@ -44,6 +46,7 @@ export class AuditShipper {
   private pending: AuditRecord[] = [];
   private running: Promise<void> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
+  private lingerTimer: NodeJS.Timeout | undefined;
   private retryMs = FIRST_RETRY_MS;
   private problem: string | undefined;
   private schemaReady = false;
@@ -87,7 +90,11 @@ export class AuditShipper {
   private enqueue(record: AuditRecord): void {
     this.highest = Math.max(this.highest, record.seq);
     if (record.seq > this.cursor.seq) this.pending.push(record);
-    this.kick();
+    if (this.pending.length >= BATCH) return this.kick();
+    this.lingerTimer ??= setTimeout(() => {
+      this.lingerTimer = undefined;
+      this.kick();
+    }, LINGER_MS);
   }
 
   private kick(): void {
@@ -107,7 +114,7 @@ export class AuditShipper {
       }
       for (let batch = await this.nextBatch(); batch.length; batch = await this.nextBatch()) {
         await insertRecords(this.db.pool, this.machine, this.chain, batch);
-        await this.cursor.advance(batch[batch.length - 1].seq);
+        this.cursor.advance(batch[batch.length - 1].seq);
         this.pending = this.pending.filter((record) => record.seq > this.cursor.seq);
         this.wake();
       }
@@ -179,9 +186,11 @@ export class AuditShipper {
     ]);
     clearTimeout(timer);
     this.closed = true;
+    clearTimeout(this.lingerTimer);
     this.unsubscribe();
     clearTimeout(this.retryTimer);
     await this.running?.catch(() => undefined);
+    await this.cursor.save();
     await this.db.pool.end().catch(() => undefined);
   }
 }
