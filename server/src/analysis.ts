@@ -1,4 +1,4 @@
-import type { ConfigFormat } from '@shared/configFiles';
+import { type ConfigFormat, managedPolicyPath } from '@shared/configFiles';
 import { checkParsed, formatToCheck } from '@shared/configCheck/checkDocument';
 import type { CheckDiagnostic } from '@shared/configCheck/diagnostic';
 import { parseTomlDocument } from '@shared/configCheck/parse';
@@ -39,8 +39,7 @@ function notice(range: CheckDiagnostic['range'], message: string): CheckDiagnost
 }
 
 function analyze(path: string, version: number, text: string): Analysis {
-  const baseName = path.split(/[\\/]/).pop() ?? path;
-  const format = formatToCheck(baseName, text);
+  const format = formatToCheck(path, text, managedPolicyPath(process.platform, process.env));
   if (!format) return { version, text, diagnostics: [] };
   const origin = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   if (text.length > MAX_CHECKED_BYTES) {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { checkConfigText } from '@shared/configCheck/checkDocument';
 import type { CheckDiagnostic } from '@shared/configCheck/diagnostic';
+import { managedPolicyPath } from '@shared/configFiles';
 import { CommandLine, UsageError } from './flags';
 import type { Io } from './io';
 import { JSON_FLAG } from './options';
@@ -54,7 +55,8 @@ export async function checkFiles(files: string[]): Promise<CheckReportEntry[]> {
       });
       continue;
     }
-    for (const d of checkConfigText(text, { path }))
+    const managedPolicy = managedPolicyPath(process.platform, process.env);
+    for (const d of checkConfigText(text, { path, managedPolicy }))
       entries.push({
         file: path,
         range: d.range,

@@ -1,4 +1,4 @@
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import {
   ConfigFormat,
   formatOfConfigFile,
@@ -17,14 +17,22 @@ export interface CheckOptions {
   /** The file's path, for its base name (format) and folder (relative commands). */
   path: string;
   environment?: RuleEnvironment;
+  /** The machine's managed policy file (managedPolicyPath): checked as the policy whatever its name. */
+  managedPolicy?: string;
 }
 
 /**
  * Which format a file is checked as, or undefined for a `config.toml` that is not OpenFang's or a
  * `policy.toml` that is not MGP's managed policy.
  */
-export function formatToCheck(baseName: string, text: string): ConfigFormat | undefined {
-  const format = formatOfConfigFile(baseName);
+export function formatToCheck(
+  path: string,
+  text: string,
+  managedPolicy?: string,
+): ConfigFormat | undefined {
+  // MGP_MANAGED_POLICY may name any file: that one is the policy, whatever its name.
+  if (managedPolicy !== undefined && resolve(path) === resolve(managedPolicy)) return 'policy';
+  const format = formatOfConfigFile(path.split(/[\\/]/).pop() ?? path);
   if (format === 'openfang' && !looksLikeOpenFangConfig(text)) return undefined;
   if (format === 'policy' && !looksLikeManagedPolicy(text)) return undefined;
   return format;
@@ -35,8 +43,7 @@ export function formatToCheck(baseName: string, text: string): ConfigFormat | un
  * that is not OpenFang's gets none: it belongs to Cargo, Hugo or another tool.
  */
 export function checkConfigText(text: string, options: CheckOptions): CheckDiagnostic[] {
-  const baseName = options.path.split(/[\\/]/).pop() ?? options.path;
-  const format = formatToCheck(baseName, text);
+  const format = formatToCheck(options.path, text, options.managedPolicy);
   if (!format) return [];
   return checkParsed(format, parseTomlDocument(text), text, options).diagnostics;
 }

@@ -180,4 +180,19 @@ describe('the managed policy (policy.toml)', () => {
       "another tool's policy.toml is left alone",
     );
   });
+
+  it('checks the file MGP_MANAGED_POLICY names as the policy, whatever its name', () => {
+    const text = '[servers]\ndeny = ["x"]\n[kernel]\napproval_policy = "sometimes"\n';
+    const path = '/opt/corp/mgp-rules.toml';
+    const asPolicy = checkConfigText(text, { path, managedPolicy: path });
+    assert.deepEqual(
+      asPolicy.map((d) => [d.range.start.line + 1, d.code]),
+      [[4, 'schema/enum']],
+    );
+    const asServers = checkConfigText(text, { path, managedPolicy: '/etc/mgp/policy.toml' });
+    assert.ok(
+      asServers.some((d) => d.message.includes('servers must be an array')),
+      'any other file of that name is an mgp.toml',
+    );
+  });
 });

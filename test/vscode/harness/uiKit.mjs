@@ -1,7 +1,7 @@
 // What UI scenarios share: the page, steps that count and screenshot on failure, the palette, webview
 // frames, themes and contrast. Scenario modules under scenarios/ receive one UiKit.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { HANG_MS, shownWithin } from './patience.mjs';
 
 export { expand, expandGroup, expandTools, serverRow } from './tree.mjs';
@@ -337,6 +337,16 @@ export async function goToLine(page, line) {
     await page.keyboard.press('Enter');
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 });
   });
+}
+
+/** Opens a file by its absolute path (one outside the workspace too) with Quick Open. */
+export async function openFileByPath(page, path) {
+  await inQuickOpen(page, path, async () => {
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 5000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 });
+  });
+  await page.locator('.tab.active', { hasText: basename(path) }).waitFor();
 }
 
 /** Opens the workspace's mgp.toml with Quick Open and waits for its tab. */

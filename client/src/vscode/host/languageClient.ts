@@ -6,7 +6,7 @@ import {
   State,
   TransportKind,
 } from 'vscode-languageclient/node';
-import { CONFIG_BASENAMES } from '@shared/configFiles';
+import { CONFIG_BASENAMES, managedPolicyPath } from '@shared/configFiles';
 import { KernelStateNotification, KernelStateParams } from '@shared/lspMessages';
 import type { KernelConfig, McplHost, ServerManager } from '../../kernel';
 import type { ConfigService } from './configService';
@@ -41,10 +41,11 @@ export class LanguageServerHost implements vscode.Disposable {
       },
     };
     const clientOptions: LanguageClientOptions = {
-      documentSelector: CONFIG_BASENAMES.map((name) => ({
-        language: 'toml',
-        pattern: `**/${name}`,
-      })),
+      documentSelector: [
+        ...CONFIG_BASENAMES.map((name) => ({ language: 'toml', pattern: `**/${name}` })),
+        // The managed policy, whatever MGP_MANAGED_POLICY names it.
+        { scheme: 'file', pattern: managedPolicyPath(process.platform, process.env) },
+      ],
     };
     this.client = new LanguageClient(
       'mgp.languageServer',

@@ -1,7 +1,8 @@
 // The machine's managed policy (MGP_MANAGED_POLICY here, /etc/mgp/policy.toml on a fleet) denies the
 // example workspace's `everything` server: the Servers view shows it blocked by policy, says why and
 // where, nobody is asked to start it, and it never starts; the other servers run. Screenshots in
-// dark and light.
+// dark and light. Then the policy file, opened in the editor and edited, gets the language server's
+// diagnostics in the Problems panel (the file has no policy.toml name: MGP_MANAGED_POLICY names it).
 import { strict as assert } from 'node:assert';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,9 @@ import { join } from 'node:path';
 import {
   approvePermissions,
   hoverUntil,
+  openFileByPath,
   openWorkbench,
+  palette,
   serverRow,
   startWorkspaceServers,
 } from '../uiKit.mjs';
@@ -65,4 +68,19 @@ export async function run(kit) {
       );
     },
   );
+
+  await step('the language server checks policy.toml as it is edited', async () => {
+    await openFileByPath(page, policy);
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.insertText('\n[kernel]\napproval_policy = "sometimes"\n');
+    await palette(page, 'View: Focus Problems (Errors, Warnings, Infos)');
+    const problem = page.locator('.markers-panel .monaco-list-row', {
+      hasText:
+        'approval_policy must be one of interactive, auto_approve, deny_all, config_only; got "sometimes"',
+    });
+    await problem.waitFor();
+    assert.match(await problem.innerText(), /\[Ln 5, Col 19\]/);
+    await shot('managed-policy-diagnostics');
+  });
 }
