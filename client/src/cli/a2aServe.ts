@@ -14,15 +14,9 @@ import {
   serverSkills,
 } from '../kernel';
 import { startCliKernel } from './cliKernel';
+import { stopSignal } from './stopSignal';
 import type { Io } from './io';
 import type { KernelOptions } from './options';
-
-function stopSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    process.once('SIGTERM', () => resolve());
-    process.once('SIGINT', () => resolve());
-  });
-}
 
 export async function runA2aServe(
   options: KernelOptions & { a2aPort: number; a2aHost?: string },

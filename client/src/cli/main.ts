@@ -71,6 +71,7 @@ import { allowCommand, StartApproval, startApprovals } from './workspaceTrust';
 import { runValidate } from './validateCommand';
 import { runInit } from './initCommand';
 import { runServe, SERVE_FLAGS, SERVE_USAGE, serveOptions } from './serveCommand';
+import { METRICS_FLAGS, METRICS_USAGE, metricsOptions, runMetrics } from './metricsCommand';
 import {
   isSwitchLine,
   runSwitch,
@@ -148,6 +149,8 @@ ${A2A_USAGE.replace(/^/gm, '  ').trimStart()}
                                      kit, a validate script) into DIR; never over a file that is there
   mgp serve [--expose meta|all]      the kernel as an MCP server on stdio, for other MCP clients:
                                      their calls take the kernel's checks (mgp serve --help)
+  mgp metrics [--http PORT]          the metrics of the editor's kernel on this folder, when turned
+                                     on there (mgp metrics --help)
   Every command that reads config takes --config FILE (that file only) or --cwd DIR.
   Every command that starts servers takes --trust: a server declared in the folder's own config
   starts only once you allowed it; on a terminal you are asked, without one it does not start
@@ -290,6 +293,11 @@ const COMMANDS: Record<string, Command<Flags>> = {
   ),
   channels: command(CHANNELS_FLAGS, (line, io) => runChannels(channelsOptions(line), io)),
   serve: command(SERVE_FLAGS, (line, io) => runServe(serveOptions(line), io), SERVE_USAGE),
+  metrics: command(
+    METRICS_FLAGS,
+    (line, io) => runMetrics(metricsOptions(line), io),
+    METRICS_USAGE,
+  ),
 };
 
 /** `mgp servers off|on …` and `mgp tools off|on …`: the switches, with flags of their own. */

@@ -25,6 +25,7 @@ import {
 import { oneLine } from '@shared/untrustedText';
 import { runA2aServe } from './a2aServe';
 import { startCliKernel } from './cliKernel';
+import { stopSignal } from './stopSignal';
 import { CommandLine, oneOf, UsageError, wholeNumber } from './flags';
 import type { Io } from './io';
 import {
@@ -137,13 +138,6 @@ export function serveOptions({
     throw new UsageError('--http takes a port number (0 for any free port)');
   const seconds = wholeNumber('idle-timeout', idle, DEFAULT_IDLE_TIMEOUT_MS / 1000, 1);
   return { ...options, httpPort: port, idleTimeoutMs: seconds * 1000, team };
-}
-
-function stopSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    process.once('SIGTERM', () => resolve());
-    process.once('SIGINT', () => resolve());
-  });
 }
 
 /** Resolves when the client closes stdin (or the process is told to stop). */

@@ -268,7 +268,8 @@ export { ResourceServer } from './gateway/http/resourceServer';
 export { oauthAuth } from './gateway/http/requestAuth';
 export { isLoopbackAddress } from './gateway/http/listenAddress';
 export { KernelMetrics } from './metrics/kernelMetrics';
-export { findEditor, openEditorSession, relay } from './gateway/local/attach';
+export { listenForMetrics } from './metrics/metricsListener';
+export { findEditor, openEditorSession, readEditorMetrics, relay } from './gateway/local/attach';
 export { EditorEndpoint } from './gateway/local/editorEndpoint';
 
 // `mgp validate` (MGP §17.8): a server's compliance by tier, over the kernel's connection code.

@@ -5,7 +5,7 @@
  * Trust: a restricted workspace serves nothing.
  */
 import * as vscode from 'vscode';
-import { EditorEndpoint, Gateway, type GatewayMode } from '../../kernel';
+import { EditorEndpoint, Gateway, type GatewayMode, KernelMetrics } from '../../kernel';
 import { workspaceFolderPaths } from '../host/configService';
 import type { EditorHost } from '../host/editorHost';
 import { EditorA2a } from './editorA2a';
@@ -27,6 +27,7 @@ export function registerGateway(
 export class EditorGateway implements vscode.Disposable {
   private readonly gateways = new Map<string, Gateway>();
   private endpoint: Promise<EditorEndpoint | undefined> | undefined;
+  private kernelMetrics: KernelMetrics | undefined;
   private readonly definitionsChanged = new vscode.EventEmitter<void>();
   private readonly disposables: vscode.Disposable[] = [this.definitionsChanged];
 
@@ -46,7 +47,11 @@ export class EditorGateway implements vscode.Disposable {
         this.listen();
         this.definitionsChanged.fire();
       }),
+      vscode.workspace.onDidChangeConfiguration((change) => {
+        if (change.affectsConfiguration('mgp.metrics.enabled')) this.metrics();
+      }),
     );
+    this.metrics();
     this.listen();
   }
 
@@ -62,6 +67,7 @@ export class EditorGateway implements vscode.Disposable {
       folder: this.folder,
       env: process.env,
       connect: async (transport, mode) => void (await this.gateway(mode).connect(transport)),
+      metrics: () => this.metrics()?.text(),
       onProblem: (message) => this.log.warn(`gateway: ${message}`),
     }).then(
       (endpoint) => {
@@ -75,6 +81,26 @@ export class EditorGateway implements vscode.Disposable {
         return undefined;
       },
     );
+  }
+
+  /**
+   * The kernel's metrics while the person has `mgp.metrics.enabled` on in their own settings (a
+   * workspace cannot turn it on); counted from when it was turned on.
+   */
+  private metrics(): KernelMetrics | undefined {
+    const enabled =
+      vscode.workspace.getConfiguration('mgp').inspect<boolean>('metrics.enabled')?.globalValue ===
+      true;
+    if (!enabled) {
+      this.kernelMetrics?.dispose();
+      this.kernelMetrics = undefined;
+      return undefined;
+    }
+    this.kernelMetrics ??= new KernelMetrics({
+      onRecord: (listener) => this.host.trail.onRecord(listener),
+      manager: this.host.kernel.manager,
+    });
+    return this.kernelMetrics;
   }
 
   private gateway(mode: GatewayMode): Gateway {
@@ -105,6 +131,7 @@ export class EditorGateway implements vscode.Disposable {
 
   dispose(): void {
     vscode.Disposable.from(...this.disposables).dispose();
+    this.kernelMetrics?.dispose();
     void this.endpoint?.then((endpoint) => endpoint?.close());
     for (const gateway of this.gateways.values()) void gateway.close();
   }

@@ -6,7 +6,14 @@ import { lstat, readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { GatewayMode } from '../toolListing';
-import { descriptorPath, type EditorDescriptor, readHandshake, writeLine } from './attachProtocol';
+import {
+  descriptorPath,
+  type EditorDescriptor,
+  MAX_METRICS_BYTES,
+  type MetricsText,
+  readHandshake,
+  writeLine,
+} from './attachProtocol';
 import { SocketTransport } from './socketTransport';
 
 const ATTACH_MS = 5000;
@@ -46,6 +53,28 @@ export function openEditorSession(
         socket.off('error', fail);
         resolve(new SocketTransport(socket, rest));
       }, fail);
+    });
+  });
+}
+
+/** The editor kernel's metrics, one scrape; rejects with the editor's reason when it refuses. */
+export function readEditorMetrics(editor: EditorDescriptor): Promise<MetricsText> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(editor.socket);
+    const done = (error?: Error, metrics?: MetricsText) => {
+      socket.destroy();
+      if (error) reject(error);
+      else resolve(metrics!);
+    };
+    socket.once('error', (error) => done(error));
+    socket.once('connect', () => {
+      writeLine(socket, { token: editor.token, metrics: true });
+      readHandshake(socket, ATTACH_MS, MAX_METRICS_BYTES).then(({ line }) => {
+        const answer = line as { metrics?: MetricsText; error?: string };
+        if (typeof answer?.metrics?.body !== 'string')
+          return done(new Error(answer?.error ?? 'the editor sent no metrics'));
+        done(undefined, answer.metrics);
+      }, done);
     });
   });
 }

@@ -6,6 +6,9 @@
  * the socket's path and a random token. `mgp serve` reads it, connects, and sends one line,
  * `{"token": …, "expose": "meta" | "all", "names"?: "spec" | "safe"}`; the editor answers `{"attached": true}` (or `{"error": …}`
  * and closes). From then on the socket carries MCP messages, one JSON-RPC message a line.
+ * `mgp metrics` sends `{"token": …, "metrics": true}` instead: the editor answers
+ * `{"metrics": {"contentType": …, "body": …}}` (its kernel's metrics, when the person turned them on)
+ * or `{"error": …}`, and closes.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -15,6 +18,8 @@ import type { GatewayMode } from '../toolListing';
 export const DESCRIPTOR_FILE = 'editor.json';
 /** The handshake line's limit: anything longer is not a handshake. */
 const MAX_HANDSHAKE_BYTES = 4096;
+/** The metrics answer's limit: a label per server and tool, never megabytes more. */
+export const MAX_METRICS_BYTES = 16 * 1024 * 1024;
 
 export interface EditorDescriptor {
   socket: string;
@@ -26,6 +31,12 @@ export interface EditorDescriptor {
 export interface AttachRequest {
   token: string;
   mode: GatewayMode;
+}
+
+/** A scrape of the editor kernel's metrics, in Prometheus's text format. */
+export interface MetricsText {
+  contentType: string;
+  body: string;
 }
 
 export function descriptorPath(stateDir: string): string {
@@ -44,6 +55,7 @@ export function socketPath(runtimeDir: string, stateDir: string, nonce: string):
 export function readHandshake(
   socket: Socket,
   timeoutMs: number,
+  maxBytes = MAX_HANDSHAKE_BYTES,
 ): Promise<{ line: unknown; rest: Buffer }> {
   return new Promise((resolve, reject) => {
     let buffered = Buffer.alloc(0);
@@ -58,7 +70,7 @@ export function readHandshake(
       buffered = Buffer.concat([buffered, chunk]);
       const end = buffered.indexOf('\n');
       if (end === -1) {
-        if (buffered.length > MAX_HANDSHAKE_BYTES) done(new Error('the handshake is too long'));
+        if (buffered.length > maxBytes) done(new Error('the handshake is too long'));
         return;
       }
       try {

@@ -12,6 +12,7 @@ import {
   type AttachRequest,
   descriptorPath,
   type EditorDescriptor,
+  type MetricsText,
   readHandshake,
   socketPath,
   writeLine,
@@ -29,6 +30,8 @@ export interface EditorEndpointOptions {
   env: Record<string, string | undefined>;
   /** Serves one attached client: a gateway session in that mode over the transport. */
   connect(transport: Transport, mode: GatewayMode): Promise<void>;
+  /** The kernel's metrics for `mgp metrics`; undefined while the person has them off. */
+  metrics?(): Promise<MetricsText> | undefined;
   onProblem?(message: string): void;
 }
 
@@ -43,6 +46,13 @@ function attachRequest(line: unknown): AttachRequest | undefined {
   if (typeof token !== 'string' || (expose !== 'meta' && expose !== 'all')) return undefined;
   if (names !== undefined && names !== 'spec' && names !== 'safe') return undefined;
   return { token, mode: { expose, ...(names ? { names } : {}) } };
+}
+
+/** `{token, metrics: true}`: a scrape, not a session. */
+function metricsRequest(line: unknown): { token: string } | undefined {
+  if (typeof line !== 'object' || line === null) return undefined;
+  const { token, metrics } = line as Record<string, unknown>;
+  return typeof token === 'string' && metrics === true ? { token } : undefined;
 }
 
 function listen(server: Server, path: string): Promise<void> {
@@ -103,6 +113,8 @@ export class EditorEndpoint {
     socket.on('error', () => undefined);
     try {
       const { line, rest } = await readHandshake(socket, HANDSHAKE_MS);
+      const scrape = metricsRequest(line);
+      if (scrape) return await this.answerMetrics(socket, scrape.token);
       const request = attachRequest(line);
       if (!request || !sameSecret(request.token, this.token)) {
         writeLine(socket, { error: 'refused: not a valid attach request for this editor' });
@@ -117,6 +129,18 @@ export class EditorEndpoint {
       );
       socket.destroy();
     }
+  }
+
+  private async answerMetrics(socket: Socket, token: string): Promise<void> {
+    const metrics = sameSecret(token, this.token) ? this.options.metrics?.() : undefined;
+    if (!sameSecret(token, this.token))
+      writeLine(socket, { error: 'refused: not a valid request for this editor' });
+    else if (!metrics)
+      writeLine(socket, {
+        error: "metrics are off in the editor: turn on the setting 'mgp.metrics.enabled'",
+      });
+    else writeLine(socket, { metrics: await metrics });
+    socket.end();
   }
 
   /** Stops listening, ends the attached clients, and removes `editor.json` if it is still ours. */
