@@ -9,6 +9,7 @@ import {
   startScriptedModel,
   TestKernel,
 } from './support/kernelHarness';
+import { MAX_WAITING_QUESTIONS } from '../../client/src/kernel/mcpl/scopes';
 import { HANG_MS } from '../support/patience';
 
 // The MCPL host against a server that misbehaves (test/fixtures/servers/mcpl-hostile.js): each
@@ -87,10 +88,20 @@ describe('interop: MCPL host against a misbehaving server', function () {
   it('an elevation flood: a few questions wait for the user, the rest are refused at once', async () => {
     t = await start();
     t.operator.scopeAnswers = Array.from({ length: 100 }, () => true);
-    const result = await summary('elevate_flood', { count: 100 });
+    // The person answers only once the flood is in: the questions pile up as they would.
+    let answer = () => undefined as void;
+    t.operator.scopeHold = new Promise((resolve) => (answer = resolve));
+    const flood = summary('elevate_flood', { count: 100 });
+    await eventually(
+      () => t!.operator.count('scope') === MAX_WAITING_QUESTIONS,
+      'the questions the kernel lets wait',
+    );
+    answer();
+    const result = await flood;
     assert.equal(result.sent, 100);
-    assert.ok(t.operator.count('scope') <= 8 + result.accepted);
-    assert.ok(result.rejected > 0);
+    assert.equal(t.operator.count('scope'), MAX_WAITING_QUESTIONS, 'the rest were not asked');
+    assert.equal(result.accepted, MAX_WAITING_QUESTIONS);
+    assert.equal(result.rejected, 100 - MAX_WAITING_QUESTIONS);
     assert.ok(Object.keys(result.reasons).some((r) => /waiting for the user/.test(r)));
     assert.equal((await t.ofType('dev.mgp-kernel.mcpl.scope')).length, 100);
   });

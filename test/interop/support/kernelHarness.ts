@@ -59,6 +59,8 @@ export class ScriptedOperator {
   registrationAnswer = true;
   /** MCPL §7.6 step 3 and §11 `ask`: the answers to scope and inference questions, in order. */
   scopeAnswers: boolean[] = [];
+  /** While set, a scope question waits for it before its answer (a person slow to answer). */
+  scopeHold: Promise<void> | undefined;
   inferenceAnswers: boolean[] = [];
   /** What the operator does before answering a tool-call approval (take their time, say). */
   thinking: () => Promise<void> = async () => undefined;
@@ -130,6 +132,7 @@ export class ScriptedOperator {
       },
       approveScope: async (question) => {
         this.asked.push({ kind: 'scope', detail: question });
+        await this.scopeHold;
         return this.scopeAnswers.shift() ?? false;
       },
       approveInference: async (question) => {
