@@ -35,10 +35,12 @@ export async function run({ page, step, shot, setTheme }) {
     await expand(await serverRow(page, 'everything', 'connected'));
     const resources = page.locator('.monaco-list-row[aria-label^="Resources"]').last();
     await resources.waitFor();
-    // A click focuses the row (and toggles it): open it again with the keyboard when it closed.
+    // A click focuses the row and toggles it (it may have been open already): once it has the
+    // focus, expand() clicks until it reads expanded. A key sent right after the click could find
+    // the row as it was, and move the focus instead.
     await resources.click();
-    if ((await resources.getAttribute('aria-expanded')) !== 'true')
-      await page.keyboard.press('ArrowRight');
+    await page.locator('.monaco-list-row.focused[aria-label^="Resources"]').waitFor();
+    await expand(resources);
     await page
       .locator('.monaco-list-row.focused[aria-expanded="true"][aria-label^="Resources"]')
       .waitFor();
