@@ -193,6 +193,24 @@ class AnswerBuilder {
   }
 }
 
+/** The endpoint as it may be shown: no user, password or query (a key may sit in either). */
+function withoutSecrets(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  } catch {
+    return 'at the configured address';
+  }
+}
+
+/** fetch's "fetch failed" in words: where, and why (its cause: ECONNREFUSED, ENOTFOUND…). */
+function unreachable(baseUrl: string, error: unknown, signal: AbortSignal): unknown {
+  if (signal.aborted || !(error instanceof TypeError)) return error;
+  const cause = error.cause as { code?: string; message?: string } | undefined;
+  const why = cause?.code ?? cause?.message ?? error.message;
+  return new Error(`the model endpoint ${withoutSecrets(baseUrl)} cannot be reached (${why})`);
+}
+
 /** Reads `data:` lines of a server-sent event stream, JSON each, until `[DONE]` or the end. */
 async function readEvents(
   body: ReadableStream<Uint8Array>,
@@ -244,6 +262,8 @@ export async function openAiChat(
       ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
     },
     body: requestBody(endpoint, request),
+  }).catch((error: unknown) => {
+    throw unreachable(endpoint.baseUrl, error, signal);
   });
   const builder = new AnswerBuilder(endpoint.maxAnswerChars ?? 1_000_000, onText);
   const type = response.headers.get('content-type') ?? '';

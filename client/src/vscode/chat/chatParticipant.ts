@@ -124,6 +124,13 @@ async function runAgent(
       }),
     );
     if (record.stop.reason !== 'answered') stream.markdown(`\n\n*${record.stop.message}*`);
+    if (record.stop.reason === 'model_error') {
+      // Say what to do: the model is the person's choice, in the picker or the settings.
+      stream.markdown(
+        "\n\nPick another model in the chat view's model picker, or point MGP Kernel's endpoint at one that answers:",
+      );
+      stream.button({ command: 'mgp.configureModel', title: 'Configure Model Endpoint' });
+    }
   } finally {
     cancel.dispose();
     vscode.Disposable.from(...routes).dispose();
