@@ -1,15 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { execFile, spawn } from 'node:child_process';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { stateDirectory } from '../../client/src/kernel/audit/location';
-import { Gateway } from '../../client/src/kernel/gateway/gateway';
-import { EditorEndpoint } from '../../client/src/kernel/gateway/local/editorEndpoint';
 import { KernelMetrics } from '../../client/src/kernel/metrics/kernelMetrics';
 import { within } from '../support/patience';
 import { cliPath } from './support/gatewayProcess';
-import { fixtureServer, node, startKernel, type TestKernel } from './support/kernelHarness';
+import { editorOnSocket, type EditorOnSocket } from './support/editorOnSocket';
+import { fixtureServer, node, type TestKernel } from './support/kernelHarness';
 
 const run = promisify(execFile);
 
@@ -26,31 +22,18 @@ args = [${fixtureServer('params-echo.js')}]
  */
 describe('mgp metrics: the editor kernel’s metrics', function () {
   this.timeout(60000);
+  let onSocket: EditorOnSocket;
   let editor: TestKernel;
-  let endpoint: EditorEndpoint;
   let metrics: KernelMetrics | undefined;
   let env: Record<string, string>;
 
   before(async () => {
-    editor = await startKernel(CONFIG);
-    env = {
-      ...(process.env as Record<string, string>),
-      XDG_STATE_HOME: join(editor.dir, 'state'),
-      XDG_RUNTIME_DIR: join(editor.dir, 'run'),
-    };
-    const gateway = new Gateway(editor.kernel, { expose: 'all' });
-    endpoint = await EditorEndpoint.listen({
-      stateDir: stateDirectory({ workspaceFolder: editor.dir, env, home: homedir() }),
-      folder: editor.dir,
-      env,
-      connect: async (transport) => void (await gateway.connect(transport)),
-      metrics: () => metrics?.text(),
-    });
+    onSocket = await editorOnSocket(CONFIG, () => metrics?.text());
+    ({ editor, env } = onSocket);
   });
   after(async () => {
     metrics?.dispose();
-    await endpoint.close();
-    await editor.dispose();
+    await onSocket.close();
   });
 
   const mgpMetrics = (args: string[] = []) =>

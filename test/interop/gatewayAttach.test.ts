@@ -1,16 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { stateDirectory } from '../../client/src/kernel/audit/location';
-import { Gateway } from '../../client/src/kernel/gateway/gateway';
 import { findEditor, openEditorSession } from '../../client/src/kernel/gateway/local/attach';
-import { EditorEndpoint } from '../../client/src/kernel/gateway/local/editorEndpoint';
+import type { EditorEndpoint } from '../../client/src/kernel/gateway/local/editorEndpoint';
+import { editorOnSocket, type EditorOnSocket } from './support/editorOnSocket';
 import { cliPath } from './support/gatewayProcess';
 import { refusalResult } from './support/refusals';
-import { fixtureServer, node, startKernel, type TestKernel } from './support/kernelHarness';
+import { fixtureServer, node, type TestKernel } from './support/kernelHarness';
 
 /** A plain MCP server whose `echo` the config calls dangerous: every call needs an approval. */
 const CONFIG = `[[servers]]
@@ -27,31 +25,16 @@ risk_level = "dangerous"
  */
 describe('mgp serve attached to the editor open on the folder', function () {
   this.timeout(60000);
+  let onSocket: EditorOnSocket;
   let editor: TestKernel;
   let endpoint: EditorEndpoint;
-  let gateway: Gateway;
   let env: Record<string, string>;
 
   before(async () => {
-    editor = await startKernel(CONFIG);
-    env = {
-      ...(process.env as Record<string, string>),
-      XDG_STATE_HOME: join(editor.dir, 'state'),
-      XDG_RUNTIME_DIR: join(editor.dir, 'run'),
-    };
-    gateway = new Gateway(editor.kernel, { expose: 'all' });
-    endpoint = await EditorEndpoint.listen({
-      stateDir: stateDirectory({ workspaceFolder: editor.dir, env, home: homedir() }),
-      folder: editor.dir,
-      env,
-      connect: async (transport) => void (await gateway.connect(transport)),
-    });
+    onSocket = await editorOnSocket(CONFIG);
+    ({ editor, endpoint, env } = onSocket);
   });
-  after(async () => {
-    await endpoint.close();
-    await gateway.close();
-    await editor.dispose();
-  });
+  after(() => onSocket.close());
 
   async function serve(args: string[], name = 'Attach Test') {
     const transport = new StdioClientTransport({
