@@ -70,7 +70,7 @@ async function toggle(page, name, from, to) {
 
 export async function run(kit) {
   const { page, dirs, step, shot, THEMES } = kit;
-  const themes = THEMES.filter((t) => t.file !== 'high-contrast');
+  const themes = THEMES;
 
   await step(
     "the Servers view lists live's feature sets with their uses, each on from the config",

@@ -40,7 +40,7 @@ export async function run(kit) {
     const labels = await form.locator('.schema-form label').allTextContents();
     assert.ok(labels.length >= 8, `every field at once: ${labels.join(' | ')}`);
     assert.match(await form.locator('.untrusted').textContent(), /Please provide inputs/);
-    for (const theme of THEMES.filter((t) => t.file !== 'high-contrast')) {
+    for (const theme of THEMES) {
       await themed(kit, theme, form);
       await page.mouse.move(1300, 140);
       await shot(`elicitation-form-${theme.file}`);
@@ -92,7 +92,7 @@ export async function run(kit) {
       await colour.selectOption({ label: 'Blue' });
       await toppings.locator('input[value="olives"]').check();
       await toppings.locator('input[value="basil"]').check();
-      for (const theme of THEMES.filter((t) => t.file !== 'high-contrast')) {
+      for (const theme of THEMES) {
         await themed(kit, theme, form);
         await page.mouse.move(1300, 140);
         await shot(`elicitation-enums-${theme.file}`);

@@ -54,7 +54,7 @@ export async function run(kit) {
         await hover.textContent(),
         new RegExp(policy.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
       );
-      for (const theme of THEMES.filter((t) => t.file !== 'high-contrast')) {
+      for (const theme of THEMES) {
         await setTheme(theme);
         await hoverUntil(page, row, hover);
         await shot(`managed-policy-${theme.file}`);

@@ -47,7 +47,7 @@ export async function run({ page, server: codeServer, workspace, step, shot, set
       await hover.textContent(),
       /Still starting after \d+ s, writing to stderr \(a first download\?\); it may take up to 30 s/,
     );
-    for (const theme of THEMES.filter((t) => t.file !== 'high-contrast')) {
+    for (const theme of THEMES) {
       await setTheme(theme);
       await hoverUntil(page, row, hover);
       await shot(`server-starting-${theme.file}`);
