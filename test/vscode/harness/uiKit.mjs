@@ -275,16 +275,36 @@ export function createUiKit({ page, resultsDir, server, workspace, dirs, results
     if (frame) await frame.locator(`body.${theme.webviewClass}`).waitFor();
   }
 
-  /** Asserts text contrast ≥ 4.5:1 for each selector in the frame, against the body's background. */
+  /**
+   * Asserts text contrast ≥ 4.5:1 for each selector in the frame, against the background it is drawn
+   * on: the body's, with every background between it and the text (a button's, a badge's, a
+   * translucent tint) laid over it in turn.
+   */
   async function assertReadable(frame, selectors) {
     for (const selector of selectors) {
       const colours = await frame
         .locator(selector)
         .first()
-        .evaluate((node) => ({
-          text: getComputedStyle(node).color,
-          background: getComputedStyle(document.body).backgroundColor,
-        }));
+        .evaluate((node) => {
+          const rgba = (colour) => {
+            const [r, g, b, a = 1] = (colour.match(/[\d.]+/g) ?? []).map(Number);
+            return colour === 'transparent' ? [0, 0, 0, 0] : [r, g, b, a];
+          };
+          const layers = [];
+          for (let at = node; at && at !== document.body; at = at.parentElement)
+            layers.unshift(rgba(getComputedStyle(at).backgroundColor));
+          let [r, g, b] = rgba(getComputedStyle(document.body).backgroundColor);
+          for (const [lr, lg, lb, la] of layers) {
+            r = la * lr + (1 - la) * r;
+            g = la * lg + (1 - la) * g;
+            b = la * lb + (1 - la) * b;
+          }
+          const round = (value) => Math.round(value);
+          return {
+            text: getComputedStyle(node).color,
+            background: `rgb(${round(r)}, ${round(g)}, ${round(b)})`,
+          };
+        });
       const ratio = contrastRatio(colours.text, colours.background);
       if (ratio < 4.5)
         throw new Error(

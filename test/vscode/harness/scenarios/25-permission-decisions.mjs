@@ -26,7 +26,7 @@ export async function run(kit) {
         'Approve',
         'Reset',
       ]);
-      for (const theme of THEMES.reverse()) {
+      for (const theme of [...THEMES].reverse()) {
         await switchTheme(kit, theme, await panel());
         await page.locator('.tab', { hasText: 'Approvals' }).click();
         await (await row()).scrollIntoViewIfNeeded();

@@ -27,8 +27,9 @@ export const window = {
       server('quick', [fixture('params-echo.js')]) +
         server(
           'downloading',
-          [fixture('downloading.js'), '--busy-ms', '15000'],
-          'connect_timeout_secs = 3\n',
+          // Long enough for the pictures in three themes before it connects, on a loaded machine.
+          [fixture('downloading.js'), '--busy-ms', '45000'],
+          'connect_timeout_secs = 5\n',
         ),
     );
     window.env = { MGP_CONFIG_PATH: own };
@@ -45,7 +46,7 @@ export async function run({ page, server: codeServer, workspace, step, shot, set
     await hoverUntil(page, row, hover);
     assert.match(
       await hover.textContent(),
-      /Still starting after \d+ s, writing to stderr \(a first download\?\); it may take up to 30 s/,
+      /Still starting after \d+ s, writing to stderr \(a first download\?\); it may take up to 50 s/,
     );
     for (const theme of THEMES) {
       await setTheme(theme);
