@@ -114,13 +114,13 @@ export class AuditShipper {
       }
       for (let batch = await this.nextBatch(); batch.length; batch = await this.nextBatch()) {
         await insertRecords(this.db.pool, this.machine, this.chain, batch);
+        // Said before anyone waiting for these records hears they arrived.
+        this.reachedAgain();
         this.cursor.advance(batch[batch.length - 1].seq);
         this.pending = this.pending.filter((record) => record.seq > this.cursor.seq);
         this.wake();
       }
-      if (this.problem) this.options.onProblem?.(`audit records reach ${this.db.shown} again`);
-      this.problem = undefined;
-      this.retryMs = FIRST_RETRY_MS;
+      this.reachedAgain();
     } catch (error) {
       if (this.closed) return;
       const problem = `audit records wait in the local log: ${this.db.shown} cannot take them (${databaseProblem(error)})`;
@@ -133,6 +133,13 @@ export class AuditShipper {
       this.retryTimer.unref();
       this.retryMs = Math.min(this.retryMs * 2, LAST_RETRY_MS);
     }
+  }
+
+  /** The database took records again after an outage: said once, and the retries start over. */
+  private reachedAgain(): void {
+    if (this.problem) this.options.onProblem?.(`audit records reach ${this.db.shown} again`);
+    this.problem = undefined;
+    this.retryMs = FIRST_RETRY_MS;
   }
 
   /** The next records after the cursor: those queued, or, past a gap, the log's own (the spool). */
