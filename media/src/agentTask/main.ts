@@ -55,7 +55,7 @@ const cancelButton = button('Cancel Task', () => act({ type: 'cancel' }, 'Cancel
   title: 'Cancel the task at the agent (cancel_task)',
 });
 const answerBox = el('textarea', {
-  class: 'answer-text text-box',
+  class: 'answer-text',
   rows: '3',
   maxlength: String(MAX_ANSWER_CHARS),
   'aria-label': 'Your answer to the agent',

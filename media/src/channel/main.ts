@@ -21,7 +21,7 @@ const header = el('header', {});
 const list = el('ol', { class: 'messages', 'aria-label': 'Messages', 'aria-live': 'polite' });
 const notice = el('p', { class: 'notice', role: 'status' });
 const box = el('textarea', {
-  class: 'post-text text-box',
+  class: 'post-text',
   rows: '3',
   maxlength: String(MAX_POST_CHARS),
   'aria-label': 'Message to post',
