@@ -14,7 +14,9 @@ import {
   badgeSvg,
   checkDetails,
   checkLine,
+  describeTarget,
   junitXml,
+  kernelSandbox,
   resultLine,
   stateDirectory,
   validateServer,
@@ -168,23 +170,29 @@ export async function runValidateServer(
       );
     target = { kind: 'config', config, serverId: options.serverId ?? '' };
   }
+  // A config's stdio server runs in the sandbox its policy asks for, as `mgp call` would run it.
+  const sandbox = options.configFile ? kernelSandbox(env, [process.cwd()]) : undefined;
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
   const stateDir = stateDirectory({ workspaceFolder: process.cwd(), env, home: homedir() });
   const authorization = cliAuthorizations(stateDir, signInFlow(env, interactive), io, env);
   if (!options.json)
     io.out(
-      `Validating ${target.kind === 'config' ? `server "${target.serverId}" of ${options.configFile}` : target.kind === 'url' ? target.url : [target.command, ...target.args].join(' ')}`,
+      `Validating ${target.kind === 'config' ? `server "${target.serverId}" of ${options.configFile}` : describeTarget(target)}`,
     );
   const report = await validateServer({
     target,
     hostEnv: env,
     authorization,
+    sandbox,
     allowDangerous: options.allowDangerous,
     checkTimeoutMs: options.timeoutMs,
     onResult: options.json ? undefined : (check) => printCheck(io, check),
   });
   if (options.json) io.out(JSON.stringify(report, null, 2));
-  else io.out(resultLine(report));
+  else {
+    if (report.isolation) io.out(`Server process: ${report.isolation}`);
+    io.out(resultLine(report));
+  }
   if (options.junit) await writeFile(resolve(options.junit), junitXml(report));
   if (options.badge) {
     await writeFile(resolve(options.badge), badgeSvg(report));

@@ -281,6 +281,11 @@ export {
 } from './validate/validateServer';
 export { describeTarget, type ValidationTarget } from './validate/target';
 export {
+  kernelSandbox,
+  validateHostedServer,
+  type HostedValidationOptions,
+} from './validate/hostedValidation';
+export {
   badgeMarkdown,
   badgeSvg,
   checkDetails,

@@ -2,12 +2,10 @@ import type { SecretSource } from '../config/interpolate';
 import type { ConfiguredServer } from '../config/types';
 import type { ListKind } from '../connection/clientFeatures';
 import type { StartProgress } from '../connection/connectDeadline';
-import { homedir } from 'node:os';
-import { dirname } from 'node:path';
-import { ResolvedEnvironment, resolveEnvironment } from '../connection/environment';
+import { resolveEnvironment } from '../connection/environment';
 import { describeIsolation, type Isolation } from '../sandbox/isolation';
 import type { AddressGuard } from '../sandbox/hostBridges';
-import { planLaunch, type Launch } from '../sandbox/launch';
+import { launchServer } from '../sandbox/serverLaunch';
 import { ServerConnection } from '../connection/serverConnection';
 import type { IncomingRequestContext, SessionEnvironment } from '../connection/service';
 import type { KernelBus } from './events';
@@ -68,7 +66,9 @@ export async function openConnection(
       });
   const folders = deps.workspaceFolders();
   const launch =
-    config.transport === 'stdio' ? await sandboxed(config, resolved, deps, folders) : undefined;
+    config.transport === 'stdio'
+      ? await launchServer(config, resolved, { ...deps, workspaceFolders: folders })
+      : undefined;
   if (launch) {
     listener.isolated(launch.isolation, folders);
     listener.log('info', describeIsolation(launch.isolation));
@@ -109,28 +109,6 @@ export async function openConnection(
   });
   opening.connection = opened;
   return opened;
-}
-
-/** The stdio server's process inside its sandbox, as its policy says (sandbox/launch.ts). */
-function sandboxed(
-  config: ConfiguredServer,
-  resolved: ResolvedEnvironment,
-  deps: SupervisorDeps,
-  workspaceFolders: readonly string[],
-): Promise<Launch> {
-  return planLaunch({
-    serverId: config.id,
-    command: config.command ?? '',
-    args: config.args,
-    env: resolved.env,
-    cwd: config.settings.cwd,
-    policy: config.settings.sandbox,
-    configFolder: dirname(config.source.file),
-    workspaceFolders,
-    home: deps.hostEnv.HOME || homedir(),
-    hostEnv: deps.hostEnv,
-    guard: deps.addressGuard,
-  });
 }
 
 /** The services' capabilities, one object; `experimental` entries (MCPL's among them) merged, not replaced. */

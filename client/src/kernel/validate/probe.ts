@@ -13,6 +13,8 @@ import type { ConfiguredServer } from '../config/types';
 import { resolveEnvironment } from '../connection/environment';
 import { ServerConnection } from '../connection/serverConnection';
 import type { ListedTool } from '../connection/toolResults';
+import { describeIsolation } from '../sandbox/isolation';
+import { launchServer, type ServerLaunchDeps } from '../sandbox/serverLaunch';
 
 /** A notification the server sent, or a request of its own (`request: true`: push/event…). */
 export interface Notice {
@@ -35,6 +37,11 @@ export interface ProbeOptions {
   hostEnv: Readonly<Record<string, string | undefined>>;
   secrets: SecretSource;
   authorization?: Authorizations;
+  /**
+   * Run a stdio server in its sandbox as the kernel would (its config's policy); without, the
+   * command runs as typed, as `mgp validate server -- CMD` does.
+   */
+  sandbox?: ServerLaunchDeps;
   /** Extra requests from the server; unanswered ones get "method not found". */
   answer?: RequestAnswer;
   log?(level: string, message: string): void;
@@ -48,6 +55,8 @@ export class Probe {
   readonly trace: { direction: 'send' | 'receive'; message: JSONRPCMessage }[] = [];
   readonly stderr: string[] = [];
   closedUnexpectedly = false;
+  /** How the server's process ran: in which sandbox, or why in none (a sandboxed stdio server). */
+  isolation?: string;
   private waiters: { test: (notice: Notice) => boolean; resolve: (notice: Notice) => void }[] = [];
 
   private constructor(
@@ -70,8 +79,13 @@ export class Probe {
     };
     const record = (notice: Notice) =>
       built.probe ? built.probe.received(notice) : built.early.push(notice);
+    const launch =
+      options.sandbox && server.transport === 'stdio'
+        ? await launchServer(server, resolved, options.sandbox)
+        : undefined;
     const connection = await ServerConnection.open(server, resolved, {
       authorization,
+      launch,
       extraCapabilities: options.offer,
       handlers: {
         roots: () => [],
@@ -108,11 +122,16 @@ export class Probe {
           return options.answer?.(method, params);
         },
         onClosed: (expected) => {
+          void launch?.dispose();
           if (!expected && built.probe) built.probe.closedUnexpectedly = true;
         },
       },
+    }).catch(async (error: unknown) => {
+      await launch?.dispose();
+      throw error;
     });
     const probe = new Probe(connection, options);
+    if (launch) probe.isolation = describeIsolation(launch.isolation);
     probe.trace.push(...built.trace);
     for (const notice of built.early) probe.received(notice);
     built.probe = probe;

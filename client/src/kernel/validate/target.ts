@@ -12,7 +12,9 @@ import { KernelError } from '../domain/errors';
 export type ValidationTarget =
   | { kind: 'command'; command: string; args: string[]; cwd: string }
   | { kind: 'url'; url: string; transport?: 'http' | 'sse'; cwd: string }
-  | { kind: 'config'; config: KernelConfig; serverId: string };
+  | { kind: 'config'; config: KernelConfig; serverId: string }
+  /** A server the kernel hosts, as it has it now (hostedValidation.ts). */
+  | { kind: 'hosted'; server: ConfiguredServer };
 
 /** The id a command line or URL is known by in the report and the logs. */
 export const TARGET_ID = 'validated';
@@ -35,11 +37,17 @@ function fromBlock(block: string, cwd: string): ConfiguredServer {
   return server;
 }
 
+/** A copy the validator may change (its request timeout) without changing the config's. */
+function own(server: ConfiguredServer): ConfiguredServer {
+  return { ...server, settings: { ...server.settings } };
+}
+
 /** The server the target names, with the kernel's defaults for what the target does not say. */
 export function targetServer(
   target: ValidationTarget,
   host: Readonly<Record<string, string | undefined>> = process.env,
 ): ConfiguredServer {
+  if (target.kind === 'hosted') return own(target.server);
   if (target.kind === 'config') {
     const server = target.config.servers.find((candidate) => candidate.id === target.serverId);
     if (!server) {
@@ -49,7 +57,7 @@ export function targetServer(
         `no server "${target.serverId}" in the config${ids.length ? ` (it has ${ids.join(', ')})` : ''}`,
       );
     }
-    return server;
+    return own(server);
   }
   if (target.kind === 'url')
     return fromBlock(
@@ -73,6 +81,8 @@ export function targetServer(
 /** The target in words: the command line as typed, the URL, or the config's server id. */
 export function describeTarget(target: ValidationTarget): string {
   if (target.kind === 'config') return `server "${target.serverId}" of the config`;
+  if (target.kind === 'hosted')
+    return `server "${target.server.id}" of ${target.server.source.file}`;
   if (target.kind === 'url') return target.url;
   return [target.command, ...target.args]
     .map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word)))

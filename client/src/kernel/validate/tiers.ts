@@ -31,7 +31,7 @@ export function passedExtensions(checks: readonly CheckResult[]): MgpExtensionRo
 export function summarize(
   target: string,
   checks: CheckResult[],
-  facts: Pick<ValidationReport, 'server' | 'protocolVersion' | 'mgpVersion' | 'mcpl'>,
+  facts: Pick<ValidationReport, 'server' | 'protocolVersion' | 'mgpVersion' | 'mcpl' | 'isolation'>,
   started: number,
 ): ValidationReport {
   return {

@@ -67,6 +67,8 @@ export interface ValidationReport {
   protocolVersion?: string;
   /** The MGP version the server answered, when it speaks MGP. */
   mgpVersion?: string;
+  /** How a stdio server's process ran when the validator ran it in its sandbox (a config's server). */
+  isolation?: string;
   checks: CheckResult[];
   /** Whether every base MCP check passed. */
   mcpCompliant: boolean;

@@ -5,6 +5,7 @@
  * goes on, and works out the tier the server reaches (§17.5).
  */
 import type { Authorizations } from '../auth/authorizations';
+import type { ServerLaunchDeps } from '../sandbox/serverLaunch';
 import { environmentSecrets, type SecretSource } from '../config/interpolate';
 import { mgpOffer } from '../mgp/negotiation';
 import { BASE_MCP_CHECKS } from './checks/baseMcp';
@@ -46,6 +47,8 @@ export interface ValidateServerOptions extends Partial<ValidateRunOptions> {
   hostEnv?: Readonly<Record<string, string | undefined>>;
   secrets?: SecretSource;
   authorization?: Authorizations;
+  /** Run a stdio server in its sandbox, as the kernel would (probe.ts). */
+  sandbox?: ServerLaunchDeps;
   /** Told each result as its check ends (the CLI prints it at once). */
   onResult?(result: CheckResult): void;
   log?(level: string, message: string): void;
@@ -115,6 +118,7 @@ export async function validateServer(options: ValidateServerOptions): Promise<Va
     hostEnv,
     secrets: options.secrets ?? environmentSecrets(hostEnv),
     authorization: options.authorization,
+    sandbox: options.sandbox,
     log: options.log,
   };
   const offer = mgpOffer();
@@ -195,6 +199,7 @@ export async function validateServer(options: ValidateServerOptions): Promise<Va
       {
         server: info && { name: String(info.name), version: String(info.version) },
         protocolVersion: plain.connection.protocolVersion,
+        isolation: plain.isolation,
         mgpVersion: typeof serverMgp?.version === 'string' ? serverMgp.version : undefined,
         mcpl: mcpl
           ? {

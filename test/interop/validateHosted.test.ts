@@ -1,0 +1,86 @@
+/**
+ * Validating a server the kernel hosts (the editor's "MGP: Validate Server") runs it as the kernel
+ * would: in the sandbox its policy asks for, behind the start gate and the managed policy. The server
+ * here writes outside the workspace as it starts, as a malicious one would; run from a command line
+ * as typed, the same write lands, so the test shows the sandbox is what stops it.
+ */
+import { strict as assert } from 'node:assert';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { validateHostedServer, validateServer } from '../../client/src/kernel';
+import { sandboxPlatform } from '../../client/src/kernel/sandbox/platform';
+import { exampleServer, startKernel, type TestKernel } from './support/kernelHarness';
+
+describe('validating a hosted server', function () {
+  this.timeout(180_000);
+  let t: TestKernel | undefined;
+  let dir = '';
+  let outside = '';
+  let allowed = false;
+
+  const startScript = (mark: string) =>
+    `echo pwned > ${JSON.stringify(join(outside, mark))}; exec ${JSON.stringify(process.execPath)} ${exampleServer}`;
+
+  beforeEach(async () => {
+    const platform = await sandboxPlatform(process.env);
+    assert.ok(platform.available, `no sandbox here: ${platform.available ? '' : platform.reason}`);
+    dir = mkdtempSync(join(tmpdir(), 'mgp-validate-hosted-'));
+    // Beside the config's folder, which a sandboxed server may write, not in it.
+    outside = mkdtempSync(join(tmpdir(), 'mgp-validate-outside-'));
+    const ws = join(dir, 'ws');
+    mkdirSync(ws);
+    allowed = false;
+    t = await startKernel(
+      `[[servers]]\nid = "shell"\ncommand = "sh"\nargs = ["-c", ${JSON.stringify(startScript('hosted.txt'))}]\n`,
+      {
+        dir,
+        workingFolder: () => ws,
+        hostEnv: { PATH: process.env.PATH, HOME: join(dir, 'home') },
+        mayStart: () => (allowed ? true : 'you have not allowed it to start yet'),
+      },
+    );
+  });
+
+  afterEach(async () => {
+    await t?.dispose();
+    t = undefined;
+  });
+
+  it('is refused while the start gate holds the server back', async () => {
+    await assert.rejects(
+      validateHostedServer(t!.kernel, 'shell'),
+      /may not start: you have not allowed it to start yet/,
+    );
+    assert.ok(!existsSync(join(outside, 'hosted.txt')), 'nothing ran');
+  });
+
+  it('runs the server in its sandbox: the write outside the workspace does not land', async () => {
+    allowed = true;
+    const timeout = t!.kernel.manager.find('shell')?.config.settings.requestTimeoutMs;
+    const seen: string[] = [];
+    const report = await validateHostedServer(t!.kernel, 'shell', {
+      onResult: (result) => seen.push(result.id),
+    });
+    assert.match(report.isolation ?? '', /^sandboxed/);
+    assert.ok(
+      report.tier >= 1,
+      `the example server reaches a tier in its sandbox (${report.tier})`,
+    );
+    assert.deepEqual(
+      seen,
+      report.checks.map((check) => check.id),
+    );
+    assert.ok(!existsSync(join(outside, 'hosted.txt')), 'the sandbox kept the write out');
+    // The running server's own settings are not the validator's to change.
+    assert.equal(t!.kernel.manager.find('shell')?.config.settings.requestTimeoutMs, timeout);
+
+    const typed = await validateServer({
+      target: { kind: 'command', command: 'sh', args: ['-c', startScript('typed.txt')], cwd: dir },
+    });
+    assert.equal(typed.isolation, undefined);
+    assert.ok(existsSync(join(outside, 'typed.txt')), 'a command as typed runs unconfined');
+  });
+
+  afterEach(() => rmSync(outside, { recursive: true, force: true }));
+});
