@@ -62,6 +62,8 @@ export interface ServerDetailView {
   instructions?: string;
   tools: ServerDetailTool[];
   lastError?: string;
+  /** Its last validation (MGP §17.8): the tier badge, when, how many checks failed; or one running. */
+  validation?: { badge: string; at?: string; failed: number; running: boolean };
   /** The whole server is turned off by the user. */
   off: boolean;
   connected: boolean;
@@ -73,7 +75,8 @@ export type ServerDetailToWebview =
   /** The server is no longer configured. */
   | { type: 'gone'; serverId: string };
 
-export type ServerAction = 'start' | 'stop' | 'restart' | 'showLog' | 'openConfig';
+export type ServerAction =
+  'start' | 'stop' | 'restart' | 'showLog' | 'openConfig' | 'validate' | 'showValidation';
 
 /** Webview → host. */
 export type ServerDetailFromWebview =
@@ -82,7 +85,15 @@ export type ServerDetailFromWebview =
   | { type: 'setServer'; enabled: boolean }
   | { type: 'action'; action: ServerAction };
 
-const ACTIONS: readonly string[] = ['start', 'stop', 'restart', 'showLog', 'openConfig'];
+const ACTIONS: readonly string[] = [
+  'start',
+  'stop',
+  'restart',
+  'showLog',
+  'openConfig',
+  'validate',
+  'showValidation',
+];
 
 export function isServerDetailFromWebview(value: unknown): value is ServerDetailFromWebview {
   if (typeof value !== 'object' || value === null) return false;

@@ -248,11 +248,11 @@ describe('language server over LSP (the real dist/server.js process)', function 
     );
   });
 
-  it('puts lenses over each server: live state, tool count, and the actions that state allows', async () => {
+  it('puts lenses over each server: live state, tool count, the actions that state allows, Validate for a command', async () => {
     const path = join(dir, 'k', 'mgp.toml');
     const uri = await server.open(
       path,
-      `# mine\n${VALID}\n[[servers]]\nid = "broken"\ncommand = "nope"\n\n[[servers]]\nid = "elsewhere"\ncommand = "x"\n`,
+      `# mine\n${VALID}\n[[servers]]\nid = "broken"\ncommand = "nope"\n\n[[servers]]\nid = "elsewhere"\ncommand = "x"\n\n[[servers]]\nid = "remote"\nurl = "https://example.com/mcp"\n`,
     );
     await server.diagnosticsFor(uri);
     const refreshes = server.codeLensRefreshes;
@@ -266,6 +266,7 @@ describe('language server over LSP (the real dist/server.js process)', function 
           error: `boom: $(alert) missing\n${'x'.repeat(100)}`,
         },
         { id: 'elsewhere', file: '/other/mgp.toml', state: 'connected', toolCount: 1 },
+        { id: 'remote', file: path, state: 'connected', toolCount: 2 },
       ],
       shadowed: [],
     });
@@ -284,9 +285,14 @@ describe('language server over LSP (the real dist/server.js process)', function 
       [1, '$(pass-filled) connected · 12 tools', 'mgp.showServerLog', ['demo']],
       [1, '$(debug-stop) Stop', 'mgp.stopServer', ['demo']],
       [1, '$(debug-restart) Restart', 'mgp.restartServer', ['demo']],
+      [1, '$(checklist) Validate', 'mgp.validateServer', ['demo']],
       [7, `$(error) error · ${error}`, 'mgp.showServerLog', ['broken']],
       [7, '$(debug-start) Start', 'mgp.startServer', ['broken']],
       [7, '$(debug-restart) Restart', 'mgp.restartServer', ['broken']],
+      [7, '$(checklist) Validate', 'mgp.validateServer', ['broken']],
+      [15, '$(pass-filled) connected · 2 tools', 'mgp.showServerLog', ['remote']],
+      [15, '$(debug-stop) Stop', 'mgp.stopServer', ['remote']],
+      [15, '$(debug-restart) Restart', 'mgp.restartServer', ['remote']],
     ]);
   });
 

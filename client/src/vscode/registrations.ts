@@ -21,11 +21,13 @@ import { registerServerDetail } from './serverDetail/serverDetailPanel';
 import { registerServers } from './servers/registerServers';
 import { registerStreams } from './streams/registerStreams';
 import { registerTasks } from './tasks/tasksView';
+import { registerValidate } from './validate/registerValidate';
 
 export const REGISTRATIONS: readonly Registration[] = [
   registerGateway,
   registerServers,
   registerServerDetail,
+  registerValidate,
   registerConfigFiles,
   registerRunTool,
   registerDiscovery,

@@ -46,12 +46,29 @@ function actions(d: ServerDetailView): HTMLElement {
     ),
     action('Show log', 'showLog'),
     action('Open config', 'openConfig'),
+    action('Validate', 'validate'),
   );
   return el(
     'div',
     { class: 'actions', role: 'toolbar', 'aria-label': 'Server actions' },
     ...buttons,
   );
+}
+
+/** The tier badge of its last validation (MGP §17.8), and when; its report opens from the link. */
+function validation(v: NonNullable<ServerDetailView['validation']>): HTMLElement {
+  const parts: Child[] = [el('span', { class: 'badge' }, v.badge)];
+  if (v.failed) parts.push(` · ${v.failed} check${v.failed === 1 ? '' : 's'} failed`);
+  if (v.at) parts.push(el('span', { class: 'muted' }, ` · ${new Date(v.at).toLocaleString()}`));
+  if (v.running) parts.push(el('span', { class: 'muted' }, ' · validating now'));
+  parts.push(
+    ' ',
+    button('Show report', () => post({ type: 'action', action: 'showValidation' }), {
+      class: 'link',
+      'data-action': 'showValidation',
+    }),
+  );
+  return el('span', {}, ...parts);
 }
 
 function facts(d: ServerDetailView): HTMLElement {
@@ -77,6 +94,7 @@ function facts(d: ServerDetailView): HTMLElement {
       'server-info',
     ]);
   if (d.protocolVersion) rows.push(['MCP version', d.protocolVersion, 'protocol']);
+  if (d.validation) rows.push(['Validation', validation(d.validation), 'validation']);
   return el(
     'dl',
     { class: 'facts' },

@@ -10,6 +10,7 @@ const START = 'mgp.startServer';
 const STOP = 'mgp.stopServer';
 const RESTART = 'mgp.restartServer';
 const SHOW_LOG = 'mgp.showServerLog';
+const VALIDATE = 'mgp.validateServer';
 
 const ICON: Record<string, string> = {
   connected: '$(pass-filled)',
@@ -50,7 +51,7 @@ function actions(state: string): [title: string, command: string][] {
 
 /**
  * Lenses over each server table of the file, as VS Code shows over mcp.json: its live state and
- * tool count, then Start, Stop or Restart. A server the kernel does not run from this file (another
+ * tool count, then Start, Stop or Restart, and Validate for one started from a command. A server the kernel does not run from this file (another
  * file's definition wins, or none is loaded yet) gets none.
  */
 export function serverLenses(
@@ -77,6 +78,12 @@ export function serverLenses(
     });
     for (const [title, command] of actions(live.state))
       lenses.push({ range, command: { title, command, arguments: [live.id] } });
+    // A server it starts from a command can be validated from here (MGP §17.8).
+    if (asString(table.command) !== undefined)
+      lenses.push({
+        range,
+        command: { title: '$(checklist) Validate', command: VALIDATE, arguments: [live.id] },
+      });
   });
   return lenses;
 }

@@ -4,12 +4,15 @@ import {
   type ServerAction,
   type ServerDetailFromWebview,
   type ServerDetailToWebview,
+  type ServerDetailView,
 } from '@shared/serverDetailMessages';
 import { type ConfiguredServer, displayPath, type Kernel } from '../../kernel';
 import type { ConfigService } from '../host/configService';
 import { serverDetailView } from './serverDetailView';
 import type { ServerIcons } from '../host/serverIcons';
-import type { ServerNode } from '../servers/serversView';
+import { pickServerId } from '../servers/serverTarget';
+import { ValidationRuns } from '../validate/validationRuns';
+import { badgeText } from '../validate/validationViews';
 import { OpenPanels, WebviewPanel } from '../common/webviewPanel';
 import type { EditorHost } from '../host/editorHost';
 
@@ -27,6 +30,8 @@ const ACTION_COMMANDS: Record<Exclude<ServerAction, 'openConfig'>, string> = {
   stop: 'mgp.stopServer',
   restart: 'mgp.restartServer',
   showLog: 'mgp.showServerLog',
+  validate: 'mgp.validateServer',
+  showValidation: 'mgp.showValidationReport',
 };
 
 /**
@@ -70,6 +75,8 @@ export class ServerDetailPanel extends WebviewPanel<
     const refresh = () => this.scheduleRefresh();
     const bus = kernel.manager.bus;
     bus.on('transition', refresh).on('listChanged', refresh).on('servers', refresh);
+    const validations = ValidationRuns.of(kernel, deps.extension.workspaceState);
+    this.disposables.push(validations.onDidChange((id) => id === serverId && refresh()));
     const offs = [
       kernel.switches.onChange(refresh),
       kernel.mcpl.onChange(refresh),
@@ -128,6 +135,15 @@ export class ServerDetailPanel extends WebviewPanel<
     );
   }
 
+  private validation(): ServerDetailView['validation'] {
+    const runs = ValidationRuns.of(this.deps.kernel, this.deps.extension.workspaceState);
+    const running = runs.isRunning(this.serverId);
+    const last = runs.last(this.serverId);
+    if (!last) return running ? { badge: 'validating…', failed: 0, running } : undefined;
+    const failed = last.checks.filter((check) => check.status === 'fail').length;
+    return { badge: badgeText(last), at: last.startedAt, failed, running };
+  }
+
   private async refresh(): Promise<void> {
     const { kernel, configs } = this.deps;
     const server = await this.configured();
@@ -153,18 +169,10 @@ export class ServerDetailPanel extends WebviewPanel<
           ? this.deps.icons?.dataUris(live.liveConnection?.serverInfo?.icons)
           : undefined,
     });
+    detail.validation = this.validation();
     this.panel.title = `Server: ${this.serverId}`;
     this.post({ type: 'detail', detail });
   }
-}
-
-/** The server a command was invoked on: a Servers view row, or an id (from a link or a test). */
-function serverIdOf(target: unknown): string | undefined {
-  if (typeof target === 'string') return target;
-  const node = target as ServerNode | undefined;
-  if (node?.kind === 'server') return node.server.id;
-  if (node && 'serverId' in node) return node.serverId;
-  return undefined;
 }
 
 /** Server Details: one panel per server, and its command. */
@@ -180,14 +188,7 @@ export function registerServerDetail(
   };
   return [
     vscode.commands.registerCommand('mgp.showServerDetail', async (target?: unknown) => {
-      const id =
-        serverIdOf(target) ??
-        (
-          await vscode.window.showQuickPick(
-            deps.kernel.manager.list().map((s) => ({ label: s.id, description: s.state })),
-            { placeHolder: 'Server whose details to show' },
-          )
-        )?.label;
+      const id = await pickServerId(deps.kernel.manager, target, 'Server whose details to show');
       if (id) ServerDetailPanel.show(deps, id);
     }),
     { dispose: () => ServerDetailPanel.disposeAll() },

@@ -1,28 +1,12 @@
 import * as vscode from 'vscode';
-import { type ConfiguredServer, type Kernel, KernelError, type ServerManager } from '../../kernel';
+import { type ConfiguredServer, type Kernel, KernelError } from '../../kernel';
 import type { ServerNode } from './serversView';
+import { pickServerId } from './serverTarget';
 import type { ServerLogs } from '../host/serverLogs';
 import type { HoldReason } from '../host/startGate';
 import { readResource, usePrompt } from './content/contentCommands';
 import { openResourceTemplate, TemplateNode } from './content/resourceTemplates';
 import { offerTrust } from '../common/workspaceTrust';
-
-/** The server id a command was invoked on: a tree node, an id, or a pick. */
-async function serverIdOf(
-  manager: ServerManager,
-  target: unknown,
-  placeHolder: string,
-): Promise<string | undefined> {
-  if (typeof target === 'string') return target;
-  const node = target as ServerNode | undefined;
-  if (node?.kind === 'server') return node.server.id;
-  if (node && 'serverId' in node) return node.serverId;
-  const picked = await vscode.window.showQuickPick(
-    manager.list().map((s) => ({ label: s.id, description: s.state })),
-    { placeHolder },
-  );
-  return picked?.label;
-}
 
 /** What the editor's start gate can do when it refuses a start: say why, and ask for what is missing. */
 export interface StartGateUi {
@@ -57,7 +41,7 @@ export function registerServerCommands(
     action: (id: string) => Promise<void> | void,
   ) =>
     vscode.commands.registerCommand(command, async (target?: unknown) => {
-      const id = await serverIdOf(manager, target, placeHolder);
+      const id = await pickServerId(manager, target, placeHolder);
       if (!id) return;
       try {
         await action(id);
