@@ -51,6 +51,8 @@ export class AuditTrail implements AuditSink {
   private readonly appended = new EventEmitter<{ record: [AuditRecord]; problem: [string] }>();
   private forwardTo: { manager: ServerManager; mgp: MgpSessions } | undefined;
   private readonly reports: ServerReports;
+  /** Forwards on their way to servers: a flush waits for them, so none is cut off by a shutdown. */
+  private readonly forwarding = new Set<Promise<unknown>>();
 
   constructor(
     readonly log: AuditLog,
@@ -92,9 +94,13 @@ export class AuditTrail implements AuditSink {
     this.appended.emit('problem', `an audit event could not be recorded: ${error.message}`);
   };
 
-  /** Resolves when every event recorded so far, later ones included, is on disk. */
+  /**
+   * Resolves when every event recorded so far, later ones included, is on disk, and its forward to
+   * the server it is about (§6.3) has been sent.
+   */
   async flush(): Promise<void> {
     await this.log.flush();
+    await Promise.all([...this.forwarding]);
   }
 
   onRecord(listener: (record: AuditRecord) => void): () => void {
@@ -131,9 +137,11 @@ export class AuditTrail implements AuditSink {
       result: record.result,
       details: record.details,
     };
-    connection
+    const sent = connection
       .notify('notifications/mgp.audit', event as unknown as Record<string, unknown>)
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .finally(() => this.forwarding.delete(sent));
+    this.forwarding.add(sent);
   }
 
   private async fromServer(session: ServerSession, params: Record<string, unknown>): Promise<void> {
