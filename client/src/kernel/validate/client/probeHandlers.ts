@@ -79,7 +79,13 @@ export function installProbeHandlers(
       });
     const refused = refusal(session, tool);
     if (refused) throw refused;
-    const mgp = params._mgp;
+    // The SDK hands the handler the params as its schema knows them, without `_mgp` (MGP §12.3):
+    // it is read from the message as it came.
+    const raw = session
+      .requests('tools/call')
+      .reverse()
+      .find((call) => call.id === extra.requestId);
+    const mgp = raw?.params._mgp;
     return tool.run({
       session,
       requestId: extra.requestId,

@@ -1,10 +1,8 @@
 /**
  * Client scenarios of MGP Tier 2 (§17.5): the permission flow driven as §3.4 puts it (the server
  * declares what it needs; the client awaits, decides and grants before a restricted call), the
- * client's retry behaviour on §14 errors (§14.6), and audit events forwarded to a server that
- * negotiated `audit` (§6.3).
+ * client's retry behaviour on §14 errors (§14.6). Audit forwarding (§6.3) is in auditScenario.ts.
  */
-import { STANDARD_EVENT_TYPES } from '../../audit/auditEvent';
 import { fail, missing, pass, shown } from '../context';
 import { INVALID_TOOL_ARGS, mgpError } from './probeHandlers';
 import { exchangeOf, notOffered, sessionsWith, text } from './observe';
@@ -214,74 +212,4 @@ export const ERRORS_SCENARIO: ClientScenario = {
     },
   ],
   checks: [retryBehaviour],
-};
-
-const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
-const REVERSE_DOMAIN = /^[a-z][a-z0-9-]*(\.[a-z0-9_-]+){2,}$/;
-
-function auditProblem(event: Record<string, unknown>): string | undefined {
-  if (typeof event.timestamp !== 'string' || !ISO_TIME.test(event.timestamp))
-    return `timestamp ${shown(event.timestamp)} is not an ISO 8601 time`;
-  const type = event.event_type;
-  if (
-    typeof type !== 'string' ||
-    (!(STANDARD_EVENT_TYPES as readonly string[]).includes(type) && !REVERSE_DOMAIN.test(type))
-  )
-    return `event_type ${shown(type)} is neither a §6.4 type nor reverse-domain`;
-  const actor = event.actor as { type?: unknown; id?: unknown } | undefined;
-  if (typeof actor?.type !== 'string' || typeof actor.id !== 'string')
-    return `actor ${shown(actor)} is not { type, id }`;
-  if (event.trace_id !== undefined && typeof event.trace_id !== 'string')
-    return `trace_id ${shown(event.trace_id)} is not a string`;
-  return undefined;
-}
-
-const auditForwarding: ClientCheck = {
-  id: 'mgp.client.audit',
-  tier: 2,
-  title: 'Audit events forwarded',
-  section: 'MGP §6.3',
-  extension: '§6 Audit',
-  judge(seen) {
-    const absent = notOffered(seen, 'audit', 'offer "audit" and forward notifications/mgp.audit');
-    if (absent) return absent;
-    const events = sessionsWith(seen, 'audit').flatMap((s) =>
-      s.notifications('notifications/mgp.audit'),
-    );
-    if (!events.length)
-      return missing(
-        'the probe negotiated "audit" and the client forwarded no notifications/mgp.audit',
-        'forward audit events to servers that negotiated "audit" (MGP §6.3, "Audit Event Delivery")',
-      );
-    for (const event of events) {
-      const problem = auditProblem(event.params);
-      if (problem)
-        return fail({
-          detail: `a notifications/mgp.audit is malformed: ${problem}`,
-          expected:
-            '{ timestamp, trace_id, event_type, actor: { type, id }, target, result } (MGP §6.3)',
-          received: shown(event.params),
-        });
-    }
-    const types = [...new Set(events.map((e) => String(e.params.event_type)))];
-    return pass(
-      `${events.length} audit events forwarded (${types.join(', ')}), each in the §6.3 format`,
-    );
-  },
-};
-
-export const AUDIT_SCENARIO: ClientScenario = {
-  name: 'mgp-audit',
-  context: { ask: 'call echo', tool: 'echo' },
-  tools: () => [
-    {
-      name: 'echo',
-      description: 'Echo a fixed text',
-      inputSchema: { type: 'object', properties: {} },
-      security: { risk_level: 'safe' },
-      annotations: { readOnlyHint: true },
-      run: async () => text('echo'),
-    },
-  ],
-  checks: [auditForwarding],
 };
