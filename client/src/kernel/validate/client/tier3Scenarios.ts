@@ -78,7 +78,7 @@ const streaming: ClientCheck = {
       return fail({
         detail: other
           ? `mgp/stream/cancel named request_id ${shown(other.params.request_id)}, not the call's ${shown(call.id)}`
-          : `the client received ${chunks.length} chunks and never sent mgp/stream/cancel`,
+          : `the client received ${chunks.length === 1 ? '1 chunk' : `${chunks.length} chunks`} and never sent mgp/stream/cancel`,
         expected: `mgp/stream/cancel { request_id: ${shown(call.id)} } once the first chunk came (MGP §12.7)`,
         received: other ? shown(other.params) : 'no cancel',
         exchange: exchangeOf(session, (other ?? call).id),
