@@ -116,6 +116,7 @@ export class ProbeServer {
       this.sessionOf(id as string)?.received(body);
       return known.handleRequest(req, res, body);
     }
+    if (typeof id === 'string') return refuse(res, 404, 'unknown or ended session');
     if (req.method !== 'POST' || !isInitializeRequest(body))
       return refuse(res, 400, 'no session: start with initialize');
     const session = new ProbeSession(body.params as unknown as Record<string, unknown>);
