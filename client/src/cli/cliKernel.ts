@@ -245,6 +245,8 @@ export async function startCliKernel(
     close: async () => {
       await started.catch(() => undefined);
       reader?.close();
+      // The run's events reach the audit servers they are about (MGP §6.3) while those still run.
+      await trail.flush().catch(() => undefined);
       await kernel.dispose();
       await trail.flush().catch(() => undefined);
       // What the database does not take in time waits in the log for the next run.

@@ -145,6 +145,9 @@ ${A2A_USAGE.replace(/^/gm, '  ').trimStart()}
            [--json] [--junit FILE] [--badge FILE] [--require-tier N] [--allow-dangerous]
                                      which MGP tier a server reaches (MGP §17.8): one line per check
                                      with its spec section, PASS, MISSING or FAIL (mgp validate --help)
+  mgp validate client --command "CMD ARGS..." [--json] [--junit FILE] [--require-tier N]
+           [--timeout SECONDS]       which MGP tier a client reaches: CMD is run once per scenario
+                                     against a probe server whose URL is its last argument
   mgp init server [DIR]              write a minimal MGP server (TypeScript, the SDK and the server
                                      kit, a validate script) into DIR; never over a file that is there
   mgp serve [--expose meta|all]      the kernel as an MCP server on stdio, for other MCP clients:

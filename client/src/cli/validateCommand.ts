@@ -12,22 +12,22 @@ import { resolve } from 'node:path';
 import {
   badgeMarkdown,
   badgeSvg,
-  checkDetails,
-  checkLine,
   describeTarget,
-  junitXml,
   kernelSandbox,
-  resultLine,
   stateDirectory,
   validateServer,
-  type CheckResult,
-  type ValidationReport,
   type ValidationTarget,
 } from '../kernel';
 import { cliAuthorizations, signInFlow } from './cliAuthorization';
 import { type CommandLine, parseCommandLine, UsageError } from './flags';
 import type { Io } from './io';
 import { loadCliConfig } from './options';
+import {
+  runValidateClient,
+  VALIDATE_CLIENT_FLAGS,
+  validateClientOptions,
+} from './validateClientCommand';
+import { finishReport, positiveNumber, printCheck, requiredTier } from './validateOutput';
 
 export const VALIDATE_SERVER_FLAGS = {
   url: { type: 'string', value: 'URL' },
@@ -59,6 +59,21 @@ FAIL (implemented wrongly: what was expected, what came) or SKIPPED (could not b
 The tier is the highest MGP tier (MGP §17.5) all of whose checks, and all below, pass.
 Exit status: 0 when no check fails (and the tier is reached), 1 otherwise, 2 on bad usage.`;
 
+export const VALIDATE_CLIENT_USAGE = `mgp validate client --command "CMD ARGS..."
+                                         validate an MCP/MGP client: for each scenario a probe server
+                                         (Streamable HTTP on 127.0.0.1) is started and CMD run with no
+                                         shell, the server's URL added as its last argument and the
+                                         scenario in MGP_VALIDATE_SCENARIO (and MCP_CONFORMANCE_SCENARIO),
+                                         what it asks as JSON in MGP_VALIDATE_CONTEXT (and
+                                         MCP_CONFORMANCE_CONTEXT); the checks judge what the server saw
+Options:
+  --json               the report as JSON (a stable interface)
+  --junit FILE         also write the checks as JUnit XML, for CI
+  --require-tier N     exit 1 unless the client reaches MGP Tier N (1-4)
+  --timeout SECONDS    how long the client may take for one scenario before its process group is
+                       killed and the scenario FAILs (default 30)
+Checks, statuses, the tier and the exit status are as for mgp validate server.`;
+
 export interface ValidateServerCliOptions {
   target: ValidationTarget;
   json: boolean;
@@ -67,14 +82,6 @@ export interface ValidateServerCliOptions {
   requireTier?: number;
   allowDangerous: boolean;
   timeoutMs?: number;
-}
-
-function positiveNumber(flag: string, raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0)
-    throw new UsageError(`--${flag} must be a number above 0`);
-  return value;
 }
 
 export function validateServerOptions(
@@ -100,15 +107,12 @@ export function validateServerOptions(
     throw new UsageError('--transport must be http or sse');
   if (values.transport !== undefined && values.url === undefined)
     throw new UsageError('--transport goes with --url');
-  const tier = values['require-tier'];
-  if (tier !== undefined && !/^[1-4]$/.test(tier))
-    throw new UsageError('--require-tier must be 1, 2, 3 or 4');
   const timeout = positiveNumber('timeout', values.timeout);
   const common = {
     json: values.json === true,
     junit: values.junit,
     badge: values.badge,
-    requireTier: tier === undefined ? undefined : Number(tier),
+    requireTier: requiredTier(values['require-tier']),
     allowDangerous: values['allow-dangerous'] === true,
     timeoutMs: timeout === undefined ? undefined : timeout * 1000,
   };
@@ -141,18 +145,6 @@ export function validateServerOptions(
     };
   const [program, ...args] = command;
   return { ...common, target: { kind: 'command', command: program, args, cwd } };
-}
-
-function printCheck(io: Io, check: CheckResult): void {
-  io.out(checkLine(check));
-  if (check.status !== 'pass') for (const line of checkDetails(check)) io.out(`    ${line}`);
-}
-
-/** The exit status: 1 when a check failed or the tier asked for is not reached. */
-export function exitOf(report: ValidationReport, requireTier?: number): number {
-  if (report.checks.some((check) => check.status === 'fail')) return 1;
-  if (requireTier !== undefined && report.tier < requireTier) return 1;
-  return 0;
 }
 
 export async function runValidateServer(
@@ -188,27 +180,17 @@ export async function runValidateServer(
     checkTimeoutMs: options.timeoutMs,
     onResult: options.json ? undefined : (check) => printCheck(io, check),
   });
-  if (options.json) io.out(JSON.stringify(report, null, 2));
-  else {
-    if (report.isolation) io.out(`Server process: ${report.isolation}`);
-    io.out(resultLine(report));
-  }
-  if (options.junit) await writeFile(resolve(options.junit), junitXml(report));
+  const code = await finishReport(report, options, io);
   if (options.badge) {
     await writeFile(resolve(options.badge), badgeSvg(report));
     const line = `Badge: ${badgeMarkdown(report, options.badge)}`;
     if (options.json) io.err(line);
     else io.out(line);
   }
-  const code = exitOf(report, options.requireTier);
-  if (!options.json && options.requireTier !== undefined && report.tier < options.requireTier)
-    io.err(
-      `mgp validate: Tier ${options.requireTier} required, the server reaches ${report.tier === 0 ? 'none' : `Tier ${report.tier}`}`,
-    );
   return code;
 }
 
-/** `mgp validate server …`; `mgp validate client …` comes with its own flags. */
+/** `mgp validate server …` or `mgp validate client …`, each with its own flags. */
 export async function runValidate(args: string[], io: Io): Promise<number> {
   const [kind, ...rest] = args;
   const dashes = rest.indexOf('--');
@@ -222,9 +204,17 @@ export async function runValidate(args: string[], io: Io): Promise<number> {
     }
     return runValidateServer(validateServerOptions(line, command), io);
   }
+  if (kind === 'client') {
+    const line = parseCommandLine('mgp validate client', rest, VALIDATE_CLIENT_FLAGS);
+    if (line.help) {
+      io.out(VALIDATE_CLIENT_USAGE);
+      return 0;
+    }
+    return runValidateClient(validateClientOptions(line), io);
+  }
   if (kind === undefined || kind === '--help' || kind === '-h') {
-    io.out(VALIDATE_USAGE);
+    io.out(`${VALIDATE_USAGE}\n\n${VALIDATE_CLIENT_USAGE}`);
     return kind === undefined ? 2 : 0;
   }
-  throw new UsageError(`validate what? "server" (or "client"), not "${kind}"`);
+  throw new UsageError(`validate what? "server" or "client", not "${kind}"`);
 }

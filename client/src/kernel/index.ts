@@ -272,7 +272,8 @@ export { listenForMetrics } from './metrics/metricsListener';
 export { findEditor, openEditorSession, readEditorMetrics, relay } from './gateway/local/attach';
 export { EditorEndpoint } from './gateway/local/editorEndpoint';
 
-// `mgp validate` (MGP §17.8): a server's compliance by tier, over the kernel's connection code.
+// `mgp validate` (MGP §17.8): a server's compliance by tier, over the kernel's connection code, and
+// a client's, from what a probe server saw it do.
 export {
   ALL_SERVER_CHECKS,
   DEFAULT_CHECK_TIMEOUT_MS,
@@ -285,6 +286,14 @@ export {
   validateHostedServer,
   type HostedValidationOptions,
 } from './validate/hostedValidation';
+export {
+  ALL_CLIENT_CHECKS,
+  CLIENT_SCENARIOS,
+  DEFAULT_CLIENT_TIMEOUT_MS,
+  validateClient,
+  type ValidateClientOptions,
+} from './validate/client/validateClient';
+export { clientArgv } from './validate/client/clientRun';
 export {
   badgeMarkdown,
   badgeSvg,

@@ -47,15 +47,23 @@ export async function openAuditTrail(options: OpenAuditTrailOptions): Promise<Au
   }
 }
 
+/** How long a flush waits for the forwards under way (a server's stop is given as long). */
+export const FORWARD_PATIENCE_MS = 2000;
+
 export class AuditTrail implements AuditSink {
   private readonly appended = new EventEmitter<{ record: [AuditRecord]; problem: [string] }>();
   private forwardTo: { manager: ServerManager; mgp: MgpSessions } | undefined;
   private readonly reports: ServerReports;
+  /** Forwards on their way to servers: a flush waits for them, so none is cut off by a shutdown. */
+  private readonly forwarding = new Set<Promise<unknown>>();
+
+  private readonly forwardPatienceMs: number;
 
   constructor(
     readonly log: AuditLog,
-    options: { reportLimits?: ReportLimits } = {},
+    options: { reportLimits?: ReportLimits; forwardPatienceMs?: number } = {},
   ) {
+    this.forwardPatienceMs = options.forwardPatienceMs ?? FORWARD_PATIENCE_MS;
     this.reports = new ServerReports(
       (event) => void this.record(event).catch(() => {}),
       Date.now,
@@ -92,9 +100,20 @@ export class AuditTrail implements AuditSink {
     this.appended.emit('problem', `an audit event could not be recorded: ${error.message}`);
   };
 
-  /** Resolves when every event recorded so far, later ones included, is on disk. */
+  /**
+   * Resolves when every event recorded so far, later ones included, is on disk, and its forward to
+   * the server it is about (§6.3) has been sent, or has had `forwardPatienceMs`: a server that does
+   * not take a notification must not hold up a flush (nor a shutdown) for ever.
+   */
   async flush(): Promise<void> {
     await this.log.flush();
+    if (!this.forwarding.size) return;
+    let timer: NodeJS.Timeout | undefined;
+    const patience = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.forwardPatienceMs);
+    });
+    await Promise.race([Promise.all([...this.forwarding]), patience]);
+    clearTimeout(timer);
   }
 
   onRecord(listener: (record: AuditRecord) => void): () => void {
@@ -131,9 +150,11 @@ export class AuditTrail implements AuditSink {
       result: record.result,
       details: record.details,
     };
-    connection
+    const sent = connection
       .notify('notifications/mgp.audit', event as unknown as Record<string, unknown>)
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .finally(() => this.forwarding.delete(sent));
+    this.forwarding.add(sent);
   }
 
   private async fromServer(session: ServerSession, params: Record<string, unknown>): Promise<void> {

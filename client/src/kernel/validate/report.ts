@@ -64,7 +64,7 @@ export function junitXml(report: ValidationReport): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="mgp validate" tests="${report.checks.length}" failures="${failures}" skipped="${skipped}" time="${(report.durationMs / 1000).toFixed(3)}">`,
-    `  <testsuite name="${xml(`mgp validate server ${report.target}`)}" tests="${report.checks.length}" failures="${failures}" skipped="${skipped}" timestamp="${report.startedAt}">`,
+    `  <testsuite name="${xml(`mgp validate ${report.kind ?? 'server'} ${report.target}`)}" tests="${report.checks.length}" failures="${failures}" skipped="${skipped}" timestamp="${report.startedAt}">`,
     `    <properties><property name="result" value="${xml(resultLine(report))}"/></properties>`,
     ...cases,
     '  </testsuite>',

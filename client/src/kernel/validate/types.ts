@@ -59,13 +59,17 @@ export const EXTENSION_ROWS = [
 export type MgpExtensionRow = (typeof EXTENSION_ROWS)[number];
 
 export interface ValidationReport {
+  /** What was validated: a server (the default) or a client (`mgp validate client`). */
+  kind?: 'server' | 'client';
   /** What was validated, in words (the command line or the URL). */
   target: string;
   /** The server's name and version as it gave them at initialize. */
   server?: { name: string; version: string };
-  /** The MCP protocol version initialize agreed on. */
+  /** The client's name and version as it gave them at initialize (validating a client). */
+  client?: { name: string; version: string };
+  /** The MCP protocol version initialize agreed on (the client's, validating a client). */
   protocolVersion?: string;
-  /** The MGP version the server answered, when it speaks MGP. */
+  /** The MGP version the server answered, or the client offered, when it speaks MGP. */
   mgpVersion?: string;
   /** How a stdio server's process ran when the validator ran it in its sandbox (a config's server). */
   isolation?: string;
