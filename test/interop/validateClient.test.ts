@@ -3,7 +3,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../client/src/cli/main';
-import { ALL_CLIENT_CHECKS, type ValidationReport, validateClient } from '../../client/src/kernel';
+import {
+  ALL_CLIENT_CHECKS,
+  CLIENT_SCENARIOS,
+  type ValidationReport,
+  validateClient,
+} from '../../client/src/kernel';
+import { ProbeServer } from '../../client/src/kernel/validate/client/probeServer';
 import { repoRoot } from '../repoRoot';
 import { eventually } from '../support/patience';
 
@@ -151,6 +157,37 @@ describe('mgp validate client', function () {
     assert.match(out, /^✗ Tier 1: Capability negotiation \(MGP §2\.2, §2\.4\) \.\.\. MISSING$/m);
     assert.match(out, /^Result: MCP compliant, no MGP tier \(0\/11 extensions\)$/m);
     assert.match(err, /Tier 1 required, the client reaches none/);
+  });
+
+  it('serves its probe only at the secret path the client is told', async () => {
+    const probe = await ProbeServer.start(CLIENT_SCENARIOS[0], {});
+    try {
+      const url = new URL(probe.url);
+      assert.match(url.pathname, /^\/[0-9a-f]{32}\/mcp$/);
+      const initialize = (target: string) =>
+        fetch(target, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: {
+              protocolVersion: '2025-11-25',
+              capabilities: {},
+              clientInfo: { name: 'x', version: '1' },
+            },
+          }),
+        });
+      assert.equal((await initialize(`${url.origin}/mcp`)).status, 404);
+      assert.equal(probe.sessions.length, 0, 'a guess opens no session');
+      assert.equal((await initialize(probe.url)).status, 200);
+    } finally {
+      await probe.close();
+    }
   });
 
   it('exits 2 on bad usage, with a message that says why', async () => {

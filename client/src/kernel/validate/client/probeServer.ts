@@ -6,7 +6,7 @@
  * extensions (rule 1). Every message both ways is kept with the time it passed: the checks judge the
  * client from them alone.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   createServer,
   type IncomingMessage,
@@ -77,6 +77,11 @@ export class ProbeServer {
   private readonly transports = new Map<string, StreamableHTTPServerTransport>();
   private readonly http: HttpServer;
   private port = 0;
+  /**
+   * A secret path: only the client under test, told the URL, reaches the probe; another local
+   * process (or a page a browser was rebound to) cannot guess it.
+   */
+  private readonly path = `/${randomBytes(16).toString('hex')}/mcp`;
 
   private constructor(
     readonly scenario: ClientScenario,
@@ -103,12 +108,12 @@ export class ProbeServer {
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this.port}/mcp`;
+    return `http://127.0.0.1:${this.port}${this.path}`;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp')
-      return refuse(res, 404, 'the probe serves /mcp');
+    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== this.path)
+      return refuse(res, 404, 'not found');
     const body = req.method === 'POST' ? await readBody(req) : undefined;
     const id = req.headers['mcp-session-id'];
     const known = typeof id === 'string' ? this.transports.get(id) : undefined;
