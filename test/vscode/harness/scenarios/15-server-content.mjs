@@ -26,7 +26,7 @@ async function assertReadOnly(page, tab, text) {
   assert.ok(lines.replace(/\u00a0/g, ' ').includes(text), lines);
 }
 
-export async function run({ page, step, shot }) {
+export async function run({ page, step, shot, setTheme, THEMES }) {
   await step(
     'Read Resource opens the about resource as a read-only markdown document',
     async () => {
@@ -38,6 +38,12 @@ export async function run({ page, step, shot }) {
         .waitFor();
       await assertReadOnly(page, tab, '# mgp-example-server');
       await shot('resource-read-only');
+      // Light, high contrast, then back to dark, the theme the other scenarios start in.
+      for (const theme of THEMES) {
+        await setTheme(theme);
+        await page.mouse.move(1300, 400);
+        await shot(`resource-read-only-${theme.file}`);
+      }
       await closeActiveEditor(page, tab);
     },
   );

@@ -80,6 +80,7 @@ export async function run(kit) {
   const { page, server, workspace, step, shot, THEMES } = kit;
   const dark = THEMES.find((t) => t.file === 'dark');
   const light = THEMES.find((t) => t.file === 'light');
+  const highContrast = THEMES.find((t) => t.file === 'high-contrast');
   try {
     await step('the protected server asks for a sign-in, its row says so', async () => {
       await openWorkbench(page, server, workspace);
@@ -96,6 +97,9 @@ export async function run(kit) {
       await switchTheme(kit, light);
       await (await signInRow(page)).hover();
       await shot('oauth-sign-in-required-light');
+      await switchTheme(kit, highContrast);
+      await (await signInRow(page)).hover();
+      await shot('oauth-sign-in-required-high-contrast');
       await switchTheme(kit, dark);
     });
 

@@ -73,6 +73,7 @@ export async function run(kit) {
   const { page, server, workspace, dirs, step, THEMES } = kit;
   const dark = THEMES.find((t) => t.file === 'dark');
   const light = THEMES.find((t) => t.file === 'light');
+  const highContrast = THEMES.find((t) => t.file === 'high-contrast');
   const model = await startScriptedModel({ rules: [{ match: 'context:', reply: MODEL_ANSWER }] });
   try {
     writeSettings(dirs, {
@@ -160,16 +161,19 @@ export async function run(kit) {
     });
 
     await step(
-      'Decline at the first question: the server is told; the model gets nothing',
+      'Decline at the first question (in high contrast): the server is told; the model gets nothing',
       async () => {
+        await switchTheme(kit, highContrast, panel);
         await panel.locator('button.run').click();
         await questionTitled(page, '"everything" asks to use a language model').waitFor();
+        await questionShot(kit, 'sampling-request-high-contrast');
         await choose(page, 'Decline');
         const result = resultWith(panel, 'rejected the sampling request');
         await result.waitFor();
         assert.match(await result.textContent(), /rejected by the user/);
         assert.equal(model.requests.length, 2, 'the declined request never reached the model');
         await question(page).waitFor({ state: 'hidden' });
+        await switchTheme(kit, light, panel);
       },
     );
 

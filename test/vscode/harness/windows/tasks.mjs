@@ -83,6 +83,7 @@ async function runAsTask(page, tool, args) {
 export async function run({ page, server, workspace, step, shot, setTheme, THEMES }) {
   const dark = THEMES.find((t) => t.file === 'dark');
   const light = THEMES.find((t) => t.file === 'light');
+  const highContrast = THEMES.find((t) => t.file === 'high-contrast');
   try {
     await step(
       'a tool run as a task shows in the Tasks view, working, with its status',
@@ -96,6 +97,8 @@ export async function run({ page, server, workspace, step, shot, setTheme, THEME
         await shot('tasks-running-dark');
         await setTheme(light);
         await shot('tasks-running-light');
+        await setTheme(highContrast);
+        await shot('tasks-running-high-contrast');
         await setTheme(dark);
       },
     );
