@@ -90,8 +90,8 @@ const sessionBox = el(
   el('summary', {}, el('h2', { id: 'session-heading' }, 'Session tool cache'), ' ', sessionState),
   el(
     'p',
-    { class: 'muted' },
-    'The tools an agent keeps in its context (MGP §16.7), against its token budget.',
+    { class: 'muted', title: 'MGP §16.7' },
+    'The tools an agent keeps in its context, against its token budget.',
   ),
   session,
 );

@@ -207,7 +207,7 @@ function progress(view: ValidationView): HTMLElement[] {
       el(
         'p',
         { class: 'empty' },
-        'Not validated yet. Validate runs the server as the kernel would and drives it through each check of MGP §17.8.',
+        'Not validated yet. Validate runs the server as the kernel would and drives it through each check, tier by tier.',
       ),
     ];
   return [];

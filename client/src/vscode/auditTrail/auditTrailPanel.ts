@@ -255,8 +255,7 @@ export class AuditTrailPanel extends WebviewPanel<AuditToWebview, AuditFromWebvi
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const name = `audit-trail-${new Date().toISOString().slice(0, 10)}.encrypted.json`;
     const target = await vscode.window.showSaveDialog({
-      title:
-        'Export the audit trail encrypted (AES-256-GCM, MCP draft §3), with the current filter',
+      title: 'Export the audit trail encrypted (AES-256-GCM), with the current filter',
       defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
       filters: { 'Encrypted audit export': ['json'] },
       saveLabel: 'Export encrypted',

@@ -15,7 +15,7 @@ export const DECRYPT_COMMAND = 'mgp.decryptAuditExport';
 export async function decryptExport(keys: AnchorKeyStore): Promise<void> {
   const [file] =
     (await vscode.window.showOpenDialog({
-      title: 'Decrypt an encrypted audit export (MCP draft §3)',
+      title: 'Decrypt an encrypted audit export',
       canSelectMany: false,
       filters: { 'Encrypted audit export': ['json'], 'All files': ['*'] },
       openLabel: 'Decrypt',
