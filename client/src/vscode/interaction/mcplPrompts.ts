@@ -13,16 +13,26 @@ import {
   scopeTitle,
 } from '../../kernel';
 
+/**
+ * As a dangerous tool's approval: Deny leads, so the button that has the focus never allows; Allow;
+ * and Cancel, which Escape and closing answer, denies too.
+ */
+const BUTTONS: (vscode.MessageItem & { allow: boolean })[] = [
+  { title: 'Deny', allow: false },
+  { title: 'Allow', allow: true },
+  { title: 'Cancel', allow: false, isCloseAffordance: true },
+];
+
 async function allowOrDeny(title: string, detail: string, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return false;
   const cancelled = new Promise<undefined>((resolve) =>
     signal.addEventListener('abort', () => resolve(undefined), { once: true }),
   );
   const choice = await Promise.race([
-    vscode.window.showWarningMessage(title, { modal: true, detail }, 'Allow'),
+    vscode.window.showWarningMessage(title, { modal: true, detail }, ...BUTTONS),
     cancelled,
   ]);
-  return choice === 'Allow' && !signal.aborted;
+  return choice?.allow === true && !signal.aborted;
 }
 
 export function askScope(question: ScopeQuestion, signal: AbortSignal): Promise<boolean> {

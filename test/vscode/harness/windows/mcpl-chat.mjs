@@ -107,6 +107,13 @@ const PLANS = [
     args: { path: '.env' },
     answer: 'The server asked again.',
   },
+  {
+    task: 'Ask for access to docs/guide.md.',
+    query: 'request access scope',
+    tool: 'mcpl_request_access',
+    args: { path: 'docs/guide.md' },
+    answer: 'The server asked a third time.',
+  },
 ];
 
 const CHANNEL_REPLY = 'Hello Ada, @mgp here.';
@@ -147,6 +154,8 @@ const mcplRecords = (dirs, operation) =>
 
 export async function run(kit) {
   const { page, server, workspace, dirs, step, shot, THEMES } = kit;
+  const dark = THEMES.find((t) => t.file === 'dark');
+  const highContrast = THEMES.find((t) => t.file === 'high-contrast');
   const seen = { systemPrompts: [], results: [], inferences: [], answersInHistory: new Set() };
   const model = await startScriptedModel({
     turns: Array.from({ length: 200 }, () => scriptedTurn(seen)),
@@ -272,11 +281,13 @@ export async function run(kit) {
     );
 
     await step(
-      'Deny: the server gets a refusal, the model gets nothing, and the audit says DENIED',
+      'Deny (in high contrast): the server gets a refusal, the model gets nothing, the audit says DENIED',
       async () => {
+        await switchWorkbenchTheme(kit, highContrast);
         await ask(page, `@mgp ${PLANS[4].task}`);
         const asked = dialog(page, 'Allow "notes" to use your model');
         await asked.waitFor();
+        await shot('mcpl-inference-high-contrast');
         assert.match(
           (await asked.textContent()).replace(/\s+/g, ' '),
           /Summarize these facts in one sentence:\s*\(none\)/,
@@ -296,6 +307,7 @@ export async function run(kit) {
             ),
           'the refusal in the audit log',
         );
+        await switchWorkbenchTheme(kit, dark);
       },
     );
 
@@ -389,6 +401,19 @@ export async function run(kit) {
         await shot('mcpl-hook-in-chat-light');
       },
     );
+
+    await step('in high contrast: a third elevation is asked; Enter denies it', async () => {
+      await switchWorkbenchTheme(kit, highContrast);
+      await ask(page, `@mgp ${PLANS[7].task}`);
+      const asked = dialog(page, 'Allow "mcpl" access to docs/guide.md?');
+      await asked.waitFor();
+      await shot('mcpl-elevation-high-contrast');
+      // Deny leads, as for a dangerous tool: the focused button, so Enter denies.
+      await page.waitForFunction(() => document.activeElement?.textContent === 'Deny');
+      await page.keyboard.press('Enter');
+      await responseDone(page, PLANS[7].answer);
+      assert.match(seen.results.at(-1), /"approved":\s*false/);
+    });
   } finally {
     await model.close();
   }
