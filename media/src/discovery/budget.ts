@@ -35,7 +35,7 @@ export function budgetSegments(s: SessionView): BudgetSegment[] {
 }
 
 const LABELS: Record<BudgetSegment['key'], string> = {
-  pinned: 'Pinned',
+  pinned: 'Kept for agents',
   cache: 'Cache',
   discovery: 'Discovery reserve',
   free: 'Unused',
@@ -64,9 +64,9 @@ function toolList(
           ...(unpin
             ? [
                 ' ',
-                button('Unpin', () => unpin(t.toolId), {
+                button('Stop keeping', () => unpin(t.toolId), {
                   class: 'link',
-                  'aria-label': `Unpin ${t.toolName}`,
+                  'aria-label': `Stop keeping ${t.toolName} in agents' context`,
                 }),
               ]
             : []),
@@ -81,7 +81,7 @@ export function sessionNode(s: SessionView, unpin: (toolId: string) => void): HT
   const bar = el('div', {
     class: 'budget-bar',
     role: 'img',
-    'aria-label': `${formatCount(total)} of ${formatCount(s.maxTokens)} tokens used: pinned ${formatCount(s.pinnedTokens)}, cached ${formatCount(s.cachedTokens)}, discovery reserve ${formatCount(s.discoveryReserve)}`,
+    'aria-label': `${formatCount(total)} of ${formatCount(s.maxTokens)} tokens used: kept ${formatCount(s.pinnedTokens)}, cached ${formatCount(s.cachedTokens)}, discovery reserve ${formatCount(s.discoveryReserve)}`,
   });
   for (const segment of budgetSegments(s)) {
     const fill = el('div', { class: 'budget-fill' });
@@ -101,7 +101,7 @@ export function sessionNode(s: SessionView, unpin: (toolId: string) => void): HT
   const legend = el(
     'dl',
     { class: 'budget-legend' },
-    el('dt', {}, el('span', { class: 'swatch budget-pinned', 'aria-hidden': 'true' }), 'Pinned'),
+    el('dt', {}, el('span', { class: 'swatch budget-pinned', 'aria-hidden': 'true' }), 'Kept'),
     el('dd', {}, `${formatCount(s.pinnedTokens)} tokens (reserve ${formatCount(s.pinnedReserve)})`),
     el('dt', {}, el('span', { class: 'swatch budget-cache', 'aria-hidden': 'true' }), 'Cached'),
     el('dd', {}, `${formatCount(s.cachedTokens)} of ${formatCount(s.cacheLimit)} tokens`),
@@ -124,7 +124,7 @@ export function sessionNode(s: SessionView, unpin: (toolId: string) => void): HT
     { class: 'session' },
     bar,
     legend,
-    toolList('Pinned', s.pinned, unpin),
+    toolList('Kept for agents', s.pinned, unpin),
     toolList('Cached (most recent first)', s.cached),
   );
 }

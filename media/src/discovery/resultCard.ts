@@ -34,7 +34,7 @@ export class ResultCard {
       this.setExpanded(this.toggle.getAttribute('aria-expanded') !== 'true'),
     );
     this.pinButton = button(
-      'Pin',
+      'Keep for agents',
       () => this.post({ type: this.view.pinned ? 'unpin' : 'pin', toolId: this.view.toolId }),
       { class: 'secondary small pin' },
     );
@@ -75,11 +75,13 @@ export class ResultCard {
       ),
     );
     (this.toggle.querySelector('.meter-fill') as HTMLElement).style.width = `${relevance}%`;
-    this.pinButton.textContent = view.pinned ? 'Unpin' : 'Pin';
+    this.pinButton.textContent = view.pinned ? 'Stop keeping' : 'Keep for agents';
     this.pinButton.setAttribute('aria-pressed', String(view.pinned));
     this.pinButton.setAttribute(
       'aria-label',
-      `${view.pinned ? 'Unpin' : 'Pin'} ${t.toolName} (session cache)`,
+      view.pinned
+        ? `Stop keeping ${t.toolName} in agents' context`
+        : `Keep ${t.toolName} in agents' context for this session`,
     );
     this.summary.replaceChildren(
       el(
@@ -88,12 +90,16 @@ export class ResultCard {
         el('span', { class: 'badge server', title: 'Server' }, t.serverId),
         riskBadge(t.security.risk),
         ...(view.pinned
-          ? [el('span', { class: 'badge state' }, 'pinned')]
+          ? [el('span', { class: 'badge state' }, 'kept for agents')]
           : view.cached
             ? [el('span', { class: 'badge state' }, 'in cache')]
             : []),
         ...(view.connected ? [] : [el('span', { class: 'badge state' }, 'server not connected')]),
-        el('span', { class: 'muted tokens' }, `${formatCount(view.tokens)} tokens`),
+        el(
+          'span',
+          { class: 'muted tokens', title: "What describing this tool takes of an agent's context" },
+          `${formatCount(view.tokens)} tokens of context`,
+        ),
       ),
       el(
         'div',

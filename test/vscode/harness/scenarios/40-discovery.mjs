@@ -89,12 +89,12 @@ export async function run(kit) {
   );
 
   await step(
-    'pinning puts the tool in the pinned part of the session and the token-budget bar',
+    '"Keep for agents" puts the tool in the kept part of the session and the token-budget bar',
     async () => {
       await card('add').locator('button.pin').click();
-      await frame.locator('#session h3', { hasText: 'Pinned (1)' }).waitFor();
+      await frame.locator('#session h3', { hasText: 'Kept for agents (1)' }).waitFor();
       assert.equal(await card('add').getAttribute('data-pinned'), 'true');
-      assert.equal(await card('add').locator('button.pin').textContent(), 'Unpin');
+      assert.equal(await card('add').locator('button.pin').textContent(), 'Stop keeping');
       const width = await frame
         .locator('.budget-segment[data-segment="pinned"] .budget-fill')
         .evaluate((n) => n.getBoundingClientRect().width);
@@ -189,8 +189,12 @@ export async function run(kit) {
       assert.equal(await frame.locator('.results').getAttribute('aria-label'), 'Closest tools');
       for (const text of await frame.locator('.results .relevance').allTextContents())
         assert.ok(Number.parseInt(text, 10) < 15, `a closest tool shows ${text}`);
-      await assertReadable(frame, ['.no-match', '.no-match button']);
-      await shot('discovery-no-match');
+      // Readable in each theme; the loop ends in dark, where the panel was.
+      for (const theme of THEMES) {
+        await switchTheme(kit, theme, frame);
+        await assertReadable(frame, ['.no-match', '.no-match button', '.results .relevance']);
+        await shot(`discovery-no-match-${theme.file}`);
+      }
       await notice.locator('button', { hasText: 'Add Server…' }).click();
       await page.locator('.quick-input-widget input').waitFor();
       await page.keyboard.press('Escape');
