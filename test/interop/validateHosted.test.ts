@@ -19,8 +19,16 @@ describe('validating a hosted server', function () {
   let outside = '';
   let allowed = false;
 
-  const startScript = (mark: string) =>
-    `echo pwned > ${JSON.stringify(join(outside, mark))}; exec ${JSON.stringify(process.execPath)} ${exampleServer}`;
+  // sh writes its first argument, then runs the example server: each path an argument of its own,
+  // as a server's files are named on its command line (a checkout in /tmp stays readable so).
+  const shellArgs = (mark: string) => [
+    '-c',
+    'echo pwned > "$1"; exec "$2" "$3"',
+    'sh',
+    join(outside, mark),
+    process.execPath,
+    JSON.parse(exampleServer) as string,
+  ];
 
   beforeEach(async () => {
     const platform = await sandboxPlatform(process.env);
@@ -32,7 +40,8 @@ describe('validating a hosted server', function () {
     mkdirSync(ws);
     allowed = false;
     t = await startKernel(
-      `[[servers]]\nid = "shell"\ncommand = "sh"\nargs = ["-c", ${JSON.stringify(startScript('hosted.txt'))}]\n`,
+      `[[servers]]\nid = "shell"\ncommand = "sh"\nargs = ${JSON.stringify(shellArgs('hosted.txt'))}\n` +
+        `[[servers]]\nid = "broken"\ncommand = "sh"\nargs = ["-c", "exit 3"]\n`,
       {
         dir,
         workingFolder: () => ws,
@@ -76,10 +85,17 @@ describe('validating a hosted server', function () {
     assert.equal(t!.kernel.manager.find('shell')?.config.settings.requestTimeoutMs, timeout);
 
     const typed = await validateServer({
-      target: { kind: 'command', command: 'sh', args: ['-c', startScript('typed.txt')], cwd: dir },
+      target: { kind: 'command', command: 'sh', args: shellArgs('typed.txt'), cwd: dir },
     });
     assert.equal(typed.isolation, undefined);
     assert.ok(existsSync(join(outside, 'typed.txt')), 'a command as typed runs unconfined');
+  });
+
+  it('says where a server that does not start would have run, beside the initialize FAIL', async () => {
+    allowed = true;
+    const report = await validateHostedServer(t!.kernel, 'broken');
+    assert.equal(report.checks.find((check) => check.id === 'mcp.initialize')?.status, 'fail');
+    assert.match(report.isolation ?? '', /^sandboxed/);
   });
 
   afterEach(() => rmSync(outside, { recursive: true, force: true }));

@@ -5,6 +5,11 @@
  * goes on, and works out the tier the server reaches (§17.5).
  */
 import type { Authorizations } from '../auth/authorizations';
+import { homedir } from 'node:os';
+import { dirname } from 'node:path';
+import type { ConfiguredServer } from '../config/types';
+import { describeIsolation } from '../sandbox/isolation';
+import { foreseeIsolation } from '../sandbox/launch';
 import type { ServerLaunchDeps } from '../sandbox/serverLaunch';
 import { environmentSecrets, type SecretSource } from '../config/interpolate';
 import { mgpOffer } from '../mgp/negotiation';
@@ -81,6 +86,22 @@ function withTimeout(check: Check, context: CheckContext): Promise<Verdict> {
   return Promise.race([ran, timedOut]).finally(() => clearTimeout(timer));
 }
 
+async function foreseen(
+  server: ConfiguredServer,
+  sandbox: ServerLaunchDeps | undefined,
+): Promise<string | undefined> {
+  if (!sandbox || server.transport !== 'stdio') return undefined;
+  const isolation = await foreseeIsolation({
+    serverId: server.id,
+    policy: server.settings.sandbox,
+    configFolder: dirname(server.source.file),
+    workspaceFolders: sandbox.workspaceFolders,
+    home: sandbox.hostEnv.HOME || homedir(),
+    hostEnv: sandbox.hostEnv,
+  });
+  return describeIsolation(isolation);
+}
+
 function resultOf(check: Check, verdict: Verdict, started: number): CheckResult {
   return {
     id: check.id,
@@ -146,7 +167,13 @@ export async function validateServer(options: ValidateServerOptions): Promise<Va
           started,
         ),
       );
-    return summarize(describeTarget(options.target), results, {}, started);
+    // Where it would have run says much about why it did not start (a file the sandbox hides).
+    return summarize(
+      describeTarget(options.target),
+      results,
+      { isolation: await foreseen(server, options.sandbox) },
+      started,
+    );
   }
   let mgp: Probe | undefined;
   try {
