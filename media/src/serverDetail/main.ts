@@ -57,7 +57,7 @@ function actions(d: ServerDetailView): HTMLElement {
 
 /** The tier badge of its last validation (MGP §17.8), and when; its report opens from the link. */
 function validation(v: NonNullable<ServerDetailView['validation']>): HTMLElement {
-  const parts: Child[] = [el('span', { class: 'badge' }, v.badge)];
+  const parts: Child[] = [el('span', { class: 'tier-badge' }, v.badge)];
   if (v.failed) parts.push(` · ${v.failed} check${v.failed === 1 ? '' : 's'} failed`);
   if (v.at) parts.push(el('span', { class: 'muted' }, ` · ${new Date(v.at).toLocaleString()}`));
   if (v.running) parts.push(el('span', { class: 'muted' }, ' · validating now'));

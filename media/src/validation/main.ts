@@ -155,7 +155,7 @@ function result(r: ValidationResultView): HTMLElement[] {
     el(
       'p',
       { class: 'result', role: 'status', 'data-tier': String(r.tier) },
-      el('span', { class: `badge tier-${r.tier}` }, badge),
+      el('span', { class: 'tier-badge' }, badge),
       ' ',
       el('span', { 'data-result': '' }, r.result),
     ),

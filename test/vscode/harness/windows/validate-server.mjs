@@ -94,7 +94,7 @@ export async function run(kit) {
         '.check-title',
         '.detail',
         'button.link',
-        '.badge',
+        '.tier-badge',
       ]);
       await page.mouse.move(1300, 400);
       await shot(`validate-example-${theme.file}`);
@@ -171,7 +171,7 @@ export async function run(kit) {
         page.locator('.tab', { hasText: 'Server: example' }).first(),
       );
       const detail = await findWebviewFrame(page, 'Server: example');
-      const badge = detail.locator('[data-fact="validation"] .badge');
+      const badge = detail.locator('[data-fact="validation"] .tier-badge');
       await badge.waitFor();
       assert.match(await badge.textContent(), /^MGP Tier [1-4] · \d+\/11 extensions$/);
       await detail.locator('[data-fact="validation"]').scrollIntoViewIfNeeded();
