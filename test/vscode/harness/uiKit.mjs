@@ -164,6 +164,35 @@ export async function approvePermissions(page, serverId, expiry = 'For 1 day') {
 }
 
 /**
+ * Reloads the window once ("Developer: Reload Window") and waits for the new workbench. Not through
+ * palette(): a pick that the reload itself interrupts looks failed there, and its retry would reload
+ * the window a second time under the caller's next steps. The page is marked first; the command is
+ * asked for again only while the marked page is still there.
+ */
+export async function reloadWindow(page) {
+  const mark = `reload-${Date.now()}`;
+  await page.evaluate((m) => (window.mgpReloadMark = m), mark);
+  // Throws while the page navigates: not reloaded yet, ask again.
+  const reloaded = () => page.evaluate((m) => window.mgpReloadMark !== m, mark).catch(() => false);
+  for (const until = Date.now() + HANG_MS; !(await reloaded());) {
+    if (Date.now() > until) throw new Error('the window did not reload');
+    await page.mouse.move(1300, 400);
+    await page.keyboard.press('F1');
+    await page
+      .locator('.quick-input-widget input')
+      .waitFor({ timeout: 15_000 })
+      .then(() =>
+        pickInQuickInput(page, '>Developer: Reload Window', 'Developer: Reload Window', 5000),
+      )
+      .catch(() => undefined);
+    await page
+      .waitForFunction((m) => window.mgpReloadMark !== m, mark, { timeout: 15_000 })
+      .catch(() => undefined);
+  }
+  await page.locator('.monaco-workbench').waitFor();
+}
+
+/**
  * A notification holding `text`, found in the notification center: with the smoke-test driver on
  * (the harness needs it) the workbench shows no toasts, so the center is where notifications are.
  */

@@ -2,7 +2,7 @@
 // reload closed it), and relevance percentages did not follow the ranking (16% above 35%).
 import { strict as assert } from 'node:assert';
 import { waitFor } from '../patience.mjs';
-import { findWebviewFrame, palette, serverRow } from '../uiKit.mjs';
+import { findWebviewFrame, reloadWindow, serverRow } from '../uiKit.mjs';
 
 export const title = 'tool discovery keeps its search; relevance follows the ranking';
 
@@ -46,7 +46,7 @@ export async function run({ page, step, runFromPalette, shot }) {
       const before = await frame
         .locator('.results .card')
         .evaluateAll((cards) => cards.map((c) => c.getAttribute('data-tool')));
-      await palette(page, 'Developer: Reload Window');
+      await reloadWindow(page);
       await page.locator('.monaco-workbench').waitFor();
       await page.locator('.tab', { hasText: 'Tool Discovery' }).waitFor();
       await serverRow(page, 'example', 'connected');

@@ -8,6 +8,7 @@ import {
   findWebviewFrame,
   openWorkbench,
   palette,
+  reloadWindow,
   serverRow,
   startWorkspaceServers,
 } from '../uiKit.mjs';
@@ -50,7 +51,7 @@ export async function run(kit) {
   });
 
   await step('after a window reload, the panel lists that run with its arguments', async () => {
-    await palette(page, 'Developer: Reload Window');
+    await reloadWindow(page);
     await page.locator('.monaco-workbench').waitFor();
     await serverRow(page, 'example', 'connected');
     const frame = await openAdd(page);

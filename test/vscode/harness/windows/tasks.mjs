@@ -15,6 +15,7 @@ import {
   expandTools,
   openWorkbench,
   palette,
+  reloadWindow,
   serverRow,
   startWorkspaceServers,
 } from '../uiKit.mjs';
@@ -119,7 +120,7 @@ export async function run({ page, server, workspace, step, shot, setTheme, THEME
     await step(
       'after a window reload, the running task is there again and still moves',
       async () => {
-        await palette(page, 'Developer: Reload Window');
+        await reloadWindow(page);
         await page.locator('.monaco-workbench').waitFor();
         await serverRow(page, 'tasks', 'connected');
         await openTasksView(page);
