@@ -5,11 +5,6 @@
  * goes on, and works out the tier the server reaches (§17.5).
  */
 import type { Authorizations } from '../auth/authorizations';
-import { homedir } from 'node:os';
-import { dirname } from 'node:path';
-import type { ConfiguredServer } from '../config/types';
-import { describeIsolation } from '../sandbox/isolation';
-import { foreseeIsolation } from '../sandbox/launch';
 import type { ServerLaunchDeps } from '../sandbox/serverLaunch';
 import { environmentSecrets, type SecretSource } from '../config/interpolate';
 import { mgpOffer } from '../mgp/negotiation';
@@ -18,20 +13,16 @@ import { TIER1_CHECKS } from './checks/tier1';
 import { TIER2_CHECKS } from './checks/tier2';
 import { TIER3_CHECKS, TIER4_CHECKS } from './checks/tier3';
 import { MCPL_CHECKS } from './checks/mcpl';
-import { hostMcplCapability, parseServerMcpl } from '../mcpl/capabilities';
-import { McplMethods } from '../mcpl/protocol';
-import { mcplHostAnswers } from './hostAnswers';
 import {
   type Check,
   type CheckContext,
   fail,
   skipped,
-  stringList,
   type ValidateRunOptions,
   type Verdict,
 } from './context';
 import { Probe } from './probe';
-import { SchemaJudge } from './schemas';
+import { checkContext, foreseenIsolation, openMgpSession, reportFacts } from './sessions';
 import { describeTarget, targetServer, type ValidationTarget } from './target';
 import { summarize } from './tiers';
 import type { CheckResult, ValidationReport } from './types';
@@ -86,20 +77,17 @@ function withTimeout(check: Check, context: CheckContext): Promise<Verdict> {
   return Promise.race([ran, timedOut]).finally(() => clearTimeout(timer));
 }
 
-async function foreseen(
-  server: ConfiguredServer,
-  sandbox: ServerLaunchDeps | undefined,
-): Promise<string | undefined> {
-  if (!sandbox || server.transport !== 'stdio') return undefined;
-  const isolation = await foreseeIsolation({
-    serverId: server.id,
-    policy: server.settings.sandbox,
-    configFolder: dirname(server.source.file),
-    workspaceFolders: sandbox.workspaceFolders,
-    home: sandbox.hostEnv.HOME || homedir(),
-    hostEnv: sandbox.hostEnv,
-  });
-  return describeIsolation(isolation);
+/** A check's result when the server did not start: initialize FAILs, the rest cannot be judged. */
+function notStarted(check: Check, error: unknown, started: number): CheckResult {
+  const verdict =
+    check.id === 'mcp.initialize'
+      ? fail({
+          detail: 'the server could not be started or did not complete initialize',
+          expected: 'an initialize result',
+          received: error instanceof Error ? error.message : String(error),
+        })
+      : skipped('the server did not start');
+  return resultOf(check, verdict, started);
 }
 
 function resultOf(check: Check, verdict: Verdict, started: number): CheckResult {
@@ -112,15 +100,6 @@ function resultOf(check: Check, verdict: Verdict, started: number): CheckResult 
     ...verdict,
     durationMs: Date.now() - started,
   };
-}
-
-async function listOr(probe: Probe | undefined): Promise<CheckContext['plainTools']> {
-  if (!probe) return undefined;
-  try {
-    return await probe.listTools();
-  } catch {
-    return undefined;
-  }
 }
 
 /** Validates one server; never throws for what the server does (that is a finding), only for bad usage. */
@@ -152,93 +131,21 @@ export async function validateServer(options: ValidateServerOptions): Promise<Va
   try {
     plain = await Probe.open({ ...common, offer: {} });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    for (const check of ALL_SERVER_CHECKS)
-      report(
-        resultOf(
-          check,
-          check.id === 'mcp.initialize'
-            ? fail({
-                detail: 'the server could not be started or did not complete initialize',
-                expected: 'an initialize result',
-                received: message,
-              })
-            : skipped('the server did not start'),
-          started,
-        ),
-      );
-    // Where it would have run says much about why it did not start (a file the sandbox hides).
-    return summarize(
-      describeTarget(options.target),
-      results,
-      { isolation: await foreseen(server, options.sandbox) },
-      started,
-    );
+    for (const check of ALL_SERVER_CHECKS) report(notStarted(check, error, started));
+    const isolation = await foreseenIsolation(server, options.sandbox);
+    return summarize(describeTarget(options.target), results, { isolation }, started);
   }
-  let mgp: Probe | undefined;
+  const mgp = await openMgpSession(common, offer);
   try {
-    try {
-      // As the kernel does: MGP (§2.2) and MCPL (MCPL §5.2) offered together.
-      mgp = await Probe.open({
-        ...common,
-        offer: { mgp: offer, experimental: { mcpl: hostMcplCapability() } },
-        answer: mcplHostAnswers,
-      });
-      // MCPL §5.3: the host says which feature sets are on; the validator turns them all on.
-      const mcpl = parseServerMcpl(mgp.capabilities).mcpl;
-      if (mcpl?.featureSets.size)
-        await mgp.connection.notify(McplMethods.featureSetsUpdate, {
-          enabled: [...mcpl.featureSets.keys()],
-          disabled: [],
-        });
-    } catch (error) {
-      options.log?.('warning', `the MGP session could not be opened: ${String(error)}`);
-    }
-    const raw = mgp?.capabilities.mgp;
-    const serverMgp =
-      typeof raw === 'object' && raw !== null && !Array.isArray(raw)
-        ? (raw as Record<string, unknown>)
-        : undefined;
-    const theirs = stringList(serverMgp?.extensions) ?? [];
-    const context: CheckContext = {
-      plain,
-      mgp,
-      plainTools: await listOr(plain),
-      mgpTools: await listOr(mgp),
-      mgpOffer: offer,
-      serverMgp,
-      negotiated: new Set(theirs.filter((name) => offer.extensions.includes(name))),
-      options: run,
-      schemas: new SchemaJudge(),
-      earlier: new Map(),
-    };
+    const context = await checkContext(plain, mgp, offer, run);
     for (const check of ALL_SERVER_CHECKS) {
       const checkStarted = Date.now();
       const result = resultOf(check, await withTimeout(check, context), checkStarted);
       context.earlier.set(check.id, result);
       report(result);
     }
-    const info = plain.connection.serverInfo;
-    const mcpl = mgp && parseServerMcpl(mgp.capabilities).mcpl;
-    return summarize(
-      describeTarget(options.target),
-      results,
-      {
-        server: info && { name: String(info.name), version: String(info.version) },
-        protocolVersion: plain.connection.protocolVersion,
-        isolation: plain.isolation,
-        mgpVersion: typeof serverMgp?.version === 'string' ? serverMgp.version : undefined,
-        mcpl: mcpl
-          ? {
-              version: mcpl.version,
-              compliant: results
-                .filter((result) => result.tier === 'mcpl')
-                .every((result) => result.status === 'pass' || result.status === 'missing'),
-            }
-          : undefined,
-      },
-      started,
-    );
+    const facts = reportFacts(context, results);
+    return summarize(describeTarget(options.target), results, facts, started);
   } finally {
     await Promise.all([plain.close(), mgp?.close()]);
   }
