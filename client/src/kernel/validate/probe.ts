@@ -50,6 +50,23 @@ export interface ProbeOptions {
 /** The last messages kept per session for a FAIL's exchange. */
 const TRACE_KEPT = 400;
 
+/** The client features the validator offers: no roots, no sampling, every elicitation declined. */
+const VALIDATOR_HANDLERS = {
+  roots: () => [],
+  createMessage: (): never => {
+    throw new McpError(ErrorCode.InvalidRequest, 'the validator does not sample');
+  },
+  elicit: async () => ({ action: 'decline' as const }),
+};
+
+/** As the kernel does (MGP §6.5): every request to a server that negotiated MGP carries a trace id. */
+function stampTraceId(method: string, params: Record<string, unknown>): void {
+  if (method.startsWith('mgp/')) params.trace_id ??= randomUUID();
+  else if (params._mgp === undefined) params._mgp = { trace_id: randomUUID() };
+  else if (typeof params._mgp === 'object' && params._mgp !== null)
+    (params._mgp as Record<string, unknown>).trace_id ??= randomUUID();
+}
+
 export class Probe {
   readonly notices: Notice[] = [];
   readonly trace: { direction: 'send' | 'receive'; message: JSONRPCMessage }[] = [];
@@ -87,20 +104,9 @@ export class Probe {
       authorization,
       launch,
       extraCapabilities: options.offer,
-      handlers: {
-        roots: () => [],
-        createMessage: () => {
-          throw new McpError(ErrorCode.InvalidRequest, 'the validator does not sample');
-        },
-        elicit: async () => ({ action: 'decline' }),
-      },
-      // As the kernel does (MGP §6.5): every request to a server that negotiated MGP carries a trace id.
+      handlers: VALIDATOR_HANDLERS,
       outgoingRequest: (method, params) => {
-        if (!options.offer.mgp || !built.probe?.capabilities.mgp) return;
-        if (method.startsWith('mgp/')) params.trace_id ??= randomUUID();
-        else if (params._mgp === undefined) params._mgp = { trace_id: randomUUID() };
-        else if (typeof params._mgp === 'object' && params._mgp !== null)
-          (params._mgp as Record<string, unknown>).trace_id ??= randomUUID();
+        if (options.offer.mgp && built.probe?.capabilities.mgp) stampTraceId(method, params);
       },
       trace: (direction, message) => {
         const trace = built.probe?.trace ?? built.trace;

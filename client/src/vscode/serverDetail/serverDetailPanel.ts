@@ -47,6 +47,7 @@ export class ServerDetailPanel extends WebviewPanel<
   static readonly viewType = 'mgp.serverDetail';
   private static readonly open = new OpenPanels<ServerDetailPanel>();
   private readonly scheduleRefresh = this.coalesce(50, () => void this.refresh());
+  private readonly validations: ValidationRuns;
 
   static show(deps: ServerDetailDeps, serverId: string): ServerDetailPanel {
     return ServerDetailPanel.open.show(serverId, () => new ServerDetailPanel(deps, serverId));
@@ -75,8 +76,8 @@ export class ServerDetailPanel extends WebviewPanel<
     const refresh = () => this.scheduleRefresh();
     const bus = kernel.manager.bus;
     bus.on('transition', refresh).on('listChanged', refresh).on('servers', refresh);
-    const validations = ValidationRuns.of(kernel, deps.extension.workspaceState);
-    this.disposables.push(validations.onDidChange((id) => id === serverId && refresh()));
+    this.validations = ValidationRuns.of(kernel, deps.extension.workspaceState);
+    this.disposables.push(this.validations.onDidChange((id) => id === serverId && refresh()));
     const offs = [
       kernel.switches.onChange(refresh),
       kernel.mcpl.onChange(refresh),
@@ -136,9 +137,8 @@ export class ServerDetailPanel extends WebviewPanel<
   }
 
   private validation(): ServerDetailView['validation'] {
-    const runs = ValidationRuns.of(this.deps.kernel, this.deps.extension.workspaceState);
-    const running = runs.isRunning(this.serverId);
-    const last = runs.last(this.serverId);
+    const running = this.validations.isRunning(this.serverId);
+    const last = this.validations.last(this.serverId);
     if (!last) return running ? { badge: 'validating…', failed: 0, running } : undefined;
     const failed = last.checks.filter((check) => check.status === 'fail').length;
     return { badge: badgeText(last), at: last.startedAt, failed, running };
