@@ -2,17 +2,10 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../client/src/cli/main';
+import { cli } from './support/cliInProcess';
 import { repoRoot } from '../repoRoot';
 
 // `mgp init server [DIR]`: the minimal example as a project of its own, never over a file.
-
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(args, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) });
-  return { code, out, err };
-}
 
 describe('mgp init server', function () {
   let dir: string;

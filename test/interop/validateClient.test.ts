@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../client/src/cli/main';
+import { cli } from './support/cliInProcess';
 import {
   ALL_CLIENT_CHECKS,
   CLIENT_SCENARIOS,
@@ -27,13 +27,6 @@ const failed = (report: ValidationReport) =>
   report.checks.filter((check) => check.status === 'fail').map((check) => check.id);
 const statusOf = (report: ValidationReport, id: string) =>
   report.checks.find((check) => check.id === id)?.status;
-
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(args, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) });
-  return { code, out, err };
-}
 
 /** Whether a process is gone: no such pid, or a zombie waiting to be reaped. */
 function gone(pid: number): boolean {

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../client/src/cli/main';
+import { cli } from './support/cliInProcess';
 import { ALL_SERVER_CHECKS, type ValidationReport, validateServer } from '../../client/src/kernel';
 import { repoRoot } from '../repoRoot';
 import { within } from '../support/patience';
@@ -30,13 +30,6 @@ const failed = (report: ValidationReport) =>
   report.checks.filter((check) => check.status === 'fail').map((check) => check.id);
 const statusOf = (report: ValidationReport, id: string) =>
   report.checks.find((check) => check.id === id)?.status;
-
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(args, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) });
-  return { code, out, err };
-}
 
 describe('mgp validate server', function () {
   it('finds the example MGP server Tier 3 compliant, every check citing its section', async () => {
